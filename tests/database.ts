@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { createApp } from "../server/app.ts";
+import { createDb } from "../server/db/client.ts";
+import { parseEnv } from "../server/env.ts";
+import { TEMPLATE_DATABASE, withDatabase } from "./database-url.ts";
+
+/** A fresh database, cloned from the migrated and seeded template: each test file gets its own. */
+export async function createTestDatabase() {
+  const serverUrl = inject("testDatabaseServer");
+  const name = `shop_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(serverUrl, name);
+  const { db, pool } = createDb(url, { max: 20 });
+  return {
+    db,
+    pool,
+    url,
+    async drop() {
+      await pool.end();
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** The whole API on its own database, called through app.request(). */
+export async function createTestApp(overrides: Record<string, string> = {}) {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "shop-app-"));
+  const env = parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir, DATABASE_URL: database.url, ...overrides });
+  const app = createApp({ db: database.db, env });
+  return { app, db: database.db, env, dataDir, close: database.drop };
+}

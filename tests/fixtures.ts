@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { findFreePort } from "../server/db/embedded.ts";
+import { createTestDatabase } from "./database.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+export type Shop = { url: string; dataDir: string; output: () => string; stop: () => Promise<void> };
+
+/**
+ * Starts the real server (server/main.ts, the built web app) on a free port with a throwaway
+ * data directory. By default it gets a cloned test database; `embedded: true` makes it start
+ * its own embedded PostgreSQL the way `npm start` does on a fresh machine.
+ */
+export async function startShop(
+  options: { embedded?: boolean; env?: Record<string, string> } = {},
+): Promise<Shop> {
+  const port = await findFreePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "shop-e2e-"));
+  const database = options.embedded ? undefined : await createTestDatabase();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: database?.url ?? "",
+    ...options.env,
+  };
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env });
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child, () => output);
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    async stop() {
+      await stopProcess(child);
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The shop exited with ${child.exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/api/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`The shop did not become ready within 45 s:\n${output()}`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+export const VIEWPORTS = {
+  phone: { width: 375, height: 812 },
+  tablet: { width: 768, height: 1024 },
+  desktop: { width: 1280, height: 900 },
+} as const;
+
+export async function newContext(
+  browser: Browser,
+  shop: Shop,
+  options: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark" } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: shop.url,
+    viewport: VIEWPORTS[options.viewport ?? "desktop"],
+    colorScheme: options.colorScheme ?? "light",
+  });
+}
+
+/** Screenshots land in test-results/screenshots/, for people to look at; tests never compare pixels. */
+export async function screenshot(page: Page, name: string) {
+  const folder = path.join(root, "test-results", "screenshots");
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,10 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: "web",
+  plugins: [react(), tailwindcss()],
+  build: { outDir: "../dist", emptyOutDir: true, sourcemap: true },
+  server: { proxy: { "/api": "http://localhost:3000" } },
+});

@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        root: import.meta.dirname,
+        test: {
+          name: "unit",
+          include: ["common/**/*.test.ts", "server/**/*.test.ts", "web/**/*.test.ts"],
+          globalSetup: ["tests/global-setup.ts"],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        root: import.meta.dirname,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          globalSetup: ["tests/global-setup.ts", "tests/e2e/build-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,53 @@
+/** The one fetch wrapper: JSON in, typed data out, and an ApiError carrying the server's code and message. */
+export type ApiError = Error & { status: number; code: string; fields?: Record<string, string> };
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof Error && typeof (error as ApiError).status === "number";
+}
+
+function apiError(status: number, code: string, message: string, fields?: Record<string, string>): ApiError {
+  return Object.assign(new Error(message), { status, code, fields });
+}
+
+export async function api<T>(
+  path: string,
+  init: Omit<RequestInit, "body"> & { body?: unknown } = {},
+): Promise<T> {
+  const { body, headers, ...rest } = init;
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      ...rest,
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw apiError(0, "network_error", "Network error. Please try again.");
+  }
+  const data = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const error = data?.error;
+    throw apiError(
+      response.status,
+      error?.code ?? "http_error",
+      error?.message ?? "Something went wrong. Please try again.",
+      error?.fields,
+    );
+  }
+  return data as T;
+}
+
+/** Query string from an object, skipping empty values. */
+export function toQuery(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
