@@ -47,6 +47,7 @@ export function createApp(deps: Deps) {
       }
       return c.json({ status: "ready" });
     })
+    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(c.req.raw))
     .route("/products", productRoutes(deps))
     .route("/combos", comboRoutes(deps));
 

@@ -1,5 +1,12 @@
+import { type Auth, createAuth } from "./auth/auth.ts";
 import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
+import { createMailer, type Mailer } from "./mail.ts";
 
 /** What every router is built from: a plain object, passed in, so tests can build an app per database. */
-export type Deps = { db: Db; env: Env };
+export type Deps = { db: Db; env: Env; mailer: Mailer; auth: Auth };
+
+export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
+  const mailer = createMailer(env);
+  return { db, env, mailer, auth: createAuth({ db, env, mailer }) };
+}

@@ -20,3 +20,14 @@ describe("parseEnv", () => {
     );
   });
 });
+
+describe("production configuration", () => {
+  it("requires a configured auth secret when DATABASE_URL points at a real server", () => {
+    expect(() => parseEnv({ DATABASE_URL: "postgres://shop@db/shop" })).toThrowError(
+      /BETTER_AUTH_SECRET: required/,
+    );
+    expect(
+      parseEnv({ DATABASE_URL: "postgres://shop@db/shop", BETTER_AUTH_SECRET: "x".repeat(32) }).DATABASE_URL,
+    ).toBe("postgres://shop@db/shop");
+  });
+});

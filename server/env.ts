@@ -13,6 +13,9 @@ const envSchema = z.object({
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
   ),
   PUBLIC_URL: optional(z.url()),
+  BETTER_AUTH_SECRET: optional(z.string().min(32, "must be at least 32 characters")),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")),
+  MAIL_FROM: optional(z.email()),
   SHOP_NAME: z.string().min(1).default("Prakriti Naturals"),
   SHOP_PHONE: z.string().min(6).default("+91 98765 43210"),
   SHOP_EMAIL: z.email().default("care@prakritinaturals.in"),
@@ -20,9 +23,21 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };
 
+// A shop on its own PostgreSQL server is a production shop: its cookie-signing secret must be configured,
+// never generated into a data folder that a second instance would not share.
+const productionRules = envSchema.superRefine((env, context) => {
+  if (env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
+    context.addIssue({
+      code: "custom",
+      path: ["BETTER_AUTH_SECRET"],
+      message: "required when DATABASE_URL is set (32+ random characters, e.g. `openssl rand -base64 32`)",
+    });
+  }
+});
+
 /** Parses the environment once; a bad value yields a readable list instead of a stack trace. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = envSchema.safeParse(source);
+  const result = productionRules.safeParse(source);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${problems.join("\n")}`);

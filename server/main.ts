@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { createDb, migrateDatabase } from "./db/client.ts";
 import { startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
+import { createDeps } from "./deps.ts";
 import { type Env, parseEnv } from "./env.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen
@@ -24,7 +25,7 @@ async function main() {
   await migrateDatabase(db);
   await seedCatalogue(db);
 
-  const app = createApp({ db, env });
+  const app = createApp(createDeps({ db, env }));
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const where = embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL";
     console.log(`Shop ready on http://localhost:${info.port} (${where})`);

@@ -1,13 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 import { createApp } from "../server/app.ts";
 import { createDb } from "../server/db/client.ts";
+import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
 import { TEMPLATE_DATABASE, withDatabase } from "./database-url.ts";
+
+export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-for-better-auth";
 
 /** A fresh database, cloned from the migrated and seeded template: each test file gets its own. */
 export async function createTestDatabase() {
@@ -40,7 +43,25 @@ export async function createTestDatabase() {
 export async function createTestApp(overrides: Record<string, string> = {}) {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "shop-app-"));
-  const env = parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir, DATABASE_URL: database.url, ...overrides });
-  const app = createApp({ db: database.db, env });
-  return { app, db: database.db, env, dataDir, close: database.drop };
+  const env = parseEnv({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+    PUBLIC_URL: "http://localhost:3000",
+    ...overrides,
+  });
+  const deps = createDeps({ db: database.db, env });
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    db: database.db,
+    env,
+    dataDir,
+    async close() {
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

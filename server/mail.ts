@@ -1,0 +1,41 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Env } from "./env.ts";
+
+export type Mail = { to: string; subject: string; text: string; html: string };
+export type Mailer = { send: (mail: Mail) => Promise<void> };
+
+/**
+ * Over SMTP_URL when it is set; otherwise each message is written to DATA_DIR/mail/ as an .eml file
+ * and its subject and links are logged, so a shop run locally still shows every e-mail it sends.
+ */
+export function createMailer(env: Env): Mailer {
+  const from = { name: env.SHOP_NAME, address: env.MAIL_FROM ?? env.SHOP_EMAIL };
+  if (env.SMTP_URL) {
+    const transport = nodemailer.createTransport(env.SMTP_URL);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from, ...mail });
+      },
+    };
+  }
+  const folder = path.resolve(env.DATA_DIR, "mail");
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from, ...mail });
+      await mkdir(folder, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const safeRecipient = mail.to.replace(/[^a-z0-9@._-]/gi, "_");
+      const file = path.join(folder, `${stamp}-${safeRecipient}.eml`);
+      await writeFile(file, info.message as Buffer);
+      const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
+      if (env.NODE_ENV !== "test") {
+        console.log(
+          `[mail] to ${mail.to}: ${mail.subject}${links.length ? `\n  ${links.join("\n  ")}` : ""}`,
+        );
+      }
+    },
+  };
+}
