@@ -8,6 +8,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
@@ -140,3 +141,69 @@ export const rateLimits = pgTable("rate_limits", {
   count: integer("count").notNull(),
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
+
+// ---- Cart and discount codes. The cart of a signed-in shopper lives here; a guest's stays in the browser.
+
+export const discountCodes = pgTable(
+  "discount_codes",
+  {
+    code: text("code").primaryKey(), // stored upper-cased; codes are matched case-insensitively
+    percent: integer("percent").notNull(),
+    description: text("description").notNull(),
+    active: boolean("active").notNull().default(true),
+    minAmountPaise: integer("min_amount_paise").notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [
+    check("discount_codes_percent_range", sql`${table.percent} between 1 and 100`),
+    check("discount_codes_upper_case", sql`${table.code} = upper(${table.code})`),
+  ],
+);
+
+/** One row per account and code: the primary key is what makes "used once" hold under concurrent requests. */
+export const discountUses = pgTable(
+  "discount_uses",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    code: text("code")
+      .notNull()
+      .references(() => discountCodes.code),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The order the use was spent on; null while it is only applied to the cart. */
+    orderId: text("order_id"),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.code] })],
+);
+
+export const carts = pgTable("carts", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** The code applied in the cart, checked again when the order is placed. */
+  discountCode: text("discount_code").references(() => discountCodes.code),
+  /** Bumped on every change, so other devices can tell that the cart moved on. */
+  version: integer("version").notNull().default(0),
+  ...timestamps,
+});
+
+export const cartItems = pgTable(
+  "cart_items",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => carts.userId, { onDelete: "cascade" }),
+    /** A product slug or a combo id, as the spec's cart item id. */
+    itemId: text("item_id").notNull(),
+    kind: text("kind", { enum: ["product", "combo"] }).notNull(),
+    quantity: integer("quantity").notNull(),
+    /** The unit price when the item was added, to tell the shopper when it has changed since. */
+    addedPricePaise: integer("added_price_paise").notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.itemId] }),
+    check("cart_items_quantity_range", sql`${table.quantity} between 1 and 99`),
+  ],
+);

@@ -1,9 +1,10 @@
 import type { Db } from "../client.ts";
-import { combos, products } from "../schema.ts";
+import { combos, discountCodes, products } from "../schema.ts";
 import { combos as seedCombos, products as seedProducts } from "./catalogue.ts";
+import { discountCodes as seedDiscountCodes } from "./discount-codes.ts";
 
 /**
- * Inserts the catalogue on first start. Rows that exist are left alone, so a restart never
+ * Inserts the catalogue and the discount codes on first start. Rows that exist are left alone, so a restart never
  * overwrites stock or prices that staff have changed since.
  */
 export async function seedCatalogue(db: Db) {
@@ -16,5 +17,6 @@ export async function seedCatalogue(db: Db) {
       .insert(combos)
       .values(seedCombos.map((combo) => ({ ...combo, productSlugs: [...combo.productSlugs] })))
       .onConflictDoNothing();
+    await tx.insert(discountCodes).values(seedDiscountCodes).onConflictDoNothing();
   });
 }
