@@ -1,8 +1,9 @@
 import type { Context } from "hono";
+import type { SessionUser } from "../../common/account.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 
-export type SessionUser = { id: string; email: string; name: string; role: "customer" | "admin" };
+export type { SessionUser };
 
 /** The signed-in user of this request, or null; decided by the session cookie, on the server. */
 export async function currentUser({ auth }: Deps, c: Context): Promise<SessionUser | null> {
