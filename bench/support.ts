@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createApp } from "../server/app.ts";
+import { createDb, migrateDatabase } from "../server/db/client.ts";
+import { startEmbeddedPostgres } from "../server/db/embedded.ts";
+import { seedCatalogue } from "../server/db/seed/seed.ts";
+import { createDeps } from "../server/deps.ts";
+import { parseEnv } from "../server/env.ts";
+
+/** A whole shop on a throwaway embedded PostgreSQL, called in-process through app.request(). */
+export async function startBenchShop() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "shop-bench-"));
+  const postgres = await startEmbeddedPostgres(dataDir);
+  const { db, pool } = createDb(postgres.url, { max: 20 });
+  await migrateDatabase(db);
+  await seedCatalogue(db);
+  const env = parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir, PUBLIC_URL: "http://localhost:3000" });
+  const deps = createDeps({ db, env });
+  return {
+    app: createApp(deps),
+    deps,
+    db,
+    async stop() {
+      await pool.end();
+      await postgres.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Measurement = { name: string; perSecond: number };
+
+/**
+ * Runs `operation` with `concurrency` callers for `seconds` and reports completed operations per second.
+ * Figures on these shared machines are only meaningful as ratios against a baseline measured in the same run.
+ */
+export async function measure(
+  name: string,
+  operation: (index: number) => Promise<unknown>,
+  { seconds = 3, concurrency = 8 } = {},
+): Promise<Measurement> {
+  for (let warm = 0; warm < 20; warm++) await operation(-1 - warm);
+  let done = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) await operation(done++);
+    }),
+  );
+  return { name, perSecond: done / ((performance.now() - started) / 1000) };
+}
+
+export function report(title: string, baseline: Measurement, results: Measurement[]) {
+  console.log(`\n${title}`);
+  console.log(`  baseline ${baseline.name}: ${baseline.perSecond.toFixed(0)}/s (1.00)`);
+  for (const result of results) {
+    const ratio = result.perSecond / baseline.perSecond;
+    console.log(`  ${result.name}: ${result.perSecond.toFixed(0)}/s (${ratio.toFixed(2)} of baseline)`);
+  }
+}
