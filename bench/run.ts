@@ -1,0 +1,22 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+/**
+ * npm run bench: runs every bench/*.bench.ts in turn. Each exports a default async function that
+ * measures its operations against a baseline taken in the same run and prints the ratios, so the
+ * figures compare across machines of different speed.
+ */
+const folder = import.meta.dirname;
+const only = process.argv[2];
+const files = readdirSync(folder)
+  .filter((file) => file.endsWith(".bench.ts") && (!only || file.includes(only)))
+  .sort();
+
+for (const file of files) {
+  console.log(`\n== ${file}`);
+  const module = (await import(pathToFileURL(path.join(folder, file)).href)) as {
+    default: () => Promise<void>;
+  };
+  await module.default();
+}
