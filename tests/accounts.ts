@@ -30,7 +30,11 @@ export async function signUpViaApp(
 export async function signUpViaHttp(baseUrl: string, email: string, ip?: string): Promise<TestAccount> {
   const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: baseUrl, ...(ip ? { "X-Forwarded-For": ip } : {}) },
+    headers: {
+      "Content-Type": "application/json",
+      Origin: baseUrl,
+      ...(ip ? { "X-Forwarded-For": ip } : {}),
+    },
     body: JSON.stringify({ name: email.split("@")[0], email, password: TEST_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);

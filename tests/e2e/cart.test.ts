@@ -55,7 +55,8 @@ async function addFromPage(page: Page, path: string, name: string) {
 const badge = (page: Page, count: number) =>
   page.getByRole("link", { name: count === 1 ? "Cart, 1 item" : `Cart, ${count} items` });
 
-const quantityOf = (page: Page, name: string) => page.getByLabel(`Quantity of ${name}`, { exact: true }).inputValue();
+const quantityOf = (page: Page, name: string) =>
+  page.getByLabel(`Quantity of ${name}`, { exact: true }).inputValue();
 
 async function applyCode(page: Page, code: string) {
   await page.getByLabel("Discount code").fill(code);
@@ -171,7 +172,10 @@ describe("discount codes on the cart page", () => {
     await page.getByRole("alert").getByText("Invalid discount code").waitFor();
 
     await applyCode(page, "welcome10");
-    await page.getByRole("status").getByText("10% off orders of ₹500 or more applied successfully!").waitFor();
+    await page
+      .getByRole("status")
+      .getByText("10% off orders of ₹500 or more applied successfully!")
+      .waitFor();
     await page.getByText("Add ₹1 more to get 10% off with WELCOME10.").waitFor();
     expect(await page.getByTestId("cart-discount").textContent()).toBe("₹0");
     await page.getByRole("button", { name: "Increase quantity of Face Glow Oil" }).click();
@@ -190,7 +194,9 @@ describe("discount codes on the cart page", () => {
     // The used list is the session store's, as the spec says; a reload keeps the code applied and used.
     await page.reload();
     await page.getByTestId("cart-discount").getByText("−₹200").waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem("usedDiscountCodes"))).toBe('["WELCOME10","GLOW20"]');
+    expect(await page.evaluate(() => sessionStorage.getItem("usedDiscountCodes"))).toBe(
+      '["WELCOME10","GLOW20"]',
+    );
     await context.close();
   });
 
@@ -204,7 +210,10 @@ describe("discount codes on the cart page", () => {
     await page.getByRole("heading", { name: "Your cart" }).waitFor();
 
     await applyCode(page, "SAVE15");
-    await page.getByRole("status").getByText("15% off orders of ₹1,000 or more applied successfully!").waitFor();
+    await page
+      .getByRole("status")
+      .getByText("15% off orders of ₹1,000 or more applied successfully!")
+      .waitFor();
     await page.getByText("Add ₹301 more to get 15% off with SAVE15.").waitFor();
     await screenshot(page, "cart-discount-signed-in-phone");
     await page.getByRole("button", { name: "Remove discount code SAVE15" }).click();
@@ -242,7 +251,9 @@ describe("a signed-in shopper's cart", () => {
     await badge(page, 4).waitFor({ timeout: 5000 });
     expect(await quantityOf(page, "Face Glow Oil")).toBe("3");
     expect(await quantityOf(page, "Badam Mix")).toBe("1");
-    const names = await page.getByTestId("cart-line").evaluateAll((lines) => lines.map((li) => li.getAttribute("aria-label")));
+    const names = await page
+      .getByTestId("cart-line")
+      .evaluateAll((lines) => lines.map((li) => li.getAttribute("aria-label")));
     expect(names).toEqual(["Face Glow Oil", "Badam Mix"]);
     expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
 
@@ -254,6 +265,35 @@ describe("a signed-in shopper's cart", () => {
     expect(saved.discount?.code).toBe("GLOW20");
     await page.reload();
     await page.getByTestId("cart-discount").getByText("−₹379").waitFor(); // 20% of 1,896 = 379.20
+    await context.close();
+  });
+
+  it("shows the saved cart when the merge fails, and keeps the guest's cart for another try", async () => {
+    const account = await newAccount();
+    await addThroughApi(account, "sathu-maavu");
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await addFromPage(page, "/product/abc-malt", "ABC Malt");
+    await page.goto("/cart");
+    await page.route("**/api/cart/merge", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unavailable", message: "Briefly unavailable." } }),
+      }),
+    );
+
+    await signInContext(context, shop.url, account);
+    await page.getByLabel("Quantity of Sathu Maavu", { exact: true }).waitFor({ timeout: 5000 });
+    await badge(page, 1).waitFor();
+    expect(await page.getByLabel("Quantity of ABC Malt", { exact: true }).count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toContain("abc-malt");
+
+    await page.unroute("**/api/cart/merge");
+    await page.reload();
+    await badge(page, 2).waitFor();
+    expect(await quantityOf(page, "ABC Malt")).toBe("1");
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
     await context.close();
   });
 

@@ -99,6 +99,8 @@ export function CartView() {
                 </button>
                 <button
                   type="button"
+                  // The safe choice takes the focus the vanished "Clear cart" button had.
+                  ref={(button) => button?.focus()}
                   onClick={() => setConfirmingClear(false)}
                   className="min-h-10 rounded-lg border border-stone-300 px-3 dark:border-stone-600"
                 >
