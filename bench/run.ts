@@ -1,16 +1,21 @@
-/** npm run bench: runs every bench/*.bench.ts in turn (or only those whose names contain the arguments). */
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const filters = process.argv.slice(2);
-const files = readdirSync(import.meta.dirname)
-  .filter((file) => file.endsWith(".bench.ts"))
-  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+/**
+ * npm run bench: runs every bench/*.bench.ts in turn. Each exports a default async function that
+ * measures its operations against a baseline taken in the same run and prints the ratios, so the
+ * figures compare across machines of different speed.
+ */
+const folder = import.meta.dirname;
+const only = process.argv[2];
+const files = readdirSync(folder)
+  .filter((file) => file.endsWith(".bench.ts") && (!only || file.includes(only)))
   .sort();
 
 for (const file of files) {
-  const module = (await import(pathToFileURL(path.join(import.meta.dirname, file)).href)) as {
+  console.log(`\n== ${file}`);
+  const module = (await import(pathToFileURL(path.join(folder, file)).href)) as {
     default: () => Promise<void>;
   };
   await module.default();

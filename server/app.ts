@@ -5,8 +5,10 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import type { Deps } from "./deps.ts";
+import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
 import { productRoutes } from "./products/products.routes.ts";
 
@@ -49,7 +51,9 @@ export function createApp(deps: Deps) {
     })
     .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(c.req.raw))
     .route("/products", productRoutes(deps))
-    .route("/combos", comboRoutes(deps));
+    .route("/combos", comboRoutes(deps))
+    .route("/cart", cartRoutes(deps))
+    .route("/discounts", discountRoutes(deps));
 
   api.use("*", async (c, next) => {
     await next();

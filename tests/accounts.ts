@@ -13,10 +13,12 @@ export async function signUpViaApp(
   app: Hono,
   email: string,
   origin = "http://localhost:3000",
+  /** A client address of its own, for tests that sign up more accounts than sign-up's rate limit allows. */
+  ip?: string,
 ): Promise<TestAccount> {
   const response = await app.request("/api/auth/sign-up/email", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: origin },
+    headers: { "Content-Type": "application/json", Origin: origin, ...(ip ? { "X-Forwarded-For": ip } : {}) },
     body: JSON.stringify({ name: email.split("@")[0], email, password: TEST_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
@@ -25,10 +27,14 @@ export async function signUpViaApp(
 }
 
 /** The same against a running shop (startShop), over HTTP. */
-export async function signUpViaHttp(baseUrl: string, email: string): Promise<TestAccount> {
+export async function signUpViaHttp(baseUrl: string, email: string, ip?: string): Promise<TestAccount> {
   const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: baseUrl },
+    headers: {
+      "Content-Type": "application/json",
+      Origin: baseUrl,
+      ...(ip ? { "X-Forwarded-For": ip } : {}),
+    },
     body: JSON.stringify({ name: email.split("@")[0], email, password: TEST_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
@@ -64,4 +70,20 @@ export async function signInContext(context: BrowserContext, baseUrl: string, ac
 /** Grants the admin role directly in the database (what ADMIN_EMAILS or `npm run admin` do for real). */
 export async function makeAdmin(db: Db, userId: string) {
   await db.update(users).set({ role: "admin" }).where(eq(users.id, userId));
+}
+
+/** Signs an existing account in again: a second session, as a second device would have. */
+export async function signInViaApp(
+  app: Hono,
+  account: Pick<TestAccount, "email" | "userId">,
+  origin = "http://localhost:3000",
+  ip?: string,
+): Promise<TestAccount> {
+  const response = await app.request("/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin, ...(ip ? { "X-Forwarded-For": ip } : {}) },
+    body: JSON.stringify({ email: account.email, password: TEST_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return { ...account, cookie: sessionCookie(response) };
 }

@@ -20,7 +20,7 @@ export const routes: RouteObject[] = [
       screen(undefined, home),
       screen("product/:slug", () => import("./routes/product.tsx")),
       screen("combo/:id", () => import("./routes/combo.tsx")),
-      screen("cart", comingSoon),
+      screen("cart", () => import("./routes/cart.tsx")),
       screen("login", comingSoon),
       screen("signup", comingSoon),
       screen("orders", comingSoon),

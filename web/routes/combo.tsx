@@ -1,6 +1,7 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { Combo } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
+import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
 import { api, isApiError } from "../lib/api.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -33,6 +34,7 @@ export function Component() {
           <li key={product.slug}>{product.name}</li>
         ))}
       </ul>
+      <AddToCartButton item={{ id: combo.id, kind: "combo", name: combo.title }} inStock={combo.inStock} />
     </article>
   );
 }

@@ -1,6 +1,7 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { Product } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
+import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
 import { api, isApiError } from "../lib/api.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -38,6 +39,10 @@ export function Component() {
         <h1 className="font-serif text-3xl font-semibold">{product.name}</h1>
         <p className="mt-2 text-xl">{formatRupees(product.pricePaise)}</p>
         <p className="mt-4">{product.description}</p>
+        <AddToCartButton
+          item={{ id: product.slug, kind: "product", name: product.name }}
+          inStock={product.inStock}
+        />
       </div>
     </article>
   );

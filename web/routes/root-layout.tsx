@@ -1,4 +1,6 @@
 import { Link, Outlet, ScrollRestoration, useNavigation } from "react-router";
+import { Toaster } from "../components/toast.tsx";
+import { CartButton } from "../features/cart/cart-button.tsx";
 
 export function RootLayout() {
   const navigation = useNavigation();
@@ -12,6 +14,7 @@ export function RootLayout() {
           <Link to="/" className="font-serif text-xl font-semibold text-brand-800 dark:text-brand-100">
             Prakriti Naturals
           </Link>
+          <CartButton />
         </div>
       </header>
       {navigation.state === "loading" && (
@@ -20,6 +23,7 @@ export function RootLayout() {
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
         <Outlet />
       </main>
+      <Toaster />
       <ScrollRestoration />
     </div>
   );

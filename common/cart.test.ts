@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import {
+  addEntry,
+  type CartEntry,
+  discountCodeOf,
+  type ResolvedLine,
+  removeEntry,
+  setEntryQuantity,
+  summarizeCart,
+} from "./cart.ts";
+import type { DiscountCode } from "./discount.ts";
+
+const line = (overrides: Partial<ResolvedLine> & Pick<ResolvedLine, "id">): ResolvedLine => ({
+  kind: "product",
+  quantity: 1,
+  name: overrides.id,
+  href: `/product/${overrides.id}`,
+  image: null,
+  unitPricePaise: 49900,
+  addedPricePaise: 49900,
+  availability: "available",
+  ...overrides,
+});
+
+const WELCOME10: DiscountCode = {
+  code: "WELCOME10",
+  percent: 10,
+  description: "10% off orders of ₹500 or more",
+  active: true,
+  minAmountPaise: 50000,
+};
+
+describe("summarising a cart", () => {
+  it("totals lines at their unit prices and counts the quantity for the badge", () => {
+    const cart = summarizeCart(
+      [line({ id: "a", quantity: 2 }), line({ id: "b", quantity: 3, unitPricePaise: 25000 })],
+      null,
+      7,
+    );
+    expect(cart.lines.map((l) => l.lineTotalPaise)).toEqual([99800, 75000]);
+    expect(cart).toMatchObject({
+      version: 7,
+      itemCount: 5,
+      subtotalPaise: 174800,
+      discount: null,
+      discountPaise: 0,
+      totalPaise: 174800,
+      checkoutBlocker: null,
+    });
+  });
+
+  it("flags a line whose price changed since it was added", () => {
+    const cart = summarizeCart(
+      [line({ id: "a", addedPricePaise: 45000 }), line({ id: "b", addedPricePaise: null })],
+      null,
+    );
+    expect(cart.lines.map((l) => l.priceChanged)).toEqual([true, false]);
+  });
+
+  it("leaves lines that cannot be bought out of the subtotal and closes checkout, naming them", () => {
+    const cart = summarizeCart(
+      [
+        line({ id: "a" }),
+        line({ id: "b", name: "Wax Powder", availability: "out_of_stock" }),
+        line({ id: "c", name: "Lipstick", availability: "not_sold", unitPricePaise: null }),
+      ],
+      null,
+    );
+    expect(cart.subtotalPaise).toBe(49900);
+    expect(cart.lines[2]?.lineTotalPaise).toBe(0);
+    expect(cart.checkoutBlocker).toBe("Remove or change these items to continue: Wax Powder, Lipstick.");
+    expect(
+      summarizeCart([line({ id: "x", name: "Moringa Powder", availability: "insufficient_stock" })], null)
+        .checkoutBlocker,
+    ).toBe("Remove or change this item to continue: Moringa Powder.");
+  });
+
+  it("does not open checkout for an empty cart", () => {
+    expect(summarizeCart([], null).checkoutBlocker).toBe("Your cart is empty.");
+  });
+
+  it("takes the discount off the subtotal, with the shortfall below the minimum", () => {
+    const below = summarizeCart([line({ id: "a", unitPricePaise: 39900 })], WELCOME10);
+    expect(below.discount).toMatchObject({ amountPaise: 0, shortfallPaise: 10100, valid: true });
+    expect(below.totalPaise).toBe(39900);
+
+    const above = summarizeCart([line({ id: "a", unitPricePaise: 39900, quantity: 3 })], WELCOME10);
+    expect(above.discount).toMatchObject({ amountPaise: 12000, shortfallPaise: 0 }); // 119.70 -> 120
+    expect(above.totalPaise).toBe(107700);
+  });
+
+  it("takes nothing off for a code switched off since it was applied", () => {
+    const cart = summarizeCart([line({ id: "a", quantity: 4 })], { ...WELCOME10, active: false });
+    expect(cart.discount).toMatchObject({
+      code: "WELCOME10",
+      valid: false,
+      amountPaise: 0,
+      shortfallPaise: 0,
+    });
+    expect(cart.totalPaise).toBe(199600);
+  });
+
+  it("can be summarised again from its own result, as the browser does after a local change", () => {
+    const first = summarizeCart([line({ id: "a" })], WELCOME10, 3);
+    const again = summarizeCart(
+      first.lines.map((l) => ({ ...l, quantity: 2 })),
+      discountCodeOf(first),
+      first.version,
+    );
+    expect(again.discount).toMatchObject({ amountPaise: 10000, shortfallPaise: 0 });
+    expect(again.totalPaise).toBe(89800);
+  });
+});
+
+describe("changing the entries of a guest's cart", () => {
+  const start: CartEntry[] = [{ id: "a", kind: "product", quantity: 1 }];
+
+  it("adds a new id at 1 and raises an existing id by 1, up to 99", () => {
+    const withB = addEntry(start, { id: "b", kind: "combo" });
+    expect(withB).toEqual({
+      entries: [
+        { id: "a", kind: "product", quantity: 1 },
+        { id: "b", kind: "combo", quantity: 1 },
+      ],
+      added: true,
+    });
+    expect(addEntry(withB.entries, { id: "a", kind: "product" }).entries[0]?.quantity).toBe(2);
+    const full = setEntryQuantity(start, "a", 99);
+    expect(addEntry(full, { id: "a", kind: "product" })).toEqual({ entries: full, added: false });
+  });
+
+  it("keeps extra fields of an entry (the name shown before prices arrive)", () => {
+    const named = [{ id: "a", kind: "product" as const, quantity: 1, name: "Coconut Oil" }];
+    expect(addEntry(named, { id: "a", kind: "product", name: "Coconut Oil" }).entries).toEqual([
+      { id: "a", kind: "product", quantity: 2, name: "Coconut Oil" },
+    ]);
+  });
+
+  it("sets quantities within 1 to 99, removes at 0, and removes by id", () => {
+    expect(setEntryQuantity(start, "a", 5)[0]?.quantity).toBe(5);
+    expect(setEntryQuantity(start, "a", 150)[0]?.quantity).toBe(99);
+    expect(setEntryQuantity(start, "a", 0)).toEqual([]);
+    expect(setEntryQuantity(start, "a", -3)).toEqual([]);
+    expect(removeEntry(start, "a")).toEqual([]);
+    expect(removeEntry(start, "zzz")).toEqual(start);
+  });
+});

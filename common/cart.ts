@@ -1,0 +1,165 @@
+import type { ProductImage } from "./catalogue.ts";
+import { type DiscountCode, discountAmount, shortfallForCode } from "./discount.ts";
+import type { Paise } from "./money.ts";
+
+/** Quantities run from 1 to 99 per line; setting 0 removes the line. */
+export const MAX_QUANTITY = 99;
+/** A cart holds at most this many different items, so one request can never ask the server to price thousands. */
+export const MAX_CART_LINES = 100;
+
+export const CART_ITEM_KINDS = ["product", "combo"] as const;
+export type CartItemKind = (typeof CART_ITEM_KINDS)[number];
+
+/** One line as the shopper holds it: the product slug or combo id, and how many. Never a price. */
+export type CartEntry = { id: string; kind: CartItemKind; quantity: number };
+
+/**
+ * Why a line cannot go to checkout: the catalogue no longer sells it, none is left,
+ * or fewer are left than the line asks for.
+ */
+export type Availability = "available" | "not_sold" | "out_of_stock" | "insufficient_stock";
+
+/** A line with what the catalogue says about it now; the server fills this in, never the browser. */
+export type ResolvedLine = CartEntry & {
+  name: string;
+  /** The product or combo page. */
+  href: string;
+  image: ProductImage | null;
+  /** The catalogue's current unit price; null only when the catalogue has no record of the item at all. */
+  unitPricePaise: Paise | null;
+  /** The unit price when the shopper added it, to show that it has changed since. */
+  addedPricePaise: Paise | null;
+  availability: Availability;
+};
+
+export type CartLine = ResolvedLine & { lineTotalPaise: Paise; priceChanged: boolean };
+
+export type AppliedDiscount = {
+  code: string;
+  description: string;
+  percent: number;
+  minAmountPaise: Paise;
+  amountPaise: Paise;
+  /** How much more to add before the code gives anything; 0 once it applies. */
+  shortfallPaise: Paise;
+  /** False once staff have switched the code off since it was applied: it then takes nothing off. */
+  valid: boolean;
+};
+
+export type PricedCart = {
+  /** The server's change counter for a signed-in cart (0 for a guest's); other devices compare it. */
+  version: number;
+  lines: CartLine[];
+  /** Total quantity over all lines: the header badge. */
+  itemCount: number;
+  /** Lines that can be bought, at current catalogue prices. */
+  subtotalPaise: Paise;
+  discount: AppliedDiscount | null;
+  discountPaise: Paise;
+  /** Subtotal less discount; shipping is added at checkout. */
+  totalPaise: Paise;
+  /** Null when the cart can go to checkout, else why not, in words for the shopper. */
+  checkoutBlocker: string | null;
+};
+
+export const AVAILABILITY_LABELS: Record<Exclude<Availability, "available">, string> = {
+  not_sold: "No longer sold",
+  out_of_stock: "Out of stock",
+  insufficient_stock: "Not enough in stock for this quantity",
+};
+
+/**
+ * The one cart arithmetic, used by the server for every cart it prices and by the browser to show a
+ * change at once while the server confirms it: line totals, subtotal of what can be bought, the discount
+ * on that subtotal (spec 5), total and whether checkout is open.
+ */
+export function summarizeCart(
+  lines: readonly ResolvedLine[],
+  discountCode: DiscountCode | null,
+  version = 0,
+): PricedCart {
+  const priced = lines.map((line) => ({
+    ...line,
+    lineTotalPaise: (line.unitPricePaise ?? 0) * line.quantity,
+    priceChanged:
+      line.addedPricePaise !== null &&
+      line.unitPricePaise !== null &&
+      line.addedPricePaise !== line.unitPricePaise,
+  }));
+  const subtotalPaise = priced
+    .filter((line) => line.availability === "available")
+    .reduce((sum, line) => sum + line.lineTotalPaise, 0);
+  const discount = discountCode && {
+    code: discountCode.code,
+    description: discountCode.description,
+    percent: discountCode.percent,
+    minAmountPaise: discountCode.minAmountPaise,
+    amountPaise: discountCode.active ? discountAmount(subtotalPaise, discountCode) : 0,
+    shortfallPaise: discountCode.active ? shortfallForCode(subtotalPaise, discountCode) : 0,
+    valid: discountCode.active,
+  };
+  const discountPaise = discount?.amountPaise ?? 0;
+  return {
+    version,
+    lines: priced,
+    itemCount: priced.reduce((sum, line) => sum + line.quantity, 0),
+    subtotalPaise,
+    discount,
+    discountPaise,
+    totalPaise: subtotalPaise - discountPaise,
+    checkoutBlocker: checkoutBlocker(priced),
+  };
+}
+
+function checkoutBlocker(lines: readonly ResolvedLine[]): string | null {
+  if (lines.length === 0) return "Your cart is empty.";
+  const blocked = lines.filter((line) => line.availability !== "available");
+  if (blocked.length === 0) return null;
+  const names = blocked.map((line) => line.name).join(", ");
+  return `Remove or change ${blocked.length === 1 ? "this item" : "these items"} to continue: ${names}.`;
+}
+
+/** The discount code a priced cart was summarised with, to summarise it again after a local change. */
+export function discountCodeOf(cart: PricedCart): DiscountCode | null {
+  const { discount } = cart;
+  return (
+    discount && {
+      code: discount.code,
+      description: discount.description,
+      percent: discount.percent,
+      minAmountPaise: discount.minAmountPaise,
+      active: discount.valid,
+    }
+  );
+}
+
+/** Spec 4: adding an id already in the cart raises its quantity by 1 (up to 99); a new id starts at 1. */
+export function addEntry<T extends CartEntry>(
+  entries: readonly T[],
+  item: Omit<T, "quantity">,
+): { entries: T[]; added: boolean } {
+  const existing = entries.find((entry) => entry.id === item.id);
+  if (!existing) return { entries: [...entries, { ...item, quantity: 1 } as T], added: true };
+  if (existing.quantity >= MAX_QUANTITY) return { entries: [...entries], added: false };
+  return {
+    entries: entries.map((entry) =>
+      entry.id === item.id ? { ...entry, quantity: entry.quantity + 1 } : entry,
+    ),
+    added: true,
+  };
+}
+
+/** Sets a line's quantity, kept within 0 to 99; 0 removes the line. */
+export function setEntryQuantity<T extends CartEntry>(
+  entries: readonly T[],
+  id: string,
+  quantity: number,
+): T[] {
+  const wanted = Math.min(MAX_QUANTITY, Math.max(0, Math.trunc(quantity)));
+  if (wanted === 0) return removeEntry(entries, id);
+  return entries.map((entry) => (entry.id === id ? { ...entry, quantity: wanted } : entry));
+}
+
+export function removeEntry<T extends CartEntry>(entries: readonly T[], id: string): T[] {
+  return entries.filter((entry) => entry.id !== id);
+}

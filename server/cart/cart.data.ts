@@ -1,0 +1,359 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import {
+  type CartEntry,
+  type CartItemKind,
+  MAX_QUANTITY,
+  type PricedCart,
+  type ResolvedLine,
+  summarizeCart,
+} from "../../common/cart.ts";
+import { imageFor } from "../../common/catalogue.ts";
+import { DISCOUNT_MESSAGES, type DiscountCode, normalizeCode } from "../../common/discount.ts";
+import type { MergeCartRequest } from "../../common/schemas/cart.ts";
+import type { Db } from "../db/client.ts";
+import { cartItems, carts, combos, products } from "../db/schema.ts";
+import {
+  type DbOrTx,
+  findDiscountCode,
+  findDiscountCodes,
+  recordDiscountUse,
+} from "../discounts/discounts.data.ts";
+
+export type { DbOrTx };
+
+type StoredLine = CartEntry & { addedPricePaise: number | null };
+
+/**
+ * What the catalogue says now about each line: name, picture, current price and whether it can be
+ * bought in that quantity. Inactive and unknown items are kept (marked), never dropped silently.
+ */
+export async function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Promise<ResolvedLine[]> {
+  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
+  const comboRows = comboIds.length
+    ? await db
+        .select({
+          id: combos.id,
+          title: combos.title,
+          salePricePaise: combos.salePricePaise,
+          image: combos.image,
+          stock: combos.stock,
+          active: combos.active,
+          productSlugs: combos.productSlugs,
+        })
+        .from(combos)
+        .where(inArray(combos.id, comboIds))
+    : [];
+  const slugs = new Set([
+    ...lines.filter((line) => line.kind === "product").map((line) => line.id),
+    ...comboRows.flatMap((row) => row.productSlugs),
+  ]);
+  const productRows = slugs.size
+    ? await db
+        .select({
+          slug: products.slug,
+          name: products.name,
+          pricePaise: products.pricePaise,
+          images: products.images,
+          stock: products.stock,
+          active: products.active,
+        })
+        .from(products)
+        .where(inArray(products.slug, [...slugs]))
+    : [];
+  const productsBySlug = new Map(productRows.map((row) => [row.slug, row]));
+  const combosById = new Map(comboRows.map((row) => [row.id, row]));
+
+  return lines.map((line): ResolvedLine => {
+    const base = {
+      id: line.id,
+      kind: line.kind,
+      quantity: line.quantity,
+      addedPricePaise: line.addedPricePaise,
+    };
+    if (line.kind === "product") {
+      const row = productsBySlug.get(line.id);
+      if (!row) return unknownLine(base);
+      return {
+        ...base,
+        name: row.name,
+        href: `/product/${row.slug}`,
+        image: imageFor(row.images[0] ?? row.slug),
+        unitPricePaise: row.pricePaise,
+        availability: availability(row.active, row.stock, line.quantity),
+      };
+    }
+    const row = combosById.get(line.id);
+    if (!row) return unknownLine(base);
+    // A combo is sold only while every product in it is.
+    const membersSold = row.productSlugs.every((slug) => productsBySlug.get(slug)?.active === true);
+    return {
+      ...base,
+      name: row.title,
+      href: `/combo/${row.id}`,
+      image: imageFor(row.image),
+      unitPricePaise: row.salePricePaise,
+      availability: availability(row.active && membersSold, row.stock, line.quantity),
+    };
+  });
+}
+
+function availability(sold: boolean, stock: number, quantity: number): ResolvedLine["availability"] {
+  if (!sold) return "not_sold";
+  if (stock <= 0) return "out_of_stock";
+  if (quantity > stock) return "insufficient_stock";
+  return "available";
+}
+
+function unknownLine(base: StoredLine): ResolvedLine {
+  return {
+    ...base,
+    name: base.id
+      .split("-")
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(" "),
+    href: base.kind === "product" ? `/product/${base.id}` : `/combo/${base.id}`,
+    image: null,
+    unitPricePaise: null,
+    availability: "not_sold",
+  };
+}
+
+/**
+ * The signed-in shopper's cart, priced from the catalogue as it is now: lines with current unit prices
+ * and line totals, availability, subtotal of what can be bought, the applied discount, total and whether
+ * checkout is open. Checkout calls this (inside its transaction, passing `tx`) when it places an order.
+ */
+export async function priceCart(db: DbOrTx, userId: string): Promise<PricedCart> {
+  const [cart] = await db
+    .select({ version: carts.version, discountCode: carts.discountCode })
+    .from(carts)
+    .where(eq(carts.userId, userId));
+  if (!cart) return summarizeCart([], null, 0);
+  const items = await db
+    .select({
+      id: cartItems.itemId,
+      kind: cartItems.kind,
+      quantity: cartItems.quantity,
+      addedPricePaise: cartItems.addedPricePaise,
+    })
+    .from(cartItems)
+    .where(eq(cartItems.userId, userId))
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
+  const lines = await resolveLines(db, items);
+  const code = cart.discountCode ? await findDiscountCode(db, cart.discountCode) : undefined;
+  return summarizeCart(lines, code ?? null, cart.version);
+}
+
+/** A guest's cart, sent as ids and quantities, priced the same way; nothing is stored. */
+export async function priceEntries(
+  db: DbOrTx,
+  entries: readonly CartEntry[],
+  discountCode?: string | null,
+): Promise<PricedCart> {
+  const lines = await resolveLines(
+    db,
+    entries.map((entry) => ({ ...entry, addedPricePaise: null })),
+  );
+  const code = discountCode ? await findDiscountCode(db, normalizeCode(discountCode)) : undefined;
+  return summarizeCart(lines, code ?? null, 0);
+}
+
+/**
+ * Every change to a cart goes through here first: it creates the cart row if needed and bumps its
+ * version (which other devices poll), and its row lock orders concurrent changes to one cart.
+ */
+async function touchCart(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .insert(carts)
+    .values({ userId, version: 1 })
+    .onConflictDoUpdate({
+      target: carts.userId,
+      set: { version: sql`${carts.version} + 1`, updatedAt: sql`now()` },
+    });
+}
+
+export async function getCartVersion(db: DbOrTx, userId: string): Promise<number> {
+  const [cart] = await db.select({ version: carts.version }).from(carts).where(eq(carts.userId, userId));
+  return cart?.version ?? 0;
+}
+
+/** Rolls the transaction back (nothing changed, the version stays) and hands back a result. */
+async function inTransaction<T>(db: Db, work: (tx: DbOrTx, abort: (result: T) => never) => Promise<T>) {
+  const aborted = Symbol("aborted");
+  let result: T | undefined;
+  try {
+    return await db.transaction((tx) =>
+      work(tx, (value) => {
+        result = value;
+        throw aborted;
+      }),
+    );
+  } catch (error) {
+    if (error === aborted) return result as T;
+    throw error;
+  }
+}
+
+/**
+ * Adds one: a new line starts at 1, an existing one gains 1, in one atomic upsert, so two devices
+ * adding at the same moment both count. Returns false (and changes nothing) at the 99 limit.
+ */
+export function addCartItem(
+  db: Db,
+  userId: string,
+  item: { id: string; kind: CartItemKind; unitPricePaise: number },
+): Promise<boolean> {
+  return inTransaction(db, async (tx, abort) => {
+    await touchCart(tx, userId);
+    const rows = await tx
+      .insert(cartItems)
+      .values({
+        userId,
+        itemId: item.id,
+        kind: item.kind,
+        quantity: 1,
+        addedPricePaise: item.unitPricePaise,
+        // Lines keep the order they were added in, also when several are added in one statement.
+        createdAt: sql`clock_timestamp()`,
+      })
+      .onConflictDoUpdate({
+        target: [cartItems.userId, cartItems.itemId],
+        set: { quantity: sql`${cartItems.quantity} + 1`, updatedAt: sql`now()` },
+        setWhere: sql`${cartItems.quantity} < ${MAX_QUANTITY}`,
+      })
+      .returning({ quantity: cartItems.quantity });
+    return rows.length === 1 ? true : abort(false);
+  });
+}
+
+/** Sets a line's quantity (0 removes it). False when the line is not in the cart. */
+export function setCartItemQuantity(db: Db, userId: string, itemId: string, quantity: number) {
+  if (quantity === 0) return removeCartItem(db, userId, itemId);
+  return inTransaction(db, async (tx, abort) => {
+    await touchCart(tx, userId);
+    const rows = await tx
+      .update(cartItems)
+      .set({ quantity })
+      .where(and(eq(cartItems.userId, userId), eq(cartItems.itemId, itemId)))
+      .returning({ quantity: cartItems.quantity });
+    return rows.length === 1 ? true : abort(false);
+  });
+}
+
+/** False when the line was not in the cart (already removed, perhaps on another device). */
+export function removeCartItem(db: Db, userId: string, itemId: string): Promise<boolean> {
+  return inTransaction(db, async (tx, abort) => {
+    await touchCart(tx, userId);
+    const rows = await tx
+      .delete(cartItems)
+      .where(and(eq(cartItems.userId, userId), eq(cartItems.itemId, itemId)))
+      .returning({ id: cartItems.itemId });
+    return rows.length === 1 ? true : abort(false);
+  });
+}
+
+/**
+ * Empties the cart. The applied code stays applied (its use is spent either way) unless
+ * `removeDiscount` is set, as after an order has been placed with it.
+ */
+export async function clearCart(db: DbOrTx, userId: string, options: { removeDiscount?: boolean } = {}) {
+  const clear = async (tx: DbOrTx) => {
+    await touchCart(tx, userId);
+    await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+    if (options.removeDiscount)
+      await tx.update(carts).set({ discountCode: null }).where(eq(carts.userId, userId));
+  };
+  // Inside the caller's transaction (checkout: a savepoint) or in one of its own.
+  await db.transaction(clear);
+}
+
+export type DiscountApplication = { ok: true; code: DiscountCode } | { ok: false; message: string };
+
+/**
+ * Spec 5 for a signed-in shopper: an unknown or inactive code is invalid; otherwise the use is recorded
+ * at once (the primary key decides, so simultaneous attempts yield one success) and the code is applied.
+ */
+export function applyCodeToCart(db: Db, userId: string, entered: string): Promise<DiscountApplication> {
+  return inTransaction(db, async (tx, abort) => {
+    const code = await findDiscountCode(tx, normalizeCode(entered));
+    if (!code?.active) return abort({ ok: false, message: DISCOUNT_MESSAGES.invalid });
+    await touchCart(tx, userId);
+    if (!(await recordDiscountUse(tx, userId, code.code))) {
+      return abort({ ok: false, message: DISCOUNT_MESSAGES.alreadyUsed });
+    }
+    await tx.update(carts).set({ discountCode: code.code }).where(eq(carts.userId, userId));
+    return { ok: true, code };
+  });
+}
+
+/** Takes the code off the cart; its use stays recorded, so it cannot be applied again. */
+export async function removeCodeFromCart(db: Db, userId: string) {
+  await db.transaction(async (tx) => {
+    await touchCart(tx, userId);
+    await tx.update(carts).set({ discountCode: null }).where(eq(carts.userId, userId));
+  });
+}
+
+/**
+ * Spec 4, on sign-in: the guest's lines are folded into the saved cart (same id: quantities summed, up to
+ * 99; others appended), the guest's used codes are recorded for the account, and the code the guest had
+ * applied is applied here unless the account had already used it. Returns the refusal, if any, in the
+ * spec's words. Items the catalogue has never heard of are dropped: nothing could be shown for them.
+ */
+export async function mergeIntoCart(
+  db: Db,
+  userId: string,
+  request: MergeCartRequest,
+): Promise<{ discountMessage: string | null }> {
+  return db.transaction(async (tx) => {
+    await touchCart(tx, userId);
+    const resolved = await resolveLines(
+      tx,
+      request.items.map((item) => ({ ...item, addedPricePaise: null })),
+    );
+    const known = resolved.filter((line) => line.unitPricePaise !== null);
+    if (known.length > 0) {
+      await tx
+        .insert(cartItems)
+        .values(
+          known.map((line) => ({
+            userId,
+            itemId: line.id,
+            kind: line.kind,
+            quantity: line.quantity,
+            addedPricePaise: line.unitPricePaise ?? 0,
+            createdAt: sql`clock_timestamp()`,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [cartItems.userId, cartItems.itemId],
+          set: {
+            quantity: sql`least(${cartItems.quantity} + excluded.quantity, ${MAX_QUANTITY})`,
+            updatedAt: sql`now()`,
+          },
+        });
+    }
+
+    const applied = request.appliedCode ? normalizeCode(request.appliedCode) : null;
+    const codes = await findDiscountCodes(tx, [
+      ...new Set([...(request.usedCodes ?? []).map(normalizeCode), ...(applied ? [applied] : [])]),
+    ]);
+    let discountMessage: string | null = null;
+    // The applied code first: whether the account had used it before decides whether it stays applied.
+    if (applied) {
+      const code = codes.find((candidate) => candidate.code === applied && candidate.active);
+      const [cart] = await tx
+        .select({ discountCode: carts.discountCode })
+        .from(carts)
+        .where(eq(carts.userId, userId));
+      if (!code) discountMessage = DISCOUNT_MESSAGES.invalid;
+      else if (await recordDiscountUse(tx, userId, code.code)) {
+        await tx.update(carts).set({ discountCode: code.code }).where(eq(carts.userId, userId));
+      } else if (cart?.discountCode !== code.code) discountMessage = DISCOUNT_MESSAGES.alreadyUsed;
+    }
+    for (const code of codes) {
+      if (code.code !== applied) await recordDiscountUse(tx, userId, code.code);
+    }
+    return { discountMessage };
+  });
+}

@@ -1,0 +1,470 @@
+import { and, eq } from "drizzle-orm";
+import type { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PricedCart } from "../../common/cart.ts";
+import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { createTestApp } from "../../tests/database.ts";
+import { createApp } from "../app.ts";
+import { cartItems, combos, discountUses, products } from "../db/schema.ts";
+import { createDeps } from "../deps.ts";
+import { priceCart } from "./cart.data.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  shop = await createTestApp();
+});
+afterAll(() => shop.close());
+
+let accounts = 0;
+// Each account signs up from an address of its own: sign-up allows 3 a minute per address.
+const newAccount = () => {
+  accounts += 1;
+  return signUpViaApp(shop.app, `cart-${accounts}@example.in`, undefined, `10.0.1.${accounts}`);
+};
+const secondDevice = (account: TestAccount) =>
+  signInViaApp(shop.app, account, undefined, `10.0.2.${accounts}`);
+
+function call(
+  account: TestAccount | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  app: Hono = shop.app,
+): Promise<Response> {
+  return Promise.resolve(
+    app.request(`/api${path}`, {
+      method,
+      headers: {
+        ...(account ? { Cookie: account.cookie } : {}),
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+}
+
+async function cartOf(account: TestAccount): Promise<PricedCart> {
+  const response = await call(account, "GET", "/cart");
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+const add = (account: TestAccount, id: string, kind: "product" | "combo" = "product", app?: Hono) =>
+  call(account, "POST", "/cart/items", { id, kind }, app);
+
+const quantities = (cart: PricedCart) =>
+  Object.fromEntries(cart.lines.map((line) => [line.id, line.quantity]));
+
+describe("the signed-in cart", () => {
+  it("is only for signed-in shoppers; the version endpoint says who is signed in", async () => {
+    expect((await call(null, "GET", "/cart")).status).toBe(401);
+    expect((await call(null, "POST", "/cart/items", { id: "coconut-oil", kind: "product" })).status).toBe(
+      401,
+    );
+    expect(await (await call(null, "GET", "/cart/version")).json()).toEqual({ userId: null, version: 0 });
+
+    const account = await newAccount();
+    expect(await (await call(account, "GET", "/cart/version")).json()).toEqual({
+      userId: account.userId,
+      version: 0,
+    });
+    expect(await cartOf(account)).toMatchObject({ lines: [], itemCount: 0, totalPaise: 0, version: 0 });
+  });
+
+  it("adds a new item at 1 and raises an existing one by 1, at catalogue prices", async () => {
+    const account = await newAccount();
+    expect((await add(account, "face-glow-oil")).status).toBe(200);
+    const response = await add(account, "face-glow-oil");
+    const cart: PricedCart = await response.json();
+    expect(cart.lines).toEqual([
+      expect.objectContaining({
+        id: "face-glow-oil",
+        kind: "product",
+        name: "Face Glow Oil",
+        href: "/product/face-glow-oil",
+        quantity: 2,
+        unitPricePaise: 49900,
+        lineTotalPaise: 99800,
+        priceChanged: false,
+        availability: "available",
+      }),
+    ]);
+    expect(cart.lines[0]?.image?.small).toBe("/images/catalogue/face-glow-oil-1-400.webp");
+    expect(cart).toMatchObject({
+      itemCount: 2,
+      subtotalPaise: 99800,
+      totalPaise: 99800,
+      checkoutBlocker: null,
+    });
+    expect(cart.version).toBeGreaterThan(0);
+  });
+
+  it("adds a combo as one line at its sale price, under the combo's id", async () => {
+    const account = await newAccount();
+    await add(account, "coconut-oil");
+    const cart: PricedCart = await (await add(account, "skincare-combo", "combo")).json();
+    expect(cart.lines.map((line) => line.id)).toEqual(["coconut-oil", "skincare-combo"]);
+    expect(cart.lines[1]).toMatchObject({
+      kind: "combo",
+      name: "Glow Skincare Combo",
+      href: "/combo/skincare-combo",
+      quantity: 1,
+      unitPricePaise: 119900,
+    });
+    expect(cart.subtotalPaise).toBe(35000 + 119900);
+  });
+
+  it("refuses items the shop does not sell or has none of", async () => {
+    const account = await newAccount();
+    const unknown = await add(account, "lipstick");
+    expect(unknown.status).toBe(404);
+    expect((await add(account, "face-glow-oil", "combo")).status).toBe(404);
+
+    await shop.db.update(products).set({ stock: 0 }).where(eq(products.slug, "wax-powder"));
+    const soldOut = await add(account, "wax-powder");
+    expect(soldOut.status).toBe(409);
+    expect(await soldOut.json()).toEqual({
+      error: { code: "out_of_stock", message: "Wax Powder is out of stock." },
+    });
+    await shop.db.update(products).set({ stock: 100 }).where(eq(products.slug, "wax-powder"));
+    expect((await cartOf(account)).lines).toEqual([]);
+  });
+
+  it("changes quantities from 1 to 99, removes at 0, and refuses anything else", async () => {
+    const account = await newAccount();
+    await add(account, "moringa-powder");
+    await add(account, "protein-mix");
+
+    const five: PricedCart = await (
+      await call(account, "PUT", "/cart/items/moringa-powder", { quantity: 5 })
+    ).json();
+    expect(quantities(five)).toEqual({ "moringa-powder": 5, "protein-mix": 1 });
+    expect(five.itemCount).toBe(6);
+
+    for (const quantity of [100, -1, 2.5, "3"]) {
+      const bad = await call(account, "PUT", "/cart/items/moringa-powder", { quantity });
+      expect(bad.status, String(quantity)).toBe(400);
+      expect((await bad.json()).error.fields).toHaveProperty("quantity");
+    }
+    expect((await call(account, "PUT", "/cart/items/sathu-maavu", { quantity: 2 })).status).toBe(404);
+
+    const removed: PricedCart = await (
+      await call(account, "PUT", "/cart/items/moringa-powder", { quantity: 0 })
+    ).json();
+    expect(quantities(removed)).toEqual({ "protein-mix": 1 });
+  });
+
+  it("stops at 99 of one item", async () => {
+    const account = await newAccount();
+    await add(account, "abc-malt");
+    await call(account, "PUT", "/cart/items/abc-malt", { quantity: 99 });
+    const limit = await add(account, "abc-malt");
+    expect(limit.status).toBe(409);
+    expect((await limit.json()).error.code).toBe("quantity_limit");
+    expect(quantities(await cartOf(account))).toEqual({ "abc-malt": 99 });
+  });
+
+  it("removes a line and clears the cart", async () => {
+    const account = await newAccount();
+    await add(account, "bath-powder");
+    await add(account, "coconut-oil");
+    const afterRemove: PricedCart = await (await call(account, "DELETE", "/cart/items/bath-powder")).json();
+    expect(quantities(afterRemove)).toEqual({ "coconut-oil": 1 });
+    // Removing what another device already removed is fine.
+    expect((await call(account, "DELETE", "/cart/items/bath-powder")).status).toBe(200);
+
+    const cleared: PricedCart = await (await call(account, "DELETE", "/cart/items")).json();
+    expect(cleared).toMatchObject({ lines: [], itemCount: 0, subtotalPaise: 0 });
+  });
+
+  it("shows the current price of an item whose price changed, and that it changed", async () => {
+    const account = await newAccount();
+    await add(account, "hair-growth-oil");
+    await shop.db.update(products).set({ pricePaise: 52500 }).where(eq(products.slug, "hair-growth-oil"));
+    try {
+      const cart = await cartOf(account);
+      expect(cart.lines[0]).toMatchObject({
+        unitPricePaise: 52500,
+        addedPricePaise: 47500,
+        priceChanged: true,
+        lineTotalPaise: 52500,
+      });
+      expect(cart.subtotalPaise).toBe(52500);
+    } finally {
+      await shop.db.update(products).set({ pricePaise: 47500 }).where(eq(products.slug, "hair-growth-oil"));
+    }
+  });
+
+  it("marks items no longer sold or out of stock, leaves them out of the total and closes checkout", async () => {
+    const account = await newAccount();
+    await add(account, "chilli-powder");
+    await add(account, "curry-leaves-powder");
+    await add(account, "body-combo", "combo");
+    await call(account, "PUT", "/cart/items/curry-leaves-powder", { quantity: 3 });
+    await shop.db.update(products).set({ active: false }).where(eq(products.slug, "chilli-powder"));
+    await shop.db.update(products).set({ stock: 2 }).where(eq(products.slug, "curry-leaves-powder"));
+    await shop.db.update(combos).set({ stock: 0 }).where(eq(combos.id, "body-combo"));
+    try {
+      const cart = await cartOf(account);
+      expect(cart.lines.map((line) => [line.id, line.availability])).toEqual([
+        ["chilli-powder", "not_sold"],
+        ["curry-leaves-powder", "insufficient_stock"],
+        ["body-combo", "out_of_stock"],
+      ]);
+      expect(cart.subtotalPaise).toBe(0);
+      expect(cart.checkoutBlocker).toBe(
+        "Remove or change these items to continue: Chilli Powder, Curry Leaves Powder, Family Bath Combo.",
+      );
+
+      await call(account, "PUT", "/cart/items/curry-leaves-powder", { quantity: 2 });
+      await call(account, "DELETE", "/cart/items/chilli-powder");
+      await call(account, "DELETE", "/cart/items/body-combo");
+      const fixed = await cartOf(account);
+      expect(fixed).toMatchObject({ checkoutBlocker: null, subtotalPaise: 50000 });
+    } finally {
+      await shop.db.update(products).set({ active: true }).where(eq(products.slug, "chilli-powder"));
+      await shop.db.update(products).set({ stock: 115 }).where(eq(products.slug, "curry-leaves-powder"));
+      await shop.db.update(combos).set({ stock: 50 }).where(eq(combos.id, "body-combo"));
+    }
+  });
+
+  it("marks a combo not sold when one of its products is no longer sold", async () => {
+    const account = await newAccount();
+    await add(account, "nutrition-combo", "combo");
+    await shop.db.update(products).set({ active: false }).where(eq(products.slug, "moringa-powder"));
+    try {
+      expect((await cartOf(account)).lines[0]?.availability).toBe("not_sold");
+    } finally {
+      await shop.db.update(products).set({ active: true }).where(eq(products.slug, "moringa-powder"));
+    }
+  });
+
+  it("refuses unknown fields on every cart endpoint: no prices, amounts or totals from the client", async () => {
+    const account = await newAccount();
+    await add(account, "coconut-oil");
+    const attempts: [string, string, unknown, string][] = [
+      ["POST", "/cart/items", { id: "coconut-oil", kind: "product", pricePaise: 100 }, "pricePaise"],
+      ["PUT", "/cart/items/coconut-oil", { quantity: 2, unitPricePaise: 1 }, "unitPricePaise"],
+      [
+        "POST",
+        "/cart/merge",
+        { items: [{ id: "coconut-oil", kind: "product", quantity: 1, pricePaise: 1 }] },
+        "items.0.pricePaise",
+      ],
+      ["POST", "/cart/merge", { items: [], totalPaise: 1 }, "totalPaise"],
+      ["POST", "/cart/quote", { items: [], discountPaise: 100 }, "discountPaise"],
+      ["POST", "/discounts/apply", { code: "GLOW20", amountPaise: 100000 }, "amountPaise"],
+    ];
+    for (const [method, path, body, field] of attempts) {
+      const response = await call(account, method, path, body);
+      expect(response.status, `${method} ${path}`).toBe(400);
+      const { error } = await response.json();
+      expect(error.code).toBe("invalid_request");
+      expect(Object.keys(error.fields).join(), `${method} ${path}`).toContain(field.split(".").at(-1));
+    }
+    expect(quantities(await cartOf(account))).toEqual({ "coconut-oil": 1 });
+  });
+
+  it("loses nothing when two devices add at the same moment, on two app instances", async () => {
+    const phone = await newAccount();
+    const laptop = await secondDevice(phone);
+    expect(laptop.cookie).not.toBe(phone.cookie);
+    // A second instance of the app on the same database, as behind a load balancer.
+    const secondInstance = createApp(createDeps({ db: shop.db, env: shop.env }));
+
+    const requests = [
+      ...Array.from({ length: 20 }, () => add(phone, "badam-mix")),
+      ...Array.from({ length: 20 }, () => add(laptop, "badam-mix", "product", secondInstance)),
+      ...Array.from({ length: 10 }, () => add(phone, "sathu-maavu")),
+      ...Array.from({ length: 10 }, () => add(laptop, "haircare-combo", "combo", secondInstance)),
+    ];
+    const statuses = (await Promise.all(requests)).map((response) => response.status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+
+    const cart = await cartOf(laptop);
+    expect(quantities(cart)).toEqual({ "badam-mix": 40, "sathu-maavu": 10, "haircare-combo": 10 });
+    expect(cart.version).toBe(60);
+  });
+
+  it("lets another device see a change through the version, from another app instance", async () => {
+    const phone = await newAccount();
+    const laptop = await secondDevice(phone);
+    const secondInstance = createApp(createDeps({ db: shop.db, env: shop.env }));
+    const versionOn = async (account: TestAccount, app: Hono) =>
+      (await (await call(account, "GET", "/cart/version", undefined, app)).json()).version as number;
+
+    const before = await versionOn(laptop, secondInstance);
+    await add(phone, "wax-powder");
+    const after = await versionOn(laptop, secondInstance);
+    expect(after).toBeGreaterThan(before);
+    const seen: PricedCart = await (await call(laptop, "GET", "/cart", undefined, secondInstance)).json();
+    expect(seen.version).toBe(after);
+    expect(quantities(seen)).toEqual({ "wax-powder": 1 });
+  });
+
+  it("gives checkout one function that prices the cart, also inside a transaction", async () => {
+    const account = await newAccount();
+    await add(account, "kids-bath-powder");
+    await add(account, "kids-bath-powder");
+    await call(account, "POST", "/discounts/apply", { code: "SAVE15" });
+    const priced = await shop.db.transaction((tx) => priceCart(tx, account.userId));
+    expect(priced).toMatchObject({
+      subtotalPaise: 139800,
+      discount: { code: "SAVE15", amountPaise: 21000, shortfallPaise: 0, valid: true },
+      discountPaise: 21000, // 15% of 1,398 = 209.70, nearest rupee 210
+      totalPaise: 118800,
+    });
+  });
+});
+
+describe("merging a guest's cart on sign-in", () => {
+  it("sums quantities of the same id, appends the others, and drops ids the shop never had", async () => {
+    const account = await newAccount();
+    await add(account, "beetroot-face-pack");
+    await add(account, "beetroot-face-pack");
+    await add(account, "coconut-oil");
+
+    const response = await call(account, "POST", "/cart/merge", {
+      items: [
+        { id: "beetroot-face-pack", kind: "product", quantity: 3 },
+        { id: "immunity-booster", kind: "product", quantity: 1 },
+        { id: "lipstick", kind: "product", quantity: 4 },
+        { id: "body-combo", kind: "combo", quantity: 2 },
+      ],
+    });
+    expect(response.status).toBe(200);
+    const { cart, discountMessage } = (await response.json()) as { cart: PricedCart; discountMessage: null };
+    expect(discountMessage).toBeNull();
+    expect(cart.lines.map((line) => [line.id, line.quantity])).toEqual([
+      ["beetroot-face-pack", 5],
+      ["coconut-oil", 1],
+      ["immunity-booster", 1],
+      ["body-combo", 2],
+    ]);
+  });
+
+  it("keeps a merged line within 99", async () => {
+    const account = await newAccount();
+    await add(account, "wax-powder");
+    await call(account, "PUT", "/cart/items/wax-powder", { quantity: 90 });
+    const { cart } = await (
+      await call(account, "POST", "/cart/merge", {
+        items: [{ id: "wax-powder", kind: "product", quantity: 20 }],
+      })
+    ).json();
+    expect(quantities(cart)).toEqual({ "wax-powder": 99 });
+  });
+
+  it("refuses duplicate lines and more than 100 lines", async () => {
+    const account = await newAccount();
+    const duplicate = await call(account, "POST", "/cart/merge", {
+      items: [
+        { id: "wax-powder", kind: "product", quantity: 1 },
+        { id: "wax-powder", kind: "product", quantity: 2 },
+      ],
+    });
+    expect(duplicate.status).toBe(400);
+    const many = Array.from({ length: 101 }, (_, index) => ({
+      id: `item-${index}`,
+      kind: "product",
+      quantity: 1,
+    }));
+    expect((await call(account, "POST", "/cart/merge", { items: many })).status).toBe(400);
+  });
+
+  it("records the guest's used codes for the account and keeps the guest's applied code", async () => {
+    const account = await newAccount();
+    await add(account, "hair-wash-powder");
+    const { cart, discountMessage } = await (
+      await call(account, "POST", "/cart/merge", {
+        items: [],
+        appliedCode: "glow20",
+        usedCodes: ["GLOW20", "welcome10", "NOSUCHCODE"],
+      })
+    ).json();
+    expect(discountMessage).toBeNull();
+    expect(cart.discount).toMatchObject({ code: "GLOW20", amountPaise: 13500 });
+
+    const used = await shop.db
+      .select({ code: discountUses.code })
+      .from(discountUses)
+      .where(eq(discountUses.userId, account.userId));
+    expect(used.map((row) => row.code).sort()).toEqual(["GLOW20", "WELCOME10"]);
+    const again = await call(account, "POST", "/discounts/apply", { code: "WELCOME10" });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.message).toBe("This discount code has already been used");
+  });
+
+  it("refuses a guest's applied code that the account had already used, in the spec's words", async () => {
+    const account = await newAccount();
+    await add(account, "hair-wash-powder");
+    await call(account, "POST", "/discounts/apply", { code: "GLOW20" });
+    await call(account, "DELETE", "/discounts/applied");
+
+    const { cart, discountMessage } = await (
+      await call(account, "POST", "/cart/merge", { items: [], appliedCode: "GLOW20", usedCodes: ["GLOW20"] })
+    ).json();
+    expect(discountMessage).toBe("This discount code has already been used");
+    expect(cart.discount).toBeNull();
+  });
+
+  it("says nothing when the guest's code is the one the saved cart already has applied", async () => {
+    const account = await newAccount();
+    await call(account, "POST", "/discounts/apply", { code: "GLOW20" });
+    const { cart, discountMessage } = await (
+      await call(account, "POST", "/cart/merge", { items: [], appliedCode: "GLOW20" })
+    ).json();
+    expect(discountMessage).toBeNull();
+    expect(cart.discount.code).toBe("GLOW20");
+  });
+
+  it("calls a guest's applied code invalid when the shop has no such code", async () => {
+    const account = await newAccount();
+    const { discountMessage } = await (
+      await call(account, "POST", "/cart/merge", { items: [], appliedCode: "FREESTUFF" })
+    ).json();
+    expect(discountMessage).toBe("Invalid discount code");
+  });
+
+  it("is atomic with concurrent adds: nothing lost", async () => {
+    const account = await newAccount();
+    const laptop = await secondDevice(account);
+    await Promise.all([
+      ...Array.from({ length: 10 }, () => add(laptop, "protein-mix")),
+      call(account, "POST", "/cart/merge", { items: [{ id: "protein-mix", kind: "product", quantity: 5 }] }),
+    ]);
+    const [row] = await shop.db
+      .select({ quantity: cartItems.quantity })
+      .from(cartItems)
+      .where(and(eq(cartItems.userId, account.userId), eq(cartItems.itemId, "protein-mix")));
+    expect(row?.quantity).toBe(15);
+  });
+});
+
+describe("pricing a guest's cart", () => {
+  it("prices ids and quantities at catalogue prices, with a discount code, storing nothing", async () => {
+    const response = await call(null, "POST", "/cart/quote", {
+      items: [
+        { id: "face-glow-oil", kind: "product", quantity: 2 },
+        { id: "nutrition-combo", kind: "combo", quantity: 1 },
+        { id: "lipstick", kind: "product", quantity: 1 },
+      ],
+      discountCode: "glow20",
+    });
+    expect(response.status).toBe(200);
+    const cart: PricedCart = await response.json();
+    expect(cart.lines.map((line) => [line.id, line.unitPricePaise, line.availability])).toEqual([
+      ["face-glow-oil", 49900, "available"],
+      ["nutrition-combo", 94900, "available"],
+      ["lipstick", null, "not_sold"],
+    ]);
+    expect(cart).toMatchObject({
+      version: 0,
+      itemCount: 4,
+      subtotalPaise: 194700,
+      discount: { code: "GLOW20", percent: 20, amountPaise: 38900 }, // 389.40 -> 389
+      totalPaise: 155800,
+    });
+    expect(cart.checkoutBlocker).toContain("Lipstick");
+  });
+});

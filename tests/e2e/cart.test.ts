@@ -1,0 +1,330 @@
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PricedCart } from "../../common/cart.ts";
+import { createDb } from "../../server/db/client.ts";
+import { products } from "../../server/db/schema.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+let database: ReturnType<typeof createDb>;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+  database = createDb(shop.databaseUrl ?? "", { max: 2 });
+});
+afterAll(async () => {
+  await database?.pool.end();
+  await browser?.close();
+  await shop?.stop();
+});
+
+let accounts = 0;
+// Each account from an address of its own: sign-up allows 3 every 10 s per address.
+function newAccount(): Promise<TestAccount> {
+  accounts += 1;
+  return signUpViaHttp(shop.url, `shopper-${accounts}@example.in`, `10.2.0.${accounts}`);
+}
+
+/** What the saved cart holds, asked of the API with the account's cookie. */
+async function savedCart(account: TestAccount): Promise<PricedCart> {
+  const response = await fetch(`${shop.url}/api/cart`, { headers: { Cookie: account.cookie } });
+  return response.json();
+}
+
+async function addThroughApi(account: TestAccount, id: string, times = 1) {
+  for (let i = 0; i < times; i++) {
+    const response = await fetch(`${shop.url}/api/cart/items`, {
+      method: "POST",
+      headers: { Cookie: account.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ id, kind: "product" }),
+    });
+    expect(response.status).toBe(200);
+  }
+}
+
+/** Adds from the product (or combo) page with its button, and waits for the toast. */
+async function addFromPage(page: Page, path: string, name: string) {
+  await page.goto(path);
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await page.getByText(`${name} was added to cart!`).waitFor();
+}
+
+const badge = (page: Page, count: number) =>
+  page.getByRole("link", { name: count === 1 ? "Cart, 1 item" : `Cart, ${count} items` });
+
+const quantityOf = (page: Page, name: string) =>
+  page.getByLabel(`Quantity of ${name}`, { exact: true }).inputValue();
+
+async function applyCode(page: Page, code: string) {
+  await page.getByLabel("Discount code").fill(code);
+  await page.getByRole("button", { name: "Apply" }).click();
+}
+
+describe("a guest's cart", () => {
+  it("survives a reload, with the badge counting every item", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
+    await addFromPage(page, "/combo/skincare-combo", "Glow Skincare Combo");
+    await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
+    await badge(page, 3).waitFor();
+
+    await page.reload();
+    await badge(page, 3).waitFor();
+    await page.goto("/cart");
+    await page.getByRole("heading", { name: "Your cart" }).waitFor();
+    expect(await quantityOf(page, "Face Glow Oil")).toBe("2");
+    expect(await quantityOf(page, "Glow Skincare Combo")).toBe("1");
+    expect(await page.getByTestId("cart-subtotal").textContent()).toBe("₹2,197");
+    await screenshot(page, "cart-guest-desktop");
+
+    await page.getByRole("button", { name: "Increase quantity of Glow Skincare Combo" }).click();
+    await page.getByTestId("cart-subtotal").getByText("₹3,396").waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Your cart" }).waitFor();
+    expect(await quantityOf(page, "Glow Skincare Combo")).toBe("2");
+
+    await page.getByRole("button", { name: "Remove Face Glow Oil from cart" }).click();
+    await page.getByTestId("cart-subtotal").getByText("₹2,398").waitFor();
+    await page.getByLabel("Quantity of Glow Skincare Combo", { exact: true }).fill("0");
+    await page.getByLabel("Quantity of Glow Skincare Combo", { exact: true }).press("Enter");
+    await page.getByRole("heading", { name: "Your cart is empty" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
+    await context.close();
+  });
+
+  it("starts empty, without telling the shopper, when the saved cart cannot be read", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await page.goto("/");
+    await page.evaluate(() => localStorage.setItem("cart", "{not json"));
+    await page.goto("/cart");
+    await page.getByRole("heading", { name: "Your cart is empty" }).waitFor();
+    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(errors.some((text) => text.includes("The saved cart could not be read"))).toBe(true);
+
+    await addFromPage(page, "/product/coconut-oil", "Coconut Oil");
+    await badge(page, 1).waitFor();
+    await context.close();
+  });
+
+  it("shows the toast for 2.5 seconds", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.clock.install();
+    await page.goto("/product/hair-growth-oil");
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    const toast = page.getByText("Hair Growth Oil was added to cart!");
+    await toast.waitFor();
+    await page.clock.runFor(2400);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(150);
+    await toast.waitFor({ state: "detached" });
+    await context.close();
+  });
+
+  it("marks an item out of stock and a changed price, and keeps checkout closed until it is fixed", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await addFromPage(page, "/product/wax-powder", "Wax Powder");
+    await addFromPage(page, "/product/chilli-powder", "Chilli Powder");
+    await page.goto("/cart");
+    await page.getByRole("link", { name: "Checkout" }).waitFor();
+
+    await database.db.update(products).set({ stock: 0 }).where(eq(products.slug, "wax-powder"));
+    await database.db.update(products).set({ pricePaise: 45000 }).where(eq(products.slug, "chilli-powder"));
+    try {
+      await page.reload();
+      await page.getByText("Out of stock: not included in the total").waitFor();
+      await page.getByText("Price changed since you added it (was ₹499)").waitFor();
+      expect(await page.getByTestId("cart-subtotal").textContent()).toBe("₹450");
+      const checkout = page.getByRole("button", { name: "Checkout" });
+      expect(await checkout.isDisabled()).toBe(true);
+      await page.getByText("Remove or change this item to continue: Wax Powder.").waitFor();
+      await screenshot(page, "cart-unavailable-phone");
+
+      await page.getByRole("button", { name: "Remove Wax Powder from cart" }).click();
+      await page.getByRole("link", { name: "Checkout" }).waitFor();
+      expect(await page.getByRole("link", { name: "Checkout" }).getAttribute("href")).toBe("/checkout");
+    } finally {
+      await database.db.update(products).set({ stock: 100 }).where(eq(products.slug, "wax-powder"));
+      await database.db.update(products).set({ pricePaise: 49900 }).where(eq(products.slug, "chilli-powder"));
+    }
+    await context.close();
+  });
+});
+
+describe("discount codes on the cart page", () => {
+  it("gives each of the spec's messages to a guest, and keeps a used code used after removal", async () => {
+    const context = await newContext(browser, shop, { colorScheme: "dark" });
+    const page = await context.newPage();
+    await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
+    await page.goto("/cart");
+
+    await applyCode(page, "glow2o");
+    await page.getByRole("alert").getByText("Invalid discount code").waitFor();
+
+    await applyCode(page, "welcome10");
+    await page
+      .getByRole("status")
+      .getByText("10% off orders of ₹500 or more applied successfully!")
+      .waitFor();
+    await page.getByText("Add ₹1 more to get 10% off with WELCOME10.").waitFor();
+    expect(await page.getByTestId("cart-discount").textContent()).toBe("₹0");
+    await page.getByRole("button", { name: "Increase quantity of Face Glow Oil" }).click();
+    await page.getByTestId("cart-discount").getByText("−₹100").waitFor(); // 10% of 998 = 99.80
+    await screenshot(page, "cart-discount-guest-dark");
+
+    await page.getByRole("button", { name: "Remove discount code WELCOME10" }).click();
+    await applyCode(page, "WELCOME10");
+    await page.getByRole("alert").getByText("This discount code has already been used").waitFor();
+
+    await applyCode(page, "Glow20");
+    await page.getByRole("status").getByText("Flat 20% off all products applied successfully!").waitFor();
+    expect(await page.getByTestId("cart-discount").textContent()).toBe("−₹200"); // 20% of 998 = 199.60
+    expect(await page.getByTestId("cart-total").textContent()).toBe("₹798");
+
+    // The used list is the session store's, as the spec says; a reload keeps the code applied and used.
+    await page.reload();
+    await page.getByTestId("cart-discount").getByText("−₹200").waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("usedDiscountCodes"))).toBe(
+      '["WELCOME10","GLOW20"]',
+    );
+    await context.close();
+  });
+
+  it("is enforced by the server when signed in: clearing the browser's storage does not free a code", async () => {
+    const account = await newAccount();
+    await addThroughApi(account, "hair-conditioning-pack");
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    await signInContext(context, shop.url, account);
+    const page = await context.newPage();
+    await page.goto("/cart");
+    await page.getByRole("heading", { name: "Your cart" }).waitFor();
+
+    await applyCode(page, "SAVE15");
+    await page
+      .getByRole("status")
+      .getByText("15% off orders of ₹1,000 or more applied successfully!")
+      .waitFor();
+    await page.getByText("Add ₹301 more to get 15% off with SAVE15.").waitFor();
+    await screenshot(page, "cart-discount-signed-in-phone");
+    await page.getByRole("button", { name: "Remove discount code SAVE15" }).click();
+    await page.getByLabel("Discount code").waitFor();
+
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    await page.reload();
+    await applyCode(page, "save15");
+    await page.getByRole("alert").getByText("This discount code has already been used").waitFor();
+    await applyCode(page, "SAVE50");
+    await page.getByRole("alert").getByText("Invalid discount code").waitFor();
+    await context.close();
+  });
+});
+
+describe("a signed-in shopper's cart", () => {
+  it("takes in the guest's cart on sign-in: the same item's quantities summed, others appended", async () => {
+    const account = await newAccount();
+    await addThroughApi(account, "face-glow-oil", 2);
+
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
+    await addFromPage(page, "/product/badam-mix", "Badam Mix");
+    await page.goto("/cart");
+    await applyCode(page, "GLOW20");
+    await page.getByRole("status").getByText("Flat 20% off all products applied successfully!").waitFor();
+    await badge(page, 2).waitFor();
+
+    // Signing in (the session cookie arriving) is noticed without a reload.
+    await signInContext(context, shop.url, account);
+    await badge(page, 4).waitFor({ timeout: 5000 });
+    expect(await quantityOf(page, "Face Glow Oil")).toBe("3");
+    expect(await quantityOf(page, "Badam Mix")).toBe("1");
+    const names = await page
+      .getByTestId("cart-line")
+      .evaluateAll((lines) => lines.map((li) => li.getAttribute("aria-label")));
+    expect(names).toEqual(["Face Glow Oil", "Badam Mix"]);
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
+
+    const saved = await savedCart(account);
+    expect(saved.lines.map((line) => [line.id, line.quantity])).toEqual([
+      ["face-glow-oil", 3],
+      ["badam-mix", 1],
+    ]);
+    expect(saved.discount?.code).toBe("GLOW20");
+    await page.reload();
+    await page.getByTestId("cart-discount").getByText("−₹379").waitFor(); // 20% of 1,896 = 379.20
+    await context.close();
+  });
+
+  it("shows the saved cart when the merge fails, and keeps the guest's cart for another try", async () => {
+    const account = await newAccount();
+    await addThroughApi(account, "sathu-maavu");
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await addFromPage(page, "/product/abc-malt", "ABC Malt");
+    await page.goto("/cart");
+    await page.route("**/api/cart/merge", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unavailable", message: "Briefly unavailable." } }),
+      }),
+    );
+
+    await signInContext(context, shop.url, account);
+    await page.getByLabel("Quantity of Sathu Maavu", { exact: true }).waitFor({ timeout: 5000 });
+    await badge(page, 1).waitFor();
+    expect(await page.getByLabel("Quantity of ABC Malt", { exact: true }).count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toContain("abc-malt");
+
+    await page.unroute("**/api/cart/merge");
+    await page.reload();
+    await badge(page, 2).waitFor();
+    expect(await quantityOf(page, "ABC Malt")).toBe("1");
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
+    await context.close();
+  });
+
+  it("follows changes from another device within 5 seconds, also through another app instance", async () => {
+    const secondInstance = await startShop({ env: { DATABASE_URL: shop.databaseUrl ?? "" } });
+    try {
+      const account = await newAccount();
+      const phone = await newContext(browser, shop, { viewport: "phone" });
+      const laptop = await newContext(browser, secondInstance);
+      await signInContext(phone, shop.url, account);
+      await signInContext(laptop, secondInstance.url, account);
+      const phonePage = await phone.newPage();
+      const laptopPage = await laptop.newPage();
+
+      await phonePage.goto("/cart");
+      await phonePage.getByRole("heading", { name: "Your cart is empty" }).waitFor();
+      await addFromPage(laptopPage, "/product/moringa-powder", "Moringa Powder");
+      await phonePage.getByLabel("Quantity of Moringa Powder", { exact: true }).waitFor({ timeout: 5000 });
+      await badge(phonePage, 1).waitFor();
+
+      await laptopPage.goto("/cart");
+      await phonePage.getByRole("button", { name: "Increase quantity of Moringa Powder" }).click();
+      await badge(laptopPage, 2).waitFor({ timeout: 5000 });
+      expect(await quantityOf(laptopPage, "Moringa Powder")).toBe("2");
+
+      await laptopPage.getByRole("button", { name: "Remove Moringa Powder from cart" }).click();
+      await phonePage.getByRole("heading", { name: "Your cart is empty" }).waitFor({ timeout: 5000 });
+      await phone.close();
+      await laptop.close();
+    } finally {
+      await secondInstance.stop();
+    }
+  });
+});
