@@ -6,6 +6,7 @@ import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
 import { ComboNotFound } from "../features/catalogue/catalogue-not-found.tsx";
 import { PriceTag } from "../features/catalogue/price-tag.tsx";
 import { ProductBadge } from "../features/catalogue/product-badge.tsx";
+import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
 import { api } from "../lib/api.ts";
 import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
@@ -70,22 +71,9 @@ function ComboDetail({ combo }: { combo: Combo }) {
             <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Inclusive of all taxes</p>
           </div>
 
-          <ul aria-label="Benefits" className="space-y-2">
-            {combo.benefits.map((benefit) => (
-              <li key={benefit} className="flex items-start gap-2">
-                <span aria-hidden="true" className="mt-0.5 font-bold text-brand-700 dark:text-brand-100">
-                  ✓
-                </span>
-                {benefit}
-              </li>
-            ))}
-          </ul>
+          <BenefitList benefits={combo.benefits} />
 
-          <p
-            className={`font-medium ${combo.inStock ? "text-brand-700 dark:text-brand-100" : "text-red-700 dark:text-red-300"}`}
-          >
-            {combo.inStock ? "In stock" : "Out of stock"}
-          </p>
+          <StockStatus inStock={combo.inStock} />
 
           <AddToCartButton
             inStock={combo.inStock}

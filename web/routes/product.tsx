@@ -9,6 +9,7 @@ import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
 import { ProductNotFound } from "../features/catalogue/catalogue-not-found.tsx";
 import { PriceTag } from "../features/catalogue/price-tag.tsx";
 import { isOnSale, ProductBadge, SaleTag } from "../features/catalogue/product-badge.tsx";
+import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
 import { ProductGallery } from "../features/catalogue/product-gallery.tsx";
 import { RelatedProducts } from "../features/catalogue/related-products.tsx";
 import { StarRating } from "../features/catalogue/star-rating.tsx";
@@ -113,22 +114,9 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
             <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Inclusive of all taxes</p>
           </div>
 
-          <ul aria-label="Benefits" className="space-y-2">
-            {product.benefits.map((benefit) => (
-              <li key={benefit} className="flex items-start gap-2">
-                <span aria-hidden="true" className="mt-0.5 font-bold text-brand-700 dark:text-brand-100">
-                  ✓
-                </span>
-                {benefit}
-              </li>
-            ))}
-          </ul>
+          <BenefitList benefits={product.benefits} />
 
-          <p
-            className={`font-medium ${product.inStock ? "text-brand-700 dark:text-brand-100" : "text-red-700 dark:text-red-300"}`}
-          >
-            {product.inStock ? "In stock" : "Out of stock"}
-          </p>
+          <StockStatus inStock={product.inStock} />
 
           <div className="flex flex-wrap items-end gap-4">
             <QuantityInput value={quantity} onChange={setQuantity} min={1} max={MAX_QUANTITY} />

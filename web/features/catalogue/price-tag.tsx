@@ -7,18 +7,18 @@ type PriceTagProps = {
   size?: "md" | "lg";
 };
 
-/** ₹399 ₹499 (struck through), read out as "Price ₹399, was ₹499". */
+/** ₹399 ₹499 (struck through), read out as "Price: ₹399 was ₹499". */
 export function PriceTag({ pricePaise, originalPricePaise, size = "md" }: PriceTagProps) {
   const reduced = originalPricePaise !== null && originalPricePaise > pricePaise;
   return (
-    <p className="flex flex-wrap items-baseline gap-x-2">
-      <span className="sr-only">Price</span>
+    <p>
+      <span className="sr-only">Price: </span>
       <span className={size === "lg" ? "text-3xl font-semibold" : "font-semibold"}>
         {formatRupees(pricePaise)}
       </span>
       {reduced && (
-        <s className={`text-stone-600 dark:text-stone-400 ${size === "lg" ? "text-lg" : "text-sm"}`}>
-          <span className="sr-only">, was </span>
+        <s className={`ml-2 text-stone-600 dark:text-stone-400 ${size === "lg" ? "text-lg" : "text-sm"}`}>
+          <span className="sr-only">was </span>
           {formatRupees(originalPricePaise)}
         </s>
       )}

@@ -45,7 +45,7 @@ export function RelatedProductCard({ product }: { product: CardProduct }) {
             {product.name}
           </Link>
         </h3>
-        <StarRating rating={product.rating} reviews={product.reviewCount} />
+        <StarRating rating={product.rating} reviews={product.reviewCount} compact />
         <PriceTag pricePaise={product.pricePaise} originalPricePaise={product.originalPricePaise} />
         {product.benefits[0] && (
           <p className="mt-auto text-sm text-stone-600 dark:text-stone-400">{product.benefits[0]}</p>

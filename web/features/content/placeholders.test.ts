@@ -18,7 +18,7 @@ describe("fillPlaceholders", () => {
 describe("fillHtmlPlaceholders", () => {
   it("turns the phone number and e-mail address into links", () => {
     expect(fillHtmlPlaceholders("<p>Call {phone} or write to {email}.</p>", config)).toBe(
-      '<p>Call <a href="tel:+919876543210">+91 98765 43210</a> or write to ' +
+      '<p>Call <a href="tel:+919876543210" class="whitespace-nowrap">+91 98765 43210</a> or write to ' +
         '<a href="mailto:care@prakritinaturals.in">care@prakritinaturals.in</a>.</p>',
     );
   });

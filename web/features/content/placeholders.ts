@@ -32,7 +32,8 @@ export function fillHtmlPlaceholders(html: string, config: ShopConfig): string {
   const email = escapeHtml(config.email);
   const links: Record<string, string> = {
     shopName: escapeHtml(config.shopName),
-    phone: `<a href="${escapeHtml(telHref(config.phone))}">${phone}</a>`,
+    // A phone number broken over two lines is easy to misread.
+    phone: `<a href="${escapeHtml(telHref(config.phone))}" class="whitespace-nowrap">${phone}</a>`,
     email: `<a href="mailto:${email}">${email}</a>`,
   };
   return html.replace(PLACEHOLDER, (_, name: string) => links[name] ?? "");
