@@ -46,7 +46,7 @@ export function QuantityInput({
           disabled={value <= min}
           onClick={() => commit(value - 1)}
         >
-          −
+          <span aria-hidden="true">−</span>
         </button>
         <input
           id={id}
@@ -72,7 +72,7 @@ export function QuantityInput({
           disabled={value >= max}
           onClick={() => commit(value + 1)}
         >
-          +
+          <span aria-hidden="true">+</span>
         </button>
       </div>
     </div>

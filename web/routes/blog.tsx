@@ -44,7 +44,7 @@ export function Component() {
               <h2 className="mt-1 font-serif text-xl font-semibold sm:text-2xl">
                 <Link
                   to={`/blog/${post.slug}`}
-                  className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none focus-visible:after:rounded-xl focus-visible:after:outline-3 focus-visible:after:outline-amber-500 dark:hover:text-brand-100"
+                  className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 dark:hover:text-brand-100"
                 >
                   {post.title}
                 </Link>

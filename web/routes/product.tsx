@@ -118,13 +118,12 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
 
           <StockStatus inStock={product.inStock} />
 
-          <div className="flex flex-wrap items-end gap-4">
+          <AddToCartButton
+            inStock={product.inStock}
+            request={{ kind: "product", slug: product.slug, name: product.name, quantity }}
+          >
             <QuantityInput value={quantity} onChange={setQuantity} min={1} max={MAX_QUANTITY} />
-            <AddToCartButton
-              inStock={product.inStock}
-              request={{ kind: "product", slug: product.slug, name: product.name, quantity }}
-            />
-          </div>
+          </AddToCartButton>
 
           <section
             aria-labelledby="description-heading"

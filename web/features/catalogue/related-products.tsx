@@ -40,7 +40,7 @@ export function RelatedProductCard({ product }: { product: CardProduct }) {
           {/* The link covers the whole card; the heading keeps a short accessible name. */}
           <Link
             to={`/product/${product.slug}`}
-            className="rounded after:absolute after:inset-0 after:content-[''] focus-visible:outline-none focus-visible:after:rounded-xl focus-visible:after:outline-3 focus-visible:after:outline-amber-500"
+            className="rounded after:absolute after:inset-0 after:content-['']"
           >
             {product.name}
           </Link>
