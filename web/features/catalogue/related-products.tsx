@@ -62,7 +62,7 @@ export function RelatedProducts({ products }: { products: CardProduct[] }) {
       <h2 id="related-heading" className="mb-4 font-serif text-2xl font-semibold">
         You may also like
       </h2>
-      <ul className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
         {products.map((product) => (
           <li key={product.slug}>
             <RelatedProductCard product={product} />
