@@ -3,12 +3,12 @@ import { useId, useState } from "react";
 type QuantityInputProps = {
   value: number;
   onChange: (quantity: number) => void;
-  min?: number;
-  max?: number;
+  min: number;
+  max: number;
   label?: string;
 };
 
-export function clampQuantity(value: number, min: number, max: number): number {
+function clampQuantity(value: number, min: number, max: number): number {
   return Number.isFinite(value) ? Math.min(max, Math.max(min, Math.trunc(value))) : min;
 }
 
@@ -16,13 +16,7 @@ const stepButton =
   "flex size-11 items-center justify-center text-xl font-medium hover:bg-stone-100 disabled:cursor-not-allowed disabled:text-stone-400 dark:hover:bg-stone-800 dark:disabled:text-stone-600";
 
 /** A number between min and max: type it, or step with the buttons or the arrow keys. */
-export function QuantityInput({
-  value,
-  onChange,
-  min = 1,
-  max = 99,
-  label = "Quantity",
-}: QuantityInputProps) {
+export function QuantityInput({ value, onChange, min, max, label = "Quantity" }: QuantityInputProps) {
   const id = useId();
   // What the shopper typed, which may be briefly empty or out of range; committed on blur.
   const [text, setText] = useState(String(value));

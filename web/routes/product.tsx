@@ -133,12 +133,6 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
               About this product
             </h2>
             <p className="mt-2 leading-relaxed text-stone-700 dark:text-stone-300">{product.description}</p>
-            <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-stone-600 dark:text-stone-400">Category</dt>
-              <dd>{category}</dd>
-              <dt className="text-stone-600 dark:text-stone-400">Type</dt>
-              <dd>{product.subcategory}</dd>
-            </dl>
           </section>
         </div>
       </article>

@@ -1,4 +1,5 @@
 import { formatRupees } from "../../../common/money.ts";
+import { isOnSale } from "./product-badge.tsx";
 
 type PriceTagProps = {
   pricePaise: number;
@@ -9,14 +10,13 @@ type PriceTagProps = {
 
 /** ₹399 ₹499 (struck through), read out as "Price: ₹399 was ₹499". */
 export function PriceTag({ pricePaise, originalPricePaise, size = "md" }: PriceTagProps) {
-  const reduced = originalPricePaise !== null && originalPricePaise > pricePaise;
   return (
     <p>
       <span className="sr-only">Price: </span>
       <span className={size === "lg" ? "text-3xl font-semibold" : "font-semibold"}>
         {formatRupees(pricePaise)}
       </span>
-      {reduced && (
+      {isOnSale(pricePaise, originalPricePaise) && (
         <s className={`ml-2 text-stone-600 dark:text-stone-400 ${size === "lg" ? "text-lg" : "text-sm"}`}>
           <span className="sr-only">was </span>
           {formatRupees(originalPricePaise)}
