@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
 
@@ -24,6 +24,14 @@ async function openPage(path: string, options: Parameters<typeof newContext>[2] 
   return { page, close: () => context.close() };
 }
 
+/** The title is set just after the screen renders; wait for it rather than racing it. */
+async function expectTitle(page: Page, title: string) {
+  await page
+    .waitForFunction((expected) => document.title === expected, title, { timeout: 5000 })
+    .catch(() => {});
+  await expect(page.title()).resolves.toBe(title);
+}
+
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],
   ["/privacy", "Privacy Policy"],
@@ -37,7 +45,7 @@ describe("the policy pages", () => {
   it.each(POLICY_PAGES)("%s shows %s with the shop's own name, phone and e-mail", async (path, heading) => {
     const { page, close } = await openPage(path);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(heading);
-    await expect(page.title()).resolves.toBe(`${heading} | Vanya Herbals`);
+    await expectTitle(page, `${heading} | Vanya Herbals`);
     await expect(page.getByRole("heading", { level: 1 }).count()).resolves.toBe(1);
 
     const text = await page.locator("main").innerText();
@@ -81,6 +89,7 @@ describe("the policy pages", () => {
 
   it("sets each page's meta description from its first paragraph, with placeholders filled", async () => {
     const { page, close } = await openPage("/privacy");
+    await expectTitle(page, "Privacy Policy | Vanya Herbals"); // set together with the description
     const description = await page
       .locator('meta[name="description"]')
       .evaluate((meta: HTMLMetaElement) => meta.content);
@@ -92,7 +101,7 @@ describe("the policy pages", () => {
 describe("the blog", () => {
   it("lists the four articles, newest first, with their dates and descriptions", async () => {
     const { page, close } = await openPage("/blog");
-    await expect(page.title()).resolves.toBe("Blog | Vanya Herbals");
+    await expectTitle(page, "Blog | Vanya Herbals");
     const articles = page.locator("main li article");
     await expect(articles.count()).resolves.toBe(4);
     await expect(articles.locator("h2").allTextContents()).resolves.toEqual([
@@ -118,12 +127,10 @@ describe("the blog", () => {
     const { page, close } = await openPage("/blog");
     await page.getByRole("link", { name: "How to use a henna and indigo hair dye at home" }).click();
     await page.waitForURL("**/blog/henna-indigo-hair-dye-at-home");
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
-      "How to use a henna and indigo hair dye at home",
-    );
-    await expect(page.title()).resolves.toBe(
-      "How to use a henna and indigo hair dye at home | Vanya Herbals",
-    );
+    await page
+      .getByRole("heading", { level: 1, name: "How to use a henna and indigo hair dye at home" })
+      .waitFor();
+    await expectTitle(page, "How to use a henna and indigo hair dye at home | Vanya Herbals");
     const text = await page.locator("main").innerText();
     expect(text).toContain("By The Vanya Herbals team · 14 September 2026");
     expect(text).toContain("Before you begin: the patch test");
@@ -145,7 +152,7 @@ describe("the blog", () => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that article",
     );
-    await expect(page.title()).resolves.toBe("Article not found | Vanya Herbals");
+    await expectTitle(page, "Article not found | Vanya Herbals");
     await expect(page.locator('main a[href^="/blog/"]').count()).resolves.toBe(4);
     await close();
   });

@@ -21,6 +21,14 @@ async function openPage(path: string, options: Parameters<typeof newContext>[2] 
   return { page, close: () => context.close() };
 }
 
+/** The title is set just after the screen renders; wait for it rather than racing it. */
+async function expectTitle(page: Page, title: string) {
+  await page
+    .waitForFunction((expected) => document.title === expected, title, { timeout: 5000 })
+    .catch(() => {});
+  await expect(page.title()).resolves.toBe(title);
+}
+
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>
   page.locator('meta[name="description"]').evaluate((meta: HTMLMetaElement) => meta.content);
@@ -30,7 +38,7 @@ describe("the product page", () => {
     const { page, close } = await openPage("/product/badam-mix");
     const main = page.locator("main");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Badam Mix");
-    await expect(page.title()).resolves.toBe("Badam Mix | Prakriti Naturals");
+    await expectTitle(page, "Badam Mix | Prakriti Naturals");
     await expect(description(page)).resolves.toMatch(/^A rich milk mix of roasted almonds/);
 
     const details = (await main.locator("> article").innerText()).replace(/\s+/g, " ");
@@ -170,8 +178,8 @@ describe("the product page", () => {
     await page.getByRole("button", { name: "Show image 2 of 3" }).click();
     await links.first().click();
     await page.waitForURL("**/product/coconut-oil");
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Coconut Oil");
-    await expect(page.title()).resolves.toBe("Coconut Oil | Prakriti Naturals");
+    await page.getByRole("heading", { level: 1, name: "Coconut Oil" }).waitFor();
+    await expectTitle(page, "Coconut Oil | Prakriti Naturals");
     // A new product starts again at its first image.
     await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Coconut Oil, image 1 of 2");
     await close();
@@ -182,7 +190,7 @@ describe("the product page", () => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that product",
     );
-    await expect(page.title()).resolves.toBe("Product not found | Prakriti Naturals");
+    await expectTitle(page, "Product not found | Prakriti Naturals");
     const suggestions = page.getByRole("region", { name: "Were you looking for one of these?" });
     await expect(suggestions.getByRole("link").first().textContent()).resolves.toBe("Hair Growth Oil");
     for (const category of ["Haircare", "Skincare", "Body", "Nutrition"]) {
@@ -204,7 +212,7 @@ describe("the combo page", () => {
   it("shows the three products, the sale price, the original price, the savings and the gift note", async () => {
     const { page, close } = await openPage("/combo/skincare-combo");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Glow Skincare Combo");
-    await expect(page.title()).resolves.toBe("Glow Skincare Combo | Prakriti Naturals");
+    await expectTitle(page, "Glow Skincare Combo | Prakriti Naturals");
     await expect(description(page)).resolves.toMatch(/^A complete natural face routine/);
 
     const details = (await page.locator("main > article").innerText()).replace(/\s+/g, " ");
@@ -233,6 +241,7 @@ describe("the combo page", () => {
 
     await inside.getByRole("link", { name: "Face Wash Powder" }).click();
     await page.waitForURL("**/product/face-wash-powder");
+    await page.getByRole("heading", { level: 1, name: "Face Wash Powder" }).waitFor();
     await close();
   });
 
@@ -253,11 +262,12 @@ describe("the combo page", () => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that combo",
     );
-    await expect(page.title()).resolves.toBe("Combo not found | Prakriti Naturals");
+    await expectTitle(page, "Combo not found | Prakriti Naturals");
     const comboLinks = page.locator('main a[href^="/combo/"]');
     await expect(comboLinks.count()).resolves.toBe(4);
     await comboLinks.filter({ hasText: "Hair" }).click();
     await page.waitForURL("**/combo/haircare-combo");
+    await page.getByRole("heading", { level: 1, name: "Hair Growth Combo" }).waitFor();
     await close();
   });
 });
