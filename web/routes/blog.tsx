@@ -32,7 +32,7 @@ export function Component() {
       <h1 className="font-serif text-3xl font-semibold sm:text-4xl">Blog</h1>
       <p className="mt-2 text-stone-700 dark:text-stone-300">
         Practical guides to natural hair care, skin care and traditional Indian food, from the {shopName}{" "}
-        kitchen and workshop.
+        team.
       </p>
       <ol className="mt-8 space-y-5">
         {posts.map((post) => (
