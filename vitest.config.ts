@@ -7,7 +7,7 @@ export default defineConfig({
         root: import.meta.dirname,
         test: {
           name: "unit",
-          include: ["common/**/*.test.ts", "server/**/*.test.ts", "web/**/*.test.ts"],
+          include: ["common/**/*.test.ts", "server/**/*.test.ts", "web/**/*.test.ts", "scripts/**/*.test.ts"],
           globalSetup: ["tests/global-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 30_000,

@@ -145,3 +145,13 @@ describe("changing the entries of a guest's cart", () => {
     expect(removeEntry(start, "zzz")).toEqual(start);
   });
 });
+
+describe("adding several at once", () => {
+  it("adds the chosen quantity, within 99", () => {
+    const empty: CartEntry[] = [];
+    const first = addEntry(empty, { id: "coconut-oil", kind: "product" }, 3);
+    expect(first.entries).toEqual([{ id: "coconut-oil", kind: "product", quantity: 3 }]);
+    const capped = addEntry(first.entries, { id: "coconut-oil", kind: "product" }, 98);
+    expect(capped.entries[0]?.quantity).toBe(99);
+  });
+});

@@ -137,13 +137,20 @@ export function discountCodeOf(cart: PricedCart): DiscountCode | null {
 export function addEntry<T extends CartEntry>(
   entries: readonly T[],
   item: Omit<T, "quantity">,
+  quantity = 1,
 ): { entries: T[]; added: boolean } {
   const existing = entries.find((entry) => entry.id === item.id);
-  if (!existing) return { entries: [...entries, { ...item, quantity: 1 } as T], added: true };
+  if (!existing)
+    return {
+      entries: [...entries, { ...item, quantity: Math.min(quantity, MAX_QUANTITY) } as T],
+      added: true,
+    };
   if (existing.quantity >= MAX_QUANTITY) return { entries: [...entries], added: false };
   return {
     entries: entries.map((entry) =>
-      entry.id === item.id ? { ...entry, quantity: entry.quantity + 1 } : entry,
+      entry.id === item.id
+        ? { ...entry, quantity: Math.min(entry.quantity + quantity, MAX_QUANTITY) }
+        : entry,
     ),
     added: true,
   };

@@ -7,7 +7,14 @@ import path from "node:path";
 import { build } from "vite";
 
 const root = path.resolve(import.meta.dirname, "..");
-const sources = ["web", "common", "content", "vite.config.ts", "package-lock.json"];
+const sources = [
+  "web",
+  "common",
+  "content",
+  "vite.config.ts",
+  "scripts/vite-markdown.ts",
+  "package-lock.json",
+];
 const builtMarker = path.join(root, "dist", "index.html");
 
 function newestModification(target: string): number {

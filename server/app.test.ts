@@ -46,3 +46,11 @@ describe("the app shell", () => {
     expect((await response.json()).error.code).toBe("database_unavailable");
   });
 });
+
+describe("API caching", () => {
+  it("marks every API answer no-store, including found ones and errors", async () => {
+    for (const path of ["/api/products", "/api/health", "/api/nope"]) {
+      expect((await shop.app.request(path)).headers.get("cache-control")).toBe("no-store");
+    }
+  });
+});

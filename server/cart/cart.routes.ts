@@ -38,15 +38,19 @@ export function cartRoutes(deps: Deps) {
       })
       .post("/items", validate("json", addCartItemSchema), async (c) => {
         const user = await requireUser(deps, c);
-        const item = c.req.valid("json");
-        const [line] = await resolveLines(db, [{ ...item, quantity: 1, addedPricePaise: null }]);
+        const { quantity = 1, ...item } = c.req.valid("json");
+        const [line] = await resolveLines(db, [{ ...item, quantity, addedPricePaise: null }]);
         if (!line || line.unitPricePaise === null || line.availability === "not_sold") {
           throw notFound("That item is not sold in the shop.");
         }
         if (line.availability === "out_of_stock") {
           throw httpError(409, "out_of_stock", `${line.name} is out of stock.`);
         }
-        const added = await addCartItem(db, user.id, { ...item, unitPricePaise: line.unitPricePaise });
+        const added = await addCartItem(db, user.id, {
+          ...item,
+          quantity,
+          unitPricePaise: line.unitPricePaise,
+        });
         if (!added) {
           throw httpError(409, "quantity_limit", `You already have the most we allow of ${line.name} (99).`);
         }

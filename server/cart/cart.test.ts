@@ -164,6 +164,21 @@ describe("the signed-in cart", () => {
     expect(quantities(await cartOf(account))).toEqual({ "abc-malt": 99 });
   });
 
+  it("adds the product page's chosen quantity at once, capped at 99", async () => {
+    const account = await newAccount();
+    await call(account, "POST", "/cart/items", { id: "coconut-oil", kind: "product", quantity: 3 });
+    await call(account, "POST", "/cart/items", { id: "coconut-oil", kind: "product", quantity: 4 });
+    expect(quantities(await cartOf(account))).toEqual({ "coconut-oil": 7 });
+    await call(account, "POST", "/cart/items", { id: "coconut-oil", kind: "product", quantity: 95 });
+    expect(quantities(await cartOf(account))).toEqual({ "coconut-oil": 99 });
+    const tooMany = await call(account, "POST", "/cart/items", {
+      id: "bath-powder",
+      kind: "product",
+      quantity: 100,
+    });
+    expect(tooMany.status).toBe(400);
+  });
+
   it("removes a line and clears the cart", async () => {
     const account = await newAccount();
     await add(account, "bath-powder");

@@ -30,7 +30,8 @@ describe("browsing the catalogue", () => {
 
     await card.click();
     await page.waitForURL("**/product/face-glow-oil");
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Face Glow Oil");
+    // The URL changes a moment before the new screen renders.
+    await page.getByRole("heading", { level: 1, name: "Face Glow Oil" }).waitFor();
     await expect(page.getByText("₹499").first().isVisible()).resolves.toBe(true);
 
     const image = page.getByRole("img", { name: "Face Glow Oil" }).first();

@@ -1,40 +1,125 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { Combo } from "../../common/catalogue.ts";
+import type { Combo, ProductPage } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
+import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
-import { api, isApiError } from "../lib/api.ts";
+import { ComboNotFound } from "../features/catalogue/catalogue-not-found.tsx";
+import { PriceTag } from "../features/catalogue/price-tag.tsx";
+import { ProductBadge } from "../features/catalogue/product-badge.tsx";
+import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
+import { api } from "../lib/api.ts";
+import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { getShopConfig } from "../lib/shop-config.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
-  try {
-    return { combo: await api<Combo>(`/combos/${encodeURIComponent(params.id ?? "")}`) };
-  } catch (error) {
-    if (isApiError(error) && (error.status === 404 || error.status === 400)) return { combo: null };
-    throw error;
-  }
+  const id = params.id ?? "";
+  // Four combos: the list answers both "this one" and "the others" for the not-found page.
+  const [{ items: combos }, config] = await Promise.all([
+    api<{ items: Combo[] }>("/combos"),
+    getShopConfig(),
+  ]);
+  const combo = combos.find((candidate) => candidate.id === id) ?? null;
+  if (combo) return { id, combo, config };
+  const catalogue = await api<ProductPage>("/products?pageSize=100");
+  return { id, combo, config, combos, catalogue: catalogue.items };
 }
 
 export function Component() {
-  const { combo } = useLoaderData<typeof loader>();
-  if (!combo) {
-    return (
-      <section className="py-16 text-center">
-        <h1 className="font-serif text-2xl font-semibold">We couldn't find that combo</h1>
-        <Link to="/" className="mt-4 inline-block underline">
-          Back to the shop
-        </Link>
-      </section>
-    );
-  }
+  const data = useLoaderData<typeof loader>();
+  useDocumentMeta({
+    title: pageTitle(data.combo ? data.combo.title : "Combo not found", data.config.shopName),
+    description: data.combo?.description,
+  });
+  if (!data.combo) return <ComboNotFound id={data.id} combos={data.combos} products={data.catalogue} />;
+  return <ComboDetail key={data.combo.id} combo={data.combo} />;
+}
+
+function ComboDetail({ combo }: { combo: Combo }) {
   return (
-    <article>
-      <h1 className="font-serif text-3xl font-semibold">{combo.title}</h1>
-      <p className="mt-2 text-xl">{formatRupees(combo.salePricePaise)}</p>
-      <ul className="mt-4 list-disc pl-6">
-        {combo.products.map((product) => (
-          <li key={product.slug}>{product.name}</li>
-        ))}
-      </ul>
-      <AddToCartButton item={{ id: combo.id, kind: "combo", name: combo.title }} inStock={combo.inStock} />
-    </article>
+    <>
+      <Breadcrumbs
+        items={[{ label: "Home", to: "/" }, { label: "Combos & Gifting" }, { label: combo.title }]}
+      />
+      <article className="grid gap-8 md:grid-cols-2 lg:gap-12">
+        <img
+          src={combo.image.large}
+          srcSet={`${combo.image.small} 400w, ${combo.image.large} 800w`}
+          sizes="(min-width: 1152px) 544px, (min-width: 768px) 50vw, 100vw"
+          width={combo.image.width}
+          height={combo.image.height}
+          alt={`${combo.title}: ${combo.products.map((product) => product.name).join(", ")}`}
+          className="aspect-square h-auto w-full rounded-xl border border-stone-200 bg-white dark:border-stone-800"
+        />
+        <div className="flex flex-col gap-5">
+          <div>
+            <p className="mb-3">
+              <ProductBadge badge={combo.badge} />
+            </p>
+            <h1 className="font-serif text-3xl font-semibold sm:text-4xl">{combo.title}</h1>
+            <p className="mt-3 leading-relaxed text-stone-700 dark:text-stone-300">{combo.description}</p>
+          </div>
+
+          <div>
+            <PriceTag
+              pricePaise={combo.salePricePaise}
+              originalPricePaise={combo.originalPricePaise}
+              size="lg"
+            />
+            <p className="mt-1 font-medium text-red-700 dark:text-red-300">
+              You save {formatRupees(combo.savingsPaise)}
+            </p>
+            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Inclusive of all taxes</p>
+          </div>
+
+          <BenefitList benefits={combo.benefits} />
+
+          <StockStatus inStock={combo.inStock} />
+
+          <AddToCartButton
+            inStock={combo.inStock}
+            item={{ kind: "combo", id: combo.id, name: combo.title }}
+          />
+
+          <p className="rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-900 dark:border-brand-900 dark:bg-brand-900/40 dark:text-brand-100">
+            All our combos come in eco-friendly packaging, and free gift wrapping is available on request.
+          </p>
+        </div>
+      </article>
+
+      <section aria-labelledby="inside-heading" className="mt-14">
+        <h2 id="inside-heading" className="mb-4 font-serif text-2xl font-semibold">
+          What's inside
+        </h2>
+        <ul className="grid gap-4 sm:grid-cols-3">
+          {combo.products.map((product) => (
+            <li
+              key={product.slug}
+              className="flex items-center gap-4 rounded-xl border border-stone-200 bg-white p-4 sm:flex-col sm:text-center dark:border-stone-800 dark:bg-stone-900"
+            >
+              <img
+                src={product.image.small}
+                width={400}
+                height={400}
+                alt=""
+                loading="lazy"
+                className="size-24 shrink-0 rounded-full border border-stone-200 bg-white sm:size-36 dark:border-stone-700"
+              />
+              <div>
+                <Link
+                  to={`/product/${product.slug}`}
+                  className="font-medium underline decoration-stone-400 underline-offset-2 hover:text-brand-700 dark:hover:text-brand-100"
+                >
+                  {product.name}
+                </Link>
+                <p className="text-sm text-stone-600 dark:text-stone-400">
+                  <span className="sr-only">Price on its own: </span>
+                  {formatRupees(product.pricePaise)}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
   );
 }

@@ -1,49 +1,142 @@
-import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { Product } from "../../common/catalogue.ts";
+import { useState } from "react";
+import { type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { CATEGORY_FILTERS, type Product, type ProductPage } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
+import { pickRelatedProducts, suggestProducts } from "../../common/product-suggestions.ts";
+import { Breadcrumbs } from "../components/breadcrumbs.tsx";
+import { QuantityInput } from "../components/quantity-input.tsx";
 import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
+import { ProductNotFound } from "../features/catalogue/catalogue-not-found.tsx";
+import { PriceTag } from "../features/catalogue/price-tag.tsx";
+import { isOnSale, ProductBadge, SaleTag } from "../features/catalogue/product-badge.tsx";
+import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
+import { ProductGallery } from "../features/catalogue/product-gallery.tsx";
+import { RelatedProducts } from "../features/catalogue/related-products.tsx";
+import { StarRating } from "../features/catalogue/star-rating.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { getShopConfig } from "../lib/shop-config.ts";
 
-export async function loader({ params }: LoaderFunctionArgs) {
+const MAX_QUANTITY = 99;
+
+async function getProductOrNull(slug: string): Promise<Product | null> {
   try {
-    return { product: await api<Product>(`/products/${encodeURIComponent(params.slug ?? "")}`) };
+    return await api<Product>(`/products/${encodeURIComponent(slug)}`);
   } catch (error) {
-    if (isApiError(error) && (error.status === 404 || error.status === 400)) return { product: null };
+    // A malformed slug (400) is as missing as an unknown one.
+    if (isApiError(error) && (error.status === 404 || error.status === 400)) return null;
     throw error;
   }
 }
 
-export function Component() {
-  const { product } = useLoaderData<typeof loader>();
+export async function loader({ params }: LoaderFunctionArgs) {
+  const slug = params.slug ?? "";
+  const [product, catalogue, config] = await Promise.all([
+    getProductOrNull(slug),
+    api<ProductPage>("/products?pageSize=100"),
+    getShopConfig(),
+  ]);
   if (!product) {
-    return (
-      <section className="py-16 text-center">
-        <h1 className="font-serif text-2xl font-semibold">We couldn't find that product</h1>
-        <p className="mt-2">It may have been renamed or is no longer sold.</p>
-        <Link to="/" className="mt-4 inline-block underline">
-          Back to all products
-        </Link>
-      </section>
-    );
+    return {
+      slug,
+      product,
+      config,
+      catalogue: catalogue.items,
+      suggestions: suggestProducts(catalogue.items, slug),
+    };
   }
+  return { slug, product, config, related: pickRelatedProducts(catalogue.items, product) };
+}
+
+export function Component() {
+  const data = useLoaderData<typeof loader>();
+  const title = data.product ? data.product.name : "Product not found";
+  useDocumentMeta({
+    title: pageTitle(title, data.config.shopName),
+    description: data.product?.description,
+  });
+  if (!data.product) {
+    return <ProductNotFound slug={data.slug} suggestions={data.suggestions} products={data.catalogue} />;
+  }
+  // A new product (a related card was followed) starts again at its first image and quantity 1.
+  return <ProductDetail key={data.product.slug} product={data.product} related={data.related} />;
+}
+
+function ProductDetail({ product, related }: { product: Product; related: Product[] }) {
+  const [quantity, setQuantity] = useState(1);
+  const category = CATEGORY_FILTERS[product.category].label;
+  const original = product.originalPricePaise;
+  const saving = isOnSale(product.pricePaise, original)
+    ? { paise: original - product.pricePaise, percent: Math.round((1 - product.pricePaise / original) * 100) }
+    : null;
+  const onSale = saving !== null;
+
   return (
-    <article className="grid gap-6 md:grid-cols-2">
-      <img
-        src={product.image.large}
-        width={800}
-        height={800}
-        alt={product.name}
-        className="w-full rounded-lg"
+    <>
+      <Breadcrumbs
+        items={[
+          { label: "Home", to: "/" },
+          { label: category },
+          { label: product.subcategory },
+          { label: product.name },
+        ]}
       />
-      <div>
-        <h1 className="font-serif text-3xl font-semibold">{product.name}</h1>
-        <p className="mt-2 text-xl">{formatRupees(product.pricePaise)}</p>
-        <p className="mt-4">{product.description}</p>
-        <AddToCartButton
-          item={{ id: product.slug, kind: "product", name: product.name }}
-          inStock={product.inStock}
-        />
-      </div>
-    </article>
+      <article className="grid gap-8 md:grid-cols-2 lg:gap-12">
+        <ProductGallery name={product.name} images={product.images} />
+        <div className="flex flex-col gap-5">
+          <div>
+            {(product.badge || onSale) && (
+              <p className="mb-3 flex flex-wrap gap-2">
+                <ProductBadge badge={product.badge} />
+                {onSale && <SaleTag />}
+              </p>
+            )}
+            <h1 className="font-serif text-3xl font-semibold sm:text-4xl">{product.name}</h1>
+            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+              {category} · {product.subcategory}
+            </p>
+            <div className="mt-3">
+              <StarRating rating={product.rating} reviews={product.reviewCount} />
+            </div>
+          </div>
+
+          <div>
+            <PriceTag
+              pricePaise={product.pricePaise}
+              originalPricePaise={product.originalPricePaise}
+              size="lg"
+            />
+            {saving && (
+              <p className="mt-1 font-medium text-red-700 dark:text-red-300">
+                You save {formatRupees(saving.paise)} ({saving.percent}% off)
+              </p>
+            )}
+            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Inclusive of all taxes</p>
+          </div>
+
+          <BenefitList benefits={product.benefits} />
+
+          <StockStatus inStock={product.inStock} />
+
+          <AddToCartButton
+            inStock={product.inStock}
+            item={{ kind: "product", id: product.slug, name: product.name, quantity }}
+          >
+            <QuantityInput value={quantity} onChange={setQuantity} min={1} max={MAX_QUANTITY} />
+          </AddToCartButton>
+
+          <section
+            aria-labelledby="description-heading"
+            className="border-t border-stone-200 pt-5 dark:border-stone-800"
+          >
+            <h2 id="description-heading" className="font-serif text-xl font-semibold">
+              About this product
+            </h2>
+            <p className="mt-2 leading-relaxed text-stone-700 dark:text-stone-300">{product.description}</p>
+          </section>
+        </div>
+      </article>
+      <RelatedProducts products={related} />
+    </>
   );
 }

@@ -1,37 +1,38 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { addToCart } from "./add-to-cart.ts";
 
-/** A plain Add to cart button for a product or combo page. */
-export function AddToCartButton({
-  item,
-  inStock,
-}: {
-  item: { id: string; kind: "product" | "combo"; name: string };
+type AddToCartButtonProps = {
+  item: Parameters<typeof addToCart>[0];
   inStock: boolean;
-}) {
+  /** Controls shown on the button's row, such as the quantity. */
+  children?: ReactNode;
+};
+
+/** Add to cart, disabled while adding or when out of stock; the outcome is announced in the toast. */
+export function AddToCartButton({ item, inStock, children }: AddToCartButtonProps) {
   const [adding, setAdding] = useState(false);
-  if (!inStock) {
-    return (
-      <p className="mt-6 font-medium text-stone-600 dark:text-stone-300" role="note">
-        Out of stock
-      </p>
-    );
-  }
+
+  const add = async () => {
+    setAdding(true);
+    try {
+      await addToCart(item);
+    } finally {
+      setAdding(false);
+    }
+  };
+
   return (
-    <button
-      type="button"
-      disabled={adding}
-      onClick={async () => {
-        setAdding(true);
-        try {
-          await addToCart(item);
-        } finally {
-          setAdding(false);
-        }
-      }}
-      className="mt-6 inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-700 px-6 py-2 font-semibold text-white hover:bg-brand-800 disabled:opacity-70 dark:bg-brand-600 dark:hover:bg-brand-700"
-    >
-      Add to cart
-    </button>
+    <div className="flex flex-wrap items-end gap-4">
+      {children}
+      <button
+        type="button"
+        onClick={add}
+        disabled={!inStock || adding}
+        aria-busy={adding}
+        className="h-11 min-w-44 rounded-lg bg-brand-700 px-6 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-stone-400 disabled:text-stone-900 dark:disabled:bg-stone-700 dark:disabled:text-stone-300"
+      >
+        {inStock ? (adding ? "Adding…" : "Add to cart") : "Out of stock"}
+      </button>
+    </div>
   );
 }

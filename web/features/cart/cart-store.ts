@@ -296,17 +296,24 @@ function changeAccount(
 
 // ---- What the screens call
 
-export type CartItemInput = { id: string; kind: CartItemKind; name: string };
+export type CartItemInput = { id: string; kind: CartItemKind; name: string; quantity?: number };
 
 export async function addItem(item: CartItemInput): Promise<CartResult> {
   await ensureCartStarted();
   if (snapshot.mode === "account") {
     return changeAccount(null, () =>
-      api<PricedCart>("/cart/items", { method: "POST", body: { id: item.id, kind: item.kind } }),
+      api<PricedCart>("/cart/items", {
+        method: "POST",
+        body: { id: item.id, kind: item.kind, quantity: item.quantity ?? 1 },
+      }),
     );
   }
   if (snapshot.mode === "starting") return { ok: false, message: snapshot.loadError ?? "Please try again." };
-  const { entries, added } = addEntry(guestEntries, { id: item.id, kind: item.kind, name: item.name });
+  const { entries, added } = addEntry(
+    guestEntries,
+    { id: item.id, kind: item.kind, name: item.name },
+    item.quantity ?? 1,
+  );
   if (!added) return { ok: false, message: `You already have the most we allow of ${item.name} (99).` };
   return changeGuest(entries);
 }

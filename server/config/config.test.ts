@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp } from "../../tests/database.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+let custom: Awaited<ReturnType<typeof createTestApp>>;
+beforeAll(async () => {
+  [shop, custom] = await Promise.all([
+    createTestApp(),
+    createTestApp({
+      SHOP_NAME: "Vanya Herbals",
+      SHOP_PHONE: "+91 90000 11111",
+      SHOP_EMAIL: "help@vanya.example",
+    }),
+  ]);
+});
+afterAll(() => Promise.all([shop.close(), custom.close()]));
+
+describe("GET /api/config", () => {
+  it("returns the brand's name, phone and e-mail by default", async () => {
+    const response = await shop.app.request("/api/config");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toEqual({
+      shopName: "Prakriti Naturals",
+      phone: "+91 98765 43210",
+      email: "care@prakritinaturals.in",
+    });
+  });
+
+  it("returns SHOP_NAME, SHOP_PHONE and SHOP_EMAIL from the environment, and nothing else", async () => {
+    const response = await custom.app.request("/api/config");
+    expect(await response.json()).toStrictEqual({
+      shopName: "Vanya Herbals",
+      phone: "+91 90000 11111",
+      email: "help@vanya.example",
+    });
+  });
+
+  it("accepts only GET", async () => {
+    const response = await shop.app.request("/api/config", { method: "POST", body: "{}" });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe("not_found");
+  });
+});

@@ -1,0 +1,87 @@
+import axe from "axe-core";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
+
+/** Every route of the specification's table, the blog, and the pages shown for unknown ids. */
+const PATHS = [
+  "/",
+  "/product/face-glow-oil",
+  "/combo/skincare-combo",
+  "/cart",
+  "/login",
+  "/signup",
+  "/orders",
+  "/admin/orders",
+  "/admin/login",
+  "/settings",
+  "/questions",
+  "/admin/questions",
+  "/admin/reviews",
+  "/contact",
+  "/privacy",
+  "/terms",
+  "/cookie-policy",
+  "/shipping-delivery",
+  "/cancellation-refund",
+  "/blog",
+  "/blog/henna-indigo-hair-dye-at-home",
+  "/product/no-such-product",
+  "/combo/no-such-combo",
+  "/blog/no-such-article",
+];
+
+const FAILING_IMPACTS = new Set(["serious", "critical"]);
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
+  let context: BrowserContext;
+  beforeAll(async () => {
+    context = await browser.newContext({
+      baseURL: shop.url,
+      viewport: VIEWPORTS.desktop,
+      colorScheme,
+      reducedMotion: "reduce", // colours are checked at rest, not halfway through a transition
+      bypassCSP: true, // the shop's CSP rightly refuses inline scripts, and axe is injected as one
+    });
+  });
+  afterAll(() => context?.close());
+
+  it.each(PATHS)("%s has no serious or critical axe violations", async (path) => {
+    const page = await context.newPage();
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    await page.locator("main h1").first().waitFor();
+    await expect(
+      page.evaluate(() => document.documentElement.classList.contains("dark")),
+      "the theme follows the system setting",
+    ).resolves.toBe(colorScheme === "dark");
+
+    await page.addScriptTag({ content: axe.source });
+    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+    const failing = results.violations
+      .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ""))
+      .map((violation) => ({
+        rule: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        where: violation.nodes.slice(0, 5).map((node) => `${node.target.join(" ")}: ${node.failureSummary}`),
+      }));
+    const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ""));
+    if (minor.length > 0) {
+      console.log(`${path} (${colorScheme}): minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(", ")}`);
+    }
+    expect(failing).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,333 @@
+import type { Browser, Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+async function openPage(path: string, options: Parameters<typeof newContext>[2] = {}) {
+  const context = await newContext(browser, shop, options);
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.locator("main h1").waitFor();
+  return { page, close: () => context.close() };
+}
+
+/** The title is set just after the screen renders; wait for it rather than racing it. */
+async function expectTitle(page: Page, title: string) {
+  await page
+    .waitForFunction((expected) => document.title === expected, title, { timeout: 5000 })
+    .catch(() => {});
+  await expect(page.title()).resolves.toBe(title);
+}
+
+const mainImage = (page: Page) => page.locator("main > article img").first();
+const description = (page: Page) =>
+  page.locator('meta[name="description"]').evaluate((meta: HTMLMetaElement) => meta.content);
+
+describe("the product page", () => {
+  it("shows a product on sale: badge, SALE, prices, rating, benefits, stock and its title", async () => {
+    const { page, close } = await openPage("/product/badam-mix");
+    const main = page.locator("main");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Badam Mix");
+    await expectTitle(page, "Badam Mix | Prakriti Naturals");
+    await expect(description(page)).resolves.toMatch(/^A rich milk mix of roasted almonds/);
+
+    const details = (await main.locator("> article").innerText()).replace(/\s+/g, " ");
+    expect(details).toContain("Limited Time");
+    expect(details).toContain("SALE");
+    expect(details).toContain("Price: ₹399 was ₹499");
+    expect(details).toContain("You save ₹100 (20% off)");
+    expect(details).toContain("4.5 out of 5 (687 reviews)");
+    expect(details).toContain("In stock");
+    expect(details).toContain("Nutrition · Health Drinks");
+    await expect(main.locator("s").first().textContent()).resolves.toContain("₹499");
+    await expect(
+      page.getByRole("list", { name: "Benefits" }).getByRole("listitem").allTextContents(),
+    ).resolves.toEqual(["✓Real roasted almonds", "✓Sweetened with jaggery", "✓Hot or cold milk"]);
+    await expect(
+      page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("listitem").allInnerTexts(),
+    ).resolves.toEqual(["Home\n/", "Nutrition\n/", "Health Drinks\n/", "Badam Mix"]);
+    await expect(page.getByRole("button", { name: "Add to cart" }).isEnabled()).resolves.toBe(true);
+    await close();
+  });
+
+  it("shows no SALE tag and no struck-through price when there is no original price", async () => {
+    const { page, close } = await openPage("/product/hair-wash-powder");
+    const details = await page.locator("main > article").innerText();
+    expect(details).toContain("₹675");
+    expect(details).not.toMatch(/\bSale\b/i);
+    expect(details).not.toContain("You save");
+    await expect(page.locator("main > article s").count()).resolves.toBe(0);
+    await close();
+  });
+
+  it("switches the main image with the thumbnails, by mouse and by keyboard", async () => {
+    const { page, close } = await openPage("/product/face-glow-oil");
+    const thumbnails = page
+      .getByRole("group", { name: "Face Glow Oil: choose an image" })
+      .getByRole("button");
+    await expect(thumbnails.count()).resolves.toBe(3);
+    await expect(mainImage(page).getAttribute("src")).resolves.toBe(
+      "/images/catalogue/face-glow-oil-1-800.webp",
+    );
+    await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Face Glow Oil, image 1 of 3");
+
+    await page.getByRole("button", { name: "Show image 3 of 3" }).click();
+    await expect(mainImage(page).getAttribute("src")).resolves.toBe(
+      "/images/catalogue/face-glow-oil-3-800.webp",
+    );
+    await expect(thumbnails.nth(2).getAttribute("aria-pressed")).resolves.toBe("true");
+    await expect(thumbnails.nth(0).getAttribute("aria-pressed")).resolves.toBe("false");
+
+    await thumbnails.nth(0).focus();
+    await page.keyboard.press("Enter");
+    await expect(mainImage(page).getAttribute("src")).resolves.toBe(
+      "/images/catalogue/face-glow-oil-1-800.webp",
+    );
+    await page.keyboard.press("ArrowRight");
+    await expect(mainImage(page).getAttribute("src")).resolves.toBe(
+      "/images/catalogue/face-glow-oil-2-800.webp",
+    );
+    await expect(page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).resolves.toBe(
+      "Show image 2 of 3",
+    );
+    await page.keyboard.press("End");
+    await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Face Glow Oil, image 3 of 3");
+    await page.keyboard.press("ArrowRight"); // wraps round to the first
+    await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Face Glow Oil, image 1 of 3");
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).resolves.toBe(
+      "Show image 2 of 3",
+    );
+    await close();
+  });
+
+  it("has no thumbnails for a product with a single image", async () => {
+    const { page, close } = await openPage("/product/chilli-powder");
+    await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Chilli Powder");
+    await expect(page.getByRole("button", { name: /Show image/ }).count()).resolves.toBe(0);
+    await close();
+  });
+
+  it("says when a product is out of stock and offers no Add to cart", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    // The stock level comes from the server; here its answer is rewritten to an empty shelf.
+    await page.route("**/api/products/coconut-oil", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), inStock: false } });
+    });
+    await page.goto("/product/coconut-oil");
+    await page.locator("main h1").waitFor();
+    const details = await page.locator("main > article").innerText();
+    expect(details).toContain("Out of stock");
+    expect(details).not.toContain("In stock");
+    await expect(page.getByRole("button", { name: "Out of stock" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("button", { name: "Add to cart" }).count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it("keeps the quantity between 1 and 99", async () => {
+    const { page, close } = await openPage("/product/coconut-oil");
+    const quantity = page.getByLabel("Quantity", { exact: true });
+    const decrease = page.getByRole("button", { name: "Decrease quantity" });
+    await expect(quantity.inputValue()).resolves.toBe("1");
+    await expect(decrease.isDisabled()).resolves.toBe(true);
+
+    await page.getByRole("button", { name: "Increase quantity" }).click();
+    await page.getByRole("button", { name: "Increase quantity" }).click();
+    await expect(quantity.inputValue()).resolves.toBe("3");
+    await decrease.click();
+    await expect(quantity.inputValue()).resolves.toBe("2");
+
+    await quantity.fill("250");
+    await quantity.blur();
+    await expect(quantity.inputValue()).resolves.toBe("99");
+    await expect(page.getByRole("button", { name: "Increase quantity" }).isDisabled()).resolves.toBe(true);
+    await quantity.fill("0");
+    await quantity.blur();
+    await expect(quantity.inputValue()).resolves.toBe("1");
+    await quantity.fill("");
+    await quantity.blur();
+    await expect(quantity.inputValue()).resolves.toBe("1");
+    await close();
+  });
+
+  it("suggests four related products, the same category first, each linking to its page", async () => {
+    const { page, close } = await openPage("/product/bath-powder");
+    const related = page.getByRole("region", { name: "You may also like" });
+    const links = related.getByRole("link");
+    await expect(links.allTextContents()).resolves.toEqual([
+      // body, most reviewed first: the other three body products, then the most reviewed of the rest
+      "Coconut Oil",
+      "Wax Powder",
+      "Kids Bath Powder",
+      "Hair Growth Oil",
+    ]);
+    await expect(related.innerText()).resolves.toContain("₹350");
+
+    await page.getByRole("button", { name: "Show image 2 of 3" }).click();
+    await links.first().click();
+    await page.waitForURL("**/product/coconut-oil");
+    await page.getByRole("heading", { level: 1, name: "Coconut Oil" }).waitFor();
+    await expectTitle(page, "Coconut Oil | Prakriti Naturals");
+    // A new product starts again at its first image.
+    await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Coconut Oil, image 1 of 2");
+    await close();
+  });
+
+  it("helps with an unknown product: suggestions, every category's products and a way back", async () => {
+    const { page, close } = await openPage("/product/hair-oil");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+      "We couldn't find that product",
+    );
+    await expectTitle(page, "Product not found | Prakriti Naturals");
+    const suggestions = page.getByRole("region", { name: "Were you looking for one of these?" });
+    await expect(suggestions.getByRole("link").first().textContent()).resolves.toBe("Hair Growth Oil");
+    for (const category of ["Haircare", "Skincare", "Body", "Nutrition"]) {
+      await expect(page.getByRole("heading", { name: category, level: 3 }).isVisible()).resolves.toBe(true);
+    }
+    await expect(
+      page.getByRole("region", { name: "Browse by category" }).getByRole("link").count(),
+    ).resolves.toBe(21);
+    await page.getByRole("link", { name: "Back to the shop" }).click();
+    await page.waitForURL(`${shop.url}/`);
+
+    await page.goto("/product/NOT%20a%20slug");
+    await page.getByRole("heading", { name: "We couldn't find that product" }).waitFor();
+    await close();
+  });
+});
+
+describe("the combo page", () => {
+  it("shows the three products, the sale price, the original price, the savings and the gift note", async () => {
+    const { page, close } = await openPage("/combo/skincare-combo");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Glow Skincare Combo");
+    await expectTitle(page, "Glow Skincare Combo | Prakriti Naturals");
+    await expect(description(page)).resolves.toMatch(/^A complete natural face routine/);
+
+    const details = (await page.locator("main > article").innerText()).replace(/\s+/g, " ");
+    expect(details).toContain("Most Popular");
+    expect(details).toContain("Price: ₹1,199 was ₹1,497");
+    expect(details).toContain("You save ₹298");
+    expect(details).toContain("eco-friendly packaging, and free gift wrapping is available on request");
+    await expect(page.locator("main > article s").textContent()).resolves.toContain("₹1,497");
+    await expect(page.getByRole("list", { name: "Benefits" }).getByRole("listitem").count()).resolves.toBe(3);
+    await expect(page.getByRole("button", { name: "Add to cart" }).isEnabled()).resolves.toBe(true);
+
+    const inside = page.getByRole("region", { name: "What's inside" });
+    await expect(inside.getByRole("link").allTextContents()).resolves.toEqual([
+      "Face Glow Oil",
+      "Face Wash Powder",
+      "Skin Brightening Pack",
+    ]);
+    await expect(inside.getByRole("listitem").first().innerText()).resolves.toContain("₹499");
+    const images = inside.locator("img");
+    await expect(images.count()).resolves.toBe(3);
+    await expect(
+      images.evaluateAll((all: HTMLImageElement[]) =>
+        all.every((img) => img.complete && img.naturalWidth > 0),
+      ),
+    ).resolves.toBe(true);
+
+    await inside.getByRole("link", { name: "Face Wash Powder" }).click();
+    await page.waitForURL("**/product/face-wash-powder");
+    await page.getByRole("heading", { level: 1, name: "Face Wash Powder" }).waitFor();
+    await close();
+  });
+
+  it.each([
+    ["haircare-combo", "₹1,299", "₹1,624", "₹325"],
+    ["nutrition-combo", "₹949", "₹1,150", "₹201"],
+    ["body-combo", "₹1,399", "₹1,649", "₹250"],
+  ])("shows %s at %s, was %s, saving %s", async (id, sale, original, savings) => {
+    const { page, close } = await openPage(`/combo/${id}`);
+    const details = (await page.locator("main > article").innerText()).replace(/\s+/g, " ");
+    expect(details).toMatch(new RegExp(`Price: ${sale} was ${original}`));
+    expect(details).toContain(`You save ${savings}`);
+    await close();
+  });
+
+  it("lists the combos on offer for an unknown combo", async () => {
+    const { page, close } = await openPage("/combo/party-combo");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+      "We couldn't find that combo",
+    );
+    await expectTitle(page, "Combo not found | Prakriti Naturals");
+    const comboLinks = page.locator('main a[href^="/combo/"]');
+    await expect(comboLinks.count()).resolves.toBe(4);
+    await comboLinks.filter({ hasText: "Hair" }).click();
+    await page.waitForURL("**/combo/haircare-combo");
+    await page.getByRole("heading", { level: 1, name: "Hair Growth Combo" }).waitFor();
+    await close();
+  });
+});
+
+describe("product and combo pages on every screen", () => {
+  // Images are held back until the page has rendered, so any space they failed to reserve would show as a shift.
+  it.each(["/product/hair-growth-oil", "/combo/body-combo"])(
+    "%s does not shift when its images arrive",
+    async (path) => {
+      const context = await newContext(browser, shop, { viewport: "phone" });
+      const page = await context.newPage();
+      const held: Route[] = [];
+      await page.route("**/*.webp", (route) => {
+        held.push(route);
+      });
+      await page.goto(path);
+      await page.locator("main h1").waitFor();
+      await page.evaluate(() => {
+        const record = window as unknown as { shift: number };
+        record.shift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) {
+            record.shift += entry.value;
+          }
+        }).observe({ type: "layout-shift" });
+      });
+      expect(held.length).toBeGreaterThan(0);
+      await Promise.all(held.map((route) => route.continue()));
+      await page.unroute("**/*.webp");
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll("main img")].every((img) => (img as HTMLImageElement).complete),
+      );
+      await page.waitForTimeout(200); // layout-shift entries are delivered asynchronously
+      const total = await page.evaluate(() => (window as unknown as { shift: number }).shift);
+      console.log(`layout shift on ${path} after images load: ${total.toFixed(4)}`);
+      expect(total).toBe(0);
+      await context.close();
+    },
+  );
+
+  it("fits 375, 768 and 1280 px in light and dark, and gets screenshots", async () => {
+    for (const viewport of ["phone", "tablet", "desktop"] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const page = await context.newPage();
+        for (const path of ["/product/face-glow-oil", "/combo/skincare-combo"]) {
+          await page.goto(path);
+          await page.locator("main h1").waitFor();
+          await page.waitForLoadState("networkidle");
+          const width = await page.evaluate(() => document.documentElement.scrollWidth);
+          expect(width, `${path} at ${viewport}`).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+          const dark = await page.evaluate(() => document.documentElement.classList.contains("dark"));
+          expect(dark).toBe(colorScheme === "dark");
+          if (viewport !== "tablet") {
+            const name = path.split("/")[1];
+            await screenshot(page, `${name}-${viewport === "phone" ? 375 : 1280}-${colorScheme}`);
+          }
+        }
+        await context.close();
+      }
+    }
+  });
+});

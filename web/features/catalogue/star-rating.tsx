@@ -1,0 +1,37 @@
+const reviewCount = new Intl.NumberFormat("en-IN");
+
+/**
+ * Five stars filled to the rating, then the number and the review count in words.
+ * Compact (on cards) shows the count alone in brackets; a screen reader still hears "reviews".
+ */
+export function StarRating({
+  rating,
+  reviews,
+  compact = false,
+}: {
+  rating: number;
+  reviews: number;
+  compact?: boolean;
+}) {
+  const filled = `${Math.min(100, Math.max(0, (rating / 5) * 100))}%`;
+  const noun = reviews === 1 ? "review" : "reviews";
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 text-sm">
+      <span aria-hidden="true" className="relative inline-block text-base leading-none tracking-tight">
+        <span className="text-stone-300 dark:text-stone-600">★★★★★</span>
+        <span className="absolute inset-0 overflow-hidden text-amber-500" style={{ width: filled }}>
+          ★★★★★
+        </span>
+      </span>
+      <span className="whitespace-nowrap">
+        <span className="font-medium">{rating.toFixed(1)}</span>
+        <span className="sr-only"> out of 5</span>
+        <span className="text-stone-600 dark:text-stone-400">
+          {" "}
+          ({reviewCount.format(reviews)}
+          {compact ? <span className="sr-only"> {noun}</span> : ` ${noun}`})
+        </span>
+      </span>
+    </p>
+  );
+}

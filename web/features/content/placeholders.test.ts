@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { fillHtmlPlaceholders, fillPlaceholders, telHref } from "./placeholders.ts";
+
+const config = { shopName: "Prakriti Naturals", phone: "+91 98765 43210", email: "care@prakritinaturals.in" };
+
+describe("fillPlaceholders", () => {
+  it("replaces every placeholder, however often it occurs", () => {
+    expect(fillPlaceholders("The {shopName} team: {phone}, {email}, {phone}", config)).toBe(
+      "The Prakriti Naturals team: +91 98765 43210, care@prakritinaturals.in, +91 98765 43210",
+    );
+  });
+
+  it("leaves other braces alone", () => {
+    expect(fillPlaceholders("{name} and {Phone}", config)).toBe("{name} and {Phone}");
+  });
+});
+
+describe("fillHtmlPlaceholders", () => {
+  it("turns the phone number and e-mail address into links", () => {
+    expect(fillHtmlPlaceholders("<p>Call {phone} or write to {email}.</p>", config)).toBe(
+      '<p>Call <a href="tel:+919876543210" class="whitespace-nowrap">+91 98765 43210</a> or write to ' +
+        '<a href="mailto:care@prakritinaturals.in">care@prakritinaturals.in</a>.</p>',
+    );
+  });
+
+  it("escapes the values, so a shop name cannot inject markup", () => {
+    const html = fillHtmlPlaceholders("<p>{shopName}</p>", {
+      ...config,
+      shopName: 'A & B <img src=x onerror="x">',
+    });
+    expect(html).toBe("<p>A &amp; B &lt;img src=x onerror=&quot;x&quot;&gt;</p>");
+  });
+});
+
+describe("telHref", () => {
+  it("keeps only digits and the plus sign", () => {
+    expect(telHref("+91 (98765) 43-210")).toBe("tel:+919876543210");
+  });
+});

@@ -1,0 +1,40 @@
+import type { ShopConfig } from "../../../common/shop-config.ts";
+
+/** Our content says {shopName}, {phone} and {email}; the values come from GET /api/config. */
+const PLACEHOLDER = /\{(shopName|phone|email)\}/g;
+
+const placeholderValue = (config: ShopConfig, name: string) =>
+  name === "phone" ? config.phone : name === "email" ? config.email : config.shopName;
+
+export function fillPlaceholders(text: string, config: ShopConfig): string {
+  return text.replace(PLACEHOLDER, (_, name: string) => placeholderValue(config, name));
+}
+
+const ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
+
+/** "+91 98765 43210" dials as tel:+919876543210. */
+export const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
+
+/**
+ * Fills placeholders in our own build-time HTML. The values are escaped (they come from the
+ * environment, not from us), and the phone number and e-mail address become links.
+ */
+export function fillHtmlPlaceholders(html: string, config: ShopConfig): string {
+  const phone = escapeHtml(config.phone);
+  const email = escapeHtml(config.email);
+  const links: Record<string, string> = {
+    shopName: escapeHtml(config.shopName),
+    // A phone number broken over two lines is easy to misread.
+    phone: `<a href="${escapeHtml(telHref(config.phone))}" class="whitespace-nowrap">${phone}</a>`,
+    email: `<a href="mailto:${email}">${email}</a>`,
+  };
+  return html.replace(PLACEHOLDER, (_, name: string) => links[name] ?? "");
+}

@@ -1,0 +1,39 @@
+import type { ReactNode } from "react";
+import { type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { Breadcrumbs } from "../components/breadcrumbs.tsx";
+import { ContentArticle } from "../features/content/content-article.tsx";
+import { loadContentPage } from "../features/content/content-pages.ts";
+import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
+import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { getShopConfig } from "../lib/shop-config.ts";
+
+/** /privacy shows content/pages/privacy.md, and so on for each policy page and /contact. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const name = new URL(request.url).pathname.replace(/^\/|\/$/g, "");
+  const [page, config] = await Promise.all([loadContentPage(name), getShopConfig()]);
+  if (!page) throw new Response(`No page ${name}`, { status: 404 });
+  return {
+    title: page.title,
+    description: fillPlaceholders(page.description, config),
+    html: fillHtmlPlaceholders(page.html, config),
+    shopName: config.shopName,
+  };
+}
+
+type ContentPageData = Awaited<ReturnType<typeof loader>>;
+
+/** One reading column: the trail, the page's text, then whatever the screen adds below it. */
+export function ContentPageView({ page, children }: { page: ContentPageData; children?: ReactNode }) {
+  useDocumentMeta({ title: pageTitle(page.title, page.shopName), description: page.description });
+  return (
+    <div className="mx-auto max-w-3xl">
+      <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: page.title }]} />
+      <ContentArticle title={page.title} html={page.html} />
+      {children}
+    </div>
+  );
+}
+
+export function Component() {
+  return <ContentPageView page={useLoaderData<typeof loader>()} />;
+}
