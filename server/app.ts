@@ -6,6 +6,8 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { comboRoutes } from "./combos/combos.routes.ts";
+import { configRoutes } from "./config/config.routes.ts";
+import { contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
 import { productRoutes } from "./products/products.routes.ts";
@@ -48,7 +50,9 @@ export function createApp(deps: Deps) {
       return c.json({ status: "ready" });
     })
     .route("/products", productRoutes(deps))
-    .route("/combos", comboRoutes(deps));
+    .route("/combos", comboRoutes(deps))
+    .route("/config", configRoutes(deps))
+    .route("/contact", contactRoutes(deps));
 
   api.use("*", async (c, next) => {
     await next();
