@@ -1,6 +1,5 @@
 import { z } from "zod";
-
-export const CONTACT_MESSAGE_MAX = 5000;
+import { CONTACT_MESSAGE_MAX, type ContactMessage } from "../contact.ts";
 
 // Messages are whole sentences: the contact form shows the first one as it is (errors[0].message).
 export const contactMessageSchema = z
@@ -24,7 +23,5 @@ export const contactMessageSchema = z
   })
   .strict();
 
-export type ContactMessage = z.infer<typeof contactMessageSchema>;
-
-/** What POST /api/contact answers: the form-handling service's shape the spec's form reads. */
-export type ContactResponse = { ok: true } | { ok: false; errors: { field?: string; message: string }[] };
+// The schema and the shared type must describe the same body.
+contactMessageSchema satisfies z.ZodType<ContactMessage>;

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { type ContactResponse, contactMessageSchema } from "../../common/schemas/contact.ts";
+import type { ContactResponse } from "../../common/contact.ts";
+import { contactMessageSchema } from "../../common/schemas/contact.ts";
 import type { Deps } from "../deps.ts";
 import { errorBody, handleError, httpError } from "../errors.ts";
 import { validate } from "../validate.ts";

@@ -1,0 +1,71 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+import { CloseIcon } from "./icons.tsx";
+
+type DialogProps = {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  /** "sheet" slides in from the side (menus); "center" is a classic pop-up. */
+  variant?: "center" | "sheet" | "top";
+  /** Hide the visible title (the dialog stays labelled by it). */
+  hideTitle?: boolean;
+};
+
+const VARIANTS = {
+  center: "m-auto w-[min(36rem,calc(100vw-2rem))] rounded-2xl",
+  top: "mx-auto mt-16 mb-auto w-[min(40rem,calc(100vw-2rem))] rounded-2xl",
+  sheet: "my-0 mr-auto ml-0 h-dvh max-h-none w-[min(22rem,88vw)] rounded-r-2xl",
+};
+
+/**
+ * A modal built on the native <dialog>: showModal() makes the rest of the page inert (focus
+ * stays inside), Escape closes it, focus returns to the opener, and a click on the backdrop closes.
+ */
+export function Dialog({ open, onClose, title, children, variant = "center", hideTitle }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click is a mouse shortcut; Escape and the Close button serve keyboards
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onClick={(event) => {
+        // Clicks on the backdrop land on the <dialog> itself; its content sits in the inner div.
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className={`${VARIANTS[variant]} bg-white p-0 text-stone-900 shadow-2xl backdrop:bg-stone-950/60 dark:bg-stone-900 dark:text-stone-100`}
+    >
+      <div className="flex h-full flex-col p-5 sm:p-6">
+        <div className="mb-4 flex items-start justify-between gap-4">
+          <h2
+            id={titleId}
+            className={
+              hideTitle ? "sr-only" : "font-serif text-xl font-semibold text-brand-800 dark:text-brand-100"
+            }
+          >
+            {title}
+          </h2>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="-m-2 ml-auto rounded-full p-2 text-stone-600 hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800"
+          >
+            <CloseIcon />
+          </button>
+        </div>
+        {children}
+      </div>
+    </dialog>
+  );
+}
