@@ -118,3 +118,18 @@ export async function screenshot(page: Page, name: string) {
   await mkdir(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }
+
+/** Scrolls a page top to bottom and back, so lazy images load before a full-page screenshot. */
+export async function loadLazyImages(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let top = 0; top < height; top += 500) {
+    await page.evaluate((y) => window.scrollTo({ top: y, behavior: "instant" }), top);
+  }
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+  await page.waitForFunction(() =>
+    [...document.images].every((image) => image.loading === "lazy" || image.complete),
+  );
+  await page.waitForFunction(() =>
+    [...document.images].every((image) => image.complete || image.getBoundingClientRect().height === 0),
+  );
+}
