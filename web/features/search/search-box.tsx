@@ -11,6 +11,7 @@ export const SEARCH_BLUR_CLOSE_MS = 200;
 
 type SearchBoxProps = {
   products: Product[];
+  /** Focus the field when its dialog opens (the overlay opens to type into). */
   autoFocus?: boolean;
   /** Called after a result is chosen (the overlay closes itself). */
   onChoose?: () => void;
@@ -88,8 +89,7 @@ export function SearchBox({ products, autoFocus, onChoose, inline = false }: Sea
         aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
         autoComplete="off"
         spellCheck={false}
-        // biome-ignore lint/a11y/noAutofocus: the search overlay opens to type into, as its button promises
-        autoFocus={autoFocus}
+        data-autofocus={autoFocus || undefined}
         placeholder="Search hair oils, face packs, health mixes…"
         value={query}
         maxLength={100}
