@@ -12,6 +12,27 @@ type DialogProps = {
   hideTitle?: boolean;
 };
 
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** showModal() keeps focus off the page, but Tab can still leave for the browser's own bar: wrap it. */
+function keepFocusInside(event: React.KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== "Tab") return;
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) => element.getClientRects().length > 0,
+  );
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 const VARIANTS = {
   center: "m-auto w-[min(36rem,calc(100vw-2rem))] rounded-2xl",
   top: "mx-auto mt-16 mb-auto w-[min(40rem,calc(100vw-2rem))] rounded-2xl",
@@ -19,8 +40,8 @@ const VARIANTS = {
 };
 
 /**
- * A modal built on the native <dialog>: showModal() makes the rest of the page inert (focus
- * stays inside), Escape closes it, focus returns to the opener, and a click on the backdrop closes.
+ * A modal built on the native <dialog>: showModal() makes the rest of the page inert, Tab wraps
+ * around inside it, Escape closes it, focus returns to the opener, and a click on the backdrop closes.
  */
 export function Dialog({ open, onClose, title, children, variant = "center", hideTitle }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -38,11 +59,11 @@ export function Dialog({ open, onClose, title, children, variant = "center", hid
   }, [open]);
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click is a mouse shortcut; Escape and the Close button serve keyboards
     <dialog
       ref={ref}
       aria-labelledby={titleId}
       onClose={onClose}
+      onKeyDown={keepFocusInside}
       onClick={(event) => {
         // Clicks on the backdrop land on the <dialog> itself; its content sits in the inner div.
         if (event.target === event.currentTarget) onClose();
