@@ -1,6 +1,6 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
