@@ -149,7 +149,11 @@ describe("the hero", () => {
     await slide.getByRole("button", { name: "Shop Now" }).click();
     await expect
       .poll(() =>
-        page.locator("#featured").evaluate((section) => Math.abs(section.getBoundingClientRect().top) < 250),
+        page.locator("#featured").evaluate((section) => {
+          const headerBottom = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+          const top = section.getBoundingClientRect().top;
+          return top >= headerBottom - 1 && top < headerBottom + 40;
+        }),
       )
       .toBe(true);
     await context.close();

@@ -16,8 +16,10 @@ afterAll(async () => {
 const header = (page: Page) => page.getByRole("banner");
 const inView = (page: Page, selector: string) =>
   page.locator(selector).evaluate((element) => {
+    // In view, and not hidden under the sticky banner and header.
+    const headerBottom = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
     const box = element.getBoundingClientRect();
-    return box.top >= 0 && box.top < window.innerHeight / 2;
+    return box.top >= headerBottom - 1 && box.top < window.innerHeight / 2;
   });
 
 describe("the header on a desktop", () => {
