@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -43,7 +43,7 @@ describe("the promo banner", () => {
     expect(await banner.count()).toBe(0);
     // Keyboard users keep their place.
     expect(await compact.evaluate((element) => element === document.activeElement)).toBe(true);
-    await screenshot(page, "home-banner-minimised-desktop");
+    await page.screenshot({ path: "test-results/screenshots/home-banner-minimised-desktop.png" });
 
     await page.clock.runFor(9999);
     expect(await compact.isVisible()).toBe(true);
@@ -137,7 +137,7 @@ describe("the hero", () => {
     await slide.getByRole("button", { name: "Learn More" }).click();
     const about = page.getByRole("dialog", { name: "About Prakriti Naturals" });
     await about.waitFor();
-    await screenshot(page, "home-about-dialog-desktop-dark");
+    await page.screenshot({ path: "test-results/screenshots/home-about-dialog-desktop-dark.png" });
     // Focus stays inside: Tab cycles within the dialog.
     for (let press = 0; press < 4; press++) {
       await page.keyboard.press("Tab");

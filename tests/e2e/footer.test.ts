@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -47,7 +47,7 @@ describe("the footer", () => {
     expect(await shipping.getByRole("link", { name: "help@example-shop.in" }).getAttribute("href")).toBe(
       "mailto:help@example-shop.in",
     );
-    await screenshot(page, "home-shipping-dialog-desktop");
+    await page.screenshot({ path: "test-results/screenshots/home-shipping-dialog-desktop.png" });
     await shipping.getByRole("button", { name: "Close" }).click();
     await shipping.waitFor({ state: "hidden" });
     // Focus goes back to the button that opened it.

@@ -127,7 +127,7 @@ describe("searching products", () => {
     await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
     await input.pressSequentially("face");
     await expect.poll(() => dialog.getByRole("option").count()).toBe(3);
-    await screenshot(page, "home-search-overlay-phone");
+    await page.screenshot({ path: "test-results/screenshots/home-search-overlay-phone.png" });
 
     // Escape closes the list first, then the dialog.
     await input.press("Escape");

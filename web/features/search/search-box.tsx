@@ -78,40 +78,42 @@ export function SearchBox({ products, autoFocus, onChoose, inline = false }: Sea
       <label htmlFor={`${id}-input`} className="sr-only">
         Search products
       </label>
-      <SearchIcon className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-stone-500 dark:text-stone-400" />
-      <input
-        id={`${id}-input`}
-        type="search"
-        role="combobox"
-        aria-expanded={expanded}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-        autoComplete="off"
-        spellCheck={false}
-        data-autofocus={autoFocus || undefined}
-        placeholder="Search hair oils, face packs, health mixes…"
-        value={query}
-        maxLength={100}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setOpen(true);
-          setActive(-1);
-        }}
-        onFocus={() => {
-          window.clearTimeout(blurTimer.current);
-          setOpen(true);
-        }}
-        onBlur={() => {
-          window.clearTimeout(blurTimer.current);
-          blurTimer.current = window.setTimeout(() => {
-            setOpen(false);
+      <div className="relative">
+        <SearchIcon className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-stone-500 dark:text-stone-400" />
+        <input
+          id={`${id}-input`}
+          type="search"
+          role="combobox"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus={autoFocus || undefined}
+          placeholder="Search hair oils, face packs, health mixes…"
+          value={query}
+          maxLength={100}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setOpen(true);
             setActive(-1);
-          }, SEARCH_BLUR_CLOSE_MS);
-        }}
-        onKeyDown={onKeyDown}
-        className="w-full rounded-full border border-stone-300 bg-white py-3 pr-4 pl-12 text-base shadow-sm placeholder:text-stone-500 focus:border-brand-600 dark:border-stone-700 dark:bg-stone-900 dark:placeholder:text-stone-400"
-      />
+          }}
+          onFocus={() => {
+            window.clearTimeout(blurTimer.current);
+            setOpen(true);
+          }}
+          onBlur={() => {
+            window.clearTimeout(blurTimer.current);
+            blurTimer.current = window.setTimeout(() => {
+              setOpen(false);
+              setActive(-1);
+            }, SEARCH_BLUR_CLOSE_MS);
+          }}
+          onKeyDown={onKeyDown}
+          className="w-full rounded-full border border-stone-300 bg-white py-3 pr-4 pl-12 text-base shadow-sm placeholder:text-stone-500 focus:border-brand-600 dark:border-stone-700 dark:bg-stone-900 dark:placeholder:text-stone-400"
+        />
+      </div>
       <div
         hidden={!expanded}
         className={
