@@ -32,5 +32,8 @@ const changedAt = Math.max(...sources.map((source) => newestModification(path.jo
 
 if (changedAt > builtAt) {
   console.log(builtAt ? "Web app sources changed: rebuilding." : "Building the web app (first start).");
-  await build({ configFile: path.join(root, "vite.config.ts"), logLevel: "warn" });
+  // Always the production build: under `npm test` NODE_ENV is "test", which would bundle React's
+  // development build into dist/ and a later `npm start` would serve it as fresh.
+  process.env.NODE_ENV = "production";
+  await build({ configFile: path.join(root, "vite.config.ts"), mode: "production", logLevel: "warn" });
 }

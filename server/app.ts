@@ -8,6 +8,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
+import { contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
@@ -60,7 +61,8 @@ export function createApp(deps: Deps) {
     .route("/combos", comboRoutes(deps))
     .route("/cart", cartRoutes(deps))
     .route("/discounts", discountRoutes(deps))
-    .route("/config", configRoutes(deps));
+    .route("/config", configRoutes(deps))
+    .route("/contact", contactRoutes(deps));
 
   api.all("*", (c) => {
     throw notFound(`There is no API at ${c.req.method} ${c.req.path}.`);

@@ -127,3 +127,32 @@ export async function screenshot(page: Page, name: string) {
   await mkdir(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }
+
+/** Scrolls a page top to bottom and back, so lazy images load before a full-page screenshot. */
+export async function loadLazyImages(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let top = 0; top < height; top += 500) {
+    // Two frames at each stop, so the browser notices the images coming near.
+    await page.evaluate(async (y) => {
+      window.scrollTo({ top: y, behavior: "instant" });
+      for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+    }, top);
+  }
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+  // Images that take up no room (in closed menus) are never fetched; every other one must be complete.
+  try {
+    await page.waitForFunction(
+      () =>
+        [...document.images].every((image) => image.complete || image.getBoundingClientRect().height === 0),
+      undefined,
+      { timeout: 15_000 },
+    );
+  } catch {
+    const pending = await page.evaluate(() =>
+      [...document.images]
+        .filter((image) => !image.complete && image.getBoundingClientRect().height > 0)
+        .map((image) => image.currentSrc || image.src),
+    );
+    throw new Error(`Images still loading: ${pending.join(", ")}`);
+  }
+}

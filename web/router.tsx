@@ -1,7 +1,8 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from "react-router";
 import { Spinner } from "./components/spinner.tsx";
-import { RootLayout } from "./routes/root-layout.tsx";
+import { ROOT_ROUTE_ID } from "./lib/shop-data.ts";
+import { RootError, RootLayout, loader as rootLoader, shouldRevalidate } from "./routes/root-layout.tsx";
 
 /** A screen loaded on demand; its module exports Component and, where it needs data, loader. */
 type ScreenModule = { Component: ComponentType; loader?: LoaderFunction };
@@ -14,8 +15,12 @@ const contentPage = () => import("./routes/content-page.tsx");
 
 export const routes: RouteObject[] = [
   {
+    id: ROOT_ROUTE_ID,
     path: "/",
     Component: RootLayout,
+    loader: rootLoader,
+    shouldRevalidate,
+    ErrorBoundary: RootError,
     HydrateFallback: Spinner,
     children: [
       screen(undefined, home),

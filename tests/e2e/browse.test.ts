@@ -30,9 +30,10 @@ describe("browsing the catalogue", () => {
 
     await card.click();
     await page.waitForURL("**/product/face-glow-oil");
-    // The URL changes a moment before the new screen renders.
+    // The router commits the new screen just after the URL changes.
     await page.getByRole("heading", { level: 1, name: "Face Glow Oil" }).waitFor();
-    await expect(page.getByText("₹499").first().isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Face Glow Oil");
+    await expect(page.getByRole("main").getByText("₹499").first().isVisible()).resolves.toBe(true);
 
     const image = page.getByRole("img", { name: "Face Glow Oil" }).first();
     await expect(

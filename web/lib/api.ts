@@ -1,12 +1,24 @@
 /** The one fetch wrapper: JSON in, typed data out, and an ApiError carrying the server's code and message. */
-export type ApiError = Error & { status: number; code: string; fields?: Record<string, string> };
+export type ApiError = Error & {
+  status: number;
+  code: string;
+  fields?: Record<string, string>;
+  /** The parsed response body, for endpoints with a shape of their own (the contact form's). */
+  body?: unknown;
+};
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof Error && typeof (error as ApiError).status === "number";
 }
 
-function apiError(status: number, code: string, message: string, fields?: Record<string, string>): ApiError {
-  return Object.assign(new Error(message), { status, code, fields });
+function apiError(
+  status: number,
+  code: string,
+  message: string,
+  fields?: Record<string, string>,
+  body?: unknown,
+): ApiError {
+  return Object.assign(new Error(message), { status, code, fields, body });
 }
 
 export async function api<T>(
@@ -37,6 +49,7 @@ export async function api<T>(
       error?.code ?? "http_error",
       error?.message ?? "Something went wrong. Please try again.",
       error?.fields,
+      data,
     );
   }
   return data as T;

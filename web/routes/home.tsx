@@ -1,40 +1,28 @@
-import { Link, useLoaderData } from "react-router";
-import type { ProductPage } from "../../common/catalogue.ts";
-import { formatRupees } from "../../common/money.ts";
-import { api } from "../lib/api.ts";
+import { FeaturedGrid } from "../features/catalogue/featured-grid.tsx";
+import { CombosSection } from "../features/combos/combos-section.tsx";
+import { AboutSection } from "../features/home/about-section.tsx";
+import { BestSellers } from "../features/home/best-sellers.tsx";
+import { ContactSection } from "../features/home/contact-section.tsx";
+import { Hero } from "../features/home/hero.tsx";
+import { SearchSection } from "../features/home/search-section.tsx";
+import { useShopData } from "../lib/shop-data.ts";
 
-export async function loader() {
-  return api<ProductPage>("/products?pageSize=100");
-}
+/** The landing page lays its sections edge to edge; the root layout reads this. */
+export const handle = { fullWidth: true };
 
+/** The landing page, in the spec's order (banner and header come from the root layout). */
 export function Component() {
-  const { items } = useLoaderData<typeof loader>();
+  const { products, combos, config } = useShopData();
   return (
-    <section aria-labelledby="catalogue-heading">
-      <h1 id="catalogue-heading" className="mb-4 font-serif text-2xl font-semibold">
-        Our products
-      </h1>
-      <ul className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        {items.map((product) => (
-          <li key={product.slug}>
-            <Link
-              to={`/product/${product.slug}`}
-              className="block rounded-lg border border-stone-200 bg-white p-3 dark:border-stone-800 dark:bg-stone-900"
-            >
-              <img
-                src={product.image.small}
-                width={400}
-                height={400}
-                alt=""
-                loading="lazy"
-                className="aspect-square w-full rounded"
-              />
-              <span className="mt-2 block font-medium">{product.name}</span>
-              <span className="block text-sm">{formatRupees(product.pricePaise)}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <>
+      <h1 className="sr-only">{config.shopName}: natural hair care, skin care, body care and nutrition</h1>
+      <Hero shopName={config.shopName} />
+      <BestSellers products={products} />
+      <SearchSection products={products} />
+      <FeaturedGrid products={products} />
+      <CombosSection combos={combos} />
+      <AboutSection shopName={config.shopName} />
+      <ContactSection config={config} />
+    </>
   );
 }

@@ -1,30 +1,66 @@
-import { Link, Outlet, ScrollRestoration, useNavigation } from "react-router";
+import { Link, Outlet, ScrollRestoration, useMatches, useNavigation, useRouteError } from "react-router";
+import { Spinner } from "../components/spinner.tsx";
 import { Toaster } from "../components/toast.tsx";
-import { CartButton } from "../features/cart/cart-button.tsx";
+import { SiteFooter } from "../features/footer/site-footer.tsx";
+import { SiteHeader } from "../features/header/site-header.tsx";
+import { loadShopData } from "../lib/shop-data.ts";
+
+/** The catalogue, combos and shop details, fetched once for every page (see shouldRevalidate). */
+export const loader = loadShopData;
+
+/** None of it changes while a visitor browses; navigating never refetches it. */
+export const shouldRevalidate = () => false;
 
 export function RootLayout() {
   const navigation = useNavigation();
+  const fullWidth = useMatches().some(
+    (match) => (match.handle as { fullWidth?: boolean } | undefined)?.fullWidth,
+  );
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-3">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-white px-4 py-3 text-stone-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Skip to content
       </a>
-      <header className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-900">
-        <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
-          <Link to="/" className="font-serif text-xl font-semibold text-brand-800 dark:text-brand-100">
-            Prakriti Naturals
-          </Link>
-          <CartButton />
-        </div>
-      </header>
-      {navigation.state === "loading" && (
-        <div role="progressbar" aria-label="Loading page" className="h-1 w-full animate-pulse bg-brand-600" />
-      )}
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6">
+      <SiteHeader />
+      {navigation.state === "loading" && <Spinner floating label="Loading page" />}
+      <main
+        id="main"
+        tabIndex={-1}
+        className={
+          fullWidth
+            ? "w-full flex-1 focus:outline-none"
+            : "mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none"
+        }
+      >
         <Outlet />
       </main>
+      <SiteFooter />
       <Toaster />
       <ScrollRestoration />
     </div>
+  );
+}
+
+/** When the shop's data cannot be loaded there is nothing to show but an honest message and a way out. */
+export function RootError() {
+  const error = useRouteError();
+  console.error(error);
+  return (
+    <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center px-4 text-center">
+      <h1 className="font-serif text-2xl font-semibold">The shop could not be loaded</h1>
+      <p className="mt-2 text-stone-600 dark:text-stone-400">
+        Please check your connection and try again in a moment.
+      </p>
+      <Link
+        to="/"
+        reloadDocument
+        className="mt-6 rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white"
+      >
+        Try again
+      </Link>
+    </main>
   );
 }

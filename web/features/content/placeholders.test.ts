@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fillHtmlPlaceholders, fillPlaceholders, telHref } from "./placeholders.ts";
+import { phoneHref } from "../../../common/shop-config.ts";
+import { fillHtmlPlaceholders, fillPlaceholders } from "./placeholders.ts";
 
 const config = { shopName: "Prakriti Naturals", phone: "+91 98765 43210", email: "care@prakritinaturals.in" };
 
@@ -32,8 +33,8 @@ describe("fillHtmlPlaceholders", () => {
   });
 });
 
-describe("telHref", () => {
+describe("phoneHref", () => {
   it("keeps only digits and the plus sign", () => {
-    expect(telHref("+91 (98765) 43-210")).toBe("tel:+919876543210");
+    expect(phoneHref("+91 (98765) 43-210")).toBe("tel:+919876543210");
   });
 });

@@ -1,4 +1,4 @@
-import type { ShopConfig } from "../../../common/shop-config.ts";
+import { phoneHref, type ShopConfig } from "../../../common/shop-config.ts";
 
 /** Our content says {shopName}, {phone} and {email}; the values come from GET /api/config. */
 const PLACEHOLDER = /\{(shopName|phone|email)\}/g;
@@ -20,9 +20,6 @@ const ENTITIES: Record<string, string> = {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
 
-/** "+91 98765 43210" dials as tel:+919876543210. */
-export const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
-
 /**
  * Fills placeholders in our own build-time HTML. The values are escaped (they come from the
  * environment, not from us), and the phone number and e-mail address become links.
@@ -33,7 +30,7 @@ export function fillHtmlPlaceholders(html: string, config: ShopConfig): string {
   const links: Record<string, string> = {
     shopName: escapeHtml(config.shopName),
     // A phone number broken over two lines is easy to misread.
-    phone: `<a href="${escapeHtml(telHref(config.phone))}" class="whitespace-nowrap">${phone}</a>`,
+    phone: `<a href="${escapeHtml(phoneHref(config.phone))}" class="whitespace-nowrap">${phone}</a>`,
     email: `<a href="mailto:${email}">${email}</a>`,
   };
   return html.replace(PLACEHOLDER, (_, name: string) => links[name] ?? "");

@@ -1,0 +1,161 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+const START = new Date("2025-03-01T10:00:00+05:30");
+// The clock stands still from here on: only runFor() moves it, so every timer is exact.
+const PAUSED = new Date(START.getTime() + 1000);
+
+async function openHome(page: Page) {
+  await page.clock.install({ time: START });
+  await page.clock.pauseAt(PAUSED);
+  await page.goto("/");
+  await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+}
+
+const currentSlide = (page: Page) =>
+  page.locator("[aria-roledescription=slide][data-active]").getAttribute("aria-label");
+
+describe("the promo banner", () => {
+  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await openHome(page);
+    const banner = page.getByRole("region", { name: "Offer" });
+    expect(await banner.textContent()).toContain(
+      "Flat 20% off all products for a limited time. Use code GLOW20",
+    );
+
+    await banner.getByRole("button", { name: "Minimise offer banner" }).click();
+    const compact = page.getByRole("button", { name: "20% OFF - Click to expand" });
+    await compact.waitFor();
+    expect(await banner.count()).toBe(0);
+    // Keyboard users keep their place.
+    expect(await compact.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.screenshot({ path: "test-results/screenshots/home-banner-minimised-desktop.png" });
+
+    await page.clock.runFor(9999);
+    expect(await compact.isVisible()).toBe(true);
+    await page.clock.runFor(1);
+    await banner.waitFor();
+    expect(await compact.count()).toBe(0);
+    await context.close();
+  });
+
+  it("expands at once on click, and cannot be dismissed for good", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await openHome(page);
+    const banner = page.getByRole("region", { name: "Offer" });
+    for (let round = 0; round < 2; round++) {
+      await banner.getByRole("button", { name: "Minimise offer banner" }).click();
+      await page.getByRole("button", { name: "20% OFF - Click to expand" }).click();
+      await banner.waitFor();
+    }
+    expect(await page.getByRole("button", { name: /close|dismiss/i }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe("the hero", () => {
+  it("has 5 slides that rotate every 8000 ms", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await openHome(page);
+    expect(await page.locator("[aria-roledescription=slide]").count()).toBe(5);
+    expect(await currentSlide(page)).toBe("1 of 5");
+
+    await page.clock.runFor(7999);
+    expect(await currentSlide(page)).toBe("1 of 5");
+    await page.clock.runFor(1);
+    await expect.poll(() => currentSlide(page)).toBe("2 of 5");
+    for (const next of ["3 of 5", "4 of 5", "5 of 5", "1 of 5"]) {
+      await page.clock.runFor(8000);
+      await expect.poll(() => currentSlide(page)).toBe(next);
+    }
+    await context.close();
+  });
+
+  it("pauses while hovered or focused, and when reduced motion is asked for", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await openHome(page);
+    const hero = page.getByRole("region", { name: "Highlights" });
+
+    await hero.hover();
+    await page.clock.runFor(20_000);
+    expect(await currentSlide(page)).toBe("1 of 5");
+    await page.mouse.move(5, 5); // over the banner, away from the hero
+    await page.clock.runFor(8000);
+    await expect.poll(() => currentSlide(page)).toBe("2 of 5");
+
+    await page.mouse.move(5, 5);
+    await hero.getByRole("button", { name: "Next slide" }).focus();
+    await page.clock.runFor(20_000);
+    expect(await currentSlide(page)).toBe("2 of 5");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => currentSlide(page)).toBe("3 of 5");
+    await page.getByRole("heading", { name: "Best sellers" }).focus();
+    await page.locator("#best-sellers").focus();
+    await page.clock.runFor(8000);
+    await expect.poll(() => currentSlide(page)).toBe("4 of 5");
+
+    // The pause button stops it for good.
+    await hero.getByRole("button", { name: "Stop automatic slide show" }).click();
+    await page.locator("#best-sellers").focus();
+    await page.mouse.move(5, 5);
+    await page.clock.runFor(20_000);
+    expect(await currentSlide(page)).toBe("4 of 5");
+    await context.close();
+
+    const still = await browser.newContext({ baseURL: shop.url, reducedMotion: "reduce" });
+    const calm = await still.newPage();
+    await openHome(calm);
+    await calm.clock.runFor(30_000);
+    expect(await currentSlide(calm)).toBe("1 of 5");
+    await still.close();
+  });
+
+  it("Shop Now scrolls to the featured products; Learn More opens the About dialog", async () => {
+    const context = await newContext(browser, shop, { colorScheme: "dark" });
+    const page = await context.newPage();
+    await openHome(page);
+    const hero = page.getByRole("region", { name: "Highlights" });
+    const slide = hero.locator("[data-active]");
+
+    await slide.getByRole("button", { name: "Learn More" }).click();
+    const about = page.getByRole("dialog", { name: "About Prakriti Naturals" });
+    await about.waitFor();
+    await page.screenshot({ path: "test-results/screenshots/home-about-dialog-desktop-dark.png" });
+    // Focus stays inside: Tab cycles within the dialog.
+    for (let press = 0; press < 4; press++) {
+      await page.keyboard.press("Tab");
+      expect(await about.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await about.waitFor({ state: "hidden" });
+
+    await slide.getByRole("button", { name: "Shop Now" }).click();
+    await expect
+      .poll(() =>
+        page.locator("#featured").evaluate((section) => {
+          const headerBottom = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+          const top = section.getBoundingClientRect().top;
+          return top >= headerBottom - 1 && top < headerBottom + 40;
+        }),
+      )
+      .toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,159 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+const header = (page: Page) => page.getByRole("banner");
+const inView = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((element) => {
+    // In view, and not hidden under the sticky banner and header.
+    const headerBottom = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+    const box = element.getBoundingClientRect();
+    return box.top >= headerBottom - 1 && box.top < window.innerHeight / 2;
+  });
+
+describe("the header on a desktop", () => {
+  it("lists each category's products in its menu, and closes on Escape or a click elsewhere", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/");
+    const categories = header(page).getByRole("navigation", { name: "Shop by category" });
+    await categories.waitFor();
+    expect(await categories.getByRole("button").allTextContents()).toEqual([
+      "Bestsellers",
+      "Hair",
+      "Face",
+      "Body",
+      "Milk Range",
+      "Combos & Gifting",
+    ]);
+
+    const face = categories.getByRole("button", { name: "Face" });
+    await face.click();
+    expect(await face.getAttribute("aria-expanded")).toBe("true");
+    const faceList = categories.getByRole("list", { name: "Face" });
+    expect(await faceList.getByRole("link").allTextContents()).toEqual([
+      "Beetroot Face Pack₹499",
+      "Face Glow Oil₹499",
+      "Face Wash Powder₹499",
+      "Skin Brightening Pack₹499",
+    ]);
+    await page.screenshot({ path: "test-results/screenshots/home-header-menu-desktop.png" });
+    await page.keyboard.press("Escape");
+    expect(await face.getAttribute("aria-expanded")).toBe("false");
+    expect(await face.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    const milk = categories.getByRole("button", { name: "Milk Range" });
+    await milk.click();
+    expect(await categories.getByRole("list", { name: "Milk Range" }).getByRole("link").count()).toBe(8);
+    await page.mouse.click(640, 600);
+    expect(await milk.getAttribute("aria-expanded")).toBe("false");
+
+    // Opening one product from a menu.
+    await categories.getByRole("button", { name: "Bestsellers" }).click();
+    await categories.getByRole("link", { name: /Natural Hair Dye/ }).click();
+    await page.waitForURL("**/product/natural-hair-dye");
+    await context.close();
+  });
+
+  it("says 'No products' for a menu with nothing in it", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    // A catalogue in which no product is in the Combos & Gifting menu.
+    await page.route("**/api/products?pageSize=100", async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const product of body.items)
+        product.menus = product.menus.filter((menu: string) => menu !== "combos");
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto("/");
+    await header(page).getByRole("button", { name: "Combos & Gifting" }).click();
+    await header(page).getByText("No products", { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it("About Us scrolls to the about section, from home and from another page", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/");
+    await header(page).getByRole("button", { name: "About Us" }).click();
+    await expect.poll(() => inView(page, "#about")).toBe(true);
+
+    await page.goto("/product/coconut-oil");
+    await page.getByRole("heading", { level: 1, name: "Coconut Oil" }).waitFor();
+    await header(page).getByRole("button", { name: "About Us" }).click();
+    await page.waitForURL((url) => url.pathname === "/" && url.hash === "#about");
+    await expect.poll(() => inView(page, "#about")).toBe(true);
+    expect(await header(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
+    await context.close();
+  });
+
+  it("has a Login button and a cart button whose badge counts the items", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/");
+    const cart = header(page).getByRole("link", { name: /^Cart/ });
+    expect(await cart.getAttribute("aria-label")).toBe("Cart, empty");
+    expect(await cart.getAttribute("href")).toBe("/cart");
+    expect(await header(page).getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/login");
+
+    await page.evaluate(() =>
+      localStorage.setItem(
+        "cart",
+        JSON.stringify([
+          { id: "badam-mix", quantity: 2 },
+          { id: "coconut-oil", quantity: 1 },
+        ]),
+      ),
+    );
+    await page.reload();
+    await expect.poll(() => cart.getAttribute("aria-label")).toBe("Cart, 3 items");
+    expect(await cart.getByTestId("cart-count").textContent()).toBe("3");
+
+    await cart.click();
+    await page.waitForURL("**/cart");
+    await context.close();
+  });
+
+  it("can be used with the keyboard alone, with a visible focus ring", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+    const seen: string[] = [];
+    for (let press = 0; press < 12; press++) {
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement;
+        const style = getComputedStyle(element);
+        return {
+          name: element.getAttribute("aria-label") ?? element.textContent?.trim() ?? "",
+          ring: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2,
+        };
+      });
+      expect(focused.ring, `focus ring on ${focused.name}`).toBe(true);
+      seen.push(focused.name);
+    }
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        "Skip to content",
+        "Minimise offer banner",
+        "Search products",
+        "Login",
+        "Hair",
+      ]),
+    );
+    await context.close();
+  });
+});

@@ -1,0 +1,75 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, loadLazyImages, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+describe("the landing page's layout", () => {
+  it("has the spec's sections in the spec's order", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+    const order = await page.evaluate(() => {
+      const marks: [string, Element | null][] = [
+        ["banner", document.querySelector('[data-testid="promo-banner"]')],
+        ["header", document.querySelector("header")],
+        ["hero", document.querySelector('[aria-roledescription="carousel"]')],
+        ["best sellers", document.getElementById("best-sellers")],
+        ["search", document.getElementById("search-heading")],
+        ["featured", document.getElementById("featured")],
+        ["combos", document.getElementById("combos")],
+        ["about", document.getElementById("about")],
+        ["contact", document.getElementById("contact")],
+        ["footer", document.querySelector("footer")],
+      ];
+      return marks
+        .filter(([, element]) => element)
+        .sort(([, a], [, b]) =>
+          a && b && a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+        )
+        .map(([name]) => name);
+    });
+    expect(order).toEqual([
+      "banner",
+      "header",
+      "hero",
+      "best sellers",
+      "search",
+      "featured",
+      "combos",
+      "about",
+      "contact",
+      "footer",
+    ]);
+    await context.close();
+  });
+
+  it("fits 375, 768 and 1280 px without sideways scrolling, in light and dark", async () => {
+    for (const viewport of ["phone", "tablet", "desktop"] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const page = await context.newPage();
+        await page.goto("/");
+        await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+        await loadLazyImages(page);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${viewport} ${colorScheme}`).toBeLessThanOrEqual(0);
+        expect(
+          await page.getByRole("main").getByRole("combobox", { name: "Search products" }).isVisible(),
+        ).toBe(viewport !== "phone");
+        await screenshot(page, `home-full-${viewport}-${colorScheme}`);
+        await context.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
+const inView = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((element) => {
+    // In view, and not hidden under the sticky banner and header.
+    const headerBottom = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+    const box = element.getBoundingClientRect();
+    return box.top >= headerBottom - 1 && box.top < window.innerHeight / 2;
+  });
+
+describe("the mobile menu at 375 px", () => {
+  it("holds the category menus, About Us, Blog, Contact Us and Login; Contact Us scrolls to the form", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
+      const page = await context.newPage();
+      await page.goto("/");
+      // The desktop menus are hidden; the menu button takes their place.
+      expect(await page.getByRole("navigation", { name: "Shop by category" }).isVisible()).toBe(false);
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await menu(page).waitFor();
+      const summaries = menu(page).locator("summary");
+      expect(await summaries.allTextContents()).toEqual([
+        "Bestsellers",
+        "Hair",
+        "Face",
+        "Body",
+        "Milk Range",
+        "Combos & Gifting",
+      ]);
+      await summaries.filter({ hasText: "Body" }).click();
+      expect(await menu(page).getByRole("link", { name: "Wax Powder" }).isVisible()).toBe(true);
+      for (const name of ["About Us", "Contact Us"]) await menu(page).getByRole("button", { name }).waitFor();
+      expect(await menu(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
+      expect(await menu(page).getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/login");
+      await page.screenshot({ path: `test-results/screenshots/home-mobile-menu-${colorScheme}.png` });
+
+      await menu(page).getByRole("button", { name: "Contact Us" }).click();
+      await menu(page).waitFor({ state: "hidden" });
+      await expect.poll(() => inView(page, "#contact")).toBe(true);
+      await page.getByRole("textbox", { name: "Name" }).waitFor();
+      await context.close();
+    }
+  });
+
+  it("closes with Escape, keeps focus inside while open, and follows links", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/product/bath-powder");
+    const opener = page.getByRole("button", { name: "Open menu" });
+    await opener.click();
+    for (let press = 0; press < 15; press++) {
+      await page.keyboard.press("Tab");
+      expect(await menu(page).evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await menu(page).waitFor({ state: "hidden" });
+    expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    // About Us from another page goes home, then to the section.
+    await opener.click();
+    await menu(page).getByRole("button", { name: "About Us" }).click();
+    await page.waitForURL((url) => url.pathname === "/" && url.hash === "#about");
+    await expect.poll(() => inView(page, "#about")).toBe(true);
+
+    await opener.click();
+    await menu(page).locator("summary", { hasText: "Hair" }).click();
+    await menu(page).getByRole("link", { name: "Hair Growth Serum" }).click();
+    await page.waitForURL("**/product/hair-growth-serum");
+    await menu(page).waitFor({ state: "hidden" });
+    await context.close();
+  });
+
+  it("says 'No products available' for a menu with nothing in it", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.route("**/api/products?pageSize=100", async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const product of body.items)
+        product.menus = product.menus.filter((name: string) => name !== "bestsellers");
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await menu(page).locator("summary", { hasText: "Bestsellers" }).click();
+    await menu(page).getByText("No products available", { exact: true }).waitFor();
+    await context.close();
+  });
+});

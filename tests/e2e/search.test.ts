@@ -1,0 +1,145 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+const START = new Date("2025-03-01T10:00:00+05:30");
+// The clock stands still from here on: only runFor() moves it, so every timer is exact.
+const PAUSED = new Date(START.getTime() + 1000);
+
+/** The inline search bar of the home page (medium screens and up). */
+async function openHome(page: Page) {
+  await page.clock.install({ time: START });
+  await page.clock.pauseAt(PAUSED);
+  await page.goto("/");
+  const input = page.getByRole("main").getByRole("combobox", { name: "Search products" });
+  await input.waitFor();
+  return input;
+}
+
+const options = (page: Page) =>
+  page.getByRole("main").getByRole("listbox", { name: "Matching products" }).getByRole("option");
+
+describe("searching products", () => {
+  it("shows at most 8 matches, says how many there are, and says when there are none", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    const input = await openHome(page);
+
+    await input.fill("  ER ");
+    await expect.poll(() => options(page).count()).toBe(8);
+    expect(await input.getAttribute("aria-expanded")).toBe("true");
+    await page.getByText("Showing first 8 results of 10").waitFor();
+    await screenshot(page, "home-search-dropdown-desktop");
+
+    await input.fill("oil");
+    await expect
+      .poll(() => options(page).allTextContents())
+      .toEqual(["Coconut Oil₹350", "Face Glow Oil₹499", "Hair Growth Oil₹475"]);
+    await page.getByText(/Showing first 8 results/).waitFor({ state: "hidden" });
+
+    await input.fill("lipstick");
+    await page.getByText('No products found for "lipstick"').waitFor();
+    expect(await options(page).count()).toBe(0);
+
+    // Empty text matches nothing: no list at all.
+    await input.fill("   ");
+    expect(await input.getAttribute("aria-expanded")).toBe("false");
+    await context.close();
+  });
+
+  it("is driven from the keyboard: arrows move, Enter opens, Escape closes", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    const input = await openHome(page);
+    await input.fill("hair");
+    await expect.poll(() => options(page).count()).toBe(5);
+
+    await input.press("ArrowDown");
+    const first = options(page).nth(0);
+    expect(await first.getAttribute("aria-selected")).toBe("true");
+    expect(await input.getAttribute("aria-activedescendant")).toBe(await first.getAttribute("id"));
+    await input.press("ArrowDown");
+    expect(await options(page).nth(1).getAttribute("aria-selected")).toBe("true");
+    await input.press("ArrowUp");
+    await input.press("ArrowUp"); // wraps to the last
+    expect(await options(page).nth(4).getAttribute("aria-selected")).toBe("true");
+
+    await input.press("Escape");
+    expect(await input.getAttribute("aria-expanded")).toBe("false");
+    expect(await input.inputValue()).toBe("hair");
+    await input.press("Escape"); // a second Escape clears the text
+    expect(await input.inputValue()).toBe("");
+
+    await input.fill("glow");
+    await input.press("ArrowDown");
+    await input.press("Enter");
+    await page.waitForURL("**/product/face-glow-oil");
+    await context.close();
+  });
+
+  it("opens on focus and closes 200 ms after the input loses focus", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    const input = await openHome(page);
+    await input.fill("mix");
+    await expect.poll(() => options(page).count()).toBe(2);
+
+    await input.blur();
+    await page.clock.runFor(199);
+    expect(await input.getAttribute("aria-expanded")).toBe("true");
+    await page.clock.runFor(1);
+    await expect.poll(() => input.getAttribute("aria-expanded")).toBe("false");
+    expect(await options(page).first().isVisible()).toBe(false);
+
+    await input.focus();
+    await expect.poll(() => input.getAttribute("aria-expanded")).toBe("true");
+    expect(await options(page).count()).toBe(2);
+
+    // A click on a result lands before the list closes.
+    await options(page).filter({ hasText: "Protein Mix" }).click();
+    await page.waitForURL("**/product/protein-mix");
+    await context.close();
+  });
+
+  it("opens from the header's search button on a phone, where the inline bar is hidden", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+    expect(await page.getByRole("main").getByRole("combobox", { name: "Search products" }).isVisible()).toBe(
+      false,
+    );
+
+    await page.getByRole("button", { name: "Search products" }).click();
+    const dialog = page.getByRole("dialog", { name: "Search products" });
+    const input = dialog.getByRole("combobox", { name: "Search products" });
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
+    await input.pressSequentially("face");
+    await expect.poll(() => dialog.getByRole("option").count()).toBe(3);
+    await page.screenshot({ path: "test-results/screenshots/home-search-overlay-phone.png" });
+
+    // Escape closes the list first, then the dialog.
+    await input.press("Escape");
+    await input.press("Escape");
+    await input.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+
+    await page.getByRole("button", { name: "Search products" }).click();
+    await dialog.getByRole("combobox").fill("moringa");
+    await dialog.getByRole("option", { name: /Moringa Powder/ }).click();
+    await page.waitForURL("**/product/moringa-powder");
+    await dialog.waitFor({ state: "hidden" });
+    await context.close();
+  });
+});

@@ -1,0 +1,86 @@
+import { useLayoutEffect, useRef } from "react";
+import { Link } from "react-router";
+import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
+import { useShopData } from "../../lib/shop-data.ts";
+import { LoginButton } from "../account/login-button.tsx";
+import { PromoBanner } from "../banner/promo-banner.tsx";
+import { CartButton } from "../cart/cart-button.tsx";
+import { useCartCount } from "../cart/use-cart-count.ts";
+import { SearchOverlay } from "../search/search-overlay.tsx";
+import { ThemeToggle } from "../theme/theme-toggle.tsx";
+import { CategoryMenu } from "./category-menu.tsx";
+import { HEADER_MENUS, productsInMenu } from "./menus.ts";
+import { MobileMenu } from "./mobile-menu.tsx";
+
+const navLinkClass =
+  "rounded-full px-3 py-2 text-sm font-medium text-stone-700 hover:bg-brand-50 hover:text-brand-800 dark:text-stone-200 dark:hover:bg-stone-800 dark:hover:text-white";
+
+/** Promo banner and header, stuck to the top; its height is published so anchors land below it. */
+export function SiteHeader() {
+  const { products, config } = useShopData();
+  const cartCount = useCartCount();
+  const goToSection = useGoToSection();
+  const topRef = useRef<HTMLDivElement>(null);
+
+  useLayoutEffect(() => {
+    const top = topRef.current;
+    if (!top) return;
+    const publish = () =>
+      document.documentElement.style.setProperty("--header-height", `${top.offsetHeight}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(top);
+    return () => observer.disconnect();
+  }, []);
+
+  return (
+    <div ref={topRef} className="sticky top-0 z-40">
+      <PromoBanner />
+      <header className="border-b border-stone-200 bg-white/95 backdrop-blur dark:border-stone-800 dark:bg-stone-900/95">
+        <div className="mx-auto flex max-w-7xl items-center gap-1 px-2 py-2 sm:px-4">
+          <MobileMenu products={products} />
+          <Link
+            to="/"
+            className="flex items-center gap-2 rounded-lg px-1 font-serif text-lg font-semibold whitespace-nowrap text-brand-800 sm:text-xl dark:text-brand-100"
+          >
+            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8" />
+            {config.shopName}
+          </Link>
+          <nav aria-label="Site" className="ml-6 hidden items-center gap-1 lg:flex">
+            <button type="button" className={navLinkClass} onClick={() => goToSection(SECTION_IDS.about)}>
+              About Us
+            </button>
+            <Link to="/blog" className={navLinkClass}>
+              Blog
+            </Link>
+          </nav>
+          <div className="ml-auto flex items-center gap-1">
+            <SearchOverlay products={products} />
+            <div className="hidden lg:block">
+              <ThemeToggle />
+            </div>
+            <CartButton count={cartCount} />
+            <div className="ml-1 hidden sm:block">
+              <LoginButton />
+            </div>
+          </div>
+        </div>
+        <nav
+          aria-label="Shop by category"
+          className="hidden border-t border-stone-100 lg:block dark:border-stone-800"
+        >
+          <ul className="mx-auto flex max-w-7xl items-center justify-center gap-2 px-4 py-1">
+            {HEADER_MENUS.map((menu) => (
+              <CategoryMenu
+                key={menu.key}
+                label={menu.label}
+                all={menu.all}
+                products={productsInMenu(products, menu.key)}
+              />
+            ))}
+          </ul>
+        </nav>
+      </header>
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import { useEffect, useId, useState } from "react";
+import { Dialog } from "../../components/dialog.tsx";
+import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
+import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
+import { REDUCED_MOTION, useMediaQuery } from "../../lib/use-media-query.ts";
+import { AboutStory } from "./about-story.tsx";
+import { HERO_SLIDES } from "./hero-slides.ts";
+
+/** Spec: the hero moves to the next slide every 8 seconds. */
+export const HERO_ROTATION_MS = 8000;
+
+const controlClass =
+  "inline-flex size-10 items-center justify-center rounded-full bg-white/80 text-stone-800 shadow hover:bg-white dark:bg-stone-800/80 dark:text-stone-100 dark:hover:bg-stone-800";
+
+/**
+ * A carousel (APG pattern): it rotates on its own, and pauses while the pointer is over it, while
+ * focus is inside it, when the visitor asked for reduced motion, or when they press pause.
+ */
+export function Hero({ shopName }: { shopName: string }) {
+  const [current, setCurrent] = useState(0);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [stopped, setStopped] = useState(false);
+  const [aboutOpen, setAboutOpen] = useState(false);
+  const reducedMotion = useMediaQuery(REDUCED_MOTION);
+  const goToSection = useGoToSection();
+  const id = useId();
+  const count = HERO_SLIDES.length;
+  const rotating = !(hovered || focused || stopped || reducedMotion || aboutOpen);
+
+  useEffect(() => {
+    if (!rotating) return;
+    // Keyed on the current slide, so a slide picked by hand also gets its full 8 seconds.
+    const timer = window.setTimeout(() => setCurrent((current + 1) % HERO_SLIDES.length), HERO_ROTATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [rotating, current]);
+
+  const show = (index: number) => setCurrent((index + count) % count);
+
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-label="Highlights"
+      className="relative"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <div className="relative grid" aria-live={rotating ? "off" : "polite"} id={`${id}-slides`}>
+        {HERO_SLIDES.map((slide, index) => {
+          const active = index === current;
+          return (
+            // biome-ignore lint/a11y/useSemanticElements: the APG carousel pattern: a group with aria-roledescription="slide"
+            <div
+              key={slide.title}
+              role="group"
+              aria-roledescription="slide"
+              aria-label={`${index + 1} of ${count}`}
+              aria-hidden={!active}
+              inert={!active}
+              data-active={active || undefined}
+              className={`col-start-1 row-start-1 bg-gradient-to-br transition-opacity duration-700 ${slide.tone} ${
+                active ? "opacity-100" : "pointer-events-none opacity-0"
+              }`}
+            >
+              <div className="mx-auto grid max-w-7xl items-center gap-6 px-4 pt-8 pb-20 md:grid-cols-[1.2fr_1fr] md:gap-10 md:py-16">
+                <div className="order-2 md:order-1">
+                  <p className="text-sm font-semibold tracking-widest text-brand-700 uppercase dark:text-brand-100">
+                    {slide.eyebrow}
+                  </p>
+                  <h2 className="mt-2 font-serif text-3xl leading-tight font-semibold text-stone-900 sm:text-4xl lg:text-5xl dark:text-white">
+                    {slide.title}
+                  </h2>
+                  <p className="mt-4 max-w-xl text-base text-stone-700 sm:text-lg dark:text-stone-300">
+                    {slide.text}
+                  </p>
+                  <div className="mt-6 flex flex-wrap gap-3">
+                    <button
+                      type="button"
+                      onClick={() => goToSection(SECTION_IDS.featured)}
+                      className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
+                    >
+                      Shop Now
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => setAboutOpen(true)}
+                      aria-haspopup="dialog"
+                      className="rounded-full border-2 border-brand-700 px-6 py-3 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-100 dark:text-brand-100 dark:hover:bg-stone-800"
+                    >
+                      Learn More
+                    </button>
+                  </div>
+                </div>
+                <img
+                  src={slide.image.large}
+                  srcSet={`${slide.image.small} 400w, ${slide.image.large} 800w`}
+                  sizes="(min-width: 768px) 420px, 60vw"
+                  width={800}
+                  height={800}
+                  alt={slide.imageAlt}
+                  loading={index === 0 ? "eager" : "lazy"}
+                  fetchPriority={index === 0 ? "high" : "auto"}
+                  decoding="async"
+                  className="order-1 mx-auto aspect-square w-3/5 max-w-[420px] rounded-3xl shadow-xl md:order-2 md:w-full"
+                />
+              </div>
+            </div>
+          );
+        })}
+      </div>
+
+      <div className="absolute inset-x-0 bottom-4 flex items-center justify-center gap-2 px-4">
+        <button
+          type="button"
+          className={controlClass}
+          onClick={() => show(current - 1)}
+          aria-label="Previous slide"
+          aria-controls={`${id}-slides`}
+        >
+          <ChevronLeftIcon />
+        </button>
+        <div className="flex items-center gap-1">
+          {HERO_SLIDES.map((slide, index) => (
+            <button
+              key={slide.title}
+              type="button"
+              onClick={() => show(index)}
+              aria-label={`Slide ${index + 1}: ${slide.eyebrow}`}
+              aria-current={index === current ? "true" : undefined}
+              aria-controls={`${id}-slides`}
+              className="group flex size-6 items-center justify-center rounded-full"
+            >
+              <span
+                className={`block h-2.5 rounded-full transition-all ${
+                  index === current
+                    ? "w-6 bg-brand-700 dark:bg-brand-100"
+                    : "w-2.5 bg-stone-400 group-hover:bg-stone-600 dark:bg-stone-500"
+                }`}
+              />
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className={controlClass}
+          onClick={() => show(current + 1)}
+          aria-label="Next slide"
+          aria-controls={`${id}-slides`}
+        >
+          <ChevronRightIcon />
+        </button>
+        <button
+          type="button"
+          className={controlClass}
+          onClick={() => setStopped(!stopped)}
+          aria-label={stopped ? "Start automatic slide show" : "Stop automatic slide show"}
+        >
+          {stopped ? <PlayIcon /> : <PauseIcon />}
+        </button>
+      </div>
+
+      <Dialog open={aboutOpen} onClose={() => setAboutOpen(false)} title={`About ${shopName}`}>
+        <AboutStory shopName={shopName} />
+        <button
+          type="button"
+          onClick={() => setAboutOpen(false)}
+          className="mt-6 self-start rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900"
+        >
+          Continue shopping
+        </button>
+      </Dialog>
+    </section>
+  );
+}

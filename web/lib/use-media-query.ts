@@ -1,0 +1,20 @@
+import { useCallback, useSyncExternalStore } from "react";
+
+/** Whether a CSS media query matches now; re-renders when it changes (resizes, system settings). */
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const media = window.matchMedia(query);
+      media.addEventListener("change", onChange);
+      return () => media.removeEventListener("change", onChange);
+    },
+    [query],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+export const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
