@@ -6,9 +6,12 @@ import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { comboRoutes } from "./combos/combos.routes.ts";
+import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
 import { productRoutes } from "./products/products.routes.ts";
+import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
+import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
@@ -49,7 +52,13 @@ export function createApp(deps: Deps) {
     })
     .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(c.req.raw))
     .route("/products", productRoutes(deps))
-    .route("/combos", comboRoutes(deps));
+    .route("/combos", comboRoutes(deps))
+    .route("/questions", questionRoutes(deps))
+    .route("/reviews", reviewRoutes(deps))
+    .route("/contact", contactRoutes(deps))
+    .route("/admin/questions", adminQuestionRoutes(deps))
+    .route("/admin/reviews", adminReviewRoutes(deps))
+    .route("/admin/messages", adminMessageRoutes(deps));
 
   api.use("*", async (c, next) => {
     await next();
