@@ -43,6 +43,7 @@ export type AdminMessageFilter = (typeof ADMIN_MESSAGE_FILTERS)[number];
 export type AdminMessagePage = {
   items: ContactMessage[];
   unreadCount: number;
+  allCount: number;
   total: number;
   page: number;
   pageSize: number;

@@ -122,6 +122,7 @@ export async function listMessages(
   return {
     items: await withReplies(db, rows),
     unreadCount: totals?.unread ?? 0,
+    allCount: totals?.all ?? 0,
     total: filter === "unread" ? (totals?.unread ?? 0) : (totals?.all ?? 0),
     page,
     pageSize: ADMIN_MESSAGE_PAGE_SIZE,

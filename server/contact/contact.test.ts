@@ -256,6 +256,7 @@ describe("the admin inbox", () => {
       replies: [],
     });
     expect(inbox.unreadCount).toBe(inbox.total);
+    expect(inbox.allCount).toBe((await shop.db.select().from(contactMessages)).length);
 
     const read = await call("PUT", `/api/admin/messages/${neha.id}/read`, {
       as: admin,

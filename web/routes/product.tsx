@@ -1,6 +1,8 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { Product } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
+import { ProductQuestions } from "../features/questions/product-questions.tsx";
+import { ProductReviews } from "../features/reviews/product-reviews.tsx";
 import { api, isApiError } from "../lib/api.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -38,6 +40,10 @@ export function Component() {
         <h1 className="font-serif text-3xl font-semibold">{product.name}</h1>
         <p className="mt-2 text-xl">{formatRupees(product.pricePaise)}</p>
         <p className="mt-4">{product.description}</p>
+      </div>
+      <div className="md:col-span-2">
+        <ProductReviews slug={product.slug} />
+        <ProductQuestions slug={product.slug} />
       </div>
     </article>
   );
