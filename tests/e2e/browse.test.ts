@@ -30,12 +30,14 @@ describe("browsing the catalogue", () => {
 
     await card.click();
     await page.waitForURL("**/product/face-glow-oil");
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Face Glow Oil");
+    // The URL changes before React commits the new page (navigations render in a transition).
+    await page.getByRole("heading", { level: 1, name: "Face Glow Oil" }).waitFor();
     await expect(page.getByText("₹499").first().isVisible()).resolves.toBe(true);
 
     const image = page.getByRole("img", { name: "Face Glow Oil" }).first();
     await expect(
-      image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      // decode() waits for the image to arrive and fails if it is broken.
+      image.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth > 0)),
     ).resolves.toBe(true);
     expect(failed).toEqual([]);
     await context.close();
