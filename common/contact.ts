@@ -1,7 +1,50 @@
-/** The contact form's limits and the endpoint's answer; zod-free, so the web bundle can import it. */
-export const CONTACT_MESSAGE_MAX = 5000;
+/** Contact messages: limits and shapes shared by the API and the web app. */
 
-export type ContactMessage = { name: string; email: string; message: string };
+export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
+export const CONTACT_NAME_MAX_LENGTH = 200;
+/** At most this many messages per e-mail address, and per client address, in any hour. */
+export const CONTACT_MESSAGES_PER_HOUR = 5;
 
-/** What POST /api/contact answers: the form-handling service's shape the spec's form reads. */
-export type ContactResponse = { ok: true } | { ok: false; errors: { field?: string; message: string }[] };
+/** The spec's texts for the contact form's outcomes. */
+export const CONTACT_TEXTS = {
+  success: "Thank you for reaching out! Your message has been sent successfully.",
+  serverError: "Something went wrong. Please try again.",
+  networkError: "Network error. Please try again.",
+} as const;
+
+/** What POST /api/contact answers: the shape the spec's form reads (ok, errors[0].message). */
+export type ContactResult =
+  | { ok: true }
+  | {
+      ok: false;
+      errors: { message: string; field?: string }[];
+      /** The API's one error shape as well, for clients that read that. */
+      error: { code: string; message: string };
+    };
+
+export type ContactReply = { body: string; sentAt: string };
+
+export type ContactMessage = {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  receivedAt: string;
+  read: boolean;
+  /** Set when CONTACT_FORWARD_URL / CONTACT_FORWARD_EMAIL took the message, or why they did not. */
+  forwardedAt: string | null;
+  forwardError: string | null;
+  replies: ContactReply[];
+};
+
+export const ADMIN_MESSAGE_FILTERS = ["unread", "all"] as const;
+export type AdminMessageFilter = (typeof ADMIN_MESSAGE_FILTERS)[number];
+
+export type AdminMessagePage = {
+  items: ContactMessage[];
+  unreadCount: number;
+  allCount: number;
+  total: number;
+  page: number;
+  pageSize: number;
+};

@@ -8,11 +8,13 @@ import { secureHeaders } from "hono/secure-headers";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
-import { contactRoutes } from "./contact/contact.routes.ts";
+import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
 import { productRoutes } from "./products/products.routes.ts";
+import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
+import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
@@ -62,7 +64,12 @@ export function createApp(deps: Deps) {
     .route("/cart", cartRoutes(deps))
     .route("/discounts", discountRoutes(deps))
     .route("/config", configRoutes(deps))
-    .route("/contact", contactRoutes(deps));
+    .route("/contact", contactRoutes(deps))
+    .route("/questions", questionRoutes(deps))
+    .route("/reviews", reviewRoutes(deps))
+    .route("/admin/questions", adminQuestionRoutes(deps))
+    .route("/admin/reviews", adminReviewRoutes(deps))
+    .route("/admin/messages", adminMessageRoutes(deps));
 
   api.all("*", (c) => {
     throw notFound(`There is no API at ${c.req.method} ${c.req.path}.`);

@@ -19,6 +19,9 @@ const envSchema = z.object({
   SHOP_NAME: z.string().min(1).default("Prakriti Naturals"),
   SHOP_PHONE: z.string().min(6).default("+91 98765 43210"),
   SHOP_EMAIL: z.email().default("care@prakritinaturals.in"),
+  CONTACT_FORWARD_URL: optional(z.url()),
+  CONTACT_FORWARD_EMAIL: optional(z.email()),
+  TRUST_PROXY: z.preprocess((value) => (value === "" ? undefined : value), z.stringbool().default(false)),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };

@@ -1,11 +1,16 @@
 import type { ComponentType } from "react";
-import { createBrowserRouter, type LoaderFunction, type RouteObject } from "react-router";
+import {
+  type ActionFunction,
+  createBrowserRouter,
+  type LoaderFunction,
+  type RouteObject,
+} from "react-router";
 import { Spinner } from "./components/spinner.tsx";
 import { ROOT_ROUTE_ID } from "./lib/shop-data.ts";
 import { RootError, RootLayout, loader as rootLoader, shouldRevalidate } from "./routes/root-layout.tsx";
 
 /** A screen loaded on demand; its module exports Component and, where it needs data, loader. */
-type ScreenModule = { Component: ComponentType; loader?: LoaderFunction };
+type ScreenModule = { Component: ComponentType; loader?: LoaderFunction; action?: ActionFunction };
 const screen = (path: string | undefined, load: () => Promise<ScreenModule>): RouteObject =>
   path === undefined ? { index: true, lazy: load } : { path, lazy: load };
 
@@ -31,11 +36,12 @@ export const routes: RouteObject[] = [
       screen("signup", comingSoon),
       screen("orders", comingSoon),
       screen("settings", comingSoon),
-      screen("questions", comingSoon),
+      screen("questions", () => import("./routes/questions.tsx")),
       screen("admin/login", comingSoon),
       screen("admin/orders", comingSoon),
-      screen("admin/questions", comingSoon),
-      screen("admin/reviews", comingSoon),
+      screen("admin/questions", () => import("./routes/admin-questions.tsx")),
+      screen("admin/reviews", () => import("./routes/admin-reviews.tsx")),
+      screen("admin/messages", () => import("./routes/admin-messages.tsx")),
       screen("contact", () => import("./routes/contact.tsx")),
       screen("privacy", contentPage),
       screen("terms", contentPage),

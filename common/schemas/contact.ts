@@ -1,27 +1,32 @@
 import { z } from "zod";
-import { CONTACT_MESSAGE_MAX, type ContactMessage } from "../contact.ts";
+import { ADMIN_MESSAGE_FILTERS, CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH } from "../contact.ts";
+import { boundedText } from "./text.ts";
 
-// Messages are whole sentences: the contact form shows the first one as it is (errors[0].message).
 export const contactMessageSchema = z
   .object({
-    name: z
-      .string({ error: "Please enter your name." })
-      .trim()
-      .min(1, "Please enter your name.")
-      .max(100, "Please keep your name under 100 characters."),
+    name: boundedText("Your name", 1, CONTACT_NAME_MAX_LENGTH),
     email: z
-      .string({ error: "Please enter your e-mail address." })
+      .string({ error: "Your e-mail address is required." })
       .trim()
-      .min(1, "Please enter your e-mail address.")
-      .max(254, "That e-mail address is too long.")
+      .max(254, "Please enter a valid e-mail address.")
       .pipe(z.email("Please enter a valid e-mail address.")),
-    message: z
-      .string({ error: "Please write a message." })
-      .trim()
-      .min(1, "Please write a message.")
-      .max(CONTACT_MESSAGE_MAX, `Please keep your message under ${CONTACT_MESSAGE_MAX} characters.`),
+    message: boundedText("Your message", 1, CONTACT_MESSAGE_MAX_LENGTH),
+    /** The honeypot: hidden from people, filled in by bots. */
+    company: z.string().max(500).optional(),
   })
   .strict();
 
-// The schema and the shared type must describe the same body.
-contactMessageSchema satisfies z.ZodType<ContactMessage>;
+export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
+
+export const adminMessageQuerySchema = z
+  .object({
+    filter: z.enum(ADMIN_MESSAGE_FILTERS).default("unread"),
+    page: z.coerce.number().int("must be a whole number").min(1, "must be 1 or more").default(1),
+  })
+  .strict();
+
+export const messageReadSchema = z.object({ read: z.boolean() }).strict();
+
+export const replyToMessageSchema = z
+  .object({ message: boundedText("The reply", 1, CONTACT_MESSAGE_MAX_LENGTH) })
+  .strict();

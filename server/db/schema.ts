@@ -11,6 +11,8 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 
 const timestamps = {
@@ -206,4 +208,108 @@ export const cartItems = pgTable(
     primaryKey({ columns: [table.userId, table.itemId] }),
     check("cart_items_quantity_range", sql`${table.quantity} between 1 and 99`),
   ],
+);
+
+// ---- Conversation: product questions, product reviews and contact messages.
+// Authors are referenced with ON DELETE SET NULL: a deleted account's questions and reviews stay, anonymised
+// (docs/decisions/005-conversation-after-account-deletion.md).
+
+export const questions = pgTable(
+  "questions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    productSlug: text("product_slug")
+      .notNull()
+      .references(() => products.slug),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** As the customer wrote it; shown as plain text. */
+    body: text("body").notNull(),
+    answer: text("answer"),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+    answeredBy: text("answered_by").references(() => users.id, { onDelete: "set null" }),
+    /** Hidden by staff: never on the product page; the asker still sees it in /questions. */
+    hidden: boolean("hidden").notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [
+    index("questions_product_idx").on(table.productSlug, table.answeredAt),
+    index("questions_user_idx").on(table.userId),
+    check("questions_body_length", sql`char_length(${table.body}) between 10 and 1000`),
+    check("questions_answered_together", sql`(${table.answer} is null) = (${table.answeredAt} is null)`),
+  ],
+);
+
+export const reviews = pgTable(
+  "reviews",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    productSlug: text("product_slug")
+      .notNull()
+      .references(() => products.slug),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    rating: integer("rating").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    /** Every new or edited review waits for staff; only approved ones are public and count in ratings. */
+    status: text("status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
+    /** Why staff rejected it; the author sees this. */
+    rejectionReason: text("rejection_reason"),
+    moderatedAt: timestamp("moderated_at", { withTimezone: true }),
+    moderatedBy: text("moderated_by").references(() => users.id, { onDelete: "set null" }),
+    /** The shop's public reply, shown under the review. */
+    reply: text("reply"),
+    repliedAt: timestamp("replied_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    // One review per customer and product; anonymised reviews (user_id null) do not collide.
+    uniqueIndex("reviews_user_product_unique").on(table.userId, table.productSlug),
+    index("reviews_product_status_idx").on(table.productSlug, table.status),
+    check("reviews_rating_range", sql`${table.rating} between 1 and 5`),
+    check("reviews_body_length", sql`char_length(${table.body}) between 20 and 2000`),
+    check("reviews_title_length", sql`char_length(${table.title}) between 1 and 120`),
+    check(
+      "reviews_rejection_has_reason",
+      sql`(${table.status} = 'rejected') = (${table.rejectionReason} is not null)`,
+    ),
+  ],
+);
+
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    /** The sender's address as the server saw it; kept for the per-address rate limit. */
+    clientIp: text("client_ip"),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    /** Outcome of forwarding to CONTACT_FORWARD_URL / CONTACT_FORWARD_EMAIL, for staff to see. */
+    forwardedAt: timestamp("forwarded_at", { withTimezone: true }),
+    forwardError: text("forward_error"),
+    ...timestamps,
+  },
+  (table) => [
+    index("contact_messages_email_idx").on(sql`lower(${table.email})`, table.createdAt),
+    index("contact_messages_ip_idx").on(table.clientIp, table.createdAt),
+    index("contact_messages_created_idx").on(table.createdAt),
+    check("contact_messages_message_length", sql`char_length(${table.message}) between 1 and 5000`),
+  ],
+);
+
+export const contactReplies = pgTable(
+  "contact_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    sentBy: text("sent_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("contact_replies_message_idx").on(table.messageId)],
 );

@@ -13,6 +13,8 @@ import { BenefitList, StockStatus } from "../features/catalogue/product-facts.ts
 import { ProductGallery } from "../features/catalogue/product-gallery.tsx";
 import { RelatedProducts } from "../features/catalogue/related-products.tsx";
 import { StarRating } from "../features/catalogue/star-rating.tsx";
+import { ProductQuestions } from "../features/questions/product-questions.tsx";
+import { ProductReviews } from "../features/reviews/product-reviews.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
@@ -136,6 +138,10 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
           </section>
         </div>
       </article>
+      <div className="mt-12 space-y-12">
+        <ProductReviews slug={product.slug} />
+        <ProductQuestions slug={product.slug} />
+      </div>
       <RelatedProducts products={related} />
     </>
   );

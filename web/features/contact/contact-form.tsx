@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
-import { CONTACT_MESSAGE_MAX } from "../../../common/contact.ts";
-import { CONTACT_SUCCESS, sendContactMessage } from "./send-contact-message.ts";
+import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH, CONTACT_TEXTS } from "../../../common/contact.ts";
+import { sendContactMessage } from "./send-contact-message.ts";
 
 type Status = "idle" | "submitting" | "success" | "error";
 
@@ -23,6 +23,7 @@ export function ContactForm() {
       name: String(data.get("name") ?? ""),
       email: String(data.get("email") ?? ""),
       message: String(data.get("message") ?? ""),
+      company: String(data.get("company") ?? ""),
     });
     if (result.ok) {
       form.reset();
@@ -46,7 +47,7 @@ export function ContactForm() {
               id={`${id}-name`}
               name="name"
               required
-              maxLength={100}
+              maxLength={CONTACT_NAME_MAX_LENGTH}
               autoComplete="name"
               className={fieldClass}
             />
@@ -75,9 +76,14 @@ export function ContactForm() {
             name="message"
             required
             rows={5}
-            maxLength={CONTACT_MESSAGE_MAX}
+            maxLength={CONTACT_MESSAGE_MAX_LENGTH}
             className={fieldClass}
           />
+        </div>
+        {/* Bots fill every field; people never see this one, and a filled one is quietly dropped. */}
+        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+          <label htmlFor={`${id}-company`}>Company</label>
+          <input id={`${id}-company`} name="company" tabIndex={-1} autoComplete="off" />
         </div>
         <button
           type="submit"
@@ -95,7 +101,7 @@ export function ContactForm() {
       <div aria-live="polite">
         {status === "success" && (
           <p className="rounded-xl bg-brand-50 px-4 py-3 text-brand-800 dark:bg-brand-900 dark:text-brand-100">
-            {CONTACT_SUCCESS}
+            {CONTACT_TEXTS.success}
           </p>
         )}
       </div>

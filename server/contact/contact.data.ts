@@ -1,0 +1,171 @@
+import { and, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import {
+  type AdminMessageFilter,
+  type AdminMessagePage,
+  CONTACT_MESSAGES_PER_HOUR,
+  type ContactMessage,
+} from "../../common/contact.ts";
+import type { Db } from "../db/client.ts";
+import { contactMessages, contactReplies } from "../db/schema.ts";
+
+export const ADMIN_MESSAGE_PAGE_SIZE = 50;
+
+type MessageRow = typeof contactMessages.$inferSelect;
+type ReplyRow = typeof contactReplies.$inferSelect;
+export type StoredMessage = Pick<MessageRow, "id" | "name" | "email" | "message" | "createdAt">;
+
+/**
+ * Stores a message unless its e-mail address or client address already sent CONTACT_MESSAGES_PER_HOUR
+ * in the last hour. Advisory locks on both keys (always e-mail first, so no two requests wait on each
+ * other in a circle) make the count and the insert one step under concurrent requests.
+ */
+export async function storeContactMessage(
+  db: Db,
+  input: { name: string; email: string; message: string; clientIp: string | undefined },
+): Promise<{ stored: StoredMessage } | { limited: "email" | "ip" }> {
+  const email = input.email.toLowerCase();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`contact:email:${email}`}, 0))`);
+    if (input.clientIp) {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`contact:ip:${input.clientIp}`}, 0))`,
+      );
+    }
+    const lastHour = gt(contactMessages.createdAt, sql`now() - interval '1 hour'`);
+    const [byEmail] = await tx
+      .select({ sent: count() })
+      .from(contactMessages)
+      .where(and(eq(sql`lower(${contactMessages.email})`, email), lastHour));
+    if ((byEmail?.sent ?? 0) >= CONTACT_MESSAGES_PER_HOUR) return { limited: "email" as const };
+    if (input.clientIp) {
+      const [byIp] = await tx
+        .select({ sent: count() })
+        .from(contactMessages)
+        .where(and(eq(contactMessages.clientIp, input.clientIp), lastHour));
+      if ((byIp?.sent ?? 0) >= CONTACT_MESSAGES_PER_HOUR) return { limited: "ip" as const };
+    }
+    const [stored] = await tx
+      .insert(contactMessages)
+      .values({ name: input.name, email: input.email, message: input.message, clientIp: input.clientIp })
+      .returning({
+        id: contactMessages.id,
+        name: contactMessages.name,
+        email: contactMessages.email,
+        message: contactMessages.message,
+        createdAt: contactMessages.createdAt,
+      });
+    if (!stored) throw new Error("The message was not stored");
+    return { stored };
+  });
+}
+
+export async function recordForwarding(db: Db, id: string, problem: string | undefined) {
+  await db
+    .update(contactMessages)
+    .set(
+      problem
+        ? { forwardError: problem, forwardedAt: null }
+        : { forwardedAt: new Date(), forwardError: null },
+    )
+    .where(eq(contactMessages.id, id));
+}
+
+function presentMessage(row: MessageRow, replies: ReplyRow[]): ContactMessage {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    message: row.message,
+    receivedAt: row.createdAt.toISOString(),
+    read: row.readAt !== null,
+    forwardedAt: row.forwardedAt?.toISOString() ?? null,
+    forwardError: row.forwardError,
+    replies: replies.map((reply) => ({ body: reply.body, sentAt: reply.createdAt.toISOString() })),
+  };
+}
+
+async function withReplies(db: Db, rows: MessageRow[]): Promise<ContactMessage[]> {
+  const ids = rows.map((row) => row.id);
+  const replies =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(contactReplies)
+          .where(inArray(contactReplies.messageId, ids))
+          .orderBy(contactReplies.createdAt);
+  return rows.map((row) =>
+    presentMessage(
+      row,
+      replies.filter((reply) => reply.messageId === row.id),
+    ),
+  );
+}
+
+/** The inbox, newest first. */
+export async function listMessages(
+  db: Db,
+  filter: AdminMessageFilter,
+  page: number,
+): Promise<AdminMessagePage> {
+  const unread = isNull(contactMessages.readAt);
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select()
+      .from(contactMessages)
+      .where(filter === "unread" ? unread : undefined)
+      .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+      .limit(ADMIN_MESSAGE_PAGE_SIZE)
+      .offset((page - 1) * ADMIN_MESSAGE_PAGE_SIZE),
+    db.select({ all: count(), unread: count(sql`case when ${unread} then 1 end`) }).from(contactMessages),
+  ]);
+  return {
+    items: await withReplies(db, rows),
+    unreadCount: totals?.unread ?? 0,
+    allCount: totals?.all ?? 0,
+    total: filter === "unread" ? (totals?.unread ?? 0) : (totals?.all ?? 0),
+    page,
+    pageSize: ADMIN_MESSAGE_PAGE_SIZE,
+  };
+}
+
+export async function getMessage(db: Db, id: string): Promise<ContactMessage | undefined> {
+  const [row] = await db.select().from(contactMessages).where(eq(contactMessages.id, id));
+  return row && (await withReplies(db, [row]))[0];
+}
+
+export async function setMessageRead(db: Db, id: string, read: boolean): Promise<ContactMessage | undefined> {
+  const [row] = await db
+    .update(contactMessages)
+    .set({ readAt: read ? sql`coalesce(${contactMessages.readAt}, now())` : null })
+    .where(eq(contactMessages.id, id))
+    .returning({ id: contactMessages.id });
+  return row && getMessage(db, row.id);
+}
+
+/**
+ * Records a reply and marks the message read, committing only once `send` has delivered the e-mail:
+ * the inbox never claims a reply the customer did not get.
+ */
+export async function replyToMessage(
+  db: Db,
+  input: { id: string; body: string; adminId: string },
+  send: (message: MessageRow) => Promise<void>,
+): Promise<ContactMessage | undefined> {
+  const found = await db.transaction(async (tx) => {
+    const [message] = await tx
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.id, input.id))
+      .for("update");
+    if (!message) return false;
+    await tx.insert(contactReplies).values({ messageId: input.id, body: input.body, sentBy: input.adminId });
+    await tx
+      .update(contactMessages)
+      .set({ readAt: message.readAt ?? new Date() })
+      .where(eq(contactMessages.id, input.id));
+    await send(message);
+    return true;
+  });
+  return found ? getMessage(db, input.id) : undefined;
+}

@@ -1,0 +1,367 @@
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import type {
+  AdminReview,
+  AdminReviewPage,
+  MyReview,
+  PublicReview,
+  RatingBreakdown,
+  ReviewPage,
+  ReviewSort,
+  ReviewStatus,
+  ReviewSummary,
+} from "../../common/reviews.ts";
+import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
+import type { Db } from "../db/client.ts";
+import { products, reviews, users } from "../db/schema.ts";
+import { getProduct } from "../products/products.data.ts";
+
+export const ADMIN_REVIEW_PAGE_SIZE = 50;
+
+/**
+ * Whether the customer has a delivered order containing the product, on its own or inside a combo.
+ *
+ * Orders are built on another branch; this reads the tables it will create:
+ *   orders (id, user_id, status)  with status 'delivered' once the parcel arrived,
+ *   order_items (order_id, item_id)  where item_id is a product slug or a combo id, as in cart_items.
+ * PostgreSQL resolves table names before running a statement, so the tables' existence is asked first
+ * (to_regclass); until they exist, nobody is a verified buyer.
+ */
+export async function hasDeliveredOrderWith(db: Db, userId: string, productSlug: string): Promise<boolean> {
+  const tables = await db.execute<{ ready: boolean }>(
+    sql`select to_regclass('public.orders') is not null and to_regclass('public.order_items') is not null as ready`,
+  );
+  if (!tables.rows[0]?.ready) return false;
+  const result = await db.execute<{ delivered: boolean }>(sql`
+    select exists (
+      select 1
+      from orders o
+      join order_items i on i.order_id = o.id
+      where o.user_id = ${userId}
+        and o.status = 'delivered'
+        and (
+          i.item_id = ${productSlug}
+          or i.item_id in (select c.id from combos c where c.product_slugs @> jsonb_build_array(${productSlug}::text))
+        )
+    ) as delivered`);
+  return result.rows[0]?.delivered === true;
+}
+
+/**
+ * The name printed under a public review: the first word of the account's name, so a full name or an
+ * e-mail-like name ("priya.sharma92") never shows in full. Deleted accounts read "Former customer".
+ */
+export function publicAuthorName(name: string | null): string {
+  if (name === null) return "Former customer";
+  const first = name
+    .trim()
+    .split(/[\s._@+\-0-9]+/)
+    .find(Boolean);
+  if (!first) return "Customer";
+  const letters = Array.from(first).slice(0, 30);
+  return (letters[0]?.toUpperCase() ?? "") + letters.slice(1).join("");
+}
+
+const reviewColumns = {
+  id: reviews.id,
+  productSlug: reviews.productSlug,
+  productName: products.name,
+  userId: reviews.userId,
+  authorName: users.name,
+  authorEmail: users.email,
+  rating: reviews.rating,
+  title: reviews.title,
+  body: reviews.body,
+  status: reviews.status,
+  rejectionReason: reviews.rejectionReason,
+  reply: reviews.reply,
+  repliedAt: reviews.repliedAt,
+  createdAt: reviews.createdAt,
+  updatedAt: reviews.updatedAt,
+};
+
+type ReviewRow = {
+  id: string;
+  productSlug: string;
+  productName: string;
+  userId: string | null;
+  authorName: string | null;
+  authorEmail: string | null;
+  rating: number;
+  title: string;
+  body: string;
+  status: ReviewStatus;
+  rejectionReason: string | null;
+  reply: string | null;
+  repliedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+function selectReviews(db: Db) {
+  return db
+    .select(reviewColumns)
+    .from(reviews)
+    .innerJoin(products, eq(products.slug, reviews.productSlug))
+    .leftJoin(users, eq(users.id, reviews.userId));
+}
+
+/** Looks up the badge once per author of the listed reviews. */
+async function verifiedAuthors(db: Db, rows: ReviewRow[]): Promise<Set<string>> {
+  const keys = new Map<string, { userId: string; productSlug: string }>();
+  for (const row of rows) {
+    if (row.userId)
+      keys.set(`${row.userId} ${row.productSlug}`, { userId: row.userId, productSlug: row.productSlug });
+  }
+  const checks = await Promise.all(
+    [...keys].map(async ([key, { userId, productSlug }]) =>
+      (await hasDeliveredOrderWith(db, userId, productSlug)) ? key : undefined,
+    ),
+  );
+  return new Set(checks.filter((key) => key !== undefined));
+}
+
+function presentPublic(row: ReviewRow, verified: Set<string>): PublicReview {
+  return {
+    id: row.id,
+    rating: row.rating,
+    title: row.title,
+    body: row.body,
+    authorName: publicAuthorName(row.userId === null ? null : (row.authorName ?? "")),
+    verifiedPurchase: verified.has(`${row.userId} ${row.productSlug}`),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    reply:
+      row.reply !== null && row.repliedAt !== null
+        ? { text: row.reply, repliedAt: row.repliedAt.toISOString() }
+        : null,
+  };
+}
+
+function presentMine(row: ReviewRow, verified: Set<string>): MyReview {
+  return {
+    ...presentPublic(row, verified),
+    productSlug: row.productSlug,
+    status: row.status,
+    rejectionReason: row.rejectionReason,
+  };
+}
+
+function presentForAdmin(row: ReviewRow, verified: Set<string>): AdminReview {
+  return {
+    ...presentMine(row, verified),
+    product: { slug: row.productSlug, name: row.productName },
+    author:
+      row.userId === null || row.authorEmail === null
+        ? null
+        : { name: row.authorName ?? "", email: row.authorEmail },
+  };
+}
+
+const sortOrders = {
+  newest: [desc(reviews.createdAt), desc(reviews.id)],
+  highest: [desc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],
+  lowest: [asc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],
+} satisfies Record<ReviewSort, unknown[]>;
+
+/** The rating shown everywhere, with the breakdown of the approved reviews behind it. */
+export async function getReviewSummary(db: Db, productSlug: string): Promise<ReviewSummary | undefined> {
+  const [product, counts] = await Promise.all([
+    getProduct(db, productSlug),
+    db
+      .select({ stars: reviews.rating, count: count() })
+      .from(reviews)
+      .where(and(eq(reviews.productSlug, productSlug), eq(reviews.status, "approved")))
+      .groupBy(reviews.rating),
+  ]);
+  if (!product) return undefined;
+  const byStars = new Map(counts.map((row) => [row.stars, row.count]));
+  const breakdown: RatingBreakdown = ([5, 4, 3, 2, 1] as const).map((stars) => ({
+    stars,
+    count: byStars.get(stars) ?? 0,
+  }));
+  return {
+    rating: product.rating,
+    ratingCount: product.reviewCount,
+    approvedCount: breakdown.reduce((sum, row) => sum + row.count, 0),
+    breakdown,
+  };
+}
+
+/** A product's approved reviews, one page in the chosen order; undefined for an unknown product. */
+export async function getReviewPage(
+  db: Db,
+  query: { productSlug: string; sort: ReviewSort; page: number },
+): Promise<ReviewPage | undefined> {
+  const summary = await getReviewSummary(db, query.productSlug);
+  if (!summary) return undefined;
+  const rows = await selectReviews(db)
+    .where(and(eq(reviews.productSlug, query.productSlug), eq(reviews.status, "approved")))
+    .orderBy(...sortOrders[query.sort])
+    .limit(REVIEW_PAGE_SIZE)
+    .offset((query.page - 1) * REVIEW_PAGE_SIZE);
+  const verified = await verifiedAuthors(db, rows);
+  return {
+    summary,
+    items: rows.map((row) => presentPublic(row, verified)),
+    total: summary.approvedCount,
+    page: query.page,
+    pageSize: REVIEW_PAGE_SIZE,
+    sort: query.sort,
+  };
+}
+
+async function getReview(db: Db, id: string): Promise<ReviewRow | undefined> {
+  const [row] = await selectReviews(db).where(eq(reviews.id, id));
+  return row;
+}
+
+export async function getAdminReview(db: Db, id: string): Promise<AdminReview | undefined> {
+  const row = await getReview(db, id);
+  return row && presentForAdmin(row, await verifiedAuthors(db, [row]));
+}
+
+export async function getMyReview(db: Db, userId: string, productSlug: string): Promise<MyReview | null> {
+  const [row] = await selectReviews(db).where(
+    and(eq(reviews.userId, userId), eq(reviews.productSlug, productSlug)),
+  );
+  return row ? presentMine(row, await verifiedAuthors(db, [row])) : null;
+}
+
+type ReviewFields = { rating: number; title: string; body: string };
+
+function isUniqueViolation(error: unknown): boolean {
+  const codeOf = (value: unknown) => (value as { code?: string } | undefined)?.code;
+  return codeOf(error) === "23505" || codeOf((error as { cause?: unknown }).cause) === "23505";
+}
+
+/** A new review waits for approval. One per customer and product, held by a unique index under races. */
+export async function createReview(
+  db: Db,
+  input: ReviewFields & { userId: string; productSlug: string },
+): Promise<{ review: MyReview } | { problem: "no-product" | "exists" }> {
+  const [product] = await db
+    .select({ slug: products.slug })
+    .from(products)
+    .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
+  if (!product) return { problem: "no-product" };
+  try {
+    await db.insert(reviews).values({
+      productSlug: input.productSlug,
+      userId: input.userId,
+      rating: input.rating,
+      title: input.title,
+      body: input.body,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { problem: "exists" };
+    throw error;
+  }
+  const review = await getMyReview(db, input.userId, input.productSlug);
+  if (!review) throw new Error("A review just written cannot be read back");
+  return { review };
+}
+
+type OwnedChange = { problem: "not-found" | "forbidden" };
+
+/**
+ * The author edits their review; a changed review goes back to the approval queue, since staff approved
+ * other words. Saving it unchanged keeps its state.
+ */
+export async function updateReview(
+  db: Db,
+  input: ReviewFields & { id: string; userId: string },
+): Promise<{ review: MyReview } | OwnedChange> {
+  const current = await getReview(db, input.id);
+  if (!current) return { problem: "not-found" };
+  if (current.userId !== input.userId) return { problem: "forbidden" };
+  const changed =
+    current.rating !== input.rating || current.title !== input.title || current.body !== input.body;
+  if (changed) {
+    await db
+      .update(reviews)
+      .set({
+        rating: input.rating,
+        title: input.title,
+        body: input.body,
+        status: "pending",
+        rejectionReason: null,
+        moderatedAt: null,
+        moderatedBy: null,
+      })
+      .where(and(eq(reviews.id, input.id), eq(reviews.userId, input.userId)));
+  }
+  const review = await getMyReview(db, input.userId, current.productSlug);
+  return review ? { review } : { problem: "not-found" };
+}
+
+export async function deleteReview(
+  db: Db,
+  input: { id: string; userId: string },
+): Promise<{ deleted: true } | OwnedChange> {
+  const current = await getReview(db, input.id);
+  if (!current) return { problem: "not-found" };
+  if (current.userId !== input.userId) return { problem: "forbidden" };
+  await db.delete(reviews).where(and(eq(reviews.id, input.id), eq(reviews.userId, input.userId)));
+  return { deleted: true };
+}
+
+/** Staff's queue: pending reviews oldest first; approved and rejected ones most recently decided first. */
+export async function listReviewsForAdmin(
+  db: Db,
+  status: ReviewStatus,
+  page: number,
+): Promise<AdminReviewPage> {
+  const order =
+    status === "pending"
+      ? [asc(reviews.createdAt), asc(reviews.id)]
+      : [desc(reviews.moderatedAt), desc(reviews.createdAt), asc(reviews.id)];
+  const [rows, totals] = await Promise.all([
+    selectReviews(db)
+      .where(eq(reviews.status, status))
+      .orderBy(...order)
+      .limit(ADMIN_REVIEW_PAGE_SIZE)
+      .offset((page - 1) * ADMIN_REVIEW_PAGE_SIZE),
+    db.select({ status: reviews.status, count: count() }).from(reviews).groupBy(reviews.status),
+  ]);
+  const counts: Record<ReviewStatus, number> = { pending: 0, approved: 0, rejected: 0 };
+  for (const row of totals) counts[row.status] = row.count;
+  const verified = await verifiedAuthors(db, rows);
+  return {
+    items: rows.map((row) => presentForAdmin(row, verified)),
+    counts,
+    total: counts[status],
+    page,
+    pageSize: ADMIN_REVIEW_PAGE_SIZE,
+  };
+}
+
+export async function moderateReview(
+  db: Db,
+  input: { id: string; adminId: string } & ({ status: "approved" } | { status: "rejected"; reason: string }),
+): Promise<AdminReview | undefined> {
+  const [updated] = await db
+    .update(reviews)
+    .set({
+      status: input.status,
+      rejectionReason: input.status === "rejected" ? input.reason : null,
+      moderatedAt: new Date(),
+      moderatedBy: input.adminId,
+    })
+    .where(eq(reviews.id, input.id))
+    .returning({ id: reviews.id });
+  return updated && getAdminReview(db, updated.id);
+}
+
+/** The shop's public reply under a review; null removes it. */
+export async function setReviewReply(
+  db: Db,
+  id: string,
+  reply: string | null,
+): Promise<AdminReview | undefined> {
+  const [updated] = await db
+    .update(reviews)
+    .set({ reply, repliedAt: reply === null ? null : new Date() })
+    .where(eq(reviews.id, id))
+    .returning({ id: reviews.id });
+  return updated && getAdminReview(db, updated.id);
+}

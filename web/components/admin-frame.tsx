@@ -1,0 +1,158 @@
+import { type ReactNode, useState } from "react";
+import { Link, NavLink, useActionData } from "react-router";
+
+const SECTIONS = [
+  { to: "/admin/questions", label: "Questions" },
+  { to: "/admin/reviews", label: "Reviews" },
+  { to: "/admin/messages", label: "Messages" },
+] as const;
+
+/** The frame of the conversation's staff pages: a title, the way between them, and the no-access page. */
+export function AdminFrame({
+  title,
+  forbidden,
+  children,
+}: {
+  title: string;
+  forbidden: boolean;
+  children: ReactNode;
+}) {
+  if (forbidden) {
+    return (
+      <section className="py-16 text-center">
+        <h1 className="font-serif text-2xl font-semibold">This page is for shop staff</h1>
+        <p className="mt-2 text-stone-700 dark:text-stone-300">Your account has no admin access.</p>
+        <Link to="/" className="mt-4 inline-block underline">
+          Back to the shop
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <div>
+      <nav aria-label="Customer conversations" className="mb-4 overflow-x-auto">
+        <ul className="flex gap-1 border-b border-stone-200 dark:border-stone-800">
+          {SECTIONS.map((section) => (
+            <li key={section.to}>
+              <NavLink
+                to={section.to}
+                className={({ isActive }) =>
+                  `-mb-px inline-block min-h-11 border-b-2 px-3 py-2.5 text-sm font-medium ${
+                    isActive
+                      ? "border-brand-700 text-brand-800 dark:border-brand-100 dark:text-brand-100"
+                      : "border-transparent text-stone-600 hover:text-stone-900 dark:text-stone-400 dark:hover:text-stone-100"
+                  }`
+                }
+              >
+                {section.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <h1 className="mb-4 font-serif text-2xl font-semibold">{title}</h1>
+      {children}
+      <ActionNotice />
+    </div>
+  );
+}
+
+/** Filter tabs as links, so a filtered list has its own address and the back button works. */
+export function FilterTabs({
+  label,
+  options,
+  current,
+}: {
+  label: string;
+  options: { value: string; label: string; count?: number; href: string }[];
+  current: string;
+}) {
+  return (
+    <nav aria-label={label} className="mb-4">
+      <ul className="flex flex-wrap gap-2">
+        {options.map((option) => {
+          const active = option.value === current;
+          return (
+            <li key={option.value}>
+              <Link
+                to={option.href}
+                aria-current={active ? "page" : undefined}
+                className={`inline-flex min-h-11 items-center gap-1.5 rounded-full border px-3 text-sm font-medium ${
+                  active
+                    ? "border-brand-700 bg-brand-700 text-white dark:border-brand-100 dark:bg-brand-100 dark:text-brand-900"
+                    : "border-stone-300 bg-white text-stone-800 hover:bg-stone-100 dark:border-stone-600 dark:bg-stone-900 dark:text-stone-200 dark:hover:bg-stone-800"
+                }`}
+              >
+                {option.label}
+                {option.count !== undefined && <span className="tabular-nums">({option.count})</span>}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/** Previous and next page links for the staff lists. */
+export function Pager({
+  page,
+  total,
+  pageSize,
+  hrefFor,
+}: {
+  page: number;
+  total: number;
+  pageSize: number;
+  hrefFor: (page: number) => string;
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (pages === 1) return null;
+  return (
+    <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-3">
+      {page > 1 ? (
+        <Link to={hrefFor(page - 1)} className="underline">
+          Previous page
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="text-sm">
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <Link to={hrefFor(page + 1)} className="underline">
+          Next page
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/**
+ * What the last staff action did, kept in view at the bottom of the screen: the card it came from may
+ * have left the list (an approved review leaves "Awaiting approval").
+ */
+export function ActionNotice() {
+  const data = useActionData() as { ok: boolean; notice?: string } | undefined;
+  const [dismissed, setDismissed] = useState<unknown>(undefined);
+  const notice = data?.ok && dismissed !== data ? data.notice : undefined;
+  return (
+    <div role="status" className="fixed inset-x-4 bottom-4 z-20 empty:hidden md:right-6 md:left-auto md:w-96">
+      {notice && (
+        <div className="flex items-start justify-between gap-3 rounded-lg bg-stone-900 p-4 text-white shadow-lg dark:bg-stone-100 dark:text-stone-900">
+          <p>{notice}</p>
+          <button
+            type="button"
+            onClick={() => setDismissed(data)}
+            className="-m-2 min-h-11 min-w-11 rounded p-2 text-sm font-medium underline"
+          >
+            Dismiss
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { useId } from "react";
+import { Form, Link } from "react-router";
+import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
+import {
+  buttonClass,
+  cardClass,
+  errorTextClass,
+  inputClass,
+  labelClass,
+} from "../../components/form-styles.ts";
+import { useAdminAction } from "../../lib/admin-data.ts";
+import { formatDateTime } from "../../lib/format-date.ts";
+
+/** One question in the staff queue: read it, answer or edit the answer, hide or show it. */
+export function AdminQuestionCard({ question }: { question: AdminQuestion }) {
+  const id = useId();
+  const { busy, result } = useAdminAction(question.id);
+  const answerError =
+    result && !result.ok && result.intent === "answer" ? (result.fields?.answer ?? result.error) : undefined;
+
+  return (
+    <article className={cardClass} aria-labelledby={`${id}-product`}>
+      <header className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h2 id={`${id}-product`} className="font-semibold">
+            <Link to={`/product/${question.product.slug}`} className="underline">
+              {question.product.name}
+            </Link>
+          </h2>
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            Asked {formatDateTime(question.askedAt)}
+            {question.asker ? (
+              <>
+                {" "}
+                by {question.asker.name} <span className="break-all">({question.asker.email})</span>
+              </>
+            ) : (
+              " by a deleted account"
+            )}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-1.5">
+          <span
+            className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${
+              question.status === "answered"
+                ? "bg-brand-100 text-brand-800 dark:bg-brand-900 dark:text-brand-100"
+                : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+            }`}
+          >
+            {QUESTION_STATUS_LABELS[question.status]}
+          </span>
+          {question.hidden && (
+            <span className="rounded-full bg-stone-200 px-2.5 py-0.5 text-xs font-semibold text-stone-800 dark:bg-stone-700 dark:text-stone-100">
+              Hidden
+            </span>
+          )}
+        </div>
+      </header>
+      <p className="mt-3 whitespace-pre-line break-words">{question.question}</p>
+
+      <Form method="post" preventScrollReset className="mt-4">
+        <input type="hidden" name="id" value={question.id} />
+        <label htmlFor={`${id}-answer`} className={labelClass}>
+          {question.answer === null ? "Answer" : "Answer (published)"}
+        </label>
+        <textarea
+          id={`${id}-answer`}
+          name="answer"
+          rows={3}
+          maxLength={ANSWER_MAX_LENGTH}
+          defaultValue={question.answer ?? ""}
+          key={question.answer ?? ""}
+          required
+          disabled={busy}
+          aria-invalid={answerError ? true : undefined}
+          aria-describedby={answerError ? `${id}-answer-error` : undefined}
+          className={inputClass}
+        />
+        {answerError && (
+          <p id={`${id}-answer-error`} role="alert" className={errorTextClass}>
+            {answerError}
+          </p>
+        )}
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="submit" name="intent" value="answer" disabled={busy} className={buttonClass.primary}>
+            {question.answer === null ? "Publish answer" : "Update answer"}
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value={question.hidden ? "show" : "hide"}
+            formNoValidate
+            disabled={busy}
+            className={buttonClass.secondary}
+          >
+            {question.hidden ? "Show on product page" : "Hide question"}
+          </button>
+        </div>
+        {result && !result.ok && result.intent !== "answer" && (
+          <p role="alert" className={errorTextClass}>
+            {result.error}
+          </p>
+        )}
+      </Form>
+    </article>
+  );
+}

@@ -1,0 +1,93 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { type AdminReviewPage, REVIEW_STATUSES, type ReviewStatus } from "../../common/reviews.ts";
+import { AdminFrame, FilterTabs, Pager } from "../components/admin-frame.tsx";
+import { AdminReviewCard } from "../features/reviews/admin-review-card.tsx";
+import { loadAdminData, runAdminAction } from "../lib/admin-data.ts";
+import { api, toQuery } from "../lib/api.ts";
+
+const STATUS_LABELS: Record<ReviewStatus, string> = {
+  pending: "Awaiting approval",
+  approved: "Published",
+  rejected: "Rejected",
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const status = REVIEW_STATUSES.find((option) => option === url.searchParams.get("status")) ?? "pending";
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const result = await loadAdminData<AdminReviewPage>(request, `/admin/reviews${toQuery({ status, page })}`);
+  return { result, status };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const intent = String(form.get("intent") ?? "");
+  const path = `/admin/reviews/${encodeURIComponent(id)}`;
+  return runAdminAction(id, intent, async () => {
+    switch (intent) {
+      case "approve":
+        await api(`${path}/approve`, { method: "POST" });
+        return "Approved: the review is on the product page.";
+      case "reject": {
+        const { authorNotified } = await api<{ authorNotified: boolean }>(`${path}/reject`, {
+          method: "POST",
+          body: { reason: String(form.get("reason") ?? "") },
+        });
+        return authorNotified ? "Rejected. The author has been e-mailed the reason." : "Rejected.";
+      }
+      case "reply":
+        await api(`${path}/reply`, { method: "PUT", body: { reply: String(form.get("reply") ?? "") } });
+        return "Reply published under the review.";
+      case "remove-reply":
+        await api(`${path}/reply`, { method: "DELETE" });
+        return "Reply removed.";
+      default:
+        throw new Error(`Unknown review action: ${intent}`);
+    }
+  });
+}
+
+export function Component() {
+  const { result, status } = useLoaderData<typeof loader>();
+  const page = result.forbidden ? undefined : result.data;
+  const href = (option: ReviewStatus, pageNumber = 1) =>
+    `/admin/reviews${toQuery({ status: option === "pending" ? undefined : option, page: pageNumber > 1 ? pageNumber : undefined })}`;
+  return (
+    <AdminFrame title="Product reviews" forbidden={result.forbidden}>
+      {page && (
+        <>
+          <FilterTabs
+            label="Show reviews"
+            current={status}
+            options={REVIEW_STATUSES.map((option) => ({
+              value: option,
+              label: STATUS_LABELS[option],
+              count: page.counts[option],
+              href: href(option),
+            }))}
+          />
+          {page.items.length === 0 ? (
+            <p className="text-stone-700 dark:text-stone-300">
+              {status === "pending" ? "No reviews are waiting for approval." : "No reviews here."}
+            </p>
+          ) : (
+            <ul className="space-y-4">
+              {page.items.map((review) => (
+                <li key={review.id}>
+                  <AdminReviewCard review={review} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pager
+            page={page.page}
+            total={page.total}
+            pageSize={page.pageSize}
+            hrefFor={(n) => href(status, n)}
+          />
+        </>
+      )}
+    </AdminFrame>
+  );
+}
