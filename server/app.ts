@@ -5,25 +5,34 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import type { Deps } from "./deps.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
+import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
+import { checkoutRoutes } from "./orders/checkout.routes.ts";
+import { orderRoutes } from "./orders/orders.routes.ts";
+import { paymentRoutes } from "./payments/payments.routes.ts";
+import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
 export function createApp(deps: Deps) {
   const app = new Hono();
+  // Razorpay Checkout's hosts are allowed only when Razorpay is configured.
+  const payments = razorpayCspSources(deps.env);
 
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...payments.script],
         // React's style={{...}} props are inline styles; no inline scripts are allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        connectSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:", ...payments.img],
+        connectSrc: ["'self'", ...payments.connect],
+        ...(payments.frame.length ? { frameSrc: ["'self'", ...payments.frame] } : {}),
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -49,7 +58,14 @@ export function createApp(deps: Deps) {
     })
     .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(c.req.raw))
     .route("/products", productRoutes(deps))
-    .route("/combos", comboRoutes(deps));
+    .route("/combos", comboRoutes(deps))
+    .route("/addresses", addressRoutes(deps))
+    .route("/checkout", checkoutRoutes(deps))
+    .route("/orders", orderRoutes(deps))
+    .route("/payments", paymentRoutes(deps))
+    .route("/admin/orders", adminOrderRoutes(deps))
+    .route("/admin/stock", adminStockRoutes(deps))
+    .route("/admin/dashboard", adminDashboardRoutes(deps));
 
   api.use("*", async (c, next) => {
     await next();
