@@ -243,7 +243,9 @@ export async function expireUnpaidOrders(deps: Deps, now = new Date()): Promise<
 /** Checks for lapsed unpaid orders every minute while the shop runs; returns the function that stops it. */
 export function scheduleUnpaidOrderExpiry(deps: Deps): () => void {
   const timer = setInterval(() => {
-    expireUnpaidOrders(deps).catch((error) => console.error("[orders] expiring unpaid orders failed:", error));
+    expireUnpaidOrders(deps).catch((error) =>
+      console.error("[orders] expiring unpaid orders failed:", error),
+    );
   }, 60_000);
   timer.unref();
   return () => clearInterval(timer);
