@@ -8,7 +8,14 @@ import { createTestDatabase, TEST_AUTH_SECRET } from "./database.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export type Shop = { url: string; dataDir: string; output: () => string; stop: () => Promise<void> };
+export type Shop = {
+  url: string;
+  dataDir: string;
+  /** The cloned test database the shop runs on (unset with `embedded: true`), for arranging data directly. */
+  databaseUrl?: string;
+  output: () => string;
+  stop: () => Promise<void>;
+};
 
 /**
  * Starts the real server (server/main.ts, the built web app) on a free port with a throwaway
@@ -45,6 +52,7 @@ export async function startShop(
   return {
     url,
     dataDir,
+    databaseUrl: database?.url,
     output: () => output,
     async stop() {
       await stopProcess(child);
