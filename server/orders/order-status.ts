@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import {
   checkTransition,
   type OrderActor,
@@ -31,13 +31,16 @@ export type StatusChange = {
   now?: Date;
 };
 
-/** Puts the stock of a cancelled order back on the shelf, in the same key order orders take it. */
+/**
+ * Puts the stock of a cancelled order back on the shelf, locking rows in the order that placing an order
+ * takes them (products, then combos, each by key), so a cancellation and an order never deadlock.
+ */
 async function restock(tx: Tx, orderId: string) {
   const lines = await tx
     .select({ itemId: orderLines.itemId, kind: orderLines.kind, quantity: orderLines.quantity })
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId))
-    .orderBy(asc(orderLines.itemId));
+    .orderBy(desc(orderLines.kind), asc(orderLines.itemId));
   for (const line of lines) {
     if (line.kind === "product") {
       await tx

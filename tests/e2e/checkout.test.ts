@@ -72,6 +72,7 @@ async function enterAddress(page: Page) {
   await form.getByRole("button", { name: "Save address" }).click();
   // The PIN belongs to Karnataka: the form says so before anything is sent.
   await form.getByText("This PIN code is not in Tamil Nadu").waitFor();
+  await screenshot(page, "checkout-address-pin-error");
   await form.getByLabel("State or union territory").selectOption("Karnataka");
   await form.getByRole("button", { name: "Save address" }).click();
   await page.getByRole("radio", { name: /Meera Iyer/ }).waitFor();

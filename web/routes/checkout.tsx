@@ -85,7 +85,13 @@ export function Component() {
       }
     } catch (caught) {
       setPlacing(false);
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+      setError(
+        isApiError(caught) && caught.code === "idempotency_key_reused"
+          ? "This order may already have been placed. Please check My Orders before trying again."
+          : isApiError(caught)
+            ? caught.message
+            : "Something went wrong. Please try again.",
+      );
       // Stock or the code changed under us: show the cart as it is now.
       if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
     }
