@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
@@ -12,6 +13,11 @@ import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
+import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
+import { checkoutRoutes } from "./orders/checkout.routes.ts";
+import { orderRoutes } from "./orders/orders.routes.ts";
+import { paymentRoutes } from "./payments/payments.routes.ts";
+import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
@@ -20,16 +26,19 @@ export const distDir = path.resolve(import.meta.dirname, "../dist");
 
 export function createApp(deps: Deps) {
   const app = new Hono();
+  // Razorpay Checkout's hosts are allowed only when Razorpay is configured.
+  const payments = razorpayCspSources(deps.env);
 
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...payments.script],
         // React's style={{...}} props are inline styles; no inline scripts are allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        connectSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:", ...payments.img],
+        connectSrc: ["'self'", ...payments.connect],
+        ...(payments.frame.length ? { frameSrc: ["'self'", ...payments.frame] } : {}),
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -69,7 +78,14 @@ export function createApp(deps: Deps) {
     .route("/reviews", reviewRoutes(deps))
     .route("/admin/questions", adminQuestionRoutes(deps))
     .route("/admin/reviews", adminReviewRoutes(deps))
-    .route("/admin/messages", adminMessageRoutes(deps));
+    .route("/admin/messages", adminMessageRoutes(deps))
+    .route("/addresses", addressRoutes(deps))
+    .route("/checkout", checkoutRoutes(deps))
+    .route("/orders", orderRoutes(deps))
+    .route("/payments", paymentRoutes(deps))
+    .route("/admin/orders", adminOrderRoutes(deps))
+    .route("/admin/stock", adminStockRoutes(deps))
+    .route("/admin/dashboard", adminDashboardRoutes(deps));
 
   api.all("*", (c) => {
     throw notFound(`There is no API at ${c.req.method} ${c.req.path}.`);

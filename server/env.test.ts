@@ -31,3 +31,30 @@ describe("production configuration", () => {
     ).toBe("postgres://shop@db/shop");
   });
 });
+
+describe("checkout configuration", () => {
+  it("defaults to free shipping from ₹499, else ₹49, and cash on delivery up to ₹5,000", () => {
+    const env = parseEnv({ FREE_SHIPPING_MIN_PAISE: "", COD_ENABLED: "" });
+    expect(env).toMatchObject({
+      FREE_SHIPPING_MIN_PAISE: 49_900,
+      SHIPPING_FEE_PAISE: 4_900,
+      COD_ENABLED: true,
+      COD_MAX_ORDER_PAISE: 500_000,
+      RAZORPAY_API_BASE: "https://api.razorpay.com",
+      RAZORPAY_CHECKOUT_URL: "https://checkout.razorpay.com/v1/checkout.js",
+    });
+    expect(parseEnv({ COD_ENABLED: "false", SHIPPING_FEE_PAISE: "6900" })).toMatchObject({
+      COD_ENABLED: false,
+      SHIPPING_FEE_PAISE: 6_900,
+    });
+  });
+
+  it("refuses rupees with paise in a paise amount, and half a Razorpay key", () => {
+    expect(() => parseEnv({ SHIPPING_FEE_PAISE: "49.5" })).toThrowError(
+      /SHIPPING_FEE_PAISE: must be whole paise/,
+    );
+    expect(() => parseEnv({ RAZORPAY_KEY_ID: "rzp_test_1" })).toThrowError(
+      /RAZORPAY_KEY_SECRET: set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither/,
+    );
+  });
+});

@@ -4,6 +4,13 @@ import { z } from "zod";
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
 
+/** A non-negative whole number with a default, e.g. an amount in paise; blank means the default. */
+const count = (fallback: number, message = "must be a whole number") =>
+  z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number().int(message).min(0, "must be 0 or more").default(fallback),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -22,6 +29,21 @@ const envSchema = z.object({
   CONTACT_FORWARD_URL: optional(z.url()),
   CONTACT_FORWARD_EMAIL: optional(z.email()),
   TRUST_PROXY: z.preprocess((value) => (value === "" ? undefined : value), z.stringbool().default(false)),
+  // Checkout and orders
+  FREE_SHIPPING_MIN_PAISE: count(49_900, "must be whole paise (₹499 is 49900)"),
+  SHIPPING_FEE_PAISE: count(4_900, "must be whole paise (₹49 is 4900)"),
+  COD_ENABLED: z.preprocess((value) => (value === "" ? undefined : value), z.stringbool().default(true)),
+  COD_MAX_ORDER_PAISE: count(500_000, "must be whole paise (₹5,000 is 500000)"),
+  RAZORPAY_KEY_ID: optional(z.string().min(1)),
+  RAZORPAY_KEY_SECRET: optional(z.string().min(1)),
+  RAZORPAY_WEBHOOK_SECRET: optional(z.string().min(1)),
+  RAZORPAY_API_BASE: optional(z.url()).transform((url) => url ?? "https://api.razorpay.com"),
+  RAZORPAY_CHECKOUT_URL: optional(z.url()).transform(
+    (url) => url ?? "https://checkout.razorpay.com/v1/checkout.js",
+  ),
+  /** An order paid online that is still unpaid after this long is cancelled and its stock released. */
+  PAYMENT_WINDOW_MINUTES: count(30),
+  LOW_STOCK_THRESHOLD: count(10),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };
@@ -34,6 +56,13 @@ const productionRules = envSchema.superRefine((env, context) => {
       code: "custom",
       path: ["BETTER_AUTH_SECRET"],
       message: "required when DATABASE_URL is set (32+ random characters, e.g. `openssl rand -base64 32`)",
+    });
+  }
+  if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
+    context.addIssue({
+      code: "custom",
+      path: [env.RAZORPAY_KEY_ID ? "RAZORPAY_KEY_SECRET" : "RAZORPAY_KEY_ID"],
+      message: "set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither",
     });
   }
 });

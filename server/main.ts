@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
 import { createDeps } from "./deps.ts";
 import { type Env, parseEnv } from "./env.ts";
+import { scheduleUnpaidOrderExpiry } from "./orders/order-status.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen
 async function main() {
@@ -25,7 +26,9 @@ async function main() {
   await migrateDatabase(db);
   await seedCatalogue(db);
 
-  const app = createApp(createDeps({ db, env }));
+  const deps = createDeps({ db, env });
+  const app = createApp(deps);
+  const stopExpiry = scheduleUnpaidOrderExpiry(deps);
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const where = embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL";
     console.log(`Shop ready on http://localhost:${info.port} (${where})`);
@@ -37,6 +40,7 @@ async function main() {
     stopping = true;
     console.log(`${signal}: shutting down`);
     server.close();
+    stopExpiry();
     await pool.end();
     await embedded?.stop();
     process.exit(0);

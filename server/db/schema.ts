@@ -3,10 +3,12 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
   numeric,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -14,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { ORDER_ACTORS, ORDER_STATUSES } from "../../common/order-lifecycle.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -312,4 +315,141 @@ export const contactReplies = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("contact_replies_message_idx").on(table.messageId)],
+);
+
+// ---- Checkout and orders: the address book, orders with their lines and history, idempotent order requests.
+
+/** A customer's saved delivery addresses, offered again at the next checkout. Deleted with the account. */
+export const addresses = pgTable(
+  "addresses",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    phone: text("phone").notNull(),
+    line1: text("line1").notNull(),
+    line2: text("line2").notNull().default(""),
+    city: text("city").notNull(),
+    state: text("state").notNull(),
+    pin: text("pin").notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (table) => [index("addresses_user_id_idx").on(table.userId)],
+);
+
+/** Gives order numbers PN-<year>-000123; gaps after a refused order are harmless. */
+export const orderNumbers = pgSequence("order_number_seq", { startWith: 1 });
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: text("id").primaryKey(),
+    number: text("number").notNull().unique(),
+    /** Null once the account is deleted: the order stays as the shop's sales and delivery record. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    paymentMethod: text("payment_method", { enum: ["cod", "razorpay"] }).notNull(),
+    subtotalPaise: integer("subtotal_paise").notNull(),
+    discountCode: text("discount_code"),
+    discountPaise: integer("discount_paise").notNull().default(0),
+    shippingPaise: integer("shipping_paise").notNull(),
+    totalPaise: integer("total_paise").notNull(),
+    // The delivery address as it was when ordered: a later edit of the address book never rewrites a delivery.
+    shipName: text("ship_name").notNull(),
+    shipPhone: text("ship_phone").notNull(),
+    shipLine1: text("ship_line1").notNull(),
+    shipLine2: text("ship_line2").notNull().default(""),
+    shipCity: text("ship_city").notNull(),
+    shipState: text("ship_state").notNull(),
+    shipPin: text("ship_pin").notNull(),
+    estimatedDeliveryFrom: date("estimated_delivery_from", { mode: "string" }).notNull(),
+    estimatedDeliveryTo: date("estimated_delivery_to", { mode: "string" }).notNull(),
+    hasPerishables: boolean("has_perishables").notNull().default(false),
+    razorpayOrderId: text("razorpay_order_id").unique(),
+    razorpayPaymentId: text("razorpay_payment_id"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** The Razorpay refund id, or the UPI / bank reference of a cash-on-delivery refund. */
+    refundReference: text("refund_reference"),
+    courier: text("courier"),
+    trackingNumber: text("tracking_number"),
+    shippedAt: timestamp("shipped_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index("orders_user_id_created_at_idx").on(table.userId, table.createdAt),
+    index("orders_status_idx").on(table.status),
+    index("orders_created_at_idx").on(table.createdAt),
+    check(
+      "orders_amounts_not_negative",
+      sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,
+    ),
+    check(
+      "orders_total_adds_up",
+      sql`${table.totalPaise} = ${table.subtotalPaise} - ${table.discountPaise} + ${table.shippingPaise}`,
+    ),
+  ],
+);
+
+/** What was bought, at the price charged. */
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    itemId: text("item_id").notNull(),
+    kind: text("kind", { enum: ["product", "combo"] }).notNull(),
+    name: text("name").notNull(),
+    image: text("image").notNull(),
+    unitPricePaise: integer("unit_price_paise").notNull(),
+    quantity: integer("quantity").notNull(),
+    lineTotalPaise: integer("line_total_paise").notNull(),
+    perishable: boolean("perishable").notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orderId, table.itemId] }),
+    check("order_lines_quantity_positive", sql`${table.quantity} > 0`),
+  ],
+);
+
+/** Every status change with its time and who made it. */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status", { enum: ORDER_STATUSES }),
+    toStatus: text("to_status", { enum: ORDER_STATUSES }).notNull(),
+    actor: text("actor", { enum: ORDER_ACTORS }).notNull(),
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("order_events_order_id_idx").on(table.orderId, table.createdAt)],
+);
+
+/**
+ * One row per Idempotency-Key and account: the primary key makes a repeated or concurrent request wait for,
+ * then return, the first one's order instead of placing another.
+ */
+export const orderRequests = pgTable(
+  "order_requests",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] })],
 );

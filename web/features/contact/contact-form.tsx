@@ -1,5 +1,9 @@
 import { type FormEvent, useId, useState } from "react";
-import { CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH, CONTACT_TEXTS } from "../../../common/contact.ts";
+import {
+  CONTACT_MESSAGE_MAX_LENGTH,
+  CONTACT_NAME_MAX_LENGTH,
+  CONTACT_TEXTS,
+} from "../../../common/contact.ts";
 import { sendContactMessage } from "./send-contact-message.ts";
 
 type Status = "idle" | "submitting" | "success" | "error";

@@ -1,0 +1,158 @@
+/**
+ * The order lifecycle: every status, who may move an order from one to the next, and the policy
+ * windows. The server refuses any change this table does not allow; the web app uses the same
+ * functions to decide which buttons to show.
+ */
+
+export const ORDER_STATUSES = [
+  "awaiting_payment",
+  "placed",
+  "confirmed",
+  "packed",
+  "shipped",
+  "delivered",
+  "cancelled",
+  "return_requested",
+  "returned",
+  "refunded",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Who made a change: the shopper, staff, the payment gateway, or the shop itself (an unpaid order expiring). */
+export const ORDER_ACTORS = ["customer", "admin", "payment", "system"] as const;
+export type OrderActor = (typeof ORDER_ACTORS)[number];
+
+export const STATUS_LABELS: Record<OrderStatus, string> = {
+  awaiting_payment: "Awaiting payment",
+  placed: "Placed",
+  confirmed: "Confirmed",
+  packed: "Packed",
+  shipped: "Shipped",
+  delivered: "Delivered",
+  cancelled: "Cancelled",
+  return_requested: "Return requested",
+  returned: "Returned",
+  refunded: "Refunded",
+};
+
+/** What the change is called on a button or in an error: "cannot be shipped". */
+export const TRANSITION_VERBS: Record<OrderStatus, string> = {
+  awaiting_payment: "put back to awaiting payment",
+  placed: "placed",
+  confirmed: "confirmed",
+  packed: "packed",
+  shipped: "shipped",
+  delivered: "delivered",
+  cancelled: "cancelled",
+  return_requested: "returned",
+  returned: "marked returned",
+  refunded: "refunded",
+};
+
+/**
+ * The one table of allowed changes: from a status, to a status, by whom.
+ * return_requested -> delivered is staff declining a return request.
+ */
+export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, readonly OrderActor[]>>> = {
+  awaiting_payment: { confirmed: ["payment"], cancelled: ["customer", "admin", "system"] },
+  placed: { confirmed: ["admin"], cancelled: ["customer", "admin"] },
+  confirmed: { packed: ["admin"], cancelled: ["customer", "admin"] },
+  packed: { shipped: ["admin"], cancelled: ["customer", "admin"] },
+  shipped: { delivered: ["admin"] },
+  delivered: { return_requested: ["customer", "admin"] },
+  return_requested: { returned: ["admin"], delivered: ["admin"] },
+  returned: { refunded: ["admin"] },
+  cancelled: { refunded: ["admin"] },
+  refunded: {},
+};
+
+/**
+ * The policy says 6-8 days for cancelling after ordering and for reporting a problem after delivery.
+ * The shop binds itself to the shorter end: 6 full days (144 hours) from the moment of ordering or delivery.
+ */
+export const CANCEL_WINDOW_DAYS = 6;
+export const RETURN_WINDOW_DAYS = 6;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The order as the rules need to see it. */
+export type LifecycleOrder = {
+  status: OrderStatus;
+  placedAt: Date;
+  deliveredAt: Date | null;
+  paidAt: Date | null;
+  hasPerishables: boolean;
+};
+
+export type TransitionCheck = { ok: true } | { ok: false; reason: string };
+
+export function checkTransition(
+  order: LifecycleOrder,
+  to: OrderStatus,
+  actor: OrderActor,
+  now: Date,
+): TransitionCheck {
+  const allowedActors = ORDER_TRANSITIONS[order.status][to];
+  if (!allowedActors) {
+    return {
+      ok: false,
+      reason: `An order that is ${STATUS_LABELS[order.status].toLowerCase()} cannot be ${TRANSITION_VERBS[to]}.`,
+    };
+  }
+  if (!allowedActors.includes(actor)) {
+    return { ok: false, reason: `This order cannot be ${TRANSITION_VERBS[to]} from here.` };
+  }
+  if (to === "cancelled" && actor === "customer") {
+    if (order.hasPerishables && order.status !== "awaiting_payment") {
+      return {
+        ok: false,
+        reason:
+          "Orders with perishable food items cannot be cancelled online. Please contact us if there is a quality issue.",
+      };
+    }
+    if (now.getTime() - order.placedAt.getTime() > CANCEL_WINDOW_DAYS * DAY_MS) {
+      return {
+        ok: false,
+        reason: `Orders can be cancelled within ${CANCEL_WINDOW_DAYS} days of ordering. Please contact us.`,
+      };
+    }
+  }
+  if (to === "return_requested" && actor === "customer") {
+    const deliveredAt = order.deliveredAt ?? order.placedAt;
+    if (now.getTime() - deliveredAt.getTime() > RETURN_WINDOW_DAYS * DAY_MS) {
+      return {
+        ok: false,
+        reason: `Returns can be requested within ${RETURN_WINDOW_DAYS} days of delivery. Please contact us.`,
+      };
+    }
+  }
+  if (to === "refunded" && order.status === "cancelled" && !order.paidAt) {
+    return { ok: false, reason: "Nothing was paid for this order, so there is nothing to refund." };
+  }
+  return { ok: true };
+}
+
+/** The statuses an actor could move the order to now (for buttons). */
+export function nextStatuses(order: LifecycleOrder, actor: OrderActor, now: Date): OrderStatus[] {
+  return (Object.keys(ORDER_TRANSITIONS[order.status]) as OrderStatus[]).filter(
+    (to) => checkTransition(order, to, actor, now).ok,
+  );
+}
+
+/** The happy path, for the progress line on My Orders. */
+export const ORDER_PROGRESS: readonly OrderStatus[] = [
+  "placed",
+  "confirmed",
+  "packed",
+  "shipped",
+  "delivered",
+];
+
+/** Statuses in which the order still counts as a sale (for revenue). */
+export const SALE_STATUSES: readonly OrderStatus[] = [
+  "placed",
+  "confirmed",
+  "packed",
+  "shipped",
+  "delivered",
+  "return_requested",
+];

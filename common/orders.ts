@@ -1,0 +1,138 @@
+/** Response shapes of the checkout and order APIs, shared by the server's presenters and the web app. */
+import type { DeliveryEstimate } from "./delivery-estimate.ts";
+import type { OrderActor, OrderStatus } from "./order-lifecycle.ts";
+import type { OrderPricing } from "./order-pricing.ts";
+import type { Address, SavedAddress } from "./schemas/address.ts";
+
+export type PaymentMethod = "cod" | "razorpay";
+
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  cod: "Cash on delivery",
+  razorpay: "UPI, card or netbanking",
+};
+
+export type PaymentOptions = {
+  cod: { enabled: boolean; maxOrderPaise: number; available: boolean };
+  razorpay: { enabled: boolean };
+};
+
+export type CheckoutSummary = {
+  pricing: OrderPricing;
+  /** Image URLs for the lines, by item id. */
+  images: Record<string, string>;
+  addresses: SavedAddress[];
+  estimate: DeliveryEstimate;
+  payment: PaymentOptions;
+  freeShippingMinPaise: number;
+};
+
+export type OrderLine = {
+  itemId: string;
+  kind: "product" | "combo";
+  name: string;
+  image: string;
+  unitPricePaise: number;
+  quantity: number;
+  lineTotalPaise: number;
+};
+
+export type OrderEvent = {
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+  actor: OrderActor;
+  note: string | null;
+  at: string;
+};
+
+export type OrderListItem = {
+  number: string;
+  status: OrderStatus;
+  placedAt: string;
+  totalPaise: number;
+  paymentMethod: PaymentMethod;
+  lines: OrderLine[];
+  /** When each status on the way was reached, for the progress line. */
+  events: OrderEvent[];
+};
+
+export type OrderDetail = OrderListItem & {
+  subtotalPaise: number;
+  discount: { code: string; amountPaise: number } | null;
+  shippingPaise: number;
+  address: Address;
+  estimate: DeliveryEstimate;
+  courier: string | null;
+  trackingNumber: string | null;
+  paidAt: string | null;
+  shippedAt: string | null;
+  deliveredAt: string | null;
+  /** What the customer may do now, with the reason when a usual action is closed. */
+  actions: {
+    cancel: { allowed: boolean; reason: string | null };
+    requestReturn: { allowed: boolean; reason: string | null };
+    pay: boolean;
+  };
+};
+
+export type PlacedOrder = { order: OrderDetail };
+
+export type OrderPage = { orders: OrderListItem[]; page: number; pageSize: number; total: number };
+
+export type RazorpayCheckout = {
+  keyId: string;
+  scriptUrl: string;
+  razorpayOrderId: string;
+  amountPaise: number;
+  currency: "INR";
+  shopName: string;
+  description: string;
+  prefill: { name: string; email: string; contact: string };
+  /** Seconds the payment window stays open, so the modal closes before an unpaid order expires. */
+  timeoutSeconds: number;
+};
+
+export type AdminOrderRow = {
+  number: string;
+  status: OrderStatus;
+  placedAt: string;
+  customerName: string;
+  customerEmail: string | null;
+  phone: string;
+  city: string;
+  itemCount: number;
+  totalPaise: number;
+  paymentMethod: PaymentMethod;
+  paid: boolean;
+};
+
+export type AdminOrderPage = { orders: AdminOrderRow[]; page: number; pageSize: number; total: number };
+
+export type AdminOrderEvent = OrderEvent & { actorEmail: string | null };
+
+export type AdminOrderDetail = Omit<OrderDetail, "actions" | "events"> & {
+  customerEmail: string | null;
+  events: AdminOrderEvent[];
+  razorpayPaymentId: string | null;
+  refundReference: string | null;
+  /** Statuses staff may move the order to now. */
+  nextStatuses: OrderStatus[];
+};
+
+export type StockItem = {
+  kind: "product" | "combo";
+  id: string;
+  name: string;
+  stock: number;
+  active: boolean;
+  low: boolean;
+};
+
+export type StockList = { items: StockItem[]; lowStockThreshold: number };
+
+export type DashboardFigures = {
+  today: { orders: number; revenuePaise: number };
+  week: { orders: number; revenuePaise: number };
+  revenueByDay: { date: string; orders: number; revenuePaise: number }[];
+  byStatus: { status: OrderStatus; count: number }[];
+  lowStock: number;
+};

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { ORDER_STATUSES } from "../order-lifecycle.ts";
+
+/** Idempotency-Key: what a browser's crypto.randomUUID() gives, or any client's own 8-200 safe characters. */
+export const idempotencyKeySchema = z
+  .string({ error: "Idempotency-Key header is required" })
+  .regex(/^[A-Za-z0-9_\-:.]{8,200}$/, "Idempotency-Key must be 8-200 letters, digits or - _ : .");
+
+/** Only what the shopper chooses: every amount is the server's. */
+export const placeOrderSchema = z
+  .object({
+    addressId: z.string().min(1, "Choose a delivery address").max(100),
+    paymentMethod: z.enum(["cod", "razorpay"], { error: "Choose how to pay" }),
+  })
+  .strict();
+export type PlaceOrderRequest = z.infer<typeof placeOrderSchema>;
+
+const reason = z.string().trim().max(500, "must be at most 500 characters");
+
+export const cancelOrderSchema = z.object({ reason: reason.optional() }).strict();
+
+export const returnRequestSchema = z
+  .object({ reason: reason.min(10, "Tell us what is wrong in a few words (10 characters or more)") })
+  .strict();
+
+/** What Razorpay Checkout hands the page after a payment, passed on for the server to verify. */
+export const verifyPaymentSchema = z
+  .object({
+    razorpayPaymentId: z.string().regex(/^pay_[A-Za-z0-9]+$/, "is not a Razorpay payment id"),
+    razorpayOrderId: z.string().regex(/^order_[A-Za-z0-9]+$/, "is not a Razorpay order id"),
+    razorpaySignature: z.string().regex(/^[a-f0-9]{64}$/, "is not a payment signature"),
+  })
+  .strict();
+
+export const orderNumberSchema = z.object({
+  number: z.string().regex(/^PN-\d{4}-\d{6,}$/, "is not an order number"),
+});
+
+export const orderListQuerySchema = z
+  .object({ page: z.coerce.number().int().min(1).max(10_000).default(1) })
+  .strict();
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-03-02");
+
+export const adminOrderQuerySchema = z
+  .object({
+    status: z.enum(ORDER_STATUSES).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    q: z.string().trim().max(100).optional(),
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+  })
+  .strict();
+export type AdminOrderQuery = z.infer<typeof adminOrderQuerySchema>;
+
+const text = (max: number) =>
+  z.string().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
+
+export const adminStatusChangeSchema = z
+  .object({
+    status: z.enum(ORDER_STATUSES),
+    note: z.string().trim().max(500).optional(),
+    courier: text(60).optional(),
+    trackingNumber: text(60).optional(),
+    refundReference: text(100).optional(),
+  })
+  .strict()
+  .superRefine((change, context) => {
+    if (change.status !== "shipped") return;
+    if (!change.courier)
+      context.addIssue({ code: "custom", path: ["courier"], message: "is required to ship" });
+    if (!change.trackingNumber) {
+      context.addIssue({ code: "custom", path: ["trackingNumber"], message: "is required to ship" });
+    }
+  });
+export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
+
+export const trackingSchema = z.object({ courier: text(60), trackingNumber: text(60) }).strict();
+
+export const stockUpdateSchema = z
+  .object({
+    stock: z.number().int("must be a whole number").min(0, "must be 0 or more").max(100_000),
+    /** The figure the admin saw, so an edit never silently undoes orders placed meanwhile. */
+    previousStock: z.number().int().min(0),
+  })
+  .strict();

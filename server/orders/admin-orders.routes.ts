@@ -1,0 +1,130 @@
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { z } from "zod";
+import {
+  adminOrderQuerySchema,
+  adminStatusChangeSchema,
+  orderNumberSchema,
+  stockUpdateSchema,
+  trackingSchema,
+} from "../../common/schemas/orders.ts";
+import { requireAdmin } from "../auth/session.ts";
+import { orderEvents, orders } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError, notFound } from "../errors.ts";
+import { validate } from "../validate.ts";
+import {
+  dashboardFigures,
+  exportOrdersCsv,
+  getAdminOrderDetail,
+  listAdminOrders,
+  listStock,
+  updateStock,
+} from "./admin-orders.data.ts";
+import { changeOrderStatus } from "./order-status.ts";
+
+/** Every admin endpoint answers 401 signed out and 403 to a customer, before reading anything sent. */
+const adminOnly = (deps: Deps) =>
+  createMiddleware<{ Variables: { adminId: string } }>(async (c, next) => {
+    const admin = await requireAdmin(deps, c);
+    c.set("adminId", admin.id);
+    await next();
+  });
+
+/** Staff's order desk: list, filter, search, export, open one, move it along the lifecycle, courier details. */
+export function adminOrderRoutes(deps: Deps) {
+  return new Hono<{ Variables: { adminId: string } }>()
+    .use(adminOnly(deps))
+    .get("/", validate("query", adminOrderQuerySchema), async (c) => {
+      return c.json(await listAdminOrders(deps.db, c.req.valid("query")));
+    })
+    .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
+      const csv = await exportOrdersCsv(deps.db, c.req.valid("query"));
+      const stamp = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+      c.header("Content-Type", "text/csv; charset=utf-8");
+      c.header("Content-Disposition", `attachment; filename="orders-${stamp}.csv"`);
+      // A byte-order mark so spreadsheet programs read ₹ and Indian names as UTF-8.
+      return c.body(`\uFEFF${csv}`);
+    })
+    .get("/:number", validate("param", orderNumberSchema), async (c) => {
+      return c.json({ order: await getAdminOrderDetail(deps.db, c.req.valid("param").number, new Date()) });
+    })
+    .post(
+      "/:number/status",
+      validate("param", orderNumberSchema),
+      validate("json", adminStatusChangeSchema),
+      async (c) => {
+        const { number } = c.req.valid("param");
+        const change = c.req.valid("json");
+        await changeOrderStatus(
+          deps,
+          { number },
+          {
+            to: change.status,
+            actor: "admin",
+            actorUserId: c.get("adminId"),
+            note: change.note,
+            courier: change.courier,
+            trackingNumber: change.trackingNumber,
+            refundReference: change.refundReference,
+          },
+        );
+        return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
+      },
+    )
+    .put(
+      "/:number/tracking",
+      validate("param", orderNumberSchema),
+      validate("json", trackingSchema),
+      async (c) => {
+        const { number } = c.req.valid("param");
+        const { courier, trackingNumber } = c.req.valid("json");
+        await deps.db.transaction(async (tx) => {
+          const [order] = await tx.select().from(orders).where(eq(orders.number, number)).for("update");
+          if (!order) throw notFound("There is no order with that number.");
+          if (order.status !== "shipped" && order.status !== "delivered") {
+            throw httpError(
+              409,
+              "not_shipped",
+              "Courier details can be corrected once the order has shipped.",
+            );
+          }
+          await tx.update(orders).set({ courier, trackingNumber }).where(eq(orders.id, order.id));
+          await tx.insert(orderEvents).values({
+            orderId: order.id,
+            fromStatus: order.status,
+            toStatus: order.status,
+            actor: "admin",
+            actorUserId: c.get("adminId"),
+            note: `Courier details corrected: ${courier}, tracking ${trackingNumber}`,
+          });
+        });
+        return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
+      },
+    );
+}
+
+/** Stock per product and combo, editable; low stock is flagged at LOW_STOCK_THRESHOLD. */
+export function adminStockRoutes(deps: Deps) {
+  const threshold = deps.env.LOW_STOCK_THRESHOLD;
+  return new Hono()
+    .use(adminOnly(deps))
+    .get("/", async (c) => c.json(await listStock(deps.db, threshold)))
+    .put(
+      "/:kind/:id",
+      validate("param", z.object({ kind: z.enum(["product", "combo"]), id: z.string().max(80) })),
+      validate("json", stockUpdateSchema),
+      async (c) => {
+        const { kind, id } = c.req.valid("param");
+        return c.json({ item: await updateStock(deps.db, kind, id, c.req.valid("json"), threshold) });
+      },
+    );
+}
+
+/** The dashboard's order figures. */
+export function adminDashboardRoutes(deps: Deps) {
+  return new Hono()
+    .use(adminOnly(deps))
+    .get("/", async (c) => c.json(await dashboardFigures(deps.db, new Date(), deps.env.LOW_STOCK_THRESHOLD)));
+}

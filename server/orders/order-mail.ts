@@ -1,0 +1,189 @@
+import { eq } from "drizzle-orm";
+import { formatEstimate } from "../../common/delivery-estimate.ts";
+import { formatMobile } from "../../common/india.ts";
+import { formatRupees } from "../../common/money.ts";
+import { orderLines, orders, users } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+
+export type OrderMailKind = "placed" | "shipped" | "delivered" | "cancelled" | "refunded";
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+type Block = { text: string; html: string };
+const paragraph = (text: string): Block => ({
+  text,
+  html: `<p style="margin:0 0 14px">${escapeHtml(text)}</p>`,
+});
+
+/**
+ * E-mails about an order to its customer: shop-branded HTML with a plain-text part. Sent after the change
+ * is committed; a mail that fails is logged, never undoes the order.
+ */
+export async function sendOrderMail(deps: Deps, orderId: string, kind: OrderMailKind) {
+  try {
+    const [order] = await deps.db
+      .select({ order: orders, email: users.email })
+      .from(orders)
+      .leftJoin(users, eq(users.id, orders.userId))
+      .where(eq(orders.id, orderId));
+    // An order whose account was deleted has no one left to write to.
+    if (!order?.email) return;
+    const lines = await deps.db
+      .select()
+      .from(orderLines)
+      .where(eq(orderLines.orderId, orderId))
+      .orderBy(orderLines.position);
+    const mail = composeOrderMail(deps, order.order, lines, kind);
+    await deps.mailer.send({ to: order.email, ...mail });
+  } catch (error) {
+    console.error(`[mail] order ${orderId} (${kind}) could not be sent:`, (error as Error).message);
+  }
+}
+
+function composeOrderMail(
+  deps: Deps,
+  order: typeof orders.$inferSelect,
+  lines: (typeof orderLines.$inferSelect)[],
+  kind: OrderMailKind,
+) {
+  const { SHOP_NAME, SHOP_PHONE, SHOP_EMAIL, PUBLIC_URL } = deps.env;
+  const link = `${PUBLIC_URL}/orders/${order.number}`;
+  const total = formatRupees(order.totalPaise);
+  const paidOnline = Boolean(order.paidAt);
+
+  let subject: string;
+  let heading: string;
+  const body: Block[] = [];
+  switch (kind) {
+    case "placed":
+      subject = `Order ${order.number} placed`;
+      heading = "Thank you for your order";
+      body.push(
+        paragraph(
+          paidOnline
+            ? `We have received your payment of ${total} and your order ${order.number} is confirmed.`
+            : `Your order ${order.number} is placed. Please keep ${total} ready to pay on delivery.`,
+        ),
+        paragraph(
+          `We hand orders to the courier within 3-5 days. Estimated delivery: ${formatEstimate({
+            from: order.estimatedDeliveryFrom,
+            to: order.estimatedDeliveryTo,
+          })}.`,
+        ),
+      );
+      break;
+    case "shipped":
+      subject = `Order ${order.number} has shipped`;
+      heading = "Your order is on its way";
+      body.push(
+        paragraph(`We have handed your order ${order.number} to ${order.courier ?? "the courier"}.`),
+        paragraph(`Tracking number: ${order.trackingNumber ?? "to follow"}`),
+        paragraph("You can follow the parcel on the courier's website with this number."),
+      );
+      break;
+    case "delivered":
+      subject = `Order ${order.number} delivered`;
+      heading = "Your order was delivered";
+      body.push(
+        paragraph(`Your order ${order.number} was delivered. We hope you enjoy it.`),
+        paragraph(
+          "If anything arrived damaged, defective or not as shown, request a return from your order page within 6 days of delivery.",
+        ),
+      );
+      break;
+    case "cancelled":
+      subject = `Order ${order.number} cancelled`;
+      heading = "Your order is cancelled";
+      body.push(
+        paragraph(`Your order ${order.number} is cancelled.`),
+        paragraph(
+          paidOnline
+            ? `The ${total} you paid will be refunded to your original payment method; approved refunds are processed within 6-8 days.`
+            : "Nothing was charged for this order.",
+        ),
+      );
+      break;
+    case "refunded":
+      subject = `Refund for order ${order.number}`;
+      heading = "Your refund is processed";
+      body.push(
+        paragraph(
+          order.paymentMethod === "razorpay"
+            ? `We have refunded ${total} to your original payment method. Your bank may take a few working days to show it.`
+            : `We have refunded ${total} by UPI or bank transfer.`,
+        ),
+      );
+      if (order.refundReference) body.push(paragraph(`Refund reference: ${order.refundReference}`));
+      break;
+  }
+
+  const itemsText = lines.map(
+    (line) => `  ${line.quantity} × ${line.name}  ${formatRupees(line.lineTotalPaise)}`,
+  );
+  const totalsText = [
+    `  Subtotal  ${formatRupees(order.subtotalPaise)}`,
+    ...(order.discountCode
+      ? [`  Discount (${order.discountCode})  -${formatRupees(order.discountPaise)}`]
+      : []),
+    `  Shipping  ${order.shippingPaise ? formatRupees(order.shippingPaise) : "Free"}`,
+    `  Total (incl. GST)  ${total}`,
+  ];
+  const address = [
+    order.shipName,
+    order.shipLine1,
+    order.shipLine2,
+    `${order.shipCity}, ${order.shipState} ${order.shipPin}`,
+    `Mobile ${formatMobile(order.shipPhone)}`,
+  ].filter(Boolean);
+
+  const text = [
+    heading,
+    "",
+    ...body.map((block) => block.text),
+    "",
+    `Order ${order.number}`,
+    ...itemsText,
+    ...totalsText,
+    "",
+    "Delivering to:",
+    ...address.map((line) => `  ${line}`),
+    "",
+    `See your order: ${link}`,
+    "",
+    `${SHOP_NAME} · ${SHOP_PHONE} · ${SHOP_EMAIL}`,
+  ].join("\n");
+
+  const cell = "padding:6px 0;border-bottom:1px solid #e7e5e4";
+  const itemsHtml = lines
+    .map(
+      (line) =>
+        `<tr><td style="${cell}">${line.quantity} × ${escapeHtml(line.name)}</td><td style="${cell};text-align:right">${formatRupees(line.lineTotalPaise)}</td></tr>`,
+    )
+    .join("");
+  const totalRow = (label: string, value: string, strong = false) =>
+    `<tr><td style="padding:4px 0${strong ? ";font-weight:bold" : ""}">${escapeHtml(label)}</td><td style="padding:4px 0;text-align:right${strong ? ";font-weight:bold" : ""}">${escapeHtml(value)}</td></tr>`;
+  const html = `<!doctype html>
+<html lang="en-IN"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;background:#fafaf9;font-family:Segoe UI,Roboto,Arial,sans-serif;color:#1c1917">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;overflow:hidden">
+<tr><td style="background:#14532d;color:#ffffff;padding:18px 24px;font-family:Georgia,serif;font-size:22px">${escapeHtml(SHOP_NAME)}</td></tr>
+<tr><td style="padding:24px">
+<h1 style="margin:0 0 16px;font-family:Georgia,serif;font-size:22px;color:#14532d">${escapeHtml(heading)}</h1>
+${body.map((block) => block.html).join("\n")}
+<h2 style="margin:20px 0 8px;font-size:16px">Order ${escapeHtml(order.number)}</h2>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font-size:14px">${itemsHtml}
+${totalRow("Subtotal", formatRupees(order.subtotalPaise))}
+${order.discountCode ? totalRow(`Discount (${order.discountCode})`, `-${formatRupees(order.discountPaise)}`) : ""}
+${totalRow("Shipping", order.shippingPaise ? formatRupees(order.shippingPaise) : "Free")}
+${totalRow("Total (incl. GST)", total, true)}
+</table>
+<h2 style="margin:20px 0 8px;font-size:16px">Delivering to</h2>
+<p style="margin:0 0 20px;font-size:14px;line-height:1.5">${address.map(escapeHtml).join("<br>")}</p>
+<p style="margin:0 0 8px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#15803d;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:6px">See your order</a></p>
+</td></tr>
+<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(SHOP_NAME)} · ${escapeHtml(SHOP_PHONE)} · <a href="mailto:${escapeHtml(SHOP_EMAIL)}" style="color:#166534">${escapeHtml(SHOP_EMAIL)}</a></td></tr>
+</table></td></tr></table>
+</body></html>`;
+  return { subject, text, html };
+}

@@ -1,0 +1,174 @@
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { imageFor } from "../../common/catalogue.ts";
+import { checkTransition, type LifecycleOrder, type OrderStatus } from "../../common/order-lifecycle.ts";
+import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } from "../../common/orders.ts";
+import { orderEvents, orderLines, orders } from "../db/schema.ts";
+import type { Executor } from "./pricing.ts";
+
+export type OrderRow = typeof orders.$inferSelect;
+type LineRow = typeof orderLines.$inferSelect;
+type EventRow = typeof orderEvents.$inferSelect;
+
+export const ORDERS_PAGE_SIZE = 10;
+
+export function presentLine(row: LineRow): OrderLine {
+  return {
+    itemId: row.itemId,
+    kind: row.kind,
+    name: row.name,
+    image: imageFor(row.image).small,
+    unitPricePaise: row.unitPricePaise,
+    quantity: row.quantity,
+    lineTotalPaise: row.lineTotalPaise,
+  };
+}
+
+export function presentEvent(row: EventRow): OrderEvent {
+  return {
+    fromStatus: row.fromStatus,
+    toStatus: row.toStatus,
+    actor: row.actor,
+    note: row.note,
+    at: row.createdAt.toISOString(),
+  };
+}
+
+export function lifecycleOf(order: OrderRow): LifecycleOrder {
+  return {
+    status: order.status,
+    placedAt: order.createdAt,
+    deliveredAt: order.deliveredAt,
+    paidAt: order.paidAt,
+    hasPerishables: order.hasPerishables,
+  };
+}
+
+/** Lines and history of several orders at once, in display order. */
+export async function loadOrderParts(db: Executor, orderIds: string[]) {
+  if (orderIds.length === 0) return { linesOf: () => [], eventsOf: () => [] };
+  const [lineRows, eventRows] = await Promise.all([
+    db
+      .select()
+      .from(orderLines)
+      .where(inArray(orderLines.orderId, orderIds))
+      .orderBy(asc(orderLines.position)),
+    db
+      .select()
+      .from(orderEvents)
+      .where(inArray(orderEvents.orderId, orderIds))
+      .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
+  ]);
+  const group = <T extends { orderId: string }>(rows: T[]) => {
+    const map = new Map<string, T[]>();
+    for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
+    return map;
+  };
+  const lines = group(lineRows);
+  const events = group(eventRows);
+  return {
+    linesOf: (orderId: string) => lines.get(orderId) ?? [],
+    eventsOf: (orderId: string) => events.get(orderId) ?? [],
+  };
+}
+
+export function presentListItem(order: OrderRow, lines: LineRow[], events: EventRow[]): OrderListItem {
+  return {
+    number: order.number,
+    status: order.status,
+    placedAt: order.createdAt.toISOString(),
+    totalPaise: order.totalPaise,
+    paymentMethod: order.paymentMethod,
+    lines: lines.map(presentLine),
+    events: events.map(presentEvent),
+  };
+}
+
+const CANCELLABLE_STATUSES: readonly OrderStatus[] = ["awaiting_payment", "placed", "confirmed", "packed"];
+
+/** The customer's view of one order; `paymentsOpen` says whether an unpaid order can still be paid online. */
+export function presentOrderDetail(
+  order: OrderRow,
+  lines: LineRow[],
+  events: EventRow[],
+  { now, paymentsOpen }: { now: Date; paymentsOpen: boolean },
+): OrderDetail {
+  const lifecycle = lifecycleOf(order);
+  const cancel = checkTransition(lifecycle, "cancelled", "customer", now);
+  const requestReturn = checkTransition(lifecycle, "return_requested", "customer", now);
+  return {
+    ...presentListItem(order, lines, events),
+    subtotalPaise: order.subtotalPaise,
+    discount: order.discountCode ? { code: order.discountCode, amountPaise: order.discountPaise } : null,
+    shippingPaise: order.shippingPaise,
+    address: {
+      name: order.shipName,
+      phone: order.shipPhone,
+      line1: order.shipLine1,
+      line2: order.shipLine2,
+      city: order.shipCity,
+      state: order.shipState as OrderDetail["address"]["state"],
+      pin: order.shipPin,
+    },
+    estimate: { from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo },
+    courier: order.courier,
+    trackingNumber: order.trackingNumber,
+    paidAt: order.paidAt?.toISOString() ?? null,
+    shippedAt: order.shippedAt?.toISOString() ?? null,
+    deliveredAt: order.deliveredAt?.toISOString() ?? null,
+    actions: {
+      cancel: cancel.ok
+        ? { allowed: true, reason: null }
+        : { allowed: false, reason: CANCELLABLE_STATUSES.includes(order.status) ? cancel.reason : null },
+      requestReturn: requestReturn.ok
+        ? { allowed: true, reason: null }
+        : { allowed: false, reason: order.status === "delivered" ? requestReturn.reason : null },
+      pay: paymentsOpen && order.status === "awaiting_payment" && order.paymentMethod === "razorpay",
+    },
+  };
+}
+
+/** One order by its number; with `userId`, only when it is that customer's (anyone else's is simply not found). */
+export async function findOrder(
+  db: Executor,
+  number: string,
+  userId?: string,
+): Promise<OrderRow | undefined> {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(userId ? and(eq(orders.number, number), eq(orders.userId, userId)) : eq(orders.number, number));
+  return order;
+}
+
+export async function getOrderDetail(
+  db: Executor,
+  order: OrderRow,
+  options: { now: Date; paymentsOpen: boolean },
+): Promise<OrderDetail> {
+  const { linesOf, eventsOf } = await loadOrderParts(db, [order.id]);
+  return presentOrderDetail(order, linesOf(order.id), eventsOf(order.id), options);
+}
+
+/** The customer's orders, newest first. */
+export async function listOrdersOf(db: Executor, userId: string, page: number): Promise<OrderPage> {
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select()
+      .from(orders)
+      .where(eq(orders.userId, userId))
+      .orderBy(desc(orders.createdAt), desc(orders.number))
+      .limit(ORDERS_PAGE_SIZE)
+      .offset((page - 1) * ORDERS_PAGE_SIZE),
+    db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)),
+  ]);
+  const { linesOf, eventsOf } = await loadOrderParts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return {
+    orders: rows.map((row) => presentListItem(row, linesOf(row.id), eventsOf(row.id))),
+    page,
+    pageSize: ORDERS_PAGE_SIZE,
+    total,
+  };
+}

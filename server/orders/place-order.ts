@@ -1,0 +1,249 @@
+import { createHash, randomUUID } from "node:crypto";
+import { and, eq, gte, isNull, sql } from "drizzle-orm";
+import { estimateDelivery } from "../../common/delivery-estimate.ts";
+import type { OrderStatus } from "../../common/order-lifecycle.ts";
+import type { PlaceOrderRequest } from "../../common/schemas/orders.ts";
+import {
+  addresses,
+  cartItems,
+  carts,
+  combos,
+  discountUses,
+  orderEvents,
+  orderLines,
+  orderNumbers,
+  orderRequests,
+  orders,
+  products,
+} from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError } from "../errors.ts";
+import { razorpayConfig } from "../payments/razorpay.ts";
+import { sendOrderMail } from "./order-mail.ts";
+import { loadCartForOrder } from "./pricing.ts";
+
+const IST_OFFSET_MS = 330 * 60 * 1000;
+
+/** PN-2026-000123: the year in India and a running number. */
+export function formatOrderNumber(placedAt: Date, sequence: number) {
+  const year = new Date(placedAt.getTime() + IST_OFFSET_MS).getUTCFullYear();
+  return `PN-${year}-${String(sequence).padStart(6, "0")}`;
+}
+
+/** The same request always hashes the same, whatever order its fields came in. */
+const hashRequest = (body: PlaceOrderRequest) =>
+  createHash("sha256")
+    .update(JSON.stringify([body.addressId, body.paymentMethod]))
+    .digest("hex");
+
+/** Cash on delivery is offered when switched on and the order is within the limit. */
+export function codAvailable(env: Deps["env"], totalPaise: number) {
+  return env.COD_ENABLED && totalPaise <= env.COD_MAX_ORDER_PAISE;
+}
+
+/**
+ * Places the order of the signed-in shopper's cart, once per Idempotency-Key, in one transaction:
+ * re-price the locked cart, take the stock, spend the discount code's use, write the order with its
+ * lines and first event, empty the cart. Returns the order id and whether this was a replay.
+ */
+export async function placeOrder(
+  deps: Deps,
+  userId: string,
+  key: string,
+  body: PlaceOrderRequest,
+): Promise<{ orderId: string; replayed: boolean }> {
+  const { db, env } = deps;
+  const requestHash = hashRequest(body);
+  const result = await db.transaction(async (tx) => {
+    // A concurrent request with the same key waits here on the primary key until this one commits or fails.
+    const claimed = await tx
+      .insert(orderRequests)
+      .values({ userId, key, requestHash })
+      .onConflictDoNothing()
+      .returning({ key: orderRequests.key });
+    if (claimed.length === 0) {
+      const [earlier] = await tx
+        .select()
+        .from(orderRequests)
+        .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
+      if (!earlier?.orderId) {
+        throw httpError(
+          409,
+          "request_in_progress",
+          "This order is still being placed. Please wait a moment.",
+        );
+      }
+      if (earlier.requestHash !== requestHash) {
+        throw httpError(
+          422,
+          "idempotency_key_reused",
+          "This Idempotency-Key was already used for a different order request.",
+        );
+      }
+      return { orderId: earlier.orderId, replayed: true, mail: false };
+    }
+
+    const [address] = await tx
+      .select()
+      .from(addresses)
+      .where(and(eq(addresses.id, body.addressId), eq(addresses.userId, userId)));
+    if (!address) {
+      throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
+        addressId: "is not one of your saved addresses",
+      });
+    }
+
+    const { pricing } = await loadCartForOrder(tx, env, userId, { lock: true });
+    const [problem] = pricing.problems;
+    if (problem) {
+      throw httpError(
+        409,
+        problem.reason,
+        problem.message,
+        Object.fromEntries(pricing.problems.map((each) => [each.itemId, each.message])),
+      );
+    }
+    if (pricing.lines.length === 0) {
+      throw httpError(409, "cart_empty", "Your cart is empty. Add something before checking out.");
+    }
+    if (pricing.discountProblem) {
+      const { code, message } = pricing.discountProblem;
+      throw httpError(
+        409,
+        "discount_unavailable",
+        `${message}: ${code}. Remove the code from your cart to order without it.`,
+      );
+    }
+
+    let status: OrderStatus;
+    if (body.paymentMethod === "cod") {
+      if (!env.COD_ENABLED) {
+        throw httpError(422, "cod_unavailable", "Cash on delivery is not available at the moment.");
+      }
+      if (!codAvailable(env, pricing.totalPaise)) {
+        throw httpError(
+          422,
+          "cod_unavailable",
+          "Cash on delivery is not available for an order of this value.",
+        );
+      }
+      status = "placed";
+    } else {
+      if (!razorpayConfig(env)) {
+        throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
+      }
+      status = "awaiting_payment";
+    }
+
+    const now = new Date();
+    const orderId = randomUUID();
+    const sequence = Number(
+      (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
+    );
+    const estimate = estimateDelivery(now);
+    await tx.insert(orders).values({
+      id: orderId,
+      number: formatOrderNumber(now, sequence),
+      userId,
+      status,
+      paymentMethod: body.paymentMethod,
+      subtotalPaise: pricing.subtotalPaise,
+      discountCode: pricing.discount?.code ?? null,
+      discountPaise: pricing.discount?.amountPaise ?? 0,
+      shippingPaise: pricing.shippingPaise,
+      totalPaise: pricing.totalPaise,
+      shipName: address.name,
+      shipPhone: address.phone,
+      shipLine1: address.line1,
+      shipLine2: address.line2,
+      shipCity: address.city,
+      shipState: address.state,
+      shipPin: address.pin,
+      estimatedDeliveryFrom: estimate.from,
+      estimatedDeliveryTo: estimate.to,
+      hasPerishables: pricing.lines.some((line) => line.perishable),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(orderLines).values(
+      pricing.lines.map((line, position) => ({
+        orderId,
+        position,
+        itemId: line.itemId,
+        kind: line.kind,
+        name: line.name,
+        image: line.image,
+        unitPricePaise: line.unitPricePaise,
+        quantity: line.quantity,
+        lineTotalPaise: line.lineTotalPaise,
+        perishable: line.perishable,
+      })),
+    );
+    await tx.insert(orderEvents).values({
+      orderId,
+      fromStatus: null,
+      toStatus: status,
+      actor: "customer",
+      actorUserId: userId,
+      note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
+      createdAt: now,
+    });
+
+    // The rows are locked, so these cannot fail on stock; the condition keeps it so even if that ever changes.
+    for (const line of pricing.lines) {
+      const table = line.kind === "product" ? products : combos;
+      const id = line.kind === "product" ? products.slug : combos.id;
+      const taken = await tx
+        .update(table)
+        .set({ stock: sql`${table.stock} - ${line.quantity}` })
+        .where(and(eq(id, line.itemId), gte(table.stock, line.quantity)))
+        .returning({ stock: table.stock });
+      if (taken.length === 0) {
+        throw httpError(
+          409,
+          "out_of_stock",
+          `${line.name} is out of stock. Please remove it from your cart.`,
+          {
+            [line.itemId]: "out of stock",
+          },
+        );
+      }
+    }
+
+    if (pricing.discount) {
+      // The use recorded when the code was applied in the cart (or a new one) now belongs to this order, once.
+      const spent = await tx
+        .insert(discountUses)
+        .values({ userId, code: pricing.discount.code, orderId })
+        .onConflictDoUpdate({
+          target: [discountUses.userId, discountUses.code],
+          set: { orderId },
+          setWhere: isNull(discountUses.orderId),
+        })
+        .returning({ code: discountUses.code });
+      if (spent.length === 0) {
+        throw httpError(
+          409,
+          "discount_unavailable",
+          `This discount code has already been used: ${pricing.discount.code}. Remove the code from your cart to order without it.`,
+        );
+      }
+    }
+
+    await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+    await tx
+      .update(carts)
+      .set({ discountCode: null, version: sql`${carts.version} + 1` })
+      .where(eq(carts.userId, userId));
+    await tx
+      .update(orderRequests)
+      .set({ orderId })
+      .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
+    await tx.update(addresses).set({ lastUsedAt: now }).where(eq(addresses.id, address.id));
+    return { orderId, replayed: false, mail: status === "placed" };
+  });
+
+  // Online orders are announced once paid (see confirmRazorpayPayment).
+  if (result.mail) await sendOrderMail(deps, result.orderId, "placed");
+  return { orderId: result.orderId, replayed: result.replayed };
+}

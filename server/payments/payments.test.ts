@@ -1,0 +1,241 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
+import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
+import { createTestApp } from "../../tests/database.ts";
+import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
+import {
+  asUser,
+  placeOrderRequest,
+  putInCart,
+  saveAddress,
+  signUpDirect,
+  stockOf,
+} from "../../tests/orders.ts";
+import { orderEvents, orders } from "../db/schema.ts";
+import { expireUnpaidOrders } from "../orders/order-status.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+let fake: FakeRazorpay;
+let accounts = 0;
+
+beforeAll(async () => {
+  fake = await startFakeRazorpay();
+  shop = await createTestApp(fake.env);
+});
+afterAll(async () => {
+  await shop.close();
+  await fake.stop();
+});
+
+async function customer(): Promise<TestAccount & { addressId: string }> {
+  const account = await signUpDirect(shop.deps, `payer${++accounts}@example.in`);
+  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
+}
+
+/** An order placed for online payment, and the Razorpay Checkout options the page would open. */
+async function orderAwaitingPayment(who: TestAccount & { addressId: string }, itemId = "face-glow-oil") {
+  await putInCart(shop.db, who.userId, [{ itemId, quantity: 2 }]);
+  const placed = await placeOrderRequest(shop.app, who.cookie, {
+    addressId: who.addressId,
+    paymentMethod: "razorpay",
+  });
+  expect(placed.status).toBe(201);
+  const { order } = (await placed.json()) as { order: OrderDetail };
+  const options = await shop.app.request(
+    `/api/orders/${order.number}/payment`,
+    asUser(who.cookie, { method: "POST" }),
+  );
+  expect(options.status).toBe(200);
+  return { order, checkout: (await options.json()) as RazorpayCheckout };
+}
+
+const verify = (who: TestAccount, number: string, paid: ReturnType<FakeRazorpay["pay"]>) =>
+  shop.app.request(
+    `/api/orders/${number}/payment/verify`,
+    asUser(who.cookie, {
+      method: "POST",
+      body: {
+        razorpayPaymentId: paid.razorpay_payment_id,
+        razorpayOrderId: paid.razorpay_order_id,
+        razorpaySignature: paid.razorpay_signature,
+      },
+    }),
+  );
+
+const sendWebhook = (body: string, signature: string) =>
+  shop.app.request("/api/payments/razorpay/webhook", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Razorpay-Signature": signature },
+    body,
+  });
+
+const eventsOf = async (number: string) => {
+  const [order] = await shop.db.select().from(orders).where(eq(orders.number, number));
+  return shop.db
+    .select()
+    .from(orderEvents)
+    .where(eq(orderEvents.orderId, order?.id ?? ""));
+};
+
+describe("paying with Razorpay", () => {
+  it("creates the Razorpay order through the API, once, for the server's total", async () => {
+    const meera = await customer();
+    const { order, checkout } = await orderAwaitingPayment(meera);
+    expect(order).toMatchObject({ status: "awaiting_payment", actions: { pay: true } });
+    expect(checkout).toMatchObject({
+      keyId: fake.keyId,
+      scriptUrl: `${fake.url}/v1/checkout.js`,
+      amountPaise: 99_800,
+      currency: "INR",
+      description: `Order ${order.number}`,
+      prefill: { email: meera.email, contact: "9876543210", name: "Meera Iyer" },
+    });
+    expect(fake.orders.get(checkout.razorpayOrderId)).toMatchObject({
+      amount: 99_800,
+      receipt: order.number,
+    });
+
+    const again = await shop.app.request(
+      `/api/orders/${order.number}/payment`,
+      asUser(meera.cookie, { method: "POST" }),
+    );
+    expect(((await again.json()) as RazorpayCheckout).razorpayOrderId).toBe(checkout.razorpayOrderId);
+  });
+
+  it("confirms the order on a verified signature, and a second confirmation changes nothing", async () => {
+    const meera = await customer();
+    const { order, checkout } = await orderAwaitingPayment(meera);
+    const paid = fake.pay(checkout.razorpayOrderId);
+
+    const first = await verify(meera, order.number, paid);
+    expect(first.status).toBe(200);
+    const confirmed = ((await first.json()) as { order: OrderDetail }).order;
+    expect(confirmed).toMatchObject({ status: "confirmed", actions: { pay: false } });
+    expect(confirmed.paidAt).not.toBeNull();
+    const eventsAfterFirst = await eventsOf(order.number);
+
+    const second = await verify(meera, order.number, paid);
+    expect(second.status).toBe(200);
+    const webhook = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
+    expect((await sendWebhook(webhook.body, webhook.signature)).status).toBe(200);
+    expect(await eventsOf(order.number)).toEqual(eventsAfterFirst);
+    const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    expect(stored).toMatchObject({ status: "confirmed", razorpayPaymentId: paid.razorpay_payment_id });
+  });
+
+  it("refuses a forged signature, and a payment of another order", async () => {
+    const meera = await customer();
+    const { order, checkout } = await orderAwaitingPayment(meera);
+    const paid = fake.pay(checkout.razorpayOrderId);
+    const forged = await verify(meera, order.number, { ...paid, razorpay_signature: "0".repeat(64) });
+    expect(forged.status).toBe(400);
+    expect((await forged.json()).error.code).toBe("invalid_payment_signature");
+
+    const other = await orderAwaitingPayment(meera, "coconut-oil");
+    const otherPaid = fake.pay(other.checkout.razorpayOrderId);
+    // A genuine signature for a different Razorpay order does not pay this one.
+    expect((await verify(meera, order.number, otherPaid)).status).toBe(400);
+    const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    expect(stored?.status).toBe("awaiting_payment");
+  });
+
+  it("is confirmed by the webhook when the browser never came back", async () => {
+    const meera = await customer();
+    const { order, checkout } = await orderAwaitingPayment(meera);
+    const paid = fake.pay(checkout.razorpayOrderId);
+    const { body, signature } = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
+
+    expect((await sendWebhook(body, "f".repeat(64))).status).toBe(400);
+    expect((await sendWebhook(`${body} `, signature)).status).toBe(400);
+
+    const response = await sendWebhook(body, signature);
+    expect(response.status).toBe(200);
+    const page = await shop.app.request(`/api/orders/${order.number}`, asUser(meera.cookie));
+    expect(((await page.json()) as { order: OrderDetail }).order.status).toBe("confirmed");
+    const events = await eventsOf(order.number);
+    expect(events.at(-1)).toMatchObject({
+      actor: "payment",
+      fromStatus: "awaiting_payment",
+      toStatus: "confirmed",
+    });
+
+    expect((await sendWebhook(body, signature)).status).toBe(200);
+    expect(await eventsOf(order.number)).toHaveLength(events.length);
+  });
+
+  it("acknowledges events it does not act on", async () => {
+    const body = JSON.stringify({ event: "refund.processed", payload: {} });
+    const { createHmac } = await import("node:crypto");
+    const signature = createHmac("sha256", fake.webhookSecret).update(body).digest("hex");
+    expect((await sendWebhook(body, signature)).status).toBe(200);
+  });
+});
+
+describe("unpaid orders", () => {
+  it("lapse after the payment window and give their stock back", async () => {
+    const meera = await customer();
+    const before = await stockOf(shop.db, "hair-growth-serum");
+    const { order } = await orderAwaitingPayment(meera, "hair-growth-serum");
+    expect(await stockOf(shop.db, "hair-growth-serum")).toBe((before ?? 0) - 2);
+
+    expect(await expireUnpaidOrders(shop.deps, new Date(Date.now() + 29 * 60_000))).toBe(0);
+    // Earlier tests left unpaid orders too; all lapse together.
+    expect(await expireUnpaidOrders(shop.deps, new Date(Date.now() + 31 * 60_000))).toBeGreaterThanOrEqual(1);
+    const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    expect(stored?.status).toBe("cancelled");
+    expect(await stockOf(shop.db, "hair-growth-serum")).toBe(before);
+    expect((await eventsOf(order.number)).at(-1)).toMatchObject({
+      actor: "system",
+      note: "Not paid within 30 minutes",
+    });
+  });
+
+  it("keep a payment that arrives after the lapse, for staff to refund through Razorpay", async () => {
+    const meera = await customer();
+    const { order, checkout } = await orderAwaitingPayment(meera);
+    await expireUnpaidOrders(shop.deps, new Date(Date.now() + 31 * 60_000));
+    const paid = fake.pay(checkout.razorpayOrderId);
+    const late = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
+    expect((await sendWebhook(late.body, late.signature)).status).toBe(200);
+    const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    expect(stored).toMatchObject({ status: "cancelled", razorpayPaymentId: paid.razorpay_payment_id });
+    expect((await eventsOf(order.number)).at(-1)?.note).toContain("refund due");
+
+    const staff = await signUpDirect(shop.deps, "refunds@example.in");
+    await makeAdmin(shop.db, staff.userId);
+    const refund = await shop.app.request(
+      `/api/admin/orders/${order.number}/status`,
+      asUser(staff.cookie, { method: "POST", body: { status: "refunded" } }),
+    );
+    expect(refund.status).toBe(200);
+    expect(fake.refunds).toContainEqual(
+      expect.objectContaining({ paymentId: paid.razorpay_payment_id, amount: 99_800 }),
+    );
+    const [refunded] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    expect(refunded?.status).toBe("refunded");
+    expect(refunded?.refundReference).toMatch(/^rfnd_/);
+  });
+});
+
+describe("the Content-Security-Policy", () => {
+  it("allows the Razorpay Checkout hosts only when Razorpay is configured", async () => {
+    const withRazorpay = (await shop.app.request("/api/health")).headers.get("Content-Security-Policy") ?? "";
+    expect(withRazorpay).toMatch(new RegExp(`script-src 'self' ${fake.url.replace(/\./g, "\\.")}`));
+    expect(withRazorpay).toContain(`frame-src 'self' ${fake.url}`);
+
+    const plain = await createTestApp();
+    try {
+      const csp = (await plain.app.request("/api/health")).headers.get("Content-Security-Policy") ?? "";
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).not.toContain("frame-src");
+      const webhook = await plain.app.request("/api/payments/razorpay/webhook", {
+        method: "POST",
+        body: "{}",
+      });
+      expect(webhook.status).toBe(503);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Env } from "../env.ts";
+import { httpError } from "../errors.ts";
+
+/** Razorpay, when its keys are configured; otherwise the shop takes cash on delivery only. */
+export type RazorpayConfig = {
+  keyId: string;
+  keySecret: string;
+  webhookSecret: string | undefined;
+  apiBase: string;
+  checkoutUrl: string;
+};
+
+export function razorpayConfig(env: Env): RazorpayConfig | null {
+  if (!env.RAZORPAY_KEY_ID || !env.RAZORPAY_KEY_SECRET) return null;
+  return {
+    keyId: env.RAZORPAY_KEY_ID,
+    keySecret: env.RAZORPAY_KEY_SECRET,
+    webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+    apiBase: env.RAZORPAY_API_BASE.replace(/\/+$/, ""),
+    checkoutUrl: env.RAZORPAY_CHECKOUT_URL,
+  };
+}
+
+/**
+ * The hosts Razorpay Checkout needs in the Content-Security-Policy: its script, the frames and calls it
+ * makes to the API host, and (for the real service) its other *.razorpay.com hosts. Empty when not configured.
+ */
+export function razorpayCspSources(env: Env) {
+  const config = razorpayConfig(env);
+  if (!config) return { script: [], frame: [], connect: [], img: [] };
+  const checkout = new URL(config.checkoutUrl).origin;
+  const api = new URL(config.apiBase).origin;
+  const razorpayHosts = [checkout, api].some((origin) => new URL(origin).hostname.endsWith("razorpay.com"))
+    ? ["https://*.razorpay.com"]
+    : [];
+  const both = [...new Set([checkout, api])];
+  return {
+    script: [checkout],
+    frame: [...both, ...razorpayHosts],
+    connect: [...both, ...razorpayHosts],
+    img: [...both, ...razorpayHosts],
+  };
+}
+
+const hmacHex = (secret: string, message: string) =>
+  createHmac("sha256", secret).update(message).digest("hex");
+
+function sameHex(expected: string, given: string) {
+  const a = Buffer.from(expected, "utf8");
+  const b = Buffer.from(given, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Razorpay's checkout signature: HMAC-SHA256 of "<razorpay order id>|<payment id>" with the key secret. */
+export const paymentSignature = (keySecret: string, razorpayOrderId: string, paymentId: string) =>
+  hmacHex(keySecret, `${razorpayOrderId}|${paymentId}`);
+
+export function verifyPaymentSignature(
+  keySecret: string,
+  razorpayOrderId: string,
+  paymentId: string,
+  signature: string,
+) {
+  return sameHex(paymentSignature(keySecret, razorpayOrderId, paymentId), signature);
+}
+
+/** Webhooks are signed over the raw request body with the webhook secret (not the key secret). */
+export const webhookSignature = (webhookSecret: string, rawBody: string) => hmacHex(webhookSecret, rawBody);
+
+export function verifyWebhookSignature(webhookSecret: string, rawBody: string, signature: string) {
+  return sameHex(webhookSignature(webhookSecret, rawBody), signature);
+}
+
+async function callRazorpay<T>(config: RazorpayConfig, path: string, body: unknown): Promise<T> {
+  const auth = Buffer.from(`${config.keyId}:${config.keySecret}`).toString("base64");
+  let response: Response;
+  try {
+    response = await fetch(`${config.apiBase}${path}`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${auth}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    console.error(`[razorpay] POST ${path} failed:`, (error as Error).message);
+    throw httpError(
+      502,
+      "payment_gateway_unavailable",
+      "The payment service did not answer. Please try again.",
+    );
+  }
+  const data = (await response.json().catch(() => undefined)) as
+    | (T & { error?: { description?: string } })
+    | undefined;
+  if (!response.ok || !data) {
+    console.error(`[razorpay] POST ${path}: ${response.status} ${data?.error?.description ?? ""}`);
+    throw httpError(
+      502,
+      "payment_gateway_error",
+      "The payment service refused the request. Please try again.",
+    );
+  }
+  return data;
+}
+
+/** A Razorpay order for the amount to pay; the receipt ties it to our order number. */
+export function createRazorpayOrder(
+  config: RazorpayConfig,
+  order: { amountPaise: number; receipt: string; orderId: string },
+) {
+  return callRazorpay<{ id: string; amount: number; currency: string; status: string }>(
+    config,
+    "/v1/orders",
+    {
+      amount: order.amountPaise,
+      currency: "INR",
+      receipt: order.receipt,
+      notes: { orderId: order.orderId },
+    },
+  );
+}
+
+/** Refunds a captured payment in full to the original method. */
+export function refundRazorpayPayment(
+  config: RazorpayConfig,
+  payment: { paymentId: string; amountPaise: number; receipt: string },
+) {
+  return callRazorpay<{ id: string; amount: number; status: string }>(
+    config,
+    `/v1/payments/${encodeURIComponent(payment.paymentId)}/refund`,
+    { amount: payment.amountPaise, receipt: payment.receipt },
+  );
+}

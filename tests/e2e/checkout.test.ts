@@ -1,0 +1,290 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../server/db/client.ts";
+import { orders } from "../../server/db/schema.ts";
+import { createDeps, type Deps } from "../../server/deps.ts";
+import { parseEnv } from "../../server/env.ts";
+import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { TEST_AUTH_SECRET } from "../database.ts";
+import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
+import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { putInCart, signUpDirect, stockOf } from "../orders.ts";
+
+let fake: FakeRazorpay;
+let shop: Shop;
+let browser: Browser;
+let database: ReturnType<typeof createDb>;
+/** The shop's auth, in this process: accounts made here sign in there (same database and secret), without its per-client sign-up limit. */
+let deps: Deps;
+let accounts = 0;
+
+const newAccount = (name: string) => signUpDirect(deps, `${name}${++accounts}@example.in`);
+
+beforeAll(async () => {
+  fake = await startFakeRazorpay();
+  [shop, browser] = await Promise.all([startShop({ env: fake.env }), launchBrowser()]);
+  database = createDb(shop.databaseUrl ?? "", { max: 2 });
+  deps = createDeps({
+    db: database.db,
+    env: parseEnv({
+      NODE_ENV: "test",
+      DATABASE_URL: shop.databaseUrl,
+      BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+      PUBLIC_URL: shop.url,
+      DATA_DIR: shop.dataDir,
+    }),
+  });
+});
+afterAll(async () => {
+  await database?.pool.end();
+  await browser?.close();
+  await shop?.stop();
+  await fake?.stop();
+});
+
+async function signedIn(options: Parameters<typeof newContext>[2] = {}) {
+  // The first shopper signs up over HTTP, exactly as the browser would; the rest are made in-process.
+  const account =
+    accounts === 0
+      ? await signUpViaHttp(shop.url, `journey${++accounts}@example.in`)
+      : await newAccount("journey");
+  const context = await newContext(browser, shop, options);
+  await signInContext(context, shop.url, account);
+  const page = await context.newPage();
+  const failures: string[] = [];
+  page.on("pageerror", (error) => failures.push(error.message));
+  return { account, context, page, failures };
+}
+
+/** The checkout form as a shopper fills it in. */
+async function enterAddress(page: Page) {
+  const form = page.getByRole("form", { name: "New delivery address" });
+  await form.getByLabel("Full name").fill("Meera Iyer");
+  await form.getByLabel("Mobile number").fill("98765 43210");
+  await form.getByLabel("House, flat, building").fill("12, Lotus Apartments");
+  await form.getByLabel("Street, area, landmark (optional)").fill("Indiranagar");
+  await form.getByLabel("City or town").fill("Bengaluru");
+  await form.getByLabel("State or union territory").selectOption("Tamil Nadu");
+  await form.getByLabel("PIN code").fill("560038");
+  await form.getByRole("button", { name: "Save address" }).click();
+  // The PIN belongs to Karnataka: the form says so before anything is sent.
+  await form.getByText("This PIN code is not in Tamil Nadu").waitFor();
+  await screenshot(page, "checkout-address-pin-error");
+  await form.getByLabel("State or union territory").selectOption("Karnataka");
+  await form.getByRole("button", { name: "Save address" }).click();
+  await page.getByRole("radio", { name: /Meera Iyer/ }).waitFor();
+}
+
+async function mailSubjects(email: string) {
+  const folder = path.join(shop.dataDir, "mail");
+  const files = (await readdir(folder).catch(() => [])).filter((file) => file.includes(email));
+  const mails = await Promise.all(files.map((file) => readFile(path.join(folder, file), "utf8")));
+  return mails.map((mail) => mail.match(/^Subject: (.*)$/m)?.[1] ?? "");
+}
+
+describe("checkout with cash on delivery, through to shipping", () => {
+  it("orders from the product page, finds the order in My Orders, and sees it shipped by the shop", async () => {
+    const { account, context, page, failures } = await signedIn();
+    await page.goto("/product/face-glow-oil");
+    await page.getByRole("heading", { level: 1, name: "Face Glow Oil" }).waitFor();
+    // The Add to cart button is built on the cart branch; the cart gets the row it would write.
+    await putInCart(database.db, account.userId, [{ itemId: "face-glow-oil", quantity: 2 }], "GLOW20");
+    const stockBefore = await stockOf(database.db, "face-glow-oil");
+
+    await page.goto("/checkout");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    const summary = page.getByRole("complementary", { name: "Order summary" });
+    await expect(summary.getByText("Discount (GLOW20)").isVisible()).resolves.toBe(true);
+    await expect(summary.getByText("All prices include GST.").isVisible()).resolves.toBe(true);
+    await expect(summary.getByText(/Estimated delivery:/).isVisible()).resolves.toBe(true);
+    await enterAddress(page);
+    await screenshot(page, "checkout-cod-desktop");
+
+    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+    // ₹998 - 20% (₹200) = ₹798, free shipping.
+    const place = page.getByRole("button", { name: "Place order · ₹798" });
+    await place.dblclick();
+    await page.waitForURL(/\/orders\/PN-\d{4}-\d{6}\?placed=1$/);
+    const number = page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
+    await page.getByText("Thank you! Your order is placed.").waitFor();
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(`Order ${number}`);
+    await screenshot(page, "order-placed-desktop");
+    expect(await database.db.select().from(orders).where(eq(orders.userId, account.userId))).toHaveLength(1);
+    expect(await stockOf(database.db, "face-glow-oil")).toBe((stockBefore ?? 0) - 2);
+
+    await page.getByRole("link", { name: "← My Orders" }).click();
+    await page.getByRole("heading", { name: "My Orders" }).waitFor();
+    const card = page.getByRole("article", { name: `Order ${number}` });
+    await expect(card.getByText("Placed", { exact: true }).first().isVisible()).resolves.toBe(true);
+    await expect(card.getByText("2 × Face Glow Oil").isVisible()).resolves.toBe(true);
+    await screenshot(page, "my-orders-desktop");
+
+    // The shop ships it.
+    const staff = await newAccount("staff");
+    await makeAdmin(database.db, staff.userId);
+    const adminContext = await newContext(browser, shop);
+    await signInContext(adminContext, shop.url, staff);
+    const admin = await adminContext.newPage();
+    await admin.goto(`/admin/orders?q=${account.email}`);
+    await admin.getByRole("link", { name: number }).click();
+    await admin.getByRole("heading", { name: `Order ${number}` }).waitFor();
+    await admin.getByRole("button", { name: "Confirm order" }).click();
+    await admin.getByRole("button", { name: "Mark packed" }).click();
+    await admin.getByLabel("Courier", { exact: true }).fill("Delhivery");
+    await admin.getByLabel("Tracking number", { exact: true }).fill("DLV4455667788");
+    await admin.getByRole("button", { name: "Mark shipped" }).click();
+    await admin.getByRole("heading", { name: "Correct courier details" }).waitFor();
+    await expect(admin.getByText("Shipped", { exact: true }).first().isVisible()).resolves.toBe(true);
+    await screenshot(admin, "admin-order-shipped-desktop");
+    await adminContext.close();
+
+    await page.goto(`/orders/${number}`);
+    await page.getByText("DLV4455667788").first().waitFor();
+    await expect(page.getByText("Shipped with Delhivery").isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("button", { name: "Cancel order" }).count()).resolves.toBe(0);
+    expect(await mailSubjects(account.email)).toEqual(
+      expect.arrayContaining([`Order ${number} placed`, `Order ${number} has shipped`]),
+    );
+    expect(failures).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("paying online", () => {
+  it("pays with Razorpay Checkout (the local fake) and lands on the confirmed order", async () => {
+    const { account, context, page, failures } = await signedIn();
+    await putInCart(database.db, account.userId, [{ itemId: "haircare-combo", kind: "combo" }]);
+    await page.goto("/checkout");
+    await enterAddress(page);
+    await page.getByRole("radio", { name: /UPI, card or netbanking/ }).check();
+    await page.getByRole("button", { name: "Pay ₹1,299" }).click();
+
+    const razorpay = page.getByRole("dialog", { name: "Razorpay test checkout" });
+    await razorpay.waitFor();
+    await razorpay.getByRole("button", { name: "Pay with UPI (test)" }).click();
+    await page.waitForURL(/\/orders\/PN-\d{4}-\d{6}\?placed=1$/);
+    await page.getByText("Thank you! Your payment is received and your order is confirmed.").waitFor();
+    await expect(page.getByText("Confirmed", { exact: true }).first().isVisible()).resolves.toBe(true);
+    const [order] = await database.db.select().from(orders).where(eq(orders.userId, account.userId));
+    expect(order).toMatchObject({ status: "confirmed", paymentMethod: "razorpay", totalPaise: 129_900 });
+    expect(order?.razorpayPaymentId).toMatch(/^pay_/);
+    expect(failures).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("cancelling", () => {
+  it("cancels an order before it ships, and its stock comes back", async () => {
+    const { account, context, page } = await signedIn();
+    const before = await stockOf(database.db, "hair-growth-oil");
+    await putInCart(database.db, account.userId, [{ itemId: "hair-growth-oil", quantity: 3 }]);
+    await page.goto("/checkout");
+    await enterAddress(page);
+    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+    await page.getByRole("button", { name: /Place order/ }).click();
+    await page.waitForURL(/\/orders\/PN-/);
+    expect(await stockOf(database.db, "hair-growth-oil")).toBe((before ?? 0) - 3);
+
+    await page.getByRole("button", { name: "Cancel order" }).click();
+    const dialog = page.getByRole("dialog", { name: /Cancel order PN-/ });
+    await dialog.waitFor();
+    await dialog.getByLabel("Reason (optional)").fill("Ordered by mistake");
+    await screenshot(page, "order-cancel-dialog-desktop");
+    await page.keyboard.press("Escape");
+    await expect(dialog.isVisible()).resolves.toBe(false);
+
+    await page.getByRole("button", { name: "Cancel order" }).click();
+    await dialog.getByRole("button", { name: "Cancel order" }).click();
+    await page.getByText("Your order is cancelled.").waitFor();
+    await page.getByText("Cancelled", { exact: true }).first().waitFor();
+    await expect(page.getByRole("button", { name: "Cancel order" }).count()).resolves.toBe(0);
+    expect(await stockOf(database.db, "hair-growth-oil")).toBe(before);
+    await context.close();
+  });
+});
+
+describe("signed out", () => {
+  it("takes a guest from checkout to sign-in, to come back after", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/checkout");
+    await page.waitForURL("**/login?redirectTo=%2Fcheckout");
+    await context.close();
+  });
+});
+
+describe("how the order screens look", () => {
+  let customer: { account: TestAccount; context: BrowserContext; page: Page };
+  let number: string;
+
+  beforeAll(async () => {
+    customer = await signedIn();
+    await putInCart(database.db, customer.account.userId, [
+      { itemId: "bath-powder" },
+      { itemId: "moringa-powder", quantity: 2 },
+    ]);
+    await customer.page.goto("/checkout");
+    await enterAddress(customer.page);
+    await customer.page.getByRole("radio", { name: /Cash on delivery/ }).check();
+    await customer.page.getByRole("button", { name: /Place order/ }).click();
+    await customer.page.waitForURL(/\/orders\/PN-/);
+    number = customer.page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
+    await customer.context.close();
+    // Spread the earlier journeys' orders over the month, so the revenue chart has days to show.
+    await database.db.execute(
+      sql`update orders set created_at = now() - (row_number * interval '4 days') from
+        (select id, row_number() over (order by created_at) from orders where number <> ${number}) earlier
+        where orders.id = earlier.id`,
+    );
+  });
+
+  it.each([
+    ["phone", "light"],
+    ["phone", "dark"],
+    ["desktop", "dark"],
+  ] as const)("at %s size in %s mode", async (viewport, colorScheme) => {
+    const context = await newContext(browser, shop, { viewport, colorScheme });
+    await signInContext(context, shop.url, customer.account);
+    const page = await context.newPage();
+    await putInCart(database.db, customer.account.userId, [{ itemId: "coconut-oil" }]);
+    await page.goto("/checkout");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    await screenshot(page, `checkout-${viewport}-${colorScheme}`);
+    await page.goto("/orders");
+    await page.getByRole("heading", { name: "My Orders" }).waitFor();
+    await screenshot(page, `my-orders-${viewport}-${colorScheme}`);
+    await page.goto(`/orders/${number}`);
+    await page.getByRole("heading", { name: `Order ${number}` }).waitFor();
+    await screenshot(page, `order-${viewport}-${colorScheme}`);
+
+    const staff = await newAccount("look");
+    await makeAdmin(database.db, staff.userId);
+    const adminContext = await newContext(browser, shop, { viewport, colorScheme });
+    await signInContext(adminContext, shop.url, staff);
+    const admin = await adminContext.newPage();
+    for (const [url, name, heading] of [
+      ["/admin", "admin-dashboard", "Dashboard"],
+      ["/admin/orders", "admin-orders", "Orders"],
+      [`/admin/orders/${number}`, "admin-order", `Order ${number}`],
+      ["/admin/stock", "admin-stock", "Stock"],
+    ] as const) {
+      await admin.goto(url);
+      await admin.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await screenshot(admin, `${name}-${viewport}-${colorScheme}`);
+    }
+    await adminContext.close();
+    await context.close();
+  });
+
+  it("shows a customer no admin pages", async () => {
+    const context = await newContext(browser, shop);
+    await signInContext(context, shop.url, customer.account);
+    const page = await context.newPage();
+    await page.goto("/admin/orders");
+    await page.getByRole("heading", { name: "This page is for the shop's staff" }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import type { Hono } from "hono";
+import type { Db } from "../server/db/client.ts";
+import { cartItems, carts, combos, discountUses, products } from "../server/db/schema.ts";
+import type { Deps } from "../server/deps.ts";
+import { TEST_PASSWORD, type TestAccount } from "./accounts.ts";
+
+export const ORIGIN = "http://localhost:3000";
+
+export const TEST_ADDRESS = {
+  name: "Meera Iyer",
+  phone: "98765 43210",
+  line1: "12, Lotus Apartments, 3rd Cross",
+  line2: "Indiranagar",
+  city: "Bengaluru",
+  state: "Karnataka",
+  pin: "560038",
+};
+
+type CartEntry = { itemId: string; kind?: "product" | "combo"; quantity?: number };
+
+/**
+ * Fills a signed-in shopper's cart the way the cart API stores it (the cart API lives on another branch):
+ * a carts row, one cart_items row per item at today's price, and, for an applied code, the discount use
+ * that applying records.
+ */
+export async function putInCart(db: Db, userId: string, entries: CartEntry[], discountCode?: string) {
+  await db
+    .insert(carts)
+    .values({ userId, discountCode: discountCode ?? null })
+    .onConflictDoUpdate({ target: carts.userId, set: { discountCode: discountCode ?? null } });
+  for (const { itemId, kind = "product", quantity = 1 } of entries) {
+    const [row] =
+      kind === "product"
+        ? await db.select({ price: products.pricePaise }).from(products).where(eq(products.slug, itemId))
+        : await db.select({ price: combos.salePricePaise }).from(combos).where(eq(combos.id, itemId));
+    if (!row) throw new Error(`no ${kind} ${itemId}`);
+    await db
+      .insert(cartItems)
+      .values({ userId, itemId, kind, quantity, addedPricePaise: row.price })
+      .onConflictDoUpdate({
+        target: [cartItems.userId, cartItems.itemId],
+        set: { quantity: sql`${cartItems.quantity} + ${quantity}` },
+      });
+  }
+  if (discountCode)
+    await db.insert(discountUses).values({ userId, code: discountCode }).onConflictDoNothing();
+}
+
+export async function setStock(db: Db, slug: string, stock: number) {
+  await db.update(products).set({ stock }).where(eq(products.slug, slug));
+}
+
+export async function stockOf(db: Db, slug: string) {
+  const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.slug, slug));
+  return row?.stock;
+}
+
+/** JSON request options for app.request() as a signed-in shopper. */
+export function asUser(
+  cookie: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  return {
+    method: init.method ?? "GET",
+    headers: {
+      Cookie: cookie,
+      Origin: ORIGIN,
+      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  };
+}
+
+export async function saveAddress(app: Hono, cookie: string, address = TEST_ADDRESS): Promise<string> {
+  const response = await app.request("/api/addresses", asUser(cookie, { method: "POST", body: address }));
+  if (response.status !== 201) throw new Error(`address: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { address: { id: string } }).address.id;
+}
+
+export function placeOrderRequest(
+  app: Hono,
+  cookie: string,
+  body: Record<string, unknown>,
+  key: string = randomUUID(),
+) {
+  return app.request(
+    "/api/orders",
+    asUser(cookie, { method: "POST", body, headers: { "Idempotency-Key": key } }),
+  );
+}
+
+/**
+ * Many accounts at once for race tests. Signing up over HTTP is rate limited per client (3 in 10 s), as it should
+ * be; the auth server API called in-process is not, and gives the same user and session cookie.
+ */
+export async function signUpDirect(deps: Deps, email: string): Promise<TestAccount> {
+  const response = await deps.auth.api.signUpEmail({
+    body: { name: email.split("@")[0] ?? email, email, password: TEST_PASSWORD },
+    asResponse: true,
+  });
+  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { user: { id: string } };
+  const cookie = response.headers
+    .getSetCookie()
+    .map((each) => each.split(";")[0])
+    .join("; ");
+  return { email, cookie, userId: body.user.id };
+}

@@ -1,0 +1,169 @@
+import { type FormEvent, useId, useState } from "react";
+import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
+import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
+import { api, isApiError } from "../../lib/api.ts";
+import { inputClass, primaryButton, secondaryButton } from "./buttons.ts";
+
+const EMPTY: AddressInput = {
+  name: "",
+  phone: "",
+  line1: "",
+  line2: "",
+  city: "",
+  state: "" as never,
+  pin: "",
+};
+
+type Field = keyof AddressInput;
+
+/**
+ * A new delivery address: checked in the browser with the server's own schema (so the messages match),
+ * then saved to the account's address book.
+ */
+export function AddressForm({
+  onSaved,
+  onCancel,
+}: {
+  onSaved: (address: SavedAddress) => void;
+  onCancel?: () => void;
+}) {
+  const id = useId();
+  const [values, setValues] = useState<AddressInput>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const set = (field: Field) => (event: { target: { value: string } }) => {
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const checked = addressInputSchema.safeParse(values);
+    if (!checked.success) {
+      const found: Partial<Record<Field, string>> = {};
+      for (const issue of checked.error.issues) {
+        const field = issue.path[0] as Field | undefined;
+        if (field && !found[field]) found[field] = issue.message;
+      }
+      setErrors(found);
+      const first = Object.keys(found)[0];
+      if (first) document.getElementById(`${id}-${first}`)?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const { address } = await api<{ address: SavedAddress }>("/addresses", {
+        method: "POST",
+        body: values,
+      });
+      onSaved(address);
+    } catch (error) {
+      if (isApiError(error) && error.fields) setErrors(error.fields as Partial<Record<Field, string>>);
+      setFormError(isApiError(error) ? error.message : "Something went wrong. Please try again.");
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const field = (name: Field, label: string, props: Record<string, unknown> = {}, hint?: string) => (
+    <div>
+      <label htmlFor={`${id}-${name}`} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        value={values[name] ?? ""}
+        onChange={set(name)}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={
+          [hint ? `${id}-${name}-hint` : "", errors[name] ? `${id}-${name}-error` : ""].join(" ").trim() ||
+          undefined
+        }
+        className={inputClass}
+        {...props}
+      />
+      {hint && (
+        <p id={`${id}-${name}-hint`} className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+          {hint}
+        </p>
+      )}
+      {errors[name] && (
+        <p id={`${id}-${name}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="New delivery address" className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-2">
+        {field("name", "Full name", { autoComplete: "name", required: true })}
+        {field(
+          "phone",
+          "Mobile number",
+          { autoComplete: "tel-national", inputMode: "tel", required: true },
+          "10 digits; the courier may call before delivering",
+        )}
+      </div>
+      {field("line1", "House, flat, building", { autoComplete: "address-line1", required: true })}
+      {field("line2", "Street, area, landmark (optional)", { autoComplete: "address-line2" })}
+      <div className="grid gap-3 sm:grid-cols-3">
+        {field("city", "City or town", { autoComplete: "address-level2", required: true })}
+        <div>
+          <label htmlFor={`${id}-state`} className="block text-sm font-medium">
+            State or union territory
+          </label>
+          <select
+            id={`${id}-state`}
+            name="state"
+            value={values.state}
+            onChange={set("state")}
+            autoComplete="address-level1"
+            required
+            aria-invalid={errors.state ? true : undefined}
+            aria-describedby={errors.state ? `${id}-state-error` : undefined}
+            className={inputClass}
+          >
+            <option value="">Choose…</option>
+            {INDIAN_STATE_NAMES.map((state) => (
+              <option key={state} value={state}>
+                {state}
+              </option>
+            ))}
+          </select>
+          {errors.state && (
+            <p id={`${id}-state-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+              {errors.state}
+            </p>
+          )}
+        </div>
+        {field("pin", "PIN code", {
+          autoComplete: "postal-code",
+          inputMode: "numeric",
+          maxLength: 6,
+          required: true,
+        })}
+      </div>
+      {formError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {formError}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" disabled={saving} className={primaryButton}>
+          {saving ? "Saving…" : "Save address"}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel} className={secondaryButton}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+/** Dates and times as shoppers in India read them, whatever the device's time zone. */
+const dateTime = new Intl.DateTimeFormat("en-IN", {
+  timeZone: "Asia/Kolkata",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const dateOnly = new Intl.DateTimeFormat("en-IN", {
+  timeZone: "Asia/Kolkata",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
+const dayMonth = new Intl.DateTimeFormat("en-IN", {
+  timeZone: "Asia/Kolkata",
+  day: "numeric",
+  month: "short",
+});
+
+/** 2 Mar 2026, 10:05 am */
+export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+/** 2 Mar 2026 */
+export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
+/** 2 Mar */
+export const formatDayMonth = (iso: string) => dayMonth.format(new Date(iso));
+
+/**
+ * A key for one attempt at placing an order. crypto.randomUUID needs a secure context, which a shop opened
+ * over plain HTTP on a LAN address is not; getRandomValues works everywhere.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

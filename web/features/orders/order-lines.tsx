@@ -1,0 +1,75 @@
+import { formatRupees } from "../../../common/money.ts";
+
+export type DisplayLine = {
+  itemId: string;
+  name: string;
+  image: string;
+  quantity: number;
+  unitPricePaise: number;
+  lineTotalPaise: number;
+  note?: string | null;
+};
+
+/** Items with their thumbnails, quantities and amounts. */
+export function OrderLines({ lines }: { lines: DisplayLine[] }) {
+  return (
+    <ul className="divide-y divide-stone-200 dark:divide-stone-700">
+      {lines.map((line) => (
+        <li key={line.itemId} className="flex gap-3 py-3">
+          <img
+            src={line.image}
+            width={64}
+            height={64}
+            alt=""
+            className="size-16 shrink-0 rounded-md bg-stone-100 object-cover dark:bg-stone-800"
+          />
+          <div className="min-w-0 flex-1">
+            <p className="font-medium">{line.name}</p>
+            <p className="text-sm text-stone-600 dark:text-stone-400">
+              {line.quantity} × {formatRupees(line.unitPricePaise)}
+            </p>
+            {line.note && <p className="text-sm text-amber-800 dark:text-amber-300">{line.note}</p>}
+          </div>
+          <p className="font-medium whitespace-nowrap">{formatRupees(line.lineTotalPaise)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Subtotal, discount, shipping and total; every figure comes from the server. */
+export function OrderTotals({
+  subtotalPaise,
+  discount,
+  shippingPaise,
+  totalPaise,
+}: {
+  subtotalPaise: number;
+  discount: { code: string; amountPaise: number } | null;
+  shippingPaise: number;
+  totalPaise: number;
+}) {
+  return (
+    <dl className="space-y-1.5 text-sm">
+      <div className="flex justify-between">
+        <dt>Subtotal</dt>
+        <dd>{formatRupees(subtotalPaise)}</dd>
+      </div>
+      {discount && (
+        <div className="flex justify-between text-brand-700 dark:text-brand-100">
+          <dt>Discount ({discount.code})</dt>
+          <dd>−{formatRupees(discount.amountPaise)}</dd>
+        </div>
+      )}
+      <div className="flex justify-between">
+        <dt>Shipping</dt>
+        <dd>{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
+      </div>
+      <div className="flex justify-between border-t border-stone-200 pt-2 text-base font-semibold dark:border-stone-700">
+        <dt>Total</dt>
+        <dd>{formatRupees(totalPaise)}</dd>
+      </div>
+      <p className="text-xs text-stone-600 dark:text-stone-400">All prices include GST.</p>
+    </dl>
+  );
+}

@@ -1,0 +1,24 @@
+import { type OrderStatus, STATUS_LABELS } from "../../../common/order-lifecycle.ts";
+
+const TONES: Record<OrderStatus, string> = {
+  awaiting_payment: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
+  placed: "bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100",
+  confirmed: "bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100",
+  packed: "bg-indigo-100 text-indigo-900 dark:bg-indigo-900/40 dark:text-indigo-100",
+  shipped: "bg-violet-100 text-violet-900 dark:bg-violet-900/40 dark:text-violet-100",
+  delivered: "bg-brand-100 text-brand-800 dark:bg-brand-900/60 dark:text-brand-100",
+  cancelled: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
+  return_requested: "bg-orange-100 text-orange-900 dark:bg-orange-900/40 dark:text-orange-100",
+  returned: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
+  refunded: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
+};
+
+export function StatusBadge({ status }: { status: OrderStatus }) {
+  return (
+    <span
+      className={`inline-block rounded-full px-2.5 py-0.5 text-sm font-medium whitespace-nowrap ${TONES[status]}`}
+    >
+      {STATUS_LABELS[status]}
+    </span>
+  );
+}

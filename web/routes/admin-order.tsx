@@ -1,0 +1,384 @@
+import { type FormEvent, useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
+import { formatMobile } from "../../common/india.ts";
+import { formatRupees } from "../../common/money.ts";
+import type { OrderStatus } from "../../common/order-lifecycle.ts";
+import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import { requireAdminUser } from "../features/orders/admin-access.ts";
+import { AdminOrdersNav } from "../features/orders/admin-nav.tsx";
+import {
+  cardClass,
+  dangerButton,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+} from "../features/orders/buttons.ts";
+import { formatDateTime } from "../features/orders/format.ts";
+import { OrderDialog } from "../features/orders/order-dialog.tsx";
+import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
+import { OrderTimeline } from "../features/orders/order-progress.tsx";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { StatusBadge } from "../features/orders/status-badge.tsx";
+import { api, isApiError } from "../lib/api.ts";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdminUser(request);
+  return api<{ order: AdminOrderDetail }>(`/admin/orders/${encodeURIComponent(params.number ?? "")}`);
+}
+
+export const ErrorBoundary = RouteError;
+
+const COURIERS = [
+  "Delhivery",
+  "Blue Dart",
+  "DTDC",
+  "India Post (Speed Post)",
+  "Ekart",
+  "Xpressbees",
+  "Shadowfax",
+];
+
+const ACTOR_LABELS = {
+  customer: "by the customer",
+  admin: "by staff",
+  payment: "by Razorpay",
+  system: "automatically",
+};
+
+function actionLabel(to: OrderStatus, from: OrderStatus): string {
+  if (to === "delivered" && from === "return_requested") return "Decline return";
+  const labels: Partial<Record<OrderStatus, string>> = {
+    confirmed: "Confirm order",
+    packed: "Mark packed",
+    delivered: "Mark delivered",
+    return_requested: "Record return request",
+    returned: "Mark returned (received back)",
+    cancelled: "Cancel order",
+  };
+  return labels[to] ?? to;
+}
+
+export function Component() {
+  const { order } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const [note, setNote] = useState("");
+  const [courier, setCourier] = useState(order.courier ?? "");
+  const [tracking, setTracking] = useState(order.trackingNumber ?? "");
+  const [refundReference, setRefundReference] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+
+  async function send(path: string, method: "POST" | "PUT", body: Record<string, unknown>, done: string) {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await api(`/admin/orders/${order.number}/${path}`, { method, body });
+      setNote("");
+      setMessage({ kind: "ok", text: done });
+      revalidator.revalidate();
+    } catch (caught) {
+      setMessage({ kind: "error", text: isApiError(caught) ? caught.message : "Something went wrong." });
+    } finally {
+      setBusy(false);
+      setConfirmCancel(false);
+    }
+  }
+
+  const move = (status: OrderStatus, extra: Record<string, unknown> = {}) =>
+    send(
+      "status",
+      "POST",
+      { status, ...(note.trim() ? { note: note.trim() } : {}), ...extra },
+      "Order updated.",
+    );
+
+  const plain = order.nextStatuses.filter((status) => !["shipped", "refunded", "cancelled"].includes(status));
+  const canShip = order.nextStatuses.includes("shipped");
+  const canRefund = order.nextStatuses.includes("refunded");
+  const canCancel = order.nextStatuses.includes("cancelled");
+  const refundsOnline = order.paymentMethod === "razorpay" && order.razorpayPaymentId !== null;
+
+  function ship(event: FormEvent) {
+    event.preventDefault();
+    move("shipped", { courier: courier.trim(), trackingNumber: tracking.trim() });
+  }
+
+  return (
+    <div>
+      <AdminOrdersNav />
+      <p className="text-sm">
+        <Link to="/admin/orders" className="underline">
+          ← All orders
+        </Link>
+      </p>
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="font-serif text-3xl font-semibold">Order {order.number}</h1>
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            Placed {formatDateTime(order.placedAt)}
+          </p>
+        </div>
+        <StatusBadge status={order.status} />
+      </div>
+      {message && (
+        <p
+          role={message.kind === "error" ? "alert" : "status"}
+          className={`mt-3 rounded-md p-3 text-sm ${
+            message.kind === "error"
+              ? "bg-red-50 text-red-800 dark:bg-red-900/30 dark:text-red-200"
+              : "bg-brand-50 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
+          }`}
+        >
+          {message.text}
+        </p>
+      )}
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_24rem]">
+        <div className="space-y-6">
+          <section aria-labelledby="items-heading" className={cardClass}>
+            <h2 id="items-heading" className="font-serif text-xl font-semibold">
+              Items
+            </h2>
+            <OrderLines lines={order.lines} />
+            <OrderTotals
+              subtotalPaise={order.subtotalPaise}
+              discount={order.discount}
+              shippingPaise={order.shippingPaise}
+              totalPaise={order.totalPaise}
+            />
+          </section>
+          <section aria-labelledby="history-heading" className={cardClass}>
+            <h2 id="history-heading" className="mb-3 font-serif text-xl font-semibold">
+              History
+            </h2>
+            <OrderTimeline
+              events={order.events}
+              actorLabel={(event) =>
+                event.actor === "admin" && event.actorEmail
+                  ? `by ${event.actorEmail}`
+                  : ACTOR_LABELS[event.actor]
+              }
+            />
+          </section>
+        </div>
+
+        {/* On a phone, what staff act on comes before the items. */}
+        <div className="order-first space-y-6 lg:order-none">
+          <section aria-labelledby="customer-heading" className={cardClass}>
+            <h2 id="customer-heading" className="font-serif text-xl font-semibold">
+              Customer and delivery
+            </h2>
+            <p className="mt-2 text-sm">{order.customerEmail ?? "Account deleted"}</p>
+            <address className="mt-2 text-sm not-italic">
+              <span className="font-medium">{order.address.name}</span>
+              <br />
+              {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
+              <br />
+              {order.address.city}, {order.address.state} {order.address.pin}
+              <br />
+              <a href={`tel:+91${order.address.phone}`} className="underline">
+                {formatMobile(order.address.phone)}
+              </a>
+            </address>
+            <p className="mt-2 text-sm">
+              {PAYMENT_METHOD_LABELS[order.paymentMethod]}
+              {order.paidAt ? `, paid ${formatDateTime(order.paidAt)}` : ", not paid"}
+              {order.razorpayPaymentId && (
+                <span className="block font-mono text-xs">{order.razorpayPaymentId}</span>
+              )}
+              {order.refundReference && <span className="block">Refund: {order.refundReference}</span>}
+            </p>
+            {order.trackingNumber && (
+              <p className="mt-2 text-sm">
+                {order.courier}, tracking <span className="font-mono">{order.trackingNumber}</span>
+              </p>
+            )}
+          </section>
+
+          <section aria-labelledby="actions-heading" className={cardClass}>
+            <h2 id="actions-heading" className="font-serif text-xl font-semibold">
+              Update status
+            </h2>
+            {order.nextStatuses.length === 0 ? (
+              <p className="mt-2 text-sm">This order is closed; nothing more can change.</p>
+            ) : (
+              <>
+                <label htmlFor="status-note" className="mt-3 block text-sm font-medium">
+                  Note for the history (optional)
+                </label>
+                <input
+                  id="status-note"
+                  value={note}
+                  onChange={(event) => setNote(event.target.value)}
+                  maxLength={500}
+                  className={inputClass}
+                />
+                {plain.length > 0 && (
+                  <div className="mt-3 flex flex-wrap gap-2">
+                    {plain.map((status) => (
+                      <button
+                        key={status}
+                        type="button"
+                        disabled={busy}
+                        className={primaryButton}
+                        onClick={() => move(status)}
+                      >
+                        {actionLabel(status, order.status)}
+                      </button>
+                    ))}
+                  </div>
+                )}
+                {canShip && (
+                  <form onSubmit={ship} className="mt-4 space-y-2" aria-label="Ship the order">
+                    <div>
+                      <label htmlFor="ship-courier" className="block text-sm font-medium">
+                        Courier
+                      </label>
+                      <input
+                        id="ship-courier"
+                        list="couriers"
+                        required
+                        value={courier}
+                        onChange={(event) => setCourier(event.target.value)}
+                        className={inputClass}
+                      />
+                      <datalist id="couriers">
+                        {COURIERS.map((name) => (
+                          <option key={name} value={name} />
+                        ))}
+                      </datalist>
+                    </div>
+                    <div>
+                      <label htmlFor="ship-tracking" className="block text-sm font-medium">
+                        Tracking number
+                      </label>
+                      <input
+                        id="ship-tracking"
+                        required
+                        value={tracking}
+                        onChange={(event) => setTracking(event.target.value)}
+                        className={inputClass}
+                      />
+                    </div>
+                    <button type="submit" disabled={busy} className={primaryButton}>
+                      Mark shipped
+                    </button>
+                  </form>
+                )}
+                {canRefund && (
+                  <div className="mt-4 space-y-2">
+                    {refundsOnline ? (
+                      <p className="text-sm">
+                        {formatRupees(order.totalPaise)} goes back to the customer's original payment method
+                        through Razorpay.
+                      </p>
+                    ) : (
+                      <div>
+                        <label htmlFor="refund-reference" className="block text-sm font-medium">
+                          UPI or bank transfer reference
+                        </label>
+                        <input
+                          id="refund-reference"
+                          value={refundReference}
+                          onChange={(event) => setRefundReference(event.target.value)}
+                          className={inputClass}
+                        />
+                      </div>
+                    )}
+                    <button
+                      type="button"
+                      disabled={busy || (!refundsOnline && !refundReference.trim())}
+                      className={primaryButton}
+                      onClick={() =>
+                        move("refunded", refundsOnline ? {} : { refundReference: refundReference.trim() })
+                      }
+                    >
+                      {refundsOnline
+                        ? `Refund ${formatRupees(order.totalPaise)} via Razorpay`
+                        : "Mark refunded"}
+                    </button>
+                  </div>
+                )}
+                {canCancel && (
+                  <button
+                    type="button"
+                    disabled={busy}
+                    className={`${dangerButton} mt-4`}
+                    onClick={() => setConfirmCancel(true)}
+                  >
+                    Cancel order
+                  </button>
+                )}
+              </>
+            )}
+          </section>
+
+          {(order.status === "shipped" || order.status === "delivered") && (
+            <section aria-labelledby="tracking-heading" className={cardClass}>
+              <h2 id="tracking-heading" className="font-serif text-xl font-semibold">
+                Correct courier details
+              </h2>
+              <form
+                className="mt-2 space-y-2"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  send(
+                    "tracking",
+                    "PUT",
+                    { courier: courier.trim(), trackingNumber: tracking.trim() },
+                    "Courier details saved.",
+                  );
+                }}
+              >
+                <label htmlFor="fix-courier" className="block text-sm font-medium">
+                  Courier
+                </label>
+                <input
+                  id="fix-courier"
+                  list="couriers"
+                  required
+                  value={courier}
+                  onChange={(event) => setCourier(event.target.value)}
+                  className={inputClass}
+                />
+                <label htmlFor="fix-tracking" className="block text-sm font-medium">
+                  Tracking number
+                </label>
+                <input
+                  id="fix-tracking"
+                  required
+                  value={tracking}
+                  onChange={(event) => setTracking(event.target.value)}
+                  className={inputClass}
+                />
+                <button type="submit" disabled={busy} className={secondaryButton}>
+                  Save courier details
+                </button>
+              </form>
+            </section>
+          )}
+        </div>
+      </div>
+
+      <OrderDialog
+        open={confirmCancel}
+        title={`Cancel order ${order.number}?`}
+        onClose={() => setConfirmCancel(false)}
+      >
+        <p className="text-sm">
+          The stock goes back on the shelf and the customer is e-mailed.
+          {order.paidAt ? " The order was paid: refund it afterwards." : ""}
+        </p>
+        <div className="mt-4 flex justify-end gap-2">
+          <button type="button" className={secondaryButton} onClick={() => setConfirmCancel(false)}>
+            Keep order
+          </button>
+          <button type="button" className={dangerButton} disabled={busy} onClick={() => move("cancelled")}>
+            Cancel order
+          </button>
+        </div>
+      </OrderDialog>
+    </div>
+  );
+}

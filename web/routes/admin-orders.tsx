@@ -1,0 +1,174 @@
+import { Form, Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import { formatMobile } from "../../common/india.ts";
+import { formatRupees } from "../../common/money.ts";
+import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
+import type { AdminOrderPage } from "../../common/orders.ts";
+import { requireAdminUser } from "../features/orders/admin-access.ts";
+import { AdminOrdersNav } from "../features/orders/admin-nav.tsx";
+import { inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { formatDateTime } from "../features/orders/format.ts";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { StatusBadge } from "../features/orders/status-badge.tsx";
+import { api, toQuery } from "../lib/api.ts";
+
+const FILTERS = ["status", "from", "to", "q"] as const;
+
+const filtersOf = (params: URLSearchParams) =>
+  Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminUser(request);
+  const params = new URL(request.url).searchParams;
+  return api<AdminOrderPage>(`/admin/orders${toQuery({ ...filtersOf(params), page: params.get("page") })}`);
+}
+
+export const ErrorBoundary = RouteError;
+
+export function Component() {
+  const { orders, page, pageSize, total } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const filters = filtersOf(params);
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const pageLink = (to: number) => toQuery({ ...filters, page: to });
+  return (
+    <div>
+      <AdminOrdersNav />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="font-serif text-3xl font-semibold">Orders</h1>
+        <a href={`/api/admin/orders/export.csv${toQuery(filters)}`} download className={secondaryButton}>
+          Export CSV
+        </a>
+      </div>
+
+      <Form
+        method="get"
+        role="search"
+        aria-label="Filter orders"
+        className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_auto_auto_auto_auto]"
+      >
+        <div>
+          <label htmlFor="filter-q" className="block text-sm font-medium">
+            Order number, e-mail, name or phone
+          </label>
+          <input id="filter-q" name="q" type="search" defaultValue={filters.q} className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="filter-status" className="block text-sm font-medium">
+            Status
+          </label>
+          <select id="filter-status" name="status" defaultValue={filters.status} className={inputClass}>
+            <option value="">Any status</option>
+            {ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="filter-from" className="block text-sm font-medium">
+            From
+          </label>
+          <input
+            id="filter-from"
+            name="from"
+            type="date"
+            defaultValue={filters.from}
+            className={inputClass}
+          />
+        </div>
+        <div>
+          <label htmlFor="filter-to" className="block text-sm font-medium">
+            To
+          </label>
+          <input id="filter-to" name="to" type="date" defaultValue={filters.to} className={inputClass} />
+        </div>
+        <div className="flex items-end gap-2">
+          <button type="submit" className={primaryButton}>
+            Filter
+          </button>
+          <Link to="/admin/orders" className={secondaryButton}>
+            Clear
+          </Link>
+        </div>
+      </Form>
+
+      <p className="mt-4 text-sm text-stone-600 dark:text-stone-400" aria-live="polite">
+        {total} order{total === 1 ? "" : "s"}
+      </p>
+      {orders.length > 0 && (
+        <div className="relative mt-2 overflow-x-auto rounded-lg border border-stone-200 dark:border-stone-700">
+          <table className="w-full min-w-[48rem] text-left text-sm">
+            <thead className="bg-stone-100 dark:bg-stone-800">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Order
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Placed
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Customer
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Items
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Total
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Payment
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-200 bg-white dark:divide-stone-700 dark:bg-stone-900">
+              {orders.map((order) => (
+                <tr key={order.number}>
+                  <th scope="row" className="px-3 py-2 font-medium whitespace-nowrap">
+                    <Link
+                      to={`/admin/orders/${order.number}`}
+                      className="text-brand-700 underline dark:text-brand-100"
+                    >
+                      {order.number}
+                    </Link>
+                  </th>
+                  <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(order.placedAt)}</td>
+                  <td className="px-3 py-2">
+                    {order.customerName}
+                    <span className="block text-xs text-stone-600 dark:text-stone-400">
+                      {order.customerEmail ?? "account deleted"} · {formatMobile(order.phone)} · {order.city}
+                    </span>
+                  </td>
+                  <td className="px-3 py-2 text-right">{order.itemCount}</td>
+                  <td className="px-3 py-2 text-right">{formatRupees(order.totalPaise)}</td>
+                  <td className="px-3 py-2">
+                    {order.paymentMethod === "cod" ? "COD" : "Online"}
+                    {order.paid ? ", paid" : ""}
+                  </td>
+                  <td className="px-3 py-2">
+                    <StatusBadge status={order.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Pages of orders" className="mt-4 flex justify-center gap-4 text-sm">
+          {page > 1 && <Link to={pageLink(page - 1)}>← Newer</Link>}
+          <span>
+            Page {page} of {pages}
+          </span>
+          {page < pages && <Link to={pageLink(page + 1)}>Older →</Link>}
+        </nav>
+      )}
+    </div>
+  );
+}

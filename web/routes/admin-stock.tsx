@@ -1,0 +1,143 @@
+import { useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import type { StockItem, StockList } from "../../common/orders.ts";
+import { requireAdminUser } from "../features/orders/admin-access.ts";
+import { AdminOrdersNav } from "../features/orders/admin-nav.tsx";
+import { inputClass, secondaryButton } from "../features/orders/buttons.ts";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { api, isApiError } from "../lib/api.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminUser(request);
+  return api<StockList>("/admin/stock");
+}
+
+export const ErrorBoundary = RouteError;
+
+export function Component() {
+  const { items, lowStockThreshold } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const lowOnly = params.get("low") === "1";
+  const shown = lowOnly ? items.filter((item) => item.low) : items;
+  const lowCount = items.filter((item) => item.low).length;
+  return (
+    <div>
+      <AdminOrdersNav />
+      <h1 className="font-serif text-3xl font-semibold">Stock</h1>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        {lowCount} item{lowCount === 1 ? "" : "s"} at or below {lowStockThreshold} units are flagged low.{" "}
+        {lowOnly ? (
+          <Link to="/admin/stock" className="underline">
+            Show all
+          </Link>
+        ) : (
+          <Link to="?low=1" className="underline">
+            Show only low stock
+          </Link>
+        )}
+      </p>
+      <div className="relative mt-4 overflow-x-auto rounded-lg border border-stone-200 dark:border-stone-700">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-stone-100 dark:bg-stone-800">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Item
+              </th>
+              <th scope="col" className="hidden px-3 py-2 sm:table-cell">
+                Kind
+              </th>
+              <th scope="col" className="px-3 py-2">
+                In stock
+              </th>
+              <th scope="col" className="px-3 py-2">
+                <span className="sr-only">Save</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-stone-200 bg-white dark:divide-stone-700 dark:bg-stone-900">
+            {shown.map((item) => (
+              <StockRow key={`${item.kind}-${item.id}-${item.stock}`} item={item} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function StockRow({ item }: { item: StockItem }) {
+  const revalidator = useRevalidator();
+  const [value, setValue] = useState(String(item.stock));
+  const [saving, setSaving] = useState(false);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const inputId = `stock-${item.kind}-${item.id}`;
+  const changed = value !== String(item.stock);
+
+  async function save() {
+    const stock = Number(value);
+    if (!Number.isInteger(stock) || stock < 0) {
+      setMessage({ kind: "error", text: "Enter a whole number, 0 or more." });
+      return;
+    }
+    setSaving(true);
+    setMessage(null);
+    try {
+      await api(`/admin/stock/${item.kind}/${item.id}`, {
+        method: "PUT",
+        body: { stock, previousStock: item.stock },
+      });
+      revalidator.revalidate();
+    } catch (caught) {
+      setMessage({ kind: "error", text: isApiError(caught) ? caught.message : "Could not save." });
+      if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <tr>
+      <th scope="row" className="px-2 py-2 font-medium sm:px-3">
+        {item.name}
+        {item.kind === "combo" && <span className="ml-1 text-xs font-normal sm:hidden">(combo)</span>}
+        {!item.active && <span className="ml-2 text-xs text-stone-500 dark:text-stone-400">(not sold)</span>}
+        {item.low && (
+          <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
+            {item.stock === 0 ? "Out of stock" : "Low stock"}
+          </span>
+        )}
+      </th>
+      <td className="hidden px-3 py-2 capitalize sm:table-cell">{item.kind}</td>
+      <td className="px-3 py-2">
+        <label htmlFor={inputId} className="sr-only">
+          Stock of {item.name}
+        </label>
+        <input
+          id={inputId}
+          type="number"
+          min={0}
+          step={1}
+          inputMode="numeric"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && changed) save();
+          }}
+          aria-describedby={message ? `${inputId}-message` : undefined}
+          className={`${inputClass} mt-0 w-20 sm:w-28`}
+        />
+        {message && (
+          <p id={`${inputId}-message`} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
+            {message.text}
+          </p>
+        )}
+      </td>
+      <td className="px-3 py-2">
+        <button type="button" className={secondaryButton} disabled={!changed || saving} onClick={save}>
+          {saving ? "Saving…" : `Save`}
+          <span className="sr-only"> stock of {item.name}</span>
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,309 @@
+import { useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator } from "react-router";
+import { formatEstimate } from "../../common/delivery-estimate.ts";
+import { formatMobile } from "../../common/india.ts";
+import { formatRupees } from "../../common/money.ts";
+import {
+  type CheckoutSummary,
+  PAYMENT_METHOD_LABELS,
+  type PaymentMethod,
+  type PlacedOrder,
+} from "../../common/orders.ts";
+import { AddressForm } from "../features/orders/address-form.tsx";
+import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { newIdempotencyKey } from "../features/orders/format.ts";
+import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
+import { payOnline } from "../features/orders/pay-online.ts";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { api, isApiError } from "../lib/api.ts";
+import { requireSessionUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSessionUser(request);
+  return api<CheckoutSummary>("/checkout");
+}
+
+export const ErrorBoundary = RouteError;
+
+export function Component() {
+  const summary = useLoaderData<typeof loader>();
+  const { pricing, payment } = summary;
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [addressId, setAddressId] = useState<string | null>(summary.addresses[0]?.id ?? null);
+  const [addingAddress, setAddingAddress] = useState(summary.addresses.length === 0);
+  const defaultMethod: PaymentMethod | null = payment.razorpay.enabled
+    ? "razorpay"
+    : payment.cod.available
+      ? "cod"
+      : null;
+  const [method, setMethod] = useState<PaymentMethod | null>(defaultMethod);
+  // One key per attempt at this checkout: a double click, a retry after a timeout or a resend is the same order.
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  const [placing, setPlacing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (pricing.lines.length === 0 && pricing.problems.length === 0) {
+    return (
+      <section className="py-16 text-center">
+        <h1 className="font-serif text-2xl font-semibold">Your cart is empty</h1>
+        <p className="mt-2 text-stone-600 dark:text-stone-400">
+          Add something you love, then come back to check out.
+        </p>
+        <Link to="/" className={`${primaryButton} mt-4`}>
+          Continue shopping
+        </Link>
+      </section>
+    );
+  }
+
+  const blocked = pricing.problems.length > 0 || pricing.discountProblem !== null;
+  const codChosenButUnavailable = method === "cod" && !payment.cod.available;
+  const canPlace =
+    !blocked && addressId !== null && method !== null && !codChosenButUnavailable && !addingAddress;
+
+  async function placeOrder() {
+    if (!addressId || !method) return;
+    setPlacing(true);
+    setError(null);
+    try {
+      const { order } = await api<PlacedOrder>("/orders", {
+        method: "POST",
+        headers: { "Idempotency-Key": idempotencyKey },
+        body: { addressId, paymentMethod: method },
+      });
+      if (order.status !== "awaiting_payment") {
+        navigate(`/orders/${order.number}?placed=1`, { replace: true });
+        return;
+      }
+      try {
+        const outcome = await payOnline(order.number);
+        navigate(`/orders/${order.number}${outcome.result === "paid" ? "?placed=1" : ""}`, { replace: true });
+      } catch {
+        // The order exists and waits for payment; its page offers Pay now.
+        navigate(`/orders/${order.number}`, { replace: true });
+      }
+    } catch (caught) {
+      setPlacing(false);
+      setError(
+        isApiError(caught) && caught.code === "idempotency_key_reused"
+          ? "This order may already have been placed. Please check My Orders before trying again."
+          : isApiError(caught)
+            ? caught.message
+            : "Something went wrong. Please try again.",
+      );
+      // Stock or the code changed under us: show the cart as it is now.
+      if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
+    }
+  }
+
+  return (
+    <div>
+      <h1 className="font-serif text-3xl font-semibold">Checkout</h1>
+      <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_24rem]">
+        <div className="space-y-6">
+          <section aria-labelledby="address-heading" className={cardClass}>
+            <h2 id="address-heading" className="font-serif text-xl font-semibold">
+              1. Delivery address
+            </h2>
+            {summary.addresses.length > 0 && (
+              <fieldset className="mt-3">
+                <legend className="sr-only">Choose a saved address</legend>
+                <div className="space-y-2">
+                  {summary.addresses.map((address) => (
+                    <label
+                      key={address.id}
+                      className="flex cursor-pointer gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40"
+                    >
+                      <input
+                        type="radio"
+                        name="address"
+                        value={address.id}
+                        checked={addressId === address.id}
+                        onChange={() => setAddressId(address.id)}
+                        className="mt-1 accent-brand-700"
+                      />
+                      <span className="text-sm">
+                        <span className="block font-medium">{address.name}</span>
+                        {[address.line1, address.line2].filter(Boolean).join(", ")}
+                        <br />
+                        {address.city}, {address.state} {address.pin}
+                        <br />
+                        Mobile {formatMobile(address.phone)}
+                      </span>
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            )}
+            <div className="mt-3">
+              {addingAddress ? (
+                <AddressForm
+                  onSaved={(address) => {
+                    setAddressId(address.id);
+                    setAddingAddress(false);
+                    revalidator.revalidate();
+                  }}
+                  onCancel={summary.addresses.length > 0 ? () => setAddingAddress(false) : undefined}
+                />
+              ) : (
+                <button type="button" className={secondaryButton} onClick={() => setAddingAddress(true)}>
+                  Add a new address
+                </button>
+              )}
+            </div>
+          </section>
+
+          <section aria-labelledby="payment-heading" className={cardClass}>
+            <h2 id="payment-heading" className="font-serif text-xl font-semibold">
+              2. Payment
+            </h2>
+            <fieldset className="mt-3 space-y-2">
+              <legend className="sr-only">How would you like to pay?</legend>
+              {payment.razorpay.enabled && (
+                <PaymentChoice
+                  value="razorpay"
+                  checked={method === "razorpay"}
+                  onChange={setMethod}
+                  description="Pay securely with Razorpay: UPI apps, debit and credit cards or netbanking."
+                />
+              )}
+              {payment.cod.enabled && (
+                <PaymentChoice
+                  value="cod"
+                  checked={method === "cod"}
+                  onChange={setMethod}
+                  disabled={!payment.cod.available}
+                  description={
+                    payment.cod.available
+                      ? "Pay the courier in cash when your parcel arrives."
+                      : `Available for orders up to ${formatRupees(payment.cod.maxOrderPaise)}.`
+                  }
+                />
+              )}
+              {!payment.razorpay.enabled && !payment.cod.enabled && (
+                <p role="alert">Payments are not open at the moment. Please try again later or contact us.</p>
+              )}
+            </fieldset>
+          </section>
+        </div>
+
+        <aside aria-labelledby="summary-heading" className={`${cardClass} h-fit lg:sticky lg:top-4`}>
+          <h2 id="summary-heading" className="font-serif text-xl font-semibold">
+            Order summary
+          </h2>
+          <OrderLines
+            lines={pricing.lines.map((line) => ({
+              ...line,
+              image: summary.images[line.itemId] ?? "",
+              note:
+                line.previousUnitPricePaise !== null
+                  ? `Price changed from ${formatRupees(line.previousUnitPricePaise)} since you added it`
+                  : null,
+            }))}
+          />
+          {(pricing.problems.length > 0 || pricing.discountProblem) && (
+            <div
+              role="alert"
+              className="my-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100"
+            >
+              <ul className="list-disc space-y-1 pl-4">
+                {pricing.problems.map((problem) => (
+                  <li key={problem.itemId}>{problem.message}</li>
+                ))}
+                {pricing.discountProblem && (
+                  <li>
+                    {pricing.discountProblem.message}: {pricing.discountProblem.code}. Remove the code in your
+                    cart to continue.
+                  </li>
+                )}
+              </ul>
+              <Link to="/cart" className="mt-2 inline-block font-medium underline">
+                Go to your cart
+              </Link>
+            </div>
+          )}
+          <OrderTotals
+            subtotalPaise={pricing.subtotalPaise}
+            discount={pricing.discount}
+            shippingPaise={pricing.shippingPaise}
+            totalPaise={pricing.totalPaise}
+          />
+          {pricing.freeShippingShortfallPaise > 0 && (
+            <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
+              Add {formatRupees(pricing.freeShippingShortfallPaise)} more for free shipping (free from{" "}
+              {formatRupees(summary.freeShippingMinPaise)} after discount).
+            </p>
+          )}
+          <p className="mt-3 text-sm">
+            <span className="font-medium">Estimated delivery:</span> {formatEstimate(summary.estimate)}
+            <span className="block text-xs text-stone-600 dark:text-stone-400">
+              We hand orders to the courier within 3-5 days.
+            </span>
+          </p>
+          {error && (
+            <p
+              role="alert"
+              className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+            >
+              {error}
+            </p>
+          )}
+          <button
+            type="button"
+            onClick={placeOrder}
+            disabled={!canPlace || placing}
+            className={`${primaryButton} mt-4 w-full py-3 text-lg`}
+          >
+            {placing
+              ? "Placing your order…"
+              : method === "razorpay"
+                ? `Pay ${formatRupees(pricing.totalPaise)}`
+                : `Place order · ${formatRupees(pricing.totalPaise)}`}
+          </button>
+          {addressId === null && !blocked && (
+            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+              Save a delivery address to continue.
+            </p>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function PaymentChoice({
+  value,
+  checked,
+  onChange,
+  disabled = false,
+  description,
+}: {
+  value: PaymentMethod;
+  checked: boolean;
+  onChange: (method: PaymentMethod) => void;
+  disabled?: boolean;
+  description: string;
+}) {
+  return (
+    <label
+      className={`flex gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40 ${
+        disabled ? "cursor-not-allowed opacity-60" : "cursor-pointer"
+      }`}
+    >
+      <input
+        type="radio"
+        name="payment"
+        value={value}
+        checked={checked}
+        disabled={disabled}
+        onChange={() => onChange(value)}
+        className="mt-1 accent-brand-700"
+      />
+      <span className="text-sm">
+        <span className="block font-medium">{PAYMENT_METHOD_LABELS[value]}</span>
+        {description}
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,300 @@
+import { useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { formatEstimate } from "../../common/delivery-estimate.ts";
+import { formatMobile } from "../../common/india.ts";
+import { formatRupees } from "../../common/money.ts";
+import { type OrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import {
+  cardClass,
+  dangerButton,
+  inputClass,
+  primaryButton,
+  secondaryButton,
+} from "../features/orders/buttons.ts";
+import { formatDateTime } from "../features/orders/format.ts";
+import { OrderDialog } from "../features/orders/order-dialog.tsx";
+import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
+import { OrderProgress, OrderTimeline } from "../features/orders/order-progress.tsx";
+import { payOnline } from "../features/orders/pay-online.ts";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { StatusBadge } from "../features/orders/status-badge.tsx";
+import { api, isApiError } from "../lib/api.ts";
+import { requireSessionUser } from "../lib/session.ts";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireSessionUser(request);
+  return api<{ order: OrderDetail }>(`/orders/${encodeURIComponent(params.number ?? "")}`);
+}
+
+export const ErrorBoundary = RouteError;
+
+export function Component() {
+  const { order } = useLoaderData<typeof loader>();
+  const [search] = useSearchParams();
+  const revalidator = useRevalidator();
+  const [dialog, setDialog] = useState<"cancel" | "return" | null>(null);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function act(path: "cancel" | "return") {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/orders/${order.number}/${path}`, {
+        method: "POST",
+        body:
+          path === "cancel" ? (reason.trim() ? { reason: reason.trim() } : {}) : { reason: reason.trim() },
+      });
+      setDialog(null);
+      setReason("");
+      setNotice(
+        path === "cancel" ? "Your order is cancelled." : "Your return request is sent. We will e-mail you.",
+      );
+      revalidator.revalidate();
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function pay() {
+    setBusy(true);
+    setError(null);
+    try {
+      const outcome = await payOnline(order.number);
+      if (outcome.result === "paid")
+        setNotice("Thank you! Your payment is received and your order is confirmed.");
+      revalidator.revalidate();
+    } catch (caught) {
+      setError(
+        isApiError(caught) || caught instanceof Error ? caught.message : "The payment could not be started.",
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const placedNow = search.get("placed") === "1";
+  return (
+    <div>
+      <p className="text-sm">
+        <Link to="/orders" className="underline">
+          ← My Orders
+        </Link>
+      </p>
+      {(placedNow || notice) && (
+        <p
+          role="status"
+          className="mt-3 rounded-md bg-brand-50 p-3 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
+        >
+          {notice ??
+            (order.status === "placed"
+              ? "Thank you! Your order is placed. We have e-mailed you a confirmation."
+              : "Thank you! Your payment is received and your order is confirmed.")}
+        </p>
+      )}
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="font-serif text-3xl font-semibold">Order {order.number}</h1>
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            Placed on <time dateTime={order.placedAt}>{formatDateTime(order.placedAt)}</time>
+          </p>
+        </div>
+        <StatusBadge status={order.status} />
+      </div>
+
+      {order.status === "awaiting_payment" && (
+        <div className="mt-4 rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+          <p>
+            This order is waiting for your payment of {formatRupees(order.totalPaise)}. Unpaid orders are
+            cancelled after a while.
+          </p>
+          {order.actions.pay && (
+            <button type="button" className={`${primaryButton} mt-2`} onClick={pay} disabled={busy}>
+              Pay now
+            </button>
+          )}
+        </div>
+      )}
+      {error && !dialog && (
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+        >
+          {error}
+        </p>
+      )}
+
+      <div className="mt-4">
+        <OrderProgress order={order} />
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
+        <div className="space-y-6">
+          <section aria-labelledby="items-heading" className={cardClass}>
+            <h2 id="items-heading" className="font-serif text-xl font-semibold">
+              Items
+            </h2>
+            <OrderLines lines={order.lines} />
+            <OrderTotals
+              subtotalPaise={order.subtotalPaise}
+              discount={order.discount}
+              shippingPaise={order.shippingPaise}
+              totalPaise={order.totalPaise}
+            />
+          </section>
+          <section aria-labelledby="history-heading" className={cardClass}>
+            <h2 id="history-heading" className="mb-3 font-serif text-xl font-semibold">
+              Order history
+            </h2>
+            <OrderTimeline events={order.events} />
+          </section>
+        </div>
+        <div className="space-y-6">
+          <section aria-labelledby="delivery-heading" className={cardClass}>
+            <h2 id="delivery-heading" className="font-serif text-xl font-semibold">
+              Delivery
+            </h2>
+            <address className="mt-2 text-sm not-italic">
+              <span className="font-medium">{order.address.name}</span>
+              <br />
+              {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
+              <br />
+              {order.address.city}, {order.address.state} {order.address.pin}
+              <br />
+              Mobile {formatMobile(order.address.phone)}
+            </address>
+            {order.trackingNumber ? (
+              <p className="mt-3 text-sm">
+                Shipped with <span className="font-medium">{order.courier}</span>, tracking number{" "}
+                <span className="font-mono font-medium">{order.trackingNumber}</span>
+              </p>
+            ) : (
+              !["cancelled", "refunded", "delivered", "returned", "return_requested"].includes(
+                order.status,
+              ) && <p className="mt-3 text-sm">Estimated delivery: {formatEstimate(order.estimate)}</p>
+            )}
+            <p className="mt-3 text-sm">
+              Payment: {PAYMENT_METHOD_LABELS[order.paymentMethod]}
+              {order.paidAt ? " (paid)" : ""}
+            </p>
+          </section>
+          {(order.actions.cancel.allowed ||
+            order.actions.cancel.reason ||
+            order.actions.requestReturn.allowed ||
+            order.actions.requestReturn.reason) && (
+            <section aria-labelledby="help-heading" className={cardClass}>
+              <h2 id="help-heading" className="font-serif text-xl font-semibold">
+                Need to change something?
+              </h2>
+              {order.actions.cancel.allowed && (
+                <button
+                  type="button"
+                  className={`${secondaryButton} mt-3`}
+                  onClick={() => setDialog("cancel")}
+                >
+                  Cancel order
+                </button>
+              )}
+              {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
+              {order.actions.requestReturn.allowed && (
+                <>
+                  <p className="mt-2 text-sm">
+                    If something arrived damaged, defective or not as shown, tell us within 6 days of
+                    delivery.
+                  </p>
+                  <button
+                    type="button"
+                    className={`${secondaryButton} mt-3`}
+                    onClick={() => setDialog("return")}
+                  >
+                    Request return
+                  </button>
+                </>
+              )}
+              {order.actions.requestReturn.reason && (
+                <p className="mt-2 text-sm">{order.actions.requestReturn.reason}</p>
+              )}
+            </section>
+          )}
+        </div>
+      </div>
+
+      <OrderDialog
+        open={dialog === "cancel"}
+        title={`Cancel order ${order.number}?`}
+        onClose={() => setDialog(null)}
+      >
+        <p className="text-sm">
+          {order.paidAt
+            ? `The ${formatRupees(order.totalPaise)} you paid is refunded to your original payment method within 6-8 days.`
+            : "Nothing will be charged."}
+        </p>
+        <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium">
+          Reason (optional)
+        </label>
+        <textarea
+          id="cancel-reason"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          rows={2}
+          maxLength={500}
+          className={inputClass}
+        />
+        {error && (
+          <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <button type="button" className={secondaryButton} onClick={() => setDialog(null)}>
+            Keep order
+          </button>
+          <button type="button" className={dangerButton} disabled={busy} onClick={() => act("cancel")}>
+            {busy ? "Cancelling…" : "Cancel order"}
+          </button>
+        </div>
+      </OrderDialog>
+
+      <OrderDialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
+        <label htmlFor="return-reason" className="block text-sm font-medium">
+          What is wrong with the order?
+        </label>
+        <textarea
+          id="return-reason"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          rows={3}
+          maxLength={500}
+          required
+          aria-describedby="return-hint"
+          className={inputClass}
+        />
+        <p id="return-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+          For example: the jar arrived cracked, or a different product came. We will reply by e-mail.
+        </p>
+        {error && (
+          <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <button type="button" className={secondaryButton} onClick={() => setDialog(null)}>
+            Close
+          </button>
+          <button
+            type="button"
+            className={primaryButton}
+            disabled={busy || reason.trim().length < 10}
+            onClick={() => act("return")}
+          >
+            {busy ? "Sending…" : "Send request"}
+          </button>
+        </div>
+      </OrderDialog>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { formatRupees } from "../../common/money.ts";
+import type { OrderPage } from "../../common/orders.ts";
+import { cardClass, primaryButton } from "../features/orders/buttons.ts";
+import { formatDate } from "../features/orders/format.ts";
+import { OrderProgress } from "../features/orders/order-progress.tsx";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { StatusBadge } from "../features/orders/status-badge.tsx";
+import { api, toQuery } from "../lib/api.ts";
+import { requireSessionUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireSessionUser(request);
+  const page = new URL(request.url).searchParams.get("page");
+  return api<OrderPage>(`/orders${toQuery({ page })}`);
+}
+
+export const ErrorBoundary = RouteError;
+
+export function Component() {
+  const { orders, page, pageSize, total } = useLoaderData<typeof loader>();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <div>
+      <h1 className="font-serif text-3xl font-semibold">My Orders</h1>
+      {orders.length === 0 ? (
+        <div className="py-12 text-center">
+          <p>You have not placed any orders yet.</p>
+          <Link to="/" className={`${primaryButton} mt-4`}>
+            Start shopping
+          </Link>
+        </div>
+      ) : (
+        <ul className="mt-6 space-y-4">
+          {orders.map((order) => (
+            <li key={order.number} className={cardClass}>
+              <article aria-labelledby={`order-${order.number}`}>
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <div>
+                    <h2 id={`order-${order.number}`} className="font-semibold">
+                      <Link to={`/orders/${order.number}`} className="underline-offset-2 hover:underline">
+                        Order {order.number}
+                      </Link>
+                    </h2>
+                    <p className="text-sm text-stone-600 dark:text-stone-400">
+                      Placed on <time dateTime={order.placedAt}>{formatDate(order.placedAt)}</time> ·{" "}
+                      {formatRupees(order.totalPaise)}
+                    </p>
+                  </div>
+                  <StatusBadge status={order.status} />
+                </div>
+                <ul className="mt-3 flex flex-wrap gap-3">
+                  {order.lines.map((line) => (
+                    <li key={line.itemId} className="flex items-center gap-2 text-sm">
+                      <img
+                        src={line.image}
+                        width={40}
+                        height={40}
+                        alt=""
+                        className="size-10 rounded bg-stone-100 object-cover dark:bg-stone-800"
+                      />
+                      <span>
+                        {line.quantity} × {line.name}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+                <div className="mt-3">
+                  <OrderProgress order={order} />
+                </div>
+                <Link
+                  to={`/orders/${order.number}`}
+                  className="mt-3 inline-block text-sm font-medium text-brand-700 underline dark:text-brand-100"
+                  aria-label={`View order ${order.number}`}
+                >
+                  View order
+                </Link>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Pages of orders" className="mt-6 flex justify-center gap-4">
+          {page > 1 && <Link to={`?page=${page - 1}`}>← Newer orders</Link>}
+          <span>
+            Page {page} of {pages}
+          </span>
+          {page < pages && <Link to={`?page=${page + 1}`}>Older orders →</Link>}
+        </nav>
+      )}
+    </div>
+  );
+}
