@@ -215,7 +215,7 @@ export const cartItems = pgTable(
 
 // ---- Conversation: product questions, product reviews and contact messages.
 // Authors are referenced with ON DELETE SET NULL: a deleted account's questions and reviews stay, anonymised
-// (docs/decisions/005-conversation-after-account-deletion.md).
+// (docs/decisions/009-conversation-after-account-deletion.md).
 
 export const questions = pgTable(
   "questions",

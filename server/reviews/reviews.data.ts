@@ -12,38 +12,27 @@ import type {
 } from "../../common/reviews.ts";
 import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
 import type { Db } from "../db/client.ts";
-import { products, reviews, users } from "../db/schema.ts";
+import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
 
 export const ADMIN_REVIEW_PAGE_SIZE = 50;
 
-/**
- * Whether the customer has a delivered order containing the product, on its own or inside a combo.
- *
- * Orders are built on another branch; this reads the tables it will create:
- *   orders (id, user_id, status)  with status 'delivered' once the parcel arrived,
- *   order_items (order_id, item_id)  where item_id is a product slug or a combo id, as in cart_items.
- * PostgreSQL resolves table names before running a statement, so the tables' existence is asked first
- * (to_regclass); until they exist, nobody is a verified buyer.
- */
+/** Whether the customer has a delivered order containing the product, on its own or inside a combo. */
 export async function hasDeliveredOrderWith(db: Db, userId: string, productSlug: string): Promise<boolean> {
-  const tables = await db.execute<{ ready: boolean }>(
-    sql`select to_regclass('public.orders') is not null and to_regclass('public.order_items') is not null as ready`,
-  );
-  if (!tables.rows[0]?.ready) return false;
-  const result = await db.execute<{ delivered: boolean }>(sql`
-    select exists (
-      select 1
-      from orders o
-      join order_items i on i.order_id = o.id
-      where o.user_id = ${userId}
-        and o.status = 'delivered'
-        and (
-          i.item_id = ${productSlug}
-          or i.item_id in (select c.id from combos c where c.product_slugs @> jsonb_build_array(${productSlug}::text))
-        )
-    ) as delivered`);
-  return result.rows[0]?.delivered === true;
+  const [row] = await db
+    .select({ found: sql<number>`1` })
+    .from(orders)
+    .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.status, "delivered"),
+        sql`(${orderLines.itemId} = ${productSlug} or ${orderLines.itemId} in (
+          select ${combos.id} from ${combos} where ${combos.productSlugs} @> jsonb_build_array(${productSlug}::text)))`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
 import { readMailFolder } from "../../tests/mail-folder.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
-import { users } from "../db/schema.ts";
+import { orderLines, orders, users } from "../db/schema.ts";
 import { hasDeliveredOrderWith, publicAuthorName } from "./reviews.data.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -328,26 +328,13 @@ describe("the public author name", () => {
 });
 
 describe("verified purchase", () => {
-  it("is false until orders exist, then true only for a delivered order holding the product or a combo with it", async () => {
+  it("is true only for a delivered order holding the product or a combo with it", async () => {
     const [buyer] = (await signUpMany(shop.app, ["buyer@example.in"])) as [TestAccount];
     expect(await hasDeliveredOrderWith(shop.db, buyer.userId, "face-glow-oil")).toBe(false);
 
-    // The orders branch creates these tables; this test's database gets the columns the check reads.
-    await shop.db.execute(
-      sql`create table orders (id text primary key, user_id text not null, status text not null)`,
-    );
-    await shop.db.execute(
-      sql`create table order_items (order_id text not null references orders(id), item_id text not null)`,
-    );
-    await shop.db.execute(sql`insert into orders values
-      ('o-shipped', ${buyer.userId}, 'shipped'),
-      ('o-delivered', ${buyer.userId}, 'delivered'),
-      ('o-other', ${meera.userId}, 'delivered')`);
-    await shop.db.execute(sql`insert into order_items values
-      ('o-shipped', 'hair-growth-oil'),
-      ('o-delivered', 'face-glow-oil'),
-      ('o-delivered', 'nutrition-combo'),
-      ('o-other', 'protein-mix')`);
+    await placeOrderRow(buyer.userId, "o-shipped", "shipped", ["hair-growth-oil"]);
+    await placeOrderRow(buyer.userId, "o-delivered", "delivered", ["face-glow-oil", "nutrition-combo"]);
+    await placeOrderRow(meera.userId, "o-other", "delivered", ["protein-mix"]);
 
     expect(await hasDeliveredOrderWith(shop.db, buyer.userId, "face-glow-oil")).toBe(true);
     expect(await hasDeliveredOrderWith(shop.db, buyer.userId, "hair-growth-oil")).toBe(false); // not delivered yet
@@ -376,3 +363,38 @@ describe("verified purchase", () => {
     expect(bought.body.review.verifiedPurchase).toBe(true);
   });
 });
+
+/** An order as the checkout writes it, reduced to what the verified-purchase check reads. */
+async function placeOrderRow(userId: string, id: string, status: "shipped" | "delivered", itemIds: string[]) {
+  await shop.db.insert(orders).values({
+    id,
+    number: `PN-TEST-${id}`,
+    userId,
+    status,
+    paymentMethod: "cod",
+    subtotalPaise: 49900,
+    shippingPaise: 0,
+    totalPaise: 49900,
+    shipName: "Test Buyer",
+    shipPhone: "9876543210",
+    shipLine1: "12 MG Road",
+    shipCity: "Bengaluru",
+    shipState: "Karnataka",
+    shipPin: "560001",
+    estimatedDeliveryFrom: "2026-11-25",
+    estimatedDeliveryTo: "2026-11-28",
+  });
+  await shop.db.insert(orderLines).values(
+    itemIds.map((itemId, position) => ({
+      orderId: id,
+      position,
+      itemId,
+      kind: itemId.endsWith("-combo") ? ("combo" as const) : ("product" as const),
+      name: itemId,
+      image: itemId,
+      unitPricePaise: 49900,
+      quantity: 1,
+      lineTotalPaise: 49900,
+    })),
+  );
+}
