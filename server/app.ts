@@ -5,6 +5,9 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { accountRoutes } from "./account/account.routes.ts";
+import { adminRoutes } from "./admin/admin.routes.ts";
+import { withClientAddress } from "./auth/client-address.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import type { Deps } from "./deps.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
@@ -47,7 +50,9 @@ export function createApp(deps: Deps) {
       }
       return c.json({ status: "ready" });
     })
-    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(c.req.raw))
+    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(withClientAddress(c, deps.env)))
+    .route("/account", accountRoutes(deps))
+    .route("/admin", adminRoutes(deps))
     .route("/products", productRoutes(deps))
     .route("/combos", comboRoutes(deps));
 

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 // Empty strings come from blank lines in .env files and CI variables; they mean "not set".
@@ -19,6 +20,58 @@ const envSchema = z.object({
   SHOP_NAME: z.string().min(1).default("Prakriti Naturals"),
   SHOP_PHONE: z.string().min(6).default("+91 98765 43210"),
   SHOP_EMAIL: z.email().default("care@prakritinaturals.in"),
+
+  // ---- Accounts
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const emails = value
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean);
+      for (const email of emails) {
+        if (!z.email().safeParse(email).success) {
+          context.addIssue({ code: "custom", message: `"${email}" is not an e-mail address` });
+        }
+      }
+      return emails;
+    }),
+  GOOGLE_CLIENT_ID: optional(z.string()),
+  GOOGLE_CLIENT_SECRET: optional(z.string()),
+  /** Where Google's OpenID configuration is read from; tests point it at a local OpenID Connect server. */
+  GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+  FACEBOOK_CLIENT_ID: optional(z.string()),
+  FACEBOOK_CLIENT_SECRET: optional(z.string()),
+  GITHUB_CLIENT_ID: optional(z.string()),
+  GITHUB_CLIENT_SECRET: optional(z.string()),
+  TWITTER_CLIENT_ID: optional(z.string()),
+  TWITTER_CLIENT_SECRET: optional(z.string()),
+  /** Attempts per client IP address per AUTH_RATE_LIMIT_WINDOW seconds. */
+  AUTH_RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
+  AUTH_RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(1).default(5),
+  AUTH_RATE_LIMIT_SIGN_UP: z.coerce.number().int().min(1).default(5),
+  AUTH_RATE_LIMIT_EMAIL: z.coerce.number().int().min(1).default(3),
+  /** Reverse proxies in front of the shop (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const entries = value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        const [address = "", prefix] = entry.split("/");
+        const family = isIP(address);
+        const validPrefix =
+          prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+        if (!family || !validPrefix) {
+          context.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR range` });
+        }
+      }
+      return entries;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };
@@ -32,6 +85,19 @@ const productionRules = envSchema.superRefine((env, context) => {
       path: ["BETTER_AUTH_SECRET"],
       message: "required when DATABASE_URL is set (32+ random characters, e.g. `openssl rand -base64 32`)",
     });
+  }
+  // A half-configured provider would show a button that can only fail.
+  for (const provider of ["GOOGLE", "FACEBOOK", "GITHUB", "TWITTER"] as const) {
+    const id = env[`${provider}_CLIENT_ID`];
+    const secret = env[`${provider}_CLIENT_SECRET`];
+    if (Boolean(id) !== Boolean(secret)) {
+      const missing = id ? `${provider}_CLIENT_SECRET` : `${provider}_CLIENT_ID`;
+      context.addIssue({
+        code: "custom",
+        path: [missing],
+        message: `required when ${id ? `${provider}_CLIENT_ID` : `${provider}_CLIENT_SECRET`} is set`,
+      });
+    }
   }
 });
 
