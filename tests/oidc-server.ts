@@ -67,12 +67,12 @@ export async function startOidcServer(client: { clientId: string; clientSecret: 
         return send(response, 400, { error: "invalid_request" });
       }
       const hidden = [...params]
-        .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+        .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
         .join("");
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       return response.end(`<!doctype html><html lang="en"><head><title>Test provider</title></head><body>
-<h1>Sign in to the shop</h1><p>Signed in at the provider as ${escape(account.email)}.</p>
-<form method="post" action="/authorize">${hidden}<button type="submit">Continue as ${escape(account.email)}</button></form>
+<h1>Sign in to the shop</h1><p>Signed in at the provider as ${escapeHtml(account.email)}.</p>
+<form method="post" action="/authorize">${hidden}<button type="submit">Continue as ${escapeHtml(account.email)}</button></form>
 </body></html>`);
     }
     if (url.pathname === "/authorize" && request.method === "POST") {
@@ -172,6 +172,6 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-function escape(text: string) {
+function escapeHtml(text: string) {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
