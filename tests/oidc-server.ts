@@ -67,7 +67,9 @@ export async function startOidcServer(client: { clientId: string; clientSecret: 
         return send(response, 400, { error: "invalid_request" });
       }
       const hidden = [...params]
-        .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+        .map(
+          ([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+        )
         .join("");
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       return response.end(`<!doctype html><html lang="en"><head><title>Test provider</title></head><body>
@@ -150,7 +152,12 @@ export async function startOidcServer(client: { clientId: string; clientSecret: 
     log,
     /** The account the next sign-in at this provider is for. */
     signInAs(next: Partial<OidcAccount> & { email: string }) {
-      account = { ...account, sub: `oidc-${next.email}`, name: next.email.split("@")[0] ?? "", ...next };
+      account = {
+        sub: `oidc-${next.email}`,
+        email_verified: true,
+        name: next.email.split("@")[0] ?? "",
+        ...next,
+      };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -199,6 +199,8 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       // with TRUSTED_PROXIES, Better Auth walks that chain past the proxies to the shopper.
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: env.TRUSTED_PROXIES },
     },
+    // Better Auth logs expected failures ("User not found") as warnings, and addresses at info level.
+    logger: { level: env.NODE_ENV === "test" ? "error" : "warn" },
     telemetry: { enabled: false },
   });
 }
