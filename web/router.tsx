@@ -1,10 +1,20 @@
 import type { ComponentType } from "react";
-import { createBrowserRouter, type LoaderFunction, type RouteObject } from "react-router";
+import {
+  type ActionFunction,
+  createBrowserRouter,
+  type LoaderFunction,
+  type RouteObject,
+} from "react-router";
 import { Spinner } from "./components/spinner.tsx";
 import { RootLayout } from "./routes/root-layout.tsx";
 
-/** A screen loaded on demand; its module exports Component and, where it needs data, loader. */
-type ScreenModule = { Component: ComponentType; loader?: LoaderFunction };
+/** A screen loaded on demand; its module exports Component and, where it needs data, loader (and action). */
+type ScreenModule = {
+  Component: ComponentType;
+  loader?: LoaderFunction;
+  action?: ActionFunction;
+  ErrorBoundary?: ComponentType;
+};
 const screen = (path: string | undefined, load: () => Promise<ScreenModule>): RouteObject =>
   path === undefined ? { index: true, lazy: load } : { path, lazy: load };
 
@@ -21,15 +31,27 @@ export const routes: RouteObject[] = [
       screen("product/:slug", () => import("./routes/product.tsx")),
       screen("combo/:id", () => import("./routes/combo.tsx")),
       screen("cart", comingSoon),
-      screen("login", comingSoon),
-      screen("signup", comingSoon),
+      screen("login", () => import("./routes/login.tsx")),
+      screen("login/email-link", () => import("./routes/email-link.tsx")),
+      screen("login/email-link/verify", () => import("./routes/email-link-verify.tsx")),
+      screen("signup", () => import("./routes/signup.tsx")),
+      screen("forgot-password", () => import("./routes/forgot-password.tsx")),
+      screen("reset-password", () => import("./routes/reset-password.tsx")),
       screen("orders", comingSoon),
-      screen("settings", comingSoon),
+      screen("settings", () => import("./routes/settings.tsx")),
       screen("questions", comingSoon),
-      screen("admin/login", comingSoon),
-      screen("admin/orders", comingSoon),
-      screen("admin/questions", comingSoon),
-      screen("admin/reviews", comingSoon),
+      screen("admin/login", () => import("./routes/admin-login.tsx")),
+      {
+        path: "admin",
+        lazy: () => import("./routes/admin-layout.tsx"),
+        children: [
+          screen(undefined, () => import("./routes/admin-dashboard.tsx")),
+          screen("orders", comingSoon),
+          screen("questions", comingSoon),
+          screen("reviews", comingSoon),
+          screen("messages", comingSoon),
+        ],
+      },
       screen("contact", comingSoon),
       screen("privacy", comingSoon),
       screen("terms", comingSoon),

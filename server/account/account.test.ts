@@ -78,15 +78,13 @@ describe("deleting the account", () => {
   it("asks for the password, then removes the account and everything that references it", async () => {
     const account = await signUpViaApp(shop.app, "kavya@example.in");
     await shop.db.insert(carts).values({ userId: account.userId });
-    await shop.db
-      .insert(cartItems)
-      .values({
-        userId: account.userId,
-        itemId: "coconut-oil",
-        kind: "product",
-        quantity: 2,
-        addedPricePaise: 35000,
-      });
+    await shop.db.insert(cartItems).values({
+      userId: account.userId,
+      itemId: "coconut-oil",
+      kind: "product",
+      quantity: 2,
+      addedPricePaise: 35000,
+    });
     await shop.db.insert(verifications).values({
       id: "pending-link",
       identifier: "magic-link:hashed",

@@ -1,15 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
+import type { AdminSummary } from "../../common/admin.ts";
 import type { Db } from "../db/client.ts";
 import { combos, products, users } from "../db/schema.ts";
-
-export type AdminSummary = {
-  customers: number;
-  newCustomersLast7Days: number;
-  admins: number;
-  products: number;
-  productsOutOfStock: number;
-  combos: number;
-};
 
 /** The dashboard's figures; the orders, questions and reviews work adds theirs beside these. */
 export async function getAdminSummary(db: Db): Promise<AdminSummary> {

@@ -1,4 +1,5 @@
 import { Link, Outlet, ScrollRestoration, useNavigation } from "react-router";
+import { AccountMenu } from "../features/auth/account-menu.tsx";
 
 export function RootLayout() {
   const navigation = useNavigation();
@@ -12,6 +13,7 @@ export function RootLayout() {
           <Link to="/" className="font-serif text-xl font-semibold text-brand-800 dark:text-brand-100">
             Prakriti Naturals
           </Link>
+          <AccountMenu />
         </div>
       </header>
       {navigation.state === "loading" && (
