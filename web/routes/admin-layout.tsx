@@ -28,7 +28,7 @@ export function Component() {
   const { admin } = useLoaderData<typeof loader>();
   return (
     <div className="grid gap-6 lg:grid-cols-[13rem_1fr]">
-      <aside aria-label="Admin" className="lg:py-2">
+      <aside aria-label="Admin" className="min-w-0 lg:py-2">
         <p className="font-serif text-lg font-semibold">Shop admin</p>
         <p className="truncate text-sm text-stone-600 dark:text-stone-400" title={admin.email}>
           {admin.email}

@@ -89,7 +89,9 @@ export function SignInPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const here = withRedirect(PAGE[mode], redirectTo);
   const admin = mode === "admin";
-  const noAdminAccess = admin && signedInAs && signedInAs.role !== "admin" && !action;
+  // After an attempt by a customer, the page reloads with them signed in: one message covers both.
+  const noAdminAccess = admin && signedInAs && signedInAs.role !== "admin";
+  const failure = action && action.code !== "forbidden" ? action.error : null;
 
   return (
     <AuthCard
@@ -110,21 +112,10 @@ export function SignInPage() {
           .
         </Notice>
       )}
-      {!action && redirectErrorMessage(error) && <Notice tone="error">{redirectErrorMessage(error)}</Notice>}
-      {action && (
-        <Notice tone="error">
-          {action.error}
-          {action.code === "forbidden" && (
-            <>
-              {" "}
-              <Link to="/" className="underline">
-                Go back to the shop
-              </Link>
-              .
-            </>
-          )}
-        </Notice>
+      {!action && !noAdminAccess && redirectErrorMessage(error) && (
+        <Notice tone="error">{redirectErrorMessage(error)}</Notice>
       )}
+      {failure && <Notice tone="error">{failure}</Notice>}
 
       <Form method="post" className="space-y-4" noValidate={false}>
         <TextField
