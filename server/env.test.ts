@@ -71,3 +71,21 @@ describe("accounts configuration", () => {
     expect(() => parseEnv({ TRUSTED_PROXIES: "proxy.local" })).toThrowError(/TRUSTED_PROXIES/);
   });
 });
+
+describe(".env.example", () => {
+  it("parses as it is shipped, blank lines included", async () => {
+    const { readFileSync } = await import("node:fs");
+    const source = Object.fromEntries(
+      readFileSync(new URL("../.env.example", import.meta.url), "utf8")
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    const env = parseEnv(source);
+    expect(env.AUTH_RATE_LIMIT_SIGN_IN).toBe(5);
+    expect(parseEnv({ GOOGLE_ISSUER: "", AUTH_RATE_LIMIT_EMAIL: "" })).toMatchObject({
+      GOOGLE_ISSUER: "https://accounts.google.com",
+      AUTH_RATE_LIMIT_EMAIL: 3,
+    });
+  });
+});

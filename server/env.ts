@@ -4,6 +4,8 @@ import { z } from "zod";
 // Empty strings come from blank lines in .env files and CI variables; they mean "not set".
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const blankIsDefault = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -40,7 +42,7 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: optional(z.string()),
   GOOGLE_CLIENT_SECRET: optional(z.string()),
   /** Where Google's OpenID configuration is read from; tests point it at a local OpenID Connect server. */
-  GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+  GOOGLE_ISSUER: blankIsDefault(z.url().default("https://accounts.google.com")),
   FACEBOOK_CLIENT_ID: optional(z.string()),
   FACEBOOK_CLIENT_SECRET: optional(z.string()),
   GITHUB_CLIENT_ID: optional(z.string()),
@@ -48,10 +50,10 @@ const envSchema = z.object({
   TWITTER_CLIENT_ID: optional(z.string()),
   TWITTER_CLIENT_SECRET: optional(z.string()),
   /** Attempts per client IP address per AUTH_RATE_LIMIT_WINDOW seconds. */
-  AUTH_RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
-  AUTH_RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(1).default(5),
-  AUTH_RATE_LIMIT_SIGN_UP: z.coerce.number().int().min(1).default(5),
-  AUTH_RATE_LIMIT_EMAIL: z.coerce.number().int().min(1).default(3),
+  AUTH_RATE_LIMIT_WINDOW: blankIsDefault(z.coerce.number().int().min(1).default(60)),
+  AUTH_RATE_LIMIT_SIGN_IN: blankIsDefault(z.coerce.number().int().min(1).default(5)),
+  AUTH_RATE_LIMIT_SIGN_UP: blankIsDefault(z.coerce.number().int().min(1).default(5)),
+  AUTH_RATE_LIMIT_EMAIL: blankIsDefault(z.coerce.number().int().min(1).default(3)),
   /** Reverse proxies in front of the shop (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
   TRUSTED_PROXIES: z
     .string()
