@@ -20,6 +20,7 @@ const screen = (path: string | undefined, load: () => Promise<ScreenModule>): Ro
 
 const home = () => import("./routes/home.tsx");
 const comingSoon = () => import("./routes/coming-soon.tsx");
+const comingSoonSignedIn = () => import("./routes/coming-soon-signed-in.tsx");
 
 export const routes: RouteObject[] = [
   {
@@ -37,9 +38,9 @@ export const routes: RouteObject[] = [
       screen("signup", () => import("./routes/signup.tsx")),
       screen("forgot-password", () => import("./routes/forgot-password.tsx")),
       screen("reset-password", () => import("./routes/reset-password.tsx")),
-      screen("orders", comingSoon),
+      screen("orders", comingSoonSignedIn),
       screen("settings", () => import("./routes/settings.tsx")),
-      screen("questions", comingSoon),
+      screen("questions", comingSoonSignedIn),
       screen("admin/login", () => import("./routes/admin-login.tsx")),
       {
         path: "admin",

@@ -99,6 +99,22 @@ describe("signing up and in with e-mail and password", () => {
     await context.close();
   });
 
+  it("sends a signed-out visitor of My Orders and My Questions to sign in, and back afterwards", async () => {
+    const account = await signUpViaHttp(shop.url, "returns@example.in");
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    for (const path of ["/orders", "/questions"]) {
+      await page.goto(path);
+      await page.waitForURL(`**/login?redirectTo=${encodeURIComponent(path)}`);
+    }
+    await page.getByLabel("E-mail", { exact: true }).fill(account.email);
+    await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL("**/questions");
+    await signedInAs(page, account.email);
+    await context.close();
+  });
+
   it("works from the keyboard: the account menu opens, moves and closes with keys", async () => {
     const account = await signUpViaHttp(shop.url, "keys@example.in");
     const context = await newContext(browser, shop);

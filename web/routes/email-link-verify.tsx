@@ -1,6 +1,7 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { Notice, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
 import { redirectErrorMessage } from "../features/auth/auth-errors.ts";
-import { AuthCard, Notice, textLink } from "../features/auth/auth-ui.tsx";
 
 /**
  * Where the link in the e-mail opens. Signing in takes a click here rather than happening on the way in:

@@ -7,9 +7,10 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
+import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
-import { AuthCard, Notice, PrimaryButton, TextField, textLink } from "../features/auth/auth-ui.tsx";
 import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
 
 export function loader({ request }: LoaderFunctionArgs) {

@@ -7,9 +7,10 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
+import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
-import { AuthCard, Notice, PrimaryButton, TextField, textLink } from "../features/auth/auth-ui.tsx";
 
 /** The link in the reset e-mail lands here with ?token=, or with ?error= when it has expired or was used. */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -8,9 +8,9 @@ import {
   useLoaderData,
 } from "react-router";
 import type { AccountSession } from "../../common/account.ts";
+import { Notice, TextField } from "../components/form-controls.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
-import { Notice, TextField } from "../features/auth/auth-ui.tsx";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";

@@ -10,9 +10,10 @@ import {
   useNavigation,
 } from "react-router";
 import type { SocialProviderInfo } from "../../common/account.ts";
+import { Divider, Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
-import { AuthCard, Divider, Notice, PrimaryButton, TextField, textLink } from "../features/auth/auth-ui.tsx";
 import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";

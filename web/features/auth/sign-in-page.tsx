@@ -1,18 +1,18 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { SessionUser, SocialProviderInfo } from "../../../common/account.ts";
-import { api } from "../../lib/api.ts";
-import { fetchSessionUser } from "../../lib/session.ts";
-import { authClient } from "./auth-client.ts";
-import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
 import {
-  AuthCard,
   Divider,
   Notice,
   PrimaryButton,
   secondaryButton,
   TextField,
   textLink,
-} from "./auth-ui.tsx";
+} from "../../components/form-controls.tsx";
+import { api } from "../../lib/api.ts";
+import { fetchSessionUser } from "../../lib/session.ts";
+import { AuthCard } from "./auth-card.tsx";
+import { authClient } from "./auth-client.ts";
+import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
 import { safeRedirectTarget, withRedirect } from "./redirect-target.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
@@ -117,7 +117,7 @@ export function SignInPage() {
       )}
       {failure && <Notice tone="error">{failure}</Notice>}
 
-      <Form method="post" className="space-y-4" noValidate={false}>
+      <Form method="post" className="space-y-4">
         <TextField
           label="E-mail"
           name="email"

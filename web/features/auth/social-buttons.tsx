@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { SocialProviderInfo } from "../../../common/account.ts";
+import { Notice, secondaryButton } from "../../components/form-controls.tsx";
 import { authClient } from "./auth-client.ts";
 import { attemptAuth } from "./auth-errors.ts";
-import { Notice, secondaryButton } from "./auth-ui.tsx";
 
 // Brand marks from Simple Icons (CC0), drawn in each brand's colour.
 const MARKS: Record<SocialProviderInfo["id"], { path: string; className: string }> = {

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { useFetcher } from "react-router";
-import { Notice, TextField } from "../auth/auth-ui.tsx";
+import { Notice, TextField } from "../../components/form-controls.tsx";
 
 /**
  * Deleting asks twice: a button, then a dialog that names what goes and asks for the password (an account
