@@ -17,7 +17,9 @@ const MESSAGES: Record<string, string> = {
   UNAUTHORIZED: "Your session has ended. Please sign in again.",
   // Reset and e-mail links: an expired link and a used one look the same to the shopper.
   INVALID_TOKEN: "This link has expired or has already been used. Please ask for a new one.",
-  TOKEN_EXPIRED: "This link has expired. Please ask for a new one.",
+  // Only the sign-up confirmation link says "expired" apart from "used".
+  TOKEN_EXPIRED:
+    "This confirmation link has expired. Sign in with your password and we will send you a new one.",
   // Provider redirects (lower-case codes from Better Auth's OAuth callback).
   account_not_linked:
     "We couldn't sign you in with that provider. Sign in with your e-mail address instead; you can use the provider once that address is confirmed.",
