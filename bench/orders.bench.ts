@@ -1,14 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { createApp } from "../server/app.ts";
-import { createDb, migrateDatabase } from "../server/db/client.ts";
-import { startEmbeddedPostgres } from "../server/db/embedded.ts";
-import { seedCatalogue } from "../server/db/seed/seed.ts";
-import { createDeps } from "../server/deps.ts";
-import { parseEnv } from "../server/env.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, signUpDirect } from "../tests/orders.ts";
+import { signUpViaApp } from "../tests/accounts.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress } from "../tests/orders.ts";
+import { startBenchShop } from "./support.ts";
 
 /**
  * Orders placed per second on the embedded PostgreSQL, through the whole API (session, validation, the order
@@ -20,26 +13,14 @@ const SHOPPERS = 8; // concurrent shoppers, each with their own cart
 const ROUNDS = 25;
 const WARMUP_ROUNDS = 3;
 
-export async function run() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "bench-orders-"));
-  const embedded = await startEmbeddedPostgres(dataDir);
-  const { db, pool } = createDb(embedded.url, { max: 10 });
+export default async function ordersBench() {
+  const shop = await startBenchShop();
+  const { app, db } = shop;
   try {
-    await migrateDatabase(db);
-    await seedCatalogue(db);
     await db.execute(sql`update products set stock = 1000000; update combos set stock = 1000000`);
-    const env = parseEnv({
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      DATABASE_URL: embedded.url,
-      BETTER_AUTH_SECRET: "bench-secret-that-is-long-enough-for-better-auth",
-      PUBLIC_URL: "http://localhost:3000",
-    });
-    const deps = createDeps({ db, env });
-    const app = createApp(deps);
     const shoppers = await Promise.all(
       Array.from({ length: SHOPPERS }, async (_, index) => {
-        const account = await signUpDirect(deps, `bench${index}@example.in`);
+        const account = await signUpViaApp(app, `bench${index}@example.in`);
         return { ...account, addressId: await saveAddress(app, account.cookie) };
       }),
     );
@@ -97,8 +78,6 @@ export async function run() {
       ).toFixed(1)} baseline requests), ${SHOPPERS} concurrent shoppers, ${ROUNDS * SHOPPERS} orders`,
     );
   } finally {
-    await pool.end();
-    await embedded.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await shop.stop();
   }
 }

@@ -5,7 +5,10 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
+import { adminRoutes } from "./admin/admin.routes.ts";
+import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
@@ -67,7 +70,9 @@ export function createApp(deps: Deps) {
       }
       return c.json({ status: "ready" });
     })
-    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(c.req.raw))
+    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(withClientAddress(c, deps.env)))
+    .route("/account", accountRoutes(deps))
+    .route("/admin", adminRoutes(deps))
     .route("/products", productRoutes(deps))
     .route("/combos", comboRoutes(deps))
     .route("/cart", cartRoutes(deps))

@@ -58,3 +58,61 @@ describe("checkout configuration", () => {
     );
   });
 });
+
+describe("accounts configuration", () => {
+  it("reads ADMIN_EMAILS as a lower-cased list and refuses what is not an address", () => {
+    expect(parseEnv({ ADMIN_EMAILS: " Owner@Shop.in, , staff@shop.in " }).ADMIN_EMAILS).toEqual([
+      "owner@shop.in",
+      "staff@shop.in",
+    ]);
+    expect(parseEnv({}).ADMIN_EMAILS).toEqual([]);
+    expect(() => parseEnv({ ADMIN_EMAILS: "owner@shop.in, owner" })).toThrowError(
+      /ADMIN_EMAILS: "owner" is not an e-mail address/,
+    );
+  });
+
+  it("refuses a provider with only one of its client id and secret", () => {
+    expect(() => parseEnv({ GITHUB_CLIENT_ID: "abc" })).toThrowError(/GITHUB_CLIENT_SECRET: required/);
+    expect(() => parseEnv({ TWITTER_CLIENT_SECRET: "abc" })).toThrowError(/TWITTER_CLIENT_ID: required/);
+    expect(parseEnv({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" }).GOOGLE_CLIENT_ID).toBe("id");
+  });
+
+  it("has rate limits that tests and shops can change, and checks proxy addresses", () => {
+    expect(parseEnv({})).toMatchObject({
+      AUTH_RATE_LIMIT_WINDOW: 60,
+      AUTH_RATE_LIMIT_SIGN_IN: 5,
+      AUTH_RATE_LIMIT_SIGN_UP: 5,
+      AUTH_RATE_LIMIT_EMAIL: 3,
+      TRUSTED_PROXIES: [],
+    });
+    expect(parseEnv({ AUTH_RATE_LIMIT_SIGN_IN: "2" }).AUTH_RATE_LIMIT_SIGN_IN).toBe(2);
+    expect(() => parseEnv({ AUTH_RATE_LIMIT_EMAIL: "0" })).toThrowError(/AUTH_RATE_LIMIT_EMAIL/);
+    expect(parseEnv({ TRUSTED_PROXIES: "10.0.0.1, 10.1.0.0/16, ::1" }).TRUSTED_PROXIES).toEqual([
+      "10.0.0.1",
+      "10.1.0.0/16",
+      "::1",
+    ]);
+    expect(() => parseEnv({ TRUSTED_PROXIES: "10.0.0.0/40" })).toThrowError(
+      /not an IP address or CIDR range/,
+    );
+    expect(() => parseEnv({ TRUSTED_PROXIES: "proxy.local" })).toThrowError(/TRUSTED_PROXIES/);
+  });
+});
+
+describe(".env.example", () => {
+  it("parses as it is shipped, blank lines included", async () => {
+    const { readFileSync } = await import("node:fs");
+    const source = Object.fromEntries(
+      readFileSync(new URL("../.env.example", import.meta.url), "utf8")
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    const env = parseEnv(source);
+    expect(env.AUTH_RATE_LIMIT_SIGN_IN).toBe(5);
+    expect(parseEnv({ GOOGLE_ISSUER: "", AUTH_RATE_LIMIT_EMAIL: "" })).toMatchObject({
+      GOOGLE_ISSUER: "https://accounts.google.com",
+      AUTH_RATE_LIMIT_EMAIL: 3,
+    });
+  });
+});

@@ -1,8 +1,11 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 // Empty strings come from blank lines in .env files and CI variables; they mean "not set".
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+const blankIsDefault = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema);
 
 /** A non-negative whole number with a default, e.g. an amount in paise; blank means the default. */
 const count = (fallback: number, message = "must be a whole number") =>
@@ -28,7 +31,6 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email().default("care@prakritinaturals.in"),
   CONTACT_FORWARD_URL: optional(z.url()),
   CONTACT_FORWARD_EMAIL: optional(z.email()),
-  TRUST_PROXY: z.preprocess((value) => (value === "" ? undefined : value), z.stringbool().default(false)),
   // Checkout and orders
   FREE_SHIPPING_MIN_PAISE: count(49_900, "must be whole paise (₹499 is 49900)"),
   SHIPPING_FEE_PAISE: count(4_900, "must be whole paise (₹49 is 4900)"),
@@ -44,6 +46,58 @@ const envSchema = z.object({
   /** An order paid online that is still unpaid after this long is cancelled and its stock released. */
   PAYMENT_WINDOW_MINUTES: count(30),
   LOW_STOCK_THRESHOLD: count(10),
+
+  // ---- Accounts
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const emails = value
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean);
+      for (const email of emails) {
+        if (!z.email().safeParse(email).success) {
+          context.addIssue({ code: "custom", message: `"${email}" is not an e-mail address` });
+        }
+      }
+      return emails;
+    }),
+  GOOGLE_CLIENT_ID: optional(z.string()),
+  GOOGLE_CLIENT_SECRET: optional(z.string()),
+  /** Where Google's OpenID configuration is read from; tests point it at a local OpenID Connect server. */
+  GOOGLE_ISSUER: blankIsDefault(z.url().default("https://accounts.google.com")),
+  FACEBOOK_CLIENT_ID: optional(z.string()),
+  FACEBOOK_CLIENT_SECRET: optional(z.string()),
+  GITHUB_CLIENT_ID: optional(z.string()),
+  GITHUB_CLIENT_SECRET: optional(z.string()),
+  TWITTER_CLIENT_ID: optional(z.string()),
+  TWITTER_CLIENT_SECRET: optional(z.string()),
+  /** Attempts per client IP address per AUTH_RATE_LIMIT_WINDOW seconds. */
+  AUTH_RATE_LIMIT_WINDOW: blankIsDefault(z.coerce.number().int().min(1).default(60)),
+  AUTH_RATE_LIMIT_SIGN_IN: blankIsDefault(z.coerce.number().int().min(1).default(5)),
+  AUTH_RATE_LIMIT_SIGN_UP: blankIsDefault(z.coerce.number().int().min(1).default(5)),
+  AUTH_RATE_LIMIT_EMAIL: blankIsDefault(z.coerce.number().int().min(1).default(3)),
+  /** Reverse proxies in front of the shop (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value, context) => {
+      const entries = value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        const [address = "", prefix] = entry.split("/");
+        const family = isIP(address);
+        const validPrefix =
+          prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+        if (!family || !validPrefix) {
+          context.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR range` });
+        }
+      }
+      return entries;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema> & { PUBLIC_URL: string };
@@ -64,6 +118,19 @@ const productionRules = envSchema.superRefine((env, context) => {
       path: [env.RAZORPAY_KEY_ID ? "RAZORPAY_KEY_SECRET" : "RAZORPAY_KEY_ID"],
       message: "set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither",
     });
+  }
+  // A half-configured provider would show a button that can only fail.
+  for (const provider of ["GOOGLE", "FACEBOOK", "GITHUB", "TWITTER"] as const) {
+    const id = env[`${provider}_CLIENT_ID`];
+    const secret = env[`${provider}_CLIENT_SECRET`];
+    if (Boolean(id) !== Boolean(secret)) {
+      const missing = id ? `${provider}_CLIENT_SECRET` : `${provider}_CLIENT_ID`;
+      context.addIssue({
+        code: "custom",
+        path: [missing],
+        message: `required when ${id ? `${provider}_CLIENT_ID` : `${provider}_CLIENT_SECRET`} is set`,
+      });
+    }
   }
 });
 

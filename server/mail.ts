@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -28,7 +29,8 @@ export function createMailer(env: Env): Mailer {
       await mkdir(folder, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const safeRecipient = mail.to.replace(/[^a-z0-9@._-]/gi, "_");
-      const file = path.join(folder, `${stamp}-${safeRecipient}.eml`);
+      // The random part keeps two messages to one address within a millisecond from overwriting each other.
+      const file = path.join(folder, `${stamp}-${safeRecipient}-${randomBytes(3).toString("hex")}.eml`);
       await writeFile(file, info.message as Buffer);
       const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
       if (env.NODE_ENV !== "test") {

@@ -1,45 +1,61 @@
+import { createEmailVerificationToken } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { BrowserContext } from "playwright-core";
 import type { Db } from "../server/db/client.ts";
 import { users } from "../server/db/schema.ts";
+import { TEST_AUTH_SECRET } from "./database.ts";
 
 export const TEST_PASSWORD = "neem-and-tulsi-2026";
 
 export type TestAccount = { email: string; cookie: string; userId: string };
 
-/** Signs up through the real auth API of an app under app.request(); returns the session cookie header. */
+/**
+ * Signs up through the real auth API of an app under app.request(), then confirms the address the way the
+ * link in the confirmation e-mail does (which signs in); returns the session cookie header.
+ */
 export async function signUpViaApp(
   app: Hono,
   email: string,
   origin = "http://localhost:3000",
-  /** A client address of its own, for tests that sign up more accounts than sign-up's rate limit allows. */
-  ip?: string,
 ): Promise<TestAccount> {
   const response = await app.request("/api/auth/sign-up/email", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: origin, ...(ip ? { "X-Forwarded-For": ip } : {}) },
+    headers: { "Content-Type": "application/json", Origin: origin },
     body: JSON.stringify({ name: email.split("@")[0], email, password: TEST_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { user: { id: string } };
-  return { email, cookie: sessionCookie(response), userId: body.user.id };
+  const confirmed = await app.request(await confirmationPath(email, body.user.id));
+  if (!confirmed.ok) throw new Error(`confirmation failed: ${confirmed.status} ${await confirmed.text()}`);
+  return { email, cookie: sessionCookie(confirmed), userId: body.user.id };
 }
 
-/** The same against a running shop (startShop), over HTTP. */
-export async function signUpViaHttp(baseUrl: string, email: string, ip?: string): Promise<TestAccount> {
+/**
+ * The same against a running shop (startShop), over HTTP. A shop started with its own generated secret
+ * (startShop({ embedded: true })) needs that secret: pass `readFileSync(`${shop.dataDir}/auth-secret`)`.
+ */
+export async function signUpViaHttp(
+  baseUrl: string,
+  email: string,
+  secret = TEST_AUTH_SECRET,
+): Promise<TestAccount> {
   const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Origin: baseUrl,
-      ...(ip ? { "X-Forwarded-For": ip } : {}),
-    },
+    headers: { "Content-Type": "application/json", Origin: baseUrl },
     body: JSON.stringify({ name: email.split("@")[0], email, password: TEST_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { user: { id: string } };
-  return { email, cookie: sessionCookie(response), userId: body.user.id };
+  const confirmed = await fetch(`${baseUrl}${await confirmationPath(email, body.user.id, secret)}`);
+  if (!confirmed.ok) throw new Error(`confirmation failed: ${confirmed.status} ${await confirmed.text()}`);
+  return { email, cookie: sessionCookie(confirmed), userId: body.user.id };
+}
+
+/** The address of the link in the confirmation e-mail, made with Better Auth's own token function. */
+async function confirmationPath(email: string, userId: string, secret = TEST_AUTH_SECRET) {
+  const token = await createEmailVerificationToken(secret, email, undefined, 3600, { userId });
+  return `/api/auth/verify-email?token=${encodeURIComponent(token)}`;
 }
 
 function sessionCookie(response: Response): string {
@@ -77,11 +93,10 @@ export async function signInViaApp(
   app: Hono,
   account: Pick<TestAccount, "email" | "userId">,
   origin = "http://localhost:3000",
-  ip?: string,
 ): Promise<TestAccount> {
   const response = await app.request("/api/auth/sign-in/email", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: origin, ...(ip ? { "X-Forwarded-For": ip } : {}) },
+    headers: { "Content-Type": "application/json", Origin: origin },
     body: JSON.stringify({ email: account.email, password: TEST_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);

@@ -39,6 +39,16 @@ export async function createTestDatabase() {
   };
 }
 
+/**
+ * Every in-process request comes from one address, so a test file that signs up a dozen shoppers would
+ * hit the real limits; the rate-limit tests pass their own, low ones.
+ */
+export const GENEROUS_RATE_LIMITS = {
+  AUTH_RATE_LIMIT_SIGN_IN: "1000",
+  AUTH_RATE_LIMIT_SIGN_UP: "1000",
+  AUTH_RATE_LIMIT_EMAIL: "1000",
+};
+
 /** The whole API on its own database, called through app.request(). */
 export async function createTestApp(overrides: Record<string, string> = {}) {
   const database = await createTestDatabase();
@@ -49,6 +59,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     DATABASE_URL: database.url,
     BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
     PUBLIC_URL: "http://localhost:3000",
+    ...GENEROUS_RATE_LIMITS,
     ...overrides,
   });
   const deps = createDeps({ db: database.db, env });

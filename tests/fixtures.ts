@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { findFreePort } from "../server/db/embedded.ts";
-import { createTestDatabase, TEST_AUTH_SECRET } from "./database.ts";
+import { createTestDatabase, GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "./database.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -37,6 +37,7 @@ export async function startShop(
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: database?.url ?? "",
     BETTER_AUTH_SECRET: database ? TEST_AUTH_SECRET : "",
+    ...GENEROUS_RATE_LIMITS,
     ...options.env,
   };
   let output = "";

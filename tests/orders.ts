@@ -91,21 +91,3 @@ export function placeOrderRequest(
     asUser(cookie, { method: "POST", body, headers: { "Idempotency-Key": key } }),
   );
 }
-
-/**
- * Many accounts at once for race tests. Signing up over HTTP is rate limited per client (3 in 10 s), as it should
- * be; the auth server API called in-process is not, and gives the same user and session cookie.
- */
-export async function signUpDirect(deps: Deps, email: string): Promise<TestAccount> {
-  const response = await deps.auth.api.signUpEmail({
-    body: { name: email.split("@")[0] ?? email, email, password: TEST_PASSWORD },
-    asResponse: true,
-  });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { user: { id: string } };
-  const cookie = response.headers
-    .getSetCookie()
-    .map((each) => each.split(";")[0])
-    .join("; ");
-  return { email, cookie, userId: body.user.id };
-}

@@ -9,13 +9,17 @@ import { Spinner } from "./components/spinner.tsx";
 import { ROOT_ROUTE_ID } from "./lib/shop-data.ts";
 import { RootError, RootLayout, loader as rootLoader, shouldRevalidate } from "./routes/root-layout.tsx";
 
-/** A screen loaded on demand; its module exports Component and, where it needs data, loader. */
-type ScreenModule = { Component: ComponentType; loader?: LoaderFunction; action?: ActionFunction };
+/** A screen loaded on demand; its module exports Component and, where it needs data, loader (and action). */
+type ScreenModule = {
+  Component: ComponentType;
+  loader?: LoaderFunction;
+  action?: ActionFunction;
+  ErrorBoundary?: ComponentType;
+};
 const screen = (path: string | undefined, load: () => Promise<ScreenModule>): RouteObject =>
   path === undefined ? { index: true, lazy: load } : { path, lazy: load };
 
 const home = () => import("./routes/home.tsx");
-const comingSoon = () => import("./routes/coming-soon.tsx");
 const contentPage = () => import("./routes/content-page.tsx");
 
 export const routes: RouteObject[] = [
@@ -32,21 +36,31 @@ export const routes: RouteObject[] = [
       screen("product/:slug", () => import("./routes/product.tsx")),
       screen("combo/:id", () => import("./routes/combo.tsx")),
       screen("cart", () => import("./routes/cart.tsx")),
-      screen("login", comingSoon),
-      screen("signup", comingSoon),
+      screen("login", () => import("./routes/login.tsx")),
+      screen("login/email-link", () => import("./routes/email-link.tsx")),
+      screen("login/email-link/verify", () => import("./routes/email-link-verify.tsx")),
+      screen("signup", () => import("./routes/signup.tsx")),
+      screen("forgot-password", () => import("./routes/forgot-password.tsx")),
+      screen("reset-password", () => import("./routes/reset-password.tsx")),
       screen("checkout", () => import("./routes/checkout.tsx")),
       screen("orders", () => import("./routes/orders.tsx")),
       screen("orders/:number", () => import("./routes/order.tsx")),
-      screen("settings", comingSoon),
+      screen("settings", () => import("./routes/settings.tsx")),
       screen("questions", () => import("./routes/questions.tsx")),
-      screen("admin/login", comingSoon),
-      screen("admin", () => import("./routes/admin-home.tsx")),
-      screen("admin/orders", () => import("./routes/admin-orders.tsx")),
-      screen("admin/orders/:number", () => import("./routes/admin-order.tsx")),
-      screen("admin/stock", () => import("./routes/admin-stock.tsx")),
-      screen("admin/questions", () => import("./routes/admin-questions.tsx")),
-      screen("admin/reviews", () => import("./routes/admin-reviews.tsx")),
-      screen("admin/messages", () => import("./routes/admin-messages.tsx")),
+      screen("admin/login", () => import("./routes/admin-login.tsx")),
+      {
+        path: "admin",
+        lazy: () => import("./routes/admin-layout.tsx"),
+        children: [
+          screen(undefined, () => import("./routes/admin-dashboard.tsx")),
+          screen("orders", () => import("./routes/admin-orders.tsx")),
+          screen("orders/:number", () => import("./routes/admin-order.tsx")),
+          screen("stock", () => import("./routes/admin-stock.tsx")),
+          screen("questions", () => import("./routes/admin-questions.tsx")),
+          screen("reviews", () => import("./routes/admin-reviews.tsx")),
+          screen("messages", () => import("./routes/admin-messages.tsx")),
+        ],
+      },
       screen("contact", () => import("./routes/contact.tsx")),
       screen("privacy", contentPage),
       screen("terms", contentPage),

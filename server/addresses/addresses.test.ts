@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SavedAddress } from "../../common/schemas/address.ts";
+import { signUpViaApp } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import { asUser, signUpDirect, TEST_ADDRESS } from "../../tests/orders.ts";
+import { asUser, TEST_ADDRESS } from "../../tests/orders.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ const post = (cookie: string, body: unknown) =>
 
 describe("the address book", () => {
   it("saves a checked address, keeps one copy of the same address, and lists the last used first", async () => {
-    const meera = await signUpDirect(shop.deps, "book@example.in");
+    const meera = await signUpViaApp(shop.app, "book@example.in");
     const first = await post(meera.cookie, TEST_ADDRESS);
     expect(first.status).toBe(201);
     const saved = ((await first.json()) as { address: SavedAddress }).address;
@@ -32,7 +33,7 @@ describe("the address book", () => {
   });
 
   it("names each field that is wrong, including a PIN from another state", async () => {
-    const meera = await signUpDirect(shop.deps, "wrong@example.in");
+    const meera = await signUpViaApp(shop.app, "wrong@example.in");
     const response = await post(meera.cookie, {
       ...TEST_ADDRESS,
       phone: "12345",
@@ -54,8 +55,8 @@ describe("the address book", () => {
 
   it("is private: another account cannot see or delete an address", async () => {
     const [owner, stranger] = [
-      await signUpDirect(shop.deps, "owner@example.in"),
-      await signUpDirect(shop.deps, "stranger@example.in"),
+      await signUpViaApp(shop.app, "owner@example.in"),
+      await signUpViaApp(shop.app, "stranger@example.in"),
     ];
     const { address } = (await (await post(owner.cookie, TEST_ADDRESS)).json()) as { address: SavedAddress };
     const list = await (await shop.app.request("/api/addresses", asUser(stranger.cookie))).json();

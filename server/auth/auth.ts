@@ -1,14 +1,43 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { genericOAuth, magicLink } from "better-auth/plugins";
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { Mailer } from "../mail.ts";
 import { resolveAuthSecret } from "../secrets.ts";
+import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
+import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
 
 export type Auth = ReturnType<typeof createAuth>;
 
-export function createAuth({ db, env }: { db: Db; env: Env; mailer: Mailer }) {
+/** A sign-in link by e-mail works once and for this long (the issue allows at most 10 minutes). */
+export const MAGIC_LINK_MINUTES = 10;
+export const RESET_LINK_MINUTES = 60;
+export const CONFIRM_LINK_HOURS = 24;
+
+/** The sign-in methods a shopper can pick, in the order the buttons show. */
+export const SOCIAL_PROVIDERS = [
+  { id: "google", name: "Google" },
+  { id: "facebook", name: "Facebook" },
+  { id: "github", name: "GitHub" },
+  { id: "twitter", name: "X (Twitter)" },
+] as const;
+
+export type SocialProviderId = (typeof SOCIAL_PROVIDERS)[number]["id"];
+
+/** A provider's button shows only when its client id and secret are both configured (env.ts refuses one alone). */
+export function configuredProviders(env: Env) {
+  return SOCIAL_PROVIDERS.filter(({ id }) => {
+    const key = id.toUpperCase() as Uppercase<SocialProviderId>;
+    return Boolean(env[`${key}_CLIENT_ID`] && env[`${key}_CLIENT_SECRET`]);
+  });
+}
+
+export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mailer }) {
+  const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
+  const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
+
   return betterAuth({
     appName: env.SHOP_NAME,
     baseURL: env.PUBLIC_URL,
@@ -17,6 +46,8 @@ export function createAuth({ db, env }: { db: Db; env: Env; mailer: Mailer }) {
     trustedOrigins: [new URL(env.PUBLIC_URL).origin],
     database: drizzleAdapter(db, {
       provider: "pg",
+      // Sign-up writes the user and its password account together, or neither.
+      transaction: true,
       schema: {
         user: users,
         session: sessions,
@@ -25,29 +56,151 @@ export function createAuth({ db, env }: { db: Db; env: Env; mailer: Mailer }) {
         rateLimit: rateLimits,
       },
     }),
+
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
-    },
-    user: {
-      additionalFields: {
-        // Never settable by the client: roles are granted by ADMIN_EMAILS or `npm run admin`.
-        role: { type: "string", required: false, defaultValue: "customer", input: false },
+      // Sign-up answers the same whether or not the address already has an account (see
+      // docs/decisions/005): a new account signs in by confirming its address, the owner of an
+      // existing one is told by e-mail.
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => {
+        await mailer.send({ to: user.email, ...existingAccountMail(env) });
+      },
+      resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send({
+          to: user.email,
+          ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }),
+        });
       },
     },
+    emailVerification: {
+      sendOnSignUp: true,
+      // An unconfirmed account that signs in with the right password gets a fresh link.
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: CONFIRM_LINK_HOURS * 3600,
+      sendVerificationEmail: async ({ user, url }) => {
+        await mailer.send({ to: user.email, ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }) });
+      },
+    },
+
+    socialProviders: {
+      facebook: env.FACEBOOK_CLIENT_ID
+        ? { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET ?? "" }
+        : undefined,
+      github: env.GITHUB_CLIENT_ID
+        ? { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET ?? "" }
+        : undefined,
+      twitter: env.TWITTER_CLIENT_ID
+        ? { clientId: env.TWITTER_CLIENT_ID, clientSecret: env.TWITTER_CLIENT_SECRET ?? "" }
+        : undefined,
+    },
+    account: {
+      // A provider that vouches for the e-mail signs in to the account that already has it (whose own
+      // address must be confirmed too: Better Auth's requireLocalEmailVerified), instead of a duplicate.
+      accountLinking: { enabled: true },
+    },
+
+    plugins: [
+      magicLink({
+        expiresIn: MAGIC_LINK_MINUTES * 60,
+        storeToken: "hashed",
+        rateLimit: limit(env.AUTH_RATE_LIMIT_EMAIL),
+        sendMagicLink: async ({ email, url }) => {
+          // The link opens a page of the shop with a button, not the API itself: mail scanners that
+          // fetch every link would otherwise use up the single-use token before the shopper clicks.
+          const landing = new URL(url);
+          landing.pathname = "/login/email-link/verify";
+          await mailer.send({
+            to: email,
+            ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }),
+          });
+        },
+      }),
+      // Google through OpenID Connect discovery: the same code path as a built-in provider, with
+      // GOOGLE_ISSUER overridable so tests run the whole redirect flow against a local server.
+      genericOAuth({
+        config: env.GOOGLE_CLIENT_ID
+          ? [
+              {
+                providerId: "google",
+                name: "Google",
+                discoveryUrl: new URL("/.well-known/openid-configuration", env.GOOGLE_ISSUER).toString(),
+                clientId: env.GOOGLE_CLIENT_ID,
+                clientSecret: env.GOOGLE_CLIENT_SECRET ?? "",
+                scopes: ["openid", "email", "profile"],
+                pkce: true,
+                requireIdTokenVerification: true,
+              },
+            ]
+          : [],
+      }),
+    ],
+
+    user: {
+      additionalFields: {
+        // Never settable by the client: roles are granted by ADMIN_EMAILS or `npm run admin`. Without a
+        // defaultValue here, a request that sends one is refused (400) instead of silently ignored; the
+        // column's own default makes new accounts customers.
+        role: { type: "string", required: false, input: false },
+      },
+      deleteUser: {
+        enabled: true,
+        beforeDelete: async (user) => {
+          await forgetPendingLinks(db, user);
+        },
+      },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // Every sign-in method ends in a new session: the one place ADMIN_EMAILS is applied.
+          after: async (session, context) => {
+            await grantAdminByEmail(context?.context.internalAdapter, env, session.userId);
+          },
+        },
+      },
+    },
+
     rateLimit: {
       enabled: true,
       storage: "database",
       window: 60,
       max: 100,
+      customRules: {
+        "/sign-in/email": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
+        "/sign-in/social": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
+        "/sign-up/email": limit(env.AUTH_RATE_LIMIT_SIGN_UP),
+        "/sign-in/magic-link": limit(env.AUTH_RATE_LIMIT_EMAIL),
+        "/request-password-reset": limit(env.AUTH_RATE_LIMIT_EMAIL),
+        "/send-verification-email": limit(env.AUTH_RATE_LIMIT_EMAIL),
+        "/change-password": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
+        "/delete-user": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
+        // Read on every page load; it proves nothing and needs no limit.
+        "/get-session": false,
+      },
     },
+    verification: {
+      // Reset tokens are stored hashed like e-mail link tokens, so a leaked table grants nothing.
+      storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } },
+    },
+    // Errors of redirect flows (a provider refusing, an expired state) land on the sign-in page.
+    onAPIError: { errorURL: publicUrl("/login") },
     advanced: {
       useSecureCookies: env.PUBLIC_URL.startsWith("https://"),
       // Better Auth skips origin checks under test runners; the shop is tested as it runs.
       disableOriginCheck: false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      // server/auth/client-address.ts puts the connecting address at the end of X-Forwarded-For;
+      // with TRUSTED_PROXIES, Better Auth walks that chain past the proxies to the shopper.
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: env.TRUSTED_PROXIES },
     },
+    // Better Auth logs expected failures ("User not found") as warnings, and addresses at info level.
+    logger: { level: env.NODE_ENV === "test" ? "error" : "warn" },
     telemetry: { enabled: false },
   });
 }

@@ -1,4 +1,3 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -11,6 +10,7 @@ import {
   messageReadSchema,
   replyToMessageSchema,
 } from "../../common/schemas/contact.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import type { SessionUser } from "../auth/session.ts";
 import { requireAdmin } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
@@ -43,26 +43,6 @@ function validationFailure(error: ZodError): ContactResult {
         : [{ field: issue.path.join("."), message: issue.message }],
     ),
   );
-}
-
-/**
- * The address limits count against. Behind a reverse proxy (TRUST_PROXY) that is the last address in
- * X-Forwarded-For, the one the proxy itself appended; anything before it the client could have written.
- */
-function clientAddress(c: Context, env: Env): string | undefined {
-  if (env.TRUST_PROXY) {
-    const forwarded = c.req
-      .header("x-forwarded-for")
-      ?.split(",")
-      .map((part) => part.trim());
-    const last = forwarded?.filter(Boolean).at(-1);
-    if (last) return last;
-  }
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined; // not over a socket (app.request in tests)
-  }
 }
 
 /**

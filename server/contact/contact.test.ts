@@ -15,7 +15,7 @@ let customer: TestAccount;
 let admin: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp({ TRUST_PROXY: "true" });
+  shop = await createTestApp();
   [customer, admin] = (await signUpMany(shop.app, ["kavya@example.in", "staff@example.in"])) as [
     TestAccount,
     TestAccount,

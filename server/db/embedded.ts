@@ -103,3 +103,33 @@ export function findFreePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * For tools run beside the shop (npm run admin): the embedded cluster in `dataDir`, reached through the
+ * running shop's PostgreSQL when it is up (read from postmaster.pid), else started for the tool and stopped
+ * after. Never starts a second postmaster next to a running one, which would shut the shop's down.
+ */
+export async function connectEmbeddedPostgres(dataDir: string) {
+  const root = path.resolve(dataDir);
+  const clusterDir = path.join(root, "postgres");
+  if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    throw new Error(
+      `There is no shop database in ${root}. Start the shop once (npm start), or set DATABASE_URL.`,
+    );
+  }
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (existsSync(pidFile)) {
+    const [pidLine, , , portLine] = (await readFile(pidFile, "utf8")).split("\n");
+    const pid = Number(pidLine);
+    const port = Number(portLine);
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && Number.isInteger(port) && port > 0) {
+      const password = (await readFile(path.join(root, "postgres-password"), "utf8")).trim();
+      return {
+        url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+        stop: async () => {},
+      };
+    }
+  }
+  const started = await startEmbeddedPostgres(dataDir);
+  return { url: started.url, stop: started.stop };
+}

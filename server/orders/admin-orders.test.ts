@@ -7,16 +7,9 @@ import type {
   OrderDetail,
   StockList,
 } from "../../common/orders.ts";
-import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import {
-  asUser,
-  placeOrderRequest,
-  putInCart,
-  saveAddress,
-  signUpDirect,
-  stockOf,
-} from "../../tests/orders.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orders } from "../db/schema.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -25,7 +18,7 @@ let meera: TestAccount & { addressId: string };
 let ravi: TestAccount & { addressId: string };
 
 async function customer(email: string, address?: Parameters<typeof saveAddress>[2]) {
-  const account = await signUpDirect(shop.deps, email);
+  const account = await signUpViaApp(shop.app, email);
   return { ...account, addressId: await saveAddress(shop.app, account.cookie, address) };
 }
 
@@ -45,7 +38,7 @@ const setStatus = (number: string, body: Record<string, unknown>) =>
 
 beforeAll(async () => {
   shop = await createTestApp();
-  admin = await signUpDirect(shop.deps, "staff@prakriti.example");
+  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
   await makeAdmin(shop.db, admin.userId);
   meera = await customer("meera@example.in");
   ravi = await customer("ravi@example.in", {

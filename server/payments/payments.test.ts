@@ -1,17 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
-import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
-import {
-  asUser,
-  placeOrderRequest,
-  putInCart,
-  saveAddress,
-  signUpDirect,
-  stockOf,
-} from "../../tests/orders.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
 
@@ -29,7 +22,7 @@ afterAll(async () => {
 });
 
 async function customer(): Promise<TestAccount & { addressId: string }> {
-  const account = await signUpDirect(shop.deps, `payer${++accounts}@example.in`);
+  const account = await signUpViaApp(shop.app, `payer${++accounts}@example.in`);
   return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
 }
 
@@ -202,7 +195,7 @@ describe("unpaid orders", () => {
     expect(stored).toMatchObject({ status: "cancelled", razorpayPaymentId: paid.razorpay_payment_id });
     expect((await eventsOf(order.number)).at(-1)?.note).toContain("refund due");
 
-    const staff = await signUpDirect(shop.deps, "refunds@example.in");
+    const staff = await signUpViaApp(shop.app, "refunds@example.in");
     await makeAdmin(shop.db, staff.userId);
     const refund = await shop.app.request(
       `/api/admin/orders/${order.number}/status`,

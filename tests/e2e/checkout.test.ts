@@ -11,7 +11,7 @@ import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../ac
 import { TEST_AUTH_SECRET } from "../database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
-import { putInCart, signUpDirect, stockOf } from "../orders.ts";
+import { putInCart, stockOf } from "../orders.ts";
 
 let fake: FakeRazorpay;
 let shop: Shop;
@@ -21,7 +21,7 @@ let database: ReturnType<typeof createDb>;
 let deps: Deps;
 let accounts = 0;
 
-const newAccount = (name: string) => signUpDirect(deps, `${name}${++accounts}@example.in`);
+const newAccount = (name: string) => signUpViaHttp(shop.url, `${name}${++accounts}@example.in`);
 
 beforeAll(async () => {
   fake = await startFakeRazorpay();

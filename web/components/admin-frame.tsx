@@ -1,13 +1,7 @@
 import { type ReactNode, useState } from "react";
 import { Link, NavLink, useActionData } from "react-router";
 
-const SECTIONS = [
-  { to: "/admin/questions", label: "Questions" },
-  { to: "/admin/reviews", label: "Reviews" },
-  { to: "/admin/messages", label: "Messages" },
-] as const;
-
-/** The frame of the conversation's staff pages: a title, the way between them, and the no-access page. */
+/** The frame of the conversation's staff pages inside the admin layout: a title, and the no-access page. */
 export function AdminFrame({
   title,
   forbidden,
@@ -30,26 +24,6 @@ export function AdminFrame({
   }
   return (
     <div>
-      <nav aria-label="Customer conversations" className="mb-4 overflow-x-auto">
-        <ul className="flex gap-1 border-b border-stone-200 dark:border-stone-800">
-          {SECTIONS.map((section) => (
-            <li key={section.to}>
-              <NavLink
-                to={section.to}
-                className={({ isActive }) =>
-                  `-mb-px inline-block min-h-11 border-b-2 px-3 py-2.5 text-sm font-medium ${
-                    isActive
-                      ? "border-brand-700 text-brand-800 dark:border-brand-100 dark:text-brand-100"
-                      : "border-transparent text-stone-600 hover:text-stone-900 dark:text-stone-400 dark:hover:text-stone-100"
-                  }`
-                }
-              >
-                {section.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
       <h1 className="mb-4 font-serif text-2xl font-semibold">{title}</h1>
       {children}
       <ActionNotice />

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { SessionUser } from "../../common/account.ts";
 import { api } from "./api.ts";
 
@@ -17,5 +17,20 @@ export async function requireSessionUser(request: Request): Promise<SessionUser>
     const { pathname, search } = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(pathname + search)}`);
   }
+  return user;
+}
+
+/**
+ * For loaders of admin pages: a signed-out visitor goes to /admin/login and back; a signed-in account
+ * without the role gets a 403 the admin layout shows as "no admin access". The API decides the same on
+ * its own for every /api/admin call.
+ */
+export async function requireAdminUser(request: Request): Promise<SessionUser> {
+  const user = await fetchSessionUser();
+  if (!user) {
+    const { pathname, search } = new URL(request.url);
+    throw redirect(`/admin/login?redirectTo=${encodeURIComponent(pathname + search)}`);
+  }
+  if (user.role !== "admin") throw data({ email: user.email }, { status: 403 });
   return user;
 }

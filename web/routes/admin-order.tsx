@@ -4,8 +4,6 @@ import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
-import { requireAdminUser } from "../features/orders/admin-access.ts";
-import { AdminOrdersNav } from "../features/orders/admin-nav.tsx";
 import {
   cardClass,
   dangerButton,
@@ -20,6 +18,7 @@ import { OrderTimeline } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminUser(request);
@@ -106,7 +105,6 @@ export function Component() {
 
   return (
     <div>
-      <AdminOrdersNav />
       <p className="text-sm">
         <Link to="/admin/orders" className="underline">
           ← All orders

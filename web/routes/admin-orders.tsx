@@ -3,13 +3,12 @@ import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
-import { requireAdminUser } from "../features/orders/admin-access.ts";
-import { AdminOrdersNav } from "../features/orders/admin-nav.tsx";
 import { inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { formatDateTime } from "../features/orders/format.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
 const FILTERS = ["status", "from", "to", "q"] as const;
 
@@ -35,7 +34,6 @@ export function Component() {
   const pageLink = (to: number) => toQuery({ ...filters, page: to });
   return (
     <div>
-      <AdminOrdersNav />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-serif text-3xl font-semibold">Orders</h1>
         <a href={`/api/admin/orders/export.csv${toQuery(filters)}`} download className={secondaryButton}>

@@ -1,11 +1,10 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import type { StockItem, StockList } from "../../common/orders.ts";
-import { requireAdminUser } from "../features/orders/admin-access.ts";
-import { AdminOrdersNav } from "../features/orders/admin-nav.tsx";
 import { inputClass, secondaryButton } from "../features/orders/buttons.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminUser(request);
@@ -22,7 +21,6 @@ export function Component() {
   const lowCount = items.filter((item) => item.low).length;
   return (
     <div>
-      <AdminOrdersNav />
       <h1 className="font-serif text-3xl font-semibold">Stock</h1>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
         {lowCount} item{lowCount === 1 ? "" : "s"} at or below {lowStockThreshold} units are flagged low.{" "}

@@ -1,10 +1,11 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import type { Product } from "../../../common/catalogue.ts";
 import { Dialog } from "../../components/dialog.tsx";
 import { ChevronDownIcon, MenuIcon } from "../../components/icons.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
-import { LoginButton } from "../account/login-button.tsx";
+import { LoginButton } from "../auth/login-button.tsx";
+import { signOut, useSessionUser } from "../auth/session-store.ts";
 import { ThemeToggle } from "../theme/theme-toggle.tsx";
 import { EMPTY_MENU_TEXT, HEADER_MENUS, productsInMenu } from "./menus.ts";
 
@@ -12,7 +13,16 @@ const rowClass =
   "flex w-full items-center justify-between rounded-lg px-3 py-2.5 text-left font-medium hover:bg-brand-50 dark:hover:bg-stone-800";
 
 /** Phones and tablets: the whole header in a side sheet, plus Contact Us. */
+/** Signed in, the mobile menu carries the avatar menu's links (the spec's header menu). */
+const ACCOUNT_LINKS = [
+  ["/orders", "My Orders"],
+  ["/questions", "My Questions"],
+  ["/settings", "Settings"],
+] as const;
+
 export function MobileMenu({ products }: { products: Product[] }) {
+  const user = useSessionUser();
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const goToSection = useGoToSection();
   // Scrolling waits for the dialog's close event, when focus has gone back to the page.
@@ -110,8 +120,38 @@ export function MobileMenu({ products }: { products: Product[] }) {
         </nav>
         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-stone-200 pt-4 dark:border-stone-800">
           <ThemeToggle withLabel className="text-sm" />
-          <LoginButton onClick={close} />
+          {!user && <LoginButton onClick={close} />}
         </div>
+        {user && (
+          <nav
+            aria-label="Your account"
+            className="mt-4 border-t border-stone-200 pt-4 dark:border-stone-800"
+          >
+            <p className="truncate px-3 text-sm text-stone-600 dark:text-stone-400">{user.email}</p>
+            <ul className="mt-2">
+              {ACCOUNT_LINKS.map(([to, label]) => (
+                <li key={to}>
+                  <Link to={to} onClick={close} className={rowClass}>
+                    {label}
+                  </Link>
+                </li>
+              ))}
+              <li>
+                <button
+                  type="button"
+                  className={rowClass}
+                  onClick={async () => {
+                    close();
+                    await signOut();
+                    navigate("/");
+                  }}
+                >
+                  Logout
+                </button>
+              </li>
+            </ul>
+          </nav>
+        )}
       </Dialog>
     </>
   );

@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from "react";
 import { Link } from "react-router";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { useShopData } from "../../lib/shop-data.ts";
-import { LoginButton } from "../account/login-button.tsx";
+import { AccountMenu } from "../auth/account-menu.tsx";
 import { PromoBanner } from "../banner/promo-banner.tsx";
 import { CartButton } from "../cart/cart-button.tsx";
 import { useCartCount } from "../cart/use-cart-count.ts";
@@ -61,7 +61,7 @@ export function SiteHeader() {
             </div>
             <CartButton count={cartCount} />
             <div className="ml-1 hidden sm:block">
-              <LoginButton />
+              <AccountMenu />
             </div>
           </div>
         </div>

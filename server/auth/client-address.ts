@@ -1,0 +1,64 @@
+import { BlockList, isIP } from "node:net";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+import type { Env } from "../env.ts";
+
+/**
+ * The request handed to Better Auth, with X-Forwarded-For telling it who is connecting: rate limits and
+ * the session list key on that address.
+ *
+ * - No TRUSTED_PROXIES (the shop faces the internet itself): the header becomes the socket's peer
+ *   address, whatever the client sent, so nobody can pick their own rate-limit bucket.
+ * - TRUSTED_PROXIES set (behind nginx, a load balancer): the peer is appended to the chain the proxies
+ *   built, and Better Auth walks it from the right, skipping the trusted proxies, to the shopper.
+ *
+ * Requests made in-process (tests through app.request()) have no socket; their headers pass unchanged.
+ */
+export function withClientAddress(c: Context, env: Env): Request {
+  const peer = peerAddress(c);
+  if (!peer) return c.req.raw;
+  const forwarded = env.TRUSTED_PROXIES.length > 0 ? c.req.header("x-forwarded-for") : undefined;
+  const headers = new Headers(c.req.raw.headers);
+  headers.set("x-forwarded-for", forwarded ? `${forwarded}, ${peer}` : peer);
+  return new Request(c.req.raw, { headers });
+}
+
+function peerAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who is connecting, for the shop's own per-address limits (contact messages): the socket's peer, or
+ * behind TRUSTED_PROXIES the last X-Forwarded-For entry that is not one of them, the rule Better Auth
+ * follows. In-process requests (app.request() in tests) have no socket: the header's last entry stands in.
+ */
+export function clientAddress(c: Context, env: Env): string | undefined {
+  const peer = peerAddress(c);
+  const chain = (c.req.header("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => isIP(entry));
+  if (!peer) return chain.at(-1);
+  if (env.TRUSTED_PROXIES.length === 0) return peer;
+  const trusted = trustedProxyList(env.TRUSTED_PROXIES);
+  return [...chain, peer].reverse().find((address) => !isTrusted(trusted, address)) ?? peer;
+}
+
+function trustedProxyList(entries: string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = "", prefix] = entry.split("/");
+    const type = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+function isTrusted(list: BlockList, address: string): boolean {
+  return list.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+}

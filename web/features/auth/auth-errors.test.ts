@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { attemptAuth, authErrorMessage, redirectErrorMessage } from "./auth-errors.ts";
+
+describe("sign-in messages", () => {
+  it("gives one message for a wrong password and an unknown address (the server answers the same)", () => {
+    expect(authErrorMessage({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" })).toBe(
+      "The e-mail or password is incorrect. Check both and try again.",
+    );
+  });
+
+  it("says how long to wait after too many attempts", () => {
+    expect(authErrorMessage({ status: 429, retryAfterSeconds: 42 })).toBe(
+      "Too many attempts. Please wait 42 seconds and try again.",
+    );
+    expect(authErrorMessage({ status: 429 })).toBe("Too many attempts. Please wait a minute and try again.");
+  });
+
+  it("treats an expired and a used link alike, and maps provider errors", () => {
+    expect(redirectErrorMessage("INVALID_TOKEN")).toBe(
+      "This link has expired or has already been used. Please ask for a new one.",
+    );
+    expect(redirectErrorMessage("access_denied")).toBe("Sign-in was cancelled.");
+    expect(redirectErrorMessage("something_new")).toBe("Something went wrong. Please try again.");
+    expect(redirectErrorMessage(null)).toBeNull();
+  });
+
+  it("never lets a message mention whether an address is registered", () => {
+    for (const code of [
+      "INVALID_EMAIL_OR_PASSWORD",
+      "account_not_linked",
+      "INVALID_TOKEN",
+      "USER_NOT_FOUND",
+    ]) {
+      expect(authErrorMessage({ status: 400, code })).not.toMatch(
+        /not registered|no account|not found|exists/i,
+      );
+    }
+  });
+});
+
+describe("attemptAuth", () => {
+  it("reads the retry time from the response of a limited call", async () => {
+    const result = await attemptAuth(async ({ onError }) => {
+      onError({ response: new Response(null, { status: 429, headers: { "X-Retry-After": "17" } }) });
+      return { data: null, error: { status: 429, message: "Too many requests" } };
+    });
+    expect(result).toEqual({
+      ok: false,
+      code: undefined,
+      message: "Too many attempts. Please wait 17 seconds and try again.",
+    });
+  });
+
+  it("turns a failed request into the network message", async () => {
+    const result = await attemptAuth(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    expect(result).toMatchObject({ ok: false, message: "Network error. Please try again." });
+  });
+});

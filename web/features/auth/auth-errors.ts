@@ -1,0 +1,93 @@
+/**
+ * Every sign-in failure the shopper can meet, in the shop's words, in one place. Better Auth answers with
+ * error codes (API calls) or `?error=` parameters (links and provider redirects); both come through here.
+ * No message says whether an e-mail address has an account.
+ */
+const MESSAGES: Record<string, string> = {
+  INVALID_EMAIL_OR_PASSWORD: "The e-mail or password is incorrect. Check both and try again.",
+  INVALID_EMAIL: "Please enter a valid e-mail address.",
+  EMAIL_NOT_VERIFIED:
+    "Please confirm your e-mail address first. We have sent you a new confirmation link; it may take a minute to arrive.",
+  PASSWORD_TOO_SHORT: "Use at least 8 characters for your password.",
+  PASSWORD_TOO_LONG: "Use at most 128 characters for your password.",
+  INVALID_PASSWORD: "Your current password is incorrect.",
+  CREDENTIAL_ACCOUNT_NOT_FOUND: "This account has no password yet. Set one with “Forgot your password?”.",
+  SESSION_EXPIRED: "For your safety, please sign out and sign in again, then try once more.",
+  SESSION_NOT_FRESH: "For your safety, please sign out and sign in again, then try once more.",
+  UNAUTHORIZED: "Your session has ended. Please sign in again.",
+  // Reset and e-mail links: an expired link and a used one look the same to the shopper.
+  INVALID_TOKEN: "This link has expired or has already been used. Please ask for a new one.",
+  // Only the sign-up confirmation link says "expired" apart from "used".
+  TOKEN_EXPIRED:
+    "This confirmation link has expired. Sign in with your password and we will send you a new one.",
+  // Provider redirects (lower-case codes from Better Auth's OAuth callback).
+  account_not_linked:
+    "We couldn't sign you in with that provider. Sign in with your e-mail address instead; you can use the provider once that address is confirmed.",
+  unable_to_link_account: "We couldn't sign you in with that provider. Please sign in another way.",
+  account_already_linked_to_different_user: "That provider account already belongs to another account here.",
+  email_not_found:
+    "The provider did not share your e-mail address. Allow the shop to see it, or sign in another way.",
+  email_doesn_t_match: "The provider's e-mail address does not match this account.",
+  access_denied: "Sign-in was cancelled.",
+  state_not_found: "The sign-in took too long or was interrupted. Please try again.",
+  state_mismatch: "The sign-in took too long or was interrupted. Please try again.",
+  please_restart_the_process: "The sign-in took too long or was interrupted. Please try again.",
+  invalid_code: "The sign-in took too long or was interrupted. Please try again.",
+  no_code: "The sign-in took too long or was interrupted. Please try again.",
+  unable_to_get_user_info: "The provider did not answer. Please try again in a moment.",
+  oauth_provider_not_found: "That way of signing in is not available. Please sign in another way.",
+  internal_server_error: "Something went wrong on our side. Please try again.",
+};
+
+export const NO_ADMIN_ACCESS = "This account has no admin access.";
+const NETWORK = "Network error. Please try again.";
+const FALLBACK = "Something went wrong. Please try again.";
+
+export type AuthFailure = { status?: number; code?: string; retryAfterSeconds?: number };
+
+export function authErrorMessage(failure: AuthFailure): string {
+  if (failure.status === 429) {
+    const wait = failure.retryAfterSeconds;
+    return wait && wait > 0
+      ? `Too many attempts. Please wait ${wait === 1 ? "a second" : `${wait} seconds`} and try again.`
+      : "Too many attempts. Please wait a minute and try again.";
+  }
+  if (failure.status === 0 || failure.code === "network_error") return NETWORK;
+  return (failure.code && MESSAGES[failure.code]) || FALLBACK;
+}
+
+/** The message for an `?error=` parameter that a link or a provider sent the shopper back with. */
+export function redirectErrorMessage(code: string | null): string | null {
+  return code ? (MESSAGES[code] ?? FALLBACK) : null;
+}
+
+type ClientResult<T> = { data: T | null; error: { status: number; code?: string; message?: string } | null };
+type FetchOptions = { onError: (context: { response: Response }) => void };
+
+/**
+ * Runs one Better Auth client call and turns its failure into the shop's message, reading the limiter's
+ * X-Retry-After so "too many attempts" can say how long to wait.
+ */
+export async function attemptAuth<T>(
+  call: (fetchOptions: FetchOptions) => Promise<ClientResult<T>>,
+): Promise<{ ok: true; data: T } | { ok: false; message: string; code?: string }> {
+  let retryAfterSeconds: number | undefined;
+  const fetchOptions: FetchOptions = {
+    onError: ({ response }) => {
+      retryAfterSeconds = Number(response.headers.get("X-Retry-After")) || undefined;
+    },
+  };
+  try {
+    const { data, error } = await call(fetchOptions);
+    if (error) {
+      return {
+        ok: false,
+        code: error.code,
+        message: authErrorMessage({ status: error.status, code: error.code, retryAfterSeconds }),
+      };
+    }
+    return { ok: true, data: data as T };
+  } catch {
+    return { ok: false, code: "network_error", message: NETWORK };
+  }
+}

@@ -1,0 +1,180 @@
+import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import type { SessionUser, SocialProviderInfo } from "../../../common/account.ts";
+import {
+  Divider,
+  Notice,
+  PrimaryButton,
+  secondaryButton,
+  TextField,
+  textLink,
+} from "../../components/form-controls.tsx";
+import { api } from "../../lib/api.ts";
+import { fetchSessionUser } from "../../lib/session.ts";
+import { AuthCard } from "./auth-card.tsx";
+import { authClient } from "./auth-client.ts";
+import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
+import { safeRedirectTarget, withRedirect } from "./redirect-target.ts";
+import { SocialButtons } from "./social-buttons.tsx";
+
+export type SignInMode = "shop" | "admin";
+
+const PAGE: Record<SignInMode, string> = { shop: "/login", admin: "/admin/login" };
+const DEFAULT_TARGET: Record<SignInMode, string> = { shop: "/", admin: "/admin" };
+
+type LoaderData = {
+  mode: SignInMode;
+  providers: SocialProviderInfo[];
+  redirectTo: string;
+  error: string | null;
+  notice: string | null;
+  signedInAs: SessionUser | null;
+};
+
+/** Messages other pages leave for this one (?notice=), by code so no text can be put in a link. */
+const NOTICES: Record<string, string> = {
+  "account-deleted": "Your account has been deleted. Thank you for shopping with us.",
+};
+
+/**
+ * Every sign-in method comes back to this page (e-mail confirmation, e-mail link, providers): a visitor
+ * who is now signed in goes on to where they were heading, a failure shows its message here.
+ */
+export async function loadSignInPage(request: Request, mode: SignInMode): Promise<LoaderData> {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"), DEFAULT_TARGET[mode]);
+  const error = url.searchParams.get("error");
+  const [user, { providers }] = await Promise.all([
+    fetchSessionUser(),
+    api<{ providers: SocialProviderInfo[] }>("/account/providers"),
+  ]);
+  if (user && !error && (mode === "shop" || user.role === "admin")) throw redirect(redirectTo);
+  const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
+  return { mode, providers, redirectTo, error, notice, signedInAs: user };
+}
+
+type ActionData = { error: string; email: string; code?: string };
+
+export async function signInWithPassword(request: Request, mode: SignInMode) {
+  const form = await request.formData();
+  const email = String(form.get("email") ?? "").trim();
+  const password = String(form.get("password") ?? "");
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"), DEFAULT_TARGET[mode]);
+  const result = await attemptAuth((fetchOptions) =>
+    authClient.signIn.email(
+      // The confirmation link an unconfirmed account is sent comes back here, then goes on.
+      { email, password, callbackURL: withRedirect(PAGE[mode], redirectTo) },
+      fetchOptions,
+    ),
+  );
+  if (!result.ok) return { error: result.message, email, code: result.code } satisfies ActionData;
+  if (mode === "admin" && result.data.user.role !== "admin") {
+    return { error: NO_ADMIN_ACCESS, email, code: "forbidden" } satisfies ActionData;
+  }
+  return redirect(redirectTo);
+}
+
+function emailLinkPage(mode: SignInMode, redirectTo: string) {
+  const query = new URLSearchParams();
+  if (redirectTo !== "/") query.set("redirectTo", redirectTo);
+  if (mode === "admin") query.set("mode", "admin");
+  const text = query.toString();
+  return text ? `/login/email-link?${text}` : "/login/email-link";
+}
+
+export function SignInPage() {
+  const { mode, providers, redirectTo, error, notice, signedInAs } = useLoaderData() as LoaderData;
+  const action = useActionData() as ActionData | undefined;
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const here = withRedirect(PAGE[mode], redirectTo);
+  const admin = mode === "admin";
+  // After an attempt by a customer, the page reloads with them signed in: one message covers both.
+  const noAdminAccess = admin && signedInAs && signedInAs.role !== "admin";
+  const failure = action && action.code !== "forbidden" ? action.error : null;
+
+  return (
+    <AuthCard
+      title={admin ? "Admin sign-in" : "Sign in"}
+      intro={
+        admin
+          ? "This is the sign-in for the shop's staff. Use an account that has admin access."
+          : "Welcome back. Sign in to see your orders and keep your cart on every device."
+      }
+    >
+      {notice && <Notice tone="success">{notice}</Notice>}
+      {noAdminAccess && (
+        <Notice tone="error">
+          {NO_ADMIN_ACCESS} You are signed in as {signedInAs.email}. Sign in with an admin account below, or{" "}
+          <Link to="/" className="underline">
+            go back to the shop
+          </Link>
+          .
+        </Notice>
+      )}
+      {!action && !noAdminAccess && redirectErrorMessage(error) && (
+        <Notice tone="error">{redirectErrorMessage(error)}</Notice>
+      )}
+      {failure && <Notice tone="error">{failure}</Notice>}
+
+      <Form method="post" className="space-y-4">
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={action?.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={128}
+        />
+        <div className="flex justify-end">
+          <Link to={withRedirect("/forgot-password", redirectTo)} className={`text-sm ${textLink}`}>
+            Forgot your password?
+          </Link>
+        </div>
+        <PrimaryButton type="submit" pending={submitting} pendingLabel="Signing in…">
+          Sign in
+        </PrimaryButton>
+      </Form>
+
+      <Divider label="or" />
+      <div className="space-y-3">
+        <Link to={emailLinkPage(mode, redirectTo)} className={secondaryButton}>
+          <svg
+            viewBox="0 0 24 24"
+            width="20"
+            height="20"
+            aria-hidden="true"
+            className="text-brand-700 dark:text-brand-100"
+          >
+            <path
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinejoin="round"
+              d="M3 6h18v12H3zM3 6l9 7 9-7"
+            />
+          </svg>
+          E-mail me a sign-in link
+        </Link>
+        <SocialButtons providers={providers} returnTo={here} errorTo={here} />
+      </div>
+
+      {!admin && (
+        <p className="text-center text-sm text-stone-600 dark:text-stone-300">
+          New here?{" "}
+          <Link to={withRedirect("/signup", redirectTo)} className={textLink}>
+            Create an account
+          </Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}

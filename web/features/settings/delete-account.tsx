@@ -1,0 +1,79 @@
+import { useRef } from "react";
+import { useFetcher } from "react-router";
+import { Notice, TextField } from "../../components/form-controls.tsx";
+
+/**
+ * Deleting asks twice: a button, then a dialog that names what goes and asks for the password (an account
+ * without one must have signed in recently, which Better Auth checks). The native dialog keeps focus inside
+ * and closes on Escape.
+ */
+export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const fetcher = useFetcher<{ intent: string; ok: boolean; message: string }>();
+  const busy = fetcher.state !== "idle";
+  const failure = fetcher.data && !fetcher.data.ok ? fetcher.data.message : null;
+
+  return (
+    <div className="space-y-4">
+      <p className="text-stone-700 dark:text-stone-300">
+        This removes your name, e-mail address, sign-in methods, sessions and saved cart. Orders you have
+        placed stay in the shop's records for accounting, without your name or e-mail address.
+      </p>
+      <button
+        type="button"
+        onClick={() => dialog.current?.showModal()}
+        className="rounded-lg border border-red-300 px-5 py-2.5 font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+      >
+        Delete my account…
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby="delete-title"
+        aria-describedby="delete-description"
+        className="m-auto w-[min(32rem,calc(100%-2rem))] rounded-2xl border border-stone-200 bg-white p-0 text-stone-900 backdrop:bg-stone-950/60 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
+      >
+        <fetcher.Form method="post" className="space-y-4 p-6">
+          <input type="hidden" name="intent" value="delete" />
+          <h2 id="delete-title" className="font-serif text-xl font-semibold">
+            Delete your account?
+          </h2>
+          <p id="delete-description" className="text-stone-700 dark:text-stone-300">
+            This cannot be undone. You will be signed out everywhere and your personal data will be removed.
+          </p>
+          {hasPassword ? (
+            <TextField
+              label="Your password, to confirm"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={128}
+            />
+          ) : (
+            <p className="text-sm text-stone-600 dark:text-stone-400">
+              For your safety this works only within a day of signing in. If it is refused, sign out and sign
+              in again.
+            </p>
+          )}
+          {failure && <Notice tone="error">{failure}</Notice>}
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <button
+              type="button"
+              onClick={() => dialog.current?.close()}
+              className="rounded-lg border border-stone-300 px-5 py-2.5 font-medium hover:bg-stone-100 dark:border-stone-600 dark:hover:bg-stone-800"
+            >
+              Keep my account
+            </button>
+            <button
+              type="submit"
+              aria-disabled={busy || undefined}
+              className="rounded-lg bg-red-700 px-5 py-2.5 font-semibold text-white hover:bg-red-800 aria-disabled:opacity-70"
+            >
+              {busy ? "Deleting…" : "Delete my account"}
+            </button>
+          </div>
+        </fetcher.Form>
+      </dialog>
+    </div>
+  );
+}

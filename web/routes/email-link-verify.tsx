@@ -1,0 +1,41 @@
+import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { Notice, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
+import { redirectErrorMessage } from "../features/auth/auth-errors.ts";
+
+/**
+ * Where the link in the e-mail opens. Signing in takes a click here rather than happening on the way in:
+ * mail scanners that open every link would otherwise use up the one-time link before the shopper does.
+ */
+export function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  return { hasToken: url.searchParams.has("token"), search: url.search };
+}
+
+export function Component() {
+  const { hasToken, search } = useLoaderData<typeof loader>();
+  if (!hasToken) {
+    return (
+      <AuthCard title="Sign in with an e-mail link">
+        <Notice tone="error">{redirectErrorMessage("INVALID_TOKEN")}</Notice>
+        <Link to="/login/email-link" className={`block text-center ${textLink}`}>
+          Send me a new link
+        </Link>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Finish signing in" intro="One more click and you are signed in on this device.">
+      {/* A full page load: the verify endpoint sets the session cookie and redirects onwards. */}
+      <a
+        href={`/api/auth/magic-link/verify${search}`}
+        className="block w-full rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
+      >
+        Sign me in
+      </a>
+      <p className="text-sm text-stone-600 dark:text-stone-300">
+        Did not ask for this link? Close this page; nothing happens unless you click.
+      </p>
+    </AuthCard>
+  );
+}

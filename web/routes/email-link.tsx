@@ -1,0 +1,103 @@
+import {
+  type ActionFunctionArgs,
+  Form,
+  Link,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
+import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
+import { authClient } from "../features/auth/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
+
+/** Requesting a one-time sign-in link; the link's failures (expired, used) come back here with ?error=. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return readQuery(request);
+}
+
+function readQuery(request: Request) {
+  const query = new URL(request.url).searchParams;
+  const admin = query.get("mode") === "admin";
+  return {
+    admin,
+    redirectTo: safeRedirectTarget(query.get("redirectTo"), admin ? "/admin" : "/"),
+    error: query.get("error"),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const email = String((await request.formData()).get("email") ?? "").trim();
+  const { admin, redirectTo } = readQuery(request);
+  const signInPage = withRedirect(admin ? "/admin/login" : "/login", redirectTo);
+  const errorPage = new URL(request.url);
+  errorPage.searchParams.delete("error");
+  const result = await attemptAuth((fetchOptions) =>
+    authClient.signIn.magicLink(
+      {
+        email,
+        callbackURL: signInPage,
+        newUserCallbackURL: signInPage,
+        errorCallbackURL: errorPage.pathname + errorPage.search,
+      },
+      fetchOptions,
+    ),
+  );
+  return result.ok ? { sentTo: email } : { error: result.message, email };
+}
+
+export function Component() {
+  const { admin, redirectTo, error } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const signInPage = withRedirect(admin ? "/admin/login" : "/login", redirectTo);
+
+  if (result && "sentTo" in result) {
+    return (
+      <AuthCard title="Check your inbox">
+        <Notice tone="success">
+          We have sent a sign-in link to <strong>{result.sentTo}</strong>.
+        </Notice>
+        <p className="text-stone-600 dark:text-stone-300">
+          Open it on this device. It works once, for the next 10 minutes. Nothing after a few minutes? Check
+          your spam folder, or ask for another link.
+        </p>
+        <Link to={signInPage} className={`block text-center ${textLink}`}>
+          Back to sign in
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Sign in with an e-mail link"
+      intro="No password needed: we e-mail you a link that signs you in. New here? The link creates your account."
+    >
+      {result && "error" in result && <Notice tone="error">{result.error}</Notice>}
+      {!result && redirectErrorMessage(error) && <Notice tone="error">{redirectErrorMessage(error)}</Notice>}
+      <Form method="post" className="space-y-4">
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={result && "email" in result ? result.email : undefined}
+        />
+        <PrimaryButton type="submit" pending={submitting} pendingLabel="Sending…">
+          E-mail me a link
+        </PrimaryButton>
+      </Form>
+      <p className="text-center text-sm text-stone-600 dark:text-stone-300">
+        Prefer your password?{" "}
+        <Link to={signInPage} className={textLink}>
+          Sign in with it
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,6 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
+import { loadSignInPage, SignInPage, signInWithPassword } from "../features/auth/sign-in-page.tsx";
+
+export const loader = ({ request }: LoaderFunctionArgs) => loadSignInPage(request, "shop");
+export const action = ({ request }: ActionFunctionArgs) => signInWithPassword(request, "shop");
+export const Component = SignInPage;

@@ -1,0 +1,100 @@
+import {
+  type ActionFunctionArgs,
+  Form,
+  Link,
+  type LoaderFunctionArgs,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
+import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
+import { authClient } from "../features/auth/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+
+/** The link in the reset e-mail lands here with ?token=, or with ?error= when it has expired or was used. */
+export function loader({ request }: LoaderFunctionArgs) {
+  const query = new URL(request.url).searchParams;
+  return { token: query.get("token"), error: query.get("error") };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const newPassword = String(form.get("password") ?? "");
+  if (newPassword !== String(form.get("confirm") ?? "")) {
+    return { error: "The two passwords are not the same. Please type them again.", field: "confirm" };
+  }
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const result = await attemptAuth((fetchOptions) =>
+    authClient.resetPassword({ newPassword, token }, fetchOptions),
+  );
+  return result.ok
+    ? { done: true }
+    : { error: result.message, field: result.code === "INVALID_TOKEN" ? "token" : "password" };
+}
+
+export function Component() {
+  const { token, error } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+
+  if (result && "done" in result) {
+    return (
+      <AuthCard title="Your password is changed">
+        <Notice tone="success">
+          You can now sign in with your new password. Every other session has been signed out.
+        </Notice>
+        <Link to="/login" className={`block text-center ${textLink}`}>
+          Sign in
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  const linkProblem = error || !token ? redirectErrorMessage(error ?? "INVALID_TOKEN") : null;
+  const failed = result && "error" in result ? result : undefined;
+  if (linkProblem || failed?.field === "token") {
+    return (
+      <AuthCard title="Choose a new password">
+        <Notice tone="error">{failed?.field === "token" ? failed.error : linkProblem}</Notice>
+        <Link to="/forgot-password" className={`block text-center ${textLink}`}>
+          Send me a new link
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Choose a new password"
+      intro="Choosing a new password signs you out on every other device."
+    >
+      {failed && <Notice tone="error">{failed.error}</Notice>}
+      <Form method="post" className="space-y-4">
+        <TextField
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+          hint="8 to 128 characters."
+        />
+        <TextField
+          label="New password again"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+        />
+        <PrimaryButton type="submit" pending={submitting} pendingLabel="Saving…">
+          Save new password
+        </PrimaryButton>
+      </Form>
+    </AuthCard>
+  );
+}

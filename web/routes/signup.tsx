@@ -1,0 +1,148 @@
+import {
+  type ActionFunctionArgs,
+  Form,
+  Link,
+  type LoaderFunctionArgs,
+  redirect,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useNavigation,
+} from "react-router";
+import type { SocialProviderInfo } from "../../common/account.ts";
+import { Divider, Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { AuthCard } from "../features/auth/auth-card.tsx";
+import { authClient } from "../features/auth/auth-client.ts";
+import { attemptAuth } from "../features/auth/auth-errors.ts";
+import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
+import { SocialButtons } from "../features/auth/social-buttons.tsx";
+import { api } from "../lib/api.ts";
+import { fetchSessionUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo"));
+  const [user, { providers }] = await Promise.all([
+    fetchSessionUser(),
+    api<{ providers: SocialProviderInfo[] }>("/account/providers"),
+  ]);
+  if (user) throw redirect(redirectTo);
+  return { providers, redirectTo };
+}
+
+type Result = { sentTo: string } | { error: string; name: string; email: string } | { resent: true };
+
+export async function action({ request }: ActionFunctionArgs): Promise<Result> {
+  const form = await request.formData();
+  const redirectTo = safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo"));
+  // The confirmation link signs in and comes back through the sign-in page, which forwards.
+  const callbackURL = withRedirect("/login", redirectTo);
+  const email = String(form.get("email") ?? "").trim();
+  if (form.get("intent") === "resend") {
+    const resent = await attemptAuth((fetchOptions) =>
+      authClient.sendVerificationEmail({ email, callbackURL }, fetchOptions),
+    );
+    return resent.ok ? { resent: true } : { error: resent.message, name: "", email };
+  }
+  const name = String(form.get("name") ?? "").trim();
+  const result = await attemptAuth((fetchOptions) =>
+    authClient.signUp.email(
+      { name, email, password: String(form.get("password") ?? ""), callbackURL },
+      fetchOptions,
+    ),
+  );
+  // A registered address gets the same answer as a new one; its owner is told by e-mail instead.
+  return result.ok ? { sentTo: email } : { error: result.message, name, email };
+}
+
+export function Component() {
+  const { providers, redirectTo } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const here = withRedirect("/login", redirectTo);
+
+  if (result && "sentTo" in result) return <CheckInbox email={result.sentTo} />;
+  const failed = result && "error" in result ? result : undefined;
+
+  return (
+    <AuthCard title="Create an account" intro="Save your cart on every device and follow your orders.">
+      {failed && <Notice tone="error">{failed.error}</Notice>}
+      <Form method="post" className="space-y-4">
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={100}
+          defaultValue={failed?.name}
+        />
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={failed?.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+          hint="8 to 128 characters. A short sentence is easy to remember and hard to guess."
+        />
+        <PrimaryButton type="submit" pending={submitting} pendingLabel="Creating your account…">
+          Create account
+        </PrimaryButton>
+      </Form>
+      {providers.length > 0 && (
+        <>
+          <Divider label="or" />
+          <SocialButtons
+            providers={providers}
+            returnTo={here}
+            errorTo={withRedirect("/signup", redirectTo)}
+          />
+        </>
+      )}
+      <p className="text-center text-sm text-stone-600 dark:text-stone-300">
+        Already have an account?{" "}
+        <Link to={here} className={textLink}>
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function CheckInbox({ email }: { email: string }) {
+  const resend = useFetcher<typeof action>();
+  return (
+    <AuthCard title="Check your inbox">
+      <Notice tone="success">
+        We have sent a link to <strong>{email}</strong>. Open it to confirm your address and you will be
+        signed in.
+      </Notice>
+      <p className="text-stone-600 dark:text-stone-300">
+        The link works for 24 hours. If you already have an account with this address, the e-mail tells you
+        how to sign in instead.
+      </p>
+      {resend.data && "resent" in resend.data && <Notice tone="info">We have sent the link again.</Notice>}
+      {resend.data && "error" in resend.data && <Notice tone="error">{resend.data.error}</Notice>}
+      <resend.Form method="post">
+        <input type="hidden" name="intent" value="resend" />
+        <input type="hidden" name="email" value={email} />
+        <p className="text-sm text-stone-600 dark:text-stone-300">
+          Nothing after a few minutes? Check your spam folder, or{" "}
+          <button type="submit" className={textLink} disabled={resend.state !== "idle"}>
+            send the link again
+          </button>
+          .
+        </p>
+      </resend.Form>
+    </AuthCard>
+  );
+}
