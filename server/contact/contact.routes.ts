@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
@@ -14,7 +14,6 @@ import { clientAddress } from "../auth/client-address.ts";
 import type { SessionUser } from "../auth/session.ts";
 import { requireAdmin } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
-import type { Env } from "../env.ts";
 import { type ErrorBody, handleError, httpError, notFound } from "../errors.ts";
 import { textToHtml } from "../mail-html.ts";
 import { validate } from "../validate.ts";

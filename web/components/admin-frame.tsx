@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from "react";
-import { Link, NavLink, useActionData } from "react-router";
+import { Link, useActionData } from "react-router";
 
 /** The frame of the conversation's staff pages inside the admin layout: a title, and the no-access page. */
 export function AdminFrame({

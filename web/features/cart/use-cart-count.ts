@@ -4,19 +4,22 @@ import { useSyncExternalStore } from "react";
 // out of the bundle every first visit waits for; the header badge follows it from then on.
 let count = 0;
 const listeners = new Set<() => void>();
-let watching: Promise<void> | undefined;
+let watching = false;
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
   // The header is mounted for the whole visit, so the store is watched for the whole visit too.
-  watching ??= import("./cart-store.ts").then(({ getCartSnapshot, subscribeCart }) => {
-    const update = () => {
-      count = getCartSnapshot().count;
-      for (const notify of listeners) notify();
-    };
-    subscribeCart(update);
-    update();
-  });
+  if (!watching) {
+    watching = true;
+    void import("./cart-store.ts").then(({ getCartSnapshot, subscribeCart }) => {
+      const update = () => {
+        count = getCartSnapshot().count;
+        for (const notify of listeners) notify();
+      };
+      subscribeCart(update);
+      update();
+    });
+  }
   return () => {
     listeners.delete(listener);
   };
