@@ -12,7 +12,6 @@ import { EMPTY_MENU_TEXT, HEADER_MENUS, productsInMenu } from "./menus.ts";
 const rowClass =
   "flex w-full items-center justify-between rounded-lg px-3 py-2.5 text-left font-medium hover:bg-brand-50 dark:hover:bg-stone-800";
 
-/** Phones and tablets: the whole header in a side sheet, plus Contact Us. */
 /** Signed in, the mobile menu carries the avatar menu's links (the spec's header menu). */
 const ACCOUNT_LINKS = [
   ["/orders", "My Orders"],
@@ -20,6 +19,7 @@ const ACCOUNT_LINKS = [
   ["/settings", "Settings"],
 ] as const;
 
+/** Phones and tablets: the whole header in a side sheet, plus Contact Us. */
 export function MobileMenu({ products }: { products: Product[] }) {
   const user = useSessionUser();
   const navigate = useNavigate();
