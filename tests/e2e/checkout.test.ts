@@ -269,7 +269,8 @@ describe("how the order screens look", () => {
     await signInContext(context, shop.url, customer.account);
     const page = await context.newPage();
     await page.goto("/admin/orders");
-    await page.getByRole("heading", { name: "This page is for the shop's staff" }).waitFor();
+    await page.getByRole("heading", { name: "No admin access" }).waitFor();
+    await page.getByText("This account has no admin access.").waitFor();
     await context.close();
   });
 });

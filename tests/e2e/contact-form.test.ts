@@ -103,7 +103,9 @@ describe("the contact form on the home page", () => {
     });
     await form.getByRole("textbox", { name: "Message" }).fill("a".repeat(5001));
     await send();
-    await expect.poll(() => alert.textContent()).toBe("Please keep your message under 5000 characters.");
+    await expect
+      .poll(() => alert.textContent())
+      .toBe("Your message must be at most 5000 characters long (it has 5001).");
     await page
       .locator("#contact")
       .screenshot({ path: "test-results/screenshots/home-contact-error-desktop-dark.png" });

@@ -261,7 +261,7 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
     const outsider = await open(customer);
     const page = await outsider.newPage();
     await page.goto("/admin/reviews");
-    await page.getByRole("heading", { name: "This page is for shop staff" }).waitFor();
+    await page.getByRole("heading", { name: "No admin access" }).waitFor();
     await outsider.close();
 
     // Something waiting in each list, so the screenshots show the actions.

@@ -111,10 +111,12 @@ describe("the header on a desktop", () => {
     await page.evaluate(() =>
       localStorage.setItem(
         "cart",
-        JSON.stringify([
-          { id: "badam-mix", quantity: 2 },
-          { id: "coconut-oil", quantity: 1 },
-        ]),
+        JSON.stringify({
+          items: [
+            { id: "badam-mix", kind: "product", name: "Badam Mix", quantity: 2 },
+            { id: "coconut-oil", kind: "product", name: "Coconut Oil", quantity: 1 },
+          ],
+        }),
       ),
     );
     await page.reload();

@@ -203,7 +203,8 @@ describe("signing in with an e-mail link", () => {
     await second.getByRole("link", { name: "Sign me in" }).click();
     await second.waitForURL("**/login/email-link?**error=INVALID_TOKEN");
     await second.getByText("This link has expired or has already been used.").waitFor();
-    expect(await second.getByRole("link", { name: "Login" }).count()).toBe(1);
+    // The header asks who is signed in after the page shows; wait for its answer.
+    await expect.poll(() => second.getByRole("link", { name: "Login" }).count()).toBe(1);
     await context.close();
     await other.close();
   });

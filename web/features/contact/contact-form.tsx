@@ -27,7 +27,8 @@ export function ContactForm() {
       name: String(data.get("name") ?? ""),
       email: String(data.get("email") ?? ""),
       message: String(data.get("message") ?? ""),
-      company: String(data.get("company") ?? ""),
+      // The honeypot goes along only when something (a bot) filled it in.
+      ...(data.get("company") ? { company: String(data.get("company")) } : {}),
     });
     if (result.ok) {
       form.reset();
