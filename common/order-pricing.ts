@@ -70,6 +70,11 @@ export type OrderPricing = {
   problems: PricingProblem[];
 };
 
+/** Free at or above the threshold (after discount), else the fee; nothing to ship costs nothing. */
+export function shippingFor(afterDiscountPaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
+  return !hasItems || afterDiscountPaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
+}
+
 export function priceOrder(input: {
   items: readonly PricingItem[];
   discount: PricingDiscount | null;
@@ -125,15 +130,15 @@ export function priceOrder(input: {
   }
 
   const afterDiscount = subtotalPaise - (discount?.amountPaise ?? 0);
-  const { freeShippingMinPaise, shippingFeePaise } = input.shipping;
-  const shippingPaise = lines.length === 0 || afterDiscount >= freeShippingMinPaise ? 0 : shippingFeePaise;
+  const shippingPaise = shippingFor(afterDiscount, input.shipping, lines.length > 0);
   return {
     lines,
     subtotalPaise,
     discount,
     discountProblem,
     shippingPaise,
-    freeShippingShortfallPaise: lines.length === 0 ? 0 : Math.max(0, freeShippingMinPaise - afterDiscount),
+    freeShippingShortfallPaise:
+      lines.length === 0 ? 0 : Math.max(0, input.shipping.freeShippingMinPaise - afterDiscount),
     totalPaise: afterDiscount + shippingPaise,
     problems,
   };

@@ -24,6 +24,7 @@ describe("GET /api/config", () => {
       shopName: "Prakriti Naturals",
       phone: "+91 98765 43210",
       email: "care@prakritinaturals.in",
+      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
     });
   });
 
@@ -33,6 +34,7 @@ describe("GET /api/config", () => {
       shopName: "Vanya Herbals",
       phone: "+91 90000 11111",
       email: "help@vanya.example",
+      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
     });
   });
 

@@ -114,6 +114,21 @@ describe("a guest's cart", () => {
     await context.close();
   });
 
+  it("shows shipping by the shop's rule: ₹49 below ₹499 after discount, free from there", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await addFromPage(page, "/product/moringa-powder", "Moringa Powder");
+    await page.goto("/cart");
+    await page.getByTestId("cart-shipping").getByText("₹49").waitFor();
+    expect(await page.getByTestId("cart-total").textContent()).toBe("₹299");
+    await page.getByText("Add ₹249 more for free shipping.").waitFor();
+    await page.getByRole("button", { name: "Increase quantity of Moringa Powder" }).click();
+    await page.getByRole("button", { name: "Increase quantity of Moringa Powder" }).click();
+    await page.getByTestId("cart-shipping").getByText("Free").waitFor();
+    expect(await page.getByTestId("cart-total").textContent()).toBe("₹750");
+    await context.close();
+  });
+
   it("shows the toast for 2.5 seconds", async () => {
     const context = await newContext(browser, shop);
     const page = await context.newPage();

@@ -1,9 +1,14 @@
 import { Link } from "react-router";
 import type { PricedCart } from "../../../common/cart.ts";
 import { formatRupees } from "../../../common/money.ts";
+import { shippingFor } from "../../../common/order-pricing.ts";
+import { useShopData } from "../../lib/shop-data.ts";
 
-/** Subtotal, discount, shipping (set at checkout), total, and the way to checkout. */
+/** Subtotal, discount, shipping by the shop's rule (checkout prices it again), total, and the way on. */
 export function CartSummary({ cart }: { cart: PricedCart }) {
+  const { shipping } = useShopData().config;
+  const shippingPaise = shippingFor(cart.totalPaise, shipping, cart.itemCount > 0);
+  const toFreeShipping = shipping.freeShippingMinPaise - cart.totalPaise;
   const row = "flex justify-between gap-4 py-1";
   return (
     <div>
@@ -25,13 +30,18 @@ export function CartSummary({ cart }: { cart: PricedCart }) {
         </div>
         <div className={row}>
           <dt>Shipping</dt>
-          <dd className="text-stone-600 dark:text-stone-400">Calculated at checkout</dd>
+          <dd data-testid="cart-shipping">{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
         </div>
+        {shippingPaise > 0 && (
+          <p className="pb-1 text-stone-600 dark:text-stone-400">
+            Add {formatRupees(toFreeShipping)} more for free shipping.
+          </p>
+        )}
         <div
           className={`${row} mt-2 border-t border-stone-200 pt-3 text-base font-semibold dark:border-stone-700`}
         >
           <dt>Total</dt>
-          <dd data-testid="cart-total">{formatRupees(cart.totalPaise)}</dd>
+          <dd data-testid="cart-total">{formatRupees(cart.totalPaise + shippingPaise)}</dd>
         </div>
       </dl>
       {cart.checkoutBlocker === null ? (

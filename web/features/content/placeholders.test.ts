@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { phoneHref } from "../../../common/shop-config.ts";
 import { fillHtmlPlaceholders, fillPlaceholders } from "./placeholders.ts";
 
-const config = { shopName: "Prakriti Naturals", phone: "+91 98765 43210", email: "care@prakritinaturals.in" };
+const config = {
+  shopName: "Prakriti Naturals",
+  phone: "+91 98765 43210",
+  email: "care@prakritinaturals.in",
+  shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+};
 
 describe("fillPlaceholders", () => {
   it("replaces every placeholder, however often it occurs", () => {
