@@ -19,7 +19,7 @@ export const TEST_ADDRESS = {
 type CartEntry = { itemId: string; kind?: "product" | "combo"; quantity?: number };
 
 /**
- * Fills a signed-in shopper's cart the way the cart API stores it (the cart API lives on another branch):
+ * Fills a signed-in shopper's cart the way the cart API stores it, for tests about orders rather than carts:
  * a carts row, one cart_items row per item at today's price, and, for an applied code, the discount use
  * that applying records.
  */

@@ -73,13 +73,19 @@ async function mailSubjects(email: string) {
 describe("checkout with cash on delivery, through to shipping", () => {
   it("orders from the product page, finds the order in My Orders, and sees it shipped by the shop", async () => {
     const { account, context, page, failures } = await signedIn();
+    const stockBefore = await stockOf(database.db, "face-glow-oil");
     await page.goto("/product/face-glow-oil");
     await page.getByRole("heading", { level: 1, name: "Face Glow Oil" }).waitFor();
-    // The Add to cart button is built on the cart branch; the cart gets the row it would write.
-    await putInCart(database.db, account.userId, [{ itemId: "face-glow-oil", quantity: 2 }], "GLOW20");
-    const stockBefore = await stockOf(database.db, "face-glow-oil");
+    await page.getByRole("button", { name: "Increase quantity" }).click();
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByText("Face Glow Oil was added to cart!").waitFor();
 
-    await page.goto("/checkout");
+    await page.goto("/cart");
+    await page.getByLabel("Discount code").fill("GLOW20");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Flat 20% off all products applied successfully!").waitFor();
+    await page.getByRole("link", { name: "Checkout" }).click();
+    await page.waitForURL("**/checkout");
     await page.getByRole("heading", { name: "Checkout" }).waitFor();
     const summary = page.getByRole("complementary", { name: "Order summary" });
     await expect(summary.getByText("Discount (GLOW20)").isVisible()).resolves.toBe(true);
