@@ -19,7 +19,7 @@ export default async function catalogueBench() {
       await measure("GET /api/products/face-glow-oil", get("/api/products/face-glow-oil")),
       await measure("GET /api/combos", get("/api/combos")),
     ];
-    report("Catalogue reads (in-process, embedded PostgreSQL, 8 concurrent callers)", baseline, results);
+    report("Catalogue reads (in-process, embedded PostgreSQL, one caller at a time)", baseline, results);
   } finally {
     await shop.stop();
   }
