@@ -131,6 +131,8 @@ export async function screenshot(page: Page, name: string) {
 
 /** Scrolls a page top to bottom and back, so lazy images load before a full-page screenshot. */
 export async function loadLazyImages(page: Page) {
+  // Every page's lower part (the footer, the home page's later sections) loads after the first screen.
+  await page.locator("footer").waitFor();
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let top = 0; top < height; top += 500) {
     // Two frames at each stop, so the browser notices the images coming near.

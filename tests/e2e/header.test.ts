@@ -88,13 +88,13 @@ describe("the header on a desktop", () => {
     const page = await context.newPage();
     await page.goto("/");
     await header(page).getByRole("button", { name: "About Us" }).click();
-    await expect.poll(() => inView(page, "#about")).toBe(true);
+    await expect.poll(() => inView(page, "#about"), { timeout: 5000 }).toBe(true);
 
     await page.goto("/product/coconut-oil");
     await page.getByRole("heading", { level: 1, name: "Coconut Oil" }).waitFor();
     await header(page).getByRole("button", { name: "About Us" }).click();
     await page.waitForURL((url) => url.pathname === "/" && url.hash === "#about");
-    await expect.poll(() => inView(page, "#about")).toBe(true);
+    await expect.poll(() => inView(page, "#about"), { timeout: 5000 }).toBe(true);
     expect(await header(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
     await context.close();
   });

@@ -19,6 +19,9 @@ describe("the landing page's layout", () => {
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+    // The lower sections and the footer load just after the first screen.
+    await page.locator("#contact").waitFor();
+    await page.locator("footer").waitFor();
     const order = await page.evaluate(() => {
       const marks: [string, Element | null][] = [
         ["banner", document.querySelector('[data-testid="promo-banner"]')],

@@ -50,7 +50,7 @@ describe("the mobile menu at 375 px", () => {
 
       await menu(page).getByRole("button", { name: "Contact Us" }).click();
       await menu(page).waitFor({ state: "hidden" });
-      await expect.poll(() => inView(page, "#contact")).toBe(true);
+      await expect.poll(() => inView(page, "#contact"), { timeout: 5000 }).toBe(true);
       await page.getByRole("textbox", { name: "Name" }).waitFor();
       await context.close();
     }
@@ -62,6 +62,8 @@ describe("the mobile menu at 375 px", () => {
     await page.goto("/product/bath-powder");
     const opener = page.getByRole("button", { name: "Open menu" });
     await opener.click();
+    // The sheet loads on the first tap: keyboard checks start once it is open.
+    await menu(page).waitFor();
     for (let press = 0; press < 15; press++) {
       await page.keyboard.press("Tab");
       expect(await menu(page).evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
@@ -74,7 +76,8 @@ describe("the mobile menu at 375 px", () => {
     await opener.click();
     await menu(page).getByRole("button", { name: "About Us" }).click();
     await page.waitForURL((url) => url.pathname === "/" && url.hash === "#about");
-    await expect.poll(() => inView(page, "#about")).toBe(true);
+    // The lower sections load after the first screen, then a smooth scroll of a few screens follows.
+    await expect.poll(() => inView(page, "#about"), { timeout: 5000 }).toBe(true);
 
     await opener.click();
     await menu(page).locator("summary", { hasText: "Hair" }).click();

@@ -1,11 +1,14 @@
+import { lazy, Suspense } from "react";
 import { FeaturedGrid } from "../features/catalogue/featured-grid.tsx";
-import { CombosSection } from "../features/combos/combos-section.tsx";
-import { AboutSection } from "../features/home/about-section.tsx";
 import { BestSellers } from "../features/home/best-sellers.tsx";
-import { ContactSection } from "../features/home/contact-section.tsx";
 import { Hero } from "../features/home/hero.tsx";
 import { SearchSection } from "../features/home/search-section.tsx";
 import { useShopData } from "../lib/shop-data.ts";
+
+// Combos, about and contact sit below the fold: they load while the visitor looks at the first screen.
+const BelowTheFold = lazy(() =>
+  import("../features/home/below-the-fold.tsx").then((m) => ({ default: m.BelowTheFold })),
+);
 
 /** The landing page lays its sections edge to edge; the root layout reads this. */
 export const handle = { fullWidth: true };
@@ -20,9 +23,9 @@ export function Component() {
       <BestSellers products={products} />
       <SearchSection products={products} />
       <FeaturedGrid products={products} />
-      <CombosSection combos={combos} />
-      <AboutSection shopName={config.shopName} />
-      <ContactSection config={config} />
+      <Suspense fallback={<div className="min-h-screen" />}>
+        <BelowTheFold combos={combos} config={config} />
+      </Suspense>
     </>
   );
 }

@@ -1,7 +1,13 @@
+import { lazy, Suspense } from "react";
 import { Link, Outlet, ScrollRestoration, useMatches, useNavigation, useRouteError } from "react-router";
 import { Spinner } from "../components/spinner.tsx";
 import { Toaster } from "../components/toast.tsx";
-import { SiteFooter } from "../features/footer/site-footer.tsx";
+
+// Below the fold on every page: the footer and its pop-ups load after the page, off the first bundle.
+const SiteFooter = lazy(() =>
+  import("../features/footer/site-footer.tsx").then((m) => ({ default: m.SiteFooter })),
+);
+
 import { SiteHeader } from "../features/header/site-header.tsx";
 import { loadShopData } from "../lib/shop-data.ts";
 
@@ -37,7 +43,9 @@ export function RootLayout() {
       >
         <Outlet />
       </main>
-      <SiteFooter />
+      <Suspense fallback={<div className="min-h-96" />}>
+        <SiteFooter />
+      </Suspense>
       <Toaster />
       <ScrollRestoration />
     </div>
