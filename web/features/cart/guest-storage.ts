@@ -1,5 +1,3 @@
-// zod/mini: the same validation at a fraction of the size, since this file is in every page's bundle.
-import * as z from "zod/mini";
 import { CART_ITEM_KINDS, type CartEntry, MAX_CART_LINES, MAX_QUANTITY } from "../../../common/cart.ts";
 
 /** A guest's line: what the server needs (id, kind, quantity), the name to show before prices arrive, and the price seen when it was added. */
@@ -13,21 +11,45 @@ export const APPLIED_CODE_KEY = "appliedDiscountCode";
 /** Which of the used codes each account has been told about, so a sign-in sends each code once. */
 export const SENT_CODES_KEY = "discountCodesSentToAccount";
 
-const storedCartSchema = z.object({
-  items: z
-    .array(
-      z.object({
-        id: z.string().check(z.minLength(1)),
-        kind: z.enum(CART_ITEM_KINDS),
-        name: z.string(),
-        quantity: z.int().check(z.minimum(1), z.maximum(MAX_QUANTITY)),
-        addedPricePaise: z.optional(z.int().check(z.minimum(0))),
-      }),
-    )
-    .check(z.maxLength(MAX_CART_LINES)),
-});
+// What the browser kept is checked by hand: zod, even zod/mini, adds about 15 kB of gzip to every
+// page that shows the cart badge, for four fields. Anything that does not fit is thrown away whole.
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "string");
 
-const codesSchema = z.array(z.string());
+const isWhole = (value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
+function isGuestEntry(value: unknown): value is GuestEntry {
+  const entry = value as Partial<GuestEntry> | null;
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    typeof entry.id === "string" &&
+    entry.id !== "" &&
+    CART_ITEM_KINDS.includes(entry.kind as (typeof CART_ITEM_KINDS)[number]) &&
+    typeof entry.name === "string" &&
+    isWhole(entry.quantity, 1, MAX_QUANTITY) &&
+    (entry.addedPricePaise === undefined || isWhole(entry.addedPricePaise, 0))
+  );
+}
+
+export function parseStoredCart(text: string): GuestEntry[] {
+  const items = (JSON.parse(text) as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items) || items.length > MAX_CART_LINES || !items.every(isGuestEntry)) {
+    throw new Error("not a saved cart");
+  }
+  return items.map(({ id, kind, name, quantity, addedPricePaise }) =>
+    addedPricePaise === undefined
+      ? { id, kind, name, quantity }
+      : { id, kind, name, quantity, addedPricePaise },
+  );
+}
+
+function parseStringList(text: string): string[] {
+  const list: unknown = JSON.parse(text);
+  if (!isStringArray(list)) throw new Error("not a list of codes");
+  return list;
+}
 
 // Storage can be switched off or full (private windows, quotas); the cart then lives only in memory.
 function read(storage: () => Storage, key: string): string | null {
@@ -55,7 +77,7 @@ export function readGuestCart(): GuestEntry[] {
   const text = read(local, CART_KEY);
   if (text === null) return [];
   try {
-    return storedCartSchema.parse(JSON.parse(text)).items;
+    return parseStoredCart(text);
   } catch (error) {
     console.error("The saved cart could not be read; starting with an empty cart.", error);
     return [];
@@ -70,7 +92,7 @@ export function readUsedCodes(): string[] {
   const text = read(session, USED_CODES_KEY);
   if (text === null) return [];
   try {
-    return codesSchema.parse(JSON.parse(text));
+    return parseStringList(text);
   } catch (error) {
     console.error("The used discount codes could not be read.", error);
     return [];
@@ -90,13 +112,17 @@ export function writeAppliedCode(code: string | null) {
   write(session, APPLIED_CODE_KEY, code);
 }
 
-const sentSchema = z.record(z.string(), z.array(z.string()));
-
 function readSent(): Record<string, string[]> {
   const text = read(session, SENT_CODES_KEY);
   if (text === null) return {};
   try {
-    return sentSchema.parse(JSON.parse(text));
+    const sent: unknown = JSON.parse(text);
+    const valid =
+      typeof sent === "object" &&
+      sent !== null &&
+      !Array.isArray(sent) &&
+      Object.values(sent).every(isStringArray);
+    return valid ? (sent as Record<string, string[]>) : {};
   } catch {
     return {};
   }
