@@ -15,7 +15,7 @@ export function BelowTheFold({ combos, config }: { combos: Combo[]; config: Shop
   const { hash } = useLocation();
   useEffect(() => {
     const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    if (target && target.closest("[data-below-the-fold]")) scrollToElement(target);
+    if (target?.closest("[data-below-the-fold]")) scrollToElement(target);
   }, [hash]);
   return (
     <div data-below-the-fold>
