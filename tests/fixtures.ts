@@ -129,19 +129,28 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Scrolls down a page as a reader does, a stop at a time, until the footer is there, then back to the top.
+ * The lower parts of pages (the footer, the home page's later sections) load only as they come near.
+ */
+export async function scrollThrough(page: Page) {
+  const stop = (y: number) =>
+    page.evaluate(async (top) => {
+      window.scrollTo({ top, behavior: "instant" });
+      // Two frames at each stop, so the browser notices what is coming near.
+      for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+      return document.documentElement.scrollHeight;
+    }, y);
+  let height = await stop(0);
+  for (let top = 500; top < height; top += 500) height = await stop(top);
+  await page.locator("footer").waitFor();
+  await stop(Number.MAX_SAFE_INTEGER); // the very bottom, now that the footer has taken its room
+  await stop(0);
+}
+
 /** Scrolls a page top to bottom and back, so lazy images load before a full-page screenshot. */
 export async function loadLazyImages(page: Page) {
-  // Every page's lower part (the footer, the home page's later sections) loads after the first screen.
-  await page.locator("footer").waitFor();
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (let top = 0; top < height; top += 500) {
-    // Two frames at each stop, so the browser notices the images coming near.
-    await page.evaluate(async (y) => {
-      window.scrollTo({ top: y, behavior: "instant" });
-      for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
-    }, top);
-  }
-  await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+  await scrollThrough(page);
   // Images that take up no room (in closed menus) are never fetched; every other one must be complete.
   try {
     await page.waitForFunction(

@@ -1,7 +1,7 @@
 import axe from "axe-core";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
+import { launchBrowser, type Shop, scrollThrough, startShop, VIEWPORTS } from "../fixtures.ts";
 
 /** Every route of the specification's table, the blog, and the pages shown for unknown ids. */
 const PATHS = [
@@ -62,6 +62,7 @@ describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colo
     await page.goto(path);
     await page.waitForLoadState("networkidle");
     await page.locator("main h1").first().waitFor();
+    await scrollThrough(page); // the footer and the home page's lower sections load as they come near
     await expect(
       page.evaluate(() => document.documentElement.classList.contains("dark")),
       "the theme follows the system setting",

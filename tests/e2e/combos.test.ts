@@ -1,6 +1,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, loadLazyImages, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import {
+  launchBrowser,
+  loadLazyImages,
+  newContext,
+  type Shop,
+  screenshot,
+  scrollThrough,
+  startShop,
+} from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -18,6 +26,7 @@ describe("the combos and gifting section", () => {
     const context = await newContext(browser, shop);
     const page = await context.newPage();
     await page.goto("/");
+    await scrollThrough(page); // the section loads as it comes near
     const section = page.locator("#combos");
     await section.getByRole("heading", { name: "Combos & Gifting" }).waitFor();
 

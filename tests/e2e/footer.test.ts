@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+import { launchBrowser, newContext, type Shop, scrollThrough, startShop } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -24,7 +24,7 @@ describe("the footer", () => {
     const context = await newContext(browser, shop);
     const page = await context.newPage();
     await page.goto("/");
-    await footer(page).waitFor();
+    await scrollThrough(page);
 
     const shippingButton = footer(page).getByRole("button", { name: "Shipping" });
     await shippingButton.click();
@@ -73,8 +73,8 @@ describe("the footer", () => {
     const context = await newContext(browser, shop, { viewport: "phone", colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto("/");
+    await scrollThrough(page);
     const foot = footer(page);
-    await foot.waitFor();
     for (const name of ["Facebook", "Instagram", "YouTube", "Twitter"]) {
       await foot.getByRole("button", { name }).waitFor();
     }

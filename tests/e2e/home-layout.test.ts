@@ -1,6 +1,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, loadLazyImages, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import {
+  launchBrowser,
+  loadLazyImages,
+  newContext,
+  type Shop,
+  screenshot,
+  scrollThrough,
+  startShop,
+} from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -19,9 +27,8 @@ describe("the landing page's layout", () => {
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
-    // The lower sections and the footer load just after the first screen.
-    await page.locator("#contact").waitFor();
-    await page.locator("footer").waitFor();
+    // The lower sections and the footer load as they come near.
+    await scrollThrough(page);
     const order = await page.evaluate(() => {
       const marks: [string, Element | null][] = [
         ["banner", document.querySelector('[data-testid="promo-banner"]')],

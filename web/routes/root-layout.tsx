@@ -1,9 +1,10 @@
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
 import { Link, Outlet, ScrollRestoration, useMatches, useNavigation, useRouteError } from "react-router";
+import { LoadWhenNear } from "../components/load-when-near.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { Toaster } from "../components/toast.tsx";
 
-// Below the fold on every page: the footer and its pop-ups load after the page, off the first bundle.
+// Below the fold on every page: the footer and its pop-ups load as the visitor nears them, off the first bundle.
 const SiteFooter = lazy(() =>
   import("../features/footer/site-footer.tsx").then((m) => ({ default: m.SiteFooter })),
 );
@@ -43,9 +44,9 @@ export function RootLayout() {
       >
         <Outlet />
       </main>
-      <Suspense fallback={<div className="min-h-96" />}>
+      <LoadWhenNear placeholderClassName="min-h-96">
         <SiteFooter />
-      </Suspense>
+      </LoadWhenNear>
       <Toaster />
       <ScrollRestoration />
     </div>

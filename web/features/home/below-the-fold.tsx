@@ -14,7 +14,7 @@ import { ContactSection } from "./contact-section.tsx";
 export function BelowTheFold({ combos, config }: { combos: Combo[]; config: ShopConfig }) {
   const { hash } = useLocation();
   useEffect(() => {
-    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    const target = hash ? document.getElementById(hash.slice(1)) : null;
     if (target?.closest("[data-below-the-fold]")) scrollToElement(target);
   }, [hash]);
   return (
