@@ -52,7 +52,9 @@ async function addFromPage(page: Page, path: string, name: string) {
 }
 
 const badge = (page: Page, count: number) =>
-  page.getByRole("link", { name: count === 1 ? "Cart, 1 item" : `Cart, ${count} items` });
+  page.getByRole("link", {
+    name: count === 0 ? "Cart, empty" : count === 1 ? "Cart, 1 item" : `Cart, ${count} items`,
+  });
 
 const quantityOf = (page: Page, name: string) =>
   page.getByLabel(`Quantity of ${name}`, { exact: true }).inputValue();
@@ -92,6 +94,25 @@ describe("a guest's cart", () => {
     await page.getByLabel("Quantity of Glow Skincare Combo", { exact: true }).press("Enter");
     await page.getByRole("heading", { name: "Your cart is empty" }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
+    await context.close();
+  });
+
+  it("is not fetched until there is one, and shows a cart started in another tab", async () => {
+    const context = await newContext(browser, shop);
+    const watching = await context.newPage();
+    const cartRequests: string[] = [];
+    watching.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/api/cart")) cartRequests.push(request.url());
+    });
+    await watching.goto("/");
+    await watching.getByRole("heading", { name: "Best sellers" }).waitFor();
+    await watching.waitForLoadState("networkidle");
+    await badge(watching, 0).waitFor();
+    expect(cartRequests, "a visitor without a cart does not poll for one").toEqual([]);
+
+    const adding = await context.newPage();
+    await addFromPage(adding, "/product/coconut-oil", "Coconut Oil");
+    await badge(watching, 1).waitFor();
     await context.close();
   });
 
@@ -310,6 +331,23 @@ describe("a signed-in shopper's cart", () => {
     await badge(page, 2).waitFor();
     expect(await quantityOf(page, "ABC Malt")).toBe("1");
     expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
+    await context.close();
+  });
+
+  it("shows the saved cart in a tab left open while signing in in another, once it is back in front", async () => {
+    const account = await newAccount();
+    await addThroughApi(account, "coconut-oil", 2);
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByRole("link", { name: "Login" }).waitFor();
+    await badge(page, 0).waitFor();
+
+    await signInContext(context, shop.url, account); // what signing in in another tab leaves behind
+    // Headless Chromium keeps every tab visible, so the event a browser fires on coming back to a tab is sent here.
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await badge(page, 2).waitFor();
+    await page.getByRole("button", { name: `Account menu for ${account.email}` }).waitFor();
     await context.close();
   });
 

@@ -29,11 +29,18 @@ export async function signOut() {
   publish(null);
 }
 
+// Signing in or out in another tab shows here as soon as the visitor comes back to this one.
+function onVisibilityChange() {
+  if (document.visibilityState === "visible") void refreshSession();
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
+  if (listeners.size === 1) document.addEventListener("visibilitychange", onVisibilityChange);
   if (user === undefined) void refreshSession();
   return () => {
     listeners.delete(listener);
+    if (listeners.size === 0) document.removeEventListener("visibilitychange", onVisibilityChange);
   };
 }
 

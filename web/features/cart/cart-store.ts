@@ -10,9 +10,9 @@ import {
   summarizeCart,
 } from "../../../common/cart.ts";
 import { api, isApiError } from "../../lib/api.ts";
+import { publishCartCount } from "./cart-count.ts";
 import {
   addUsedCode,
-  CART_KEY,
   type GuestEntry,
   markCodesSent,
   readAppliedCode,
@@ -22,6 +22,7 @@ import {
   writeAppliedCode,
   writeGuestCart,
 } from "./guest-storage.ts";
+import { CART_KEY } from "./storage-keys.ts";
 
 /**
  * The one cart in the browser. A guest's lines live in localStorage and are priced by the server on
@@ -63,6 +64,7 @@ const listeners = new Set<() => void>();
 function publish(next: Partial<CartSnapshot>) {
   snapshot = { ...snapshot, ...next };
   if (next.cart) snapshot.count = next.cart.itemCount;
+  publishCartCount(snapshot.count);
   for (const listener of listeners) listener();
 }
 

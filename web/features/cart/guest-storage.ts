@@ -1,15 +1,8 @@
 import { CART_ITEM_KINDS, type CartEntry, MAX_CART_LINES, MAX_QUANTITY } from "../../../common/cart.ts";
+import { APPLIED_CODE_KEY, CART_KEY, SENT_CODES_KEY, USED_CODES_KEY } from "./storage-keys.ts";
 
 /** A guest's line: what the server needs (id, kind, quantity), the name to show before prices arrive, and the price seen when it was added. */
 export type GuestEntry = CartEntry & { name: string; addedPricePaise?: number };
-
-/** Spec 4: the guest cart lives in localStorage under a cart key. */
-export const CART_KEY = "cart";
-/** Spec 3 and 4: signed out, the used codes are kept in one session-store key. */
-export const USED_CODES_KEY = "usedDiscountCodes";
-export const APPLIED_CODE_KEY = "appliedDiscountCode";
-/** Which of the used codes each account has been told about, so a sign-in sends each code once. */
-export const SENT_CODES_KEY = "discountCodesSentToAccount";
 
 // What the browser kept is checked by hand: zod, even zod/mini, adds about 15 kB of gzip to every
 // page that shows the cart badge, for four fields. Anything that does not fit is thrown away whole.

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { useShopData } from "../../lib/shop-data.ts";
 import { AccountMenu } from "../auth/account-menu.tsx";
+import { useSessionUser } from "../auth/session-store.ts";
 import { PromoBanner } from "../banner/promo-banner.tsx";
 import { CartButton } from "../cart/cart-button.tsx";
 import { useCartCount } from "../cart/use-cart-count.ts";
@@ -18,7 +19,7 @@ const navLinkClass =
 /** Promo banner and header, stuck to the top; its height is published so anchors land below it. */
 export function SiteHeader() {
   const { products, config } = useShopData();
-  const cartCount = useCartCount();
+  const cartCount = useCartCount({ signedIn: useSessionUser() != null });
   const goToSection = useGoToSection();
   const topRef = useRef<HTMLDivElement>(null);
 
