@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Combo } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
-import { CheckIcon, GiftIcon } from "../../components/icons.tsx";
+import { CheckIcon, GiftIcon } from "../../components/info-icons.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { SectionHeading } from "../home/section-heading.tsx";
 

@@ -8,7 +8,7 @@ import {
   PhoneIcon,
   TwitterIcon,
   YoutubeIcon,
-} from "../../components/icons.tsx";
+} from "../../components/info-icons.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { useShopData } from "../../lib/shop-data.ts";
 import { ReturnsDialog, ShippingDialog } from "./care-dialogs.tsx";

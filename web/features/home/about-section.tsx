@@ -1,4 +1,4 @@
-import { LeafIcon } from "../../components/icons.tsx";
+import { LeafIcon } from "../../components/info-icons.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { AboutStory } from "./about-story.tsx";
 

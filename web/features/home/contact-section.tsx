@@ -1,5 +1,5 @@
 import { phoneHref, type ShopConfig } from "../../../common/shop-config.ts";
-import { HeartIcon, LeafIcon, MailIcon, ShieldIcon, TruckIcon } from "../../components/icons.tsx";
+import { HeartIcon, LeafIcon, MailIcon, ShieldIcon, TruckIcon } from "../../components/info-icons.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { ContactForm } from "../contact/contact-form.tsx";
 import { SectionHeading } from "./section-heading.tsx";
