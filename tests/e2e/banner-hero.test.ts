@@ -136,7 +136,13 @@ describe("the hero", () => {
 
     await slide.getByRole("button", { name: "Learn More" }).click();
     const about = page.getByRole("dialog", { name: "About Prakriti Naturals" });
-    await about.waitFor();
+    // The dialog is downloaded on this first open, and React reveals it on a timer: the paused clock must move.
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(100);
+        return about.isVisible();
+      })
+      .toBe(true);
     await page.screenshot({ path: "test-results/screenshots/home-about-dialog-desktop-dark.png" });
     // Focus stays inside: Tab cycles within the dialog.
     for (let press = 0; press < 4; press++) {

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { CloseIcon } from "./icons.tsx";
 
-type DialogProps = {
+export type DialogProps = {
   open: boolean;
   onClose: () => void;
   title: string;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
-import { Dialog } from "../../components/dialog.tsx";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
+import { LazyDialog } from "../../components/lazy-dialog.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { REDUCED_MOTION, useMediaQuery } from "../../lib/use-media-query.ts";
 import { AboutStory } from "./about-story.tsx";
@@ -163,7 +163,7 @@ export function Hero({ shopName }: { shopName: string }) {
         </button>
       </div>
 
-      <Dialog open={aboutOpen} onClose={() => setAboutOpen(false)} title={`About ${shopName}`}>
+      <LazyDialog open={aboutOpen} onClose={() => setAboutOpen(false)} title={`About ${shopName}`}>
         <AboutStory shopName={shopName} />
         <button
           type="button"
@@ -172,7 +172,7 @@ export function Hero({ shopName }: { shopName: string }) {
         >
           Continue shopping
         </button>
-      </Dialog>
+      </LazyDialog>
     </section>
   );
 }

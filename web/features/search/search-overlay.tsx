@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Product } from "../../../common/catalogue.ts";
-import { Dialog } from "../../components/dialog.tsx";
 import { SearchIcon } from "../../components/icons.tsx";
+import { LazyDialog } from "../../components/lazy-dialog.tsx";
 import { SearchBox } from "./search-box.tsx";
 
 /** The header's search button: a pop-up search, the only one on phones (the inline bar is md and up). */
@@ -18,9 +18,9 @@ export function SearchOverlay({ products }: { products: Product[] }) {
       >
         <SearchIcon className="size-6" />
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Search products" variant="top">
+      <LazyDialog open={open} onClose={() => setOpen(false)} title="Search products" variant="top">
         {open && <SearchBox products={products} autoFocus inline onChoose={() => setOpen(false)} />}
-      </Dialog>
+      </LazyDialog>
     </>
   );
 }
