@@ -1,0 +1,69 @@
+import { gzipSync } from "node:zlib";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, scrollThrough, startShop, VIEWPORTS } from "../fixtures.ts";
+
+// Everything a first visit to / downloads before the visitor does anything, gzipped at level 9 (so the
+// figure does not depend on the server's compression level). 1 kB = 1000 bytes.
+const BUDGET_BYTES = 120_000;
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+/** Records every script the page downloads from now on, as file name and gzip -9 size. */
+function recordScripts(page: Page) {
+  const scripts = new Map<string, Promise<number>>();
+  page.on("response", (response) => {
+    if (response.request().resourceType() !== "script") return;
+    const name = new URL(response.url()).pathname;
+    scripts.set(
+      name,
+      response.body().then((body) => gzipSync(body, { level: 9 }).length),
+    );
+  });
+  return async () => {
+    const sizes = await Promise.all([...scripts].map(async ([name, size]) => ({ name, gzip: await size })));
+    return { total: sizes.reduce((sum, { gzip }) => sum + gzip, 0), sizes };
+  };
+}
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+describe("the JavaScript / loads", () => {
+  it.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
+    "stays within 120 kB of gzip on a first visit at the %s width",
+    async (viewport) => {
+      const context = await newContext(browser, shop, { viewport });
+      const page = await context.newPage();
+      const scripts = recordScripts(page);
+      await page.goto("/");
+      await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+      await page.waitForLoadState("networkidle");
+      const firstVisit = await scripts();
+
+      // Reported, not budgeted: what a visitor who reads the whole page down to the footer adds.
+      await scrollThrough(page);
+      await page.locator("#contact").waitFor();
+      const wholePage = await scripts();
+
+      console.log(
+        [
+          `/ at ${viewport} width: ${kB(firstVisit.total)} of JavaScript (gzip -9), budget ${kB(BUDGET_BYTES)}`,
+          ...firstVisit.sizes.map(({ name, gzip }) => `  ${kB(gzip).padStart(9)}  ${name}`),
+          `  read to the footer: ${kB(wholePage.total)} in all`,
+        ].join("\n"),
+      );
+      expect(firstVisit.sizes.length).toBeGreaterThan(0);
+      expect(firstVisit.total).toBeLessThanOrEqual(BUDGET_BYTES);
+      await context.close();
+    },
+  );
+});
