@@ -15,7 +15,9 @@ export default defineConfig({
         codeSplitting: {
           // React and the router in one chunk of their own: a release of the shop's code leaves it cached,
           // and it is smaller than the two chunks they otherwise split into.
-          groups: [{ name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
+          groups: [
+            { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+          ],
         },
       },
     },
