@@ -134,6 +134,7 @@ export async function screenshot(page: Page, name: string) {
  * The lower parts of pages (the footer, the home page's later sections) load only as they come near.
  */
 export async function scrollThrough(page: Page) {
+  await page.locator("main h1").first().waitFor(); // the page itself has rendered: its length is known
   const stop = (y: number) =>
     page.evaluate(async (top) => {
       window.scrollTo({ top, behavior: "instant" });
@@ -143,7 +144,13 @@ export async function scrollThrough(page: Page) {
     }, y);
   let height = await stop(0);
   for (let top = 500; top < height; top += 500) height = await stop(top);
-  await page.locator("footer").waitFor();
+  // Sections arriving late push the footer down again: stay at the bottom until it is there.
+  const footer = page.locator("footer");
+  for (let attempt = 1; (await footer.count()) === 0; attempt++) {
+    if (attempt > 100) throw new Error("The footer did not load at the bottom of the page");
+    await stop(Number.MAX_SAFE_INTEGER);
+    await page.waitForTimeout(100);
+  }
   await stop(Number.MAX_SAFE_INTEGER); // the very bottom, now that the footer has taken its room
   await stop(0);
 }
