@@ -1,27 +1,11 @@
 import { type ReactNode, useState } from "react";
 import { Link, useActionData } from "react-router";
 
-/** The frame of the conversation's staff pages inside the admin layout: a title, and the no-access page. */
-export function AdminFrame({
-  title,
-  forbidden,
-  children,
-}: {
-  title: string;
-  forbidden: boolean;
-  children: ReactNode;
-}) {
-  if (forbidden) {
-    return (
-      <section className="py-16 text-center">
-        <h1 className="font-serif text-2xl font-semibold">This page is for shop staff</h1>
-        <p className="mt-2 text-stone-700 dark:text-stone-300">Your account has no admin access.</p>
-        <Link to="/" className="mt-4 inline-block underline">
-          Back to the shop
-        </Link>
-      </section>
-    );
-  }
+/**
+ * The frame of the questions, reviews and messages pages inside the admin layout (whose error boundary
+ * answers an account without the role): a title, the page, and the last action's notice.
+ */
+export function AdminFrame({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div>
       <h1 className="mb-4 font-serif text-2xl font-semibold">{title}</h1>
@@ -68,8 +52,37 @@ export function FilterTabs({
   );
 }
 
-/** Previous and next page links for the staff lists. */
-export function Pager({
+type ListPage<T> = { items: T[]; page: number; total: number; pageSize: number };
+
+/** A staff list: a card per item, what to say when there is none, and previous/next pages. */
+export function AdminList<T extends { id: string }>({
+  page,
+  empty,
+  hrefFor,
+  children,
+}: {
+  page: ListPage<T>;
+  empty: string;
+  hrefFor: (page: number) => string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      {page.items.length === 0 ? (
+        <p className="text-stone-700 dark:text-stone-300">{empty}</p>
+      ) : (
+        <ul className="space-y-4">
+          {page.items.map((item) => (
+            <li key={item.id}>{children(item)}</li>
+          ))}
+        </ul>
+      )}
+      <Pager page={page.page} total={page.total} pageSize={page.pageSize} hrefFor={hrefFor} />
+    </>
+  );
+}
+
+function Pager({
   page,
   total,
   pageSize,

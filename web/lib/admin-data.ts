@@ -1,21 +1,9 @@
 import { useActionData, useNavigation } from "react-router";
-import { api, isApiError } from "./api.ts";
-import { requireSessionUser } from "./session.ts";
+import { isApiError } from "./api.ts";
 
-export type AdminData<T> = { forbidden: true } | { forbidden: false; data: T };
-
-/**
- * For the loaders of staff pages: a signed-out visitor goes to /login and back; a signed-in customer gets
- * { forbidden: true } to show a plain "no access" page. The API decides the role either way.
- */
-export async function loadAdminData<T>(request: Request, path: string): Promise<AdminData<T>> {
-  await requireSessionUser(request);
-  try {
-    return { forbidden: false, data: await api<T>(path) };
-  } catch (error) {
-    if (isApiError(error) && error.status === 403) return { forbidden: true };
-    throw error;
-  }
+/** The page a staff list is asked for: ?page=, or 1 when it is missing or not a positive number. */
+export function pageNumberOf(url: URL): number {
+  return Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
 }
 
 export type ActionResult =

@@ -4,21 +4,19 @@ import {
   type AdminMessageFilter,
   type AdminMessagePage,
 } from "../../common/contact.ts";
-import { AdminFrame, FilterTabs, Pager } from "../components/admin-frame.tsx";
+import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx";
 import { AdminMessageCard } from "../features/messages/admin-message-card.tsx";
-import { loadAdminData, runAdminAction } from "../lib/admin-data.ts";
+import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filter =
     ADMIN_MESSAGE_FILTERS.find((option) => option === url.searchParams.get("filter")) ?? "unread";
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  const result = await loadAdminData<AdminMessagePage>(
-    request,
-    `/admin/messages${toQuery({ filter, page })}`,
-  );
-  return { result, filter };
+  await requireAdminUser(request);
+  const page = await api<AdminMessagePage>(`/admin/messages${toQuery({ filter, page: pageNumberOf(url) })}`);
+  return { page, filter };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,43 +36,26 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export function Component() {
-  const { result, filter } = useLoaderData<typeof loader>();
-  const page = result.forbidden ? undefined : result.data;
+  const { page, filter } = useLoaderData<typeof loader>();
   const href = (option: AdminMessageFilter, pageNumber = 1) =>
     `/admin/messages${toQuery({ filter: option === "unread" ? undefined : option, page: pageNumber > 1 ? pageNumber : undefined })}`;
   return (
-    <AdminFrame title="Messages from the contact form" forbidden={result.forbidden}>
-      {page && (
-        <>
-          <FilterTabs
-            label="Show messages"
-            current={filter}
-            options={[
-              { value: "unread", label: "Unread", count: page.unreadCount, href: href("unread") },
-              { value: "all", label: "All", count: page.allCount, href: href("all") },
-            ]}
-          />
-          {page.items.length === 0 ? (
-            <p className="text-stone-700 dark:text-stone-300">
-              {filter === "unread" ? "No unread messages. All caught up." : "No messages yet."}
-            </p>
-          ) : (
-            <ul className="space-y-4">
-              {page.items.map((message) => (
-                <li key={message.id}>
-                  <AdminMessageCard message={message} />
-                </li>
-              ))}
-            </ul>
-          )}
-          <Pager
-            page={page.page}
-            total={page.total}
-            pageSize={page.pageSize}
-            hrefFor={(n) => href(filter, n)}
-          />
-        </>
-      )}
+    <AdminFrame title="Messages from the contact form">
+      <FilterTabs
+        label="Show messages"
+        current={filter}
+        options={[
+          { value: "unread", label: "Unread", count: page.unreadCount, href: href("unread") },
+          { value: "all", label: "All", count: page.allCount, href: href("all") },
+        ]}
+      />
+      <AdminList
+        page={page}
+        empty={filter === "unread" ? "No unread messages. All caught up." : "No messages yet."}
+        hrefFor={(n) => href(filter, n)}
+      >
+        {(message) => <AdminMessageCard message={message} />}
+      </AdminList>
     </AdminFrame>
   );
 }

@@ -4,10 +4,11 @@ import {
   type AdminQuestionFilter,
   type AdminQuestionPage,
 } from "../../common/questions.ts";
-import { AdminFrame, FilterTabs, Pager } from "../components/admin-frame.tsx";
+import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx";
 import { AdminQuestionCard } from "../features/questions/admin-question-card.tsx";
-import { loadAdminData, runAdminAction } from "../lib/admin-data.ts";
+import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
 const FILTER_LABELS: Record<AdminQuestionFilter, string> = {
   all: "All",
@@ -16,20 +17,14 @@ const FILTER_LABELS: Record<AdminQuestionFilter, string> = {
   hidden: "Hidden",
 };
 
-function readFilter(url: URL) {
-  const status = url.searchParams.get("status");
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  const filter = ADMIN_QUESTION_FILTERS.find((option) => option === status) ?? "all";
-  return { filter, page };
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { filter, page } = readFilter(new URL(request.url));
-  const result = await loadAdminData<AdminQuestionPage>(
-    request,
-    `/admin/questions${toQuery({ status: filter, page })}`,
+  const url = new URL(request.url);
+  const filter = ADMIN_QUESTION_FILTERS.find((option) => option === url.searchParams.get("status")) ?? "all";
+  await requireAdminUser(request);
+  const page = await api<AdminQuestionPage>(
+    `/admin/questions${toQuery({ status: filter, page: pageNumberOf(url) })}`,
   );
-  return { result, filter };
+  return { page, filter };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -52,46 +47,27 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export function Component() {
-  const { result, filter } = useLoaderData<typeof loader>();
-  const page = result.forbidden ? undefined : result.data;
+  const { page, filter } = useLoaderData<typeof loader>();
   const href = (status: AdminQuestionFilter, pageNumber = 1) =>
     `/admin/questions${toQuery({ status: status === "all" ? undefined : status, page: pageNumber > 1 ? pageNumber : undefined })}`;
   return (
-    <AdminFrame title="Customer questions" forbidden={result.forbidden}>
-      {page && (
-        <>
-          <FilterTabs
-            label="Show questions"
-            current={filter}
-            options={ADMIN_QUESTION_FILTERS.map((option) => ({
-              value: option,
-              label: FILTER_LABELS[option],
-              count:
-                option === "all"
-                  ? page.counts.unanswered + page.counts.answered + page.counts.hidden
-                  : page.counts[option],
-              href: href(option),
-            }))}
-          />
-          {page.items.length === 0 ? (
-            <p className="text-stone-700 dark:text-stone-300">No questions here.</p>
-          ) : (
-            <ul className="space-y-4">
-              {page.items.map((question) => (
-                <li key={question.id}>
-                  <AdminQuestionCard question={question} />
-                </li>
-              ))}
-            </ul>
-          )}
-          <Pager
-            page={page.page}
-            total={page.total}
-            pageSize={page.pageSize}
-            hrefFor={(n) => href(filter, n)}
-          />
-        </>
-      )}
+    <AdminFrame title="Customer questions">
+      <FilterTabs
+        label="Show questions"
+        current={filter}
+        options={ADMIN_QUESTION_FILTERS.map((option) => ({
+          value: option,
+          label: FILTER_LABELS[option],
+          count:
+            option === "all"
+              ? page.counts.unanswered + page.counts.answered + page.counts.hidden
+              : page.counts[option],
+          href: href(option),
+        }))}
+      />
+      <AdminList page={page} empty="No questions here." hrefFor={(n) => href(filter, n)}>
+        {(question) => <AdminQuestionCard question={question} />}
+      </AdminList>
     </AdminFrame>
   );
 }

@@ -1,9 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { type AdminReviewPage, REVIEW_STATUSES, type ReviewStatus } from "../../common/reviews.ts";
-import { AdminFrame, FilterTabs, Pager } from "../components/admin-frame.tsx";
+import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx";
 import { AdminReviewCard } from "../features/reviews/admin-review-card.tsx";
-import { loadAdminData, runAdminAction } from "../lib/admin-data.ts";
+import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
 const STATUS_LABELS: Record<ReviewStatus, string> = {
   pending: "Awaiting approval",
@@ -14,9 +15,9 @@ const STATUS_LABELS: Record<ReviewStatus, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const status = REVIEW_STATUSES.find((option) => option === url.searchParams.get("status")) ?? "pending";
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  const result = await loadAdminData<AdminReviewPage>(request, `/admin/reviews${toQuery({ status, page })}`);
-  return { result, status };
+  await requireAdminUser(request);
+  const page = await api<AdminReviewPage>(`/admin/reviews${toQuery({ status, page: pageNumberOf(url) })}`);
+  return { page, status };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -49,45 +50,28 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export function Component() {
-  const { result, status } = useLoaderData<typeof loader>();
-  const page = result.forbidden ? undefined : result.data;
+  const { page, status } = useLoaderData<typeof loader>();
   const href = (option: ReviewStatus, pageNumber = 1) =>
     `/admin/reviews${toQuery({ status: option === "pending" ? undefined : option, page: pageNumber > 1 ? pageNumber : undefined })}`;
   return (
-    <AdminFrame title="Product reviews" forbidden={result.forbidden}>
-      {page && (
-        <>
-          <FilterTabs
-            label="Show reviews"
-            current={status}
-            options={REVIEW_STATUSES.map((option) => ({
-              value: option,
-              label: STATUS_LABELS[option],
-              count: page.counts[option],
-              href: href(option),
-            }))}
-          />
-          {page.items.length === 0 ? (
-            <p className="text-stone-700 dark:text-stone-300">
-              {status === "pending" ? "No reviews are waiting for approval." : "No reviews here."}
-            </p>
-          ) : (
-            <ul className="space-y-4">
-              {page.items.map((review) => (
-                <li key={review.id}>
-                  <AdminReviewCard review={review} />
-                </li>
-              ))}
-            </ul>
-          )}
-          <Pager
-            page={page.page}
-            total={page.total}
-            pageSize={page.pageSize}
-            hrefFor={(n) => href(status, n)}
-          />
-        </>
-      )}
+    <AdminFrame title="Product reviews">
+      <FilterTabs
+        label="Show reviews"
+        current={status}
+        options={REVIEW_STATUSES.map((option) => ({
+          value: option,
+          label: STATUS_LABELS[option],
+          count: page.counts[option],
+          href: href(option),
+        }))}
+      />
+      <AdminList
+        page={page}
+        empty={status === "pending" ? "No reviews are waiting for approval." : "No reviews here."}
+        hrefFor={(n) => href(status, n)}
+      >
+        {(review) => <AdminReviewCard review={review} />}
+      </AdminList>
     </AdminFrame>
   );
 }
