@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { launchBrowser, newContext, type Shop, scrollThrough, startShop, VIEWPORTS } from "../fixtures.ts";
 
 // Everything a first visit to / downloads before the visitor does anything, gzipped at level 9 (so the
@@ -66,4 +67,29 @@ describe("the JavaScript / loads", () => {
       await context.close();
     },
   );
+
+  it("reports what a returning shopper, signed in with a cart, loads on top", async () => {
+    const account = await signUpViaHttp(shop.url, "returning@example.in");
+    const added = await fetch(`${shop.url}/api/cart/items`, {
+      method: "POST",
+      headers: { Cookie: account.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: "coconut-oil", kind: "product" }),
+    });
+    expect(added.status).toBe(200);
+    const context = await newContext(browser, shop);
+    await signInContext(context, shop.url, account);
+    const page = await context.newPage();
+    const scripts = recordScripts(page);
+    await page.goto("/");
+    await page.getByRole("link", { name: "Cart, 1 item" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    const visit = await scripts();
+    console.log(
+      [
+        `/ signed in, with a cart: ${kB(visit.total)} of JavaScript (gzip -9)`,
+        ...visit.sizes.map(({ name, gzip }) => `  ${kB(gzip).padStart(9)}  ${name}`),
+      ].join("\n"),
+    );
+    await context.close();
+  });
 });
