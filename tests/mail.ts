@@ -1,37 +1,65 @@
-import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { type AddressObject, simpleParser } from "mailparser";
 
-/** One message the shop wrote to DATA_DIR/mail/ (no SMTP_URL), decoded enough for tests to read. */
+/** One message the shop wrote to DATA_DIR/mail/ (it does without SMTP_URL), parsed by mailparser. */
 export type SentMail = {
   file: string;
+  /** The first recipient's address. */
   to: string;
+  replyTo: string | undefined;
   subject: string;
   text: string;
   html: string;
+  /** Every link in the plain-text part. */
   links: string[];
 };
 
+const firstAddress = (addresses: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(addresses) ? addresses[0] : addresses)?.value[0]?.address;
+
+/** Every message sent so far, oldest first. */
 export async function readMails(dataDir: string): Promise<SentMail[]> {
   const folder = path.join(dataDir, "mail");
-  if (!existsSync(folder)) return [];
-  const files = (await readdir(folder)).filter((file) => file.endsWith(".eml")).sort();
+  const files = (await readdir(folder).catch(() => [] as string[]))
+    .filter((file) => file.endsWith(".eml"))
+    .sort();
   return Promise.all(
-    files.map(async (file) => parseEml(file, await readFile(path.join(folder, file), "utf8"))),
+    files.map(async (file) => {
+      const parsed = await simpleParser(await readFile(path.join(folder, file)));
+      const text = parsed.text ?? "";
+      return {
+        file,
+        to: firstAddress(parsed.to) ?? "",
+        replyTo: firstAddress(parsed.replyTo),
+        subject: parsed.subject ?? "",
+        text,
+        html: typeof parsed.html === "string" ? parsed.html : "",
+        links: text.match(/https?:\/\/\S+/g) ?? [],
+      };
+    }),
   );
 }
 
-/** Waits for the first message to `to` whose subject matches; mail is sent after the response in places. */
+/** The messages sent to one address, oldest first. */
+export async function mailsTo(dataDir: string, to: string): Promise<SentMail[]> {
+  return (await readMails(dataDir)).filter((mail) => mail.to === to);
+}
+
+/**
+ * Waits for the first message to `to` (whose subject matches, when given) among those sent after the
+ * first `after`: some mail is sent after the response.
+ */
 export async function waitForMail(
   dataDir: string,
-  match: { to: string; subject: RegExp; after?: number },
+  match: { to: string; subject?: RegExp; after?: number },
 ): Promise<SentMail> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const mails = await readMails(dataDir);
     const found = mails
       .slice(match.after ?? 0)
-      .find((mail) => mail.to === match.to && match.subject.test(mail.subject));
+      .find((mail) => mail.to === match.to && (match.subject?.test(mail.subject) ?? true));
     if (found) return found;
     if (Date.now() > deadline) {
       const seen = mails.map((mail) => `${mail.to}: ${mail.subject}`).join("\n  ");
@@ -46,69 +74,4 @@ export function linkIn(mail: SentMail, pathPrefix: string): string {
   const link = mail.links.find((candidate) => new URL(candidate).pathname.startsWith(pathPrefix));
   if (!link) throw new Error(`No ${pathPrefix} link in "${mail.subject}": ${mail.links.join(", ")}`);
   return link;
-}
-
-function parseEml(file: string, source: string): SentMail {
-  const [head = "", ...rest] = source.split(/\r?\n\r?\n/);
-  const headers = parseHeaders(head);
-  const body = rest.join("\n\n");
-  const boundary = /boundary="?([^";]+)"?/.exec(headers["content-type"] ?? "")?.[1];
-  const parts = boundary
-    ? body
-        .split(`--${boundary}`)
-        .slice(1, -1)
-        .map((part) => {
-          const [partHead = "", ...partBody] = part.replace(/^\r?\n/, "").split(/\r?\n\r?\n/);
-          return { headers: parseHeaders(partHead), body: partBody.join("\n\n") };
-        })
-    : [{ headers, body }];
-  const decoded = (type: string) => {
-    const part = parts.find((candidate) => (candidate.headers["content-type"] ?? "").startsWith(type));
-    return part ? decodeBody(part.body, part.headers["content-transfer-encoding"]) : "";
-  };
-  const text = decoded("text/plain");
-  return {
-    file,
-    to: headers.to ?? "",
-    subject: decodeWords(headers.subject ?? ""),
-    text,
-    html: decoded("text/html"),
-    links: text.match(/https?:\/\/\S+/g) ?? [],
-  };
-}
-
-function parseHeaders(block: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const line of block.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
-function decodeBody(body: string, encoding = "7bit"): string {
-  if (encoding.toLowerCase() === "base64") return Buffer.from(body, "base64").toString("utf8");
-  if (encoding.toLowerCase() !== "quoted-printable") return body;
-  const joined = body.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let index = 0; index < joined.length; index++) {
-    const char = joined[index] ?? "";
-    const hex = joined.slice(index + 1, index + 3);
-    if (char === "=" && /^[0-9A-F]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      index += 2;
-    } else {
-      bytes.push(...Buffer.from(char, "utf8"));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-/** RFC 2047 encoded words, which nodemailer uses for subjects with non-ASCII characters. */
-function decodeWords(value: string): string {
-  return value.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, kind: string, data: string) =>
-    kind.toLowerCase() === "b"
-      ? Buffer.from(data, "base64").toString("utf8")
-      : decodeBody(data.replace(/_/g, " "), "quoted-printable"),
-  );
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminMessagePage, ContactMessage } from "../../common/contact.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import { readMailFolder, waitForMail } from "../../tests/mail-folder.ts";
+import { readMails, waitForMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { contactMessages } from "../db/schema.ts";
 
@@ -222,7 +222,7 @@ describe("forwarding", () => {
       accept: "application/json",
       "content-type": "application/json",
     });
-    const mail = await waitForMail(forwarding.dataDir, (m) => m.to === "inbox@prakriti.example");
+    const mail = await waitForMail(forwarding.dataDir, { to: "inbox@prakriti.example" });
     expect(mail).toMatchObject({ subject: "Contact form: Lakshmi", replyTo: "lakshmi@example.in" });
     expect(mail.text).toContain("Is the hair dye henna-based?");
   });
@@ -279,7 +279,7 @@ describe("the admin inbox", () => {
         { body: "It left our warehouse today; you will have it by Friday.", sentAt: expect.any(String) },
       ],
     });
-    const mail = (await readMailFolder(shop.dataDir)).find((m) => m.to === "neha@example.in");
+    const mail = (await readMails(shop.dataDir)).find((m) => m.to === "neha@example.in");
     expect(mail).toMatchObject({
       subject: "Re: your message to Prakriti Naturals",
       replyTo: "care@prakritinaturals.in",

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminQuestionPage, MyQuestion, PublicQuestion } from "../../common/questions.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import { readMailFolder, type SentMail } from "../../tests/mail-folder.ts";
+import { readMails, type SentMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { users } from "../db/schema.ts";
 
@@ -138,7 +138,7 @@ describe("answering", () => {
     });
 
     const answerMail = (m: SentMail) => m.to === "asha@example.in" && m.subject.includes("question");
-    const mail = (await readMailFolder(shop.dataDir)).filter(answerMail);
+    const mail = (await readMails(shop.dataDir)).filter(answerMail);
     expect(mail).toHaveLength(1);
     expect(mail[0]?.subject).toBe("Your question about Coconut Oil has been answered");
     expect(mail[0]?.text).toContain("Yes, from 3 years of age.");
@@ -152,7 +152,7 @@ describe("answering", () => {
     expect((await publicQuestions("coconut-oil"))[0]?.answer).toBe(
       "Yes, from 3 years of age. Patch-test on the arm first.",
     );
-    expect((await readMailFolder(shop.dataDir)).filter(answerMail)).toHaveLength(1);
+    expect((await readMails(shop.dataDir)).filter(answerMail)).toHaveLength(1);
   });
 
   it("sends one e-mail when two staff answer the same question at the same moment", async () => {
@@ -165,7 +165,7 @@ describe("answering", () => {
     );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(results.filter((r) => r.body.customerNotified)).toHaveLength(1);
-    const mail = (await readMailFolder(shop.dataDir)).filter((m) => m.subject.includes("Face Glow Oil"));
+    const mail = (await readMails(shop.dataDir)).filter((m) => m.subject.includes("Face Glow Oil"));
     expect(mail).toHaveLength(1);
   });
 

@@ -4,7 +4,7 @@ import type { Product } from "../../common/catalogue.ts";
 import type { AdminReviewPage, MyReview, ReviewPage } from "../../common/reviews.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import { readMailFolder } from "../../tests/mail-folder.ts";
+import { readMails } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import { hasDeliveredOrderWith, publicAuthorName } from "./reviews.data.ts";
@@ -173,7 +173,7 @@ describe("moderation", () => {
       status: "rejected",
       rejectionReason: "Reviews may not contain phone numbers.",
     });
-    const mail = (await readMailFolder(shop.dataDir)).find(
+    const mail = (await readMails(shop.dataDir)).find(
       (m) => m.to === "arjun@example.in" && m.subject.includes("review"),
     );
     expect(mail?.subject).toBe("Your review of Face Wash Powder was not published");

@@ -1,5 +1,3 @@
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +6,7 @@ import { orders } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { mailsTo } from "../mail.ts";
 import { putInCart, stockOf } from "../orders.ts";
 
 let fake: FakeRazorpay;
@@ -61,13 +60,6 @@ async function enterAddress(page: Page) {
   await form.getByLabel("State or union territory").selectOption("Karnataka");
   await form.getByRole("button", { name: "Save address" }).click();
   await page.getByRole("radio", { name: /Meera Iyer/ }).waitFor();
-}
-
-async function mailSubjects(email: string) {
-  const folder = path.join(shop.dataDir, "mail");
-  const files = (await readdir(folder).catch(() => [])).filter((file) => file.includes(email));
-  const mails = await Promise.all(files.map((file) => readFile(path.join(folder, file), "utf8")));
-  return mails.map((mail) => mail.match(/^Subject: (.*)$/m)?.[1] ?? "");
 }
 
 describe("checkout with cash on delivery, through to shipping", () => {
@@ -136,7 +128,7 @@ describe("checkout with cash on delivery, through to shipping", () => {
     await page.getByText("DLV4455667788").first().waitFor();
     await expect(page.getByText("Shipped with Delhivery").isVisible()).resolves.toBe(true);
     await expect(page.getByRole("button", { name: "Cancel order" }).count()).resolves.toBe(0);
-    expect(await mailSubjects(account.email)).toEqual(
+    expect((await mailsTo(shop.dataDir, account.email)).map((mail) => mail.subject)).toEqual(
       expect.arrayContaining([`Order ${number} placed`, `Order ${number} has shipped`]),
     );
     expect(failures).toEqual([]);

@@ -4,7 +4,7 @@ import { CONTACT_TEXTS } from "../../common/contact.ts";
 import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
-import { readMailFolder } from "../mail-folder.ts";
+import { readMails } from "../mail.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -77,7 +77,7 @@ describe("a question, from asking to the answer on the product page", () => {
       await adminPage.getByText("Answer published. The customer has been e-mailed.").waitFor();
       await card.getByText("Answered", { exact: true }).waitFor();
 
-      const mail = (await readMailFolder(shop.dataDir)).find(
+      const mail = (await readMails(shop.dataDir)).find(
         (m) => m.to === customer.email && m.subject.includes("question"),
       );
       expect(mail?.subject).toBe("Your question about Hair Growth Oil has been answered");
@@ -246,7 +246,7 @@ describe("the contact form's three outcomes", () => {
     await card.getByLabel("Your reply to anita@example.in").fill("Yes, in 3 to 5 days.");
     await card.getByRole("button", { name: "Send reply" }).click();
     await page.getByText("Reply sent by e-mail.").waitFor();
-    const mail = (await readMailFolder(shop.dataDir)).find((m) => m.to === "anita@example.in");
+    const mail = (await readMails(shop.dataDir)).find((m) => m.to === "anita@example.in");
     expect(mail?.text).toContain("Yes, in 3 to 5 days.");
     // Replied means read: it has left the unread list, and shows under All with the reply.
     await card.waitFor({ state: "detached" });
