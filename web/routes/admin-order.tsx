@@ -13,7 +13,7 @@ import {
 } from "../features/orders/buttons.ts";
 import { formatDateTime } from "../features/orders/format.ts";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
-import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
+import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
@@ -134,18 +134,7 @@ export function Component() {
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_24rem]">
         <div className="space-y-6">
-          <section aria-labelledby="items-heading" className={cardClass}>
-            <h2 id="items-heading" className="font-serif text-xl font-semibold">
-              Items
-            </h2>
-            <OrderLines lines={order.lines} />
-            <OrderTotals
-              subtotalPaise={order.subtotalPaise}
-              discount={order.discount}
-              shippingPaise={order.shippingPaise}
-              totalPaise={order.totalPaise}
-            />
-          </section>
+          <OrderItemsCard order={order} />
           <section aria-labelledby="history-heading" className={cardClass}>
             <h2 id="history-heading" className="mb-3 font-serif text-xl font-semibold">
               History

@@ -1,4 +1,5 @@
 import { formatRupees } from "../../../common/money.ts";
+import { cardClass } from "./buttons.ts";
 
 export type DisplayLine = {
   itemId: string;
@@ -71,5 +72,25 @@ export function OrderTotals({
       </div>
       <p className="text-xs text-stone-600 dark:text-stone-400">All prices include GST.</p>
     </dl>
+  );
+}
+
+type OrderAmounts = Parameters<typeof OrderTotals>[0];
+
+/** A placed order's items and totals as a card: the customer's and the staff's order pages show the same. */
+export function OrderItemsCard({ order }: { order: OrderAmounts & { lines: DisplayLine[] } }) {
+  return (
+    <section aria-labelledby="items-heading" className={cardClass}>
+      <h2 id="items-heading" className="font-serif text-xl font-semibold">
+        Items
+      </h2>
+      <OrderLines lines={order.lines} />
+      <OrderTotals
+        subtotalPaise={order.subtotalPaise}
+        discount={order.discount}
+        shippingPaise={order.shippingPaise}
+        totalPaise={order.totalPaise}
+      />
+    </section>
   );
 }
