@@ -11,7 +11,13 @@ function followCart() {
   following = true;
   // The header is mounted for the whole visit; its subscription keeps the store in sync with other
   // tabs and devices (the store publishes the count to cart-count.ts itself).
-  void import("./cart-store.ts").then(({ subscribeCart }) => subscribeCart(() => undefined));
+  import("./cart-store.ts").then(
+    ({ subscribeCart }) => subscribeCart(() => undefined),
+    (error) => {
+      console.error("The cart could not be loaded.", error);
+      following = false;
+    },
+  );
 }
 
 function hasSavedGuestCart(): boolean {
