@@ -54,8 +54,12 @@ export const quoteCartSchema = z.strictObject({
   discountCode: discountCodeInputSchema.nullable().optional(),
 });
 
-/** On sign-in: the guest's cart and the codes the guest applied and used, folded into the account. */
+/**
+ * On sign-in: the guest's cart and the codes the guest applied and used, folded into the account. The
+ * browser names each merge, and sends the same id again when it never heard how the last try went.
+ */
 export const mergeCartSchema = z.strictObject({
+  mergeId: z.uuid(),
   items: entries,
   appliedCode: discountCodeInputSchema.nullable().optional(),
   usedCodes: usedCodes.optional(),

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import {
   type CartEntry,
   type CartItemKind,
@@ -11,7 +11,7 @@ import { imageFor } from "../../common/catalogue.ts";
 import { DISCOUNT_MESSAGES, type DiscountCode, normalizeCode } from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db } from "../db/client.ts";
-import { cartItems, carts, combos, products } from "../db/schema.ts";
+import { cartItems, cartMerges, carts, combos, products } from "../db/schema.ts";
 import {
   type DbOrTx,
   findDiscountCode,
@@ -309,6 +309,17 @@ export async function mergeIntoCart(
   request: MergeCartRequest,
 ): Promise<{ discountMessage: string | null }> {
   return db.transaction(async (tx) => {
+    // A merge already taken in (its answer was lost) changes nothing; the same merge sent twice at once
+    // waits here for the first to commit, then finds it.
+    const [fresh] = await tx
+      .insert(cartMerges)
+      .values({ userId, mergeId: request.mergeId })
+      .onConflictDoNothing()
+      .returning({ mergeId: cartMerges.mergeId });
+    if (!fresh) return { discountMessage: null };
+    await tx
+      .delete(cartMerges)
+      .where(and(eq(cartMerges.userId, userId), lt(cartMerges.mergedAt, sql`now() - interval '90 days'`)));
     await touchCart(tx, userId);
     const resolved = await resolveLines(
       tx,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +50,10 @@ async function cartOf(account: TestAccount): Promise<PricedCart> {
 
 const add = (account: TestAccount, id: string, kind: "product" | "combo" = "product", app?: Hono) =>
   call(account, "POST", "/cart/items", { id, kind }, app);
+
+/** A merge as the browser sends it: under a new id unless the test gives one. */
+const merge = (account: TestAccount, body: object) =>
+  call(account, "POST", "/cart/merge", { mergeId: randomUUID(), ...body });
 
 const quantities = (cart: PricedCart) =>
   Object.fromEntries(cart.lines.map((line) => [line.id, line.quantity]));
@@ -261,10 +266,15 @@ describe("the signed-in cart", () => {
       [
         "POST",
         "/cart/merge",
-        { items: [{ id: "coconut-oil", kind: "product", quantity: 1, pricePaise: 1 }] },
+        {
+          mergeId: randomUUID(),
+          items: [{ id: "coconut-oil", kind: "product", quantity: 1, pricePaise: 1 }],
+        },
         "items.0.pricePaise",
       ],
-      ["POST", "/cart/merge", { items: [], totalPaise: 1 }, "totalPaise"],
+      ["POST", "/cart/merge", { mergeId: randomUUID(), items: [], totalPaise: 1 }, "totalPaise"],
+      ["POST", "/cart/merge", { items: [] }, "mergeId"],
+      ["POST", "/cart/merge", { mergeId: "not-an-id", items: [] }, "mergeId"],
       ["POST", "/cart/quote", { items: [], discountPaise: 100 }, "discountPaise"],
       ["POST", "/discounts/apply", { code: "GLOW20", amountPaise: 100000 }, "amountPaise"],
     ];
@@ -337,7 +347,7 @@ describe("merging a guest's cart on sign-in", () => {
     await add(account, "beetroot-face-pack");
     await add(account, "coconut-oil");
 
-    const response = await call(account, "POST", "/cart/merge", {
+    const response = await merge(account, {
       items: [
         { id: "beetroot-face-pack", kind: "product", quantity: 3 },
         { id: "immunity-booster", kind: "product", quantity: 1 },
@@ -361,7 +371,7 @@ describe("merging a guest's cart on sign-in", () => {
     await add(account, "wax-powder");
     await call(account, "PUT", "/cart/items/wax-powder", { quantity: 90 });
     const { cart } = await (
-      await call(account, "POST", "/cart/merge", {
+      await merge(account, {
         items: [{ id: "wax-powder", kind: "product", quantity: 20 }],
       })
     ).json();
@@ -370,7 +380,7 @@ describe("merging a guest's cart on sign-in", () => {
 
   it("refuses duplicate lines and more than 100 lines", async () => {
     const account = await newAccount();
-    const duplicate = await call(account, "POST", "/cart/merge", {
+    const duplicate = await merge(account, {
       items: [
         { id: "wax-powder", kind: "product", quantity: 1 },
         { id: "wax-powder", kind: "product", quantity: 2 },
@@ -382,14 +392,14 @@ describe("merging a guest's cart on sign-in", () => {
       kind: "product",
       quantity: 1,
     }));
-    expect((await call(account, "POST", "/cart/merge", { items: many })).status).toBe(400);
+    expect((await merge(account, { items: many })).status).toBe(400);
   });
 
   it("records the guest's used codes for the account and keeps the guest's applied code", async () => {
     const account = await newAccount();
     await add(account, "hair-wash-powder");
     const { cart, discountMessage } = await (
-      await call(account, "POST", "/cart/merge", {
+      await merge(account, {
         items: [],
         appliedCode: "glow20",
         usedCodes: ["GLOW20", "welcome10", "NOSUCHCODE"],
@@ -415,7 +425,7 @@ describe("merging a guest's cart on sign-in", () => {
     await call(account, "DELETE", "/discounts/applied");
 
     const { cart, discountMessage } = await (
-      await call(account, "POST", "/cart/merge", { items: [], appliedCode: "GLOW20", usedCodes: ["GLOW20"] })
+      await merge(account, { items: [], appliedCode: "GLOW20", usedCodes: ["GLOW20"] })
     ).json();
     expect(discountMessage).toBe("This discount code has already been used");
     expect(cart.discount).toBeNull();
@@ -425,7 +435,7 @@ describe("merging a guest's cart on sign-in", () => {
     const account = await newAccount();
     await call(account, "POST", "/discounts/apply", { code: "GLOW20" });
     const { cart, discountMessage } = await (
-      await call(account, "POST", "/cart/merge", { items: [], appliedCode: "GLOW20" })
+      await merge(account, { items: [], appliedCode: "GLOW20" })
     ).json();
     expect(discountMessage).toBeNull();
     expect(cart.discount.code).toBe("GLOW20");
@@ -433,10 +443,29 @@ describe("merging a guest's cart on sign-in", () => {
 
   it("calls a guest's applied code invalid when the shop has no such code", async () => {
     const account = await newAccount();
-    const { discountMessage } = await (
-      await call(account, "POST", "/cart/merge", { items: [], appliedCode: "FREESTUFF" })
-    ).json();
+    const { discountMessage } = await (await merge(account, { items: [], appliedCode: "FREESTUFF" })).json();
     expect(discountMessage).toBe("Invalid discount code");
+  });
+
+  it("takes a merge sent again (its answer was lost) only once", async () => {
+    const account = await newAccount();
+    const mergeId = randomUUID();
+    const body = { mergeId, items: [{ id: "kids-bath-powder", kind: "product", quantity: 2 }] };
+    expect((await merge(account, body)).status).toBe(200);
+    const again = await merge(account, body);
+    expect(again.status).toBe(200);
+    expect(quantities((await again.json()).cart)).toEqual({ "kids-bath-powder": 2 });
+    // Another merge, under its own id, is taken in as usual.
+    await merge(account, { items: [{ id: "kids-bath-powder", kind: "product", quantity: 1 }] });
+    expect(quantities(await cartOf(account))).toEqual({ "kids-bath-powder": 3 });
+  });
+
+  it("takes the same merge sent 10 times at once only once", async () => {
+    const account = await newAccount();
+    const body = { mergeId: randomUUID(), items: [{ id: "coconut-oil", kind: "product", quantity: 3 }] };
+    const responses = await Promise.all(Array.from({ length: 10 }, () => merge(account, body)));
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    expect(quantities(await cartOf(account))).toEqual({ "coconut-oil": 3 });
   });
 
   it("is atomic with concurrent adds: nothing lost", async () => {
@@ -444,7 +473,7 @@ describe("merging a guest's cart on sign-in", () => {
     const laptop = await secondDevice(account);
     await Promise.all([
       ...Array.from({ length: 10 }, () => add(laptop, "protein-mix")),
-      call(account, "POST", "/cart/merge", { items: [{ id: "protein-mix", kind: "product", quantity: 5 }] }),
+      merge(account, { items: [{ id: "protein-mix", kind: "product", quantity: 5 }] }),
     ]);
     const [row] = await shop.db
       .select({ quantity: cartItems.quantity })

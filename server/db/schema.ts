@@ -213,6 +213,22 @@ export const cartItems = pgTable(
   ],
 );
 
+/**
+ * The guest carts an account has taken in, by the id the browser gave each merge: a merge sent again after
+ * its answer was lost (a reload, a dropped connection) is recognised and not added a second time.
+ */
+export const cartMerges = pgTable(
+  "cart_merges",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mergeId: uuid("merge_id").notNull(),
+    mergedAt: timestamp("merged_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.mergeId] })],
+);
+
 // ---- Conversation: product questions, product reviews and contact messages.
 // Authors are referenced with ON DELETE SET NULL: a deleted account's questions and reviews stay, anonymised
 // (docs/decisions/009-conversation-after-account-deletion.md).

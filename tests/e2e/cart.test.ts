@@ -334,6 +334,32 @@ describe("a signed-in shopper's cart", () => {
     await context.close();
   });
 
+  it("does not add the guest's cart twice when the merge landed but its answer was lost", async () => {
+    const account = await newAccount();
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await addFromPage(page, "/product/abc-malt", "ABC Malt");
+    await page.goto("/cart");
+    let merges = 0;
+    await page.route("**/api/cart/merge", async (route) => {
+      merges += 1;
+      await route.fetch(); // the server takes the cart in...
+      await route.abort("connectionreset"); // ...and the answer never arrives
+    });
+
+    await signInContext(context, shop.url, account);
+    await expect.poll(() => merges).toBe(1);
+    await page.unroute("**/api/cart/merge");
+    await page.reload();
+    await badge(page, 1).waitFor();
+    expect(await quantityOf(page, "ABC Malt")).toBe("1");
+    expect(await page.evaluate(() => localStorage.getItem("cart"))).toBeNull();
+    expect((await savedCart(account)).lines.map((line) => [line.id, line.quantity])).toEqual([
+      ["abc-malt", 1],
+    ]);
+    await context.close();
+  });
+
   it("shows the saved cart in a tab left open while signing in in another, once it is back in front", async () => {
     const account = await newAccount();
     await addThroughApi(account, "coconut-oil", 2);

@@ -13,8 +13,10 @@ import { api, isApiError } from "../../lib/api.ts";
 import { publishCartCount } from "./cart-count.ts";
 import {
   addUsedCode,
+  forgetMergeId,
   type GuestEntry,
   markCodesSent,
+  mergeIdForSavedCart,
   readAppliedCode,
   readGuestCart,
   readUsedCodes,
@@ -187,6 +189,7 @@ function rememberAddedPrices(lines: readonly CartLine[]) {
 function changeGuest(entries: GuestEntry[]): Promise<CartResult> {
   guestEntries = entries;
   writeGuestCart(entries);
+  forgetMergeId();
   publish({ cart: guestCartNow(snapshot.cart) });
   return quoteGuest().then(
     (): CartResult => ({ ok: true }),
@@ -225,22 +228,26 @@ async function mergeGuestCart(userId: string): Promise<MergeResult | null> {
     usedCodes: unsentUsedCodes(userId),
   };
   if (pending.entries.length === 0 && !pending.appliedCode && pending.usedCodes.length === 0) return null;
+  const mergeId = mergeIdForSavedCart();
   writeGuestCart([]);
   writeAppliedCode(null);
   try {
     const result = await api<MergeResult>("/cart/merge", {
       method: "POST",
       body: {
+        mergeId,
         items: pending.entries.map(({ id, kind, quantity }) => ({ id, kind, quantity })),
         appliedCode: pending.appliedCode,
         usedCodes: pending.usedCodes,
       },
     });
+    forgetMergeId();
     // The session store keeps its used list (it is the signed-out shopper's); the account now knows them.
     markCodesSent(userId, pending.usedCodes);
     return result;
   } catch (error) {
-    // Spec 4: the saved cart is used; the guest's copy goes back for another try next time.
+    // Spec 4: the saved cart is used; the guest's copy goes back for another try next time, under the same
+    // merge id, so if this try did land after all (its answer lost) the server does not add it twice.
     console.error(
       "The guest cart could not be merged into the saved cart; it is kept for another try.",
       error,

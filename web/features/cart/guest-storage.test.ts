@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { parseStoredCart } from "./guest-storage.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { forgetMergeId, mergeIdForSavedCart, parseStoredCart } from "./guest-storage.ts";
+import { MERGE_ID_KEY } from "./storage-keys.ts";
 
 describe("reading the guest cart the browser kept", () => {
   it("reads a saved cart, keeping only the fields it knows", () => {
@@ -38,5 +39,43 @@ describe("reading the guest cart the browser kept", () => {
     ["null", "null"],
   ])("throws on %s, so the shop starts with an empty cart", (_, text) => {
     expect(() => parseStoredCart(text)).toThrow();
+  });
+});
+
+describe("the id a saved cart's merge is sent under", () => {
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const stored = new Map<string, string>();
+  vi.stubGlobal("window", {
+    localStorage: {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => stored.set(key, value),
+      removeItem: (key: string) => stored.delete(key),
+    },
+  });
+  afterEach(() => stored.clear());
+
+  it("is kept until it is forgotten, so an unanswered merge goes out again under the same id", () => {
+    const first = mergeIdForSavedCart();
+    expect(first).toMatch(UUID_V4);
+    expect(mergeIdForSavedCart()).toBe(first);
+    forgetMergeId();
+    expect(stored.has(MERGE_ID_KEY)).toBe(false);
+    expect(mergeIdForSavedCart()).not.toBe(first);
+  });
+
+  it("replaces a kept value that is not an id", () => {
+    stored.set(MERGE_ID_KEY, "not-an-id");
+    expect(mergeIdForSavedCart()).toMatch(UUID_V4);
+  });
+
+  it("is made from random bytes where randomUUID is missing (plain http off localhost)", () => {
+    const randomUUID = crypto.randomUUID;
+    Object.defineProperty(crypto, "randomUUID", { value: undefined, configurable: true });
+    try {
+      expect(typeof crypto.randomUUID).toBe("undefined");
+      expect(mergeIdForSavedCart()).toMatch(UUID_V4);
+    } finally {
+      Object.defineProperty(crypto, "randomUUID", { value: randomUUID, configurable: true });
+    }
   });
 });
