@@ -340,16 +340,16 @@ describe("a signed-in shopper's cart", () => {
     const page = await context.newPage();
     await addFromPage(page, "/product/abc-malt", "ABC Malt");
     await page.goto("/cart");
-    let merges = 0;
+    let landed = 0;
     await page.route("**/api/cart/merge", async (route) => {
-      merges += 1;
       await route.fetch(); // the server takes the cart in...
+      landed += 1;
       await route.abort("connectionreset"); // ...and the answer never arrives
     });
 
     await signInContext(context, shop.url, account);
-    await expect.poll(() => merges).toBe(1);
-    await page.unroute("**/api/cart/merge");
+    await expect.poll(() => landed).toBeGreaterThan(0);
+    await page.unrouteAll({ behavior: "wait" }); // every answer cut off before the reload
     await page.reload();
     await badge(page, 1).waitFor();
     expect(await quantityOf(page, "ABC Malt")).toBe("1");
