@@ -11,13 +11,13 @@ import {
   primaryButton,
   secondaryButton,
 } from "../features/orders/buttons.ts";
-import { formatDateTime } from "../features/orders/format.ts";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { formatDateTime } from "../lib/format-date.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -4,10 +4,10 @@ import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
 import { inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
-import { formatDateTime } from "../features/orders/format.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
+import { formatDateTime } from "../lib/format-date.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 const FILTERS = ["status", "from", "to", "q"] as const;

@@ -11,11 +11,11 @@ import {
 } from "../../common/orders.ts";
 import { AddressForm } from "../features/orders/address-form.tsx";
 import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
-import { newIdempotencyKey } from "../features/orders/format.ts";
 import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { newRandomId } from "../lib/random-id.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -39,7 +39,7 @@ export function Component() {
       : null;
   const [method, setMethod] = useState<PaymentMethod | null>(defaultMethod);
   // One key per attempt at this checkout: a double click, a retry after a timeout or a resend is the same order.
-  const [idempotencyKey] = useState(newIdempotencyKey);
+  const [idempotencyKey] = useState(newRandomId);
   const [placing, setPlacing] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -11,7 +11,6 @@ import {
   primaryButton,
   secondaryButton,
 } from "../features/orders/buttons.ts";
-import { formatDateTime } from "../features/orders/format.ts";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderProgress, OrderTimeline } from "../features/orders/order-progress.tsx";
@@ -19,6 +18,7 @@ import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { formatDateTime } from "../lib/format-date.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -2,11 +2,11 @@ import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderPage } from "../../common/orders.ts";
 import { cardClass, primaryButton } from "../features/orders/buttons.ts";
-import { formatDate } from "../features/orders/format.ts";
 import { OrderProgress } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
+import { formatDate } from "../lib/format-date.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -67,15 +67,4 @@ describe("the id a saved cart's merge is sent under", () => {
     stored.set(MERGE_ID_KEY, "not-an-id");
     expect(mergeIdForSavedCart()).toMatch(UUID_V4);
   });
-
-  it("is made from random bytes where randomUUID is missing (plain http off localhost)", () => {
-    const randomUUID = crypto.randomUUID;
-    Object.defineProperty(crypto, "randomUUID", { value: undefined, configurable: true });
-    try {
-      expect(typeof crypto.randomUUID).toBe("undefined");
-      expect(mergeIdForSavedCart()).toMatch(UUID_V4);
-    } finally {
-      Object.defineProperty(crypto, "randomUUID", { value: randomUUID, configurable: true });
-    }
-  });
 });

@@ -1,4 +1,5 @@
 import { CART_ITEM_KINDS, type CartEntry, MAX_CART_LINES, MAX_QUANTITY } from "../../../common/cart.ts";
+import { newRandomId } from "../../lib/random-id.ts";
 import { APPLIED_CODE_KEY, CART_KEY, MERGE_ID_KEY, SENT_CODES_KEY, USED_CODES_KEY } from "./storage-keys.ts";
 
 /** A guest's line: what the server needs (id, kind, quantity), the name to show before prices arrive, and the price seen when it was added. */
@@ -89,7 +90,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function mergeIdForSavedCart(): string {
   const kept = read(local, MERGE_ID_KEY);
-  const id = kept && UUID.test(kept) ? kept : newUuid();
+  const id = kept && UUID.test(kept) ? kept : newRandomId();
   write(local, MERGE_ID_KEY, id);
   return id;
 }
@@ -97,18 +98,6 @@ export function mergeIdForSavedCart(): string {
 /** The merge was answered, or the saved cart changed: the next merge is a new one. */
 export function forgetMergeId() {
   write(local, MERGE_ID_KEY, null);
-}
-
-function newUuid(): string {
-  // randomUUID needs a secure context (https or localhost); getRandomValues, for a shop tried over plain
-  // http on a local network, does not.
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte, index) =>
-    (index === 6 ? (byte & 0x0f) | 0x40 : index === 8 ? (byte & 0x3f) | 0x80 : byte)
-      .toString(16)
-      .padStart(2, "0"),
-  ).join("");
-  return hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
 }
 
 export function readUsedCodes(): string[] {
