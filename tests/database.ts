@@ -76,3 +76,32 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     },
   };
 }
+
+/** Options for app.request(): a JSON body when there is one, and the shopper's session cookie when given. */
+export function jsonRequest(
+  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+): RequestInit {
+  return {
+    method: init.method ?? "GET",
+    headers: {
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  };
+}
+
+/** One API call as a test reads it: the status and the parsed JSON answer. */
+export async function callApi(
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  method: string,
+  path: string,
+  options: { as?: { cookie: string }; body?: unknown } = {},
+) {
+  const response = await app.request(
+    path,
+    jsonRequest({ method, body: options.body, cookie: options.as?.cookie }),
+  );
+  return { status: response.status, body: await response.json() };
+}

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 import { findFreePort } from "../server/db/embedded.ts";
 import { createTestDatabase, GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "./database.ts";
 
@@ -120,6 +121,28 @@ export async function newContext(
     viewport: VIEWPORTS[options.viewport ?? "desktop"],
     colorScheme: options.colorScheme ?? "light",
   });
+}
+
+/** Opens `path` in a new context and waits for its main heading; close() ends the context. */
+export async function openPage(
+  browser: Browser,
+  shop: Shop,
+  path: string,
+  options: Parameters<typeof newContext>[2] = {},
+) {
+  const context = await newContext(browser, shop, options);
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.locator("main h1").waitFor();
+  return { page, close: () => context.close() };
+}
+
+/** The title is set just after the screen renders; wait for it rather than racing it. */
+export async function expectTitle(page: Page, title: string) {
+  await page
+    .waitForFunction((expected) => document.title === expected, title, { timeout: 5000 })
+    .catch(() => {});
+  await expect(page.title()).resolves.toBe(title);
 }
 
 /** Screenshots land in test-results/screenshots/, for people to look at; tests never compare pixels. */

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { Db } from "../server/db/client.ts";
 import { cartItems, carts, combos, discountUses, products } from "../server/db/schema.ts";
+import { jsonRequest } from "./database.ts";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -60,16 +61,7 @@ export function asUser(
   cookie: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) {
-  return {
-    method: init.method ?? "GET",
-    headers: {
-      Cookie: cookie,
-      Origin: ORIGIN,
-      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  };
+  return jsonRequest({ ...init, cookie, headers: { Origin: ORIGIN, ...init.headers } });
 }
 
 export async function saveAddress(app: Hono, cookie: string, address = TEST_ADDRESS): Promise<string> {

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { createApp } from "../app.ts";
 import { cartItems, combos, discountUses, products } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
@@ -30,16 +30,7 @@ function call(
   body?: unknown,
   app: Hono = shop.app,
 ): Promise<Response> {
-  return Promise.resolve(
-    app.request(`/api${path}`, {
-      method,
-      headers: {
-        ...(account ? { Cookie: account.cookie } : {}),
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
+  return Promise.resolve(app.request(`/api${path}`, jsonRequest({ method, body, cookie: account?.cookie })));
 }
 
 async function cartOf(account: TestAccount): Promise<PricedCart> {

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminMessagePage, ContactMessage } from "../../common/contact.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { callApi, createTestApp } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { contactMessages } from "../db/schema.ts";
@@ -41,17 +41,8 @@ async function send(body: unknown, options: { app?: TestApp; ip?: string } = {})
   return { status: response.status, body: await response.json() };
 }
 
-async function call(method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.as) headers.Cookie = options.as.cookie;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await shop.app.request(path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>
+  callApi(shop.app, method, path, options);
 
 const storedFrom = (email: string) =>
   shop.db.select().from(contactMessages).where(eq(contactMessages.email, email));

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { carts, discountCodes, discountUses } from "../db/schema.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -18,14 +18,7 @@ const newAccount = () => {
 };
 
 async function call(account: TestAccount | null, method: string, path: string, body?: unknown) {
-  return shop.app.request(`/api${path}`, {
-    method,
-    headers: {
-      ...(account ? { Cookie: account.cookie } : {}),
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return shop.app.request(`/api${path}`, jsonRequest({ method, body, cookie: account?.cookie }));
 }
 
 const apply = (account: TestAccount | null, body: Record<string, unknown>) =>

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminQuestionPage, MyQuestion, PublicQuestion } from "../../common/questions.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { callApi, createTestApp } from "../../tests/database.ts";
 import { readMails, type SentMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { users } from "../db/schema.ts";
@@ -23,17 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-async function call(method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.as) headers.Cookie = options.as.cookie;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await shop.app.request(path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>
+  callApi(shop.app, method, path, options);
 
 const ask = (as: TestAccount, question: string, productSlug = "hair-growth-oil") =>
   call("POST", "/api/questions", { as, body: { productSlug, question } });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../common/catalogue.ts";
 import type { AdminReviewPage, MyReview, ReviewPage } from "../../common/reviews.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { callApi, createTestApp } from "../../tests/database.ts";
 import { readMails } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
@@ -25,17 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-async function call(method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.as) headers.Cookie = options.as.cookie;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await shop.app.request(path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>
+  callApi(shop.app, method, path, options);
 
 const review = (rating: number, title = "Lovely", body = "Soft hair after two weeks of use.") => ({
   rating,

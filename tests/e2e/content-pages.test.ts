@@ -1,6 +1,15 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
+import {
+  expectTitle,
+  launchBrowser,
+  newContext,
+  openPage,
+  type Shop,
+  screenshot,
+  startShop,
+  VIEWPORTS,
+} from "../fixtures.ts";
 
 // Not the defaults: the pages must show what the environment says.
 const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_EMAIL: "help@vanya.example" };
@@ -16,22 +25,6 @@ afterAll(async () => {
   await shop?.stop();
 });
 
-async function openPage(path: string, options: Parameters<typeof newContext>[2] = {}) {
-  const context = await newContext(browser, shop, options);
-  const page = await context.newPage();
-  await page.goto(path);
-  await page.locator("main h1").waitFor();
-  return { page, close: () => context.close() };
-}
-
-/** The title is set just after the screen renders; wait for it rather than racing it. */
-async function expectTitle(page: Page, title: string) {
-  await page
-    .waitForFunction((expected) => document.title === expected, title, { timeout: 5000 })
-    .catch(() => {});
-  await expect(page.title()).resolves.toBe(title);
-}
-
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],
   ["/privacy", "Privacy Policy"],
@@ -43,7 +36,7 @@ const POLICY_PAGES = [
 
 describe("the policy pages", () => {
   it.each(POLICY_PAGES)("%s shows %s with the shop's own name, phone and e-mail", async (path, heading) => {
-    const { page, close } = await openPage(path);
+    const { page, close } = await openPage(browser, shop, path);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(heading);
     await expectTitle(page, `${heading} | Vanya Herbals`);
     await expect(page.getByRole("heading", { level: 1 }).count()).resolves.toBe(1);
@@ -62,7 +55,7 @@ describe("the policy pages", () => {
   });
 
   it("states the specification's numbers on the shipping and refund pages", async () => {
-    const { page, close } = await openPage("/shipping-delivery");
+    const { page, close } = await openPage(browser, shop, "/shipping-delivery");
     await expect(page.locator("main").innerText()).resolves.toContain(
       "We hand your order to the courier or speed post within 3-5 days",
     );
@@ -76,7 +69,7 @@ describe("the policy pages", () => {
   });
 
   it("links one policy to another without reloading the app", async () => {
-    const { page, close } = await openPage("/terms");
+    const { page, close } = await openPage(browser, shop, "/terms");
     await page.evaluate(() => {
       (window as unknown as { stayed: boolean }).stayed = true;
     });
@@ -88,7 +81,7 @@ describe("the policy pages", () => {
   });
 
   it("sets each page's meta description from its first paragraph, with placeholders filled", async () => {
-    const { page, close } = await openPage("/privacy");
+    const { page, close } = await openPage(browser, shop, "/privacy");
     await expectTitle(page, "Privacy Policy | Vanya Herbals"); // set together with the description
     const description = await page
       .locator('meta[name="description"]')
@@ -100,7 +93,7 @@ describe("the policy pages", () => {
 
 describe("the blog", () => {
   it("lists the four articles, newest first, with their dates and descriptions", async () => {
-    const { page, close } = await openPage("/blog");
+    const { page, close } = await openPage(browser, shop, "/blog");
     await expectTitle(page, "Blog | Vanya Herbals");
     const articles = page.locator("main li article");
     await expect(articles.count()).resolves.toBe(4);
@@ -124,7 +117,7 @@ describe("the blog", () => {
   });
 
   it("opens an article from the index and moves on to another", async () => {
-    const { page, close } = await openPage("/blog");
+    const { page, close } = await openPage(browser, shop, "/blog");
     await page.getByRole("link", { name: "How to use a henna and indigo hair dye at home" }).click();
     await page.waitForURL("**/blog/henna-indigo-hair-dye-at-home");
     await page
@@ -148,7 +141,7 @@ describe("the blog", () => {
   });
 
   it("answers an unknown article with the list of articles", async () => {
-    const { page, close } = await openPage("/blog/how-to-grow-a-beard");
+    const { page, close } = await openPage(browser, shop, "/blog/how-to-grow-a-beard");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that article",
     );

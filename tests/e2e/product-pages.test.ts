@@ -1,6 +1,15 @@
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
+import {
+  expectTitle,
+  launchBrowser,
+  newContext,
+  openPage,
+  type Shop,
+  screenshot,
+  startShop,
+  VIEWPORTS,
+} from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -13,29 +22,13 @@ afterAll(async () => {
   await shop?.stop();
 });
 
-async function openPage(path: string, options: Parameters<typeof newContext>[2] = {}) {
-  const context = await newContext(browser, shop, options);
-  const page = await context.newPage();
-  await page.goto(path);
-  await page.locator("main h1").waitFor();
-  return { page, close: () => context.close() };
-}
-
-/** The title is set just after the screen renders; wait for it rather than racing it. */
-async function expectTitle(page: Page, title: string) {
-  await page
-    .waitForFunction((expected) => document.title === expected, title, { timeout: 5000 })
-    .catch(() => {});
-  await expect(page.title()).resolves.toBe(title);
-}
-
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>
   page.locator('meta[name="description"]').evaluate((meta: HTMLMetaElement) => meta.content);
 
 describe("the product page", () => {
   it("shows a product on sale: badge, SALE, prices, rating, benefits, stock and its title", async () => {
-    const { page, close } = await openPage("/product/badam-mix");
+    const { page, close } = await openPage(browser, shop, "/product/badam-mix");
     const main = page.locator("main");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Badam Mix");
     await expectTitle(page, "Badam Mix | Prakriti Naturals");
@@ -61,7 +54,7 @@ describe("the product page", () => {
   });
 
   it("shows no SALE tag and no struck-through price when there is no original price", async () => {
-    const { page, close } = await openPage("/product/hair-wash-powder");
+    const { page, close } = await openPage(browser, shop, "/product/hair-wash-powder");
     const details = await page.locator("main > article").innerText();
     expect(details).toContain("₹675");
     expect(details).not.toMatch(/\bSale\b/i);
@@ -71,7 +64,7 @@ describe("the product page", () => {
   });
 
   it("switches the main image with the thumbnails, by mouse and by keyboard", async () => {
-    const { page, close } = await openPage("/product/face-glow-oil");
+    const { page, close } = await openPage(browser, shop, "/product/face-glow-oil");
     const thumbnails = page
       .getByRole("group", { name: "Face Glow Oil: choose an image" })
       .getByRole("button");
@@ -112,7 +105,7 @@ describe("the product page", () => {
   });
 
   it("has no thumbnails for a product with a single image", async () => {
-    const { page, close } = await openPage("/product/chilli-powder");
+    const { page, close } = await openPage(browser, shop, "/product/chilli-powder");
     await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Chilli Powder");
     await expect(page.getByRole("button", { name: /Show image/ }).count()).resolves.toBe(0);
     await close();
@@ -137,7 +130,7 @@ describe("the product page", () => {
   });
 
   it("keeps the quantity between 1 and 99", async () => {
-    const { page, close } = await openPage("/product/coconut-oil");
+    const { page, close } = await openPage(browser, shop, "/product/coconut-oil");
     const quantity = page.getByLabel("Quantity", { exact: true });
     const decrease = page.getByRole("button", { name: "Decrease quantity" });
     await expect(quantity.inputValue()).resolves.toBe("1");
@@ -163,7 +156,7 @@ describe("the product page", () => {
   });
 
   it("suggests four related products, the same category first, each linking to its page", async () => {
-    const { page, close } = await openPage("/product/bath-powder");
+    const { page, close } = await openPage(browser, shop, "/product/bath-powder");
     const related = page.getByRole("region", { name: "You may also like" });
     const links = related.getByRole("link");
     await expect(links.allTextContents()).resolves.toEqual([
@@ -186,7 +179,7 @@ describe("the product page", () => {
   });
 
   it("helps with an unknown product: suggestions, every category's products and a way back", async () => {
-    const { page, close } = await openPage("/product/hair-oil");
+    const { page, close } = await openPage(browser, shop, "/product/hair-oil");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that product",
     );
@@ -210,7 +203,7 @@ describe("the product page", () => {
 
 describe("the combo page", () => {
   it("shows the three products, the sale price, the original price, the savings and the gift note", async () => {
-    const { page, close } = await openPage("/combo/skincare-combo");
+    const { page, close } = await openPage(browser, shop, "/combo/skincare-combo");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Glow Skincare Combo");
     await expectTitle(page, "Glow Skincare Combo | Prakriti Naturals");
     await expect(description(page)).resolves.toMatch(/^A complete natural face routine/);
@@ -250,7 +243,7 @@ describe("the combo page", () => {
     ["nutrition-combo", "₹949", "₹1,150", "₹201"],
     ["body-combo", "₹1,399", "₹1,649", "₹250"],
   ])("shows %s at %s, was %s, saving %s", async (id, sale, original, savings) => {
-    const { page, close } = await openPage(`/combo/${id}`);
+    const { page, close } = await openPage(browser, shop, `/combo/${id}`);
     const details = (await page.locator("main > article").innerText()).replace(/\s+/g, " ");
     expect(details).toMatch(new RegExp(`Price: ${sale} was ${original}`));
     expect(details).toContain(`You save ${savings}`);
@@ -258,7 +251,7 @@ describe("the combo page", () => {
   });
 
   it("lists the combos on offer for an unknown combo", async () => {
-    const { page, close } = await openPage("/combo/party-combo");
+    const { page, close } = await openPage(browser, shop, "/combo/party-combo");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that combo",
     );
