@@ -167,10 +167,16 @@ export async function scrollThrough(page: Page) {
     }, y);
   let height = await stop(0);
   for (let top = 500; top < height; top += 500) height = await stop(top);
-  // Sections arriving late push the footer down again: stay at the bottom until it is there.
-  const footer = page.locator("footer");
-  for (let attempt = 1; (await footer.count()) === 0; attempt++) {
-    if (attempt > 100) throw new Error("The footer did not load at the bottom of the page");
+  // Sections arriving late push the footer down again: stay at the bottom until it and every section
+  // that loads as it comes near are there.
+  const allThere = () =>
+    page.evaluate(
+      () =>
+        document.querySelector("footer") !== null && document.querySelector("[data-load-when-near]") === null,
+    );
+  for (let attempt = 1; !(await allThere()); attempt++) {
+    if (attempt > 100)
+      throw new Error("The footer or a lower section did not load at the bottom of the page");
     await stop(Number.MAX_SAFE_INTEGER);
     await page.waitForTimeout(100);
   }

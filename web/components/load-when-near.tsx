@@ -31,6 +31,7 @@ export function LoadWhenNear({ children, placeholderClassName, now = false }: Lo
     return () => observer.disconnect();
   }, [near]);
 
-  const fallback = <div ref={placeholder} className={placeholderClassName} />;
+  // Marked, so a reader's scroll in the tests can tell when everything below has arrived.
+  const fallback = <div ref={placeholder} className={placeholderClassName} data-load-when-near="" />;
   return near ? <Suspense fallback={fallback}>{children}</Suspense> : fallback;
 }
