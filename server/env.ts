@@ -73,6 +73,13 @@ const envSchema = z.object({
   GITHUB_CLIENT_SECRET: optional(z.string()),
   TWITTER_CLIENT_ID: optional(z.string()),
   TWITTER_CLIENT_SECRET: optional(z.string()),
+  /** Where each provider's sign-in pages and APIs are; only tests change them (local fakes). */
+  FACEBOOK_WEB_BASE: blankIsDefault(z.url().default("https://www.facebook.com")),
+  FACEBOOK_GRAPH_BASE: blankIsDefault(z.url().default("https://graph.facebook.com")),
+  GITHUB_WEB_BASE: blankIsDefault(z.url().default("https://github.com")),
+  GITHUB_API_BASE: blankIsDefault(z.url().default("https://api.github.com")),
+  TWITTER_WEB_BASE: blankIsDefault(z.url().default("https://x.com")),
+  TWITTER_API_BASE: blankIsDefault(z.url().default("https://api.x.com")),
   /** Attempts per client IP address per AUTH_RATE_LIMIT_WINDOW seconds. */
   AUTH_RATE_LIMIT_WINDOW: blankIsDefault(z.coerce.number().int().min(1).default(60)),
   AUTH_RATE_LIMIT_SIGN_IN: blankIsDefault(z.coerce.number().int().min(1).default(5)),

@@ -8,6 +8,7 @@ import type { Mailer } from "../mail.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
 import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
+import { socialProviderConfigs } from "./social-providers.ts";
 
 export type Auth = ReturnType<typeof createAuth>;
 
@@ -88,21 +89,11 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       },
     },
 
-    socialProviders: {
-      facebook: env.FACEBOOK_CLIENT_ID
-        ? { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET ?? "" }
-        : undefined,
-      github: env.GITHUB_CLIENT_ID
-        ? { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET ?? "" }
-        : undefined,
-      twitter: env.TWITTER_CLIENT_ID
-        ? { clientId: env.TWITTER_CLIENT_ID, clientSecret: env.TWITTER_CLIENT_SECRET ?? "" }
-        : undefined,
-    },
     account: {
       // A provider that vouches for the e-mail signs in to the account that already has it (whose own
       // address must be confirmed too: Better Auth's requireLocalEmailVerified), instead of a duplicate.
-      accountLinking: { enabled: true },
+      // Connecting a provider from Settings is done signed in, so its address may differ from the account's.
+      accountLinking: { enabled: true, allowDifferentEmails: true },
     },
 
     plugins: [
@@ -121,24 +112,8 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
           });
         },
       }),
-      // Google through OpenID Connect discovery: the same code path as a built-in provider, with
-      // GOOGLE_ISSUER overridable so tests run the whole redirect flow against a local server.
-      genericOAuth({
-        config: env.GOOGLE_CLIENT_ID
-          ? [
-              {
-                providerId: "google",
-                name: "Google",
-                discoveryUrl: new URL("/.well-known/openid-configuration", env.GOOGLE_ISSUER).toString(),
-                clientId: env.GOOGLE_CLIENT_ID,
-                clientSecret: env.GOOGLE_CLIENT_SECRET ?? "",
-                scopes: ["openid", "email", "profile"],
-                pkce: true,
-                requireIdTokenVerification: true,
-              },
-            ]
-          : [],
-      }),
+      // Google, Facebook, GitHub and X, each at base URLs tests can point at local fakes.
+      genericOAuth({ config: socialProviderConfigs(env) }),
     ],
 
     user: {
