@@ -86,6 +86,8 @@ export function Component() {
           type="email"
           autoComplete="email"
           required
+          // The page's one field: a shopper sent here from a provider that gave no address types at once.
+          autoFocus
           defaultValue={result && "email" in result ? result.email : undefined}
         />
         <PrimaryButton type="submit" pending={submitting} pendingLabel="Sending…">

@@ -7,12 +7,17 @@ import {
   useFetcher,
   useLoaderData,
 } from "react-router";
-import type { AccountSession } from "../../common/account.ts";
+import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
 import { Notice, TextField } from "../components/form-controls.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth } from "../features/auth/auth-errors.ts";
+import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
+import {
+  disconnectProvider,
+  type LinkedAccount,
+  SignInMethods,
+} from "../features/settings/sign-in-methods.tsx";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { requireSessionUser } from "../lib/session.ts";
@@ -26,13 +31,32 @@ const PROVIDER_NAMES: Record<string, string> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSessionUser(request);
-  const [{ sessions }, linked] = await Promise.all([
+  const [{ sessions }, linked, { providers }] = await Promise.all([
     api<{ sessions: AccountSession[] }>("/account/sessions"),
-    api<{ providerId: string }[]>("/auth/list-accounts"),
+    api<LinkedAccount[]>("/auth/list-accounts"),
+    api<{ providers: SocialProviderInfo[] }>("/account/providers"),
   ]);
   const hasPassword = linked.some((account) => account.providerId === "credential");
   const methods = linked.map((account) => account.providerId).filter((method) => method !== "credential");
-  return { user, sessions, hasPassword, methods };
+  return {
+    user,
+    sessions,
+    hasPassword,
+    methods,
+    linked: linked.map(({ id, providerId }) => ({ id, providerId })),
+    providers,
+    methodsNotice: connectNotice(new URL(request.url).searchParams, providers),
+  };
+}
+
+/** A provider sends the shopper back to Settings after connecting: say whether it worked. */
+function connectNotice(query: URLSearchParams, providers: SocialProviderInfo[]) {
+  const named = (id: string | null) => providers.find((provider) => provider.id === id)?.name;
+  const connected = named(query.get("connected"));
+  if (connected)
+    return { tone: "success" as const, message: `${connected} is connected: you can sign in with it.` };
+  const message = redirectErrorMessage(query.get("error"), named(query.get("provider")));
+  return message ? { tone: "error" as const, message } : null;
 }
 
 export type SettingsResult = { intent: string; ok: boolean; message: string };
@@ -81,6 +105,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<SettingsR
     }
     return done("That session is signed out.");
   }
+  if (intent === "disconnect") return disconnectProvider(form);
   if (intent === "delete") {
     const password = field("password");
     const result = await attemptAuth((options) =>
@@ -92,7 +117,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<SettingsR
 }
 
 export function Component() {
-  const { user, sessions, hasPassword, methods } = useLoaderData<typeof loader>();
+  const { user, sessions, hasPassword, methods, linked, providers, methodsNotice } =
+    useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-3xl space-y-6 py-2 sm:py-6">
       <header>
@@ -122,6 +148,10 @@ export function Component() {
             with your address.
           </p>
         )}
+      </Section>
+
+      <Section title="Ways to sign in" id="sign-in-methods">
+        <SignInMethods linked={linked} providers={providers} notice={methodsNotice} />
       </Section>
 
       <Section title="Where you're signed in" id="sessions">

@@ -19,7 +19,14 @@ describe("sign-in messages", () => {
     expect(redirectErrorMessage("INVALID_TOKEN")).toBe(
       "This link has expired or has already been used. Please ask for a new one.",
     );
-    expect(redirectErrorMessage("access_denied")).toBe("Sign-in was cancelled.");
+    expect(redirectErrorMessage("access_denied")).toBe(
+      "You cancelled signing in with the provider. Nothing was changed; try again or sign in another way.",
+    );
+    expect(redirectErrorMessage("invalid_code", "GitHub")).toMatch(/^GitHub did not confirm the sign-in/);
+    expect(redirectErrorMessage("invalid_code")).toMatch(/^The provider did not confirm/);
+    expect(redirectErrorMessage("email_not_found", "X (Twitter)")).toContain(
+      "with X (Twitter): it did not share an e-mail address",
+    );
     expect(redirectErrorMessage("something_new")).toBe("Something went wrong. Please try again.");
     expect(redirectErrorMessage(null)).toBeNull();
   });
@@ -32,6 +39,9 @@ describe("sign-in messages", () => {
       "USER_NOT_FOUND",
     ]) {
       expect(authErrorMessage({ status: 400, code })).not.toMatch(
+        /not registered|no account|not found|exists/i,
+      );
+      expect(redirectErrorMessage(code, "Facebook")).not.toMatch(
         /not registered|no account|not found|exists/i,
       );
     }

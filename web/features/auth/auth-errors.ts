@@ -3,6 +3,9 @@
  * error codes (API calls) or `?error=` parameters (links and provider redirects); both come through here.
  * No message says whether an e-mail address has an account.
  */
+const INTERRUPTED =
+  "The sign-in with {provider} took too long, or was started in another tab. Nothing was saved. Please try again.";
+
 const MESSAGES: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: "The e-mail or password is incorrect. Check both and try again.",
   INVALID_EMAIL: "Please enter a valid e-mail address.",
@@ -20,21 +23,26 @@ const MESSAGES: Record<string, string> = {
   // Only the sign-up confirmation link says "expired" apart from "used".
   TOKEN_EXPIRED:
     "This confirmation link has expired. Sign in with your password and we will send you a new one.",
-  // Provider redirects (lower-case codes from Better Auth's OAuth callback).
+  // Provider redirects (lower-case codes from Better Auth's OAuth callback); {provider} is the provider's
+  // name when the page knows it (the sign-in buttons add ?provider=), else "the provider".
   account_not_linked:
-    "We couldn't sign you in with that provider. Sign in with your e-mail address instead; you can use the provider once that address is confirmed.",
-  unable_to_link_account: "We couldn't sign you in with that provider. Please sign in another way.",
-  account_already_linked_to_different_user: "That provider account already belongs to another account here.",
+    "We could not sign you in with {provider}, because {provider} has not confirmed your e-mail address to us. If you already have an account here, sign in with your password or an e-mail link first, then connect {provider} under Settings → Ways to sign in.",
+  unable_to_link_account: "We could not connect {provider}. Please try again, or sign in another way.",
+  account_already_linked_to_different_user:
+    "That {provider} account is already connected to another account here. Sign in with it there, or connect a different one.",
   email_not_found:
-    "The provider did not share your e-mail address. Allow the shop to see it, or sign in another way.",
-  email_doesn_t_match: "The provider's e-mail address does not match this account.",
-  access_denied: "Sign-in was cancelled.",
-  state_not_found: "The sign-in took too long or was interrupted. Please try again.",
-  state_mismatch: "The sign-in took too long or was interrupted. Please try again.",
-  please_restart_the_process: "The sign-in took too long or was interrupted. Please try again.",
-  invalid_code: "The sign-in took too long or was interrupted. Please try again.",
-  no_code: "The sign-in took too long or was interrupted. Please try again.",
-  unable_to_get_user_info: "The provider did not answer. Please try again in a moment.",
+    "We could not sign you in with {provider}: it did not share an e-mail address, and the shop needs one to send your order e-mails. Nothing was saved. Sign in with an e-mail link instead, or allow {provider} to share your address and try again.",
+  email_doesn_t_match: "The e-mail address from {provider} does not match this account.",
+  access_denied:
+    "You cancelled signing in with {provider}. Nothing was changed; try again or sign in another way.",
+  state_not_found: INTERRUPTED,
+  state_mismatch: INTERRUPTED,
+  please_restart_the_process: INTERRUPTED,
+  no_code: INTERRUPTED,
+  invalid_code:
+    "{provider} did not confirm the sign-in: it may be unavailable, or the page was opened twice. Nothing was saved. Please try again in a moment.",
+  unable_to_get_user_info:
+    "We could not reach {provider} to finish signing you in. Nothing was saved. Please try again in a moment.",
   oauth_provider_not_found: "That way of signing in is not available. Please sign in another way.",
   internal_server_error: "Something went wrong on our side. Please try again.",
 };
@@ -56,9 +64,15 @@ export function authErrorMessage(failure: AuthFailure): string {
   return (failure.code && MESSAGES[failure.code]) || FALLBACK;
 }
 
-/** The message for an `?error=` parameter that a link or a provider sent the shopper back with. */
-export function redirectErrorMessage(code: string | null): string | null {
-  return code ? (MESSAGES[code] ?? FALLBACK) : null;
+/**
+ * The message for an `?error=` parameter that a link or a provider sent the shopper back with, naming the
+ * provider when it is known.
+ */
+export function redirectErrorMessage(code: string | null, providerName?: string): string | null {
+  if (!code) return null;
+  const message = MESSAGES[code] ?? FALLBACK;
+  const named = message.replaceAll("{provider}", providerName ?? "the provider");
+  return named.charAt(0).toUpperCase() + named.slice(1);
 }
 
 type ClientResult<T> = { data: T | null; error: { status: number; code?: string; message?: string } | null };

@@ -26,6 +26,8 @@ type LoaderData = {
   providers: SocialProviderInfo[];
   redirectTo: string;
   error: string | null;
+  /** The provider a failed provider sign-in came back from, when it is one of the configured ones. */
+  providerName: string | null;
   notice: string | null;
   signedInAs: SessionUser | null;
 };
@@ -49,7 +51,8 @@ export async function loadSignInPage(request: Request, mode: SignInMode): Promis
   ]);
   if (user && !error && (mode === "shop" || user.role === "admin")) throw redirect(redirectTo);
   const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
-  return { mode, providers, redirectTo, error, notice, signedInAs: user };
+  const providerName = providers.find(({ id }) => id === url.searchParams.get("provider"))?.name ?? null;
+  return { mode, providers, redirectTo, error, providerName, notice, signedInAs: user };
 }
 
 type ActionData = { error: string; email: string; code?: string };
@@ -74,6 +77,9 @@ export async function signInWithPassword(request: Request, mode: SignInMode) {
   return redirect(redirectTo);
 }
 
+/** A provider that gave no address, or one the shop cannot trust: the e-mail link proves the address. */
+const PROVIDER_FAILURES_FOR_A_LINK = new Set(["email_not_found", "account_not_linked"]);
+
 function emailLinkPage(mode: SignInMode, redirectTo: string) {
   const query = new URLSearchParams();
   if (redirectTo !== "/") query.set("redirectTo", redirectTo);
@@ -83,7 +89,8 @@ function emailLinkPage(mode: SignInMode, redirectTo: string) {
 }
 
 export function SignInPage() {
-  const { mode, providers, redirectTo, error, notice, signedInAs } = useLoaderData() as LoaderData;
+  const { mode, providers, redirectTo, error, providerName, notice, signedInAs } =
+    useLoaderData() as LoaderData;
   const action = useActionData() as ActionData | undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -112,8 +119,18 @@ export function SignInPage() {
           .
         </Notice>
       )}
-      {!action && !noAdminAccess && redirectErrorMessage(error) && (
-        <Notice tone="error">{redirectErrorMessage(error)}</Notice>
+      {!action && !noAdminAccess && error && (
+        <Notice tone="error">
+          <p>{redirectErrorMessage(error, providerName ?? undefined)}</p>
+          {PROVIDER_FAILURES_FOR_A_LINK.has(error) && (
+            <Link
+              to={emailLinkPage(mode, redirectTo)}
+              className="mt-3 inline-block rounded-lg bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 dark:bg-red-200 dark:text-red-950 dark:hover:bg-red-100"
+            >
+              E-mail me a sign-in link
+            </Link>
+          )}
+        </Notice>
       )}
       {failure && <Notice tone="error">{failure}</Notice>}
 

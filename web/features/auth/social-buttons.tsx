@@ -45,7 +45,10 @@ export function SocialButtons({
     setPending(provider);
     setError(null);
     const result = await attemptAuth((fetchOptions) =>
-      authClient.signIn.social({ provider, callbackURL: returnTo, errorCallbackURL: errorTo }, fetchOptions),
+      authClient.signIn.social(
+        { provider, callbackURL: returnTo, errorCallbackURL: withProvider(errorTo, provider) },
+        fetchOptions,
+      ),
     );
     // On success the client is already on its way to the provider; the page is left as it is.
     if (!result.ok) {
@@ -73,4 +76,11 @@ export function SocialButtons({
       ))}
     </div>
   );
+}
+
+/** The page a failure lands on learns which provider it was, so its message can name it. */
+function withProvider(page: string, provider: string) {
+  const url = new URL(page, "http://shop.invalid");
+  url.searchParams.set("provider", provider);
+  return url.pathname + url.search;
 }

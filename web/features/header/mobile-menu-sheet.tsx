@@ -121,7 +121,17 @@ export function MobileMenuSheet({
       </div>
       {user && (
         <nav aria-label="Your account" className="mt-4 border-t border-stone-200 pt-4 dark:border-stone-800">
-          <p className="truncate px-3 text-sm text-stone-600 dark:text-stone-400">{user.email}</p>
+          <p className="flex items-center gap-3 px-3 text-sm text-stone-600 dark:text-stone-400">
+            {/* The header has no room for the avatar on a phone: it is here, with the same first letter. */}
+            <span
+              data-testid="menu-avatar"
+              aria-hidden="true"
+              className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-700 font-semibold text-white uppercase dark:bg-brand-100 dark:text-brand-900"
+            >
+              {user.email.charAt(0)}
+            </span>
+            <span className="truncate">{user.email}</span>
+          </p>
           <ul className="mt-2">
             {ACCOUNT_LINKS.map(([to, label]) => (
               <li key={to}>

@@ -1,0 +1,135 @@
+import { useState } from "react";
+import { useFetcher } from "react-router";
+import type { SocialProviderInfo } from "../../../common/account.ts";
+import { Notice } from "../../components/form-controls.tsx";
+import { authClient } from "../auth/auth-client.ts";
+import { attemptAuth } from "../auth/auth-errors.ts";
+
+export type LinkedAccount = { id: string; providerId: string };
+export type SignInMethodsResult = { intent: "disconnect"; ok: boolean; message: string };
+
+const smallButton =
+  "rounded-lg border border-stone-300 px-3 py-1.5 text-sm font-medium hover:bg-stone-100 aria-disabled:opacity-60 dark:border-stone-600 dark:hover:bg-stone-800";
+
+/**
+ * The ways this account signs in: its password and each configured provider, connected or not. Connecting
+ * goes to the provider and comes back to Settings; the last way in cannot be disconnected (the server
+ * refuses it too), so an account is never left without one.
+ */
+export function SignInMethods({
+  linked,
+  providers,
+  notice,
+}: {
+  linked: LinkedAccount[];
+  providers: SocialProviderInfo[];
+  /** What the provider's redirect back to Settings said (connected, or why not). */
+  notice: { tone: "success" | "error"; message: string } | null;
+}) {
+  const fetcher = useFetcher<SignInMethodsResult>();
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const hasPassword = linked.some((account) => account.providerId === "credential");
+  const onlyOne = linked.length <= 1;
+
+  async function connect(provider: SocialProviderInfo["id"]) {
+    setPending(provider);
+    setError(null);
+    const result = await attemptAuth((fetchOptions) =>
+      authClient.linkSocial(
+        {
+          provider,
+          callbackURL: `/settings?connected=${provider}`,
+          errorCallbackURL: `/settings?provider=${provider}`,
+        },
+        fetchOptions,
+      ),
+    );
+    // On success the browser is already on its way to the provider.
+    if (!result.ok) {
+      setPending(null);
+      setError(result.message);
+    }
+  }
+
+  return (
+    <div className="space-y-3">
+      {notice && <Notice tone={notice.tone}>{notice.message}</Notice>}
+      {error && <Notice tone="error">{error}</Notice>}
+      {fetcher.data && <Notice tone={fetcher.data.ok ? "success" : "error"}>{fetcher.data.message}</Notice>}
+      <ul className="divide-y divide-stone-200 dark:divide-stone-800">
+        <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+          <div>
+            <p className="font-medium">Password</p>
+            <p className="text-sm text-stone-600 dark:text-stone-400">{hasPassword ? "Set" : "Not set"}</p>
+          </div>
+        </li>
+        {providers.map(({ id, name }) => {
+          const account = linked.find((entry) => entry.providerId === id);
+          return (
+            <li key={id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div>
+                <p className="font-medium">{name}</p>
+                <p className="text-sm text-stone-600 dark:text-stone-400">
+                  {account ? "Connected" : "Not connected"}
+                </p>
+              </div>
+              {account ? (
+                <fetcher.Form method="post">
+                  <input type="hidden" name="intent" value="disconnect" />
+                  <input type="hidden" name="accountId" value={account.id} />
+                  <input type="hidden" name="providerName" value={name} />
+                  <button
+                    type="submit"
+                    className={smallButton}
+                    aria-label={`Disconnect ${name}`}
+                    aria-disabled={onlyOne || fetcher.state !== "idle" || undefined}
+                    aria-describedby={onlyOne ? "last-method-note" : undefined}
+                    onClick={(event) => {
+                      if (onlyOne) event.preventDefault();
+                    }}
+                  >
+                    Disconnect
+                  </button>
+                </fetcher.Form>
+              ) : (
+                <button
+                  type="button"
+                  className={smallButton}
+                  aria-label={`Connect ${name}`}
+                  aria-disabled={pending !== null || undefined}
+                  onClick={() => pending === null && connect(id)}
+                >
+                  {pending === id ? `Opening ${name}…` : "Connect"}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {onlyOne && !hasPassword && (
+        <p id="last-method-note" className="text-sm text-stone-600 dark:text-stone-300">
+          This is your only way to sign in, so it cannot be disconnected. Connect another one, or set a
+          password with “Forgot your password?” on the sign-in page, first.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The settings action's part: disconnect one provider account by its id. */
+export async function disconnectProvider(form: FormData): Promise<SignInMethodsResult> {
+  const name = String(form.get("providerName") ?? "That provider");
+  const result = await attemptAuth((options) =>
+    authClient.unlinkAccount({ accountId: String(form.get("accountId") ?? "") }, options),
+  );
+  if (result.ok) return { intent: "disconnect", ok: true, message: `${name} is disconnected.` };
+  return {
+    intent: "disconnect",
+    ok: false,
+    message:
+      result.code === "FAILED_TO_UNLINK_LAST_ACCOUNT"
+        ? "This is your only way to sign in, so it cannot be disconnected."
+        : result.message,
+  };
+}
