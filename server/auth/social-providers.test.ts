@@ -9,6 +9,7 @@ import {
   type FakeProviderKind,
   startFakeProvider,
 } from "../../tests/fake-social-providers.ts";
+import { linkIn, waitForMail } from "../../tests/mail.ts";
 import { accounts, sessions, users } from "../db/schema.ts";
 
 const ORIGIN = "http://localhost:3000";
@@ -218,6 +219,16 @@ describe("a provider that gives no address", () => {
     expectRefused(location, "email_not_found");
     expect(await counts()).toEqual(before);
     expectNoSecretsLogged();
+  });
+});
+
+describe("a new account from Facebook", () => {
+  it("keeps the address unconfirmed (Facebook never says) and mails a confirmation link to it", async () => {
+    fakes.facebook.signInAs({ id: uniqueId(), name: "Zoya", email: "zoya@example.in" });
+    const { cookie } = await flow("facebook");
+    expect(await sessionUser(cookie)).toMatchObject({ email: "zoya@example.in", emailVerified: false });
+    const mail = await waitForMail(shop.dataDir, { to: "zoya@example.in" });
+    expect(linkIn(mail, "/api/auth/verify-email")).toContain("token=");
   });
 });
 

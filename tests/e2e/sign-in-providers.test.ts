@@ -121,6 +121,10 @@ describe("signing in with Facebook, GitHub and X: from the Login button to the a
         await page.screenshot({ path: `${SHOTS}/${kind}-signed-in-${VIEWPORTS[viewport].width}.png` });
         await context.close();
       }
+      // The shop's own output carries no code, access token or client secret of the provider.
+      for (const secret of [...fakes[kind].log.secrets, CLIENTS[kind].clientSecret]) {
+        expect(shop.output()).not.toContain(secret);
+      }
     });
   }
 });
