@@ -221,6 +221,16 @@ describe("the ways to sign in, in Settings", () => {
 describe("the provider messages and the ways to sign in at 375 and 1280 px, light and dark", () => {
   it("fit the screen", async () => {
     const account = await signUpViaHttp(shop.url, "looks.providers@example.in");
+    // GitHub connected, so Settings shows both states and a Disconnect button.
+    atProvider("github", "looks.code@example.in", "Lata", "77005");
+    const connecting = await newContext(browser, shop);
+    await signInContext(connecting, shop.url, account);
+    const connectPage = await connecting.newPage();
+    await connectPage.goto("/settings");
+    await connectPage.getByRole("button", { name: "Connect GitHub" }).click();
+    await connectPage.getByRole("button", { name: "Continue as Lata" }).click();
+    await connectPage.waitForURL("**/settings?connected=github");
+    await connecting.close();
     const screens = [
       ["login-no-address", "/login?error=email_not_found&provider=twitter"],
       ["login-not-linked", "/login?error=account_not_linked&provider=facebook"],
