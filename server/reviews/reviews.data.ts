@@ -250,7 +250,13 @@ export async function createReview(
   return { review };
 }
 
-type OwnedChange = { problem: "not-found" | "forbidden" };
+/** Another customer's review is "not found" too, so an id never confirms that a review exists. */
+type OwnedChange = { problem: "not-found" };
+
+async function getOwnReview(db: Db, id: string, userId: string): Promise<ReviewRow | undefined> {
+  const [row] = await selectReviews(db).where(and(eq(reviews.id, id), eq(reviews.userId, userId)));
+  return row;
+}
 
 /**
  * The author edits their review; a changed review goes back to the approval queue, since staff approved
@@ -260,9 +266,8 @@ export async function updateReview(
   db: Db,
   input: ReviewFields & { id: string; userId: string },
 ): Promise<{ review: MyReview } | OwnedChange> {
-  const current = await getReview(db, input.id);
+  const current = await getOwnReview(db, input.id, input.userId);
   if (!current) return { problem: "not-found" };
-  if (current.userId !== input.userId) return { problem: "forbidden" };
   const changed =
     current.rating !== input.rating || current.title !== input.title || current.body !== input.body;
   if (changed) {
@@ -287,9 +292,8 @@ export async function deleteReview(
   db: Db,
   input: { id: string; userId: string },
 ): Promise<{ deleted: true } | OwnedChange> {
-  const current = await getReview(db, input.id);
+  const current = await getOwnReview(db, input.id, input.userId);
   if (!current) return { problem: "not-found" };
-  if (current.userId !== input.userId) return { problem: "forbidden" };
   await db.delete(reviews).where(and(eq(reviews.id, input.id), eq(reviews.userId, input.userId)));
   return { deleted: true };
 }
