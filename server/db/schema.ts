@@ -296,6 +296,24 @@ export const reviews = pgTable(
   ],
 );
 
+/**
+ * What an account did that is limited per account (questions asked, reviews written), one row per action
+ * taken, kept for the longest window: counted here rather than in memory so the limits hold across
+ * instances, and not from the questions or reviews themselves so deleting one gives no allowance back.
+ */
+export const accountActions = pgTable(
+  "account_actions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["question", "review"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("account_actions_user_action_idx").on(table.userId, table.action, table.createdAt)],
+);
+
 export const contactMessages = pgTable(
   "contact_messages",
   {

@@ -14,6 +14,7 @@ import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
 import type { Db } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
+import { queueAccountAction, takeAccountAllowance } from "../throttles/account-throttle.ts";
 
 export const ADMIN_REVIEW_PAGE_SIZE = 50;
 
@@ -223,24 +224,39 @@ function isUniqueViolation(error: unknown): boolean {
   return codeOf(error) === "23505" || codeOf((error as { cause?: unknown }).cause) === "23505";
 }
 
-/** A new review waits for approval. One per customer and product, held by a unique index under races. */
+/**
+ * A new review waits for approval. One per customer and product, held by a unique index under races; a
+ * new one counts against the account's review allowance (a 429 past it), in the same transaction.
+ */
 export async function createReview(
   db: Db,
   input: ReviewFields & { userId: string; productSlug: string },
 ): Promise<{ review: MyReview } | { problem: "no-product" | "exists" }> {
-  const [product] = await db
-    .select({ slug: products.slug })
-    .from(products)
-    .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
-  if (!product) return { problem: "no-product" };
   try {
-    await db.insert(reviews).values({
-      productSlug: input.productSlug,
-      userId: input.userId,
-      rating: input.rating,
-      title: input.title,
-      body: input.body,
+    const problem = await db.transaction(async (tx) => {
+      const [product] = await tx
+        .select({ slug: products.slug })
+        .from(products)
+        .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
+      if (!product) return "no-product" as const;
+      // Waits for the account's other review requests, so a repeat is told it exists rather than counted.
+      await queueAccountAction(tx, input.userId, "review");
+      const [existing] = await tx
+        .select({ id: reviews.id })
+        .from(reviews)
+        .where(and(eq(reviews.userId, input.userId), eq(reviews.productSlug, input.productSlug)));
+      if (existing) return "exists" as const;
+      await takeAccountAllowance(tx, input.userId, "review");
+      await tx.insert(reviews).values({
+        productSlug: input.productSlug,
+        userId: input.userId,
+        rating: input.rating,
+        title: input.title,
+        body: input.body,
+      });
+      return undefined;
     });
+    if (problem) return { problem };
   } catch (error) {
     if (isUniqueViolation(error)) return { problem: "exists" };
     throw error;
