@@ -418,6 +418,10 @@ export const orders = pgTable(
     index("orders_user_id_created_at_idx").on(table.userId, table.createdAt),
     index("orders_status_idx").on(table.status),
     index("orders_created_at_idx").on(table.createdAt),
+    // At most one online order waiting for payment per account (docs/decisions/020): the last guard under races.
+    uniqueIndex("orders_one_awaiting_payment_per_user")
+      .on(table.userId)
+      .where(sql`${table.status} = 'awaiting_payment'`),
     check(
       "orders_amounts_not_negative",
       sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,
