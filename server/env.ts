@@ -45,6 +45,7 @@ const envSchema = z.object({
   ),
   /** An order paid online that is still unpaid after this long is cancelled and its stock released. */
   PAYMENT_WINDOW_MINUTES: count(30),
+  PAYMENT_HOLD_MINUTES: count(10),
   LOW_STOCK_THRESHOLD: count(10),
 
   // ---- Accounts

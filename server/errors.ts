@@ -30,6 +30,11 @@ export function httpError(
 
 export const notFound = (message: string) => httpError(404, "not_found", message);
 
+/** A 429 that also says, in Retry-After, how many seconds until the next attempt can succeed. */
+export function tooManyRequests(code: string, message: string, retryAfterSeconds: number) {
+  return new HTTPException(429, { message, cause: { code, retryAfterSeconds } });
+}
+
 export function errorBody(code: string, message: string, fields?: Record<string, string>): ErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };
 }
@@ -39,8 +44,11 @@ const UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01",
 
 export function handleError(error: Error, c: Context) {
   if (error instanceof HTTPException) {
-    const cause = error.cause as { code?: string; fields?: Record<string, string> } | undefined;
+    const cause = error.cause as
+      | { code?: string; fields?: Record<string, string>; retryAfterSeconds?: number }
+      | undefined;
     const status = error.status as ContentfulStatusCode;
+    if (cause?.retryAfterSeconds) c.header("Retry-After", String(cause.retryAfterSeconds));
     const code = cause?.code ?? DEFAULT_CODES[status] ?? "error";
     return c.json(errorBody(code, error.message || "Request failed", cause?.fields), status);
   }

@@ -8,6 +8,7 @@ import type { Mailer } from "../mail.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
 import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
+import { refuseForeignTargets } from "./redirect-check.ts";
 import { socialProviderConfigs } from "./social-providers.ts";
 
 export type Auth = ReturnType<typeof createAuth>;
@@ -45,6 +46,7 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
     basePath: "/api/auth",
     secret: resolveAuthSecret(env),
     trustedOrigins: [new URL(env.PUBLIC_URL).origin],
+    hooks: { before: refuseForeignTargets(env.PUBLIC_URL) },
     database: drizzleAdapter(db, {
       provider: "pg",
       // Sign-up writes the user and its password account together, or neither.

@@ -296,6 +296,24 @@ export const reviews = pgTable(
   ],
 );
 
+/**
+ * What an account did that is limited per account (questions asked, reviews written), one row per action
+ * taken, kept for the longest window: counted here rather than in memory so the limits hold across
+ * instances, and not from the questions or reviews themselves so deleting one gives no allowance back.
+ */
+export const accountActions = pgTable(
+  "account_actions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["question", "review"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("account_actions_user_action_idx").on(table.userId, table.action, table.createdAt)],
+);
+
 export const contactMessages = pgTable(
   "contact_messages",
   {
@@ -400,6 +418,10 @@ export const orders = pgTable(
     index("orders_user_id_created_at_idx").on(table.userId, table.createdAt),
     index("orders_status_idx").on(table.status),
     index("orders_created_at_idx").on(table.createdAt),
+    // At most one online order waiting for payment per account (docs/decisions/020): the last guard under races.
+    uniqueIndex("orders_one_awaiting_payment_per_user")
+      .on(table.userId)
+      .where(sql`${table.status} = 'awaiting_payment'`),
     check(
       "orders_amounts_not_negative",
       sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import {
   checkTransition,
   type OrderActor,
@@ -29,6 +29,10 @@ export type StatusChange = {
   trackingNumber?: string;
   refundReference?: string;
   now?: Date;
+  /** Checked on the locked row: when false the change is refused (409), as if the lifecycle forbade it. */
+  onlyIf?: (order: OrderRow) => boolean;
+  /** The event's note, from the locked row, when it depends on the order's state. */
+  noteFor?: (order: OrderRow) => string;
 };
 
 /**
@@ -79,9 +83,12 @@ export async function changeOrderStatus(
 
     const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
     if (!check.ok) throw httpError(409, "invalid_transition", check.reason);
+    if (change.onlyIf && !change.onlyIf(order)) {
+      throw httpError(409, "invalid_transition", "The order changed in the meantime.");
+    }
 
     const set: Partial<typeof orders.$inferInsert> = { status: change.to, updatedAt: now };
-    let note = change.note?.trim() || null;
+    let note = (change.noteFor?.(order) ?? change.note)?.trim() || null;
     if (change.to === "shipped") {
       if (!change.courier || !change.trackingNumber) {
         throw httpError(400, "invalid_request", "courier and trackingNumber are required to ship an order.");
@@ -211,34 +218,78 @@ export async function confirmRazorpayPayment(
 }
 
 /**
- * Online orders still unpaid after PAYMENT_WINDOW_MINUTES are cancelled by the shop and their stock released,
- * so an abandoned payment never holds the last jar. Returns how many lapsed.
+ * When an unpaid online order stops holding its stock: PAYMENT_HOLD_MINUTES after it was placed if Checkout
+ * was never opened (no Razorpay order), else PAYMENT_WINDOW_MINUTES, since a payment may then be under way
+ * and a lapse in the middle of it means a refund (docs/decisions/020).
+ */
+export function paymentDeadline(
+  env: Deps["env"],
+  order: Pick<OrderRow, "createdAt" | "razorpayOrderId">,
+): { at: Date; minutes: number; started: boolean } {
+  const started = order.razorpayOrderId !== null;
+  const minutes = started
+    ? env.PAYMENT_WINDOW_MINUTES
+    : Math.min(env.PAYMENT_HOLD_MINUTES, env.PAYMENT_WINDOW_MINUTES);
+  return { at: new Date(order.createdAt.getTime() + minutes * 60_000), minutes, started };
+}
+
+/**
+ * Cancels an unpaid online order past its deadline (paymentDeadline) and puts its stock back. The deadline is
+ * checked again on the locked row, so Checkout opened meanwhile, or a payment, wins. True when it lapsed.
+ */
+export async function lapseUnpaidOrder(deps: Deps, orderId: string, now = new Date()): Promise<boolean> {
+  try {
+    await changeOrderStatus(
+      deps,
+      { orderId },
+      {
+        to: "cancelled",
+        actor: "system",
+        actorUserId: null,
+        note: null,
+        now,
+        onlyIf: (order) => order.status === "awaiting_payment" && paymentDeadline(deps.env, order).at <= now,
+        noteFor: (order) => {
+          const { minutes, started } = paymentDeadline(deps.env, order);
+          return started
+            ? `Not paid within ${minutes} minutes`
+            : `Payment not started within ${minutes} minutes`;
+        },
+      },
+    );
+    return true;
+  } catch (error) {
+    // Paid, cancelled or given more time in the meantime: nothing to lapse.
+    if ((error as { status?: number }).status !== 409) throw error;
+    return false;
+  }
+}
+
+/**
+ * Online orders unpaid past their deadline are cancelled by the shop and their stock released, so an
+ * abandoned payment never holds the last jar for long. Returns how many lapsed.
  */
 export async function expireUnpaidOrders(deps: Deps, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - deps.env.PAYMENT_WINDOW_MINUTES * 60_000);
+  const { PAYMENT_HOLD_MINUTES, PAYMENT_WINDOW_MINUTES } = deps.env;
+  const holdCutoff = new Date(
+    now.getTime() - Math.min(PAYMENT_HOLD_MINUTES, PAYMENT_WINDOW_MINUTES) * 60_000,
+  );
+  const windowCutoff = new Date(now.getTime() - PAYMENT_WINDOW_MINUTES * 60_000);
   const stale = await deps.db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.status, "awaiting_payment"), lt(orders.createdAt, cutoff)));
+    .where(
+      and(
+        eq(orders.status, "awaiting_payment"),
+        or(
+          and(isNull(orders.razorpayOrderId), lt(orders.createdAt, holdCutoff)),
+          lt(orders.createdAt, windowCutoff),
+        ),
+      ),
+    );
   let expired = 0;
   for (const { id } of stale) {
-    try {
-      await changeOrderStatus(
-        deps,
-        { orderId: id },
-        {
-          to: "cancelled",
-          actor: "system",
-          actorUserId: null,
-          note: `Not paid within ${deps.env.PAYMENT_WINDOW_MINUTES} minutes`,
-          now,
-        },
-      );
-      expired++;
-    } catch (error) {
-      // Paid or cancelled in the meantime: nothing to expire.
-      if ((error as { status?: number }).status !== 409) throw error;
-    }
+    if (await lapseUnpaidOrder(deps, id, now)) expired++;
   }
   return expired;
 }

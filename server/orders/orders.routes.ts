@@ -16,7 +16,12 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
-import { changeOrderStatus, confirmRazorpayPayment } from "./order-status.ts";
+import {
+  changeOrderStatus,
+  confirmRazorpayPayment,
+  lapseUnpaidOrder,
+  paymentDeadline,
+} from "./order-status.ts";
 import { findOrder, getOrderDetail, listOrdersOf, type OrderRow } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
@@ -109,18 +114,37 @@ export function orderRoutes(deps: Deps) {
         throw httpError(409, "not_awaiting_payment", "This order is not waiting for an online payment.");
       }
       if (!order.razorpayOrderId) {
+        // Past its first hold without Checkout ever opened, the order lapses now rather than at the next sweep.
+        const deadline = paymentDeadline(deps.env, order);
+        if (deadline.at <= new Date() && (await lapseUnpaidOrder(deps, order.id))) {
+          throw httpError(
+            409,
+            "payment_window_over",
+            `This order was not paid within ${deadline.minutes} minutes, so it has been cancelled and its items put back on the shelf. Please place it again.`,
+          );
+        }
         const created = await createRazorpayOrder(config, {
           amountPaise: order.totalPaise,
           receipt: order.number,
           orderId: order.id,
         });
         // Two tabs asking at once: the first id stored wins, the other Razorpay order is simply never paid.
+        // Only while the order still waits: one that lapsed meanwhile gets no Checkout.
         const [stored] = await deps.db
           .update(orders)
           .set({ razorpayOrderId: created.id })
-          .where(and(eq(orders.id, order.id), isNull(orders.razorpayOrderId)))
+          .where(
+            and(
+              eq(orders.id, order.id),
+              isNull(orders.razorpayOrderId),
+              eq(orders.status, "awaiting_payment"),
+            ),
+          )
           .returning();
         order = stored ?? (await ownOrder(order.number, user.id));
+        if (order.status !== "awaiting_payment") {
+          throw httpError(409, "not_awaiting_payment", "This order is not waiting for an online payment.");
+        }
       }
       const elapsedSeconds = Math.floor((Date.now() - order.createdAt.getTime()) / 1000);
       const checkout: RazorpayCheckout = {

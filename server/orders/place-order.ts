@@ -36,6 +36,22 @@ const hashRequest = (body: PlaceOrderRequest) =>
     .update(JSON.stringify([body.addressId, body.paymentMethod]))
     .digest("hex");
 
+function paymentPending(number: string | undefined) {
+  return httpError(
+    409,
+    "payment_pending",
+    `${number ? `Your order ${number}` : "One of your orders"} is still waiting for payment. Pay for it or cancel it in My Orders before placing another order paid online.`,
+  );
+}
+
+function violates(error: unknown, constraint: string): boolean {
+  const details = [error, (error as { cause?: unknown } | undefined)?.cause] as ({
+    code?: string;
+    constraint?: string;
+  } | null)[];
+  return details.some((each) => each?.code === "23505" && each.constraint === constraint);
+}
+
 /** Cash on delivery is offered when switched on and the order is within the limit. */
 export function codAvailable(env: Deps["env"], totalPaise: number) {
   return env.COD_ENABLED && totalPaise <= env.COD_MAX_ORDER_PAISE;
@@ -54,194 +70,206 @@ export async function placeOrder(
 ): Promise<{ orderId: string; replayed: boolean }> {
   const { db, env } = deps;
   const requestHash = hashRequest(body);
-  const result = await db.transaction(async (tx) => {
-    // A concurrent request with the same key waits here on the primary key until this one commits or fails.
-    const claimed = await tx
-      .insert(orderRequests)
-      .values({ userId, key, requestHash })
-      .onConflictDoNothing()
-      .returning({ key: orderRequests.key });
-    if (claimed.length === 0) {
-      const [earlier] = await tx
+  const result = await db
+    .transaction(async (tx) => {
+      // A concurrent request with the same key waits here on the primary key until this one commits or fails.
+      const claimed = await tx
+        .insert(orderRequests)
+        .values({ userId, key, requestHash })
+        .onConflictDoNothing()
+        .returning({ key: orderRequests.key });
+      if (claimed.length === 0) {
+        const [earlier] = await tx
+          .select()
+          .from(orderRequests)
+          .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
+        if (!earlier?.orderId) {
+          throw httpError(
+            409,
+            "request_in_progress",
+            "This order is still being placed. Please wait a moment.",
+          );
+        }
+        if (earlier.requestHash !== requestHash) {
+          throw httpError(
+            422,
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different order request.",
+          );
+        }
+        return { orderId: earlier.orderId, replayed: true, mail: false };
+      }
+
+      const [address] = await tx
         .select()
-        .from(orderRequests)
-        .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
-      if (!earlier?.orderId) {
+        .from(addresses)
+        .where(and(eq(addresses.id, body.addressId), eq(addresses.userId, userId)));
+      if (!address) {
+        throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
+          addressId: "is not one of your saved addresses",
+        });
+      }
+
+      const { pricing } = await loadCartForOrder(tx, env, userId, { lock: true });
+      const [problem] = pricing.problems;
+      if (problem) {
         throw httpError(
           409,
-          "request_in_progress",
-          "This order is still being placed. Please wait a moment.",
+          problem.reason,
+          problem.message,
+          Object.fromEntries(pricing.problems.map((each) => [each.itemId, each.message])),
         );
       }
-      if (earlier.requestHash !== requestHash) {
-        throw httpError(
-          422,
-          "idempotency_key_reused",
-          "This Idempotency-Key was already used for a different order request.",
-        );
+      if (pricing.lines.length === 0) {
+        throw httpError(409, "cart_empty", "Your cart is empty. Add something before checking out.");
       }
-      return { orderId: earlier.orderId, replayed: true, mail: false };
-    }
-
-    const [address] = await tx
-      .select()
-      .from(addresses)
-      .where(and(eq(addresses.id, body.addressId), eq(addresses.userId, userId)));
-    if (!address) {
-      throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
-        addressId: "is not one of your saved addresses",
-      });
-    }
-
-    const { pricing } = await loadCartForOrder(tx, env, userId, { lock: true });
-    const [problem] = pricing.problems;
-    if (problem) {
-      throw httpError(
-        409,
-        problem.reason,
-        problem.message,
-        Object.fromEntries(pricing.problems.map((each) => [each.itemId, each.message])),
-      );
-    }
-    if (pricing.lines.length === 0) {
-      throw httpError(409, "cart_empty", "Your cart is empty. Add something before checking out.");
-    }
-    if (pricing.discountProblem) {
-      const { code, message } = pricing.discountProblem;
-      throw httpError(
-        409,
-        "discount_unavailable",
-        `${message}: ${code}. Remove the code from your cart to order without it.`,
-      );
-    }
-
-    let status: OrderStatus;
-    if (body.paymentMethod === "cod") {
-      if (!env.COD_ENABLED) {
-        throw httpError(422, "cod_unavailable", "Cash on delivery is not available at the moment.");
-      }
-      if (!codAvailable(env, pricing.totalPaise)) {
-        throw httpError(
-          422,
-          "cod_unavailable",
-          "Cash on delivery is not available for an order of this value.",
-        );
-      }
-      status = "placed";
-    } else {
-      if (!razorpayConfig(env)) {
-        throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
-      }
-      status = "awaiting_payment";
-    }
-
-    const now = new Date();
-    const orderId = randomUUID();
-    const sequence = Number(
-      (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
-    );
-    const estimate = estimateDelivery(now);
-    await tx.insert(orders).values({
-      id: orderId,
-      number: formatOrderNumber(now, sequence),
-      userId,
-      status,
-      paymentMethod: body.paymentMethod,
-      subtotalPaise: pricing.subtotalPaise,
-      discountCode: pricing.discount?.code ?? null,
-      discountPaise: pricing.discount?.amountPaise ?? 0,
-      shippingPaise: pricing.shippingPaise,
-      totalPaise: pricing.totalPaise,
-      shipName: address.name,
-      shipPhone: address.phone,
-      shipLine1: address.line1,
-      shipLine2: address.line2,
-      shipCity: address.city,
-      shipState: address.state,
-      shipPin: address.pin,
-      estimatedDeliveryFrom: estimate.from,
-      estimatedDeliveryTo: estimate.to,
-      hasPerishables: pricing.lines.some((line) => line.perishable),
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.insert(orderLines).values(
-      pricing.lines.map((line, position) => ({
-        orderId,
-        position,
-        itemId: line.itemId,
-        kind: line.kind,
-        name: line.name,
-        image: line.image,
-        unitPricePaise: line.unitPricePaise,
-        quantity: line.quantity,
-        lineTotalPaise: line.lineTotalPaise,
-        perishable: line.perishable,
-      })),
-    );
-    await tx.insert(orderEvents).values({
-      orderId,
-      fromStatus: null,
-      toStatus: status,
-      actor: "customer",
-      actorUserId: userId,
-      note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
-      createdAt: now,
-    });
-
-    // The rows are locked, so these cannot fail on stock; the condition keeps it so even if that ever changes.
-    for (const line of pricing.lines) {
-      const table = line.kind === "product" ? products : combos;
-      const id = line.kind === "product" ? products.slug : combos.id;
-      const taken = await tx
-        .update(table)
-        .set({ stock: sql`${table.stock} - ${line.quantity}` })
-        .where(and(eq(id, line.itemId), gte(table.stock, line.quantity)))
-        .returning({ stock: table.stock });
-      if (taken.length === 0) {
-        throw httpError(
-          409,
-          "out_of_stock",
-          `${line.name} is out of stock. Please remove it from your cart.`,
-          {
-            [line.itemId]: "out of stock",
-          },
-        );
-      }
-    }
-
-    if (pricing.discount) {
-      // The use recorded when the code was applied in the cart (or a new one) now belongs to this order, once.
-      const spent = await tx
-        .insert(discountUses)
-        .values({ userId, code: pricing.discount.code, orderId })
-        .onConflictDoUpdate({
-          target: [discountUses.userId, discountUses.code],
-          set: { orderId },
-          setWhere: isNull(discountUses.orderId),
-        })
-        .returning({ code: discountUses.code });
-      if (spent.length === 0) {
+      if (pricing.discountProblem) {
+        const { code, message } = pricing.discountProblem;
         throw httpError(
           409,
           "discount_unavailable",
-          `This discount code has already been used: ${pricing.discount.code}. Remove the code from your cart to order without it.`,
+          `${message}: ${code}. Remove the code from your cart to order without it.`,
         );
       }
-    }
 
-    await tx.delete(cartItems).where(eq(cartItems.userId, userId));
-    await tx
-      .update(carts)
-      .set({ discountCode: null, version: sql`${carts.version} + 1` })
-      .where(eq(carts.userId, userId));
-    await tx
-      .update(orderRequests)
-      .set({ orderId })
-      .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
-    await tx.update(addresses).set({ lastUsedAt: now }).where(eq(addresses.id, address.id));
-    return { orderId, replayed: false, mail: status === "placed" };
-  });
+      let status: OrderStatus;
+      if (body.paymentMethod === "cod") {
+        if (!env.COD_ENABLED) {
+          throw httpError(422, "cod_unavailable", "Cash on delivery is not available at the moment.");
+        }
+        if (!codAvailable(env, pricing.totalPaise)) {
+          throw httpError(
+            422,
+            "cod_unavailable",
+            "Cash on delivery is not available for an order of this value.",
+          );
+        }
+        status = "placed";
+      } else {
+        if (!razorpayConfig(env)) {
+          throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
+        }
+        // One waiting online payment per account (decision 020). Placements of one account queue on the cart
+        // lock above, so this sees any committed before; the partial unique index is the last guard.
+        const [waiting] = await tx
+          .select({ number: orders.number })
+          .from(orders)
+          .where(and(eq(orders.userId, userId), eq(orders.status, "awaiting_payment")));
+        if (waiting) throw paymentPending(waiting.number);
+        status = "awaiting_payment";
+      }
+
+      const now = new Date();
+      const orderId = randomUUID();
+      const sequence = Number(
+        (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
+      );
+      const estimate = estimateDelivery(now);
+      await tx.insert(orders).values({
+        id: orderId,
+        number: formatOrderNumber(now, sequence),
+        userId,
+        status,
+        paymentMethod: body.paymentMethod,
+        subtotalPaise: pricing.subtotalPaise,
+        discountCode: pricing.discount?.code ?? null,
+        discountPaise: pricing.discount?.amountPaise ?? 0,
+        shippingPaise: pricing.shippingPaise,
+        totalPaise: pricing.totalPaise,
+        shipName: address.name,
+        shipPhone: address.phone,
+        shipLine1: address.line1,
+        shipLine2: address.line2,
+        shipCity: address.city,
+        shipState: address.state,
+        shipPin: address.pin,
+        estimatedDeliveryFrom: estimate.from,
+        estimatedDeliveryTo: estimate.to,
+        hasPerishables: pricing.lines.some((line) => line.perishable),
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(orderLines).values(
+        pricing.lines.map((line, position) => ({
+          orderId,
+          position,
+          itemId: line.itemId,
+          kind: line.kind,
+          name: line.name,
+          image: line.image,
+          unitPricePaise: line.unitPricePaise,
+          quantity: line.quantity,
+          lineTotalPaise: line.lineTotalPaise,
+          perishable: line.perishable,
+        })),
+      );
+      await tx.insert(orderEvents).values({
+        orderId,
+        fromStatus: null,
+        toStatus: status,
+        actor: "customer",
+        actorUserId: userId,
+        note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
+        createdAt: now,
+      });
+
+      // The rows are locked, so these cannot fail on stock; the condition keeps it so even if that ever changes.
+      for (const line of pricing.lines) {
+        const table = line.kind === "product" ? products : combos;
+        const id = line.kind === "product" ? products.slug : combos.id;
+        const taken = await tx
+          .update(table)
+          .set({ stock: sql`${table.stock} - ${line.quantity}` })
+          .where(and(eq(id, line.itemId), gte(table.stock, line.quantity)))
+          .returning({ stock: table.stock });
+        if (taken.length === 0) {
+          throw httpError(
+            409,
+            "out_of_stock",
+            `${line.name} is out of stock. Please remove it from your cart.`,
+            {
+              [line.itemId]: "out of stock",
+            },
+          );
+        }
+      }
+
+      if (pricing.discount) {
+        // The use recorded when the code was applied in the cart (or a new one) now belongs to this order, once.
+        const spent = await tx
+          .insert(discountUses)
+          .values({ userId, code: pricing.discount.code, orderId })
+          .onConflictDoUpdate({
+            target: [discountUses.userId, discountUses.code],
+            set: { orderId },
+            setWhere: isNull(discountUses.orderId),
+          })
+          .returning({ code: discountUses.code });
+        if (spent.length === 0) {
+          throw httpError(
+            409,
+            "discount_unavailable",
+            `This discount code has already been used: ${pricing.discount.code}. Remove the code from your cart to order without it.`,
+          );
+        }
+      }
+
+      await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+      await tx
+        .update(carts)
+        .set({ discountCode: null, version: sql`${carts.version} + 1` })
+        .where(eq(carts.userId, userId));
+      await tx
+        .update(orderRequests)
+        .set({ orderId })
+        .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
+      await tx.update(addresses).set({ lastUsedAt: now }).where(eq(addresses.id, address.id));
+      return { orderId, replayed: false, mail: status === "placed" };
+    })
+    .catch((error: unknown) => {
+      if (violates(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
+      throw error;
+    });
 
   // Online orders are announced once paid (see confirmRazorpayPayment).
   if (result.mail) await sendOrderMail(deps, result.orderId, "placed");

@@ -125,7 +125,8 @@ describe("paying with Razorpay", () => {
     expect(forged.status).toBe(400);
     expect((await forged.json()).error.code).toBe("invalid_payment_signature");
 
-    const other = await orderAwaitingPayment(meera, "coconut-oil");
+    // Another shopper's order: one account waits on one online payment at a time (decision 020).
+    const other = await orderAwaitingPayment(await customer(), "coconut-oil");
     const otherPaid = fake.pay(other.checkout.razorpayOrderId);
     // A genuine signature for a different Razorpay order does not pay this one.
     expect((await verify(meera, order.number, otherPaid)).status).toBe(400);

@@ -8,6 +8,7 @@ import type {
 } from "../../common/questions.ts";
 import type { Db } from "../db/client.ts";
 import { products, questions, users } from "../db/schema.ts";
+import { takeAccountAllowance } from "../throttles/account-throttle.ts";
 
 export const ADMIN_QUESTION_PAGE_SIZE = 50;
 
@@ -64,20 +65,27 @@ function selectQuestions(db: Db) {
     .leftJoin(users, eq(users.id, questions.userId));
 }
 
-/** A question from a signed-in customer about an active product; undefined when there is no such product. */
+/**
+ * A question from a signed-in customer about an active product; undefined when there is no such product.
+ * Counts against the account's question allowance (a 429 past it), in the same transaction.
+ */
 export async function askQuestion(
   db: Db,
   input: { userId: string; productSlug: string; question: string },
 ): Promise<MyQuestion | undefined> {
-  const [product] = await db
-    .select({ slug: products.slug })
-    .from(products)
-    .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
-  if (!product) return undefined;
-  const [created] = await db
-    .insert(questions)
-    .values({ productSlug: input.productSlug, userId: input.userId, body: input.question })
-    .returning({ id: questions.id });
+  const created = await db.transaction(async (tx) => {
+    const [product] = await tx
+      .select({ slug: products.slug })
+      .from(products)
+      .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
+    if (!product) return undefined;
+    await takeAccountAllowance(tx, input.userId, "question");
+    const [row] = await tx
+      .insert(questions)
+      .values({ productSlug: input.productSlug, userId: input.userId, body: input.question })
+      .returning({ id: questions.id });
+    return row;
+  });
   return created && (await getQuestion(db, created.id));
 }
 

@@ -14,6 +14,7 @@ import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
 import type { Db } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
+import { queueAccountAction, takeAccountAllowance } from "../throttles/account-throttle.ts";
 
 export const ADMIN_REVIEW_PAGE_SIZE = 50;
 
@@ -223,24 +224,39 @@ function isUniqueViolation(error: unknown): boolean {
   return codeOf(error) === "23505" || codeOf((error as { cause?: unknown }).cause) === "23505";
 }
 
-/** A new review waits for approval. One per customer and product, held by a unique index under races. */
+/**
+ * A new review waits for approval. One per customer and product, held by a unique index under races; a
+ * new one counts against the account's review allowance (a 429 past it), in the same transaction.
+ */
 export async function createReview(
   db: Db,
   input: ReviewFields & { userId: string; productSlug: string },
 ): Promise<{ review: MyReview } | { problem: "no-product" | "exists" }> {
-  const [product] = await db
-    .select({ slug: products.slug })
-    .from(products)
-    .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
-  if (!product) return { problem: "no-product" };
   try {
-    await db.insert(reviews).values({
-      productSlug: input.productSlug,
-      userId: input.userId,
-      rating: input.rating,
-      title: input.title,
-      body: input.body,
+    const problem = await db.transaction(async (tx) => {
+      const [product] = await tx
+        .select({ slug: products.slug })
+        .from(products)
+        .where(and(eq(products.slug, input.productSlug), eq(products.active, true)));
+      if (!product) return "no-product" as const;
+      // Waits for the account's other review requests, so a repeat is told it exists rather than counted.
+      await queueAccountAction(tx, input.userId, "review");
+      const [existing] = await tx
+        .select({ id: reviews.id })
+        .from(reviews)
+        .where(and(eq(reviews.userId, input.userId), eq(reviews.productSlug, input.productSlug)));
+      if (existing) return "exists" as const;
+      await takeAccountAllowance(tx, input.userId, "review");
+      await tx.insert(reviews).values({
+        productSlug: input.productSlug,
+        userId: input.userId,
+        rating: input.rating,
+        title: input.title,
+        body: input.body,
+      });
+      return undefined;
     });
+    if (problem) return { problem };
   } catch (error) {
     if (isUniqueViolation(error)) return { problem: "exists" };
     throw error;
@@ -250,7 +266,13 @@ export async function createReview(
   return { review };
 }
 
-type OwnedChange = { problem: "not-found" | "forbidden" };
+/** Another customer's review is "not found" too, so an id never confirms that a review exists. */
+type OwnedChange = { problem: "not-found" };
+
+async function getOwnReview(db: Db, id: string, userId: string): Promise<ReviewRow | undefined> {
+  const [row] = await selectReviews(db).where(and(eq(reviews.id, id), eq(reviews.userId, userId)));
+  return row;
+}
 
 /**
  * The author edits their review; a changed review goes back to the approval queue, since staff approved
@@ -260,9 +282,8 @@ export async function updateReview(
   db: Db,
   input: ReviewFields & { id: string; userId: string },
 ): Promise<{ review: MyReview } | OwnedChange> {
-  const current = await getReview(db, input.id);
+  const current = await getOwnReview(db, input.id, input.userId);
   if (!current) return { problem: "not-found" };
-  if (current.userId !== input.userId) return { problem: "forbidden" };
   const changed =
     current.rating !== input.rating || current.title !== input.title || current.body !== input.body;
   if (changed) {
@@ -287,9 +308,8 @@ export async function deleteReview(
   db: Db,
   input: { id: string; userId: string },
 ): Promise<{ deleted: true } | OwnedChange> {
-  const current = await getReview(db, input.id);
+  const current = await getOwnReview(db, input.id, input.userId);
   if (!current) return { problem: "not-found" };
-  if (current.userId !== input.userId) return { problem: "forbidden" };
   await db.delete(reviews).where(and(eq(reviews.id, input.id), eq(reviews.userId, input.userId)));
   return { deleted: true };
 }

@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import type { SessionUser } from "../../common/account.ts";
+import { withRedirect } from "../../common/redirect-target.ts";
 import { api } from "./api.ts";
 
 /** Who is signed in, from the session cookie; for loaders. Null when signed out. */
@@ -15,7 +16,7 @@ export async function requireSessionUser(request: Request): Promise<SessionUser>
   const user = await fetchSessionUser();
   if (!user) {
     const { pathname, search } = new URL(request.url);
-    throw redirect(`/login?redirectTo=${encodeURIComponent(pathname + search)}`);
+    throw redirect(withRedirect("/login", pathname + search));
   }
   return user;
 }
@@ -29,7 +30,7 @@ export async function requireAdminUser(request: Request): Promise<SessionUser> {
   const user = await fetchSessionUser();
   if (!user) {
     const { pathname, search } = new URL(request.url);
-    throw redirect(`/admin/login?redirectTo=${encodeURIComponent(pathname + search)}`);
+    throw redirect(withRedirect("/admin/login", pathname + search));
   }
   if (user.role !== "admin") throw data({ email: user.email }, { status: 403 });
   return user;

@@ -7,11 +7,11 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
+import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
 import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
-import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
 
 /** Requesting a one-time sign-in link; the link's failures (expired, used) come back here with ?error=. */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -7,11 +7,11 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
+import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
 import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
-import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { redirectTo: safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo")) };

@@ -72,6 +72,8 @@ export function Component() {
       setError(
         isApiError(caught) || caught instanceof Error ? caught.message : "The payment could not be started.",
       );
+      // The order lapsed meanwhile (decision 020): show it as it is now.
+      if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
     } finally {
       setBusy(false);
     }

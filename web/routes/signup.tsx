@@ -10,11 +10,11 @@ import {
   useNavigation,
 } from "react-router";
 import type { SocialProviderInfo } from "../../common/account.ts";
+import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
 import { Divider, Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
-import { safeRedirectTarget, withRedirect } from "../features/auth/redirect-target.ts";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
 import { fetchSessionUser } from "../lib/session.ts";

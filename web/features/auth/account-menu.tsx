@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "react-router";
-import { withRedirect } from "./redirect-target.ts";
+import { withRedirect } from "../../../common/redirect-target.ts";
 import { refreshSession, useSessionUser } from "./session-store.ts";
 
 // Only signed-in visitors need the avatar menu; a first visit does not download it.

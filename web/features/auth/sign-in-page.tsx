@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { SessionUser, SocialProviderInfo } from "../../../common/account.ts";
+import { safeRedirectTarget, withRedirect } from "../../../common/redirect-target.ts";
 import {
   Divider,
   Notice,
@@ -13,7 +14,6 @@ import { fetchSessionUser } from "../../lib/session.ts";
 import { AuthCard } from "./auth-card.tsx";
 import { authClient } from "./auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
-import { safeRedirectTarget, withRedirect } from "./redirect-target.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
 export type SignInMode = "shop" | "admin";

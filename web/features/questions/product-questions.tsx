@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import type { SessionUser } from "../../../common/account.ts";
 import { type PublicQuestion, QUESTION_MAX_LENGTH, QUESTION_MIN_LENGTH } from "../../../common/questions.ts";
+import { withRedirect } from "../../../common/redirect-target.ts";
 import { textLength } from "../../../common/schemas/text.ts";
 import {
   buttonClass,
@@ -78,7 +79,7 @@ export function ProductQuestions({ slug }: { slug: string }) {
           ) : (
             <p className="mt-4">
               <Link
-                to={`/login?redirectTo=${encodeURIComponent(`/product/${slug}`)}`}
+                to={withRedirect("/login", `/product/${slug}`)}
                 className="font-medium text-brand-700 underline dark:text-brand-100"
               >
                 Sign in to ask a question

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import type { SessionUser } from "../../../common/account.ts";
+import { withRedirect } from "../../../common/redirect-target.ts";
 import {
   type MyReview,
   type PublicReview,
@@ -289,7 +290,7 @@ function OwnReview({ slug, onChanged }: { slug: string; onChanged: () => void })
       )}
       {user === null && (
         <Link
-          to={`/login?redirectTo=${encodeURIComponent(`/product/${slug}`)}`}
+          to={withRedirect("/login", `/product/${slug}`)}
           className="font-medium text-brand-700 underline dark:text-brand-100"
         >
           Sign in to write a review

@@ -1,0 +1,71 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInContext, signUpViaHttp, TEST_PASSWORD, type TestAccount } from "../accounts.ts";
+import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+let shopper: TestAccount;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+  shopper = await signUpViaHttp(shop.url, "kavya@example.in");
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+// As typed into the address bar: each is a way off the shop that an older filter let through.
+const HOSTILE = [
+  "/%09/evil.example",
+  "/%0A/evil.example",
+  "/%0D%0A/evil.example",
+  "%2F%2Fevil.example",
+  "/%5Cevil.example",
+  "javascript:alert(1)",
+  "https://evil.example/",
+];
+
+/** The shop's home page is showing, settled: its heading, no "Loading page", still on this shop. */
+async function expectHomePage(page: Page) {
+  await page.waitForURL(`${shop.url}/`, { timeout: 10_000 });
+  await page.locator("main h1").first().waitFor({ timeout: 10_000 });
+  await page.waitForLoadState("networkidle");
+  expect(await page.locator(`[role="status"]`, { hasText: "Loading" }).count()).toBe(0);
+  expect(new URL(page.url()).origin).toBe(shop.url);
+}
+
+describe("a sign-in page given somewhere off the shop to go afterwards", () => {
+  it("sends a signed-in shopper to the home page instead", async () => {
+    const context = await newContext(browser, shop);
+    await signInContext(context, shop.url, shopper);
+    const page = await context.newPage();
+    for (const target of HOSTILE) {
+      await page.goto(`/login?redirectTo=${target}`);
+      await expectHomePage(page);
+    }
+    await screenshot(page, "sign-in-hostile-redirect");
+    await context.close();
+  });
+
+  it("signs a shopper in and lands on the home page", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/login?redirectTo=/%09/evil.example");
+    await page.getByLabel("E-mail", { exact: true }).fill(shopper.email);
+    await page.getByLabel("Password").fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expectHomePage(page);
+    await context.close();
+  });
+
+  it("still goes on to a page of the shop", async () => {
+    const context = await newContext(browser, shop);
+    await signInContext(context, shop.url, shopper);
+    const page = await context.newPage();
+    await page.goto("/login?redirectTo=%2Fsettings");
+    await page.waitForURL(`${shop.url}/settings`);
+    await context.close();
+  });
+});
