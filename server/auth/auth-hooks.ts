@@ -1,7 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { accountImageSchema, accountNameSchema } from "../../common/schemas/account.ts";
 import type { Db } from "../db/client.ts";
+import { verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { Mail } from "../mail.ts";
 import { signInLockedMail } from "./emails.ts";
@@ -10,6 +13,7 @@ import {
   forgetOldThrottles,
   lockAfterFailure,
   type MailKind,
+  normaliseEmail,
   type ThrottleDecision,
   takeMailAllowance,
   takeSignInAttempt,
@@ -147,8 +151,30 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
     }
     if (failed) return;
     if (ctx.path === "/sign-up/email") return ctx.json(SIGN_UP_ANSWER);
+    if (ctx.path === "/request-password-reset") await writeDecoyResetToken();
     const stripped = withoutTokens(returned);
     if (stripped) return ctx.json(stripped);
+
+    /**
+     * Better Auth writes a reset token only for an address with an account, and only reads for one without:
+     * the one write is what a clock could tell apart (docs/decisions/018). An address without an account gets
+     * a token row too, already expired, for no user, removed after the answer.
+     */
+    async function writeDecoyResetToken() {
+      const email = bodyOf(ctx).email;
+      if (typeof email !== "string") return;
+      if (await ctx.context.internalAdapter.findUserByEmail(normaliseEmail(email))) return;
+      const decoy = await ctx.context.internalAdapter.createVerificationValue({
+        identifier: `reset-password:${randomBytes(18).toString("base64url")}`,
+        value: "",
+        expiresAt: new Date(),
+      });
+      setImmediate(() => {
+        db.delete(verifications)
+          .where(eq(verifications.id, decoy.id))
+          .catch((error) => console.error("[auth] removing a decoy reset token failed:", error));
+      });
+    }
 
     async function afterPasswordAttempt(email: string, outcome: unknown) {
       const wrongPassword = isAPIError(outcome) && outcome.statusCode === 401;
@@ -157,7 +183,7 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
         !isAPIError(outcome) || (outcome.statusCode === 403 && outcome.body?.code === "EMAIL_NOT_VERIFIED");
       if (rightPassword) await clearSignInAttempts(db, email);
       if (!wrongPassword || !(await lockAfterFailure(db, env, email))) return;
-      const owner = await ctx.context.internalAdapter.findUserByEmail(email.trim().toLowerCase());
+      const owner = await ctx.context.internalAdapter.findUserByEmail(normaliseEmail(email));
       if (owner) {
         sendLater(() => ({
           to: owner.user.email,
