@@ -86,6 +86,16 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_SIGN_IN: blankIsDefault(z.coerce.number().int().min(1).default(5)),
   AUTH_RATE_LIMIT_SIGN_UP: blankIsDefault(z.coerce.number().int().min(1).default(5)),
   AUTH_RATE_LIMIT_EMAIL: blankIsDefault(z.coerce.number().int().min(1).default(3)),
+  /**
+   * Per e-mail address, whatever the client address (docs/decisions/017): wrong passwords before each further
+   * attempt waits (1 s, doubling), wrong passwords that lock password sign-in, and for how long.
+   */
+  AUTH_ACCOUNT_SLOW_AFTER: blankIsDefault(z.coerce.number().int().min(1).default(5)),
+  AUTH_ACCOUNT_LOCK_AFTER: blankIsDefault(z.coerce.number().int().min(1).default(10)),
+  AUTH_ACCOUNT_LOCK_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(15)),
+  /** E-mail links, reset and confirmation e-mails, and sign-up mails one address is sent per window. */
+  AUTH_EMAIL_PER_ADDRESS: blankIsDefault(z.coerce.number().int().min(1).default(3)),
+  AUTH_EMAIL_PER_ADDRESS_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(15)),
   /** Reverse proxies in front of the shop (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
   TRUSTED_PROXIES: z
     .string()

@@ -47,6 +47,9 @@ export const GENEROUS_RATE_LIMITS = {
   AUTH_RATE_LIMIT_SIGN_IN: "1000",
   AUTH_RATE_LIMIT_SIGN_UP: "1000",
   AUTH_RATE_LIMIT_EMAIL: "1000",
+  AUTH_ACCOUNT_SLOW_AFTER: "1000",
+  AUTH_ACCOUNT_LOCK_AFTER: "1000",
+  AUTH_EMAIL_PER_ADDRESS: "1000",
 };
 
 /** The whole API on its own database, called through app.request(). */

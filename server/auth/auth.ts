@@ -1,14 +1,15 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth, magicLink } from "better-auth/plugins";
+import { ACCOUNT_NAME_MAX, accountImageSchema, CONTROL_CHARACTERS } from "../../common/schemas/account.ts";
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import type { Mailer } from "../mail.ts";
+import type { Mail, Mailer } from "../mail.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
+import { createAuthHooks } from "./auth-hooks.ts";
 import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
-import { refuseForeignTargets } from "./redirect-check.ts";
 import { socialProviderConfigs } from "./social-providers.ts";
 
 export type Auth = ReturnType<typeof createAuth>;
@@ -39,6 +40,18 @@ export function configuredProviders(env: Env) {
 export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mailer }) {
   const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
   const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
+  /**
+   * Every auth e-mail is composed and sent after the answer, for an address with an account and one
+   * without alike: an answer that waits for a mail only when there is an account would time the difference
+   * (docs/decisions/018). A failed send is logged; the shopper can ask again.
+   */
+  const sendLater = (compose: () => Mail) => {
+    setImmediate(() => {
+      Promise.resolve()
+        .then(() => mailer.send(compose()))
+        .catch((error) => console.error("[auth] sending a mail failed:", error));
+    });
+  };
 
   return betterAuth({
     appName: env.SHOP_NAME,
@@ -46,7 +59,6 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
     basePath: "/api/auth",
     secret: resolveAuthSecret(env),
     trustedOrigins: [new URL(env.PUBLIC_URL).origin],
-    hooks: { before: refuseForeignTargets(env.PUBLIC_URL) },
     database: drizzleAdapter(db, {
       provider: "pg",
       // Sign-up writes the user and its password account together, or neither.
@@ -69,15 +81,15 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       // existing one is told by e-mail.
       requireEmailVerification: true,
       onExistingUserSignUp: async ({ user }) => {
-        await mailer.send({ to: user.email, ...existingAccountMail(env) });
+        sendLater(() => ({ to: user.email, ...existingAccountMail(env) }));
       },
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
-        await mailer.send({
+        sendLater(() => ({
           to: user.email,
           ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }),
-        });
+        }));
       },
     },
     emailVerification: {
@@ -87,7 +99,7 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       autoSignInAfterVerification: true,
       expiresIn: CONFIRM_LINK_HOURS * 3600,
       sendVerificationEmail: async ({ user, url }) => {
-        await mailer.send({ to: user.email, ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }) });
+        sendLater(() => ({ to: user.email, ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }) }));
       },
     },
 
@@ -108,10 +120,10 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
           // fetch every link would otherwise use up the single-use token before the shopper clicks.
           const landing = new URL(url);
           landing.pathname = "/login/email-link/verify";
-          await mailer.send({
+          sendLater(() => ({
             to: email,
             ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }),
-          });
+          }));
         },
       }),
       // Google, Facebook, GitHub and X, each at base URLs tests can point at local fakes.
@@ -132,7 +144,14 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
         },
       },
     },
+    hooks: createAuthHooks({ db, env, sendLater }),
     databaseHooks: {
+      user: {
+        // Names and pictures that arrive from a provider rather than a form (the forms are checked by the
+        // hooks above): kept to what the forms accept instead of refusing the sign-in.
+        create: { before: async (user) => ({ data: { ...user, ...fitProfile(user) } }) },
+        update: { before: async (user) => ({ data: { ...user, ...fitProfile(user) } }) },
+      },
       session: {
         create: {
           // Every sign-in method ends in a new session: the one place ADMIN_EMAILS is applied.
@@ -180,4 +199,17 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
     logger: { level: env.NODE_ENV === "test" ? "error" : "warn" },
     telemetry: { enabled: false },
   });
+}
+
+/** A provider's name on one line and within the length a form allows; its picture only if it is one of ours. */
+function fitProfile(user: { name?: unknown; image?: unknown }) {
+  const fitted: { name?: string; image?: string | null } = {};
+  if (typeof user.name === "string") {
+    const oneLine = user.name.replace(new RegExp(`${CONTROL_CHARACTERS.source}+`, "g"), " ").trim();
+    fitted.name = Array.from(oneLine).slice(0, ACCOUNT_NAME_MAX).join("") || "Shopper";
+  }
+  if (user.image !== undefined) {
+    fitted.image = accountImageSchema.safeParse(user.image).success ? (user.image as string | null) : null;
+  }
+  return fitted;
 }

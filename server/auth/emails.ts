@@ -64,3 +64,22 @@ export function existingAccountMail(env: Env): MailContent {
     footnotes: ["If this was not you, your account is safe: no one can sign in without your password."],
   });
 }
+
+/**
+ * Sent once each time password sign-in for the address is locked after many wrong passwords: the owner learns
+ * that someone is guessing, and how to get in meanwhile.
+ */
+export function signInLockedMail(env: Env, { minutes }: { minutes: number }): MailContent {
+  const url = (path: string) => new URL(path, env.PUBLIC_URL).toString();
+  return composeMail(env, {
+    subject: `Password sign-in to your ${env.SHOP_NAME} account is paused`,
+    preview: `Too many wrong passwords were tried. Password sign-in is paused for ${minutes} minutes.`,
+    heading: "Too many wrong passwords",
+    paragraphs: [
+      `Someone tried to sign in to your account with a wrong password many times, so password sign-in is paused for ${minutes} minutes.`,
+      "If it was you, you can sign in right away with a one-time link sent to this address. If it was not you, your account is safe: no one got in, and you may want to choose a new password.",
+    ],
+    action: { label: "Sign in with an e-mail link", url: url("/login/email-link") },
+    footnotes: ["Your orders, cart and details are unchanged."],
+  });
+}

@@ -1,4 +1,4 @@
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError } from "better-auth/api";
 import { safeRedirectTarget } from "../../common/redirect-target.ts";
 
 /** The request fields through which a client tells the auth server where to send the shopper next. */
@@ -17,24 +17,22 @@ export function isShopTarget(value: string, publicOrigin: string): boolean {
 }
 
 /**
- * Runs before every auth endpoint, next to Better Auth's own origin check (which looks at the address it is
- * given, not at the `redirectTo` an address carries on to the web app).
+ * Called first by the auth server's `before` hook on every endpoint, next to Better Auth's own origin check
+ * (which looks at the address it is given, not at the `redirectTo` an address carries on to the web app).
+ * Throws a 403 for a target outside the shop.
  */
-export function refuseForeignTargets(publicUrl: string) {
-  const publicOrigin = new URL(publicUrl).origin;
-  return createAuthMiddleware(async (ctx) => {
-    for (const source of [ctx.body, ctx.query] as (Record<string, unknown> | undefined)[]) {
-      if (!source || typeof source !== "object") continue;
-      for (const field of TARGET_FIELDS) {
-        const value = source[field];
-        if (value === undefined || value === null || value === "") continue;
-        if (typeof value !== "string" || !isShopTarget(value, publicOrigin)) {
-          throw new APIError("FORBIDDEN", {
-            code: "INVALID_REDIRECT_TARGET",
-            message: `${field} must be a page of this shop.`,
-          });
-        }
+export function refuseForeignTargets(ctx: { body?: unknown; query?: unknown }, publicOrigin: string): void {
+  for (const source of [ctx.body, ctx.query] as (Record<string, unknown> | undefined)[]) {
+    if (!source || typeof source !== "object") continue;
+    for (const field of TARGET_FIELDS) {
+      const value = source[field];
+      if (value === undefined || value === null || value === "") continue;
+      if (typeof value !== "string" || !isShopTarget(value, publicOrigin)) {
+        throw new APIError("FORBIDDEN", {
+          code: "INVALID_REDIRECT_TARGET",
+          message: `${field} must be a page of this shop.`,
+        });
       }
     }
-  });
+  }
 }

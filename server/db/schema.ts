@@ -147,6 +147,20 @@ export const rateLimits = pgTable("rate_limits", {
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
+/**
+ * Throttles keyed on an e-mail address rather than a client address (docs/decisions/017): password
+ * attempts against one address, and e-mails one address is sent. The key is a hash of the kind and the
+ * address, so addresses typed by strangers are not kept in the clear. Counted whether or not the address
+ * has an account, so a throttle never tells the two apart.
+ */
+export const authThrottles = pgTable("auth_throttles", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+  lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }).notNull(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+});
+
 // ---- Cart and discount codes. The cart of a signed-in shopper lives here; a guest's stays in the browser.
 
 export const discountCodes = pgTable(

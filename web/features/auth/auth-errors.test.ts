@@ -13,6 +13,12 @@ describe("sign-in messages", () => {
       "Too many attempts. Please wait 42 seconds and try again.",
     );
     expect(authErrorMessage({ status: 429 })).toBe("Too many attempts. Please wait a minute and try again.");
+    expect(authErrorMessage({ status: 429, code: "SIGN_IN_PAUSED", retryAfterSeconds: 900 })).toBe(
+      "Too many attempts for this address. Please wait 15 minutes, or sign in with an e-mail link.",
+    );
+    expect(authErrorMessage({ status: 429, code: "TOO_MANY_EMAILS", retryAfterSeconds: 61 })).toMatch(
+      /check your inbox, or wait 61 seconds/,
+    );
   });
 
   it("treats an expired and a used link alike, and maps provider errors", () => {

@@ -11,6 +11,8 @@ const MESSAGES: Record<string, string> = {
   INVALID_EMAIL: "Please enter a valid e-mail address.",
   EMAIL_NOT_VERIFIED:
     "Please confirm your e-mail address first. We have sent you a new confirmation link; it may take a minute to arrive.",
+  INVALID_NAME: "Please enter your name: up to 100 characters, on one line.",
+  INVALID_IMAGE: "That picture cannot be used. Please choose another.",
   PASSWORD_TOO_SHORT: "Use at least 8 characters for your password.",
   PASSWORD_TOO_LONG: "Use at most 128 characters for your password.",
   INVALID_PASSWORD: "Your current password is incorrect.",
@@ -55,13 +57,25 @@ export type AuthFailure = { status?: number; code?: string; retryAfterSeconds?: 
 
 export function authErrorMessage(failure: AuthFailure): string {
   if (failure.status === 429) {
-    const wait = failure.retryAfterSeconds;
-    return wait && wait > 0
-      ? `Too many attempts. Please wait ${wait === 1 ? "a second" : `${wait} seconds`} and try again.`
-      : "Too many attempts. Please wait a minute and try again.";
+    const wait = describeWait(failure.retryAfterSeconds);
+    // Both limits count per e-mail address, whether or not it has an account: saying so reveals nothing.
+    if (failure.code === "SIGN_IN_PAUSED") {
+      return `Too many attempts for this address. Please wait ${wait}, or sign in with an e-mail link.`;
+    }
+    if (failure.code === "TOO_MANY_EMAILS") {
+      return `We have already sent several e-mails to this address. Please check your inbox, or wait ${wait} and try again.`;
+    }
+    return `Too many attempts. Please wait ${wait} and try again.`;
   }
   if (failure.status === 0 || failure.code === "network_error") return NETWORK;
   return (failure.code && MESSAGES[failure.code]) || FALLBACK;
+}
+
+function describeWait(seconds: number | undefined): string {
+  if (!seconds || seconds <= 0) return "a minute";
+  if (seconds === 1) return "a second";
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
 
 /**

@@ -1,0 +1,200 @@
+import { randomBytes } from "node:crypto";
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
+import type { z } from "zod";
+import { accountImageSchema, accountNameSchema } from "../../common/schemas/account.ts";
+import type { Db } from "../db/client.ts";
+import { verifications } from "../db/schema.ts";
+import type { Env } from "../env.ts";
+import type { Mail } from "../mail.ts";
+import { signInLockedMail } from "./emails.ts";
+import { refuseForeignTargets } from "./redirect-check.ts";
+import {
+  clearSignInAttempts,
+  forgetOldThrottles,
+  lockAfterFailure,
+  type MailKind,
+  normaliseEmail,
+  type ThrottleDecision,
+  takeMailAllowance,
+  takeSignInAttempt,
+} from "./throttles.ts";
+
+type HookDeps = {
+  db: Db;
+  env: Env;
+  /** Sends a mail off the request path (server/auth/auth.ts). */
+  sendLater: (compose: () => Mail) => void;
+};
+
+/** The endpoints that send one address an e-mail, and whose allowance each uses. */
+const MAIL_KINDS: Record<string, MailKind> = {
+  "/sign-in/magic-link": "sign-in-link",
+  "/request-password-reset": "reset",
+  "/send-verification-email": "confirm",
+  // A sign-up mails the address a confirmation link, or "you already have an account".
+  "/sign-up/email": "confirm",
+};
+
+/** The one answer to a sign-up, whether or not the address has an account (docs/decisions/005). */
+export const SIGN_UP_ANSWER = { status: true } as const;
+
+const bodyOf = (ctx: { body?: unknown }): Record<string, unknown> =>
+  ctx.body && typeof ctx.body === "object" && !Array.isArray(ctx.body)
+    ? (ctx.body as Record<string, unknown>)
+    : {};
+
+/**
+ * A refusal in Better Auth's own error shape. Answered by the hook rather than thrown: Better Auth logs every
+ * error thrown from a hook as a server error, and these are the client's.
+ */
+function refusal(
+  status: 400 | 429,
+  body: { code: string; message: string },
+  headers: Record<string, string> = {},
+) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+function refuseUnlessValid(schema: z.ZodType, value: unknown, code: string): Response | null {
+  const parsed = schema.safeParse(value);
+  return parsed.success
+    ? null
+    : refusal(400, { code, message: parsed.error.issues[0]?.message ?? "Invalid value." });
+}
+
+function refuseUnlessAllowed(decision: ThrottleDecision, code: string, message: string): Response | null {
+  return decision.allowed
+    ? null
+    : refusal(429, { code, message }, { "X-Retry-After": String(decision.retryAfterSeconds) });
+}
+
+const hasToken = (value: unknown): value is Record<string, unknown> =>
+  Boolean(value && typeof value === "object" && "token" in value);
+const strip = (value: unknown) => {
+  if (!hasToken(value)) return value;
+  const { token: _token, ...rest } = value;
+  return rest;
+};
+
+/**
+ * Session tokens are the cookie's business: no JSON answer carries one (get-session, list-sessions, sign-in,
+ * change-password ...). Null when the answer has none, so it is passed on untouched.
+ */
+function withoutTokens(returned: unknown): unknown {
+  if (Array.isArray(returned)) return returned.some(hasToken) ? returned.map(strip) : null;
+  if (!returned || typeof returned !== "object" || returned instanceof Response) return null;
+  const session = (returned as { session?: unknown }).session;
+  if (!hasToken(returned) && !hasToken(session)) return null;
+  const top = strip(returned) as Record<string, unknown>;
+  return hasToken(session) ? { ...top, session: strip(session) } : top;
+}
+
+/**
+ * Rules Better Auth does not have, applied to its own endpoints (and to auth.api calls, which run the same
+ * hooks): account names and pictures, throttles per e-mail address, one sign-up answer, no session tokens in
+ * answers, and a password change that always ends the other sessions.
+ */
+export function createAuthHooks({ db, env, sendLater }: HookDeps) {
+  const publicOrigin = new URL(env.PUBLIC_URL).origin;
+  const before = createAuthMiddleware(async (ctx) => {
+    refuseForeignTargets(ctx, publicOrigin);
+    const body = bodyOf(ctx);
+    const email = typeof body.email === "string" ? body.email : null;
+
+    if (ctx.path === "/sign-up/email" || ctx.path === "/update-user") {
+      const badName =
+        (ctx.path === "/sign-up/email" || "name" in body) &&
+        refuseUnlessValid(accountNameSchema, body.name, "INVALID_NAME");
+      const badImage = "image" in body && refuseUnlessValid(accountImageSchema, body.image, "INVALID_IMAGE");
+      if (badName || badImage) return badName || badImage;
+    }
+
+    // Rows of finished throttles are cleared now and then, by whichever request comes along.
+    if (Math.random() < 0.01) {
+      forgetOldThrottles(db).catch((error) => console.error("[auth] clearing old throttles failed:", error));
+    }
+
+    const mailKind = MAIL_KINDS[ctx.path];
+    if (mailKind && email) {
+      const refused = refuseUnlessAllowed(
+        await takeMailAllowance(db, env, mailKind, email),
+        "TOO_MANY_EMAILS",
+        "Too many e-mails were asked for this address. Please try again later.",
+      );
+      if (refused) return refused;
+    }
+
+    if (ctx.path === "/sign-in/email" && email) {
+      const refused = refuseUnlessAllowed(
+        await takeSignInAttempt(db, env, email),
+        "SIGN_IN_PAUSED",
+        "Too many attempts for this address. Please try again later, or sign in with an e-mail link.",
+      );
+      if (refused) return refused;
+    }
+
+    // A new password is chosen because the old one may be known to someone else: every other session ends,
+    // whatever the client asked for.
+    if (ctx.path === "/change-password") {
+      return { context: { body: { ...body, revokeOtherSessions: true } } };
+    }
+  });
+
+  const after = createAuthMiddleware(async (ctx) => {
+    const returned = ctx.context.returned;
+    const failed = isAPIError(returned);
+
+    if (ctx.path === "/sign-in/email") {
+      const email = bodyOf(ctx).email;
+      if (typeof email === "string") await afterPasswordAttempt(email, returned);
+    }
+    if (failed) return;
+    if (ctx.path === "/sign-up/email") return ctx.json(SIGN_UP_ANSWER);
+    if (ctx.path === "/request-password-reset") await writeDecoyResetToken();
+    const stripped = withoutTokens(returned);
+    if (stripped) return ctx.json(stripped);
+
+    /**
+     * Better Auth writes a reset token only for an address with an account, and only reads for one without:
+     * the one write is what a clock could tell apart (docs/decisions/018). An address without an account gets
+     * a token row too, already expired, for no user, removed after the answer.
+     */
+    async function writeDecoyResetToken() {
+      const email = bodyOf(ctx).email;
+      if (typeof email !== "string") return;
+      if (await ctx.context.internalAdapter.findUserByEmail(normaliseEmail(email))) return;
+      const decoy = await ctx.context.internalAdapter.createVerificationValue({
+        identifier: `reset-password:${randomBytes(18).toString("base64url")}`,
+        value: "",
+        expiresAt: new Date(),
+      });
+      setImmediate(() => {
+        db.delete(verifications)
+          .where(eq(verifications.id, decoy.id))
+          .catch((error) => console.error("[auth] removing a decoy reset token failed:", error));
+      });
+    }
+
+    async function afterPasswordAttempt(email: string, outcome: unknown) {
+      const wrongPassword = isAPIError(outcome) && outcome.statusCode === 401;
+      // The right password of an address not yet confirmed counts as right: the password is not being guessed.
+      const rightPassword =
+        !isAPIError(outcome) || (outcome.statusCode === 403 && outcome.body?.code === "EMAIL_NOT_VERIFIED");
+      if (rightPassword) await clearSignInAttempts(db, email);
+      if (!wrongPassword || !(await lockAfterFailure(db, env, email))) return;
+      const owner = await ctx.context.internalAdapter.findUserByEmail(normaliseEmail(email));
+      if (owner) {
+        sendLater(() => ({
+          to: owner.user.email,
+          ...signInLockedMail(env, { minutes: env.AUTH_ACCOUNT_LOCK_MINUTES }),
+        }));
+      }
+    }
+  });
+
+  return { before, after };
+}
