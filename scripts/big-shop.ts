@@ -7,7 +7,7 @@ import type { Db } from "../server/db/client.ts";
  * codes, cash on delivery and online payment, a status that fits the order's age and the events that led
  * there, reviews, questions and contact messages. Every row passes the schema's constraints and the shop's
  * own rules (PIN matches state, totals add up, one use of a code per account, shipping and COD limits).
- * Deterministic for a given size and `now`, apart from the order and event ids.
+ * Deterministic for a given size, `now` and what the database held before.
  */
 export type BigShopOptions = {
   orders: number;
@@ -207,7 +207,9 @@ export async function fillBigShop(db: Db, options: BigShopOptions): Promise<BigS
     await run(
       "orders (plan)",
       `create temp table big_plan on commit drop as
-       select o.i, gen_random_uuid()::text as id,
+       select o.i,
+         -- UUID-shaped and in placing order, so the primary keys fill their b-trees from the right.
+         (lpad(to_hex(p.number_base + o.i), 12, '0') || substr(md5(o.i::text || p.number_base), 13, 20))::uuid::text as id,
          d.start + ((k - 1 + ${h("o.i", 1)} / 2147483648.0) / d.count) * interval '1 day' as created_at,
          1 + ${h("o.i", 2)} % greatest(1, ceil(p.c * o.i::numeric / p.n))::int as user_idx,
          case when ${h("o.i", 3)} % 100 < 50 then 1 when ${h("o.i", 3)} % 100 < 80 then 2
