@@ -73,6 +73,9 @@ export function keysetPage<Row>(
 export async function countUpTo(db: Db, rows: PgSelect, cap = LIST_TOTAL_CAP): Promise<ListTotal> {
   const capped = rows.limit(cap + 1).as("capped");
   const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(capped);
-  const count = row?.count ?? 0;
-  return count > cap ? { count: cap, exact: false } : { count, exact: true };
+  return cappedTotal(row?.count ?? 0, cap);
 }
+
+/** A count that stopped at `cap + 1` rows, as the list shows it. */
+export const cappedTotal = (count: number, cap: number): ListTotal =>
+  count > cap ? { count: cap, exact: false } : { count, exact: true };

@@ -398,10 +398,11 @@ export const orders = pgTable(
   },
   (table) => [
     index("orders_user_id_created_at_idx").on(table.userId, table.createdAt),
-    // Lists page by (created_at, id); the unfiltered list's index, with the dashboard's columns included,
-    // and the trigram search index are hand-written in migration 0006 (drizzle cannot express INCLUDE).
+    // Lists page by (created_at, id), newest first, with or without a status; the trigram search index is
+    // hand-written in migration 0006 (drizzle-kit does not create the extension it needs first).
+    index("orders_created_at_id_idx").on(table.createdAt, table.id),
     index("orders_status_created_at_id_idx").on(table.status, table.createdAt, table.id),
-    index("orders_ship_phone_idx").on(table.shipPhone),
+    index("orders_ship_phone_idx").on(table.shipPhone, table.createdAt, table.id),
     check(
       "orders_amounts_not_negative",
       sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,
@@ -481,3 +482,17 @@ export const orderStatusDeltas = pgTable("order_status_deltas", {
   status: text("status", { enum: ORDER_STATUSES }).notNull(),
   delta: bigint("delta", { mode: "number" }).notNull(),
 });
+
+/**
+ * Sales per Indian day (orders in a SALE_STATUSES status and their total), as deltas written by the same
+ * triggers: the dashboard's 30 days are a sum over a few rows per day, exact for today.
+ */
+export const orderDayDeltas = pgTable(
+  "order_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    orders: integer("orders").notNull(),
+    revenuePaise: bigint("revenue_paise", { mode: "number" }).notNull(),
+  },
+  (table) => [index("order_day_deltas_day_idx").on(table.day)],
+);
