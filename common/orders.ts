@@ -1,5 +1,6 @@
 /** Response shapes of the checkout and order APIs, shared by the server's presenters and the web app. */
 import type { DeliveryEstimate } from "./delivery-estimate.ts";
+import type { ListCursors, ListTotal } from "./lists.ts";
 import type { OrderActor, OrderStatus } from "./order-lifecycle.ts";
 import type { OrderPricing } from "./order-pricing.ts";
 import type { Address, SavedAddress } from "./schemas/address.ts";
@@ -105,7 +106,8 @@ export type AdminOrderRow = {
   paid: boolean;
 };
 
-export type AdminOrderPage = { orders: AdminOrderRow[]; page: number; pageSize: number; total: number };
+/** One page of the staff's order list, newest first; `next` and `previous` are cursors (common/lists.ts). */
+export type AdminOrderPage = { orders: AdminOrderRow[]; pageSize: number; total: ListTotal } & ListCursors;
 
 export type AdminOrderEvent = OrderEvent & { actorEmail: string | null };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keysetQueryFields } from "../lists.ts";
 import { ORDER_STATUSES } from "../order-lifecycle.ts";
 
 /** Idempotency-Key: what a browser's crypto.randomUUID() gives, or any client's own 8-200 safe characters. */
@@ -48,7 +49,7 @@ export const adminOrderQuerySchema = z
     from: isoDate.optional(),
     to: isoDate.optional(),
     q: z.string().trim().max(100).optional(),
-    page: z.coerce.number().int().min(1).max(10_000).default(1),
+    ...keysetQueryFields,
   })
   .strict();
 export type AdminOrderQuery = z.infer<typeof adminOrderQuerySchema>;

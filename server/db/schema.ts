@@ -430,12 +430,15 @@ export const orders = pgTable(
   },
   (table) => [
     index("orders_user_id_created_at_idx").on(table.userId, table.createdAt),
-    index("orders_status_idx").on(table.status),
-    index("orders_created_at_idx").on(table.createdAt),
     // At most one online order waiting for payment per account (docs/decisions/020): the last guard under races.
     uniqueIndex("orders_one_awaiting_payment_per_user")
       .on(table.userId)
       .where(sql`${table.status} = 'awaiting_payment'`),
+    // Lists page by (created_at, id), newest first, with or without a status; the trigram search index is
+    // hand-written in migration 0009 (drizzle-kit does not create the extension it needs first).
+    index("orders_created_at_id_idx").on(table.createdAt, table.id),
+    index("orders_status_created_at_id_idx").on(table.status, table.createdAt, table.id),
+    index("orders_ship_phone_idx").on(table.shipPhone, table.createdAt, table.id),
     check(
       "orders_amounts_not_negative",
       sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,
@@ -504,4 +507,28 @@ export const orderRequests = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.key] })],
+);
+
+/**
+ * How many orders are in each status, as +n / -n rows written by a statement trigger on orders (migration
+ * 0009): the dashboard sums a handful of rows instead of counting every order ever placed. Rows are only
+ * inserted, never updated, so concurrent orders never wait on one counter row; reading folds them together.
+ */
+export const orderStatusDeltas = pgTable("order_status_deltas", {
+  status: text("status", { enum: ORDER_STATUSES }).notNull(),
+  delta: bigint("delta", { mode: "number" }).notNull(),
+});
+
+/**
+ * Sales per Indian day (orders in a SALE_STATUSES status and their total), as deltas written by the same
+ * triggers: the dashboard's 30 days are a sum over a few rows per day, exact for today.
+ */
+export const orderDayDeltas = pgTable(
+  "order_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    orders: integer("orders").notNull(),
+    revenuePaise: bigint("revenue_paise", { mode: "number" }).notNull(),
+  },
+  (table) => [index("order_day_deltas_day_idx").on(table.day)],
 );

@@ -40,12 +40,26 @@ export function adminOrderRoutes(deps: Deps) {
       return c.json(await listAdminOrders(deps.db, c.req.valid("query")));
     })
     .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
-      const csv = await exportOrdersCsv(deps.db, c.req.valid("query"));
+      const pieces = await exportOrdersCsv(deps.db, c.req.valid("query"));
       const stamp = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+      const encoder = new TextEncoder();
+      let started = false;
+      // Pulled piece by piece as the client reads, so a slow download holds one piece in memory, not the file.
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { value, done } = await pieces.next();
+          if (done) return controller.close();
+          // A byte-order mark so spreadsheet programs read ₹ and Indian names as UTF-8.
+          controller.enqueue(encoder.encode(started ? value : `\uFEFF${value}`));
+          started = true;
+        },
+        async cancel() {
+          await pieces.return(undefined);
+        },
+      });
       c.header("Content-Type", "text/csv; charset=utf-8");
       c.header("Content-Disposition", `attachment; filename="orders-${stamp}.csv"`);
-      // A byte-order mark so spreadsheet programs read ₹ and Indian names as UTF-8.
-      return c.body(`\uFEFF${csv}`);
+      return c.body(body);
     })
     .get("/:number", validate("param", orderNumberSchema), async (c) => {
       return c.json({ order: await getAdminOrderDetail(deps.db, c.req.valid("param").number, new Date()) });

@@ -1,5 +1,6 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatMobile } from "../../common/india.ts";
+import { describeTotal } from "../../common/lists.ts";
 import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
@@ -21,17 +22,17 @@ const filtersOf = (params: URLSearchParams) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminUser(request);
   const params = new URL(request.url).searchParams;
-  return api<AdminOrderPage>(`/admin/orders${toQuery({ ...filtersOf(params), page: params.get("page") })}`);
+  return api<AdminOrderPage>(
+    `/admin/orders${toQuery({ ...filtersOf(params), after: params.get("after"), before: params.get("before") })}`,
+  );
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { orders, page, pageSize, total } = useLoaderData<typeof loader>();
+  const { orders, total, next, previous } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const filters = filtersOf(params);
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  const pageLink = (to: number) => toQuery({ ...filters, page: to });
   return (
     <div>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -95,7 +96,7 @@ export function Component() {
       </Form>
 
       <p className="mt-4 text-sm text-stone-600 dark:text-stone-400" aria-live="polite">
-        {total} order{total === 1 ? "" : "s"}
+        {describeTotal(total, "order", "orders")}
       </p>
       {orders.length > 0 && (
         <div className="relative mt-2 overflow-x-auto rounded-lg border border-stone-200 dark:border-stone-700">
@@ -158,13 +159,18 @@ export function Component() {
           </table>
         </div>
       )}
-      {pages > 1 && (
-        <nav aria-label="Pages of orders" className="mt-4 flex justify-center gap-4 text-sm">
-          {page > 1 && <Link to={pageLink(page - 1)}>← Newer</Link>}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages && <Link to={pageLink(page + 1)}>Older →</Link>}
+      {(next || previous) && (
+        <nav aria-label="Pages of orders" className="mt-4 flex justify-center gap-3 text-sm">
+          {previous && (
+            <Link to={toQuery({ ...filters, before: previous })} className={secondaryButton}>
+              ← Newer
+            </Link>
+          )}
+          {next && (
+            <Link to={toQuery({ ...filters, after: next })} className={secondaryButton}>
+              Older →
+            </Link>
+          )}
         </nav>
       )}
     </div>

@@ -1,0 +1,391 @@
+import { desc, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeCursor } from "../../common/lists.ts";
+import type { AdminOrderPage, DashboardFigures } from "../../common/orders.ts";
+import { fillBigShop } from "../../scripts/big-shop.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { createTestApp } from "../../tests/database.ts";
+import { asUser } from "../../tests/orders.ts";
+import { countUpTo } from "../admin/keyset.ts";
+import type { Db } from "../db/client.ts";
+import * as schema from "../db/schema.ts";
+import { orders, users } from "../db/schema.ts";
+import { dashboardFigures, exportOrdersCsv, listAdminOrders } from "./admin-orders.data.ts";
+
+/**
+ * The order desk on a generated shop (scripts/big-shop.ts, a few thousand orders): keyset pages, capped
+ * totals, every kind of search, the streamed export and the dashboard agree with the data, and none of their
+ * queries would read all of orders, order_lines or order_events.
+ */
+const ORDERS = 3_000;
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+let admin: TestAccount;
+
+const asAdmin = () => asUser(admin.cookie);
+const getPage = async (query: string) => {
+  const response = await shop.app.request(`/api/admin/orders${query}`, asAdmin());
+  expect(response.status).toBe(200);
+  return (await response.json()) as AdminOrderPage;
+};
+
+beforeAll(async () => {
+  shop = await createTestApp();
+  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
+  await makeAdmin(shop.db, admin.userId);
+  await fillBigShop(shop.db, { orders: ORDERS });
+}, 120_000);
+afterAll(() => shop.close());
+
+describe("a generated shop", () => {
+  it("keeps the shop's rules: totals add up, PINs match states, a status that fits the events", async () => {
+    const [check] = (
+      await shop.db.execute<{
+        orders: number;
+        lines: number;
+        wrong_subtotal: number;
+        wrong_last_event: number;
+      }>(sql`
+        select (select count(*)::int from orders) as orders,
+          (select count(*)::int from order_lines) as lines,
+          (select count(*)::int from orders o where o.subtotal_paise <>
+            (select sum(line_total_paise) from order_lines l where l.order_id = o.id)) as wrong_subtotal,
+          (select count(*)::int from orders o where o.status <> (select to_status from order_events e
+            where e.order_id = o.id order by created_at desc, id desc limit 1)) as wrong_last_event`)
+    ).rows;
+    expect(check).toMatchObject({ orders: ORDERS, wrong_subtotal: 0, wrong_last_event: 0 });
+    expect(check?.lines).toBeGreaterThan(ORDERS);
+    const statuses = await shop.db.selectDistinct({ status: orders.status }).from(orders);
+    expect(statuses.length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe("keyset pages", () => {
+  it("walk every cancelled order once, newest first, and back again", async () => {
+    const expected = (
+      await shop.db
+        .select({ number: orders.number })
+        .from(orders)
+        .where(sql`${orders.status} = 'cancelled'`)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+    ).map((row) => row.number);
+    expect(expected.length).toBeGreaterThan(50);
+
+    const pages: AdminOrderPage[] = [await getPage("?status=cancelled")];
+    expect(pages[0]?.previous).toBeNull();
+    expect(pages[0]?.total).toEqual({ count: expected.length, exact: true });
+    for (let page = pages[0]; page?.next; ) {
+      page = await getPage(`?status=cancelled&after=${page.next}`);
+      pages.push(page);
+    }
+    expect(pages.flatMap((page) => page.orders.map((order) => order.number))).toEqual(expected);
+    expect(pages.at(-1)?.next).toBeNull();
+
+    // Back from the last page by `previous` gives the same pages in reverse.
+    const back: string[][] = [];
+    for (let page = pages.at(-1); page?.previous; ) {
+      page = await getPage(`?status=cancelled&before=${page.previous}`);
+      back.push(page.orders.map((order) => order.number));
+    }
+    expect(back.reverse().flat()).toEqual(expected.slice(0, back.flat().length));
+    expect(back.flat().length).toBe(expected.length - (pages.at(-1)?.orders.length ?? 0));
+  });
+
+  it("count no further than the cap, and refuse a cursor they did not give", async () => {
+    expect((await getPage("")).total).toEqual({ count: ORDERS, exact: true });
+    const all = shop.db
+      .select({ one: sql`1`.as("one") })
+      .from(orders)
+      .$dynamic();
+    expect(await countUpTo(shop.db, all, 100)).toEqual({ count: 100, exact: false });
+    const response = await shop.app.request("/api/admin/orders?after=bm90LWEtY3Vyc29y", asAdmin());
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toContain("after");
+  });
+});
+
+describe("search", () => {
+  it("finds an exact number, e-mail or mobile, and parts of a name, number, PIN, city or e-mail", async () => {
+    const [sample] = await shop.db
+      .select({
+        number: orders.number,
+        email: users.email,
+        phone: orders.shipPhone,
+        name: orders.shipName,
+        pin: orders.shipPin,
+        city: orders.shipCity,
+        userId: orders.userId,
+      })
+      .from(orders)
+      .innerJoin(users, sql`${users.id} = ${orders.userId}`)
+      .orderBy(desc(orders.createdAt))
+      .limit(1);
+    if (!sample) throw new Error("no orders generated");
+    const numbers = async (q: string) => {
+      const found: string[] = [];
+      for (let page = await getPage(`?q=${encodeURIComponent(q)}`); ; ) {
+        found.push(...page.orders.map((order) => order.number));
+        if (!page.next) return found;
+        page = await getPage(`?q=${encodeURIComponent(q)}&after=${page.next}`);
+      }
+    };
+    const truth = async (where: ReturnType<typeof sql>) =>
+      (
+        await shop.db.execute<{ number: string }>(sql`select o.number from orders o
+          left join users u on u.id = o.user_id where ${where} order by o.created_at desc, o.id desc`)
+      ).rows.map((row) => row.number);
+
+    expect(await numbers(sample.number.toLowerCase())).toEqual([sample.number]);
+    expect(await numbers(sample.email.toUpperCase())).toEqual(await truth(sql`o.user_id = ${sample.userId}`));
+    expect(await numbers(`+91 ${sample.phone}`)).toEqual(await truth(sql`o.ship_phone = ${sample.phone}`));
+
+    const part = (text: string) => `%${text.toLowerCase()}%`;
+    const partial = (text: string) =>
+      truth(sql`(o.number || ' ' || o.ship_name || ' ' || o.ship_phone || ' ' || o.ship_pin || ' ' || o.ship_city)
+        ilike ${part(text)} or u.email ilike ${part(text)}`);
+    const name = sample.name.slice(2, 9);
+    const numberPart = sample.number.slice(-5);
+    const emailPart = sample.email.slice(3, 14);
+    for (const q of [name, numberPart, sample.pin, emailPart]) {
+      const expected = await partial(q);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await numbers(q)).toEqual(expected);
+    }
+    const city = await getPage(`?q=${encodeURIComponent(sample.city.toLowerCase())}`);
+    expect(city.orders.length).toBe(25);
+    expect(city.orders.every((order) => order.city === sample.city)).toBe(true);
+    expect((await getPage("?q=ab")).orders).toEqual([]);
+  });
+});
+
+describe("the export", () => {
+  it("streams every matching order in pieces, newest first", async () => {
+    const response = await shop.app.request("/api/admin/orders/export.csv", asAdmin());
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    let pieces = 0;
+    let text = "";
+    const decoder = new TextDecoder();
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+      pieces++;
+      text += decoder.decode(read.value, { stream: true });
+    }
+    expect(pieces).toBeGreaterThanOrEqual(4); // the header, then one piece per thousand orders
+    const lines = text.replace(/^\uFEFF/, "").split("\r\n");
+    expect(lines).toHaveLength(ORDERS + 2);
+    const newest = await shop.db
+      .select({ number: orders.number })
+      .from(orders)
+      .orderBy(desc(orders.createdAt))
+      .limit(1);
+    expect(lines[1]?.startsWith(`${newest[0]?.number},`)).toBe(true);
+  });
+});
+
+describe("the dashboard", () => {
+  it("counts orders by status exactly, also after changes and a fold of the deltas", async () => {
+    const truth = async () =>
+      Object.fromEntries(
+        (
+          await shop.db.execute<{ status: string; count: number }>(
+            sql`select status, count(*)::int as count from orders group by status`,
+          )
+        ).rows.map((row) => [row.status, row.count]),
+      );
+    const salesTruth = async () =>
+      Object.fromEntries(
+        (
+          await shop.db.execute<{ day: string; orders: number; revenue: number }>(
+            sql`select order_indian_day(created_at)::text as day, count(*)::int as orders, sum(total_paise)::int as revenue
+                from orders where order_is_sale(status)
+                  and order_indian_day(created_at) >= order_indian_day(now()) - 29 group by 1`,
+          )
+        ).rows.map((row) => [row.day, { orders: row.orders, revenuePaise: row.revenue }]),
+      );
+    const counted = async () => {
+      const figures = await dashboardFigures(shop.db, new Date(), 10);
+      const sales = Object.fromEntries(
+        figures.revenueByDay
+          .filter((day) => day.orders !== 0 || day.revenuePaise !== 0)
+          .map((day) => [day.date, { orders: day.orders, revenuePaise: day.revenuePaise }]),
+      );
+      expect(sales).toEqual(await salesTruth());
+      return Object.fromEntries(
+        figures.byStatus.filter((entry) => entry.count > 0).map((entry) => [entry.status, entry.count]),
+      );
+    };
+    expect(await counted()).toEqual(await truth());
+    // Six hundred single-row changes leave 1,200 delta rows; reading folds them.
+    for (let index = 0; index < 600; index++) {
+      await shop.db.execute(sql`update orders set status = case when status = 'delivered' then 'returned' else 'delivered' end
+        where id = (select id from orders where status in ('delivered', 'returned') order by created_at desc, id limit 1 offset ${index % 7})`);
+    }
+    expect(await counted()).toEqual(await truth());
+    const [left] = (
+      await shop.db.execute<{ rows: number }>(
+        sql`select (select count(*) from order_status_deltas)::int as rows`,
+      )
+    ).rows;
+    expect(left?.rows).toBeLessThanOrEqual(10);
+    expect(await counted()).toEqual(await truth());
+    const figures = (await (
+      await shop.app.request("/api/admin/dashboard", asAdmin())
+    ).json()) as DashboardFigures;
+    expect(figures.revenueByDay).toHaveLength(30);
+    expect(figures.today.orders).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The plan's scan nodes that read a whole big table: a sequential scan; an index walked without a condition
+ * unless a Limit stops the walk early (the newest page) with nothing in between that must read everything
+ * first (a sort, an aggregate, a hash); or such a walk whose filter threw away most of the table to find
+ * its rows (EXPLAIN ANALYZE counts them), which at a million orders is a search reading them all.
+ */
+function wholeTableReads(plan: PlanNode, sizes: Map<string, number>, limited = false): string[] {
+  const here: string[] = [];
+  const relation = plan["Relation Name"];
+  const type = plan["Node Type"];
+  if (relation && BIG_TABLES.has(relation)) {
+    if (type === "Seq Scan") here.push(`Seq Scan on ${relation}`);
+    const walked = (type === "Index Scan" || type === "Index Only Scan") && plan["Index Cond"] === undefined;
+    const removed = (plan["Rows Removed by Filter"] ?? 0) * (plan["Actual Loops"] ?? 1);
+    if (walked && !limited) here.push(`${type} of all ${relation}`);
+    if (walked && limited && removed > (sizes.get(relation) ?? 0) / 2) {
+      here.push(`${type} of ${relation} filtering out ${removed} rows`);
+    }
+  }
+  const passesLimit = (limited || type === "Limit") && !READS_EVERYTHING_FIRST.has(type);
+  return [
+    ...here,
+    ...(plan.Plans ?? []).flatMap((child) =>
+      wholeTableReads(
+        child,
+        sizes,
+        passesLimit && !["InitPlan", "SubPlan"].includes(child["Parent Relationship"] ?? ""),
+      ),
+    ),
+  ];
+}
+type PlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Cond"?: string;
+  "Rows Removed by Filter"?: number;
+  "Actual Loops"?: number;
+  "Parent Relationship"?: string;
+  Plans?: PlanNode[];
+};
+const READS_EVERYTHING_FIRST = new Set(["Sort", "Aggregate", "Hash", "Materialize", "SetOp", "Unique"]);
+const BIG_TABLES = new Set(["orders", "order_lines", "order_events"]);
+
+/**
+ * EXPLAIN ANALYZE with sequential scans off, planned as for a five-year shop: the generated tables are
+ * small, and on a few thousand rows reading a whole table is cheap and the planner rightly picks it. So the
+ * planner is told (PostgreSQL 18's pg_restore_relation_stats) that they hold what they would at a million
+ * orders, packed into the pages they have, and shows the plan it would take then.
+ */
+const FIVE_YEAR_ROWS: Record<string, number> = {
+  orders: 1_000_000,
+  order_lines: 1_750_000,
+  order_events: 5_000_000,
+  users: 100_000,
+};
+
+async function planOf(client: pg.PoolClient, query: string, params: unknown[] = []): Promise<PlanNode> {
+  const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+    `explain (analyze, format json) ${query}`,
+    params,
+  );
+  const plan = rows[0]?.["QUERY PLAN"][0]?.Plan;
+  if (!plan) throw new Error(`no plan for ${query}`);
+  return plan;
+}
+
+async function withIndexPlans<T>(run: (client: pg.PoolClient, sizes: Map<string, number>) => Promise<T>) {
+  const pool = (shop.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  try {
+    const sizes = new Map<string, number>();
+    for (const table of BIG_TABLES) {
+      sizes.set(table, Number((await client.query(`select count(*) as n from ${table}`)).rows[0]?.n));
+    }
+    for (const [table, rows] of Object.entries(FIVE_YEAR_ROWS)) {
+      await client.query(
+        `select pg_restore_relation_stats('schemaname', 'public', 'relname', $1::text,
+           'relpages', greatest(1, pg_relation_size($1::regclass) / 8192)::integer, 'reltuples', $2::real)`,
+        [table, rows],
+      );
+    }
+    await client.query("set enable_seqscan = off");
+    return await run(client, sizes);
+  } finally {
+    await client.query("reset enable_seqscan");
+    await client.query("analyze orders, order_lines, order_events, users");
+    client.release();
+  }
+}
+
+describe("the order desk's queries", () => {
+  it("each use an index instead of reading all orders, lines or events", async () => {
+    // Every query the list, search, export and dashboard send, recorded through a logging connection.
+    const recorded: { query: string; params: unknown[] }[] = [];
+    const pool = (shop.db as unknown as { $client: pg.Pool }).$client;
+    const logged = drizzle(pool, {
+      schema,
+      logger: { logQuery: (query, params) => recorded.push({ query, params }) },
+    }) as unknown as Db;
+    const [sample] = await shop.db
+      .select({ number: orders.number, email: users.email, phone: orders.shipPhone, pin: orders.shipPin })
+      .from(orders)
+      .innerJoin(users, sql`${users.id} = ${orders.userId}`)
+      .limit(1);
+    if (!sample) throw new Error("no orders generated");
+    const first = await listAdminOrders(logged, {});
+    const after = first.next ? decodeCursor(first.next) : null;
+    await listAdminOrders(logged, { after: after ?? undefined });
+    await listAdminOrders(logged, { before: after ?? undefined });
+    await listAdminOrders(logged, { status: "delivered" });
+    await listAdminOrders(logged, { status: "return_requested" });
+    await listAdminOrders(logged, { status: "shipped", from: "2024-01-01", to: "2025-12-31" });
+    await listAdminOrders(logged, { from: "2025-01-01", to: "2025-01-31" });
+    const rare = [sample.email.slice(2, 12), sample.number.slice(-5), "Sharma", "ample.in", "zzzq"];
+    for (const q of [sample.number, sample.email, sample.phone, sample.pin, ...rare]) {
+      await listAdminOrders(logged, { q });
+    }
+    for await (const _piece of await exportOrdersCsv(logged, { from: "2024-01-01" })) {
+      // read to the end
+    }
+    for await (const _piece of await exportOrdersCsv(logged, { q: "Sharma" })) {
+      // read to the end
+    }
+    await dashboardFigures(logged, new Date(), 10);
+    expect(recorded.length).toBeGreaterThan(30);
+
+    const problems = await withIndexPlans(async (client, sizes) => {
+      const found: string[] = [];
+      for (const { query, params } of recorded) {
+        if (/\b(insert|update|delete)\b/i.test(query)) continue;
+        for (const read of wholeTableReads(await planOf(client, query, params), sizes)) {
+          found.push(`${read}: ${query}`);
+        }
+      }
+      return found;
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("catches a query that would read a whole table", async () => {
+    await withIndexPlans(async (client, sizes) => {
+      const reads = async (query: string) => wholeTableReads(await planOf(client, query), sizes);
+      expect(await reads("select count(*) from orders")).not.toEqual([]);
+      expect(await reads("select * from order_lines where name ilike '%oil%'")).not.toEqual([]);
+      expect(await reads("select * from order_events where note = 'x'")).not.toEqual([]);
+      expect(
+        await reads("select * from orders where ship_name ilike '%zzzq%' order by created_at desc limit 25"),
+      ).not.toEqual([]);
+      expect(await reads("select * from orders order by created_at desc, id desc limit 25")).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,77 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fillBigShop } from "../../scripts/big-shop.ts";
+import { createDb } from "../../server/db/client.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+
+/** Staff page through a shop's orders by Newer / Older, on a phone and a desktop, light and dark. */
+let shop: Shop;
+let browser: Browser;
+let owner: TestAccount;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([
+    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
+    launchBrowser(),
+  ]);
+  owner = await signUpViaHttp(shop.url, "owner@example.in");
+  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 2 });
+  try {
+    await fillBigShop(db, { orders: 120 });
+  } finally {
+    await pool.end();
+  }
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+describe("the staff's order list", () => {
+  for (const viewport of ["phone", "desktop"] as const) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      it(`pages older and newer by cursor (${viewport}, ${colorScheme})`, async () => {
+        const context = await newContext(browser, shop, { viewport, colorScheme });
+        await signInContext(context, shop.url, owner);
+        const page = await context.newPage();
+        await page.goto("/admin/orders");
+        await page.getByRole("heading", { name: "Orders" }).waitFor();
+        await page.getByText("120 orders").waitFor();
+        const firstNumbers = await page.locator("tbody th").allTextContents();
+        expect(firstNumbers).toHaveLength(25);
+        const pages = page.getByRole("navigation", { name: "Pages of orders" });
+        expect(await pages.getByRole("link", { name: "← Newer" }).count()).toBe(0);
+        await screenshot(page, `admin-orders-${viewport}-${colorScheme}`);
+
+        await pages.getByRole("link", { name: "Older →" }).click();
+        await page.waitForURL(/after=/);
+        await page
+          .locator("tbody th")
+          .first()
+          .filter({ hasNotText: firstNumbers[0] ?? "" })
+          .waitFor();
+        const second = await page.locator("tbody th").allTextContents();
+        expect(second).toHaveLength(25);
+        expect(second.some((number) => firstNumbers.includes(number))).toBe(false);
+        // Newest first: the second page starts below the first page's last order.
+        expect((second[0] ?? "") < (firstNumbers.at(-1) ?? "")).toBe(true);
+
+        await pages.getByRole("link", { name: "← Newer" }).click();
+        await page.waitForURL(/before=/);
+        await page
+          .locator("tbody th")
+          .first()
+          .filter({ hasText: firstNumbers[0] ?? "" })
+          .waitFor();
+        expect(await page.locator("tbody th").allTextContents()).toEqual(firstNumbers);
+        expect(await pages.getByRole("link", { name: "← Newer" }).count()).toBe(0);
+
+        // Nothing wider than the screen but the table's own scroller.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        await context.close();
+      });
+    }
+  }
+});
