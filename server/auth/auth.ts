@@ -4,6 +4,7 @@ import { genericOAuth, magicLink } from "better-auth/plugins";
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { log, redact, serializeLogArgument } from "../log.ts";
 import type { Mailer } from "../mail.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
@@ -200,7 +201,12 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: env.TRUSTED_PROXIES },
     },
     // Better Auth logs expected failures ("User not found") as warnings, and addresses at info level.
-    logger: { level: env.NODE_ENV === "test" ? "error" : "warn" },
+    logger: {
+      level: env.NODE_ENV === "test" ? "error" : "warn",
+      // Through the shop's logger: its errors carry failed queries whose parameters are session tokens.
+      log: (level, message, ...args) =>
+        log[level]({ from: "better-auth", details: args.map(serializeLogArgument) }, redact(message)),
+    },
     telemetry: { enabled: false },
   });
 }
