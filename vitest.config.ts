@@ -23,6 +23,19 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        root: import.meta.dirname,
+        test: {
+          // Several shop processes per test (faults, starting together, shutdown, behind nginx): slow, so
+          // gathered here and run one file at a time, each once.
+          name: "production",
+          include: ["tests/production/**/*.test.ts"],
+          globalSetup: ["tests/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

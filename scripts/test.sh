@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-postgresql-nginx.sh
 echo "== typecheck"
 npx tsc --noEmit
 echo "== lint"

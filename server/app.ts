@@ -16,6 +16,8 @@ import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
@@ -27,8 +29,17 @@ import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
-export function createApp(deps: Deps) {
+export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "draining"> } = {}) {
   const app = new Hono();
+  const { lifecycle } = options;
+  const metrics = createMetrics({ pool: deps.db.$client, processMetrics: Boolean(deps.env.METRICS_TOKEN) });
+  app.use(observeRequests(deps.env, metrics));
+  // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere.
+  app.use(async (c, next) => {
+    await next();
+    if (lifecycle?.draining) c.header("Connection", "close");
+  });
+  app.get("/metrics", metricsHandler(deps.env, metrics));
   // Razorpay Checkout's hosts are allowed only when Razorpay is configured.
   const payments = razorpayCspSources(deps.env);
 
@@ -63,6 +74,7 @@ export function createApp(deps: Deps) {
   api
     .get("/health", (c) => c.json({ status: "ok" }))
     .get("/ready", async (c) => {
+      if (lifecycle?.draining) throw httpError(503, "shutting_down", "This instance is shutting down.");
       try {
         await deps.db.execute(sql`select 1`);
       } catch {

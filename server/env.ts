@@ -96,6 +96,17 @@ const envSchema = z.object({
   /** E-mail links, reset and confirmation e-mails, and sign-up mails one address is sent per window. */
   AUTH_EMAIL_PER_ADDRESS: blankIsDefault(z.coerce.number().int().min(1).default(3)),
   AUTH_EMAIL_PER_ADDRESS_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(15)),
+  // ---- Operations
+  /** Connections each instance keeps to PostgreSQL at most. */
+  DB_POOL_MAX: blankIsDefault(z.coerce.number().int().min(2).default(10)),
+  /** Longest wait for a database connection before the request is answered 503. */
+  DB_CONNECT_TIMEOUT_MS: blankIsDefault(z.coerce.number().int().min(100).default(5_000)),
+  /** Longest a statement may run; a database that does not answer (frozen) is given up 2 s later. */
+  DB_STATEMENT_TIMEOUT_MS: blankIsDefault(z.coerce.number().int().min(100).default(5_000)),
+  /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits. */
+  SHUTDOWN_GRACE_MS: blankIsDefault(z.coerce.number().int().min(0).default(10_000)),
+  /** Bearer token for GET /metrics; unset, /metrics does not exist (404). */
+  METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
   /** Reverse proxies in front of the shop (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
   TRUSTED_PROXIES: z
     .string()

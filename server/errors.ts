@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { log } from "./log.ts";
 
 export type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 
@@ -39,8 +40,54 @@ export function errorBody(code: string, message: string, fields?: Record<string,
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
-// Connection failures surface as these; the database being down is a 503, not a bug.
-const UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "53300"]);
+// How a database that is down, restarting, frozen or overloaded shows itself: Node's socket errors,
+// PostgreSQL's connection-exception class (08), operator intervention (57P01 terminated by an
+// administrator, 57P02/57P03 restarting), a statement cut off by statement_timeout (57014), too many
+// connections (53300), and pg's own messages for a connection it lost or gave up waiting for.
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "57014",
+  "53300",
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end/i;
+
+/**
+ * Whether an error (or anything it wraps, at any depth: Better Auth wraps Drizzle's error, which wraps
+ * pg's) says the database cannot be reached, which is a 503, not a bug.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 20) {
+    const current = queue.shift();
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
+    seen.add(current);
+    const { code, message, cause, errors } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+    queue.push(cause);
+    if (Array.isArray(errors)) queue.push(...errors);
+  }
+  return false;
+}
+
+export const unavailableBody = () =>
+  errorBody("unavailable", "The shop is briefly unavailable. Please try again in a moment.");
 
 export function handleError(error: Error, c: Context) {
   if (error instanceof HTTPException) {
@@ -52,14 +99,17 @@ export function handleError(error: Error, c: Context) {
     const code = cause?.code ?? DEFAULT_CODES[status] ?? "error";
     return c.json(errorBody(code, error.message || "Request failed", cause?.fields), status);
   }
-  const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code;
-  if (code && UNAVAILABLE.has(code)) {
-    console.error(`[api] ${c.req.method} ${c.req.path}: database unavailable (${code})`);
-    return c.json(
-      errorBody("unavailable", "The shop is briefly unavailable. Please try again in a moment."),
-      503,
-    );
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ method: c.req.method, route: routeOf(c), err: error }, "database unavailable");
+    return c.json(unavailableBody(), 503);
   }
-  console.error(`[api] ${c.req.method} ${c.req.path}:`, error);
+  log.error({ method: c.req.method, route: routeOf(c), err: error }, "request failed");
   return c.json(errorBody("internal_error", "Something went wrong on our side. Please try again."), 500);
+}
+
+/** The route pattern (/api/orders/:number), never the path itself, which may carry a token or an address. */
+export function routeOf(c: Context): string {
+  return c.req.routePath && c.req.routePath !== "*" && c.req.routePath !== "/*"
+    ? c.req.routePath
+    : "unmatched";
 }

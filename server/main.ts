@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { createDb, migrateDatabase } from "./db/client.ts";
-import { startEmbeddedPostgres } from "./db/embedded.ts";
+import { createDb, migrateDatabase, withStartupLock } from "./db/client.ts";
+import { releaseSignalHooks, startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
 import { createDeps } from "./deps.ts";
 import { type Env, parseEnv } from "./env.ts";
+import { createLifecycle } from "./lifecycle.ts";
+import { log, serializeError } from "./log.ts";
 import { scheduleUnpaidOrderExpiry } from "./orders/order-status.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen
@@ -15,34 +17,61 @@ async function main() {
   try {
     env = parseEnv();
   } catch (error) {
-    console.error((error as Error).message);
+    log.fatal((error as Error).message);
     process.exit(1);
   }
+  // This process shuts down on its own terms (below), the embedded database last.
+  releaseSignalHooks();
+  // A stray promise (a library's background query during an outage) is logged, never ends the shop.
+  process.on("unhandledRejection", (reason) =>
+    log.error({ err: serializeError(reason) }, "unhandled promise rejection"),
+  );
 
   const embedded = env.DATABASE_URL ? undefined : await startEmbeddedPostgres(env.DATA_DIR);
   const databaseUrl = env.DATABASE_URL ?? embedded?.url;
   if (!databaseUrl) throw new Error("No database URL");
-  const { db, pool } = createDb(databaseUrl);
-  await migrateDatabase(db);
-  await seedCatalogue(db);
 
+  // Instances started together take turns; migrations may run longer than a request's statement timeout.
+  await withStartupLock(databaseUrl, async () => {
+    const startup = createDb(databaseUrl, { max: 2 });
+    try {
+      await migrateDatabase(startup.db);
+      await seedCatalogue(startup.db);
+    } finally {
+      await startup.pool.end();
+    }
+  });
+
+  const { db, pool } = createDb(databaseUrl, {
+    max: env.DB_POOL_MAX,
+    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+  });
+  const lifecycle = createLifecycle();
   const deps = createDeps({ db, env });
-  const app = createApp(deps);
-  const stopExpiry = scheduleUnpaidOrderExpiry(deps);
+  const app = createApp(deps, { lifecycle });
+
+  // Background work registers here how it is stopped; shutdown stops it after the last request.
+  lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-    const where = embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL";
-    console.log(`Shop ready on http://localhost:${info.port} (${where})`);
+    log.info(
+      { port: info.port, database: embedded ? "embedded" : "external" },
+      `Shop ready on http://localhost:${info.port} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
+    );
   });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
-    server.close();
-    stopExpiry();
-    await pool.end();
-    await embedded?.stop();
+    log.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, "shutting down");
+    await lifecycle.shutdown({
+      server,
+      graceMs: env.SHUTDOWN_GRACE_MS,
+      finally: [() => pool.end(), async () => embedded?.stop()],
+    });
+    log.info("stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
@@ -50,6 +79,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error("The shop could not start:", error);
+  log.fatal({ err: serializeError(error) }, "The shop could not start");
   process.exit(1);
 });

@@ -6,6 +6,7 @@ import { accountImageSchema, accountNameSchema } from "../../common/schemas/acco
 import type { Db } from "../db/client.ts";
 import { verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { log, serializeError } from "../log.ts";
 import type { Mail } from "../mail.ts";
 import { signInLockedMail } from "./emails.ts";
 import { refuseForeignTargets } from "./redirect-check.ts";
@@ -115,7 +116,9 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
 
     // Rows of finished throttles are cleared now and then, by whichever request comes along.
     if (Math.random() < 0.01) {
-      forgetOldThrottles(db).catch((error) => console.error("[auth] clearing old throttles failed:", error));
+      forgetOldThrottles(db).catch((error) =>
+        log.error({ err: serializeError(error) }, "clearing old sign-in throttles failed"),
+      );
     }
 
     const mailKind = MAIL_KINDS[ctx.path];
@@ -175,7 +178,7 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
       setImmediate(() => {
         db.delete(verifications)
           .where(eq(verifications.id, decoy.id))
-          .catch((error) => console.error("[auth] removing a decoy reset token failed:", error));
+          .catch((error) => log.error({ err: serializeError(error) }, "removing a decoy reset token failed"));
       });
     }
 

@@ -5,6 +5,7 @@ import { ACCOUNT_NAME_MAX, accountImageSchema, CONTROL_CHARACTERS } from "../../
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { log, redact, serializeError, serializeLogArgument } from "../log.ts";
 import type { Mail, Mailer } from "../mail.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
@@ -49,7 +50,7 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
     setImmediate(() => {
       Promise.resolve()
         .then(() => mailer.send(compose()))
-        .catch((error) => console.error("[auth] sending a mail failed:", error));
+        .catch((error) => log.error({ err: serializeError(error) }, "an account e-mail could not be sent"));
     });
   };
 
@@ -196,7 +197,12 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"], trustedProxies: env.TRUSTED_PROXIES },
     },
     // Better Auth logs expected failures ("User not found") as warnings, and addresses at info level.
-    logger: { level: env.NODE_ENV === "test" ? "error" : "warn" },
+    logger: {
+      level: env.NODE_ENV === "test" ? "error" : "warn",
+      // Through the shop's logger: its errors carry failed queries whose parameters are session tokens.
+      log: (level, message, ...args) =>
+        log[level]({ from: "better-auth", details: args.map(serializeLogArgument) }, redact(message)),
+    },
     telemetry: { enabled: false },
   });
 }

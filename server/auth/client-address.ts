@@ -62,3 +62,13 @@ function trustedProxyList(entries: string[]): BlockList {
 function isTrusted(list: BlockList, address: string): boolean {
   return list.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
 }
+
+/**
+ * Whether the request came through one of TRUSTED_PROXIES, whose headers (X-Forwarded-For, X-Request-Id)
+ * may then be believed. In-process requests (no socket) count as proxied when proxies are configured.
+ */
+export function fromTrustedProxy(c: Context, env: Env): boolean {
+  if (env.TRUSTED_PROXIES.length === 0) return false;
+  const peer = peerAddress(c);
+  return !peer || isTrusted(trustedProxyList(env.TRUSTED_PROXIES), peer);
+}

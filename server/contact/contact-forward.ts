@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { log, redact } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
 import { recordForwarding, type StoredMessage } from "./contact.data.ts";
 
@@ -51,6 +52,8 @@ export async function forwardContactMessage(
       problems.push(`e-mail: ${(error as Error).message}`);
     }
   }
-  if (problems.length > 0) console.error(`[contact] forwarding ${message.id} failed: ${problems.join("; ")}`);
+  if (problems.length > 0) {
+    log.error({ messageId: message.id, problems: problems.map(redact) }, "contact message forwarding failed");
+  }
   await recordForwarding(db, message.id, problems.length > 0 ? problems.join("; ") : undefined);
 }

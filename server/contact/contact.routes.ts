@@ -15,6 +15,7 @@ import type { SessionUser } from "../auth/session.ts";
 import { requireAdmin } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { type ErrorBody, handleError, httpError, notFound } from "../errors.ts";
+import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
 import { validate } from "../validate.ts";
 import {
@@ -86,7 +87,7 @@ export function contactRoutes(deps: Deps) {
           );
         }
         void forwardContactMessage(deps, result.stored).catch((error) =>
-          console.error("[contact] forwarding crashed:", error),
+          log.error({ err: serializeError(error) }, "contact message forwarding crashed"),
         );
         return c.json({ ok: true } satisfies ContactResult);
       },
@@ -158,7 +159,7 @@ export function adminMessageRoutes(deps: Deps) {
               html: textToHtml(text),
             });
           } catch (error) {
-            console.error("[contact] reply e-mail failed:", error);
+            log.error({ err: serializeError(error) }, "contact reply e-mail failed");
             throw httpError(502, "mail_failed", "The reply could not be sent. Please try again in a moment.");
           }
         },

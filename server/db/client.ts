@@ -1,20 +1,93 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { log, serializeError } from "../log.ts";
 import * as schema from "./schema.ts";
 
 export type Db = ReturnType<typeof createDb>["db"];
 
-export function createDb(url: string, options: { max?: number } = {}) {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+export type DbOptions = {
+  max?: number;
+  /** Longest wait for a connection (a new one, or a free one from a full pool). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL cancels a statement running longer; the client gives up on an answer a little later. */
+  statementTimeoutMs?: number;
+};
+
+/** Grace on top of statement_timeout before the client decides the server itself is gone (frozen). */
+const READ_GRACE_MS = 2_000;
+
+export function createDb(url: string, options: DbOptions = {}) {
+  const { statementTimeoutMs } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    keepAlive: true,
+    ...(statementTimeoutMs
+      ? {
+          statement_timeout: statementTimeoutMs,
+          // A frozen server never answers, and a frozen client must not hold row locks forever.
+          query_timeout: statementTimeoutMs + READ_GRACE_MS,
+          idle_in_transaction_session_timeout: statementTimeoutMs * 3,
+        }
+      : {}),
+  });
   // An idle client losing its connection (database restart) must not crash the process.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("error", (error) => log.warn({ err: serializeError(error) }, "idle database connection lost"));
+  pool.on("connect", (client) => {
+    // A checked-out client whose connection dies between two queries (pg_terminate_backend, a restart)
+    // emits "error" too; with no listener that would end the process.
+    client.on("error", (error) =>
+      log.warn({ err: serializeError(error) }, "database connection lost while in use"),
+    );
+    if (statementTimeoutMs) dropConnectionOnReadTimeout(client);
+  });
   const db = drizzle(pool, { schema });
   return { db, pool };
+}
+
+/**
+ * pg's query_timeout answers the caller but leaves the query running on the connection, which then goes
+ * back to the pool still inside its transaction: the next user would commit the abandoned half of it. The
+ * connection is cut instead, so PostgreSQL rolls the transaction back and the pool replaces the client.
+ */
+function dropConnectionOnReadTimeout(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const connection = (client as unknown as { connection: { stream: { destroy: () => void } } }).connection;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: Error) => {
+        if (error?.message === "Query read timeout") connection.stream.destroy();
+      });
+    }
+    return result;
+  }) as typeof client.query;
 }
 
 export const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
 
 export async function migrateDatabase(db: Db) {
   await migrate(db, { migrationsFolder });
+}
+
+/** Any number to name the shop's startup lock by; only instances of this shop take it. */
+const STARTUP_LOCK = 7_341_902_118;
+
+/**
+ * Runs `work` (migrations, the catalogue seed) while holding a PostgreSQL advisory lock, so instances
+ * started together on one database take turns instead of racing to create the same schema.
+ */
+export async function withStartupLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", (error) => log.warn({ err: serializeError(error) }, "startup lock connection lost"));
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [STARTUP_LOCK]);
+    return await work();
+  } finally {
+    // Closing the session releases the lock whatever happened.
+    await client.end().catch(() => {});
+  }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import exitHook from "async-exit-hook";
@@ -16,6 +16,16 @@ for (const event of ["beforeExit", "exit"] as const) {
   if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
 }
 
+/**
+ * For the server, which shuts down gracefully on its own (server/shutdown.ts): the library's signal hooks
+ * would exit the process (code 143 for SIGTERM) while requests are still being answered.
+ */
+export function releaseSignalHooks() {
+  for (const event of ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"]) {
+    if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
+  }
+}
+
 const DATABASE = "shop";
 const USER = "shop";
 
@@ -24,7 +34,11 @@ const USER = "shop";
  * Listens on 127.0.0.1 only, on a free port, with a password generated on first start
  * and kept beside the cluster, so two shops on one machine never collide.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}) {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+  options: { port?: number } = {},
+) {
   const root = path.resolve(dataDir);
   const clusterDir = path.join(root, "postgres");
   const passwordFile = path.join(root, "postgres-password");
@@ -37,7 +51,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const password = firstStart
     ? randomBytes(18).toString("base64url")
     : (await readFile(passwordFile, "utf8")).trim();
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
 
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -66,23 +80,46 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
     adminUrl: (database: string) =>
       `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    port,
+    clusterDir,
     stop: () => cluster.stop(),
+    /** Starts the cluster again after stop(), on the same port (tests of a database restart). */
+    restart: () => cluster.start(),
   };
 }
 
 /**
  * A shop killed without a chance to clean up (SIGKILL, power loss) leaves its PostgreSQL running,
- * which would refuse a second postmaster on the same directory: shut the orphan down first.
+ * which would refuse a second postmaster on the same directory: shut the orphan down first. The PID
+ * in a stale postmaster.pid may since belong to another process: only a postgres serving this very
+ * directory is signalled; any other holder means the file is stale, and it is removed (PostgreSQL
+ * itself would refuse to start while the PID it names is alive).
  */
 async function stopOrphanedPostmaster(clusterDir: string) {
   const pidFile = path.join(clusterDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!(await isPostmasterOf(pid, clusterDir))) {
+    await rm(pidFile, { force: true });
+    return;
+  }
   process.kill(pid, "SIGINT"); // PostgreSQL's "fast" shutdown
   for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Whether `pid` runs a postgres binary with `-D clusterDir`, read from /proc (Linux; elsewhere: never). */
+export async function isPostmasterOf(pid: number, clusterDir: string): Promise<boolean> {
+  const commandLine = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+  const args = commandLine.split("\0");
+  const dataDirIndex = args.indexOf("-D");
+  return (
+    path.basename(args[0] ?? "") === "postgres" &&
+    dataDirIndex > 0 &&
+    path.resolve(args[dataDirIndex + 1] ?? "") === path.resolve(clusterDir)
+  );
 }
 
 function isAlive(pid: number) {
@@ -124,7 +161,14 @@ export async function connectEmbeddedPostgres(dataDir: string) {
     const [pidLine, , , portLine] = (await readFile(pidFile, "utf8")).split("\n");
     const pid = Number(pidLine);
     const port = Number(portLine);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && Number.isInteger(port) && port > 0) {
+    if (
+      Number.isInteger(pid) &&
+      pid > 0 &&
+      isAlive(pid) &&
+      (await isPostmasterOf(pid, clusterDir)) &&
+      Number.isInteger(port) &&
+      port > 0
+    ) {
       const password = (await readFile(path.join(root, "postgres-password"), "utf8")).trim();
       return {
         url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,

@@ -4,6 +4,7 @@ import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
+import { log, serializeError } from "../log.ts";
 
 export type OrderMailKind = "placed" | "shipped" | "delivered" | "cancelled" | "refunded";
 
@@ -36,7 +37,7 @@ export async function sendOrderMail(deps: Deps, orderId: string, kind: OrderMail
     const mail = composeOrderMail(deps, order.order, lines, kind);
     await deps.mailer.send({ to: order.email, ...mail });
   } catch (error) {
-    console.error(`[mail] order ${orderId} (${kind}) could not be sent:`, (error as Error).message);
+    log.error({ orderId, kind, err: serializeError(error) }, "order e-mail could not be sent");
   }
 }
 

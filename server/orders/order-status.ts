@@ -8,6 +8,7 @@ import {
 import { combos, orderEvents, orderLines, orders, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { log, serializeError } from "../log.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { type OrderMailKind, sendOrderMail } from "./order-mail.ts";
 import { lifecycleOf, type OrderRow } from "./orders.data.ts";
@@ -182,8 +183,9 @@ export async function confirmRazorpayPayment(
     if (!order) return null;
     if (order.razorpayPaymentId) return { order, changed: false, confirmed: false };
     if (payment.amountPaise !== undefined && payment.amountPaise !== order.totalPaise) {
-      console.error(
-        `[razorpay] payment ${payment.paymentId} of ${payment.amountPaise} paise does not match order ${order.number}`,
+      log.error(
+        { paymentId: payment.paymentId, amountPaise: payment.amountPaise, order: order.number },
+        "Razorpay payment does not match the order's total",
       );
       return { order, changed: false, confirmed: false };
     }
@@ -298,7 +300,7 @@ export async function expireUnpaidOrders(deps: Deps, now = new Date()): Promise<
 export function scheduleUnpaidOrderExpiry(deps: Deps): () => void {
   const timer = setInterval(() => {
     expireUnpaidOrders(deps).catch((error) =>
-      console.error("[orders] expiring unpaid orders failed:", error),
+      log.error({ err: serializeError(error) }, "expiring unpaid orders failed"),
     );
   }, 60_000);
   timer.unref();

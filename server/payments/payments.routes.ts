@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
+import { log } from "../log.ts";
 import { confirmRazorpayPayment } from "../orders/order-status.ts";
 import { razorpayConfig, verifyWebhookSignature } from "./razorpay.ts";
 
@@ -56,7 +57,7 @@ export function paymentRoutes(deps: Deps) {
           via: "webhook",
           amountPaise: payment.amount,
         });
-        if (!result) console.warn(`[razorpay] webhook for unknown order ${payment.order_id}`);
+        if (!result) log.warn({ razorpayOrderId: payment.order_id }, "Razorpay webhook for an unknown order");
       }
       // Any verified event is acknowledged, so Razorpay does not retry what the shop does not act on.
       return c.json({ received: true });

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Env } from "../env.ts";
 import { httpError } from "../errors.ts";
+import { log, serializeError } from "../log.ts";
 
 /** Razorpay, when its keys are configured; otherwise the shop takes cash on delivery only. */
 export type RazorpayConfig = {
@@ -83,7 +84,7 @@ async function callRazorpay<T>(config: RazorpayConfig, path: string, body: unkno
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
-    console.error(`[razorpay] POST ${path} failed:`, (error as Error).message);
+    log.error({ path, err: serializeError(error) }, "Razorpay request failed");
     throw httpError(
       502,
       "payment_gateway_unavailable",
@@ -94,7 +95,10 @@ async function callRazorpay<T>(config: RazorpayConfig, path: string, body: unkno
     | (T & { error?: { description?: string } })
     | undefined;
   if (!response.ok || !data) {
-    console.error(`[razorpay] POST ${path}: ${response.status} ${data?.error?.description ?? ""}`);
+    log.error(
+      { path, status: response.status, description: data?.error?.description },
+      "Razorpay refused a request",
+    );
     throw httpError(
       502,
       "payment_gateway_error",

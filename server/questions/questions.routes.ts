@@ -12,6 +12,7 @@ import type { SessionUser } from "../auth/session.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
+import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
 import { validate } from "../validate.ts";
 import {
@@ -109,7 +110,7 @@ async function notifyAsker({ env, mailer }: Deps, question: AdminQuestion): Prom
     });
     return true;
   } catch (error) {
-    console.error(`[questions] answer e-mail for ${question.id} failed:`, error);
+    log.error({ questionId: question.id, err: serializeError(error) }, "question answer e-mail failed");
     return false;
   }
 }

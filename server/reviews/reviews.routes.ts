@@ -14,6 +14,7 @@ import type { SessionUser } from "../auth/session.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
 import { validate } from "../validate.ts";
 import {
@@ -147,7 +148,7 @@ async function notifyRejection({ env, mailer }: Deps, review: AdminReview): Prom
     });
     return true;
   } catch (error) {
-    console.error(`[reviews] rejection e-mail for ${review.id} failed:`, error);
+    log.error({ reviewId: review.id, err: serializeError(error) }, "review rejection e-mail failed");
     return false;
   }
 }

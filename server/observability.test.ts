@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, jsonRequest } from "../tests/database.ts";
+
+const TOKEN = "metrics-token-for-the-tests";
+
+describe("request ids and /metrics", () => {
+  let withToken: Awaited<ReturnType<typeof createTestApp>>;
+  let withoutToken: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    withToken = await createTestApp({ METRICS_TOKEN: TOKEN, TRUSTED_PROXIES: "10.0.0.2" });
+    withoutToken = await createTestApp();
+  });
+  afterAll(async () => {
+    await withToken?.close();
+    await withoutToken?.close();
+  });
+
+  it("returns a trusted proxy's X-Request-Id, and makes one otherwise", async () => {
+    const proxied = await withToken.app.request(
+      "/api/health",
+      jsonRequest({ headers: { "X-Request-Id": "abc-123" } }),
+    );
+    expect(proxied.headers.get("x-request-id")).toBe("abc-123");
+    const direct = await withoutToken.app.request(
+      "/api/health",
+      jsonRequest({ headers: { "X-Request-Id": "chosen-by-the-client" } }),
+    );
+    expect(direct.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const injected = await withToken.app.request(
+      "/api/health",
+      jsonRequest({ headers: { "X-Request-Id": "bad id with spaces and {braces}" } }),
+    );
+    expect(injected.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("serves Prometheus metrics by route pattern behind the token, and nothing without one configured", async () => {
+    await withToken.app.request("/api/products/no-such-product");
+    const refused = await withToken.app.request("/metrics");
+    expect(refused.status).toBe(401);
+    const metrics = await withToken.app.request(
+      "/metrics",
+      jsonRequest({ headers: { Authorization: `Bearer ${TOKEN}` } }),
+    );
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toContain(
+      'shop_http_requests_total{method="GET",route="/api/products/:slug",status="404"} 1',
+    );
+    expect(text).toContain("shop_db_pool_waiting");
+    expect(text).toContain("process_cpu_user_seconds_total");
+    expect(text).not.toContain("no-such-product");
+
+    const absent = await withoutToken.app.request("/metrics");
+    expect(absent.status).toBe(404);
+    expect(((await absent.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+});

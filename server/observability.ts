@@ -1,0 +1,96 @@
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Pool } from "pg";
+import client from "prom-client";
+import { fromTrustedProxy } from "./auth/client-address.ts";
+import type { Env } from "./env.ts";
+import { notFound, routeOf } from "./errors.ts";
+import { log } from "./log.ts";
+
+// What a proxy may hand on as a request id: short, printable, no room for a log-injection payload.
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The Prometheus registry of one app. One per app, not prom-client's global one: tests build many
+ * apps in one process, and each counts its own requests.
+ */
+export function createMetrics(options: { pool?: Pool; processMetrics: boolean }) {
+  const registry = new client.Registry();
+  if (options.processMetrics) client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({
+    name: "shop_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status",
+    labelNames: ["method", "route", "status"],
+    registers: [registry],
+  });
+  const duration = new client.Histogram({
+    name: "shop_http_request_duration_seconds",
+    help: "Time to answer HTTP requests, by method, route pattern and status",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const ordersPlaced = new client.Counter({
+    name: "shop_orders_placed_total",
+    help: "Orders placed (replays of an Idempotency-Key not counted)",
+    registers: [registry],
+  });
+  const { pool } = options;
+  if (pool) {
+    const gauge = (name: string, help: string, read: () => number) =>
+      new client.Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge("shop_db_pool_connections", "Connections the pool holds to PostgreSQL", () => pool.totalCount);
+    gauge("shop_db_pool_idle", "Pool connections not in use", () => pool.idleCount);
+    gauge("shop_db_pool_waiting", "Queries waiting for a pool connection", () => pool.waitingCount);
+  }
+  return { registry, requests, duration, ordersPlaced };
+}
+
+/**
+ * Gives every request an id (the trusted proxy's X-Request-Id, else a new one), returns it, and writes
+ * one access line per request: method, route pattern, status, duration, id. Never the path or query
+ * (tokens, order numbers, e-mail addresses), nor any header.
+ */
+export function observeRequests(env: Env, metrics: Metrics): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    const offered = c.req.header("x-request-id");
+    const requestId =
+      offered && REQUEST_ID.test(offered) && fromTrustedProxy(c, env) ? offered : randomUUID();
+    c.set("requestId" as never, requestId as never);
+    c.header("X-Request-Id", requestId);
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    const labels = { method: c.req.method, route: routeOf(c), status: String(c.res.status) };
+    metrics.requests.inc(labels);
+    metrics.duration.observe(labels, seconds);
+    if (labels.method === "POST" && labels.route === "/api/orders" && c.res.status === 201) {
+      metrics.ordersPlaced.inc();
+    }
+    log.info({ ...labels, status: c.res.status, ms: Math.round(seconds * 1000), requestId }, "request");
+  };
+}
+
+/** GET /metrics for Prometheus, behind METRICS_TOKEN as a bearer token; without the token set, a 404. */
+export function metricsHandler(env: Env, metrics: Metrics) {
+  return async (c: Context) => {
+    if (!env.METRICS_TOKEN) throw notFound(`There is nothing at ${c.req.method} /metrics.`);
+    const given = Buffer.from(c.req.header("authorization") ?? "");
+    const expected = Buffer.from(`Bearer ${env.METRICS_TOKEN}`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      c.header("WWW-Authenticate", 'Bearer realm="metrics"');
+      return c.json({ error: { code: "unauthenticated", message: "A metrics token is required." } }, 401);
+    }
+    c.header("Cache-Control", "no-store");
+    return c.body(await metrics.registry.metrics(), 200, { "Content-Type": metrics.registry.contentType });
+  };
+}
