@@ -55,10 +55,11 @@ export function createApp(deps: Deps) {
   );
   app.use(compress());
 
-  // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies.
+  // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies,
+  // unless the route says otherwise (catalogue answers are revalidated by ETag instead).
   const api = new Hono().use("*", async (c, next) => {
     await next();
-    c.header("Cache-Control", "no-store");
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   api
     .get("/health", (c) => c.json({ status: "ok" }))

@@ -41,6 +41,7 @@ async function main() {
     console.log(`${signal}: shutting down`);
     server.close();
     stopExpiry();
+    await deps.catalogue.stop();
     await pool.end();
     await embedded?.stop();
     process.exit(0);
