@@ -53,7 +53,10 @@ export function createApp(deps: Deps) {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(compress());
+  // Files are compressed once at build (scripts/vite-precompress.ts) and picked by serveStatic; only
+  // answers made per request (pages, API JSON above 1 kB) are compressed here.
+  const compressPerRequest = compress();
+  app.use((c, next) => (path.extname(c.req.path) ? next() : compressPerRequest(c, next)));
 
   // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies,
   // unless the route says otherwise (catalogue answers are revalidated by ETag instead).
@@ -113,7 +116,7 @@ function serveWebApp(app: Hono) {
     await next();
     if (c.res.ok) c.header("Cache-Control", "public, max-age=86400");
   });
-  const staticFiles = serveStatic({ root: distDir });
+  const staticFiles = serveStatic({ root: distDir, precompressed: true });
   // Only paths naming a file are looked up on disk; page paths (/, /cart) are the SPA's.
   if (existsSync(distDir)) {
     app.use("*", (c, next) => (path.extname(c.req.path) ? staticFiles(c, next) : next()));
