@@ -17,8 +17,8 @@ import { startBenchShop } from "./support.ts";
  * The shop over real HTTP (@hono/node-server on 127.0.0.1) against a bare node:http server answering the
  * exact bytes of GET /api/products, and Debian's nginx serving them as a file when it is installed
  * (bench/setup.sh installs it). The load comes from autocannon in a process of its own, at CONNECTIONS
- * connections, after a warm-up. On a shared machine the absolute figures are noise; the ratios to the
- * baseline measured in the same run are what compare.
+ * connections, after a warm-up. On a shared machine the absolute figures are noise; each target's ratio is
+ * to a baseline measured just before it, which is what compares.
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -26,7 +26,7 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const ORIGIN = "http://localhost:3000";
 const NGINX = "/usr/sbin/nginx";
 
-type Row = { name: string; result: LoadResult; unit?: string };
+type Row = { name: string; result: LoadResult; baseline: number; unit?: string };
 
 function load(url: string, scenario: LoadPlan["scenario"], options: Partial<LoadPlan> = {}) {
   const plan: LoadPlan = {
@@ -111,15 +111,15 @@ http {
 const pad = (text: string, width: number) => text.padEnd(width);
 const padLeft = (text: string, width: number) => text.padStart(width);
 
-function printTable(rows: Row[], baseline: LoadResult) {
+function printTable(rows: Row[]) {
   console.log(
-    `\n${pad("target", 48)}${padLeft("req/s", 9)}${padLeft("p50 ms", 8)}${padLeft("p99 ms", 8)}${padLeft("ratio", 7)}  errors/non-2xx`,
+    `\n${pad("target", 52)}${padLeft("req/s", 8)}${padLeft("p50 ms", 8)}${padLeft("p99 ms", 8)}${padLeft("baseline", 10)}${padLeft("ratio", 7)}  errors/non-2xx`,
   );
-  for (const { name, result, unit } of rows) {
-    const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
+  for (const { name, result, baseline, unit } of rows) {
+    const ratio = result.requestsPerSecond / baseline;
     const extra = unit ? `  (${result.operationsPerSecond.toFixed(0)} ${unit})` : "";
     console.log(
-      `${pad(name, 48)}${padLeft(result.requestsPerSecond.toFixed(0), 9)}${padLeft(String(result.p50), 8)}${padLeft(String(result.p99), 8)}${padLeft(ratio.toFixed(2), 7)}  ${result.errors}/${result.non2xx}${extra}`,
+      `${pad(name, 52)}${padLeft(result.requestsPerSecond.toFixed(0), 8)}${padLeft(String(result.p50), 8)}${padLeft(String(result.p99), 8)}${padLeft(baseline.toFixed(0), 10)}${padLeft(ratio.toFixed(2), 7)}  ${result.errors}/${result.non2xx}${extra}`,
     );
   }
 }
@@ -168,24 +168,34 @@ export default async function httpBench() {
     console.log(
       `\nHTTP on 127.0.0.1, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s each; load from autocannon in its own process.`,
     );
-    const baseline = await load(`http://127.0.0.1:${baselinePort}`, { kind: "get", path: "/" });
-    const rows: Row[] = [{ name: "baseline: node:http, the bytes of /api/products", result: baseline }];
+    const baselineLoad = () => load(`http://127.0.0.1:${baselinePort}`, { kind: "get", path: "/" });
+    const rows: Row[] = [];
+    // The machine's load drifts by several times within a run, so each target is measured right after a
+    // baseline of its own, and its ratio is to that one.
+    const measured = async (name: string, run: () => Promise<LoadResult>, unit?: string) => {
+      const baseline = await baselineLoad();
+      const result = await run();
+      rows.push({ name, result, baseline: baseline.requestsPerSecond, unit });
+      return result;
+    };
+    const first = await baselineLoad();
+    rows.push({
+      name: "baseline: node:http, the bytes of /api/products",
+      result: first,
+      baseline: first.requestsPerSecond,
+    });
 
     const nginx = await startNginx(products);
     if (typeof nginx === "string") console.log(`nginx: ${nginx}`);
     else {
       stops.push(nginx.stop);
-      rows.push({
-        name: "nginx (Debian, 1 worker), the same bytes as a file",
-        result: await load(nginx.url, { kind: "get", path: "/products.json" }),
-      });
+      await measured("nginx (Debian, 1 worker), the same bytes as a file", () =>
+        load(nginx.url, { kind: "get", path: "/products.json" }),
+      );
     }
 
-    const get = async (name: string, target: string, headers?: Record<string, string>) => {
-      const result = await load(url, { kind: "get", path: target, headers });
-      rows.push({ name, result });
-      return result;
-    };
+    const get = (name: string, target: string, headers?: Record<string, string>) =>
+      measured(name, () => load(url, { kind: "get", path: target, headers }));
     const productsResult = await get("GET /api/products", "/api/products");
     await get("GET /api/products/:slug", `/api/products/${productPath.split("/").pop()}`);
     await get("GET / (server HTML)", "/");
@@ -195,34 +205,24 @@ export default async function httpBench() {
       : undefined;
     if (!script) console.log("No built JavaScript in dist/assets: run npm run build first.");
     await get("GET /api/cart (signed in)", "/api/cart", { Cookie: shopper.cookie });
-    rows.push({
-      name: "PUT /api/cart/items/:slug (cart write)",
-      result: await load(url, {
-        kind: "cart-write",
-        accounts: cartAccounts,
-        slugs: [slugs[0] ?? ""],
-        origin: ORIGIN,
-      }),
-    });
-    rows.push({
-      name: "order placement (cart add + POST /api/orders)",
-      result: await load(url, { kind: "order", accounts: orderAccounts, slugs, origin: ORIGIN }),
-      unit: "orders/s",
-    });
+    await measured("PUT /api/cart/items/:slug (cart write)", () =>
+      load(url, { kind: "cart-write", accounts: cartAccounts, slugs: [slugs[0] ?? ""], origin: ORIGIN }),
+    );
+    await measured(
+      "order placement (cart add + POST /api/orders)",
+      () => load(url, { kind: "order", accounts: orderAccounts, slugs, origin: ORIGIN }),
+      "orders/s",
+    );
     const halfRate = Math.max(1, Math.round(productsResult.requestsPerSecond / 2));
-    const atHalf = await load(url, { kind: "get", path: "/api/products" }, { overallRate: halfRate });
-    rows.push({ name: `GET /api/products at ${halfRate}/s (half capacity)`, result: atHalf });
+    const atHalf = await measured(`GET /api/products at ${halfRate}/s (half capacity)`, () =>
+      load(url, { kind: "get", path: "/api/products" }, { overallRate: halfRate }),
+    );
 
-    // The machine's load drifts during a run: the baseline is measured again at the end, and ratios use the mean.
-    const baselineAgain = await load(`http://127.0.0.1:${baselinePort}`, { kind: "get", path: "/" });
-    rows.push({ name: "baseline again, at the end", result: baselineAgain });
-    const baselineMean: LoadResult = {
-      ...baseline,
-      requestsPerSecond: (baseline.requestsPerSecond + baselineAgain.requestsPerSecond) / 2,
+    printTable(rows);
+    const ratio = (result: LoadResult | undefined) => {
+      const row = rows.find((candidate) => candidate.result === result);
+      return row ? row.result.requestsPerSecond / row.baseline : 0;
     };
-    printTable(rows, baselineMean);
-    const ratio = (result: LoadResult | undefined) =>
-      result ? result.requestsPerSecond / baselineMean.requestsPerSecond : 0;
     const targets: [string, boolean, string][] = [
       [
         "GET /api/products >= 0.5 of baseline",
