@@ -236,6 +236,10 @@ export default async function httpBench() {
     console.log("\nTargets:");
     for (const [name, met, figure] of targets)
       console.log(`  ${met ? "met    " : "NOT met"}  ${name}: ${figure}`);
+    if (process.env.BENCH_PAGES !== "0") {
+      const { browserChecks } = await import("./browser-checks.ts");
+      await browserChecks(url, productPath, "/combo/skincare-combo");
+    }
   } finally {
     server.close();
     for (const stop of stops) await stop();

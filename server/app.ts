@@ -16,6 +16,7 @@ import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
+import { hashedAssets } from "./hashed-assets.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
@@ -119,6 +120,7 @@ function serveWebApp(app: Hono) {
   const staticFiles = serveStatic({ root: distDir, precompressed: true });
   // Only paths naming a file are looked up on disk; page paths (/, /cart) are the SPA's.
   if (existsSync(distDir)) {
+    app.use("/assets/*", hashedAssets(path.join(distDir, "assets")));
     app.use("*", (c, next) => (path.extname(c.req.path) ? staticFiles(c, next) : next()));
   }
 
