@@ -2,10 +2,11 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { markdownPlugin } from "./scripts/vite-markdown.ts";
+import { precompressPlugin } from "./scripts/vite-precompress.ts";
 
 export default defineConfig({
   root: "web",
-  plugins: [markdownPlugin(), react(), tailwindcss()],
+  plugins: [markdownPlugin(), react(), tailwindcss(), precompressPlugin()],
   build: {
     outDir: "../dist",
     emptyOutDir: true,

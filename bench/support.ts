@@ -33,6 +33,7 @@ export async function startBenchShop(envOverrides: Record<string, string> = {}) 
     deps,
     db,
     async stop() {
+      await deps.catalogue.stop();
       await pool.end();
       await postgres.stop();
       await rm(dataDir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ const sources = [
   "content",
   "vite.config.ts",
   "scripts/vite-markdown.ts",
+  "scripts/vite-precompress.ts",
   "package-lock.json",
 ];
 const builtMarker = path.join(root, "dist", "index.html");

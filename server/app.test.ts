@@ -48,9 +48,17 @@ describe("the app shell", () => {
 });
 
 describe("API caching", () => {
-  it("marks every API answer no-store, including found ones and errors", async () => {
-    for (const path of ["/api/products", "/api/health", "/api/nope"]) {
+  it("marks API answers no-store, including found ones and errors", async () => {
+    for (const path of ["/api/health", "/api/nope", "/api/products/no-such-thing", "/api/cart"]) {
       expect((await shop.app.request(path)).headers.get("cache-control")).toBe("no-store");
+    }
+  });
+
+  it("lets the catalogue's answers be kept but revalidated by ETag every time (stock changes)", async () => {
+    for (const path of ["/api/products", "/api/products/face-glow-oil", "/api/combos"]) {
+      const response = await shop.app.request(path);
+      expect(response.headers.get("cache-control")).toBe("no-cache");
+      expect(response.headers.get("etag")).toBeTruthy();
     }
   });
 });

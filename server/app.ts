@@ -16,6 +16,7 @@ import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
+import { hashedAssets } from "./hashed-assets.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
@@ -64,12 +65,16 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(compress());
+  // Files are compressed once at build (scripts/vite-precompress.ts) and picked by serveStatic; only
+  // answers made per request (pages, API JSON above 1 kB) are compressed here.
+  const compressPerRequest = compress();
+  app.use((c, next) => (path.extname(c.req.path) ? next() : compressPerRequest(c, next)));
 
-  // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies.
+  // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies,
+  // unless the route says otherwise (catalogue answers are revalidated by ETag instead).
   const api = new Hono().use("*", async (c, next) => {
     await next();
-    c.header("Cache-Control", "no-store");
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   api
     .get("/health", (c) => c.json({ status: "ok" }))
@@ -124,9 +129,10 @@ function serveWebApp(app: Hono) {
     await next();
     if (c.res.ok) c.header("Cache-Control", "public, max-age=86400");
   });
-  const staticFiles = serveStatic({ root: distDir });
+  const staticFiles = serveStatic({ root: distDir, precompressed: true });
   // Only paths naming a file are looked up on disk; page paths (/, /cart) are the SPA's.
   if (existsSync(distDir)) {
+    app.use("/assets/*", hashedAssets(path.join(distDir, "assets")));
     app.use("*", (c, next) => (path.extname(c.req.path) ? staticFiles(c, next) : next()));
   }
 

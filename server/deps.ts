@@ -1,12 +1,20 @@
 import { type Auth, createAuth } from "./auth/auth.ts";
+import { type CatalogueCache, createCatalogueCache } from "./catalogue/catalogue-cache.ts";
 import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
 import { createMailer, type Mailer } from "./mail.ts";
 
 /** What every router is built from: a plain object, passed in, so tests can build an app per database. */
-export type Deps = { db: Db; env: Env; mailer: Mailer; auth: Auth };
+export type Deps = { db: Db; env: Env; mailer: Mailer; auth: Auth; catalogue: CatalogueCache };
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
   const mailer = createMailer(env);
-  return { db, env, mailer, auth: createAuth({ db, env, mailer }) };
+  return {
+    db,
+    env,
+    mailer,
+    auth: createAuth({ db, env, mailer }),
+    // The listener connects to the database the pool does, on a connection of its own.
+    catalogue: createCatalogueCache(db.$client.options),
+  };
 }

@@ -53,6 +53,7 @@ async function main() {
 
   // Background work registers here how it is stopped; shutdown stops it after the last request.
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+  lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
 
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     log.info(

@@ -74,6 +74,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     env,
     dataDir,
     async close() {
+      await deps.catalogue.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

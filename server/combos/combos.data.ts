@@ -1,15 +1,16 @@
 import { asc, eq } from "drizzle-orm";
-import { type Combo, imageFor } from "../../common/catalogue.ts";
+import { type Combo, imageFor, type Product } from "../../common/catalogue.ts";
 import type { Db } from "../db/client.ts";
 import { combos } from "../db/schema.ts";
 import { listProducts } from "../products/products.data.ts";
 
-export async function listCombos(db: Db): Promise<Combo[]> {
-  const [comboRows, catalogue] = await Promise.all([
+/** The combos on offer; `catalogue` is the active products, when the caller already holds them. */
+export async function listCombos(db: Db, catalogue?: Product[]): Promise<Combo[]> {
+  const [comboRows, products] = await Promise.all([
     db.select().from(combos).where(eq(combos.active, true)).orderBy(asc(combos.createdAt), asc(combos.id)),
-    listProducts(db),
+    catalogue ?? listProducts(db),
   ]);
-  const bySlug = new Map(catalogue.map((product) => [product.slug, product]));
+  const bySlug = new Map(products.map((product) => [product.slug, product]));
   return comboRows.map((row) => {
     const members = row.productSlugs.flatMap((slug) => bySlug.get(slug) ?? []);
     return {
@@ -26,8 +27,4 @@ export async function listCombos(db: Db): Promise<Combo[]> {
       inStock: row.stock > 0 && members.length === row.productSlugs.length,
     };
   });
-}
-
-export async function getCombo(db: Db, id: string): Promise<Combo | undefined> {
-  return (await listCombos(db)).find((combo) => combo.id === id);
 }

@@ -1,17 +1,31 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { slugSchema } from "../../common/schemas/catalogue.ts";
+import { sendCachedJson, toCachedJson } from "../catalogue/cached-json.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
+import { cachedProducts } from "../products/products.routes.ts";
 import { validate } from "../validate.ts";
-import { getCombo, listCombos } from "./combos.data.ts";
+import { listCombos } from "./combos.data.ts";
 
-export function comboRoutes({ db }: Deps) {
+export function comboRoutes(deps: Deps) {
+  const { catalogue } = deps;
+  const cachedCombos = () =>
+    catalogue.remember("combos", async () => listCombos(deps.db, await cachedProducts(deps)));
   return new Hono()
-    .get("/", async (c) => c.json({ items: await listCombos(db) }))
+    .get("/", async (c) =>
+      sendCachedJson(
+        c,
+        await catalogue.remember("combos answer", async () => toCachedJson({ items: await cachedCombos() })),
+      ),
+    )
     .get("/:id", validate("param", z.object({ id: slugSchema })), async (c) => {
-      const combo = await getCombo(db, c.req.valid("param").id);
-      if (!combo) throw notFound("No combo with that name is on offer.");
-      return c.json(combo);
+      const { id } = c.req.valid("param");
+      const answer = await catalogue.remember(`combo ${id}`, async () => {
+        const combo = (await cachedCombos()).find((candidate) => candidate.id === id);
+        return combo && toCachedJson(combo);
+      });
+      if (!answer) throw notFound("No combo with that name is on offer.");
+      return sendCachedJson(c, answer);
     });
 }
