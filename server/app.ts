@@ -23,6 +23,7 @@ import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
+import { limitRequestBodies } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
@@ -54,6 +55,7 @@ export function createApp(deps: Deps) {
     }),
   );
   app.use(compress());
+  app.use(limitRequestBodies(deps.env));
 
   // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies.
   const api = new Hono().use("*", async (c, next) => {
