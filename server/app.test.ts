@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../tests/database.ts";
+import { createTestApp, jsonRequest } from "../tests/database.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ describe("the app shell", () => {
       expect(response.headers.get("content-type")).toContain("application/json");
       expect((await response.json()).error.code).toBe("not_found");
     }
-    const post = await shop.app.request("/api/products", { method: "POST", body: "{}" });
+    const post = await shop.app.request("/api/products", jsonRequest({ method: "POST", body: {} }));
     expect(post.status).toBe(404);
   });
 

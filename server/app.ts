@@ -23,7 +23,7 @@ import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
-import { limitRequestBodies } from "./request-guards.ts";
+import { limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
@@ -58,10 +58,12 @@ export function createApp(deps: Deps) {
   app.use(limitRequestBodies(deps.env));
 
   // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies.
-  const api = new Hono().use("*", async (c, next) => {
-    await next();
-    c.header("Cache-Control", "no-store");
-  });
+  const api = new Hono()
+    .use("*", async (c, next) => {
+      await next();
+      c.header("Cache-Control", "no-store");
+    })
+    .use("*", requireSameOriginJson(deps.env));
   api
     .get("/health", (c) => c.json({ status: "ok" }))
     .get("/ready", async (c) => {

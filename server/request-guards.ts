@@ -29,3 +29,40 @@ export function limitRequestBodies(env: Env): MiddlewareHandler {
   });
   return (c, next) => (c.req.path === RAZORPAY_WEBHOOK_PATH ? next() : limit(c, next));
 }
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * A state-changing request of the shop's own API must come from the shop's own pages: the browser's Origin
+ * is the shop's (or, without an Origin, Sec-Fetch-Site says same-origin), the rule Better Auth applies to
+ * its endpoints. A site next door (a sibling subdomain is "same-site", so SameSite cookies do not stop it)
+ * cannot post a form: a form cannot send application/json, which every such request must be, body or not.
+ * Better Auth checks its own /api/auth/*, and Razorpay's webhook is verified by its signature.
+ */
+export function requireSameOriginJson(env: Env): MiddlewareHandler {
+  const shopOrigin = new URL(env.PUBLIC_URL).origin;
+  return async (c, next) => {
+    const path = c.req.path;
+    if (
+      !STATE_CHANGING.has(c.req.method) ||
+      path === RAZORPAY_WEBHOOK_PATH ||
+      path.startsWith("/api/auth/")
+    ) {
+      return next();
+    }
+    const origin = c.req.header("Origin");
+    const fromShop = origin ? origin === shopOrigin : c.req.header("Sec-Fetch-Site") === "same-origin";
+    if (!fromShop) {
+      throw httpError(403, "cross_site_request", "This request must come from the shop's own pages.");
+    }
+    const mediaType = c.req.header("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== "application/json") {
+      throw httpError(
+        415,
+        "unsupported_media_type",
+        "Send the request as JSON (Content-Type: application/json).",
+      );
+    }
+    return next();
+  };
+}
