@@ -76,7 +76,12 @@ describe("state-changing API requests come only from the shop's own pages, as JS
   });
 
   it("answers 415 to a request from the shop that is not JSON, with or without a body", async () => {
-    for (const type of [undefined, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]) {
+    for (const type of [
+      undefined,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+    ]) {
       const response = await raw("DELETE", "/api/cart/items", {
         Origin: TEST_ORIGIN,
         ...(type ? { "Content-Type": type } : {}),
