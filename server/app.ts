@@ -15,7 +15,7 @@ import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
-import { handleError, httpError, notFound } from "./errors.ts";
+import { handleError, httpError, notFound, withErrorBody } from "./errors.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
@@ -49,6 +49,8 @@ export function createApp(deps: Deps) {
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },
+      // One framing policy: nobody frames the shop, which is what frame-ancestors 'none' says to new browsers.
+      xFrameOptions: "DENY",
       referrerPolicy: "strict-origin-when-cross-origin",
       xContentTypeOptions: "nosniff",
       crossOriginEmbedderPolicy: false,
@@ -74,7 +76,9 @@ export function createApp(deps: Deps) {
       }
       return c.json({ status: "ready" });
     })
-    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(withClientAddress(c, deps.env)))
+    .on(["GET", "POST"], "/auth/*", async (c) =>
+      withErrorBody(await deps.auth.handler(withClientAddress(c, deps.env))),
+    )
     .route("/account", accountRoutes(deps))
     .route("/admin", adminRoutes(deps))
     .route("/products", productRoutes(deps))
@@ -106,8 +110,15 @@ export function createApp(deps: Deps) {
   return app;
 }
 
-/** The built SPA: hashed assets cached for a year, everything else revalidated, unknown paths get index.html. */
-function serveWebApp(app: Hono) {
+/**
+ * The built SPA: hashed assets cached for a year, everything else revalidated, unknown paths get index.html.
+ * Source maps are never served (the build does not emit them; one left in an older dist stays private).
+ */
+export function serveWebApp(app: Hono, root = distDir) {
+  app.use("*", async (c, next) => {
+    if (c.req.path.endsWith(".map")) throw notFound("No such file.");
+    await next();
+  });
   app.use("/assets/*", async (c, next) => {
     await next();
     if (c.res.ok) c.header("Cache-Control", "public, max-age=31536000, immutable");
@@ -116,13 +127,13 @@ function serveWebApp(app: Hono) {
     await next();
     if (c.res.ok) c.header("Cache-Control", "public, max-age=86400");
   });
-  const staticFiles = serveStatic({ root: distDir });
+  const staticFiles = serveStatic({ root });
   // Only paths naming a file are looked up on disk; page paths (/, /cart) are the SPA's.
-  if (existsSync(distDir)) {
+  if (existsSync(root)) {
     app.use("*", (c, next) => (path.extname(c.req.path) ? staticFiles(c, next) : next()));
   }
 
-  const indexFile = path.join(distDir, "index.html");
+  const indexFile = path.join(root, "index.html");
   let indexHtml: string | undefined;
   app.get("*", (c) => {
     // A missing file (an old hashed asset, a typo'd image) is a real 404; page paths are the SPA's.

@@ -192,6 +192,14 @@ describe("crafted input is refused with 400 naming the field, never a 500", () =
     }
   });
 
+  it("answers Better Auth's empty refusals in the error shape too", async () => {
+    for (const path of ["/api/auth/reset-password/", "/api/auth/callback/", "/api/auth/no-such-endpoint"]) {
+      const answer = await callApi(shop.app, "GET", path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.body.error.code).toBe("not_found");
+    }
+  });
+
   it("keeps newlines in multi-line text and refuses them in a one-line field", async () => {
     const multiLine = await callApi(shop.app, "POST", `/api/orders/${orderNumber}/return`, {
       as: customer,
