@@ -294,8 +294,24 @@ function fieldValue(name: string): fc.Arbitrary<unknown> | undefined {
 type Def = Record<string, unknown> & { type: string };
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/** Values shaped by a zod schema, often valid, often just outside it. */
+/** Any JSON value where a field wants another type: null for a name, an object for a number. */
+const wrongType = fc.oneof(
+  fc.constant(null),
+  fc.integer(),
+  fc.boolean(),
+  fc.string({ maxLength: 10 }),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 }),
+);
+
+/** Values shaped by a zod schema, often valid, often just outside it, sometimes of another type. */
 function fromSchema(schema: z.ZodType, name = "", depth = 0): fc.Arbitrary<unknown> {
+  const shaped = shapedBy(schema, name, depth);
+  const leaf = ["string", "number", "boolean", "enum"].includes(defOf(schema).type);
+  return leaf ? fc.oneof({ weight: 9, arbitrary: shaped }, { weight: 1, arbitrary: wrongType }) : shaped;
+}
+
+function shapedBy(schema: z.ZodType, name: string, depth: number): fc.Arbitrary<unknown> {
   const def = defOf(schema);
   const inner = (child: unknown) => fromSchema(child as z.ZodType, name, depth + 1);
   switch (def.type) {
@@ -591,5 +607,5 @@ describe("fuzzing every endpoint of the API", () => {
     expect(sent).toBeGreaterThanOrEqual(RUNS);
     expect(failures.slice(0, 30)).toEqual([]);
     expect((await shop.app.request("/api/health")).status).toBe(200);
-  }, 300_000);
+  }, 600_000);
 });

@@ -23,7 +23,7 @@ import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
-import { limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
+import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
@@ -65,7 +65,8 @@ export function createApp(deps: Deps) {
       await next();
       c.header("Cache-Control", "no-store");
     })
-    .use("*", requireSameOriginJson(deps.env));
+    .use("*", requireSameOriginJson(deps.env))
+    .use("/auth/*", checkAuthBodyText());
   api
     .get("/health", (c) => c.json({ status: "ok" }))
     .get("/ready", async (c) => {

@@ -192,6 +192,24 @@ describe("crafted input is refused with 400 naming the field, never a 500", () =
     }
   });
 
+  it("holds Better Auth's bodies to the same text rule: update-user with a null or NUL name, sign-up", async () => {
+    for (const body of [{ name: null }, { name: `Meera${NUL}` }, { name: "Meera", image: `x${NUL}` }]) {
+      const answer = await callApi(shop.app, "POST", "/api/auth/update-user", { as: customer, body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(answer.body.error.fields ?? {}).length).toBeGreaterThan(0);
+    }
+    const signUp = await callApi(shop.app, "POST", "/api/auth/sign-up/email", {
+      body: { name: `Anita${NUL}`, email: "anita@example.in", password: "neem-and-tulsi-2026" },
+    });
+    expect(signUp.status).toBe(400);
+    expect(signUp.body.error.fields).toHaveProperty(["name"]);
+    const fine = await callApi(shop.app, "POST", "/api/auth/update-user", {
+      as: customer,
+      body: { name: "Meera" },
+    });
+    expect(fine.status).toBe(200);
+  });
+
   it("answers Better Auth's empty refusals in the error shape too", async () => {
     for (const path of ["/api/auth/reset-password/", "/api/auth/callback/", "/api/auth/no-such-endpoint"]) {
       const answer = await callApi(shop.app, "GET", path);

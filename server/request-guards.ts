@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { plainText, textProblem } from "../common/schemas/text.ts";
 import type { Env } from "./env.ts";
 import { httpError } from "./errors.ts";
 
@@ -62,6 +64,58 @@ export function requireSameOriginJson(env: Env): MiddlewareHandler {
         "unsupported_media_type",
         "Send the request as JSON (Content-Type: application/json).",
       );
+    }
+    return next();
+  };
+}
+
+/** The fields of Better Auth's bodies that the shop stores as text: strings, under the shop's text rule. */
+const AUTH_TEXT_FIELDS: Record<string, z.ZodType> = {
+  "/api/auth/sign-up/email": z.looseObject({ name: plainText() }),
+  "/api/auth/update-user": z.looseObject({
+    name: plainText().optional(),
+    image: plainText().nullable().optional(),
+  }),
+  "/api/auth/sign-in/magic-link": z.looseObject({ name: plainText().optional() }),
+};
+
+/**
+ * Better Auth's endpoints follow the shop's text rule too: no string anywhere in a JSON body carries a NUL or
+ * another control character (PostgreSQL refuses a NUL, which surfaced as a 500), and the fields it stores as
+ * text are strings. Refused with a 400 naming the field, before Better Auth reads the body.
+ */
+export function checkAuthBodyText(): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method !== "POST" || !c.req.header("Content-Type")?.includes("json")) return next();
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.raw.clone().text());
+    } catch {
+      return next(); // Better Auth answers unreadable JSON itself
+    }
+    const fields: Record<string, string> = {};
+    // Iterative, so a body nested thousands deep cannot overflow the stack.
+    const pending: { value: unknown; path: string }[] = [{ value: body, path: "" }];
+    while (pending.length && Object.keys(fields).length < 10) {
+      const { value, path } = pending.pop() as { value: unknown; path: string };
+      if (typeof value === "string") {
+        const problem = textProblem(value, true);
+        if (problem) fields[path || "body"] = problem;
+      } else if (value && typeof value === "object") {
+        for (const [key, child] of Object.entries(value)) {
+          pending.push({ value: child, path: path ? `${path}.${key}` : key });
+        }
+      }
+    }
+    const schema = AUTH_TEXT_FIELDS[c.req.path];
+    const typed = schema?.safeParse(body);
+    for (const issue of typed && !typed.success ? typed.error.issues : []) {
+      fields[issue.path.join(".") || "body"] ??= issue.message;
+    }
+    const entries = Object.entries(fields);
+    if (entries.length) {
+      const message = entries.map(([field, problem]) => `${field}: ${problem}`).join("; ");
+      throw httpError(400, "invalid_request", message, fields);
     }
     return next();
   };
