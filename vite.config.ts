@@ -10,7 +10,8 @@ export default defineConfig({
   build: {
     outDir: "../dist",
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in dist: everything there is public, and a map is the shop's whole source.
+    sourcemap: false,
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -1,4 +1,5 @@
 import { signUpViaApp } from "../tests/accounts.ts";
+import { jsonRequest } from "../tests/database.ts";
 import { type Measurement, measure, report, startBenchShop } from "./support.ts";
 
 /**
@@ -24,14 +25,10 @@ export default async function benchCart() {
       body?: unknown,
       acceptable = [200],
     ) => {
-      const response = await app.request(`/api${url}`, {
-        method,
-        headers: {
-          ...(cookie ? { Cookie: cookie } : {}),
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const response = await app.request(
+        `/api${url}`,
+        jsonRequest({ method, body, ...(cookie ? { cookie } : {}) }),
+      );
       if (!acceptable.includes(response.status))
         throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
       await response.arrayBuffer();

@@ -1,5 +1,11 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../tests/database.ts";
+import { createTestApp, jsonRequest } from "../tests/database.ts";
+import { serveWebApp } from "./app.ts";
+import { handleError } from "./errors.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {
@@ -21,7 +27,7 @@ describe("the app shell", () => {
       expect(response.headers.get("content-type")).toContain("application/json");
       expect((await response.json()).error.code).toBe("not_found");
     }
-    const post = await shop.app.request("/api/products", { method: "POST", body: "{}" });
+    const post = await shop.app.request("/api/products", jsonRequest({ method: "POST", body: {} }));
     expect(post.status).toBe(404);
   });
 
@@ -30,6 +36,30 @@ describe("the app shell", () => {
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("has one framing policy: no one may frame the shop, in the old header and the new", async () => {
+    const response = await shop.app.request("/api/health");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("never serves a source map, even one left in the built folder", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "shop-dist-"));
+    try {
+      await mkdir(path.join(root, "assets"));
+      await writeFile(path.join(root, "assets", "index-abc123.js"), "console.log(1);");
+      await writeFile(path.join(root, "assets", "index-abc123.js.map"), '{"sources":["secret.ts"]}');
+      const web = new Hono();
+      serveWebApp(web, root);
+      web.onError(handleError);
+      expect((await web.request("/assets/index-abc123.js")).status).toBe(200);
+      const map = await web.request("/assets/index-abc123.js.map");
+      expect(map.status).toBe(404);
+      expect(await map.text()).not.toContain("secret.ts");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it("treats a missing file as a 404 and a page path as the web app", async () => {

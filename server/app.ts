@@ -15,7 +15,7 @@ import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
-import { handleError, httpError, notFound } from "./errors.ts";
+import { handleError, httpError, notFound, withErrorBody } from "./errors.ts";
 import { hashedAssets } from "./hashed-assets.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
@@ -26,6 +26,7 @@ import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
+import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
@@ -60,6 +61,8 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },
+      // One framing policy: nobody frames the shop, which is what frame-ancestors 'none' says to new browsers.
+      xFrameOptions: "DENY",
       referrerPolicy: "strict-origin-when-cross-origin",
       xContentTypeOptions: "nosniff",
       crossOriginEmbedderPolicy: false,
@@ -69,13 +72,17 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
   // answers made per request (pages, API JSON above 1 kB) are compressed here.
   const compressPerRequest = compress();
   app.use((c, next) => (path.extname(c.req.path) ? next() : compressPerRequest(c, next)));
+  app.use(limitRequestBodies(deps.env));
 
   // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies,
   // unless the route says otherwise (catalogue answers are revalidated by ETag instead).
-  const api = new Hono().use("*", async (c, next) => {
-    await next();
-    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
-  });
+  const api = new Hono()
+    .use("*", async (c, next) => {
+      await next();
+      if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    })
+    .use("*", requireSameOriginJson(deps.env))
+    .use("/auth/*", checkAuthBodyText());
   api
     .get("/health", (c) => c.json({ status: "ok" }))
     .get("/ready", async (c) => {
@@ -87,7 +94,9 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
       }
       return c.json({ status: "ready" });
     })
-    .on(["GET", "POST"], "/auth/*", (c) => deps.auth.handler(withClientAddress(c, deps.env)))
+    .on(["GET", "POST"], "/auth/*", async (c) =>
+      withErrorBody(await deps.auth.handler(withClientAddress(c, deps.env))),
+    )
     .route("/account", accountRoutes(deps))
     .route("/admin", adminRoutes(deps))
     .route("/products", productRoutes(deps))
@@ -119,8 +128,15 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
   return app;
 }
 
-/** The built SPA: hashed assets cached for a year, everything else revalidated, unknown paths get index.html. */
-function serveWebApp(app: Hono) {
+/**
+ * The built SPA: hashed assets cached for a year, everything else revalidated, unknown paths get index.html.
+ * Source maps are never served (the build does not emit them; one left in an older dist stays private).
+ */
+export function serveWebApp(app: Hono, root = distDir) {
+  app.use("*", async (c, next) => {
+    if (c.req.path.endsWith(".map")) throw notFound("No such file.");
+    await next();
+  });
   app.use("/assets/*", async (c, next) => {
     await next();
     if (c.res.ok) c.header("Cache-Control", "public, max-age=31536000, immutable");
@@ -129,14 +145,14 @@ function serveWebApp(app: Hono) {
     await next();
     if (c.res.ok) c.header("Cache-Control", "public, max-age=86400");
   });
-  const staticFiles = serveStatic({ root: distDir, precompressed: true });
+  const staticFiles = serveStatic({ root, precompressed: true });
   // Only paths naming a file are looked up on disk; page paths (/, /cart) are the SPA's.
-  if (existsSync(distDir)) {
-    app.use("/assets/*", hashedAssets(path.join(distDir, "assets")));
+  if (existsSync(root)) {
+    app.use("/assets/*", hashedAssets(path.join(root, "assets")));
     app.use("*", (c, next) => (path.extname(c.req.path) ? staticFiles(c, next) : next()));
   }
 
-  const indexFile = path.join(distDir, "index.html");
+  const indexFile = path.join(root, "index.html");
   let indexHtml: string | undefined;
   app.get("*", (c) => {
     // A missing file (an old hashed asset, a typo'd image) is a real 404; page paths are the SPA's.

@@ -47,6 +47,15 @@ const envSchema = z.object({
   PAYMENT_WINDOW_MINUTES: count(30),
   PAYMENT_HOLD_MINUTES: count(10),
   LOW_STOCK_THRESHOLD: count(10),
+  /** The largest request body the API reads, in bytes; larger ones are refused with 413 while arriving. */
+  API_BODY_LIMIT_BYTES: blankIsDefault(
+    z.coerce
+      .number()
+      .int("must be a whole number of bytes")
+      .min(1024, "must be at least 1024 bytes")
+      .max(100 * 1024 * 1024, "must be at most 104857600 bytes (100 MB)")
+      .default(1024 * 1024),
+  ),
 
   // ---- Accounts
   ADMIN_EMAILS: z

@@ -113,3 +113,22 @@ export function routeOf(c: Context): string {
     ? c.req.routePath
     : "unmatched";
 }
+
+/**
+ * Better Auth answers some refusals (an unknown path under /api/auth, an empty provider or token) with no body
+ * at all; those get the error shape too. Its own JSON errors ({ code, message }, which its browser client
+ * reads) pass unchanged.
+ */
+export async function withErrorBody(response: Response): Promise<Response> {
+  if (response.status < 400 || (response.headers.get("content-type") ?? "").includes("json")) return response;
+  if ((await response.clone().text()).trim() !== "") return response;
+  const status = response.status;
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  const message = status === 404 ? "There is no such sign-in page." : "The request could not be handled.";
+  return new Response(JSON.stringify(errorBody(DEFAULT_CODES[status] ?? "error", message)), {
+    status,
+    headers,
+  });
+}

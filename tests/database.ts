@@ -12,6 +12,9 @@ import { TEMPLATE_DATABASE, withDatabase } from "./database-url.ts";
 
 export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-for-better-auth";
 
+/** The origin of the test app (its PUBLIC_URL): the API takes state-changing requests only from it. */
+export const TEST_ORIGIN = "http://localhost:3000";
+
 /** A fresh database, cloned from the migrated and seeded template: each test file gets its own. */
 export async function createTestDatabase() {
   const serverUrl = inject("testDatabaseServer");
@@ -61,7 +64,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,
     BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
-    PUBLIC_URL: "http://localhost:3000",
+    PUBLIC_URL: TEST_ORIGIN,
     ...GENEROUS_RATE_LIMITS,
     ...overrides,
   });
@@ -81,15 +84,22 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
   };
 }
 
-/** Options for app.request(): a JSON body when there is one, and the shopper's session cookie when given. */
+/**
+ * Options for app.request() as the shop's own web app sends them: a JSON body when there is one, the
+ * shopper's session cookie when given, and on every state-changing request the shop's Origin and the JSON
+ * content type (the API refuses such a request without them, body or not).
+ */
 export function jsonRequest(
   init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
 ): RequestInit {
+  const method = init.method ?? "GET";
+  const changesState = method !== "GET" && method !== "HEAD";
   return {
-    method: init.method ?? "GET",
+    method,
     headers: {
       ...(init.cookie ? { Cookie: init.cookie } : {}),
-      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...(changesState ? { Origin: TEST_ORIGIN } : {}),
+      ...(changesState || init.body !== undefined ? { "Content-Type": "application/json" } : {}),
       ...init.headers,
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -101,11 +111,11 @@ export async function callApi(
   app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
   method: string,
   path: string,
-  options: { as?: { cookie: string }; body?: unknown } = {},
+  options: { as?: { cookie: string }; body?: unknown; headers?: Record<string, string> } = {},
 ) {
   const response = await app.request(
     path,
-    jsonRequest({ method, body: options.body, cookie: options.as?.cookie }),
+    jsonRequest({ method, body: options.body, cookie: options.as?.cookie, headers: options.headers }),
   );
   return { status: response.status, body: await response.json() };
 }

@@ -12,6 +12,8 @@ const root = path.resolve(import.meta.dirname, "..");
 export type Shop = {
   url: string;
   dataDir: string;
+  /** The server process, for tests that watch its memory. */
+  pid: number;
   /** The shop's test database (unset for an embedded one), for a second instance or direct checks. */
   databaseUrl?: string;
   output: () => string;
@@ -54,6 +56,7 @@ export async function startShop(
   return {
     url,
     dataDir,
+    pid: child.pid ?? 0,
     databaseUrl: options.env?.DATABASE_URL || database?.url,
     output: () => output,
     async stop() {

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { INDIAN_STATE_NAMES, normalizeMobile, PIN_PATTERN, pinMatchesState } from "../india.ts";
+import { plainText } from "./text.ts";
 
 const text = (label: string, max: number) =>
-  z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
+  plainText().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`);
 
 /**
  * A delivery address as the checkout form sends it. The same schema checks the form in the browser
@@ -11,7 +12,7 @@ const text = (label: string, max: number) =>
 export const addressInputSchema = z
   .object({
     name: text("Name", 80),
-    phone: z.string().transform((value, context) => {
+    phone: plainText().transform((value, context) => {
       const mobile = normalizeMobile(value);
       if (!mobile) {
         context.addIssue({ code: "custom", message: "Enter a 10-digit Indian mobile number" });
@@ -20,10 +21,10 @@ export const addressInputSchema = z
       return mobile;
     }),
     line1: text("House, flat or building", 120),
-    line2: z.string().trim().max(120, "Street and area must be at most 120 characters").default(""),
+    line2: plainText().trim().max(120, "Street and area must be at most 120 characters").default(""),
     city: text("City or town", 60),
     state: z.enum(INDIAN_STATE_NAMES, { error: "Choose a state or union territory" }),
-    pin: z.string().trim().regex(PIN_PATTERN, "Enter the 6-digit PIN code"),
+    pin: plainText().trim().regex(PIN_PATTERN, "Enter the 6-digit PIN code"),
   })
   .strict()
   .superRefine((address, context) => {

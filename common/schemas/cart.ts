@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CART_ITEM_KINDS, MAX_CART_LINES, MAX_QUANTITY } from "../cart.ts";
 import { slugSchema } from "./catalogue.ts";
+import { plainText } from "./text.ts";
 
 /**
  * Request bodies of the cart and discount API. All strict: a body carrying a price, an amount or a
@@ -23,8 +24,7 @@ const entries = z
   .refine((items) => new Set(items.map((item) => item.id)).size === items.length, "must list each item once");
 
 /** A code as typed: any case, surrounding spaces allowed; an unknown one earns the spec's message, not a 400. */
-export const discountCodeInputSchema = z
-  .string()
+export const discountCodeInputSchema = plainText()
   .trim()
   .min(1, "enter a code")
   .max(40, "must be at most 40 characters");

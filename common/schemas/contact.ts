@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { ADMIN_MESSAGE_FILTERS, CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH } from "../contact.ts";
-import { boundedText } from "./text.ts";
+import { pageSchema } from "./numbers.ts";
+import { boundedText, plainText } from "./text.ts";
 
 export const contactMessageSchema = z
   .object({
     name: boundedText("Your name", 1, CONTACT_NAME_MAX_LENGTH),
-    email: z
-      .string({ error: "Your e-mail address is required." })
+    email: plainText({ error: "Your e-mail address is required." })
       .trim()
       .max(254, "Please enter a valid e-mail address.")
       .pipe(z.email("Please enter a valid e-mail address.")),
     message: boundedText("Your message", 1, CONTACT_MESSAGE_MAX_LENGTH),
     /** The honeypot: hidden from people, filled in by bots. */
-    company: z.string().max(500).optional(),
+    company: plainText({ multiline: true }).max(500).optional(),
   })
   .strict();
 
@@ -21,7 +21,7 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 export const adminMessageQuerySchema = z
   .object({
     filter: z.enum(ADMIN_MESSAGE_FILTERS).default("unread"),
-    page: z.coerce.number().int("must be a whole number").min(1, "must be 1 or more").default(1),
+    page: pageSchema,
   })
   .strict();
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { keysetQueryFields } from "../lists.ts";
 import { ORDER_STATUSES } from "../order-lifecycle.ts";
+import { INT4_MAX, pageSchema } from "./numbers.ts";
+import { plainText } from "./text.ts";
 
 /** Idempotency-Key: what a browser's crypto.randomUUID() gives, or any client's own 8-200 safe characters. */
 export const idempotencyKeySchema = z
@@ -10,13 +12,13 @@ export const idempotencyKeySchema = z
 /** Only what the shopper chooses: every amount is the server's. */
 export const placeOrderSchema = z
   .object({
-    addressId: z.string().min(1, "Choose a delivery address").max(100),
+    addressId: plainText().min(1, "Choose a delivery address").max(100),
     paymentMethod: z.enum(["cod", "razorpay"], { error: "Choose how to pay" }),
   })
   .strict();
 export type PlaceOrderRequest = z.infer<typeof placeOrderSchema>;
 
-const reason = z.string().trim().max(500, "must be at most 500 characters");
+const reason = plainText({ multiline: true }).trim().max(500, "must be at most 500 characters");
 
 export const cancelOrderSchema = z.object({ reason: reason.optional() }).strict();
 
@@ -37,30 +39,34 @@ export const orderNumberSchema = z.object({
   number: z.string().regex(/^PN-\d{4}-\d{6,}$/, "is not an order number"),
 });
 
-export const orderListQuerySchema = z
-  .object({ page: z.coerce.number().int().min(1).max(10_000).default(1) })
-  .strict();
+export const orderListQuerySchema = z.object({ page: pageSchema }).strict();
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-03-02");
+/** A day on the calendar (no 30 February, no month 99), within years an order can carry. */
+const isoDate = z.string().refine((value) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  const day = new Date(`${value}T00:00:00Z`);
+  return year >= 2000 && year <= 2999 && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}, "must be a real date like 2026-03-02");
 
 export const adminOrderQuerySchema = z
   .object({
     status: z.enum(ORDER_STATUSES).optional(),
     from: isoDate.optional(),
     to: isoDate.optional(),
-    q: z.string().trim().max(100).optional(),
+    q: plainText().trim().max(100).optional(),
     ...keysetQueryFields,
   })
   .strict();
 export type AdminOrderQuery = z.infer<typeof adminOrderQuerySchema>;
 
 const text = (max: number) =>
-  z.string().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
+  plainText().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
 
 export const adminStatusChangeSchema = z
   .object({
     status: z.enum(ORDER_STATUSES),
-    note: z.string().trim().max(500).optional(),
+    note: plainText({ multiline: true }).trim().max(500).optional(),
     courier: text(60).optional(),
     trackingNumber: text(60).optional(),
     refundReference: text(100).optional(),
@@ -82,6 +88,10 @@ export const stockUpdateSchema = z
   .object({
     stock: z.number().int("must be a whole number").min(0, "must be 0 or more").max(100_000),
     /** The figure the admin saw, so an edit never silently undoes orders placed meanwhile. */
-    previousStock: z.number().int().min(0),
+    previousStock: z
+      .number()
+      .int("must be a whole number")
+      .min(0, "must be 0 or more")
+      .max(INT4_MAX, "is larger than any stock"),
   })
   .strict();

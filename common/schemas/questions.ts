@@ -6,6 +6,7 @@ import {
   QUESTION_MIN_LENGTH,
 } from "../questions.ts";
 import { slugSchema } from "./catalogue.ts";
+import { pageSchema } from "./numbers.ts";
 import { boundedText } from "./text.ts";
 
 export const questionTextSchema = boundedText("Your question", QUESTION_MIN_LENGTH, QUESTION_MAX_LENGTH);
@@ -23,6 +24,6 @@ export const questionVisibilitySchema = z.object({ hidden: z.boolean() }).strict
 export const adminQuestionQuerySchema = z
   .object({
     status: z.enum(ADMIN_QUESTION_FILTERS).default("all"),
-    page: z.coerce.number().int("must be a whole number").min(1, "must be 1 or more").default(1),
+    page: pageSchema,
   })
   .strict();

@@ -9,9 +9,10 @@ import {
   REVIEW_TITLE_MAX_LENGTH,
 } from "../reviews.ts";
 import { slugSchema } from "./catalogue.ts";
+import { pageSchema } from "./numbers.ts";
 import { boundedText } from "./text.ts";
 
-const page = z.coerce.number().int("must be a whole number").min(1, "must be 1 or more").default(1);
+const page = pageSchema;
 
 export const reviewFieldsSchema = z
   .object({

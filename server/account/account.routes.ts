@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { plainText } from "../../common/schemas/text.ts";
 import { configuredProviders } from "../auth/auth.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -21,7 +22,7 @@ export function accountRoutes(deps: Deps) {
       const { user, session } = await signedIn(c.req.raw.headers);
       return c.json({ sessions: await listActiveSessions(db, user.id, session.id) });
     })
-    .delete("/sessions/:id", validate("param", z.object({ id: z.string().min(1).max(100) })), async (c) => {
+    .delete("/sessions/:id", validate("param", z.object({ id: plainText().min(1).max(100) })), async (c) => {
       const { user } = await signedIn(c.req.raw.headers);
       const token = await findSessionToken(db, user.id, c.req.valid("param").id);
       if (!token) throw notFound("That session has already ended.");

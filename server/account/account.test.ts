@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { accounts, cartItems, carts, sessions, users, verifications } from "../db/schema.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -51,16 +51,16 @@ describe("the active sessions on the settings page", () => {
     const [, other] = await listSessions(laptop);
     const outsider = await signUpViaApp(shop.app, "outsider@example.in");
 
-    const refused = await shop.app.request(`/api/account/sessions/${other.id}`, {
-      method: "DELETE",
-      headers: { Cookie: outsider.cookie },
-    });
+    const refused = await shop.app.request(
+      `/api/account/sessions/${other.id}`,
+      jsonRequest({ method: "DELETE", cookie: outsider.cookie }),
+    );
     expect(refused.status).toBe(404);
 
-    const ended = await shop.app.request(`/api/account/sessions/${other.id}`, {
-      method: "DELETE",
-      headers: { Cookie: laptop },
-    });
+    const ended = await shop.app.request(
+      `/api/account/sessions/${other.id}`,
+      jsonRequest({ method: "DELETE", cookie: laptop }),
+    );
     expect(ended.status).toBe(204);
     expect(
       await (await shop.app.request("/api/auth/get-session", { headers: { Cookie: account.cookie } })).json(),
@@ -70,7 +70,9 @@ describe("the active sessions on the settings page", () => {
 
   it("needs a session", async () => {
     expect((await shop.app.request("/api/account/sessions")).status).toBe(401);
-    expect((await shop.app.request("/api/account/sessions/x", { method: "DELETE" })).status).toBe(401);
+    expect(
+      (await shop.app.request("/api/account/sessions/x", jsonRequest({ method: "DELETE" }))).status,
+    ).toBe(401);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { addressInputSchema } from "../../common/schemas/address.ts";
+import { plainText } from "../../common/schemas/text.ts";
 import { requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
@@ -18,7 +19,7 @@ export function addressRoutes(deps: Deps) {
       const user = await requireUser(deps, c);
       return c.json({ address: await saveAddress(deps.db, user.id, c.req.valid("json")) }, 201);
     })
-    .delete("/:id", validate("param", z.object({ id: z.string().max(100) })), async (c) => {
+    .delete("/:id", validate("param", z.object({ id: plainText().max(100) })), async (c) => {
       const user = await requireUser(deps, c);
       if (!(await deleteAddress(deps.db, user.id, c.req.valid("param").id))) {
         throw notFound("There is no such address in your address book.");

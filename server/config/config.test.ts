@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, jsonRequest } from "../../tests/database.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let custom: Awaited<ReturnType<typeof createTestApp>>;
@@ -39,7 +39,7 @@ describe("GET /api/config", () => {
   });
 
   it("accepts only GET", async () => {
-    const response = await shop.app.request("/api/config", { method: "POST", body: "{}" });
+    const response = await shop.app.request("/api/config", jsonRequest({ method: "POST", body: {} }));
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe("not_found");
   });

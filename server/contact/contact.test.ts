@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminMessagePage, ContactMessage } from "../../common/contact.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { callApi, createTestApp, TEST_ORIGIN } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { contactMessages } from "../db/schema.ts";
@@ -34,6 +34,7 @@ async function send(body: unknown, options: { app?: TestApp; ip?: string } = {})
     headers: {
       "Content-Type": "application/json",
       Accept: "application/json",
+      Origin: TEST_ORIGIN,
       "X-Forwarded-For": `10.1.1.1, ${options.ip ?? freshAddress()}`,
     },
     body: typeof body === "string" ? body : JSON.stringify(body),

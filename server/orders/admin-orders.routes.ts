@@ -9,6 +9,7 @@ import {
   stockUpdateSchema,
   trackingSchema,
 } from "../../common/schemas/orders.ts";
+import { plainText } from "../../common/schemas/text.ts";
 import { requireAdmin } from "../auth/session.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -127,7 +128,7 @@ export function adminStockRoutes(deps: Deps) {
     .get("/", async (c) => c.json(await listStock(deps.db, threshold)))
     .put(
       "/:kind/:id",
-      validate("param", z.object({ kind: z.enum(["product", "combo"]), id: z.string().max(80) })),
+      validate("param", z.object({ kind: z.enum(["product", "combo"]), id: plainText().max(80) })),
       validate("json", stockUpdateSchema),
       async (c) => {
         const { kind, id } = c.req.valid("param");

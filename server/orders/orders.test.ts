@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckoutSummary, OrderDetail, OrderPage } from "../../common/orders.ts";
 import type { TestAccount } from "../../tests/accounts.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { mailsTo } from "../../tests/mail.ts";
 import {
   asUser,
@@ -157,11 +157,14 @@ describe("placing a cash-on-delivery order", () => {
     const wrongAddress = await placeCod({ cookie: meera.cookie, addressId: other.addressId });
     expect(wrongAddress.response.status).toBe(400);
 
-    const guest = await shop.app.request("/api/orders", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Idempotency-Key": randomUUID() },
-      body: JSON.stringify({ addressId: meera.addressId, paymentMethod: "cod" }),
-    });
+    const guest = await shop.app.request(
+      "/api/orders",
+      jsonRequest({
+        method: "POST",
+        headers: { "Idempotency-Key": randomUUID() },
+        body: { addressId: meera.addressId, paymentMethod: "cod" },
+      }),
+    );
     expect(guest.status).toBe(401);
   });
 });

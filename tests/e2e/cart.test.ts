@@ -37,7 +37,7 @@ async function addThroughApi(account: TestAccount, id: string, times = 1) {
   for (let i = 0; i < times; i++) {
     const response = await fetch(`${shop.url}/api/cart/items`, {
       method: "POST",
-      headers: { Cookie: account.cookie, "Content-Type": "application/json" },
+      headers: { Cookie: account.cookie, "Content-Type": "application/json", Origin: shop.url },
       body: JSON.stringify({ id, kind: "product" }),
     });
     expect(response.status).toBe(200);

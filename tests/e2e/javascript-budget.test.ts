@@ -72,7 +72,7 @@ describe("the JavaScript / loads", () => {
     const account = await signUpViaHttp(shop.url, "returning@example.in");
     const added = await fetch(`${shop.url}/api/cart/items`, {
       method: "POST",
-      headers: { Cookie: account.cookie, "Content-Type": "application/json" },
+      headers: { Cookie: account.cookie, "Content-Type": "application/json", Origin: shop.url },
       body: JSON.stringify({ id: "coconut-oil", kind: "product" }),
     });
     expect(added.status).toBe(200);

@@ -26,6 +26,10 @@ export async function api<T>(
   init: Omit<RequestInit, "body"> & { body?: unknown } = {},
 ): Promise<T> {
   const { body, headers, ...rest } = init;
+  // The API takes a state-changing request only as JSON, body or not (a form from another site cannot send
+  // that); the browser adds the Origin it checks too.
+  const method = (rest.method ?? "GET").toUpperCase();
+  const json = body !== undefined || (method !== "GET" && method !== "HEAD");
   let response: Response;
   try {
     response = await fetch(`/api${path}`, {
@@ -33,7 +37,7 @@ export async function api<T>(
       credentials: "same-origin",
       headers: {
         Accept: "application/json",
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(json ? { "Content-Type": "application/json" } : {}),
         ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,0 +1,122 @@
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { plainText, textProblem } from "../common/schemas/text.ts";
+import type { Env } from "./env.ts";
+import { httpError } from "./errors.ts";
+
+/** Razorpay's server-to-server notices: a limit of their own, and verified by signature rather than origin. */
+export const RAZORPAY_WEBHOOK_PATH = "/api/payments/razorpay/webhook";
+
+function describeBytes(bytes: number) {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} kB`;
+}
+
+/**
+ * One size limit for every request body, counted while the body arrives: a declared Content-Length over it
+ * is refused before a byte is read, a chunked body as soon as it passes the limit, so no handler (nor Better
+ * Auth) ever holds more than the limit in memory. The node server then drains or closes the connection.
+ */
+export function limitRequestBodies(env: Env): MiddlewareHandler {
+  const maxSize = env.API_BODY_LIMIT_BYTES;
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw httpError(
+        413,
+        "payload_too_large",
+        `The request body is larger than the ${describeBytes(maxSize)} the shop accepts.`,
+      );
+    },
+  });
+  return (c, next) => (c.req.path === RAZORPAY_WEBHOOK_PATH ? next() : limit(c, next));
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * A state-changing request of the shop's own API must come from the shop's own pages: the browser's Origin
+ * is the shop's (or, without an Origin, Sec-Fetch-Site says same-origin), the rule Better Auth applies to
+ * its endpoints. A site next door (a sibling subdomain is "same-site", so SameSite cookies do not stop it)
+ * cannot post a form: a form cannot send application/json, which every such request must be, body or not.
+ * Better Auth checks its own /api/auth/*, and Razorpay's webhook is verified by its signature.
+ */
+export function requireSameOriginJson(env: Env): MiddlewareHandler {
+  const shopOrigin = new URL(env.PUBLIC_URL).origin;
+  return async (c, next) => {
+    const path = c.req.path;
+    if (
+      !STATE_CHANGING.has(c.req.method) ||
+      path === RAZORPAY_WEBHOOK_PATH ||
+      path.startsWith("/api/auth/")
+    ) {
+      return next();
+    }
+    const origin = c.req.header("Origin");
+    const fromShop = origin ? origin === shopOrigin : c.req.header("Sec-Fetch-Site") === "same-origin";
+    if (!fromShop) {
+      throw httpError(403, "cross_site_request", "This request must come from the shop's own pages.");
+    }
+    const mediaType = c.req.header("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== "application/json") {
+      throw httpError(
+        415,
+        "unsupported_media_type",
+        "Send the request as JSON (Content-Type: application/json).",
+      );
+    }
+    return next();
+  };
+}
+
+/** The fields of Better Auth's bodies that the shop stores as text: strings, under the shop's text rule. */
+const AUTH_TEXT_FIELDS: Record<string, z.ZodType> = {
+  "/api/auth/sign-up/email": z.looseObject({ name: plainText() }),
+  "/api/auth/update-user": z.looseObject({
+    name: plainText().optional(),
+    image: plainText().nullable().optional(),
+  }),
+  "/api/auth/sign-in/magic-link": z.looseObject({ name: plainText().optional() }),
+};
+
+/**
+ * Better Auth's endpoints follow the shop's text rule too: no string anywhere in a JSON body carries a NUL or
+ * another control character (PostgreSQL refuses a NUL, which surfaced as a 500), and the fields it stores as
+ * text are strings. Refused with a 400 naming the field, before Better Auth reads the body.
+ */
+export function checkAuthBodyText(): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method !== "POST" || !c.req.header("Content-Type")?.includes("json")) return next();
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.raw.clone().text());
+    } catch {
+      return next(); // Better Auth answers unreadable JSON itself
+    }
+    const fields: Record<string, string> = {};
+    // Iterative, so a body nested thousands deep cannot overflow the stack.
+    const pending: { value: unknown; path: string }[] = [{ value: body, path: "" }];
+    while (pending.length && Object.keys(fields).length < 10) {
+      const { value, path } = pending.pop() as { value: unknown; path: string };
+      if (typeof value === "string") {
+        const problem = textProblem(value, true);
+        if (problem) fields[path || "body"] = problem;
+      } else if (value && typeof value === "object") {
+        for (const [key, child] of Object.entries(value)) {
+          pending.push({ value: child, path: path ? `${path}.${key}` : key });
+        }
+      }
+    }
+    const schema = AUTH_TEXT_FIELDS[c.req.path];
+    const typed = schema?.safeParse(body);
+    for (const issue of typed && !typed.success ? typed.error.issues : []) {
+      fields[issue.path.join(".") || "body"] ??= issue.message;
+    }
+    const entries = Object.entries(fields);
+    if (entries.length) {
+      const message = entries.map(([field, problem]) => `${field}: ${problem}`).join("; ");
+      throw httpError(400, "invalid_request", message, fields);
+    }
+    return next();
+  };
+}
