@@ -123,7 +123,7 @@ export async function newContext(
   });
 }
 
-/** Opens `path` in a new context and waits for its main heading; close() ends the context. */
+/** Opens `path` in a new context and waits for its main heading and for the page to respond; close() ends the context. */
 export async function openPage(
   browser: Browser,
   shop: Shop,
@@ -133,8 +133,17 @@ export async function openPage(
   const context = await newContext(browser, shop, options);
   const page = await context.newPage();
   await page.goto(path);
-  await page.locator("main h1").waitFor();
+  await waitForApp(page);
   return { page, close: () => context.close() };
+}
+
+/**
+ * Public pages arrive rendered from the server: their heading is there before React has hydrated them
+ * and a click would do nothing. Waits for both.
+ */
+export async function waitForApp(page: Page) {
+  await page.locator("main h1").first().waitFor();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
 /** The title is set just after the screen renders; wait for it rather than racing it. */

@@ -15,6 +15,7 @@ import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 const PROVIDER_NAMES: Record<string, string> = {
@@ -275,3 +276,5 @@ function SessionList({ sessions }: { sessions: AccountSession[] }) {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Settings") };
