@@ -17,6 +17,7 @@ import { type ApiTransport, setApiTransport } from "./lib/api.ts";
 import { describePage, headTags, type PageMeta, renderHeadHtml, scriptJson } from "./lib/document-head.ts";
 import { HYDRATION_DATA_ID } from "./lib/hydration.ts";
 import type { ShopData } from "./lib/shop-data.ts";
+import { toJsonLd } from "./lib/structured-data.ts";
 import { routes, SERVER_RENDERED_PATHS } from "./router.tsx";
 
 export type RenderedPage =
@@ -76,7 +77,11 @@ export async function renderPage(url: URL): Promise<RenderedPage> {
   return {
     kind: "page",
     status: context.statusCode,
-    head: renderHeadHtml(meta, headTags(meta, shop.config.publicUrl, url.pathname)),
+    head: renderHeadHtml(
+      meta,
+      headTags(meta, shop.config.publicUrl, url.pathname),
+      toJsonLd(meta.structuredData ?? [], shop.config),
+    ),
     body,
     data: `<script type="application/json" id="${HYDRATION_DATA_ID}">${scriptJson(hydration)}</script>`,
     meta,

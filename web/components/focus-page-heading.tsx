@@ -15,7 +15,7 @@ export function FocusPageHeading() {
     previous.current = pathname;
     const heading = document.querySelector<HTMLElement>("main h1");
     if (!heading) return;
-    if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+    heading.tabIndex = -1; // focusable from script, not a stop of the Tab key
     heading.focus({ preventScroll: true });
   }, [pathname]);
   return null;

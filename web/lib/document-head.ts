@@ -1,5 +1,5 @@
 import type { UIMatch } from "react-router";
-import type { ProductImage } from "../../common/catalogue.ts";
+import type { Combo, Product, ProductImage } from "../../common/catalogue.ts";
 import type { ShopData } from "./shop-data.ts";
 
 /** "Face Glow Oil | Prakriti Naturals" */
@@ -15,8 +15,12 @@ export type PageMeta = {
   image?: { path: string; alt: string };
   /** product:price:amount, in paise (written in rupees). */
   pricePaise?: number;
-  /** JSON-LD objects, each written as its own <script type="application/ld+json">. */
-  structuredData?: object[];
+  /**
+   * What the page's JSON-LD describes. The server turns it into schema.org objects
+   * (web/lib/structured-data.ts, never downloaded by the browser): search engines read each address's
+   * server HTML, and the first visit stays within its JavaScript budget.
+   */
+  structuredData?: StructuredData[];
   /** The address search engines should file the page under, when not its own path (home at any path). */
   canonicalPath?: string;
   /** The image the page opens with (its largest paint): the server HTML preloads it. */
@@ -24,6 +28,13 @@ export type PageMeta = {
   /** Pages a search engine has no business showing (cart, account, admin). */
   noindex?: boolean;
 };
+
+export type StructuredData =
+  | { type: "product"; product: Product }
+  | { type: "combo"; combo: Combo }
+  | { type: "breadcrumbs"; steps: { name: string; path?: string }[] }
+  | { type: "organization" }
+  | { type: "website" };
 
 export type MetaArgs<Data> = { data: Data; shop: ShopData; pathname: string };
 
@@ -50,6 +61,12 @@ export const ogImagePath = (image: ProductImage) =>
 
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 
+/** Pages without a product of their own (home, blog, policies) preview with the first combo: several products. */
+export function shopImage(combos: Combo[]): PageMeta["image"] {
+  const combo = combos[0];
+  return combo ? { path: ogImagePath(combo.image), alt: combo.title } : undefined;
+}
+
 /** The page's own description: the deepest route that has one decides; the home page's otherwise. */
 export function describePage(matches: UIMatch[], pathname: string): PageMeta {
   const shop = matches[0]?.data as ShopData | undefined;
@@ -61,15 +78,12 @@ export function describePage(matches: UIMatch[], pathname: string): PageMeta {
   return { title: shop.config.shopName, description: DEFAULT_DESCRIPTION };
 }
 
-export type HeadTag =
-  | { tag: "meta"; attrs: Record<string, string> }
-  | { tag: "link"; attrs: Record<string, string> }
-  | { tag: "script"; attrs: Record<string, string>; text: string };
+export type HeadTag = { tag: "meta" | "link"; attrs: Record<string, string> };
 
 /** JSON inside a <script> element: "<" never appears, so no "</script>" in the data can end it. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
-/** Every tag of the head that differs per page, besides <title>. */
+/** Every tag of the head that differs per page, besides <title> and JSON-LD (the server's alone). */
 export function headTags(meta: PageMeta, publicUrl: string, pathname: string): HeadTag[] {
   const url = `${publicUrl}${meta.canonicalPath ?? pathname}`;
   const tags: HeadTag[] = [];
@@ -104,9 +118,6 @@ export function headTags(meta: PageMeta, publicUrl: string, pathname: string): H
     property("product:price:amount", (meta.pricePaise / 100).toFixed(2));
     property("product:price:currency", "INR");
   }
-  for (const data of meta.structuredData ?? []) {
-    tags.push({ tag: "script", attrs: { type: "application/ld+json" }, text: scriptJson(data) });
-  }
   return tags;
 }
 
@@ -119,8 +130,8 @@ const escapeHtml = (text: string) =>
 /** An image's srcset, the same in the page and in the preload, so the browser fetches one file. */
 export const imageSrcSet = (image: ProductImage) => `${image.small} 400w, ${image.large} 800w`;
 
-/** The head as server HTML: the title, the lead image's preload, then the page's tags, each marked as the page's. */
-export function renderHeadHtml(meta: PageMeta, tags: HeadTag[]): string {
+/** The head as server HTML: the title, the lead image's preload, the page's tags and JSON-LD, each marked as the page's. */
+export function renderHeadHtml(meta: PageMeta, tags: HeadTag[], jsonLd: object[]): string {
   const lines = [`<title>${escapeHtml(meta.title)}</title>`];
   if (meta.leadImage) {
     const { image, sizes } = meta.leadImage;
@@ -132,11 +143,10 @@ export function renderHeadHtml(meta: PageMeta, tags: HeadTag[]): string {
     const attrs = Object.entries(tag.attrs)
       .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
       .join("");
-    lines.push(
-      tag.tag === "script"
-        ? `<script${attrs} ${HEAD_TAG_MARK}>${tag.text}</script>`
-        : `<${tag.tag}${attrs} ${HEAD_TAG_MARK} />`,
-    );
+    lines.push(`<${tag.tag}${attrs} ${HEAD_TAG_MARK} />`);
+  }
+  for (const data of jsonLd) {
+    lines.push(`<script type="application/ld+json" ${HEAD_TAG_MARK}>${scriptJson(data)}</script>`);
   }
   return lines.join("\n    ");
 }

@@ -1,7 +1,8 @@
 import { CATEGORY_FILTERS, type Combo, type Product } from "../../common/catalogue.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
+import type { StructuredData } from "./document-head.ts";
 
-// schema.org JSON-LD for search engines. The catalogue's rating figures are left out on purpose: they were
+// schema.org JSON-LD for search engines, made on the server only (web/entry-server.tsx). The catalogue's rating figures are left out on purpose: they were
 // collected before this shop existed and cannot be traced to reviews here (docs/decisions/024).
 
 const CONTEXT = "https://schema.org";
@@ -21,7 +22,25 @@ function offer(url: string, pricePaise: number, inStock: boolean, config: ShopCo
   };
 }
 
-export function productData(product: Product, config: ShopConfig) {
+/** The schema.org objects for what a page says it describes (PageMeta.structuredData). */
+export function toJsonLd(items: StructuredData[], config: ShopConfig): object[] {
+  return items.map((item) => {
+    switch (item.type) {
+      case "product":
+        return productData(item.product, config);
+      case "combo":
+        return comboData(item.combo, config);
+      case "breadcrumbs":
+        return breadcrumbData(item.steps, config);
+      case "organization":
+        return organizationData(config);
+      default:
+        return websiteData(config);
+    }
+  });
+}
+
+function productData(product: Product, config: ShopConfig) {
   const url = `${config.publicUrl}/product/${product.slug}`;
   return {
     "@context": CONTEXT,
@@ -37,7 +56,7 @@ export function productData(product: Product, config: ShopConfig) {
   };
 }
 
-export function comboData(combo: Combo, config: ShopConfig) {
+function comboData(combo: Combo, config: ShopConfig) {
   const url = `${config.publicUrl}/combo/${combo.id}`;
   return {
     "@context": CONTEXT,
@@ -53,7 +72,7 @@ export function comboData(combo: Combo, config: ShopConfig) {
 }
 
 /** Home first; every step but the page itself links somewhere. */
-export function breadcrumbData(steps: { name: string; path?: string }[], config: ShopConfig) {
+function breadcrumbData(steps: { name: string; path?: string }[], config: ShopConfig) {
   return {
     "@context": CONTEXT,
     "@type": "BreadcrumbList",
@@ -66,7 +85,7 @@ export function breadcrumbData(steps: { name: string; path?: string }[], config:
   };
 }
 
-export function organizationData(config: ShopConfig) {
+function organizationData(config: ShopConfig) {
   return {
     "@context": CONTEXT,
     "@type": "Organization",
@@ -84,7 +103,7 @@ export function organizationData(config: ShopConfig) {
   };
 }
 
-export function websiteData(config: ShopConfig) {
+function websiteData(config: ShopConfig) {
   return {
     "@context": CONTEXT,
     "@type": "WebSite",

@@ -4,10 +4,8 @@ import { blogPosts, findBlogPost } from "../features/blog/blog-posts.ts";
 import { formatPostDate } from "../features/blog/format-post-date.ts";
 import { ContentArticle } from "../features/content/content-article.tsx";
 import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
-import { pageTitle, type RouteHandle } from "../lib/document-head.ts";
+import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
-import { shopImage } from "../lib/shop-image.ts";
-import { breadcrumbData } from "../lib/structured-data.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const config = await getShopConfig();
@@ -76,10 +74,10 @@ export const handle: RouteHandle<LoaderData> = {
       type: "article",
       image: shopImage(combos),
       structuredData: [
-        breadcrumbData(
-          [{ name: "Home", path: "/" }, { name: "Blog", path: "/blog" }, { name: post.title }],
-          config,
-        ),
+        {
+          type: "breadcrumbs",
+          steps: [{ name: "Home", path: "/" }, { name: "Blog", path: "/blog" }, { name: post.title }],
+        },
       ],
     };
   },

@@ -3,10 +3,8 @@ import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { blogPosts } from "../features/blog/blog-posts.ts";
 import { formatPostDate } from "../features/blog/format-post-date.ts";
 import { fillPlaceholders } from "../features/content/placeholders.ts";
-import { pageTitle, type RouteHandle } from "../lib/document-head.ts";
+import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
-import { shopImage } from "../lib/shop-image.ts";
-import { breadcrumbData } from "../lib/structured-data.ts";
 
 export async function loader() {
   const config = await getShopConfig();
@@ -27,7 +25,7 @@ export const handle: RouteHandle = {
     title: pageTitle("Blog", config.shopName),
     description: "Guides to natural hair care, skin care, bath powders and traditional Indian nutrition.",
     image: shopImage(combos),
-    structuredData: [breadcrumbData([{ name: "Home", path: "/" }, { name: "Blog" }], config)],
+    structuredData: [{ type: "breadcrumbs", steps: [{ name: "Home", path: "/" }, { name: "Blog" }] }],
   }),
 };
 

@@ -11,7 +11,6 @@ import { PRODUCT_IMAGE_SIZES } from "../features/catalogue/product-gallery.tsx";
 import { api } from "../lib/api.ts";
 import { imageSrcSet, ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
-import { breadcrumbData, comboData } from "../lib/structured-data.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
@@ -39,15 +38,15 @@ export const handle: RouteHandle<LoaderData> = {
       pricePaise: combo.salePricePaise,
       leadImage: { image: combo.image, sizes: PRODUCT_IMAGE_SIZES },
       structuredData: [
-        comboData(combo, config),
-        breadcrumbData(
-          [
+        { type: "combo", combo },
+        {
+          type: "breadcrumbs",
+          steps: [
             { name: "Home", path: "/" },
             { name: "Combos & Gifting", path: "/#combos" },
             { name: combo.title },
           ],
-          config,
-        ),
+        },
       ],
     };
   },

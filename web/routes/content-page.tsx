@@ -4,10 +4,8 @@ import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { ContentArticle } from "../features/content/content-article.tsx";
 import { loadContentPage } from "../features/content/content-pages.ts";
 import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
-import { pageTitle, type RouteHandle } from "../lib/document-head.ts";
+import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
-import { shopImage } from "../lib/shop-image.ts";
-import { breadcrumbData } from "../lib/structured-data.ts";
 
 /** /privacy shows content/pages/privacy.md, and so on for each policy page and /contact. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -29,7 +27,7 @@ export const handle: RouteHandle<ContentPageData> = {
     title: pageTitle(page.title, config.shopName),
     description: page.description,
     image: shopImage(combos),
-    structuredData: [breadcrumbData([{ name: "Home", path: "/" }, { name: page.title }], config)],
+    structuredData: [{ type: "breadcrumbs", steps: [{ name: "Home", path: "/" }, { name: page.title }] }],
   }),
 };
 

@@ -6,11 +6,9 @@ import { BestSellers } from "../features/home/best-sellers.tsx";
 import { Hero } from "../features/home/hero.tsx";
 import { HERO_IMAGE_SIZES, HERO_SLIDES } from "../features/home/hero-slides.ts";
 import { SearchSection } from "../features/home/search-section.tsx";
-import { DEFAULT_DESCRIPTION, type RouteHandle } from "../lib/document-head.ts";
+import { DEFAULT_DESCRIPTION, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { SECTION_IDS } from "../lib/go-to-section.ts";
 import { useShopData } from "../lib/shop-data.ts";
-import { shopImage } from "../lib/shop-image.ts";
-import { organizationData, websiteData } from "../lib/structured-data.ts";
 
 // Combos, about and contact sit below the fold: they load as the visitor scrolls towards them, or at
 // once when the address (About Us, Contact Us) points at one of them.
@@ -30,7 +28,7 @@ export const handle: RouteHandle = {
     canonicalPath: "/",
     leadImage: HERO_SLIDES[0] && { image: HERO_SLIDES[0].image, sizes: HERO_IMAGE_SIZES },
     image: shopImage(combos),
-    structuredData: [organizationData(config), websiteData(config)],
+    structuredData: [{ type: "organization" }, { type: "website" }],
   }),
 };
 

@@ -18,7 +18,6 @@ import { ProductReviews } from "../features/reviews/product-reviews.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
-import { breadcrumbData, productData } from "../lib/structured-data.ts";
 
 const MAX_QUANTITY = 99;
 
@@ -69,15 +68,15 @@ export const handle: RouteHandle<LoaderData> = {
       pricePaise: product.pricePaise,
       leadImage: { image: product.image, sizes: PRODUCT_IMAGE_SIZES },
       structuredData: [
-        productData(product, config),
-        breadcrumbData(
-          [
+        { type: "product", product },
+        {
+          type: "breadcrumbs",
+          steps: [
             { name: "Home", path: "/" },
             { name: category, path: `/?category=${product.category}` },
             { name: product.name },
           ],
-          config,
-        ),
+        },
       ],
     };
   },
@@ -126,7 +125,7 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
               {category} · {product.subcategory}
             </p>
             <div className="mt-3">
-              <StarRating rating={product.rating} reviews={product.reviewCount} />
+              <StarRating rating={product.rating} reviews={product.reviewCount} sourced />
             </div>
           </div>
 
