@@ -2,27 +2,34 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { markdownPlugin } from "./scripts/vite-markdown.ts";
+import { ogImagesPlugin } from "./scripts/vite-og-images.ts";
 import { precompressPlugin } from "./scripts/vite-precompress.ts";
 
-export default defineConfig({
+// `vite build` makes the browser's app in dist/; `vite build --ssr entry-server.tsx` makes the server's
+// renderer of the same routes in dist-server/ (outside dist/, which is served as files).
+export default defineConfig(({ isSsrBuild }) => ({
   root: "web",
-  plugins: [markdownPlugin(), react(), tailwindcss(), precompressPlugin()],
-  build: {
-    outDir: "../dist",
-    emptyOutDir: true,
-    // No source maps in dist: everything there is public, and a map is the shop's whole source.
-    sourcemap: false,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          // React and the router in one chunk of their own: a release of the shop's code leaves it cached,
-          // and it is smaller than the two chunks they otherwise split into.
-          groups: [
-            { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-          ],
+  plugins: isSsrBuild
+    ? [markdownPlugin(), react()]
+    : [markdownPlugin(), react(), tailwindcss(), ogImagesPlugin(), precompressPlugin()],
+  build: isSsrBuild
+    ? { outDir: "../dist-server", emptyOutDir: true, copyPublicDir: false }
+    : {
+        outDir: "../dist",
+        emptyOutDir: true,
+        // No source maps in dist: everything there is public, and a map is the shop's whole source.
+        sourcemap: false,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              // React and the router in one chunk of their own: a release of the shop's code leaves it cached,
+              // and it is smaller than the two chunks they otherwise split into.
+              groups: [
+                { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+              ],
+            },
+          },
         },
       },
-    },
-  },
   server: { proxy: { "/api": "http://localhost:3000" } },
-});
+}));

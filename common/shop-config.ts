@@ -1,7 +1,16 @@
 import type { ShippingRule } from "./order-pricing.ts";
 
-/** The shop's public details (GET /api/config): SHOP_NAME, SHOP_PHONE, SHOP_EMAIL and the shipping rule. */
-export type ShopConfig = { shopName: string; phone: string; email: string; shipping: ShippingRule };
+/**
+ * The shop's public details (GET /api/config): SHOP_NAME, SHOP_PHONE, SHOP_EMAIL, the shipping rule, and
+ * PUBLIC_URL, the address canonical links and link previews must name whatever host a request came in on.
+ */
+export type ShopConfig = {
+  shopName: string;
+  phone: string;
+  email: string;
+  shipping: ShippingRule;
+  publicUrl: string;
+};
 
 /** A tel: link wants only the digits and a leading plus: "+91 98765 43210" -> "tel:+919876543210". */
 export function phoneHref(phone: string): string {

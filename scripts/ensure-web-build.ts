@@ -1,6 +1,7 @@
 /**
- * Builds the web app when dist/ is missing or older than any of its sources,
- * so `npm start` never serves a blank or outdated page and never rebuilds for nothing.
+ * Builds the web app when dist/ (the browser's build) or dist-server/ (the server renderer of the
+ * same routes) is missing or older than any of its sources, so `npm start` never serves a blank or
+ * outdated page and never rebuilds for nothing.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -14,9 +15,13 @@ const sources = [
   "vite.config.ts",
   "scripts/vite-markdown.ts",
   "scripts/vite-precompress.ts",
+  "scripts/vite-og-images.ts",
   "package-lock.json",
 ];
-const builtMarker = path.join(root, "dist", "index.html");
+const builtMarkers = [
+  path.join(root, "dist", "index.html"),
+  path.join(root, "dist-server", "entry-server.js"),
+];
 
 function newestModification(target: string): number {
   if (!existsSync(target)) return 0;
@@ -28,7 +33,10 @@ function newestModification(target: string): number {
   );
 }
 
-const builtAt = existsSync(builtMarker) ? statSync(builtMarker).mtimeMs : 0;
+// The older of the two builds: a missing one counts as never built.
+const builtAt = Math.min(
+  ...builtMarkers.map((marker) => (existsSync(marker) ? statSync(marker).mtimeMs : 0)),
+);
 const changedAt = Math.max(...sources.map((source) => newestModification(path.join(root, source))));
 
 if (changedAt > builtAt) {
@@ -36,5 +44,7 @@ if (changedAt > builtAt) {
   // Always the production build: under `npm test` NODE_ENV is "test", which would bundle React's
   // development build into dist/ and a later `npm start` would serve it as fresh.
   process.env.NODE_ENV = "production";
-  await build({ configFile: path.join(root, "vite.config.ts"), mode: "production", logLevel: "warn" });
+  const configFile = path.join(root, "vite.config.ts");
+  await build({ configFile, mode: "production", logLevel: "warn" });
+  await build({ configFile, mode: "production", logLevel: "warn", build: { ssr: "entry-server.tsx" } });
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { sql } from "drizzle-orm";
@@ -22,6 +22,8 @@ import { createMetrics, metricsHandler, observeRequests } from "./observability.
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
+import { crawlFileRoutes } from "./pages/crawl-files.ts";
+import { builtContentPages, createPageHandler } from "./pages/pages.ts";
 import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
 import { productRoutes } from "./products/products.routes.ts";
@@ -123,14 +125,16 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
   });
   app.route("/api", api);
 
+  app.route("/", crawlFileRoutes(deps, builtContentPages));
   serveWebApp(app);
   app.onError(handleError);
   return app;
 }
 
 /**
- * The built SPA: hashed assets cached for a year, everything else revalidated, unknown paths get index.html.
- * Source maps are never served (the build does not emit them; one left in an older dist stays private).
+ * The built web app: hashed assets cached for a year; public pages rendered on the server, the others
+ * the shell (see server/pages/pages.ts). Source maps are never served (the build does not emit them; one
+ * left in an older dist stays private).
  */
 export function serveWebApp(app: Hono, root = distDir) {
   app.use("*", async (c, next) => {
@@ -153,15 +157,13 @@ export function serveWebApp(app: Hono, root = distDir) {
   }
 
   const indexFile = path.join(root, "index.html");
-  let indexHtml: string | undefined;
+  const renderPage = createPageHandler(app, indexFile);
   app.get("*", (c) => {
     // A missing file (an old hashed asset, a typo'd image) is a real 404; page paths are the SPA's.
     if (path.extname(c.req.path)) throw notFound("No such file.");
     if (!existsSync(indexFile)) {
       return c.text("The web app has not been built. Run `npm run build` (npm start does it for you).", 503);
     }
-    indexHtml ??= readFileSync(indexFile, "utf8");
-    c.header("Cache-Control", "no-cache");
-    return c.html(indexHtml);
+    return renderPage(c);
   });
 }

@@ -119,14 +119,45 @@ export async function newContext(
   shop: Shop,
   options: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark" } = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     baseURL: shop.url,
     viewport: VIEWPORTS[options.viewport ?? "desktop"],
     colorScheme: options.colorScheme ?? "light",
   });
+  context.on("page", waitForHydrationAfterLoads);
+  return context;
 }
 
-/** Opens `path` in a new context and waits for its main heading; close() ends the context. */
+// How long a page the server rendered may take to hydrate before a test goes on anyway (a test that
+// blocks the app's scripts on purpose never hydrates).
+const HYDRATION_WAIT_MS = 5000;
+
+/**
+ * A page the server rendered shows its buttons before React has hydrated them, and a click in between
+ * is lost, as it would be for a person. Tests act at machine speed: page.goto and page.reload on
+ * server-rendered pages also wait until the app responds.
+ */
+function waitForHydrationAfterLoads(page: Page) {
+  const afterLoad =
+    <Args extends unknown[], Result>(navigate: (...args: Args) => Promise<Result>) =>
+    async (...args: Args): Promise<Result> => {
+      const result = await navigate(...args);
+      const serverRendered = await page
+        .evaluate(() => document.getElementById("router-data") !== null)
+        .catch(() => false);
+      if (serverRendered) {
+        await page
+          .locator("html[data-hydrated]")
+          .waitFor({ state: "attached", timeout: HYDRATION_WAIT_MS })
+          .catch(() => undefined);
+      }
+      return result;
+    };
+  page.goto = afterLoad(page.goto.bind(page));
+  page.reload = afterLoad(page.reload.bind(page));
+}
+
+/** Opens `path` in a new context and waits for its main heading and for the page to respond; close() ends the context. */
 export async function openPage(
   browser: Browser,
   shop: Shop,
@@ -136,8 +167,17 @@ export async function openPage(
   const context = await newContext(browser, shop, options);
   const page = await context.newPage();
   await page.goto(path);
-  await page.locator("main h1").waitFor();
+  await waitForApp(page);
   return { page, close: () => context.close() };
+}
+
+/**
+ * Public pages arrive rendered from the server: their heading is there before React has hydrated them
+ * and a click would do nothing. Waits for both.
+ */
+export async function waitForApp(page: Page) {
+  await page.locator("main h1").first().waitFor();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
 /** The title is set just after the screen renders; wait for it rather than racing it. */

@@ -1,10 +1,5 @@
 import type { ComponentType } from "react";
-import {
-  type ActionFunction,
-  createBrowserRouter,
-  type LoaderFunction,
-  type RouteObject,
-} from "react-router";
+import type { ActionFunction, LoaderFunction, RouteObject } from "react-router";
 import { Spinner } from "./components/spinner.tsx";
 import { ROOT_ROUTE_ID } from "./lib/shop-data.ts";
 import { RootError, RootLayout, loader as rootLoader, shouldRevalidate } from "./routes/root-layout.tsx";
@@ -15,6 +10,7 @@ type ScreenModule = {
   loader?: LoaderFunction;
   action?: ActionFunction;
   ErrorBoundary?: ComponentType;
+  handle?: unknown;
 };
 const screen = (path: string | undefined, load: () => Promise<ScreenModule>): RouteObject =>
   path === undefined ? { index: true, lazy: load } : { path, lazy: load };
@@ -76,4 +72,22 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * Pages the server renders as complete HTML (web/entry-server.tsx): the same for every visitor, so
+ * their loaders never need a session. The others (cart, account, admin) get the shell and render in
+ * the browser, where their loaders see the visitor's cookies.
+ */
+export const SERVER_RENDERED_PATHS = new Set([
+  "/",
+  "product/:slug",
+  "combo/:id",
+  "blog",
+  "blog/:slug",
+  "contact",
+  "privacy",
+  "terms",
+  "cookie-policy",
+  "shipping-delivery",
+  "cancellation-refund",
+  "*",
+]);

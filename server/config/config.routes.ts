@@ -9,6 +9,7 @@ export function configRoutes({ env }: Deps) {
       shopName: env.SHOP_NAME,
       phone: env.SHOP_PHONE,
       email: env.SHOP_EMAIL,
+      publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
       // The cart shows shipping before checkout; the order is priced again on the server.
       shipping: {
         freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,

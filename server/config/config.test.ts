@@ -25,6 +25,7 @@ describe("GET /api/config", () => {
       phone: "+91 98765 43210",
       email: "care@prakritinaturals.in",
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+      publicUrl: expect.stringMatching(/^http/),
     });
   });
 
@@ -35,6 +36,7 @@ describe("GET /api/config", () => {
       phone: "+91 90000 11111",
       email: "help@vanya.example",
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+      publicUrl: expect.stringMatching(/^http/),
     });
   });
 

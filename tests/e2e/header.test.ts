@@ -69,7 +69,8 @@ describe("the header on a desktop", () => {
   it("says 'No products' for a menu with nothing in it", async () => {
     const context = await newContext(browser, shop);
     const page = await context.newPage();
-    // A catalogue in which no product is in the Combos & Gifting menu.
+    // A catalogue in which no product is in the Combos & Gifting menu. The cart page is rendered in the
+    // browser, whose catalogue request can be rewritten (public pages carry theirs in the server's HTML).
     await page.route("**/api/products?pageSize=100", async (route) => {
       const response = await route.fetch();
       const body = await response.json();
@@ -77,7 +78,7 @@ describe("the header on a desktop", () => {
         product.menus = product.menus.filter((menu: string) => menu !== "combos");
       await route.fulfill({ response, json: body });
     });
-    await page.goto("/");
+    await page.goto("/cart");
     await header(page).getByRole("button", { name: "Combos & Gifting" }).click();
     await header(page).getByText("No products", { exact: true }).waitFor();
     await context.close();

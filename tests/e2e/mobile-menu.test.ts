@@ -90,6 +90,8 @@ describe("the mobile menu at 375 px", () => {
   it("says 'No products available' for a menu with nothing in it", async () => {
     const context = await newContext(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
+    // The cart page is rendered in the browser, whose catalogue request can be rewritten (public pages
+    // carry theirs in the server's HTML).
     await page.route("**/api/products?pageSize=100", async (route) => {
       const response = await route.fetch();
       const body = await response.json();
@@ -97,7 +99,7 @@ describe("the mobile menu at 375 px", () => {
         product.menus = product.menus.filter((name: string) => name !== "bestsellers");
       await route.fulfill({ response, json: body });
     });
-    await page.goto("/");
+    await page.goto("/cart");
     await page.getByRole("button", { name: "Open menu" }).click();
     await menu(page).locator("summary", { hasText: "Bestsellers" }).click();
     await menu(page).getByText("No products available", { exact: true }).waitFor();

@@ -14,9 +14,13 @@ const AHEAD = "100% 0px";
 
 /** Content below the fold that a visit which never scrolls there never downloads. */
 export function LoadWhenNear({ children, placeholderClassName, now = false }: LoadWhenNearProps) {
-  const [near, setNear] = useState(now);
-  if (now && !near) setNear(true);
+  // Starts as the server rendered it (the server never knows the address's hash), then follows `now`.
+  const [near, setNear] = useState(false);
   const placeholder = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (now) setNear(true);
+  }, [now]);
 
   useEffect(() => {
     const element = placeholder.current;

@@ -21,6 +21,16 @@ function apiError(
   return Object.assign(new Error(message), { status, code, fields, body });
 }
 
+/** How a request reaches the API: fetch in the browser; in-process on the server (see web/entry-server.tsx). */
+export type ApiTransport = (path: string, init: RequestInit) => Promise<Response>;
+
+let transport: ApiTransport = (path, init) => fetch(`/api${path}`, init);
+
+/** The server renders pages with loaders that call the API in-process, without the visitor's cookies. */
+export function setApiTransport(next: ApiTransport) {
+  transport = next;
+}
+
 export async function api<T>(
   path: string,
   init: Omit<RequestInit, "body"> & { body?: unknown } = {},
@@ -32,7 +42,7 @@ export async function api<T>(
   const json = body !== undefined || (method !== "GET" && method !== "HEAD");
   let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
+    response = await transport(path, {
       ...rest,
       credentials: "same-origin",
       headers: {

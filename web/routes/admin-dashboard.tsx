@@ -2,6 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import type { AdminSummary } from "../../common/admin.ts";
 import { AdminDashboard, loadDashboardFigures } from "../features/orders/admin-dashboard.tsx";
 import { api } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 export async function loader() {
   const [summary, orders] = await Promise.all([api<AdminSummary>("/admin/summary"), loadDashboardFigures()]);
@@ -74,3 +75,5 @@ export function Component() {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: dashboard") };

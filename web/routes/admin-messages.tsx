@@ -8,6 +8,7 @@ import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx
 import { AdminMessageCard } from "../features/messages/admin-message-card.tsx";
 import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -59,3 +60,5 @@ export function Component() {
     </AdminFrame>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: messages") };

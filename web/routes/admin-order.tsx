@@ -17,6 +17,7 @@ import { OrderTimeline } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { formatDateTime } from "../lib/format-date.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
@@ -369,3 +370,5 @@ export function Component() {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: order") };

@@ -8,6 +8,7 @@ import { inputClass, primaryButton, secondaryButton } from "../features/orders/b
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { formatDateTime } from "../lib/format-date.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
@@ -176,3 +177,5 @@ export function Component() {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: orders") };

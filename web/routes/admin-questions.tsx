@@ -8,6 +8,7 @@ import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx
 import { AdminQuestionCard } from "../features/questions/admin-question-card.tsx";
 import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 const FILTER_LABELS: Record<AdminQuestionFilter, string> = {
@@ -71,3 +72,5 @@ export function Component() {
     </AdminFrame>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: questions") };

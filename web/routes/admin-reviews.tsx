@@ -4,6 +4,7 @@ import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx
 import { AdminReviewCard } from "../features/reviews/admin-review-card.tsx";
 import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 const STATUS_LABELS: Record<ReviewStatus, string> = {
@@ -75,3 +76,5 @@ export function Component() {
     </AdminFrame>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: reviews") };

@@ -4,6 +4,7 @@ import type { StockItem, StockList } from "../../common/orders.ts";
 import { inputClass, secondaryButton } from "../features/orders/buttons.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -139,3 +140,5 @@ function StockRow({ item }: { item: StockItem }) {
     </tr>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Admin: stock") };

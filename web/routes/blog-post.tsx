@@ -1,10 +1,10 @@
-import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { blogPosts, findBlogPost } from "../features/blog/blog-posts.ts";
 import { formatPostDate } from "../features/blog/format-post-date.ts";
 import { ContentArticle } from "../features/content/content-article.tsx";
 import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
-import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -13,7 +13,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const others = blogPosts
     .filter((post) => post.slug !== found?.slug)
     .map(({ slug, title, date }) => ({ slug, title, date }));
-  if (!found) return { post: null, others, shopName: config.shopName };
+  if (!found) return data({ post: null, others, shopName: config.shopName }, { status: 404 });
   const post = {
     title: found.title,
     description: found.description,
@@ -63,12 +63,28 @@ function OtherPosts({
   );
 }
 
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export const handle: RouteHandle<LoaderData> = {
+  meta: ({ data: { post }, shop: { config, combos } }) => {
+    if (!post) return { title: pageTitle("Article not found", config.shopName), noindex: true };
+    return {
+      title: pageTitle(post.title, config.shopName),
+      description: post.description,
+      type: "article",
+      image: shopImage(combos),
+      structuredData: [
+        {
+          type: "breadcrumbs",
+          steps: [{ name: "Home", path: "/" }, { name: "Blog", path: "/blog" }, { name: post.title }],
+        },
+      ],
+    };
+  },
+};
+
 export function Component() {
-  const { post, others, shopName } = useLoaderData<typeof loader>();
-  useDocumentMeta({
-    title: pageTitle(post ? post.title : "Article not found", shopName),
-    description: post?.description,
-  });
+  const { post, others } = useLoaderData<typeof loader>();
   const trail = [
     { label: "Home", to: "/" },
     { label: "Blog", to: "/blog" },

@@ -3,7 +3,7 @@ import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { blogPosts } from "../features/blog/blog-posts.ts";
 import { formatPostDate } from "../features/blog/format-post-date.ts";
 import { fillPlaceholders } from "../features/content/placeholders.ts";
-import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 export async function loader() {
@@ -20,12 +20,17 @@ export async function loader() {
   };
 }
 
+export const handle: RouteHandle = {
+  meta: ({ shop: { config, combos } }) => ({
+    title: pageTitle("Blog", config.shopName),
+    description: "Guides to natural hair care, skin care, bath powders and traditional Indian nutrition.",
+    image: shopImage(combos),
+    structuredData: [{ type: "breadcrumbs", steps: [{ name: "Home", path: "/" }, { name: "Blog" }] }],
+  }),
+};
+
 export function Component() {
   const { shopName, posts } = useLoaderData<typeof loader>();
-  useDocumentMeta({
-    title: pageTitle("Blog", shopName),
-    description: "Guides to natural hair care, skin care, bath powders and traditional Indian nutrition.",
-  });
   return (
     <div className="mx-auto max-w-3xl">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Blog" }]} />

@@ -15,6 +15,7 @@ import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { newRandomId } from "../lib/random-id.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
@@ -307,3 +308,5 @@ function PaymentChoice({
     </label>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Checkout") };

@@ -1,4 +1,4 @@
-import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { Combo, ProductPage } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
@@ -7,8 +7,9 @@ import { ComboNotFound } from "../features/catalogue/catalogue-not-found.tsx";
 import { PriceTag } from "../features/catalogue/price-tag.tsx";
 import { ProductBadge } from "../features/catalogue/product-badge.tsx";
 import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
+import { PRODUCT_IMAGE_SIZES } from "../features/catalogue/product-gallery.tsx";
 import { api } from "../lib/api.ts";
-import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { imageSrcSet, ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -21,15 +22,38 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const combo = combos.find((candidate) => candidate.id === id) ?? null;
   if (combo) return { id, combo, config };
   const catalogue = await api<ProductPage>("/products?pageSize=100");
-  return { id, combo, config, combos, catalogue: catalogue.items };
+  return data({ id, combo, config, combos, catalogue: catalogue.items }, { status: 404 });
 }
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export const handle: RouteHandle<LoaderData> = {
+  meta: ({ data: { combo }, shop: { config } }) => {
+    if (!combo) return { title: pageTitle("Combo not found", config.shopName), noindex: true };
+    return {
+      title: pageTitle(combo.title, config.shopName),
+      description: combo.description,
+      type: "product",
+      image: { path: ogImagePath(combo.image), alt: combo.title },
+      pricePaise: combo.salePricePaise,
+      leadImage: { image: combo.image, sizes: PRODUCT_IMAGE_SIZES },
+      structuredData: [
+        { type: "combo", combo },
+        {
+          type: "breadcrumbs",
+          steps: [
+            { name: "Home", path: "/" },
+            { name: "Combos & Gifting", path: "/#combos" },
+            { name: combo.title },
+          ],
+        },
+      ],
+    };
+  },
+};
 
 export function Component() {
   const data = useLoaderData<typeof loader>();
-  useDocumentMeta({
-    title: pageTitle(data.combo ? data.combo.title : "Combo not found", data.config.shopName),
-    description: data.combo?.description,
-  });
   if (!data.combo) return <ComboNotFound id={data.id} combos={data.combos} products={data.catalogue} />;
   return <ComboDetail key={data.combo.id} combo={data.combo} />;
 }
@@ -43,8 +67,9 @@ function ComboDetail({ combo }: { combo: Combo }) {
       <article className="grid gap-8 md:grid-cols-2 lg:gap-12">
         <img
           src={combo.image.large}
-          srcSet={`${combo.image.small} 400w, ${combo.image.large} 800w`}
-          sizes="(min-width: 1152px) 544px, (min-width: 768px) 50vw, 100vw"
+          srcSet={imageSrcSet(combo.image)}
+          sizes={PRODUCT_IMAGE_SIZES}
+          fetchPriority="high"
           width={combo.image.width}
           height={combo.image.height}
           alt={`${combo.title}: ${combo.products.map((product) => product.name).join(", ")}`}

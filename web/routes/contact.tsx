@@ -2,7 +2,7 @@ import { useLoaderData } from "react-router";
 import { ContactForm } from "../features/contact/contact-form.tsx";
 import { ContentPageView, type loader } from "./content-page.tsx";
 
-export { loader } from "./content-page.tsx";
+export { handle, loader } from "./content-page.tsx";
 
 /** The contact text from content/pages/contact.md, and the contact form below it. */
 export function Component() {

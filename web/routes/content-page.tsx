@@ -4,7 +4,7 @@ import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { ContentArticle } from "../features/content/content-article.tsx";
 import { loadContentPage } from "../features/content/content-pages.ts";
 import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
-import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 /** /privacy shows content/pages/privacy.md, and so on for each policy page and /contact. */
@@ -22,9 +22,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ContentPageData = Awaited<ReturnType<typeof loader>>;
 
+export const handle: RouteHandle<ContentPageData> = {
+  meta: ({ data: page, shop: { config, combos } }) => ({
+    title: pageTitle(page.title, config.shopName),
+    description: page.description,
+    image: shopImage(combos),
+    structuredData: [{ type: "breadcrumbs", steps: [{ name: "Home", path: "/" }, { name: page.title }] }],
+  }),
+};
+
 /** One reading column: the trail, the page's text, then whatever the screen adds below it. */
 export function ContentPageView({ page, children }: { page: ContentPageData; children?: ReactNode }) {
-  useDocumentMeta({ title: pageTitle(page.title, page.shopName), description: page.description });
   return (
     <div className="mx-auto max-w-3xl">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: page.title }]} />

@@ -2,6 +2,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { Notice, textLink } from "../components/form-controls.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /**
  * Where the link in the e-mail opens. Signing in takes a click here rather than happening on the way in:
@@ -39,3 +40,5 @@ export function Component() {
     </AuthCard>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Signing you in") };

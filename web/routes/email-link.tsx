@@ -12,6 +12,7 @@ import { Notice, PrimaryButton, TextField, textLink } from "../components/form-c
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** Requesting a one-time sign-in link; the link's failures (expired, used) come back here with ?error=. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -103,3 +104,5 @@ export function Component() {
     </AuthCard>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Sign in with an e-mail link") };

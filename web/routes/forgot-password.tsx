@@ -12,6 +12,7 @@ import { Notice, PrimaryButton, TextField, textLink } from "../components/form-c
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { redirectTo: safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo")) };
@@ -78,3 +79,5 @@ export function Component() {
     </AuthCard>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Forgot your password") };

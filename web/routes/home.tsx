@@ -4,7 +4,9 @@ import { LoadWhenNear } from "../components/load-when-near.tsx";
 import { FeaturedGrid } from "../features/catalogue/featured-grid.tsx";
 import { BestSellers } from "../features/home/best-sellers.tsx";
 import { Hero } from "../features/home/hero.tsx";
+import { HERO_IMAGE_SIZES, HERO_SLIDES } from "../features/home/hero-slides.ts";
 import { SearchSection } from "../features/home/search-section.tsx";
+import { DEFAULT_DESCRIPTION, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { SECTION_IDS } from "../lib/go-to-section.ts";
 import { useShopData } from "../lib/shop-data.ts";
 
@@ -16,8 +18,19 @@ const BelowTheFold = lazy(() =>
 
 const LOWER_SECTIONS = new Set<string>([SECTION_IDS.combos, SECTION_IDS.about, SECTION_IDS.contact]);
 
-/** The landing page lays its sections edge to edge; the root layout reads this. */
-export const handle = { fullWidth: true };
+/** The landing page lays its sections edge to edge; the root layout reads fullWidth. */
+export const handle: RouteHandle = {
+  fullWidth: true,
+  // Any unknown path shows the home page too (the spec); it is filed under "/".
+  meta: ({ shop: { config, combos } }) => ({
+    title: `${config.shopName}: natural hair, skin, body care and nutrition`,
+    description: DEFAULT_DESCRIPTION,
+    canonicalPath: "/",
+    leadImage: HERO_SLIDES[0] && { image: HERO_SLIDES[0].image, sizes: HERO_IMAGE_SIZES },
+    image: shopImage(combos),
+    structuredData: [{ type: "organization" }, { type: "website" }],
+  }),
+};
 
 /** The landing page, in the spec's order (banner and header come from the root layout). */
 export function Component() {

@@ -18,6 +18,7 @@ import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { formatDateTime } from "../lib/format-date.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
@@ -289,3 +290,5 @@ export function Component() {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Your order") };

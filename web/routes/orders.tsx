@@ -6,6 +6,7 @@ import { OrderProgress } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { formatDate } from "../lib/format-date.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
@@ -92,3 +93,5 @@ export function Component() {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Your orders") };

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { data, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { CATEGORY_FILTERS, type Product, type ProductPage } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { pickRelatedProducts, suggestProducts } from "../../common/product-suggestions.ts";
@@ -10,13 +10,13 @@ import { ProductNotFound } from "../features/catalogue/catalogue-not-found.tsx";
 import { PriceTag } from "../features/catalogue/price-tag.tsx";
 import { isOnSale, ProductBadge, SaleTag } from "../features/catalogue/product-badge.tsx";
 import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
-import { ProductGallery } from "../features/catalogue/product-gallery.tsx";
+import { PRODUCT_IMAGE_SIZES, ProductGallery } from "../features/catalogue/product-gallery.tsx";
 import { RelatedProducts } from "../features/catalogue/related-products.tsx";
 import { StarRating } from "../features/catalogue/star-rating.tsx";
 import { ProductQuestions } from "../features/questions/product-questions.tsx";
 import { ProductReviews } from "../features/reviews/product-reviews.tsx";
 import { api, isApiError } from "../lib/api.ts";
-import { pageTitle, useDocumentMeta } from "../lib/document-meta.ts";
+import { ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 const MAX_QUANTITY = 99;
@@ -39,24 +39,51 @@ export async function loader({ params }: LoaderFunctionArgs) {
     getShopConfig(),
   ]);
   if (!product) {
-    return {
-      slug,
-      product,
-      config,
-      catalogue: catalogue.items,
-      suggestions: suggestProducts(catalogue.items, slug),
-    };
+    // The not-found page with suggestions, answered as a 404 so search engines drop the address.
+    return data(
+      {
+        slug,
+        product,
+        config,
+        catalogue: catalogue.items,
+        suggestions: suggestProducts(catalogue.items, slug),
+      },
+      { status: 404 },
+    );
   }
   return { slug, product, config, related: pickRelatedProducts(catalogue.items, product) };
 }
 
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export const handle: RouteHandle<LoaderData> = {
+  meta: ({ data: { product }, shop: { config } }) => {
+    if (!product) return { title: pageTitle("Product not found", config.shopName), noindex: true };
+    const category = CATEGORY_FILTERS[product.category].label;
+    return {
+      title: pageTitle(product.name, config.shopName),
+      description: product.description,
+      type: "product",
+      image: { path: ogImagePath(product.image), alt: product.name },
+      pricePaise: product.pricePaise,
+      leadImage: { image: product.image, sizes: PRODUCT_IMAGE_SIZES },
+      structuredData: [
+        { type: "product", product },
+        {
+          type: "breadcrumbs",
+          steps: [
+            { name: "Home", path: "/" },
+            { name: category, path: `/?category=${product.category}` },
+            { name: product.name },
+          ],
+        },
+      ],
+    };
+  },
+};
+
 export function Component() {
   const data = useLoaderData<typeof loader>();
-  const title = data.product ? data.product.name : "Product not found";
-  useDocumentMeta({
-    title: pageTitle(title, data.config.shopName),
-    description: data.product?.description,
-  });
   if (!data.product) {
     return <ProductNotFound slug={data.slug} suggestions={data.suggestions} products={data.catalogue} />;
   }
@@ -98,7 +125,7 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
               {category} · {product.subcategory}
             </p>
             <div className="mt-3">
-              <StarRating rating={product.rating} reviews={product.reviewCount} />
+              <StarRating rating={product.rating} reviews={product.reviewCount} sourced />
             </div>
           </div>
 

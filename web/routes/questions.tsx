@@ -2,6 +2,7 @@ import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { MyQuestion } from "../../common/questions.ts";
 import { MyQuestionList } from "../features/questions/my-question-list.tsx";
 import { api } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -24,3 +25,5 @@ export function Component() {
     </section>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Your questions") };

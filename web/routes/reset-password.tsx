@@ -11,6 +11,7 @@ import { Notice, PrimaryButton, TextField, textLink } from "../components/form-c
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** The link in the reset e-mail lands here with ?token=, or with ?error= when it has expired or was used. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -98,3 +99,5 @@ export function Component() {
     </AuthCard>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Choose a new password") };

@@ -1,5 +1,7 @@
-import { lazy } from "react";
+import { lazy, useEffect } from "react";
 import { Link, Outlet, ScrollRestoration, useMatches, useNavigation, useRouteError } from "react-router";
+import { DocumentHead } from "../components/document-head.tsx";
+import { FocusPageHeading } from "../components/focus-page-heading.tsx";
 import { LoadWhenNear } from "../components/load-when-near.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { Toaster } from "../components/toast.tsx";
@@ -10,6 +12,7 @@ const SiteFooter = lazy(() =>
 );
 
 import { SiteHeader } from "../features/header/site-header.tsx";
+import type { RouteHandle } from "../lib/document-head.ts";
 import { loadShopData } from "../lib/shop-data.ts";
 
 /** The catalogue, combos and shop details, fetched once for every page (see shouldRevalidate). */
@@ -20,9 +23,11 @@ export const shouldRevalidate = () => false;
 
 export function RootLayout() {
   const navigation = useNavigation();
-  const fullWidth = useMatches().some(
-    (match) => (match.handle as { fullWidth?: boolean } | undefined)?.fullWidth,
-  );
+  // The server's HTML shows before it responds to clicks: this marks the moment it does (tests wait for it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+  const fullWidth = useMatches().some((match) => (match.handle as RouteHandle | undefined)?.fullWidth);
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -49,6 +54,8 @@ export function RootLayout() {
       </LoadWhenNear>
       <Toaster />
       <ScrollRestoration />
+      <DocumentHead />
+      <FocusPageHeading />
     </div>
   );
 }

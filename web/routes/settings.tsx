@@ -20,6 +20,7 @@ import {
 } from "../features/settings/sign-in-methods.tsx";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 const PROVIDER_NAMES: Record<string, string> = {
@@ -305,3 +306,5 @@ function SessionList({ sessions }: { sessions: AccountSession[] }) {
     </div>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Settings") };

@@ -17,6 +17,7 @@ import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth } from "../features/auth/auth-errors.ts";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { fetchSessionUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -146,3 +147,5 @@ function CheckInbox({ email }: { email: string }) {
     </AuthCard>
   );
 }
+
+export const handle: RouteHandle = { meta: privatePage("Create an account") };

@@ -28,15 +28,16 @@ export function CartSummary({ cart }: { cart: PricedCart }) {
             {cart.discountPaise > 0 ? `−${formatRupees(cart.discountPaise)}` : formatRupees(0)}
           </dd>
         </div>
-        <div className={row}>
+        <div className={`${row} flex-wrap`}>
           <dt>Shipping</dt>
           <dd data-testid="cart-shipping">{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
+          {/* A second description of the shipping line: a <dl> may hold only groups of <dt> and <dd>. */}
+          {shippingPaise > 0 && (
+            <dd className="basis-full text-stone-600 dark:text-stone-400">
+              Add {formatRupees(toFreeShipping)} more for free shipping.
+            </dd>
+          )}
         </div>
-        {shippingPaise > 0 && (
-          <p className="pb-1 text-stone-600 dark:text-stone-400">
-            Add {formatRupees(toFreeShipping)} more for free shipping.
-          </p>
-        )}
         <div
           className={`${row} mt-2 border-t border-stone-200 pt-3 text-base font-semibold dark:border-stone-700`}
         >

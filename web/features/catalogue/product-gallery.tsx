@@ -1,5 +1,9 @@
 import { type KeyboardEvent, useRef, useState } from "react";
 import type { ProductImage } from "../../../common/catalogue.ts";
+import { imageSrcSet } from "../../lib/document-head.ts";
+
+/** The main image's sizes; also the server's preload of it (web/routes/product.tsx, combo.tsx). */
+export const PRODUCT_IMAGE_SIZES = "(min-width: 1152px) 544px, (min-width: 768px) 50vw, 100vw";
 
 const NEXT_KEYS: Record<string, (index: number, count: number) => number> = {
   ArrowRight: (index, count) => (index + 1) % count,
@@ -33,8 +37,9 @@ export function ProductGallery({ name, images }: { name: string; images: Product
     <div>
       <img
         src={image.large}
-        srcSet={`${image.small} 400w, ${image.large} 800w`}
-        sizes="(min-width: 1152px) 544px, (min-width: 768px) 50vw, 100vw"
+        srcSet={imageSrcSet(image)}
+        sizes={PRODUCT_IMAGE_SIZES}
+        fetchPriority="high"
         width={image.width}
         height={image.height}
         alt={count > 1 ? `${name}, image ${current + 1} of ${count}` : name}

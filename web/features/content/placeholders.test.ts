@@ -7,6 +7,7 @@ const config = {
   phone: "+91 98765 43210",
   email: "care@prakritinaturals.in",
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+  publicUrl: "https://prakritinaturals.in",
 };
 
 describe("fillPlaceholders", () => {

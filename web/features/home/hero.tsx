@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from "react";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import { LazyDialog } from "../../components/lazy-dialog.tsx";
+import { imageSrcSet } from "../../lib/document-head.ts";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { REDUCED_MOTION, useMediaQuery } from "../../lib/use-media-query.ts";
 import { AboutStory } from "./about-story.tsx";
-import { HERO_SLIDES } from "./hero-slides.ts";
+import { HERO_IMAGE_SIZES, HERO_SLIDES } from "./hero-slides.ts";
 
 /** Spec: the hero moves to the next slide every 8 seconds. */
 export const HERO_ROTATION_MS = 8000;
@@ -97,8 +98,8 @@ export function Hero({ shopName }: { shopName: string }) {
                 </div>
                 <img
                   src={slide.image.large}
-                  srcSet={`${slide.image.small} 400w, ${slide.image.large} 800w`}
-                  sizes="(min-width: 768px) 420px, 60vw"
+                  srcSet={imageSrcSet(slide.image)}
+                  sizes={HERO_IMAGE_SIZES}
                   width={800}
                   height={800}
                   alt={slide.imageAlt}

@@ -51,27 +51,30 @@ export function OrderTotals({
   totalPaise: number;
 }) {
   return (
-    <dl className="space-y-1.5 text-sm">
-      <div className="flex justify-between">
-        <dt>Subtotal</dt>
-        <dd>{formatRupees(subtotalPaise)}</dd>
-      </div>
-      {discount && (
-        <div className="flex justify-between text-brand-700 dark:text-brand-100">
-          <dt>Discount ({discount.code})</dt>
-          <dd>−{formatRupees(discount.amountPaise)}</dd>
+    <>
+      <dl className="space-y-1.5 text-sm">
+        <div className="flex justify-between">
+          <dt>Subtotal</dt>
+          <dd>{formatRupees(subtotalPaise)}</dd>
         </div>
-      )}
-      <div className="flex justify-between">
-        <dt>Shipping</dt>
-        <dd>{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
-      </div>
-      <div className="flex justify-between border-t border-stone-200 pt-2 text-base font-semibold dark:border-stone-700">
-        <dt>Total</dt>
-        <dd>{formatRupees(totalPaise)}</dd>
-      </div>
-      <p className="text-xs text-stone-600 dark:text-stone-400">All prices include GST.</p>
-    </dl>
+        {discount && (
+          <div className="flex justify-between text-brand-700 dark:text-brand-100">
+            <dt>Discount ({discount.code})</dt>
+            <dd>−{formatRupees(discount.amountPaise)}</dd>
+          </div>
+        )}
+        <div className="flex justify-between">
+          <dt>Shipping</dt>
+          <dd>{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
+        </div>
+        <div className="flex justify-between border-t border-stone-200 pt-2 text-base font-semibold dark:border-stone-700">
+          <dt>Total</dt>
+          <dd>{formatRupees(totalPaise)}</dd>
+        </div>
+      </dl>
+      {/* Outside the list: a <dl> may hold only groups of <dt> and <dd>. */}
+      <p className="mt-1.5 text-xs text-stone-600 dark:text-stone-400">All prices include GST.</p>
+    </>
   );
 }
 

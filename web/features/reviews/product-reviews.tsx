@@ -144,6 +144,10 @@ function RatingSummary({ summary }: { summary: ReviewSummary }) {
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
           Based on {summary.ratingCount.toLocaleString("en-IN")}{" "}
           {summary.ratingCount === 1 ? "rating" : "ratings"}
+          {summary.approvedCount === 0
+            ? ", given before our online shop opened"
+            : summary.approvedCount < summary.ratingCount &&
+              `: ${summary.approvedCount.toLocaleString("en-IN")} in reviews on our shop, the others given before it opened`}
         </p>
       </div>
       {summary.approvedCount > 0 && (

@@ -1,0 +1,287 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, screenshot, startShop, waitForApp } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+const PUBLIC_URL = "https://shop.example.in";
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop({ env: { PUBLIC_URL } }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${shop.url}${path}`, { headers });
+
+/** The content of <meta name|property="key"> in server HTML, or undefined. */
+function meta(html: string, key: string): string | undefined {
+  const tag = html.match(
+    new RegExp(`<meta (?:name|property)="${key.replace(/[:]/g, "\\$&")}" content="([^"]*)"`),
+  );
+  return tag?.[1]?.replace(/&amp;/g, "&").replace(/&quot;/g, '"');
+}
+
+function structuredData(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([^<]*)<\/script>/g)].map(
+    (match) => JSON.parse(match[1] ?? "") as Record<string, unknown>,
+  );
+}
+
+describe("the server HTML of a product page", () => {
+  it("carries the page itself, its title, description, canonical, link-preview tags and JSON-LD", async () => {
+    const response = await get("/product/badam-mix");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+
+    expect(html).toContain("<title>Badam Mix | Prakriti Naturals</title>");
+    expect(meta(html, "description")).toMatch(/^A rich milk mix of roasted almonds/);
+    expect(html).toContain(`<link rel="canonical" href="${PUBLIC_URL}/product/badam-mix"`);
+    expect(meta(html, "og:title")).toBe("Badam Mix | Prakriti Naturals");
+    expect(meta(html, "og:description")).toMatch(/^A rich milk mix/);
+    expect(meta(html, "og:url")).toBe(`${PUBLIC_URL}/product/badam-mix`);
+    expect(meta(html, "og:type")).toBe("product");
+    expect(meta(html, "og:image")).toBe(`${PUBLIC_URL}/images/og/badam-mix-1.jpg`);
+    expect(meta(html, "twitter:card")).toBe("summary_large_image");
+    expect(meta(html, "product:price:amount")).toBe("399.00");
+    expect(meta(html, "product:price:currency")).toBe("INR");
+
+    // The page's content is in the HTML, not filled in later.
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toMatch(/<h1[^>]*>Badam Mix<\/h1>/);
+    expect(root).toContain("₹399");
+
+    // The lead image is preloaded, at high priority, with the same srcset and sizes as the page's <img>.
+    expect(html).toMatch(
+      /<link rel="preload" as="image" type="image\/webp" href="\/images\/catalogue\/badam-mix-1-800.webp" imagesrcset="\/images\/catalogue\/badam-mix-1-400.webp 400w, \/images\/catalogue\/badam-mix-1-800.webp 800w" imagesizes="[^"]+" fetchpriority="high"/,
+    );
+
+    const data = structuredData(html);
+    const product = data.find((item) => item["@type"] === "Product");
+    expect(product).toMatchObject({
+      "@context": "https://schema.org",
+      name: "Badam Mix",
+      sku: "badam-mix",
+      brand: { "@type": "Brand", name: "Prakriti Naturals" },
+      url: `${PUBLIC_URL}/product/badam-mix`,
+      offers: {
+        "@type": "Offer",
+        price: "399.00",
+        priceCurrency: "INR",
+        availability: "https://schema.org/InStock",
+      },
+    });
+    expect(product?.image).toContain(`${PUBLIC_URL}/images/catalogue/badam-mix-1-800.webp`);
+    expect(product).not.toHaveProperty("aggregateRating");
+    const trail = data.find((item) => item["@type"] === "BreadcrumbList") as
+      | { itemListElement: { position: number; name: string }[] }
+      | undefined;
+    expect(trail?.itemListElement.map((step) => step.name)).toEqual(["Home", "Nutrition", "Badam Mix"]);
+  });
+
+  it("makes the link-preview picture a 1200x630 JPEG", async () => {
+    const response = await get("/images/og/badam-mix-1.jpg");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/jpeg");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // The JPEG's frame header (SOF0/SOF2) holds its height and width.
+    const frame = bytes.findIndex(
+      (byte, index) => byte === 0xff && [0xc0, 0xc2].includes(bytes[index + 1] ?? 0),
+    );
+    const at = (offset: number) => ((bytes[frame + offset] ?? 0) << 8) | (bytes[frame + offset + 1] ?? 0);
+    expect([at(7), at(5)]).toEqual([1200, 630]);
+  });
+
+  it("answers 304 to a revalidation with the page's ETag", async () => {
+    const first = await get("/product/badam-mix");
+    const tag = first.headers.get("etag");
+    expect(tag).toBeTruthy();
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+    const again = await get("/product/badam-mix", { "If-None-Match": tag ?? "" });
+    expect(again.status).toBe(304);
+  });
+
+  it("never carries a visitor's cookies into the HTML, so every visitor gets the same page", async () => {
+    const anonymous = await (await get("/product/badam-mix")).text();
+    const withCookie = await (
+      await get("/product/badam-mix", { Cookie: "better-auth.session_token=x" })
+    ).text();
+    expect(withCookie).toBe(anonymous);
+  });
+});
+
+describe("the head of other pages", () => {
+  it("gives the home page Organization and WebSite data, and any other path the home page filed under /", async () => {
+    const home = await (await get("/")).text();
+    const types = structuredData(home).map((item) => item["@type"]);
+    expect(types).toEqual(expect.arrayContaining(["Organization", "WebSite"]));
+    expect(home).toContain(`<link rel="canonical" href="${PUBLIC_URL}/"`);
+    expect(meta(home, "og:image")).toMatch(/^https:\/\/shop\.example\.in\/images\/og\/.+\.jpg$/);
+
+    const elsewhere = await get("/no/such/page");
+    expect(elsewhere.status).toBe(200);
+    expect(await elsewhere.text()).toContain(`<link rel="canonical" href="${PUBLIC_URL}/"`);
+  });
+
+  it("describes a combo as a Product with its offer", async () => {
+    const html = await (await get("/combo/nutrition-combo")).text();
+    const product = structuredData(html).find((item) => item["@type"] === "Product");
+    expect(product).toMatchObject({ offers: { priceCurrency: "INR", availability: expect.any(String) } });
+    expect(meta(html, "product:price:currency")).toBe("INR");
+  });
+
+  it("renders blog and policy pages with their own title", async () => {
+    for (const [path, title] of [
+      ["/blog", "Blog | Prakriti Naturals"],
+      ["/privacy", "Privacy Policy | Prakriti Naturals"],
+      ["/contact", "Contact Us | Prakriti Naturals"],
+    ]) {
+      const html = await (await get(path ?? "")).text();
+      expect(html, path).toContain(`<title>${title}</title>`);
+      expect(html, path).toMatch(/<div id="root">.*<h1/s);
+    }
+  });
+
+  it("sends the shell to pages that depend on the visitor", async () => {
+    const html = await (await get("/cart")).text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain("router-data");
+  });
+});
+
+describe("unknown products, combos and articles", () => {
+  it.each([
+    ["/product/no-such-thing", "We couldn't find that product"],
+    ["/combo/no-such-combo", "We couldn't find that combo"],
+    ["/blog/no-such-article", "We couldn't find that article"],
+  ])("%s answers 404 with the not-found page and suggestions", async (path, heading) => {
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain(heading.replace("'", "&#x27;"));
+    expect(html).toContain('<meta name="robots" content="noindex"');
+    expect(html).toMatch(/href="\/(product|combo|blog)\/[a-z-]+"/);
+  });
+});
+
+describe("crawl files", () => {
+  it("robots.txt keeps private pages and the API out and names the sitemap", async () => {
+    const response = await get("/robots.txt");
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const path of ["/cart", "/checkout", "/orders", "/settings", "/questions", "/admin", "/api/"]) {
+      expect(text).toContain(`Disallow: ${path}\n`);
+    }
+    expect(text).toContain(`Sitemap: ${PUBLIC_URL}/sitemap.xml`);
+  });
+
+  it("sitemap.xml lists every public page with a lastmod", async () => {
+    const response = await get("/sitemap.xml");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/xml");
+    const xml = await response.text();
+    const urls = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>(\d{4}-\d{2}-\d{2})<\/lastmod><\/url>/g)];
+    const locs = urls.map((match) => match[1]);
+    expect(xml.match(/<url>/g)?.length).toBe(urls.length); // every entry has its lastmod
+    const expected = ["/", "/product/badam-mix", "/combo/nutrition-combo", "/blog", "/privacy", "/terms"];
+    for (const path of [
+      ...expected,
+      "/cookie-policy",
+      "/shipping-delivery",
+      "/cancellation-refund",
+      "/contact",
+    ]) {
+      expect(locs).toContain(`${PUBLIC_URL}${path}`);
+    }
+    expect(locs.filter((loc) => loc?.includes("/product/"))).toHaveLength(21);
+    expect(locs.filter((loc) => loc?.includes("/blog/")).length).toBeGreaterThan(0);
+    expect(locs.some((loc) => /cart|admin|login/.test(loc ?? ""))).toBe(false);
+  });
+});
+
+/** Console errors and warnings, and every API request, from the first byte on. */
+function watch(page: Page) {
+  const problems: string[] = [];
+  const apiCalls: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith("/api/")) apiCalls.push(pathname);
+  });
+  return { problems, apiCalls };
+}
+
+describe("hydration", () => {
+  it.each(["/", "/product/badam-mix", "/combo/nutrition-combo", "/blog", "/privacy", "/contact"])(
+    "%s hydrates without an error or mismatch, and without fetching again what the HTML carries",
+    async (path) => {
+      const context = await newContext(browser, shop, { viewport: "phone" });
+      const page = await context.newPage();
+      const { problems, apiCalls } = watch(page);
+      await page.goto(path);
+      await waitForApp(page);
+      await page.waitForLoadState("networkidle");
+      expect(problems).toEqual([]);
+      expect(apiCalls.filter((call) => /^\/api\/(products|combos|config)/.test(call))).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it("keeps a dark theme from the first paint, before any JavaScript of the app", async () => {
+    const context = await newContext(browser, shop, { colorScheme: "dark" });
+    const page = await context.newPage();
+    // The app's module scripts never run: what shows is the server's HTML with the blocking theme script.
+    await page.route("**/assets/*.js", (route) => route.abort());
+    await page.goto("/product/badam-mix");
+    await expect(page.evaluate(() => document.documentElement.classList.contains("dark"))).resolves.toBe(
+      true,
+    );
+    await expect(page.locator("main h1").textContent()).resolves.toBe("Badam Mix");
+    await context.close();
+  });
+
+  it("moves focus to the new page's heading on navigation", async () => {
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/blog");
+    await waitForApp(page);
+    await page.locator("main article a").first().click();
+    await page.waitForURL(/\/blog\/.+/);
+    await page.waitForFunction(() => document.activeElement?.tagName === "H1");
+    await expect(page.evaluate(() => document.activeElement?.closest("main") !== null)).resolves.toBe(true);
+    await context.close();
+  });
+
+  it.each([
+    ["phone", "light"],
+    ["phone", "dark"],
+    ["desktop", "light"],
+    ["desktop", "dark"],
+  ] as const)("screenshots at %s, %s, without JavaScript and hydrated", async (viewport, colorScheme) => {
+    for (const path of ["/", "/product/badam-mix"]) {
+      const name = `ssr-${path === "/" ? "home" : "product"}-${viewport}-${colorScheme}`;
+      const plain = await browser.newContext({
+        baseURL: shop.url,
+        viewport: viewport === "phone" ? { width: 375, height: 812 } : { width: 1280, height: 900 },
+        colorScheme,
+        javaScriptEnabled: false,
+      });
+      const page = await plain.newPage();
+      await page.goto(path);
+      await screenshot(page, `${name}-no-js`);
+      await plain.close();
+
+      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const hydrated = await context.newPage();
+      await hydrated.goto(path);
+      await waitForApp(hydrated);
+      await screenshot(hydrated, `${name}-hydrated`);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Server rendering of the public pages, built by `vite build --ssr` into dist-server/ and called by
+ * server/pages/pages.ts. The same route table and loaders as the browser: the loaders' API calls go
+ * through the transport the server sets (Hono's app.request, in-process, with no visitor cookies).
+ */
+import { StrictMode } from "react";
+import { renderToString } from "react-dom/server";
+import {
+  createStaticHandler,
+  createStaticRouter,
+  matchRoutes,
+  StaticRouterProvider,
+  type UIMatch,
+} from "react-router";
+import { blogPosts } from "./features/blog/blog-posts.ts";
+import { type ApiTransport, setApiTransport } from "./lib/api.ts";
+import { describePage, headTags, type PageMeta, renderHeadHtml, scriptJson } from "./lib/document-head.ts";
+import { HYDRATION_DATA_ID } from "./lib/hydration.ts";
+import type { ShopData } from "./lib/shop-data.ts";
+import { toJsonLd } from "./lib/structured-data.ts";
+import { routes, SERVER_RENDERED_PATHS } from "./router.tsx";
+
+export type RenderedPage =
+  | { kind: "shell" }
+  | { kind: "redirect"; response: Response }
+  | {
+      kind: "page";
+      status: number;
+      /** <title> and the page's meta, link and JSON-LD tags. */
+      head: string;
+      /** The markup inside #root. */
+      body: string;
+      /** After #root: the loaders' data, for hydration without fetching it again. */
+      data: string;
+      meta: PageMeta;
+    };
+
+const handler = createStaticHandler(routes);
+
+export function setupRendering(transport: ApiTransport) {
+  setApiTransport(transport);
+}
+
+/** Whether this path is one of the pages every visitor gets the same HTML of. */
+export function isServerRendered(pathname: string): boolean {
+  const leaf = matchRoutes(routes, pathname)?.at(-1);
+  return leaf?.route.path !== undefined
+    ? SERVER_RENDERED_PATHS.has(leaf.route.path)
+    : leaf?.route.index === true;
+}
+
+/** Renders `url` for an anonymous visitor: the request carries no cookies and no headers of the visitor's. */
+export async function renderPage(url: URL): Promise<RenderedPage> {
+  if (!isServerRendered(url.pathname)) return { kind: "shell" };
+  const context = await handler.query(new Request(url));
+  if (context instanceof Response) return { kind: "redirect", response: context };
+  // A failed loader (the API down): the shell tries again in the browser, with the shop's error page.
+  if (context.errors) return { kind: "shell" };
+
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const body = renderToString(
+    <StrictMode>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </StrictMode>,
+  );
+  const matches: UIMatch[] = context.matches.map((match) => ({
+    id: match.route.id,
+    pathname: match.pathname,
+    params: match.params,
+    data: context.loaderData[match.route.id],
+    loaderData: context.loaderData[match.route.id],
+    handle: match.route.handle,
+  }));
+  const meta = describePage(matches, url.pathname);
+  const shop = context.loaderData.root as ShopData;
+  const hydration = { loaderData: context.loaderData, actionData: null, errors: null };
+  return {
+    kind: "page",
+    status: context.statusCode,
+    head: renderHeadHtml(
+      meta,
+      headTags(meta, shop.config.publicUrl, url.pathname),
+      toJsonLd(meta.structuredData ?? [], shop.config),
+    ),
+    body,
+    data: `<script type="application/json" id="${HYDRATION_DATA_ID}">${scriptJson(hydration)}</script>`,
+    meta,
+  };
+}
+
+/** The pages of the web app's own content for the sitemap: blog articles with their dates, and the fixed pages. */
+export function contentPages(): { path: string; date?: string }[] {
+  const fixed = [...SERVER_RENDERED_PATHS]
+    .filter((route) => /^[a-z-]+$/.test(route))
+    .map((route) => ({ path: `/${route}`, date: route === "blog" ? blogPosts[0]?.date : undefined }));
+  return [...fixed, ...blogPosts.map((post) => ({ path: `/blog/${post.slug}`, date: post.date }))];
+}
