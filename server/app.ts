@@ -14,6 +14,7 @@ import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
+import { adminDiscountCodeRoutes } from "./discounts/admin-discounts.routes.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound } from "./errors.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
@@ -77,6 +78,7 @@ export function createApp(deps: Deps) {
     .route("/combos", comboRoutes(deps))
     .route("/cart", cartRoutes(deps))
     .route("/discounts", discountRoutes(deps))
+    .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))
