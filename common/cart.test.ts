@@ -8,7 +8,7 @@ import {
   setEntryQuantity,
   summarizeCart,
 } from "./cart.ts";
-import type { DiscountCode } from "./discount.ts";
+import { type DiscountCode, UNLIMITED } from "./discount.ts";
 
 const line = (overrides: Partial<ResolvedLine> & Pick<ResolvedLine, "id">): ResolvedLine => ({
   kind: "product",
@@ -28,6 +28,8 @@ const WELCOME10: DiscountCode = {
   description: "10% off orders of ₹500 or more",
   active: true,
   minAmountPaise: 50000,
+  amountOffPaise: 0,
+  ...UNLIMITED,
 };
 
 describe("summarising a cart", () => {

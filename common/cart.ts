@@ -1,5 +1,5 @@
 import type { ProductImage } from "./catalogue.ts";
-import { type DiscountCode, discountAmount, shortfallForCode } from "./discount.ts";
+import { discountAmount, type PricedCode, shortfallForCode } from "./discount.ts";
 import type { Paise } from "./money.ts";
 
 /** Quantities run from 1 to 99 per line; setting 0 removes the line. */
@@ -38,6 +38,8 @@ export type AppliedDiscount = {
   code: string;
   description: string;
   percent: number;
+  /** A flat-amount code's amount; 0 for a percent code. */
+  amountOffPaise: Paise;
   minAmountPaise: Paise;
   amountPaise: Paise;
   /** How much more to add before the code gives anything; 0 once it applies. */
@@ -75,7 +77,7 @@ export const AVAILABILITY_LABELS: Record<Exclude<Availability, "available">, str
  */
 export function summarizeCart(
   lines: readonly ResolvedLine[],
-  discountCode: DiscountCode | null,
+  discountCode: PricedCode | null,
   version = 0,
 ): PricedCart {
   const priced = lines.map((line) => ({
@@ -93,6 +95,7 @@ export function summarizeCart(
     code: discountCode.code,
     description: discountCode.description,
     percent: discountCode.percent,
+    amountOffPaise: discountCode.amountOffPaise,
     minAmountPaise: discountCode.minAmountPaise,
     amountPaise: discountCode.active ? discountAmount(subtotalPaise, discountCode) : 0,
     shortfallPaise: discountCode.active ? shortfallForCode(subtotalPaise, discountCode) : 0,
@@ -120,13 +123,14 @@ function checkoutBlocker(lines: readonly ResolvedLine[]): string | null {
 }
 
 /** The discount code a priced cart was summarised with, to summarise it again after a local change. */
-export function discountCodeOf(cart: PricedCart): DiscountCode | null {
+export function discountCodeOf(cart: PricedCart): PricedCode | null {
   const { discount } = cart;
   return (
     discount && {
       code: discount.code,
       description: discount.description,
       percent: discount.percent,
+      amountOffPaise: discount.amountOffPaise,
       minAmountPaise: discount.minAmountPaise,
       active: discount.valid,
     }

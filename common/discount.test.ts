@@ -7,6 +7,7 @@ import {
   discountAmount,
   normalizeCode,
   shortfallForCode,
+  UNLIMITED,
 } from "./discount.ts";
 
 const GLOW20: DiscountCode = {
@@ -15,6 +16,8 @@ const GLOW20: DiscountCode = {
   description: "Flat 20% off",
   active: true,
   minAmountPaise: 0,
+  amountOffPaise: 0,
+  ...UNLIMITED,
 };
 const WELCOME10: DiscountCode = {
   code: "WELCOME10",
@@ -22,8 +25,18 @@ const WELCOME10: DiscountCode = {
   description: "10% off",
   active: true,
   minAmountPaise: 50000,
+  amountOffPaise: 0,
+  ...UNLIMITED,
 };
-const OLD5: DiscountCode = { code: "OLD5", percent: 5, description: "Old", active: false, minAmountPaise: 0 };
+const OLD5: DiscountCode = {
+  code: "OLD5",
+  percent: 5,
+  description: "Old",
+  active: false,
+  minAmountPaise: 0,
+  amountOffPaise: 0,
+  ...UNLIMITED,
+};
 const known = [GLOW20, WELCOME10, OLD5];
 
 describe("checking a code", () => {

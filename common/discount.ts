@@ -6,13 +6,50 @@ export const DISCOUNT_MESSAGES = {
   alreadyUsed: "This discount code has already been used",
 } as const;
 
+/** Beyond the spec: codes with a time window or a total limit, in words as plain as the spec's. */
+export const DISCOUNT_LIMIT_MESSAGES = {
+  notStarted: "This code is not active yet",
+  expired: "This code has expired",
+  limitReached: "This code has reached its limit",
+} as const;
+
 export type DiscountCode = {
   code: string;
+  /** Percent off, or 0 for a flat-amount code. */
   percent: number;
+  /** Flat amount off, or 0 for a percent code. */
+  amountOffPaise: Paise;
   description: string;
   active: boolean;
   minAmountPaise: Paise;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  maxUses: number | null;
+  timesUsed: number;
 };
+
+/** What pricing a cart needs of a code. */
+export type PricedCode = Pick<
+  DiscountCode,
+  "code" | "percent" | "amountOffPaise" | "description" | "active" | "minAmountPaise"
+>;
+
+/** A code with no window and no total limit, as the spec's codes are. */
+export const UNLIMITED = { startsAt: null, endsAt: null, maxUses: null, timesUsed: 0 } as const;
+
+/**
+ * Why an active code cannot be used right now, or null when it can: before its start, after its end, or
+ * with its total uses spent. The total is decided for good when an order is placed; this is the early word.
+ */
+export function codeUnavailable(
+  code: Pick<DiscountCode, "startsAt" | "endsAt" | "maxUses" | "timesUsed">,
+  now: Date,
+): string | null {
+  if (code.startsAt && now < code.startsAt) return DISCOUNT_LIMIT_MESSAGES.notStarted;
+  if (code.endsAt && now >= code.endsAt) return DISCOUNT_LIMIT_MESSAGES.expired;
+  if (code.maxUses !== null && code.timesUsed >= code.maxUses) return DISCOUNT_LIMIT_MESSAGES.limitReached;
+  return null;
+}
 
 /** Codes are case-insensitive: stored and compared upper-cased. */
 export const normalizeCode = (code: string) => code.trim().toUpperCase();
@@ -21,15 +58,21 @@ export const appliedMessage = (description: string) => `${description} applied s
 
 export type DiscountCheck = { ok: true; code: DiscountCode } | { ok: false; message: string };
 
-/** Spec 5: unknown or inactive is invalid; a code in the used list is refused. In that order. */
+/**
+ * Spec 5: unknown or inactive is invalid; a code in the used list is refused. In that order, with the
+ * window and the total limit checked between the two.
+ */
 export function checkDiscountCode(
   entered: string,
   known: readonly DiscountCode[],
   usedCodes: readonly string[],
+  now: Date = new Date(),
 ): DiscountCheck {
   const wanted = normalizeCode(entered);
   const code = known.find((candidate) => candidate.code === wanted && candidate.active);
   if (!code) return { ok: false, message: DISCOUNT_MESSAGES.invalid };
+  const unavailable = codeUnavailable(code, now);
+  if (unavailable) return { ok: false, message: unavailable };
   if (usedCodes.map(normalizeCode).includes(wanted))
     return { ok: false, message: DISCOUNT_MESSAGES.alreadyUsed };
   return { ok: true, code };
@@ -37,13 +80,14 @@ export function checkDiscountCode(
 
 /**
  * Spec 5: zero below the code's minimum; otherwise amount × percent ÷ 100, rounded to the nearest
- * whole rupee (halves round up).
+ * whole rupee (halves round up). A flat-amount code takes its amount off, never more than the subtotal.
  */
 export function discountAmount(
   subtotal: Paise,
-  code: Pick<DiscountCode, "percent" | "minAmountPaise">,
+  code: Pick<DiscountCode, "percent" | "minAmountPaise"> & { amountOffPaise?: Paise },
 ): Paise {
   if (subtotal < code.minAmountPaise) return 0;
+  if (code.amountOffPaise) return Math.min(code.amountOffPaise, subtotal);
   return Math.round((subtotal * code.percent) / 100 / 100) * 100;
 }
 

@@ -16,6 +16,8 @@ const item = (overrides: Partial<PricingItem> & { price?: number; stock?: number
 const glow20: PricingDiscount = {
   code: "GLOW20",
   percent: 20,
+  amountOffPaise: 0,
+  unavailable: null,
   description: "Flat 20% off all products",
   minAmountPaise: 0,
   active: true,

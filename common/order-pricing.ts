@@ -26,6 +26,9 @@ export type PricingItem = {
 export type PricingDiscount = {
   code: string;
   percent: number;
+  amountOffPaise: Paise;
+  /** Why the code cannot be used now (its window or total limit), or null. */
+  unavailable: string | null;
   description: string;
   minAmountPaise: Paise;
   active: boolean;
@@ -123,8 +126,9 @@ export function priceOrder(input: {
   let discount: OrderPricing["discount"] = null;
   let discountProblem: OrderPricing["discountProblem"] = null;
   if (input.discount) {
-    const { code, active, spent, description } = input.discount;
+    const { code, active, spent, description, unavailable } = input.discount;
     if (!active) discountProblem = { code, message: DISCOUNT_MESSAGES.invalid };
+    else if (unavailable) discountProblem = { code, message: unavailable };
     else if (spent) discountProblem = { code, message: DISCOUNT_MESSAGES.alreadyUsed };
     else discount = { code, description, amountPaise: discountAmount(subtotalPaise, input.discount) };
   }

@@ -18,6 +18,11 @@ import {
   replyToMessageSchema,
 } from "../common/schemas/contact.ts";
 import {
+  createDiscountCodeSchema,
+  discountCodeListQuerySchema,
+  updateDiscountCodeSchema,
+} from "../common/schemas/discount-codes.ts";
+import {
   adminOrderQuerySchema,
   adminStatusChangeSchema,
   cancelOrderSchema,
@@ -141,6 +146,10 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/orders/:number": {},
   "POST /api/admin/orders/:number/status": { body: adminStatusChangeSchema },
   "PUT /api/admin/orders/:number/tracking": { body: trackingSchema },
+  "GET /api/admin/discount-codes": { query: discountCodeListQuerySchema },
+  "POST /api/admin/discount-codes": { body: createDiscountCodeSchema },
+  "GET /api/admin/discount-codes/:code": {},
+  "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/dashboard": {},

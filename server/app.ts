@@ -14,6 +14,7 @@ import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import type { Deps } from "./deps.ts";
+import { adminDiscountCodeRoutes } from "./discounts/admin-discounts.routes.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound, withErrorBody } from "./errors.ts";
 import { hashedAssets } from "./hashed-assets.ts";
@@ -105,6 +106,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/combos", comboRoutes(deps))
     .route("/cart", cartRoutes(deps))
     .route("/discounts", discountRoutes(deps))
+    .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))

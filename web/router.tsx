@@ -55,6 +55,7 @@ export const routes: RouteObject[] = [
           screen("questions", () => import("./routes/admin-questions.tsx")),
           screen("reviews", () => import("./routes/admin-reviews.tsx")),
           screen("messages", () => import("./routes/admin-messages.tsx")),
+          screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

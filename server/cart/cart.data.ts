@@ -8,7 +8,12 @@ import {
   summarizeCart,
 } from "../../common/cart.ts";
 import { imageFor } from "../../common/catalogue.ts";
-import { DISCOUNT_MESSAGES, type DiscountCode, normalizeCode } from "../../common/discount.ts";
+import {
+  codeUnavailable,
+  DISCOUNT_MESSAGES,
+  type DiscountCode,
+  normalizeCode,
+} from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db } from "../db/client.ts";
 import { cartItems, cartMerges, carts, combos, products } from "../db/schema.ts";
@@ -141,7 +146,7 @@ export async function priceCart(db: DbOrTx, userId: string): Promise<PricedCart>
     .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
   const lines = await resolveLines(db, items);
   const code = cart.discountCode ? await findDiscountCode(db, cart.discountCode) : undefined;
-  return summarizeCart(lines, code ?? null, cart.version);
+  return summarizeCart(lines, usableNow(code), cart.version);
 }
 
 /** A guest's cart, sent as ids and quantities, priced the same way; nothing is stored. */
@@ -155,7 +160,13 @@ export async function priceEntries(
     entries.map((entry) => ({ ...entry, addedPricePaise: null })),
   );
   const code = discountCode ? await findDiscountCode(db, normalizeCode(discountCode)) : undefined;
-  return summarizeCart(lines, code ?? null, 0);
+  return summarizeCart(lines, usableNow(code), 0);
+}
+
+/** A code outside its window or with its uses spent is priced as one switched off: it takes nothing off. */
+function usableNow(code: DiscountCode | undefined): DiscountCode | null {
+  if (!code) return null;
+  return { ...code, active: code.active && codeUnavailable(code, new Date()) === null };
 }
 
 /**
@@ -280,6 +291,8 @@ export function applyCodeToCart(db: Db, userId: string, entered: string): Promis
   return inTransaction(db, async (tx, abort) => {
     const code = await findDiscountCode(tx, normalizeCode(entered));
     if (!code?.active) return abort({ ok: false, message: DISCOUNT_MESSAGES.invalid });
+    const unavailable = codeUnavailable(code, new Date());
+    if (unavailable) return abort({ ok: false, message: unavailable });
     await touchCart(tx, userId);
     if (!(await recordDiscountUse(tx, userId, code.code))) {
       return abort({ ok: false, message: DISCOUNT_MESSAGES.alreadyUsed });
@@ -360,7 +373,9 @@ export async function mergeIntoCart(
         .select({ discountCode: carts.discountCode })
         .from(carts)
         .where(eq(carts.userId, userId));
+      const unavailable = code ? codeUnavailable(code, new Date()) : null;
       if (!code) discountMessage = DISCOUNT_MESSAGES.invalid;
+      else if (unavailable) discountMessage = unavailable;
       else if (await recordDiscountUse(tx, userId, code.code)) {
         await tx.update(carts).set({ discountCode: code.code }).where(eq(carts.userId, userId));
       } else if (cart?.discountCode !== code.code) discountMessage = DISCOUNT_MESSAGES.alreadyUsed;

@@ -167,15 +167,38 @@ export const discountCodes = pgTable(
   "discount_codes",
   {
     code: text("code").primaryKey(), // stored upper-cased; codes are matched case-insensitively
+    /** Percent off (1-90), or 0 for a flat-amount code. */
     percent: integer("percent").notNull(),
+    /** A flat amount off in paise, or 0 for a percent code. */
+    amountOffPaise: integer("amount_off_paise").notNull().default(0),
     description: text("description").notNull(),
     active: boolean("active").notNull().default(true),
     minAmountPaise: integer("min_amount_paise").notNull().default(0),
+    /** The window the code can be used in; open-ended on a null side. */
+    startsAt: timestamp("starts_at", { withTimezone: true }),
+    endsAt: timestamp("ends_at", { withTimezone: true }),
+    /** Orders that may use the code in all; null for no limit. */
+    maxUses: integer("max_uses"),
+    /** Orders placed with the code so far; raised only by a guarded update when an order is placed. */
+    timesUsed: integer("times_used").notNull().default(0),
     ...timestamps,
   },
   (table) => [
-    check("discount_codes_percent_range", sql`${table.percent} between 1 and 100`),
+    check(
+      "discount_codes_kind",
+      sql`(${table.percent} between 1 and 90 and ${table.amountOffPaise} = 0) or (${table.percent} = 0 and ${table.amountOffPaise} > 0)`,
+    ),
     check("discount_codes_upper_case", sql`${table.code} = upper(${table.code})`),
+    check("discount_codes_min_amount", sql`${table.minAmountPaise} >= 0`),
+    check(
+      "discount_codes_window",
+      sql`${table.startsAt} is null or ${table.endsAt} is null or ${table.endsAt} > ${table.startsAt}`,
+    ),
+    check(
+      "discount_codes_uses",
+      sql`${table.timesUsed} >= 0 and (${table.maxUses} is null or (${table.maxUses} >= 1 and ${table.timesUsed} <= ${table.maxUses}))`,
+    ),
+    index("discount_codes_created_at_code").on(table.createdAt, table.code),
   ],
 );
 

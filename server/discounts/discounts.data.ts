@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { DiscountCode } from "../../common/discount.ts";
 import type { Db } from "../db/client.ts";
 import { discountCodes, discountUses } from "../db/schema.ts";
@@ -9,9 +9,14 @@ export type DbOrTx = Db | Tx;
 const codeColumns = {
   code: discountCodes.code,
   percent: discountCodes.percent,
+  amountOffPaise: discountCodes.amountOffPaise,
   description: discountCodes.description,
   active: discountCodes.active,
   minAmountPaise: discountCodes.minAmountPaise,
+  startsAt: discountCodes.startsAt,
+  endsAt: discountCodes.endsAt,
+  maxUses: discountCodes.maxUses,
+  timesUsed: discountCodes.timesUsed,
 };
 
 /** A code as stored (active or not); codes are stored upper-cased, so pass a normalised one. */
@@ -39,4 +44,23 @@ export async function recordDiscountUse(db: DbOrTx, userId: string, code: string
     .onConflictDoNothing()
     .returning({ code: discountUses.code });
   return inserted.length === 1;
+}
+
+/**
+ * Spends one of the code's total uses for an order being placed. A single guarded UPDATE: concurrent
+ * orders queue on the code's row and each sees the count the previous one left, so of any number at
+ * once exactly as many succeed as there were uses left. False when none were.
+ */
+export async function claimCodeUse(tx: Tx, code: string): Promise<boolean> {
+  const claimed = await tx
+    .update(discountCodes)
+    .set({ timesUsed: sql`${discountCodes.timesUsed} + 1` })
+    .where(
+      and(
+        eq(discountCodes.code, code),
+        or(isNull(discountCodes.maxUses), lt(discountCodes.timesUsed, discountCodes.maxUses)),
+      ),
+    )
+    .returning({ code: discountCodes.code });
+  return claimed.length === 1;
 }

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import {
   appliedMessage,
   checkDiscountCode,
+  DISCOUNT_LIMIT_MESSAGES,
   DISCOUNT_MESSAGES,
   normalizeCode,
 } from "../../common/discount.ts";
@@ -15,9 +16,18 @@ import { findDiscountCode } from "./discounts.data.ts";
 
 /** The spec's refusals keep its exact words; the status and code say which one it was. */
 function refuse(message: string) {
-  return message === DISCOUNT_MESSAGES.alreadyUsed
-    ? httpError(409, "discount_already_used", message)
-    : httpError(422, "invalid_discount_code", message);
+  switch (message) {
+    case DISCOUNT_MESSAGES.alreadyUsed:
+      return httpError(409, "discount_already_used", message);
+    case DISCOUNT_LIMIT_MESSAGES.limitReached:
+      return httpError(409, "discount_limit_reached", message);
+    case DISCOUNT_LIMIT_MESSAGES.expired:
+      return httpError(422, "discount_expired", message);
+    case DISCOUNT_LIMIT_MESSAGES.notStarted:
+      return httpError(422, "discount_not_started", message);
+    default:
+      return httpError(422, "invalid_discount_code", message);
+  }
 }
 
 export function discountRoutes(deps: Deps) {

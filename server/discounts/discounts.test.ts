@@ -46,6 +46,7 @@ describe("applying a code, signed in", () => {
       code: "GLOW20",
       description: "Flat 20% off all products",
       percent: 20,
+      amountOffPaise: 0,
       minAmountPaise: 0,
       amountPaise: 24000, // 20% of 1,199 = 239.80, nearest rupee 240
       shortfallPaise: 0,

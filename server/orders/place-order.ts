@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, gte, isNull, sql } from "drizzle-orm";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
+import { DISCOUNT_LIMIT_MESSAGES } from "../../common/discount.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import type { PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import {
@@ -17,6 +18,7 @@ import {
   products,
 } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
+import { claimCodeUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { sendOrderMail } from "./order-mail.ts";
@@ -250,6 +252,13 @@ export async function placeOrder(
             409,
             "discount_unavailable",
             `This discount code has already been used: ${pricing.discount.code}. Remove the code from your cart to order without it.`,
+          );
+        }
+        if (!(await claimCodeUse(tx, pricing.discount.code))) {
+          throw httpError(
+            409,
+            "discount_unavailable",
+            `${DISCOUNT_LIMIT_MESSAGES.limitReached}: ${pricing.discount.code}. Remove the code from your cart to order without it.`,
           );
         }
       }

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { codeUnavailable } from "../../common/discount.ts";
 import { type OrderPricing, type PricingItem, priceOrder } from "../../common/order-pricing.ts";
 import type { Db } from "../db/client.ts";
 import { cartItems, carts, combos, discountCodes, discountUses, products } from "../db/schema.ts";
@@ -134,6 +135,8 @@ export async function loadCartForOrder(
     discount = {
       code: cart.discountCode,
       percent: code?.percent ?? 0,
+      amountOffPaise: code?.amountOffPaise ?? 0,
+      unavailable: code ? codeUnavailable(code, new Date()) : null,
       description: code?.description ?? cart.discountCode,
       minAmountPaise: code?.minAmountPaise ?? 0,
       active: code?.active ?? false,

@@ -22,6 +22,7 @@ const SECTIONS = [
   { to: "/admin/questions", label: "Questions" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/discount-codes", label: "Codes" },
 ];
 
 /** The frame of every admin page; the pages themselves come from the orders, questions, reviews and messages work. */

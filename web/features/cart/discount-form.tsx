@@ -96,8 +96,9 @@ export function DiscountForm({
       )}
       {discount?.valid && discount.shortfallPaise > 0 && (
         <p className="mt-2 text-sm text-amber-800 dark:text-amber-300" data-testid="discount-shortfall">
-          Add {formatRupees(discount.shortfallPaise)} more to get {discount.percent}% off with {discount.code}
-          .
+          Add {formatRupees(discount.shortfallPaise)} more to get{" "}
+          {discount.amountOffPaise > 0 ? formatRupees(discount.amountOffPaise) : `${discount.percent}%`} off
+          with {discount.code}.
         </p>
       )}
     </div>

@@ -1,0 +1,351 @@
+import { type FormEvent, useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { formatRupees } from "../../common/money.ts";
+import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { RouteError } from "../features/orders/route-error.tsx";
+import { api, isApiError, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireAdminUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminUser(request);
+  const cursor = new URL(request.url).searchParams.get("cursor");
+  return api<AdminDiscountCodePage>(`/admin/discount-codes${toQuery({ cursor, limit: 24 })}`);
+}
+
+export const ErrorBoundary = RouteError;
+
+export const handle: RouteHandle = { meta: privatePage("Admin: discount codes") };
+
+const INDIA = "Asia/Kolkata";
+const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
+
+const when = (iso: string) =>
+  new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: INDIA }).format(
+    new Date(iso),
+  );
+
+/** A stored instant as the India wall-clock time a datetime-local input shows. */
+const toIndiaInput = (iso: string | null) =>
+  iso ? new Date(Date.parse(iso) + IST_OFFSET_MS).toISOString().slice(0, 16) : "";
+
+/** What the owner typed is India time, whatever the device's own zone. */
+const fromIndiaInput = (value: string) => (value ? `${value}:00+05:30` : null);
+
+function status(code: AdminDiscountCode, now = Date.now()) {
+  if (!code.active)
+    return { label: "Off", tone: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100" };
+  if (code.startsAt && now < Date.parse(code.startsAt))
+    return { label: "Scheduled", tone: "bg-sky-100 text-sky-900 dark:bg-sky-900/40 dark:text-sky-100" };
+  if (code.endsAt && now >= Date.parse(code.endsAt))
+    return { label: "Expired", tone: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100" };
+  if (code.maxUses !== null && code.timesUsed >= code.maxUses)
+    return { label: "Used up", tone: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100" };
+  return {
+    label: "Live",
+    tone: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",
+  };
+}
+
+const offer = (code: AdminDiscountCode) =>
+  code.amountOffPaise > 0 ? `${formatRupees(code.amountOffPaise)} off` : `${code.percent}% off`;
+
+export function Component() {
+  const { items, nextCursor } = useLoaderData<typeof loader>();
+  const [params, setParams] = useSearchParams();
+  const editing = params.get("edit");
+  const creating = params.get("new") === "1";
+  const current = editing ? items.find((item) => item.code === editing) : undefined;
+  const close = () => setParams(params.get("cursor") ? { cursor: params.get("cursor") ?? "" } : {});
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="font-serif text-3xl font-semibold">Discount codes</h1>
+        {!creating && (
+          <Link to="?new=1" className={primaryButton}>
+            New code
+          </Link>
+        )}
+      </div>
+      {(creating || current) && (
+        <CodeEditor key={current?.code ?? "new"} code={current ?? null} onDone={close} />
+      )}
+      <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Discount codes">
+        {items.map((code) => {
+          const badge = status(code);
+          return (
+            <li key={code.code} className={cardClass}>
+              <div className="flex items-start justify-between gap-2">
+                <p className="font-mono text-lg font-semibold tracking-wide">{code.code}</p>
+                <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${badge.tone}`}>
+                  {badge.label}
+                </span>
+              </div>
+              <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">{code.description}</p>
+              <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+                <dt className="text-stone-500 dark:text-stone-400">Offer</dt>
+                <dd>{offer(code)}</dd>
+                <dt className="text-stone-500 dark:text-stone-400">Minimum order</dt>
+                <dd>{code.minAmountPaise > 0 ? formatRupees(code.minAmountPaise) : "None"}</dd>
+                <dt className="text-stone-500 dark:text-stone-400">Used</dt>
+                <dd>
+                  {code.timesUsed}
+                  {code.maxUses === null ? " (no limit)" : ` of ${code.maxUses}`}
+                </dd>
+                <dt className="text-stone-500 dark:text-stone-400">From</dt>
+                <dd>{code.startsAt ? when(code.startsAt) : "Any time"}</dd>
+                <dt className="text-stone-500 dark:text-stone-400">Until</dt>
+                <dd>{code.endsAt ? when(code.endsAt) : "No end"}</dd>
+              </dl>
+              <Link to={`?edit=${code.code}`} className={`${secondaryButton} mt-3 w-full`}>
+                Edit<span className="sr-only"> {code.code}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      {items.length === 0 && <p className="mt-4 text-stone-600 dark:text-stone-400">No codes yet.</p>}
+      <div className="mt-4 flex gap-3">
+        {params.get("cursor") && (
+          <Link to="." className={secondaryButton}>
+            Newest
+          </Link>
+        )}
+        {nextCursor && (
+          <Link to={`?cursor=${nextCursor}`} className={secondaryButton}>
+            Older codes
+          </Link>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: () => void }) {
+  const revalidator = useRevalidator();
+  const [kind, setKind] = useState<"percent" | "amount">(
+    code && code.amountOffPaise > 0 ? "amount" : "percent",
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const rupeesToPaise = (name: string) => Math.round(Number(text(name) || "0") * 100);
+    const body: Record<string, unknown> = {
+      description: text("description"),
+      ...(kind === "percent"
+        ? { percent: Number(text("percent")) }
+        : { amountOffPaise: rupeesToPaise("amount") }),
+      minAmountPaise: rupeesToPaise("minimum"),
+      startsAt: fromIndiaInput(text("startsAt")),
+      endsAt: fromIndiaInput(text("endsAt")),
+      maxUses: text("maxUses") ? Number(text("maxUses")) : null,
+      active: form.get("active") === "on",
+    };
+    if (!code) body.code = text("code");
+    setSaving(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      await api(code ? `/admin/discount-codes/${code.code}` : "/admin/discount-codes", {
+        method: code ? "PATCH" : "POST",
+        body,
+      });
+      revalidator.revalidate();
+      onDone();
+    } catch (caught) {
+      if (!isApiError(caught)) throw caught;
+      setErrors(caught.fields ?? {});
+      setMessage(caught.fields ? "Please correct the fields marked below." : caught.message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const field = (name: string, label: string, input: React.ReactNode, hint?: string) => (
+    <div>
+      <label htmlFor={`code-${name}`} className="block text-sm font-medium">
+        {label}
+      </label>
+      {input}
+      {hint && !errors[name] && <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">{hint}</p>}
+      {errors[name] && (
+        <p id={`code-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+  const described = (name: string) =>
+    errors[name] ? { "aria-describedby": `code-${name}-error`, "aria-invalid": true } : {};
+
+  return (
+    <form
+      onSubmit={submit}
+      className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
+      aria-label={code ? `Edit ${code.code}` : "New code"}
+      noValidate
+    >
+      <h2 className="font-serif text-xl font-semibold sm:col-span-2">
+        {code ? `Edit ${code.code}` : "New code"}
+      </h2>
+      {message && (
+        <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
+          {message}
+        </p>
+      )}
+      {!code &&
+        field(
+          "code",
+          "Code",
+          <input
+            id="code-code"
+            name="code"
+            required
+            className={`${inputClass} font-mono uppercase`}
+            {...described("code")}
+          />,
+          "3 to 20 letters or digits; shoppers may type it in any case.",
+        )}
+      {field(
+        "description",
+        "Description",
+        <input
+          id="code-description"
+          name="description"
+          defaultValue={code?.description}
+          className={inputClass}
+          {...described("description")}
+        />,
+        "Shown as “… applied successfully!”",
+      )}
+      <fieldset className="sm:col-span-2">
+        <legend className="text-sm font-medium">Discount</legend>
+        <div className="mt-1 flex gap-4 text-sm">
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "percent"}
+              onChange={() => setKind("percent")}
+            />{" "}
+            Percent off
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="kind" checked={kind === "amount"} onChange={() => setKind("amount")} />{" "}
+            Amount off (₹)
+          </label>
+        </div>
+      </fieldset>
+      {kind === "percent"
+        ? field(
+            "percent",
+            "Percent (1-90)",
+            <input
+              id="code-percent"
+              name="percent"
+              type="number"
+              min={1}
+              max={90}
+              step={1}
+              inputMode="numeric"
+              defaultValue={code?.percent || ""}
+              className={inputClass}
+              {...described("percent")}
+            />,
+          )
+        : field(
+            "amountOffPaise",
+            "Amount off (₹, whole rupees)",
+            <input
+              id="code-amountOffPaise"
+              name="amount"
+              type="number"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              defaultValue={code?.amountOffPaise ? code.amountOffPaise / 100 : ""}
+              className={inputClass}
+              {...described("amountOffPaise")}
+            />,
+          )}
+      {field(
+        "minAmountPaise",
+        "Minimum order (₹)",
+        <input
+          id="code-minAmountPaise"
+          name="minimum"
+          type="number"
+          min={0}
+          step={1}
+          inputMode="numeric"
+          defaultValue={code ? code.minAmountPaise / 100 : 0}
+          className={inputClass}
+          {...described("minAmountPaise")}
+        />,
+      )}
+      {field(
+        "startsAt",
+        "Starts (India time)",
+        <input
+          id="code-startsAt"
+          name="startsAt"
+          type="datetime-local"
+          defaultValue={toIndiaInput(code?.startsAt ?? null)}
+          className={inputClass}
+          {...described("startsAt")}
+        />,
+        "Leave empty to start at once.",
+      )}
+      {field(
+        "endsAt",
+        "Ends (India time)",
+        <input
+          id="code-endsAt"
+          name="endsAt"
+          type="datetime-local"
+          defaultValue={toIndiaInput(code?.endsAt ?? null)}
+          className={inputClass}
+          {...described("endsAt")}
+        />,
+        "Leave empty for no end.",
+      )}
+      {field(
+        "maxUses",
+        "Total uses",
+        <input
+          id="code-maxUses"
+          name="maxUses"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          defaultValue={code?.maxUses ?? ""}
+          className={inputClass}
+          {...described("maxUses")}
+        />,
+        code ? `Used ${code.timesUsed} so far. Leave empty for no limit.` : "Leave empty for no limit.",
+      )}
+      <p className="text-sm text-stone-600 sm:self-end dark:text-stone-400">
+        Each customer can use a code once.
+      </p>
+      <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
+        <input type="checkbox" name="active" defaultChecked={code ? code.active : true} /> On (shoppers can
+        use it)
+      </label>
+      <div className="flex flex-wrap gap-3 sm:col-span-2">
+        <button type="submit" className={primaryButton} disabled={saving}>
+          {saving ? "Saving…" : code ? "Save changes" : "Create code"}
+        </button>
+        <button type="button" className={secondaryButton} onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
