@@ -1,15 +1,7 @@
 import { data, redirect } from "react-router";
 import type { SessionUser } from "../../common/account.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
-import { api } from "./api.ts";
-
-/** Who is signed in, from the session cookie; for loaders. Null when signed out. */
-export async function fetchSessionUser(): Promise<SessionUser | null> {
-  const session = await api<{ user: SessionUser & Record<string, unknown> } | null>("/auth/get-session");
-  if (!session?.user) return null;
-  const { id, email, name, role } = session.user;
-  return { id, email, name, role: role === "admin" ? "admin" : "customer" };
-}
+import { fetchSessionUser } from "./session-user.ts";
 
 /** For loaders of pages that need a session: a signed-out visitor goes to /login and comes back after. */
 export async function requireSessionUser(request: Request): Promise<SessionUser> {

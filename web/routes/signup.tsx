@@ -18,7 +18,7 @@ import { attemptAuth } from "../features/auth/auth-errors.ts";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
-import { fetchSessionUser } from "../lib/session.ts";
+import { fetchSessionUser } from "../lib/session-user.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo"));

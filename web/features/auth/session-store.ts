@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import type { SessionUser } from "../../../common/account.ts";
 import { api } from "../../lib/api.ts";
-import { fetchSessionUser } from "../../lib/session.ts";
+import { fetchSessionUser } from "../../lib/session-user.ts";
 
 // The header needs only who is signed in; Better Auth's own client (about 14 kB) stays in the sign-in
 // screens, so every first visit does not download it.

@@ -10,7 +10,7 @@ import {
   textLink,
 } from "../../components/form-controls.tsx";
 import { api } from "../../lib/api.ts";
-import { fetchSessionUser } from "../../lib/session.ts";
+import { fetchSessionUser } from "../../lib/session-user.ts";
 import { AuthCard } from "./auth-card.tsx";
 import { authClient } from "./auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";

@@ -13,7 +13,7 @@ import {
 } from "../../components/form-styles.ts";
 import { api, isApiError } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format-date.ts";
-import { fetchSessionUser } from "../../lib/session.ts";
+import { fetchSessionUser } from "../../lib/session-user.ts";
 
 type Loaded = { questions: PublicQuestion[]; user: SessionUser | null };
 

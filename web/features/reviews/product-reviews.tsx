@@ -14,7 +14,7 @@ import {
 import { buttonClass, cardClass, errorTextClass, hintClass } from "../../components/form-styles.ts";
 import { api, isApiError } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format-date.ts";
-import { fetchSessionUser } from "../../lib/session.ts";
+import { fetchSessionUser } from "../../lib/session-user.ts";
 import { ReviewForm } from "./review-form.tsx";
 import { StarRating } from "./star-rating.tsx";
 
