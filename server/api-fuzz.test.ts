@@ -153,6 +153,17 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/dashboard": {},
+  "GET /robots.txt": {},
+  "GET /sitemap.xml": {},
+  "GET /metrics": {
+    headers: () =>
+      fc.oneof(
+        fc.constant({}),
+        fc
+          .string({ maxLength: 80 })
+          .map((token) => ({ Authorization: `Bearer ${token.replace(/[^\x20-\x7e]/g, "")}` })),
+      ),
+  },
 };
 
 /** Better Auth's endpoints the web app calls, with the fields it sends. */

@@ -84,6 +84,9 @@ const AUTH_TEXT_FIELDS: Record<string, z.ZodType> = {
  * another control character (PostgreSQL refuses a NUL, which surfaced as a 500), and the fields it stores as
  * text are strings. Refused with a 400 naming the field, before Better Auth reads the body.
  */
+/** Objects and arrays inside objects: the sign-in forms send two levels at most. */
+const MAX_AUTH_BODY_DEPTH = 8;
+
 export function checkAuthBodyText(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== "POST" || !c.req.header("Content-Type")?.includes("json")) return next();
@@ -94,16 +97,22 @@ export function checkAuthBodyText(): MiddlewareHandler {
       return next(); // Better Auth answers unreadable JSON itself
     }
     const fields: Record<string, string> = {};
-    // Iterative, so a body nested thousands deep cannot overflow the stack.
-    const pending: { value: unknown; path: string }[] = [{ value: body, path: "" }];
+    // Iterative, so a body nested thousands deep cannot overflow the stack here; and refused when deeper than
+    // any sign-in form sends, because Better Auth merges bodies into its options recursively (defu) and
+    // overflows its stack on one.
+    const pending: { value: unknown; path: string; depth: number }[] = [{ value: body, path: "", depth: 0 }];
     while (pending.length && Object.keys(fields).length < 10) {
-      const { value, path } = pending.pop() as { value: unknown; path: string };
+      const { value, path, depth } = pending.pop() as { value: unknown; path: string; depth: number };
       if (typeof value === "string") {
         const problem = textProblem(value, true);
         if (problem) fields[path || "body"] = problem;
       } else if (value && typeof value === "object") {
+        if (depth >= MAX_AUTH_BODY_DEPTH) {
+          fields[path || "body"] = "is nested too deeply";
+          continue;
+        }
         for (const [key, child] of Object.entries(value)) {
-          pending.push({ value: child, path: path ? `${path}.${key}` : key });
+          pending.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
         }
       }
     }
