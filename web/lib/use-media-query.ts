@@ -1,7 +1,10 @@
 import { useCallback, useSyncExternalStore } from "react";
 
-/** Whether a CSS media query matches now; re-renders when it changes (resizes, system settings). */
-export function useMediaQuery(query: string): boolean {
+/**
+ * Whether a CSS media query matches now; re-renders when it changes (resizes, system settings). The server
+ * cannot know, so it renders (and hydration starts from) `onServer`.
+ */
+export function useMediaQuery(query: string, onServer = false): boolean {
   const subscribe = useCallback(
     (onChange: () => void) => {
       const media = window.matchMedia(query);
@@ -13,7 +16,7 @@ export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
     subscribe,
     () => window.matchMedia(query).matches,
-    () => false,
+    () => onServer,
   );
 }
 

@@ -46,7 +46,9 @@ function findByNameOrSlug(products: Product[], wanted: string) {
 export function FeaturedGrid({ products }: { products: Product[] }) {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readGridState(params), [params]);
-  const pageSize = useMediaQuery("(min-width: 768px)") ? PAGE_SIZE : PAGE_SIZE_NARROW;
+  // The server renders a wide page of 8, the cards past 4 hidden by CSS below 768 px until the browser knows
+  // its width: the grid never grows after hydration, so nothing below it shifts.
+  const pageSize = useMediaQuery("(min-width: 768px)", true) ? PAGE_SIZE : PAGE_SIZE_NARROW;
   const bounds = useMemo(() => priceBounds(products), [products]);
   const [filtersOpen, setFiltersOpen] = useState(() => countActiveFilters(state) > 0);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -193,8 +195,8 @@ export function FeaturedGrid({ products }: { products: Product[] }) {
         </div>
       ) : (
         <ul className="grid grid-cols-2 gap-3 sm:gap-5 md:grid-cols-4" aria-label="Products">
-          {shown.map((product) => (
-            <li key={product.slug}>
+          {shown.map((product, index) => (
+            <li key={product.slug} className={index >= PAGE_SIZE_NARROW ? "max-md:hidden" : undefined}>
               <ProductCard product={product} highlighted={highlighted === product.slug} />
             </li>
           ))}
