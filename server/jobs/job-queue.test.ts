@@ -4,12 +4,13 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, signUpViaApp } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { callApi, createTestApp, createTestDatabase } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { findFreePort } from "../db/embedded.ts";
 import { jobs, orders } from "../db/schema.ts";
 import { createMailer } from "../mail.ts";
 import { scheduleUnpaidOrderExpiry } from "../orders/order-status.ts";
+import { createJobSignal, enqueueJob, startJobWorker } from "./job-queue.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let smtp: SMTPServer;
@@ -173,5 +174,37 @@ describe("the lapse of unpaid orders", () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.length).toBeLessThanOrEqual(2);
     for (const key of keys) expect(key).toMatch(/^expire-unpaid-orders:\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+  });
+});
+
+describe("the worker", () => {
+  it("finishes the job in hand when stopped, and takes no further one", async () => {
+    const database = await createTestDatabase();
+    try {
+      let started = 0;
+      let finished = 0;
+      const stop = startJobWorker({
+        db: database.db,
+        signal: createJobSignal(),
+        pollMs: 20,
+        retryBaseMs: 10,
+        handlers: {
+          slow: async () => {
+            started++;
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            finished++;
+          },
+        },
+      });
+      await enqueueJob(database.db, { kind: "slow", payload: {} });
+      await enqueueJob(database.db, { kind: "slow", payload: {}, runAt: new Date(Date.now() + 200) });
+      await until(async () => (started === 1 ? true : undefined));
+      await stop();
+      expect(finished).toBe(1);
+      const rows = await database.db.select().from(jobs).orderBy(jobs.id);
+      expect(rows.map((row) => row.status)).toEqual(["done", "queued"]);
+    } finally {
+      await database.drop();
+    }
   });
 });

@@ -40,6 +40,9 @@ export async function enqueueJob(
 /** A job whose worker neither finished nor failed it within this time is taken up by another worker. */
 const LEASE_MS = 5 * 60_000;
 
+/** How long shutdown waits for the job in hand to finish. */
+const STOP_WAIT_MS = 10_000;
+
 type Claimed = {
   id: number;
   kind: string;
@@ -180,6 +183,16 @@ export function startJobWorker(options: {
     stopped = true;
     unsubscribe();
     rouse?.();
-    await loop;
+    // A mail server that hangs must not hold the shutdown: past the wait, the job's lease runs out and
+    // another instance (or this one, restarted) tries it again.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        log.warn({ waitMs: STOP_WAIT_MS }, "job in hand still running at shutdown; left to its lease");
+        resolve();
+      }, STOP_WAIT_MS);
+    });
+    await Promise.race([loop, waited]);
+    clearTimeout(timer);
   };
 }
