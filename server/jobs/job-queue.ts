@@ -86,11 +86,15 @@ export function retryDelayMs(retryBaseMs: number, attempts: number): number {
   return retryBaseMs * 2 ** Math.max(0, attempts - 1);
 }
 
+/**
+ * Records how a try ended. Only the try that still holds the job does: a worker whose lease ran out (and
+ * whose job another worker took, counting a new try) changes nothing.
+ */
 async function settleJob(db: Db, job: Claimed, error: unknown, retryBaseMs: number) {
   if (error === undefined) {
     await db.execute(sql`
       update jobs set status = 'done', locked_until = null, last_error = null, updated_at = now()
-       where id = ${job.id} and status = 'running'`);
+       where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
     return;
   }
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
@@ -101,7 +105,7 @@ async function settleJob(db: Db, job: Claimed, error: unknown, retryBaseMs: numb
     );
     await db.execute(sql`
       update jobs set status = 'failed', locked_until = null, last_error = ${message}, updated_at = now()
-       where id = ${job.id} and status = 'running'`);
+       where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
     return;
   }
   const delay = retryDelayMs(retryBaseMs, job.attempts);
@@ -112,7 +116,7 @@ async function settleJob(db: Db, job: Claimed, error: unknown, retryBaseMs: numb
   await db.execute(sql`
     update jobs set status = 'queued', locked_until = null, last_error = ${message},
            run_at = now() + ${`${delay} milliseconds`}::interval, updated_at = now()
-     where id = ${job.id} and status = 'running'`);
+     where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
 }
 
 /**
