@@ -90,7 +90,12 @@ export function retryDelayMs(retryBaseMs: number, attempts: number): number {
  * Records how a try ended. Only the try that still holds the job does: a worker whose lease ran out (and
  * whose job another worker took, counting a new try) changes nothing.
  */
-async function settleJob(db: Db, job: Claimed, error: unknown, retryBaseMs: number) {
+async function settleJob(
+  db: Db,
+  job: Claimed,
+  error: unknown,
+  retryBaseMs: number,
+): Promise<number | undefined> {
   if (error === undefined) {
     await db.execute(sql`
       update jobs set status = 'done', locked_until = null, last_error = null, updated_at = now()
@@ -117,6 +122,7 @@ async function settleJob(db: Db, job: Claimed, error: unknown, retryBaseMs: numb
     update jobs set status = 'queued', locked_until = null, last_error = ${message},
            run_at = now() + ${`${delay} milliseconds`}::interval, updated_at = now()
      where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
+  return delay;
 }
 
 /**
@@ -175,7 +181,14 @@ export function startJobWorker(options: {
         failure = error ?? new Error("job failed");
       }
       try {
-        await settleJob(db, job, failure, retryBaseMs);
+        const retryIn = await settleJob(db, job, failure, retryBaseMs);
+        // A retry due before the next poll is looked for when it is due, not a poll later.
+        if (retryIn !== undefined && retryIn < pollMs) {
+          setTimeout(() => {
+            woken = true;
+            rouse?.();
+          }, retryIn).unref();
+        }
       } catch (error) {
         // Left running: its lease runs out and it is tried again.
         log.warn({ job: job.id, err: serializeError(error) }, "job outcome could not be recorded");
