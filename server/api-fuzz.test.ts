@@ -22,6 +22,7 @@ import {
   discountCodeListQuerySchema,
   updateDiscountCodeSchema,
 } from "../common/schemas/discount-codes.ts";
+import { adminJobQuerySchema } from "../common/schemas/jobs.ts";
 import {
   adminOrderQuerySchema,
   adminStatusChangeSchema,
@@ -152,6 +153,8 @@ const SHOP: Record<string, Schemas> = {
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
+  "GET /api/admin/jobs": { query: adminJobQuerySchema },
+  "POST /api/admin/jobs/:id/retry": {},
   "GET /api/admin/dashboard": {},
   "GET /robots.txt": {},
   "GET /sitemap.xml": {},

@@ -18,6 +18,7 @@ import { adminDiscountCodeRoutes } from "./discounts/admin-discounts.routes.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound, withErrorBody } from "./errors.ts";
 import { hashedAssets } from "./hashed-assets.ts";
+import { adminJobRoutes } from "./jobs/admin-jobs.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
@@ -120,7 +121,8 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/payments", paymentRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
-    .route("/admin/dashboard", adminDashboardRoutes(deps));
+    .route("/admin/dashboard", adminDashboardRoutes(deps))
+    .route("/admin/jobs", adminJobRoutes(deps));
 
   api.all("*", (c) => {
     throw notFound(`There is no API at ${c.req.method} ${c.req.path}.`);

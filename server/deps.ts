@@ -2,10 +2,19 @@ import { type Auth, createAuth } from "./auth/auth.ts";
 import { type CatalogueCache, createCatalogueCache } from "./catalogue/catalogue-cache.ts";
 import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
+import { createJobSignal, type JobSignal } from "./jobs/job-queue.ts";
 import { createMailer, type Mailer } from "./mail.ts";
 
 /** What every router is built from: a plain object, passed in, so tests can build an app per database. */
-export type Deps = { db: Db; env: Env; mailer: Mailer; auth: Auth; catalogue: CatalogueCache };
+export type Deps = {
+  db: Db;
+  env: Env;
+  mailer: Mailer;
+  auth: Auth;
+  catalogue: CatalogueCache;
+  /** Wakes this instance's job worker after a request queued a job. */
+  jobs: JobSignal;
+};
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
   const mailer = createMailer(env);
@@ -16,5 +25,6 @@ export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
     auth: createAuth({ db, env, mailer }),
     // The listener connects to the database the pool does, on a connection of its own.
     catalogue: createCatalogueCache(db.$client.options),
+    jobs: createJobSignal(),
   };
 }

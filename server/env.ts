@@ -114,6 +114,10 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: blankIsDefault(z.coerce.number().int().min(100).default(5_000)),
   /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits. */
   SHUTDOWN_GRACE_MS: blankIsDefault(z.coerce.number().int().min(0).default(10_000)),
+  /** How often each instance's job worker looks for due jobs (a job queued by this instance wakes it at once). */
+  JOB_POLL_MS: blankIsDefault(z.coerce.number().int().min(10).default(1_000)),
+  /** Wait before a failed job's second try; each further try waits twice as long (5 tries in all). */
+  JOB_RETRY_BASE_MS: blankIsDefault(z.coerce.number().int().min(1).default(30_000)),
   /** Bearer token for GET /metrics; unset, /metrics does not exist (404). */
   METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
   /** Reverse proxies in front of the shop (IPs or CIDR ranges) whose X-Forwarded-For is believed. */

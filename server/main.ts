@@ -6,6 +6,8 @@ import { releaseSignalHooks, startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
 import { createDeps } from "./deps.ts";
 import { type Env, parseEnv } from "./env.ts";
+import { jobHandlers } from "./jobs/job-handlers.ts";
+import { startJobWorker } from "./jobs/job-queue.ts";
 import { createLifecycle } from "./lifecycle.ts";
 import { log, serializeError } from "./log.ts";
 import { scheduleUnpaidOrderExpiry } from "./orders/order-status.ts";
@@ -52,6 +54,16 @@ async function main() {
   const app = createApp(deps, { lifecycle });
 
   // Background work registers here how it is stopped; shutdown stops it after the last request.
+  lifecycle.onStop(
+    "job-worker",
+    startJobWorker({
+      db,
+      signal: deps.jobs,
+      handlers: jobHandlers(deps),
+      pollMs: env.JOB_POLL_MS,
+      retryBaseMs: env.JOB_RETRY_BASE_MS,
+    }),
+  );
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
 

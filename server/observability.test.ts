@@ -47,6 +47,8 @@ describe("request ids and /metrics", () => {
       'shop_http_requests_total{method="GET",route="/api/products/:slug",status="404"} 1',
     );
     expect(text).toContain("shop_db_pool_waiting");
+    expect(text).toContain('shop_jobs{status="failed"} 0');
+    expect(text).toContain('shop_jobs{status="queued"}');
     expect(text).toContain("process_cpu_user_seconds_total");
     expect(text).not.toContain("no-such-product");
 

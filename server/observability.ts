@@ -51,6 +51,24 @@ export function createMetrics(options: { pool?: Pool; processMetrics: boolean })
     gauge("shop_db_pool_connections", "Connections the pool holds to PostgreSQL", () => pool.totalCount);
     gauge("shop_db_pool_idle", "Pool connections not in use", () => pool.idleCount);
     gauge("shop_db_pool_waiting", "Queries waiting for a pool connection", () => pool.waitingCount);
+    new client.Gauge({
+      name: "shop_jobs",
+      help: "Background jobs (mails, scheduled runs) by status: queued, running, failed for good",
+      labelNames: ["status"],
+      registers: [registry],
+      async collect() {
+        // Read from the table on scrape: the queue is shared by every instance. With the database away
+        // the last figures stand rather than failing the whole scrape.
+        try {
+          const { rows } = await pool.query<{ status: string; count: number }>(
+            "select status, count(*)::int as count from jobs where status in ('queued', 'running', 'failed') group by status",
+          );
+          for (const status of ["queued", "running", "failed"]) {
+            this.set({ status }, rows.find((row) => row.status === status)?.count ?? 0);
+          }
+        } catch {}
+      },
+    });
   }
   return { registry, requests, duration, ordersPlaced };
 }

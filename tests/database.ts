@@ -8,6 +8,8 @@ import { createApp } from "../server/app.ts";
 import { createDb } from "../server/db/client.ts";
 import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
+import { jobHandlers } from "../server/jobs/job-handlers.ts";
+import { startJobWorker } from "../server/jobs/job-queue.ts";
 import { TEMPLATE_DATABASE, withDatabase } from "./database-url.ts";
 
 export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-for-better-auth";
@@ -65,11 +67,21 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     DATABASE_URL: database.url,
     BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
     PUBLIC_URL: TEST_ORIGIN,
+    JOB_POLL_MS: "200",
+    JOB_RETRY_BASE_MS: "50",
     ...GENEROUS_RATE_LIMITS,
     ...overrides,
   });
   const deps = createDeps({ db: database.db, env });
   const app = createApp(deps);
+  // The shop's real worker, so a test reads a mail the way a shopper gets it: sent off the request path.
+  const stopWorker = startJobWorker({
+    db: database.db,
+    signal: deps.jobs,
+    handlers: jobHandlers(deps),
+    pollMs: env.JOB_POLL_MS,
+    retryBaseMs: env.JOB_RETRY_BASE_MS,
+  });
   return {
     app,
     deps,
@@ -77,6 +89,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     env,
     dataDir,
     async close() {
+      await stopWorker();
       await deps.catalogue.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -555,3 +555,33 @@ export const orderDayDeltas = pgTable(
   },
   (table) => [index("order_day_deltas_day_idx").on(table.day)],
 );
+
+export const JOB_STATUSES = ["queued", "running", "done", "failed"] as const;
+
+/**
+ * Work done off the request path (mails, the lapse of unpaid orders), written in the transaction of the
+ * change that causes it, so a rolled-back change leaves no job and a committed one always has its job
+ * (docs/decisions/029). Workers claim due rows with FOR UPDATE SKIP LOCKED and hold them by a lease:
+ * a worker that dies mid-job leaves a `running` row whose lease runs out, and another worker takes it.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").notNull().$type<Record<string, unknown>>(),
+    /** A job of the same key is queued once (a scheduled run per minute, across instances). */
+    key: text("key").unique(),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    ...timestamps,
+  },
+  (table) => [
+    index("jobs_due_idx").on(table.runAt).where(sql`${table.status} in ('queued', 'running')`),
+    index("jobs_status_idx").on(table.status, table.id),
+  ],
+);

@@ -4,7 +4,8 @@ import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { log, serializeError } from "../log.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
+import type { Tx } from "./pricing.ts";
 
 export type OrderMailKind = "placed" | "shipped" | "delivered" | "cancelled" | "refunded";
 
@@ -16,29 +17,35 @@ const paragraph = (text: string): Block => ({
   html: `<p style="margin:0 0 14px">${escapeHtml(text)}</p>`,
 });
 
+export const ORDER_MAIL_JOB = "order-mail";
+
 /**
- * E-mails about an order to its customer: shop-branded HTML with a plain-text part. Sent after the change
- * is committed; a mail that fails is logged, never undoes the order.
+ * Queues an e-mail about an order to its customer, in the transaction of the change it tells about: a
+ * rolled-back change sends nothing, a committed one always gets its mail (docs/decisions/029).
  */
-export async function sendOrderMail(deps: Deps, orderId: string, kind: OrderMailKind) {
-  try {
-    const [order] = await deps.db
-      .select({ order: orders, email: users.email })
-      .from(orders)
-      .leftJoin(users, eq(users.id, orders.userId))
-      .where(eq(orders.id, orderId));
-    // An order whose account was deleted has no one left to write to.
-    if (!order?.email) return;
-    const lines = await deps.db
-      .select()
-      .from(orderLines)
-      .where(eq(orderLines.orderId, orderId))
-      .orderBy(orderLines.position);
-    const mail = composeOrderMail(deps, order.order, lines, kind);
-    await deps.mailer.send({ to: order.email, ...mail });
-  } catch (error) {
-    log.error({ orderId, kind, err: serializeError(error) }, "order e-mail could not be sent");
-  }
+export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailKind) {
+  await enqueueJob(tx, { kind: ORDER_MAIL_JOB, payload: { orderId, kind } });
+}
+
+/**
+ * Sends an e-mail about an order (shop-branded HTML with a plain-text part), as the job worker does with a
+ * queued one; it reads the order as it is now. Throws when the mail server fails, so the job is retried.
+ */
+export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderMailKind) {
+  const [order] = await deps.db
+    .select({ order: orders, email: users.email })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  // An order whose account was deleted has no one left to write to.
+  if (!order?.email) return;
+  const lines = await deps.db
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .orderBy(orderLines.position);
+  const mail = composeOrderMail(deps, order.order, lines, kind);
+  await deps.mailer.send({ to: order.email, ...mail });
 }
 
 function composeOrderMail(

@@ -8,9 +8,10 @@ import {
 import { combos, orderEvents, orderLines, orders, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
-import { type OrderMailKind, sendOrderMail } from "./order-mail.ts";
+import { enqueueOrderMail, type OrderMailKind } from "./order-mail.ts";
 import { lifecycleOf, type OrderRow } from "./orders.data.ts";
 import type { Tx } from "./pricing.ts";
 
@@ -64,7 +65,7 @@ async function restock(tx: Tx, orderId: string) {
 /**
  * Moves an order along the lifecycle, if the table in common/order-lifecycle.ts allows it for this actor now:
  * locks the order, checks, applies side effects (stock back on cancel, refund through Razorpay), records the
- * event, then e-mails the customer. `where` picks the order (by id, or by number and owner for a customer).
+ * event, and queues the customer's e-mail with it. `where` picks the order (by id, or by number and owner for a customer).
  */
 export async function changeOrderStatus(
   deps: Deps,
@@ -121,11 +122,12 @@ export async function changeOrderStatus(
       createdAt: now,
     });
     if (!row) throw notFound("There is no such order.");
+    const mail = MAIL_ON[change.to];
+    if (mail) await enqueueOrderMail(tx, order.id, mail);
     return row;
   });
 
-  const mail = MAIL_ON[change.to];
-  if (mail) await sendOrderMail(deps, updated.id, mail);
+  if (MAIL_ON[change.to]) deps.jobs.wake();
   return updated;
 }
 
@@ -212,10 +214,11 @@ export async function confirmRazorpayPayment(
         : `Payment ${payment.paymentId} arrived after the order was ${STATUS_LABELS[order.status].toLowerCase()}; refund due`,
       createdAt: now,
     });
+    if (confirms) await enqueueOrderMail(tx, order.id, "placed");
     return { order: row ?? order, changed: true, confirmed: confirms };
   });
   if (!result) return null;
-  if (result.confirmed) await sendOrderMail(deps, result.order.id, "placed");
+  if (result.confirmed) deps.jobs.wake();
   return { order: result.order, changed: result.changed };
 }
 
@@ -296,13 +299,24 @@ export async function expireUnpaidOrders(deps: Deps, now = new Date()): Promise<
   return expired;
 }
 
-/** Checks for lapsed unpaid orders every minute while the shop runs; returns the function that stops it. */
+export const EXPIRE_UNPAID_ORDERS_JOB = "expire-unpaid-orders";
+
+/**
+ * Queues the check for lapsed unpaid orders once a minute while the shop runs. Every instance offers the
+ * same minute's job under one key, so it is queued, and run by one worker, once across all instances.
+ * Returns the function that stops it.
+ */
 export function scheduleUnpaidOrderExpiry(deps: Deps): () => void {
-  const timer = setInterval(() => {
-    expireUnpaidOrders(deps).catch((error) =>
-      log.error({ err: serializeError(error) }, "expiring unpaid orders failed"),
-    );
-  }, 60_000);
+  const offer = () => {
+    const minute = new Date().toISOString().slice(0, 16);
+    enqueueJob(deps.db, {
+      kind: EXPIRE_UNPAID_ORDERS_JOB,
+      payload: {},
+      key: `${EXPIRE_UNPAID_ORDERS_JOB}:${minute}`,
+    }).catch((error) => log.warn({ err: serializeError(error) }, "could not queue the unpaid-order check"));
+  };
+  offer();
+  const timer = setInterval(offer, 60_000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -5,7 +5,7 @@ import type { CheckoutSummary, OrderDetail, OrderPage } from "../../common/order
 import type { TestAccount } from "../../tests/accounts.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
-import { mailsTo } from "../../tests/mail.ts";
+import { waitForMail } from "../../tests/mail.ts";
 import {
   asUser,
   placeOrderRequest,
@@ -125,8 +125,9 @@ describe("placing a cash-on-delivery order", () => {
     const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
     expect(use?.orderId).toBe(stored?.id);
 
-    const mail = (await mailsTo(shop.dataDir, meera.email)).find((each) => each.subject.startsWith("Order "));
-    expect(mail?.subject).toBe(`Order ${order.number} placed`);
+    // Sent by the job worker after the order is committed.
+    const mail = await waitForMail(shop.dataDir, { to: meera.email, subject: /^Order / });
+    expect(mail.subject).toBe(`Order ${order.number} placed`);
     expect(mail?.text).toContain("keep ₹");
     expect(mail?.html).toContain("keep ₹");
   });
@@ -419,11 +420,10 @@ describe("cancelling and returning", () => {
       note: "Reason: Ordered twice by mistake",
     });
     expect(await stockOf(shop.db, "wax-powder")).toBe(before);
-    expect(
-      (await mailsTo(shop.dataDir, meera.email)).some(
-        (mail) => mail.subject === `Order ${order.number} cancelled`,
-      ),
-    ).toBe(true);
+    await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Order ${order.number} cancelled$`),
+    });
 
     const again = await shop.app.request(
       `/api/orders/${order.number}/cancel`,
@@ -524,13 +524,15 @@ describe("cancelling and returning", () => {
       "delivered",
       "return_requested",
     ]);
-    const mails = await mailsTo(shop.dataDir, meera.email);
-    expect(
-      mails.some(
-        (mail) => mail.subject === `Order ${order.number} has shipped` && mail.text.includes("EM123IN"),
-      ),
-    ).toBe(true);
-    expect(mails.some((mail) => mail.subject === `Order ${order.number} delivered`)).toBe(true);
+    const shipped = await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Order ${order.number} has shipped$`),
+    });
+    expect(shipped.text).toContain("EM123IN");
+    await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Order ${order.number} delivered$`),
+    });
   });
 });
 

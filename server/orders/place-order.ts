@@ -21,7 +21,7 @@ import type { Deps } from "../deps.ts";
 import { claimCodeUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
-import { sendOrderMail } from "./order-mail.ts";
+import { enqueueOrderMail } from "./order-mail.ts";
 import { loadCartForOrder } from "./pricing.ts";
 
 const IST_OFFSET_MS = 330 * 60 * 1000;
@@ -273,6 +273,8 @@ export async function placeOrder(
         .set({ orderId })
         .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
       await tx.update(addresses).set({ lastUsedAt: now }).where(eq(addresses.id, address.id));
+      // Online orders are announced once paid (see confirmRazorpayPayment).
+      if (status === "placed") await enqueueOrderMail(tx, orderId, "placed");
       return { orderId, replayed: false, mail: status === "placed" };
     })
     .catch((error: unknown) => {
@@ -280,7 +282,6 @@ export async function placeOrder(
       throw error;
     });
 
-  // Online orders are announced once paid (see confirmRazorpayPayment).
-  if (result.mail) await sendOrderMail(deps, result.orderId, "placed");
+  if (result.mail) deps.jobs.wake();
   return { orderId: result.orderId, replayed: result.replayed };
 }

@@ -1,0 +1,61 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import { adminJobQuerySchema, jobParamSchema } from "../../common/schemas/jobs.ts";
+import { requireAdmin } from "../auth/session.ts";
+import { jobs } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError, notFound } from "../errors.ts";
+import { validate } from "../validate.ts";
+
+const listed = {
+  id: jobs.id,
+  kind: jobs.kind,
+  payload: jobs.payload,
+  status: jobs.status,
+  attempts: jobs.attempts,
+  maxAttempts: jobs.maxAttempts,
+  runAt: jobs.runAt,
+  lastError: jobs.lastError,
+  createdAt: jobs.createdAt,
+  updatedAt: jobs.updatedAt,
+};
+
+/** Staff: background jobs (mails that failed for good, usually), and queuing a failed one again. */
+export function adminJobRoutes(deps: Deps) {
+  const { db } = deps;
+  return new Hono()
+    .use(async (_c, next) => {
+      await requireAdmin(deps, _c);
+      await next();
+    })
+    .get("/", validate("query", adminJobQuerySchema), async (c) => {
+      const { status, limit } = c.req.valid("query");
+      const rows = await db
+        .select(listed)
+        .from(jobs)
+        .where(status ? eq(jobs.status, status) : undefined)
+        .orderBy(desc(jobs.id))
+        .limit(limit ?? 50);
+      return c.json({ jobs: rows });
+    })
+    .post("/:id/retry", validate("param", jobParamSchema), async (c) => {
+      const id = Number(c.req.valid("param").id);
+      // A fresh set of tries, from now; only a job that failed for good (a queued one is tried anyway).
+      const [job] = await db
+        .update(jobs)
+        .set({ status: "queued", attempts: 0, runAt: sql`now()`, lockedUntil: null })
+        .where(and(eq(jobs.id, id), eq(jobs.status, "failed")))
+        .returning(listed);
+      if (!job) {
+        const [exists] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id));
+        if (!exists) throw notFound("There is no such job.");
+        throw httpError(
+          409,
+          "job_not_failed",
+          `This job is ${exists.status}; only a failed job can be retried.`,
+        );
+      }
+      deps.jobs.wake();
+      return c.json({ job });
+    });
+}

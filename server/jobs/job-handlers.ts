@@ -1,0 +1,23 @@
+import { and, eq, lt } from "drizzle-orm";
+import { jobs } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { deliverOrderMail, ORDER_MAIL_JOB, type OrderMailKind } from "../orders/order-mail.ts";
+import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
+import type { JobHandler } from "./job-queue.ts";
+
+/** Finished jobs are kept this long (to look into a complaint about a mail), then deleted. */
+const KEEP_DONE_JOBS_DAYS = 7;
+
+/** Every kind of job the shop queues and what does it. */
+export function jobHandlers(deps: Deps): Record<string, JobHandler> {
+  return {
+    [ORDER_MAIL_JOB]: async (payload) => {
+      await deliverOrderMail(deps, String(payload.orderId), payload.kind as OrderMailKind);
+    },
+    [EXPIRE_UNPAID_ORDERS_JOB]: async () => {
+      await expireUnpaidOrders(deps);
+      const cutoff = new Date(Date.now() - KEEP_DONE_JOBS_DAYS * 24 * 60 * 60_000);
+      await deps.db.delete(jobs).where(and(eq(jobs.status, "done"), lt(jobs.updatedAt, cutoff)));
+    },
+  };
+}
