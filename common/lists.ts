@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plainText } from "./schemas/text.ts";
 
 /**
  * Long lists page by a cursor, the (created_at, id) of the last row seen, never by an offset: page 4,000 costs
@@ -43,8 +44,7 @@ export function decodeCursor(text: string): KeysetCursor | null {
   }
 }
 
-const cursor = z
-  .string()
+const cursor = plainText()
   .max(200)
   .transform((text, context) => {
     const decoded = decodeCursor(text);

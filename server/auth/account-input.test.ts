@@ -31,7 +31,8 @@ const BAD_NAMES: [string, unknown][] = [
   ["empty", ""],
   ["blank", "   "],
   ["101 characters", "n".repeat(101)],
-  ["5 MB", "n".repeat(5 * 1024 * 1024)],
+  // A bigger body is refused whole, 413, by the API's body limit (server/body-limit.test.ts).
+  ["900 kB", "n".repeat(900 * 1024)],
   ["a NUL", "Ni\u0000la"],
   ["a line break", "Ni\nla"],
   ["an escape", "Ni\u001bla"],
@@ -45,7 +46,8 @@ describe("account names and pictures", () => {
       for (const response of [await updateUser({ name }), await signUp({ name })]) {
         expect(response.status).toBe(400);
         const body = await response.json();
-        expect(body.message).toMatch(/name/i);
+        // Better Auth's own refusals are { code, message }; the shop's text rule answers in the shop's shape.
+        expect(body.message ?? body.error?.message).toMatch(/name/i);
         expect(JSON.stringify(body).length).toBeLessThan(1000);
       }
       expect((await storedUser())?.name).toBe(before?.name);
@@ -71,7 +73,8 @@ describe("account names and pictures", () => {
     ]) {
       const updated = await updateUser({ image });
       expect(updated.status, String(image)).toBe(400);
-      expect((await updated.json()).message).toMatch(/picture|image/i);
+      const body = await updated.json();
+      expect(body.message ?? body.error?.message).toMatch(/picture|image/i);
       expect((await signUp({ image })).status).toBe(400);
     }
     expect((await storedUser())?.image).toBeNull();

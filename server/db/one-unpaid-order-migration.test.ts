@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { withDatabase } from "../../tests/database-url.ts";
 import { createDb, migrationsFolder } from "./client.ts";
 import { orderLines, orders, products, users } from "./schema.ts";
-import { seedCatalogue } from "./seed/seed.ts";
+import { products as seedProducts } from "./seed/catalogue.ts";
 
 const serverUrl = inject("testDatabaseServer");
 const name = `shop_migration_${randomBytes(6).toString("hex")}`;
@@ -44,7 +44,11 @@ afterAll(async () => {
 it("keeps an account's newest waiting order and cancels and restocks the older ones", async () => {
   const { db } = database;
   await migrate(db, { migrationsFolder: before });
-  await seedCatalogue(db);
+  // The products alone: the shop's later migrations change other seeded tables (discount codes), which the
+  // schema as it was before this migration does not have yet.
+  await db
+    .insert(products)
+    .values(seedProducts.map(({ menus, ...product }) => ({ ...product, menus: [...menus] })));
   await db.insert(users).values({ id: "u1", name: "Two Tabs", email: "two@example.in" });
   const stockOf = async () =>
     (await db.select({ stock: products.stock }).from(products).where(eq(products.slug, "wax-powder")))[0]
