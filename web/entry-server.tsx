@@ -46,7 +46,7 @@ export function isServerRendered(pathname: string): boolean {
   const leaf = matchRoutes(routes, pathname)?.at(-1);
   return leaf?.route.path !== undefined
     ? SERVER_RENDERED_PATHS.has(leaf.route.path)
-    : leaf?.route.index === true;
+    : leaf?.route.index === true && leaf.pathname === "/"; // home, not the index of /admin
 }
 
 /** Renders `url` for an anonymous visitor: the request carries no cookies and no headers of the visitor's. */

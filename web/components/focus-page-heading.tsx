@@ -14,8 +14,7 @@ export function FocusPageHeading() {
   useEffect(() => {
     if (previous.current === pathname) return;
     previous.current = pathname;
-    const active = document.activeElement;
-    if (active && active !== document.body && document.querySelector("main")?.contains(active)) return;
+    if (document.activeElement?.closest("main")) return;
     const heading = document.querySelector<HTMLElement>("main h1");
     if (!heading) return;
     heading.tabIndex = -1; // focusable from script, not a stop of the Tab key
