@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "react-router";
-import { withRedirect } from "../../../common/redirect-target.ts";
 import { refreshSession, useSessionUser } from "./session-store.ts";
 
 // Only signed-in visitors need the avatar menu; a first visit does not download it.
@@ -25,10 +24,12 @@ export function AccountMenu() {
   if (user === undefined) return <span className="inline-block h-10 w-20" aria-hidden="true" />;
   if (!user) {
     const onSignInPage = SIGN_IN_PAGES.some((page) => location.pathname.startsWith(page));
-    const back = onSignInPage ? null : location.pathname + location.search;
+    const back = onSignInPage ? "/" : location.pathname + location.search;
+    // This page's own address, so no filter here (it would join every first visit's download): the sign-in
+    // page passes whatever it is given through common/redirect-target.ts before following it.
     return (
       <Link
-        to={withRedirect("/login", back)}
+        to={back === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(back)}`}
         className="inline-flex h-10 items-center rounded-full bg-brand-700 px-5 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
       >
         Login
