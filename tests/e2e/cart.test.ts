@@ -348,7 +348,8 @@ describe("a signed-in shopper's cart", () => {
     });
 
     await signInContext(context, shop.url, account);
-    await expect.poll(() => landed).toBeGreaterThan(0);
+    // The store learns of the sign-in at its next version poll (every 2.5 s), then merges.
+    await expect.poll(() => landed, { timeout: 10_000 }).toBeGreaterThan(0);
     await page.unrouteAll({ behavior: "wait" }); // every answer cut off before the reload
     await page.reload();
     await badge(page, 1).waitFor();
