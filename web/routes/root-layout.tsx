@@ -49,7 +49,7 @@ export function RootLayout() {
       >
         <Outlet />
       </main>
-      <LoadWhenNear placeholderClassName="min-h-96">
+      <LoadWhenNear placeholderClassName="min-h-96" last>
         <SiteFooter />
       </LoadWhenNear>
       <Toaster />
