@@ -11,6 +11,14 @@ import type {
   ReviewSummary,
 } from "../../common/reviews.ts";
 import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
+import {
+  countUpTo,
+  cursorAt,
+  type KeysetRequest,
+  keysetOrder,
+  keysetPage,
+  keysetWhere,
+} from "../admin/keyset.ts";
 import type { Db } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
@@ -314,33 +322,48 @@ export async function deleteReview(
   return { deleted: true };
 }
 
-/** Staff's queue: pending reviews oldest first; approved and rejected ones most recently decided first. */
+const REVIEW_KEYS = { at: reviews.createdAt, id: reviews.id };
+
+const countOf = (db: Db, status: ReviewStatus) =>
+  countUpTo(
+    db,
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(reviews)
+      .where(eq(reviews.status, status))
+      .$dynamic(),
+  );
+
+/**
+ * Staff's list of one status, newest first by keyset (docs/decisions/034), read from
+ * reviews_status_created_at_id_idx; each status's count stops at 10,000.
+ */
 export async function listReviewsForAdmin(
   db: Db,
-  status: ReviewStatus,
-  page: number,
+  query: { status: ReviewStatus } & KeysetRequest,
 ): Promise<AdminReviewPage> {
-  const order =
-    status === "pending"
-      ? [asc(reviews.createdAt), asc(reviews.id)]
-      : [desc(reviews.moderatedAt), desc(reviews.createdAt), asc(reviews.id)];
-  const [rows, totals] = await Promise.all([
-    selectReviews(db)
-      .where(eq(reviews.status, status))
-      .orderBy(...order)
-      .limit(ADMIN_REVIEW_PAGE_SIZE)
-      .offset((page - 1) * ADMIN_REVIEW_PAGE_SIZE),
-    db.select({ status: reviews.status, count: count() }).from(reviews).groupBy(reviews.status),
+  const [rows, pending, approved, rejected] = await Promise.all([
+    db
+      .select({ ...reviewColumns, cursorAt: cursorAt(reviews.createdAt) })
+      .from(reviews)
+      .innerJoin(products, eq(products.slug, reviews.productSlug))
+      .leftJoin(users, eq(users.id, reviews.userId))
+      .where(and(eq(reviews.status, query.status), keysetWhere(REVIEW_KEYS, query)))
+      .orderBy(...keysetOrder(REVIEW_KEYS, query))
+      .limit(ADMIN_REVIEW_PAGE_SIZE + 1),
+    countOf(db, "pending"),
+    countOf(db, "approved"),
+    countOf(db, "rejected"),
   ]);
-  const counts: Record<ReviewStatus, number> = { pending: 0, approved: 0, rejected: 0 };
-  for (const row of totals) counts[row.status] = row.count;
-  const verified = await verifiedAuthors(db, rows);
+  const page = keysetPage(rows, ADMIN_REVIEW_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.id }));
+  const verified = await verifiedAuthors(db, page.items);
+  const counts = { pending, approved, rejected };
   return {
-    items: rows.map((row) => presentForAdmin(row, verified)),
+    items: page.items.map((row) => presentForAdmin(row, verified)),
     counts,
-    total: counts[status],
-    page,
+    total: counts[query.status],
     pageSize: ADMIN_REVIEW_PAGE_SIZE,
+    ...page.cursors,
   };
 }
 
