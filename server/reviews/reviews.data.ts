@@ -103,19 +103,33 @@ function selectReviews(db: Db) {
     .leftJoin(users, eq(users.id, reviews.userId));
 }
 
-/** Looks up the badge once per author of the listed reviews. */
+/**
+ * The badge for every author and product of the listed reviews in one query (a page of 50 reviews used to
+ * send 50), each pair answered by hasDeliveredOrderWith's rule through orders_user_id_created_at_id_idx.
+ */
 async function verifiedAuthors(db: Db, rows: ReviewRow[]): Promise<Set<string>> {
   const keys = new Map<string, { userId: string; productSlug: string }>();
   for (const row of rows) {
     if (row.userId)
       keys.set(`${row.userId} ${row.productSlug}`, { userId: row.userId, productSlug: row.productSlug });
   }
-  const checks = await Promise.all(
-    [...keys].map(async ([key, { userId, productSlug }]) =>
-      (await hasDeliveredOrderWith(db, userId, productSlug)) ? key : undefined,
-    ),
-  );
-  return new Set(checks.filter((key) => key !== undefined));
+  if (keys.size === 0) return new Set();
+  const pairs = [...keys.values()];
+  const list = (values: string[]) =>
+    sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    );
+  const found = await db.execute<{ user_id: string; slug: string }>(sql`
+    select k.user_id, k.slug
+    from unnest(array[${list(pairs.map((pair) => pair.userId))}]::text[],
+      array[${list(pairs.map((pair) => pair.productSlug))}]::text[]) as k(user_id, slug)
+    where exists (
+      select 1 from ${orders} o join ${orderLines} l on l.order_id = o.id
+      where o.user_id = k.user_id and o.status = 'delivered'
+        and (l.item_id = k.slug or l.item_id in (
+          select c.id from ${combos} c where c.product_slugs @> jsonb_build_array(k.slug))))`);
+  return new Set(found.rows.map((row) => `${row.user_id} ${row.slug}`));
 }
 
 function presentPublic(row: ReviewRow, verified: Set<string>): PublicReview {
