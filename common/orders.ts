@@ -77,7 +77,8 @@ export type OrderDetail = OrderListItem & {
 
 export type PlacedOrder = { order: OrderDetail };
 
-export type OrderPage = { orders: OrderListItem[]; page: number; pageSize: number; total: number };
+/** The customer's orders, newest first by keyset. */
+export type OrderPage = { orders: OrderListItem[]; pageSize: number; total: ListTotal } & ListCursors;
 
 export type RazorpayCheckout = {
   keyId: string;

@@ -39,7 +39,7 @@ export const orderNumberSchema = z.object({
   number: z.string().regex(/^PN-\d{4}-\d{6,}$/, "is not an order number"),
 });
 
-export const orderListQuerySchema = z.object({ page: pageSchema }).strict();
+export const orderListQuerySchema = z.object(keysetQueryFields).strict();
 
 /** A day on the calendar (no 30 February, no month 99), within years an order can carry. */
 const isoDate = z.string().refine((value) => {
