@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { imageFor } from "../../common/catalogue.ts";
+import { trackingUrl } from "../../common/couriers.ts";
 import { checkTransition, type LifecycleOrder, type OrderStatus } from "../../common/order-lifecycle.ts";
 import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } from "../../common/orders.ts";
 import { orderEvents, orderLines, orders } from "../db/schema.ts";
@@ -112,6 +113,7 @@ export function presentOrderDetail(
     estimate: { from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo },
     courier: order.courier,
     trackingNumber: order.trackingNumber,
+    trackingUrl: trackingUrl(order.courier, order.trackingNumber, order.trackingUrl),
     paidAt: order.paidAt?.toISOString() ?? null,
     shippedAt: order.shippedAt?.toISOString() ?? null,
     deliveredAt: order.deliveredAt?.toISOString() ?? null,
