@@ -213,7 +213,7 @@ export function Component() {
                   <button
                     type="button"
                     disabled={busy}
-                    className={`${primaryButton} mt-4 w-full sm:w-auto`}
+                    className={`${primaryButton} mt-4 mr-2 w-full sm:w-auto`}
                     onClick={() => setShipping(true)}
                   >
                     Ship
