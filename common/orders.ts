@@ -64,6 +64,8 @@ export type OrderDetail = OrderListItem & {
   estimate: DeliveryEstimate;
   courier: string | null;
   trackingNumber: string | null;
+  /** The courier's page for this parcel, when there is one (common/couriers.ts). */
+  trackingUrl: string | null;
   paidAt: string | null;
   shippedAt: string | null;
   deliveredAt: string | null;

@@ -461,6 +461,8 @@ export const orders = pgTable(
     refundReference: text("refund_reference"),
     courier: text("courier"),
     trackingNumber: text("tracking_number"),
+    /** The tracking page staff give for a courier outside the list ("Other"); listed couriers' pages are built. */
+    trackingUrl: text("tracking_url"),
     shippedAt: timestamp("shipped_at", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),

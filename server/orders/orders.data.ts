@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { imageFor } from "../../common/catalogue.ts";
+import { trackingUrl } from "../../common/couriers.ts";
 import { LIST_TOTAL_CAP } from "../../common/lists.ts";
 import { checkTransition, type LifecycleOrder, type OrderStatus } from "../../common/order-lifecycle.ts";
 import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } from "../../common/orders.ts";
@@ -121,6 +122,7 @@ export function presentOrderDetail(
     estimate: { from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo },
     courier: order.courier,
     trackingNumber: order.trackingNumber,
+    trackingUrl: trackingUrl(order.courier, order.trackingNumber, order.trackingUrl),
     paidAt: order.paidAt?.toISOString() ?? null,
     shippedAt: order.shippedAt?.toISOString() ?? null,
     deliveredAt: order.deliveredAt?.toISOString() ?? null,
