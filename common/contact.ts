@@ -1,3 +1,4 @@
+import type { KeysetPage, ListTotal } from "./lists.ts";
 /** Contact messages: limits and shapes shared by the API and the web app. */
 
 export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
@@ -40,11 +41,5 @@ export type ContactMessage = {
 export const ADMIN_MESSAGE_FILTERS = ["unread", "all"] as const;
 export type AdminMessageFilter = (typeof ADMIN_MESSAGE_FILTERS)[number];
 
-export type AdminMessagePage = {
-  items: ContactMessage[];
-  unreadCount: number;
-  allCount: number;
-  total: number;
-  page: number;
-  pageSize: number;
-};
+/** The inbox, newest first by keyset; the counts stop at 10,000. */
+export type AdminMessagePage = KeysetPage<ContactMessage> & { unreadCount: ListTotal; allCount: ListTotal };

@@ -58,6 +58,14 @@ const cursor = plainText()
 /** `after` pages to older rows, `before` back to newer ones; one at a time. */
 export const keysetQueryFields = { after: cursor.optional(), before: cursor.optional() };
 
+/** One page of a keyset list: its rows, the total as far as it was counted, and the cursors either way. */
+export type KeysetPage<Item> = { items: Item[]; pageSize: number; total: ListTotal } & ListCursors;
+
+/** "10,000+" past the cap, the exact figure below it. */
+export function totalFigure(total: ListTotal): string {
+  return `${total.count.toLocaleString("en-IN")}${total.exact ? "" : "+"}`;
+}
+
 /** "1 order", "10,000+ orders". */
 export function describeTotal(total: ListTotal, one: string, many: string): string {
   const figure = total.count.toLocaleString("en-IN");

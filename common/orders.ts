@@ -64,6 +64,8 @@ export type OrderDetail = OrderListItem & {
   estimate: DeliveryEstimate;
   courier: string | null;
   trackingNumber: string | null;
+  /** The courier's page for this parcel, when there is one (common/couriers.ts). */
+  trackingUrl: string | null;
   paidAt: string | null;
   shippedAt: string | null;
   deliveredAt: string | null;
@@ -77,7 +79,8 @@ export type OrderDetail = OrderListItem & {
 
 export type PlacedOrder = { order: OrderDetail };
 
-export type OrderPage = { orders: OrderListItem[]; page: number; pageSize: number; total: number };
+/** The customer's orders, newest first by keyset. */
+export type OrderPage = { orders: OrderListItem[]; pageSize: number; total: ListTotal } & ListCursors;
 
 export type RazorpayCheckout = {
   keyId: string;

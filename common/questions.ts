@@ -1,3 +1,4 @@
+import type { KeysetPage, ListTotal } from "./lists.ts";
 /** Product questions: limits and response shapes shared by the API and the web app. */
 
 export const QUESTION_MIN_LENGTH = 10;
@@ -39,10 +40,7 @@ export type AdminQuestion = MyQuestion & { asker: { name: string; email: string 
 export const ADMIN_QUESTION_FILTERS = ["all", "unanswered", "answered", "hidden"] as const;
 export type AdminQuestionFilter = (typeof ADMIN_QUESTION_FILTERS)[number];
 
-export type AdminQuestionPage = {
-  items: AdminQuestion[];
-  counts: Record<Exclude<AdminQuestionFilter, "all">, number>;
-  total: number;
-  page: number;
-  pageSize: number;
+/** Staff's list, newest first by keyset; each tab's count stops at 10,000. */
+export type AdminQuestionPage = KeysetPage<AdminQuestion> & {
+  counts: Record<AdminQuestionFilter, ListTotal>;
 };

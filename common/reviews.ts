@@ -1,3 +1,4 @@
+import type { KeysetPage, ListTotal } from "./lists.ts";
 /** Product reviews: limits, response shapes and the rating arithmetic, shared by the API and the web app. */
 
 export const REVIEW_TITLE_MAX_LENGTH = 120;
@@ -66,13 +67,8 @@ export type ReviewPage = {
   sort: ReviewSort;
 };
 
-export type AdminReviewPage = {
-  items: AdminReview[];
-  counts: Record<ReviewStatus, number>;
-  total: number;
-  page: number;
-  pageSize: number;
-};
+/** Staff's list of one status, newest first by keyset; each status's count stops at 10,000. */
+export type AdminReviewPage = KeysetPage<AdminReview> & { counts: Record<ReviewStatus, ListTotal> };
 
 /**
  * The catalogue's rating stands for `catalogueCount` earlier ratings; approved reviews join them as a

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ADMIN_MESSAGE_FILTERS, CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH } from "../contact.ts";
-import { pageSchema } from "./numbers.ts";
+import { keysetQueryFields } from "../lists.ts";
 import { boundedText, plainText } from "./text.ts";
 
 export const contactMessageSchema = z
@@ -21,7 +21,7 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 export const adminMessageQuerySchema = z
   .object({
     filter: z.enum(ADMIN_MESSAGE_FILTERS).default("unread"),
-    page: pageSchema,
+    ...keysetQueryFields,
   })
   .strict();
 

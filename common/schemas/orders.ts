@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COURIERS, isHttpsUrl, TRACKING_NUMBER_PATTERN } from "../couriers.ts";
 import { keysetQueryFields } from "../lists.ts";
 import { ORDER_STATUSES } from "../order-lifecycle.ts";
 import { INT4_MAX, pageSchema } from "./numbers.ts";
@@ -39,7 +40,7 @@ export const orderNumberSchema = z.object({
   number: z.string().regex(/^PN-\d{4}-\d{6,}$/, "is not an order number"),
 });
 
-export const orderListQuerySchema = z.object({ page: pageSchema }).strict();
+export const orderListQuerySchema = z.object(keysetQueryFields).strict();
 
 /** A day on the calendar (no 30 February, no month 99), within years an order can carry. */
 const isoDate = z.string().refine((value) => {
@@ -81,6 +82,35 @@ export const adminStatusChangeSchema = z
     }
   });
 export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
+
+/**
+ * Shipping in one step: the courier from the list and its tracking number; for a courier outside the list
+ * ("Other") staff may give the https page where the parcel is followed.
+ */
+export const shipOrderSchema = z
+  .object({
+    courier: z.enum(COURIERS, { error: `must be one of ${COURIERS.join(", ")}` }),
+    trackingNumber: plainText()
+      .trim()
+      .regex(TRACKING_NUMBER_PATTERN, "must be 4-40 letters, digits or hyphens"),
+    trackingUrl: plainText()
+      .trim()
+      .max(500, "must be at most 500 characters")
+      .refine(isHttpsUrl, "must be an https:// address")
+      .optional(),
+    note: plainText({ multiline: true }).trim().max(500).optional(),
+  })
+  .strict()
+  .superRefine((ship, context) => {
+    if (ship.trackingUrl !== undefined && ship.courier !== "Other") {
+      context.addIssue({
+        code: "custom",
+        path: ["trackingUrl"],
+        message: "is built from the tracking number for a listed courier; give it only for Other",
+      });
+    }
+  });
+export type ShipOrderRequest = z.infer<typeof shipOrderSchema>;
 
 export const trackingSchema = z.object({ courier: text(60), trackingNumber: text(60) }).strict();
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keysetQueryFields } from "../lists.ts";
 import {
   ADMIN_QUESTION_FILTERS,
   ANSWER_MAX_LENGTH,
@@ -24,6 +25,6 @@ export const questionVisibilitySchema = z.object({ hidden: z.boolean() }).strict
 export const adminQuestionQuerySchema = z
   .object({
     status: z.enum(ADMIN_QUESTION_FILTERS).default("all"),
-    page: pageSchema,
+    ...keysetQueryFields,
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keysetQueryFields } from "../lists.ts";
 import {
   REJECTION_REASON_MAX_LENGTH,
   REVIEW_BODY_MAX_LENGTH,
@@ -35,7 +36,7 @@ export const productReviewsQuerySchema = z
 export const myReviewQuerySchema = z.object({ product: slugSchema }).strict();
 
 export const adminReviewQuerySchema = z
-  .object({ status: z.enum(REVIEW_STATUSES).default("pending"), page })
+  .object({ status: z.enum(REVIEW_STATUSES).default("pending"), ...keysetQueryFields })
   .strict();
 
 export const rejectReviewSchema = z

@@ -1,10 +1,18 @@
-import { and, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import {
   type AdminMessageFilter,
   type AdminMessagePage,
   CONTACT_MESSAGES_PER_HOUR,
   type ContactMessage,
 } from "../../common/contact.ts";
+import {
+  countUpTo,
+  cursorAt,
+  type KeysetRequest,
+  keysetOrder,
+  keysetPage,
+  keysetWhere,
+} from "../admin/keyset.ts";
 import type { Db } from "../db/client.ts";
 import { contactMessages, contactReplies } from "../db/schema.ts";
 
@@ -102,30 +110,51 @@ async function withReplies(db: Db, rows: MessageRow[]): Promise<ContactMessage[]
   );
 }
 
-/** The inbox, newest first. */
+const MESSAGE_KEYS = { at: contactMessages.createdAt, id: contactMessages.id };
+
+const countOf = (db: Db, where: SQL | undefined) =>
+  countUpTo(
+    db,
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(contactMessages)
+      .where(where)
+      .$dynamic(),
+  );
+
+/**
+ * The inbox, newest first by keyset (docs/decisions/034), from the (created_at, id) index or its partial
+ * twin for unread messages; the counts stop at 10,000.
+ */
 export async function listMessages(
   db: Db,
-  filter: AdminMessageFilter,
-  page: number,
+  query: { filter: AdminMessageFilter } & KeysetRequest,
 ): Promise<AdminMessagePage> {
   const unread = isNull(contactMessages.readAt);
-  const [rows, [totals]] = await Promise.all([
+  const [rows, unreadCount, allCount] = await Promise.all([
     db
-      .select()
+      .select({ message: contactMessages, cursorAt: cursorAt(contactMessages.createdAt) })
       .from(contactMessages)
-      .where(filter === "unread" ? unread : undefined)
-      .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-      .limit(ADMIN_MESSAGE_PAGE_SIZE)
-      .offset((page - 1) * ADMIN_MESSAGE_PAGE_SIZE),
-    db.select({ all: count(), unread: count(sql`case when ${unread} then 1 end`) }).from(contactMessages),
+      .where(and(query.filter === "unread" ? unread : undefined, keysetWhere(MESSAGE_KEYS, query)))
+      .orderBy(...keysetOrder(MESSAGE_KEYS, query))
+      .limit(ADMIN_MESSAGE_PAGE_SIZE + 1),
+    countOf(db, unread),
+    countOf(db, undefined),
   ]);
+  const page = keysetPage(rows, ADMIN_MESSAGE_PAGE_SIZE, query, (row) => ({
+    at: row.cursorAt,
+    id: row.message.id,
+  }));
   return {
-    items: await withReplies(db, rows),
-    unreadCount: totals?.unread ?? 0,
-    allCount: totals?.all ?? 0,
-    total: filter === "unread" ? (totals?.unread ?? 0) : (totals?.all ?? 0),
-    page,
+    items: await withReplies(
+      db,
+      page.items.map((row) => row.message),
+    ),
+    unreadCount,
+    allCount,
+    total: query.filter === "unread" ? unreadCount : allCount,
     pageSize: ADMIN_MESSAGE_PAGE_SIZE,
+    ...page.cursors,
   };
 }
 

@@ -121,8 +121,7 @@ export function adminMessageRoutes(deps: Deps) {
       await next();
     })
     .get("/", validate("query", adminMessageQuerySchema), async (c) => {
-      const { filter, page } = c.req.valid("query");
-      return c.json(await listMessages(db, filter, page));
+      return c.json(await listMessages(db, c.req.valid("query")));
     })
     .get("/:id", idParam, async (c) => {
       const message = await getMessage(db, c.req.valid("param").id);

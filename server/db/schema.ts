@@ -290,6 +290,15 @@ export const questions = pgTable(
   (table) => [
     index("questions_product_idx").on(table.productSlug, table.answeredAt),
     index("questions_user_idx").on(table.userId),
+    // Staff's list pages by (created_at, id), newest first, in all questions or one filter tab's share.
+    index("questions_created_at_id_idx").on(table.createdAt, table.id),
+    index("questions_unanswered_created_at_id_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.answer} is null and not ${table.hidden}`),
+    index("questions_answered_created_at_id_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.answer} is not null and not ${table.hidden}`),
+    index("questions_hidden_created_at_id_idx").on(table.createdAt, table.id).where(sql`${table.hidden}`),
     check("questions_body_length", sql`char_length(${table.body}) between 10 and 1000`),
     check("questions_answered_together", sql`(${table.answer} is null) = (${table.answeredAt} is null)`),
   ],
@@ -323,6 +332,8 @@ export const reviews = pgTable(
     // One review per customer and product; anonymised reviews (user_id null) do not collide.
     uniqueIndex("reviews_user_product_unique").on(table.userId, table.productSlug),
     index("reviews_product_status_idx").on(table.productSlug, table.status),
+    // Staff's list of one status pages by (created_at, id), newest first.
+    index("reviews_status_created_at_id_idx").on(table.status, table.createdAt, table.id),
     check("reviews_rating_range", sql`${table.rating} between 1 and 5`),
     check("reviews_body_length", sql`char_length(${table.body}) between 20 and 2000`),
     check("reviews_title_length", sql`char_length(${table.title}) between 1 and 120`),
@@ -369,7 +380,11 @@ export const contactMessages = pgTable(
   (table) => [
     index("contact_messages_email_idx").on(sql`lower(${table.email})`, table.createdAt),
     index("contact_messages_ip_idx").on(table.clientIp, table.createdAt),
-    index("contact_messages_created_idx").on(table.createdAt),
+    // The inbox pages by (created_at, id), newest first, all messages or the unread ones.
+    index("contact_messages_created_at_id_idx").on(table.createdAt, table.id),
+    index("contact_messages_unread_created_at_id_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.readAt} is null`),
     check("contact_messages_message_length", sql`char_length(${table.message}) between 1 and 5000`),
   ],
 );
@@ -446,13 +461,16 @@ export const orders = pgTable(
     refundReference: text("refund_reference"),
     courier: text("courier"),
     trackingNumber: text("tracking_number"),
+    /** The tracking page staff give for a courier outside the list ("Other"); listed couriers' pages are built. */
+    trackingUrl: text("tracking_url"),
     shippedAt: timestamp("shipped_at", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     ...timestamps,
   },
   (table) => [
-    index("orders_user_id_created_at_idx").on(table.userId, table.createdAt),
+    // My Orders pages by (created_at, id) within one account.
+    index("orders_user_id_created_at_id_idx").on(table.userId, table.createdAt, table.id),
     // At most one online order waiting for payment per account (docs/decisions/020): the last guard under races.
     uniqueIndex("orders_one_awaiting_payment_per_user")
       .on(table.userId)

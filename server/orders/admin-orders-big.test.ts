@@ -2,17 +2,21 @@ import { desc, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeCursor } from "../../common/lists.ts";
+import { decodeCursor, type KeysetCursor } from "../../common/lists.ts";
 import type { AdminOrderPage, DashboardFigures } from "../../common/orders.ts";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
 import { asUser } from "../../tests/orders.ts";
 import { countUpTo } from "../admin/keyset.ts";
+import { listMessages } from "../contact/contact.data.ts";
 import type { Db } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
 import { orders, users } from "../db/schema.ts";
+import { listQuestionsForAdmin } from "../questions/questions.data.ts";
+import { listReviewsForAdmin } from "../reviews/reviews.data.ts";
 import { dashboardFigures, exportOrdersCsv, listAdminOrders } from "./admin-orders.data.ts";
+import { listOrdersOf } from "./orders.data.ts";
 
 /**
  * The order desk on a generated shop (scripts/big-shop.ts, a few thousand orders): keyset pages, capped
@@ -278,7 +282,14 @@ type PlanNode = {
   Plans?: PlanNode[];
 };
 const READS_EVERYTHING_FIRST = new Set(["Sort", "Aggregate", "Hash", "Materialize", "SetOp", "Unique"]);
-const BIG_TABLES = new Set(["orders", "order_lines", "order_events"]);
+const BIG_TABLES = new Set([
+  "orders",
+  "order_lines",
+  "order_events",
+  "reviews",
+  "questions",
+  "contact_messages",
+]);
 
 /**
  * EXPLAIN ANALYZE with sequential scans off, planned as for a five-year shop: the generated tables are
@@ -291,6 +302,9 @@ const FIVE_YEAR_ROWS: Record<string, number> = {
   order_lines: 1_750_000,
   order_events: 5_000_000,
   users: 100_000,
+  reviews: 50_000,
+  questions: 10_000,
+  contact_messages: 5_000,
 };
 
 async function planOf(client: pg.PoolClient, query: string, params: unknown[] = []): Promise<PlanNode> {
@@ -322,7 +336,9 @@ async function withIndexPlans<T>(run: (client: pg.PoolClient, sizes: Map<string,
     return await run(client, sizes);
   } finally {
     await client.query("reset enable_seqscan");
-    await client.query("analyze orders, order_lines, order_events, users");
+    await client.query(
+      "analyze orders, order_lines, order_events, users, reviews, questions, contact_messages",
+    );
     client.release();
   }
 }
@@ -385,7 +401,179 @@ describe("the order desk's queries", () => {
       expect(
         await reads("select * from orders where ship_name ilike '%zzzq%' order by created_at desc limit 25"),
       ).not.toEqual([]);
+      expect(await reads("select * from reviews where title ilike '%oil%'")).not.toEqual([]);
+      expect(await reads("select count(*) from questions where not hidden")).not.toEqual([]);
+      expect(await reads("select count(*) from contact_messages")).not.toEqual([]);
       expect(await reads("select * from orders order by created_at desc, id desc limit 25")).toEqual([]);
     });
+  });
+});
+
+/** Every query a function sends, recorded through a logging connection to the same pool. */
+function recordingDb() {
+  const recorded: { query: string; params: unknown[] }[] = [];
+  const pool = (shop.db as unknown as { $client: pg.Pool }).$client;
+  const db = drizzle(pool, {
+    schema,
+    logger: { logQuery: (query, params) => recorded.push({ query, params }) },
+  }) as unknown as Db;
+  return { db, recorded };
+}
+
+/** The user with the most generated orders, for My Orders. */
+async function busiestCustomer() {
+  const [row] = await shop.db
+    .select({ userId: orders.userId, count: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(sql`${orders.userId} is not null`)
+    .groupBy(orders.userId)
+    .orderBy(desc(sql`count(*)`))
+    .limit(1);
+  if (!row?.userId) throw new Error("no customer with orders");
+  return row as { userId: string; count: number };
+}
+
+type Walked<Row> = { items: Row[]; next: string | null; previous: string | null };
+
+/** Every row of a keyset list, by `next` to the end and by `previous` back to the start. */
+async function walk<Row>(
+  pageOf: (position: { after?: KeysetCursor; before?: KeysetCursor }) => Promise<Walked<Row>>,
+  key: (row: Row) => string,
+) {
+  const cursor = (text: string) => decodeCursor(text) ?? undefined;
+  const pages = [await pageOf({})];
+  for (let page = pages[0]; page?.next; ) {
+    page = await pageOf({ after: cursor(page.next) });
+    pages.push(page);
+  }
+  const back: string[][] = [];
+  for (let page = pages.at(-1); page?.previous; ) {
+    page = await pageOf({ before: cursor(page.previous) });
+    back.unshift(page.items.map(key));
+  }
+  return {
+    forward: pages.flatMap((page) => page.items.map(key)),
+    back: back.flat(),
+    last: pages.at(-1)?.items.length ?? 0,
+  };
+}
+
+describe("the other long lists", () => {
+  it("walk every review, question, message and customer's order once, newest first, and back", async () => {
+    // Messages and questions that share one timestamp, so the id alone orders them across a page break.
+    await shop.db.execute(sql`insert into contact_messages (name, email, message, created_at, updated_at)
+      select 'Tie ' || i, 'tie' || i || '@example.in', 'Same moment', '2026-01-01T10:00:00.123456Z',
+        '2026-01-01T10:00:00.123456Z' from generate_series(1, 120) as i`);
+    await shop.db.execute(sql`insert into questions (product_slug, body, created_at, updated_at)
+      select (select slug from products order by slug limit 1), 'Same moment question ' || i,
+        '2026-01-01T10:00:00.123456Z', '2026-01-01T10:00:00.123456Z' from generate_series(1, 120) as i`);
+    const truth = async (query: ReturnType<typeof sql>) =>
+      (await shop.db.execute<{ id: string }>(query)).rows.map((row) => row.id);
+    const expectWalk = (walked: Awaited<ReturnType<typeof walk>>, expected: string[]) => {
+      expect(walked.forward).toEqual(expected);
+      expect(walked.back).toEqual(expected.slice(0, expected.length - walked.last));
+    };
+
+    const approved = await truth(
+      sql`select id from reviews where status = 'approved' order by created_at desc, id desc`,
+    );
+    expect(approved.length).toBeGreaterThan(50);
+    expectWalk(
+      await walk(
+        (position) => listReviewsForAdmin(shop.db, { status: "approved", ...position }),
+        (r) => r.id,
+      ),
+      approved,
+    );
+
+    const messages = await truth(sql`select id from contact_messages order by created_at desc, id desc`);
+    const inbox = await walk(
+      (position) => listMessages(shop.db, { filter: "all", ...position }),
+      (m) => m.id,
+    );
+    expectWalk(inbox, messages);
+
+    for (const [status, where] of [
+      ["all", sql`true`],
+      ["unanswered", sql`answer is null and not hidden`],
+    ] as const) {
+      const expected = await truth(
+        sql`select id from questions where ${where} order by created_at desc, id desc`,
+      );
+      expect(expected.length).toBeGreaterThan(100);
+      expectWalk(
+        await walk(
+          (position) => listQuestionsForAdmin(shop.db, { status, ...position }),
+          (q) => q.id,
+        ),
+        expected,
+      );
+    }
+
+    const customer = await busiestCustomer();
+    expect(customer.count).toBeGreaterThan(10);
+    const mine = (
+      await shop.db
+        .select({ number: orders.number })
+        .from(orders)
+        .where(sql`${orders.userId} = ${customer.userId}`)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+    ).map((row) => row.number);
+    const walked = await walk(
+      async (position) => {
+        const page = await listOrdersOf(shop.db, customer.userId, position);
+        return { ...page, items: page.orders };
+      },
+      (order) => order.number,
+    );
+    expectWalk(walked, mine);
+    expect((await listOrdersOf(shop.db, customer.userId, {})).total).toEqual({
+      count: customer.count,
+      exact: true,
+    });
+
+    const tabs = await listQuestionsForAdmin(shop.db, { status: "hidden" });
+    const [counted] = (
+      await shop.db.execute<{ all: number; hidden: number }>(
+        sql`select count(*)::int as all, count(*) filter (where hidden)::int as hidden from questions`,
+      )
+    ).rows;
+    expect(tabs.counts.all).toEqual({ count: counted?.all, exact: true });
+    expect(tabs.total).toEqual({ count: counted?.hidden, exact: true });
+  });
+
+  it("each read an index instead of all reviews, questions, messages or orders", async () => {
+    const { db, recorded } = recordingDb();
+    const position = <Page extends { next: string | null }>(page: Page) =>
+      page.next ? (decodeCursor(page.next) ?? undefined) : undefined;
+    for (const status of ["pending", "approved", "rejected"] as const) {
+      const first = await listReviewsForAdmin(db, { status });
+      await listReviewsForAdmin(db, { status, after: position(first) });
+      await listReviewsForAdmin(db, { status, before: position(first) });
+    }
+    for (const status of ["all", "unanswered", "answered", "hidden"] as const) {
+      const first = await listQuestionsForAdmin(db, { status });
+      await listQuestionsForAdmin(db, { status, after: position(first) });
+    }
+    for (const filter of ["all", "unread"] as const) {
+      const first = await listMessages(db, { filter });
+      await listMessages(db, { filter, after: position(first) });
+      await listMessages(db, { filter, before: position(first) });
+    }
+    const customer = await busiestCustomer();
+    const first = await listOrdersOf(db, customer.userId, {});
+    await listOrdersOf(db, customer.userId, { after: position(first) });
+    expect(recorded.length).toBeGreaterThan(30);
+
+    const problems = await withIndexPlans(async (client, sizes) => {
+      const found: string[] = [];
+      for (const { query, params } of recorded) {
+        for (const read of wholeTableReads(await planOf(client, query, params), sizes)) {
+          found.push(`${read}: ${query}`);
+        }
+      }
+      return found;
+    });
+    expect(problems).toEqual([]);
   });
 });

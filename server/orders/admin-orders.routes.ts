@@ -6,6 +6,7 @@ import {
   adminOrderQuerySchema,
   adminStatusChangeSchema,
   orderNumberSchema,
+  shipOrderSchema,
   stockUpdateSchema,
   trackingSchema,
 } from "../../common/schemas/orders.ts";
@@ -35,89 +36,115 @@ const adminOnly = (deps: Deps) =>
 
 /** Staff's order desk: list, filter, search, export, open one, move it along the lifecycle, courier details. */
 export function adminOrderRoutes(deps: Deps) {
-  return new Hono<{ Variables: { adminId: string } }>()
-    .use(adminOnly(deps))
-    .get("/", validate("query", adminOrderQuerySchema), async (c) => {
-      return c.json(await listAdminOrders(deps.db, c.req.valid("query")));
-    })
-    .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
-      const pieces = await exportOrdersCsv(deps.db, c.req.valid("query"));
-      const stamp = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
-      const encoder = new TextEncoder();
-      let started = false;
-      // Pulled piece by piece as the client reads, so a slow download holds one piece in memory, not the file.
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const { value, done } = await pieces.next();
-          if (done) return controller.close();
-          // A byte-order mark so spreadsheet programs read ₹ and Indian names as UTF-8.
-          controller.enqueue(encoder.encode(started ? value : `\uFEFF${value}`));
-          started = true;
-        },
-        async cancel() {
-          await pieces.return(undefined);
-        },
-      });
-      c.header("Content-Type", "text/csv; charset=utf-8");
-      c.header("Content-Disposition", `attachment; filename="orders-${stamp}.csv"`);
-      return c.body(body);
-    })
-    .get("/:number", validate("param", orderNumberSchema), async (c) => {
-      return c.json({ order: await getAdminOrderDetail(deps.db, c.req.valid("param").number, new Date()) });
-    })
-    .post(
-      "/:number/status",
-      validate("param", orderNumberSchema),
-      validate("json", adminStatusChangeSchema),
-      async (c) => {
-        const { number } = c.req.valid("param");
-        const change = c.req.valid("json");
-        await changeOrderStatus(
-          deps,
-          { number },
-          {
-            to: change.status,
-            actor: "admin",
-            actorUserId: c.get("adminId"),
-            note: change.note,
-            courier: change.courier,
-            trackingNumber: change.trackingNumber,
-            refundReference: change.refundReference,
+  return (
+    new Hono<{ Variables: { adminId: string } }>()
+      .use(adminOnly(deps))
+      .get("/", validate("query", adminOrderQuerySchema), async (c) => {
+        return c.json(await listAdminOrders(deps.db, c.req.valid("query")));
+      })
+      .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
+        const pieces = await exportOrdersCsv(deps.db, c.req.valid("query"));
+        const stamp = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+        const encoder = new TextEncoder();
+        let started = false;
+        // Pulled piece by piece as the client reads, so a slow download holds one piece in memory, not the file.
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { value, done } = await pieces.next();
+            if (done) return controller.close();
+            // A byte-order mark so spreadsheet programs read ₹ and Indian names as UTF-8.
+            controller.enqueue(encoder.encode(started ? value : `\uFEFF${value}`));
+            started = true;
           },
-        );
-        return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
-      },
-    )
-    .put(
-      "/:number/tracking",
-      validate("param", orderNumberSchema),
-      validate("json", trackingSchema),
-      async (c) => {
-        const { number } = c.req.valid("param");
-        const { courier, trackingNumber } = c.req.valid("json");
-        await deps.db.transaction(async (tx) => {
-          const [order] = await tx.select().from(orders).where(eq(orders.number, number)).for("update");
-          if (!order) throw notFound("There is no order with that number.");
-          if (order.status !== "shipped" && order.status !== "delivered") {
-            throw httpError(
-              409,
-              "not_shipped",
-              "Courier details can be corrected once the order has shipped.",
-            );
-          }
-          await tx.update(orders).set({ courier, trackingNumber }).where(eq(orders.id, order.id));
-          await tx.insert(orderEvents).values({
-            orderId: order.id,
-            fromStatus: order.status,
-            toStatus: order.status,
-            actor: "admin",
-            actorUserId: c.get("adminId"),
-            note: `Courier details corrected: ${courier}, tracking ${trackingNumber}`,
-          });
+          async cancel() {
+            await pieces.return(undefined);
+          },
         });
-        return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
-      },
-    );
+        c.header("Content-Type", "text/csv; charset=utf-8");
+        c.header("Content-Disposition", `attachment; filename="orders-${stamp}.csv"`);
+        return c.body(body);
+      })
+      .get("/:number", validate("param", orderNumberSchema), async (c) => {
+        return c.json({ order: await getAdminOrderDetail(deps.db, c.req.valid("param").number, new Date()) });
+      })
+      .post(
+        "/:number/status",
+        validate("param", orderNumberSchema),
+        validate("json", adminStatusChangeSchema),
+        async (c) => {
+          const { number } = c.req.valid("param");
+          const change = c.req.valid("json");
+          await changeOrderStatus(
+            deps,
+            { number },
+            {
+              to: change.status,
+              actor: "admin",
+              actorUserId: c.get("adminId"),
+              note: change.note,
+              courier: change.courier,
+              trackingNumber: change.trackingNumber,
+              refundReference: change.refundReference,
+            },
+          );
+          return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
+        },
+      )
+      // Courier, tracking number and the status change in one request and one transaction (changeOrderStatus).
+      .post(
+        "/:number/ship",
+        validate("param", orderNumberSchema),
+        validate("json", shipOrderSchema),
+        async (c) => {
+          const { number } = c.req.valid("param");
+          const ship = c.req.valid("json");
+          await changeOrderStatus(
+            deps,
+            { number },
+            {
+              to: "shipped",
+              actor: "admin",
+              actorUserId: c.get("adminId"),
+              note: ship.note,
+              courier: ship.courier,
+              trackingNumber: ship.trackingNumber,
+              trackingUrl: ship.courier === "Other" ? (ship.trackingUrl ?? null) : null,
+            },
+          );
+          return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
+        },
+      )
+      .put(
+        "/:number/tracking",
+        validate("param", orderNumberSchema),
+        validate("json", trackingSchema),
+        async (c) => {
+          const { number } = c.req.valid("param");
+          const { courier, trackingNumber } = c.req.valid("json");
+          await deps.db.transaction(async (tx) => {
+            const [order] = await tx.select().from(orders).where(eq(orders.number, number)).for("update");
+            if (!order) throw notFound("There is no order with that number.");
+            if (order.status !== "shipped" && order.status !== "delivered") {
+              throw httpError(
+                409,
+                "not_shipped",
+                "Courier details can be corrected once the order has shipped.",
+              );
+            }
+            await tx.update(orders).set({ courier, trackingNumber }).where(eq(orders.id, order.id));
+            await tx.insert(orderEvents).values({
+              orderId: order.id,
+              fromStatus: order.status,
+              toStatus: order.status,
+              actor: "admin",
+              actorUserId: c.get("adminId"),
+              note: `Courier details corrected: ${courier}, tracking ${trackingNumber}`,
+            });
+          });
+          return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
+        },
+      )
+  );
 }
 
 /** Stock per product and combo, editable; low stock is flagged at LOW_STOCK_THRESHOLD. */

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { trackingUrl } from "../../common/couriers.ts";
 import { formatEstimate } from "../../common/delivery-estimate.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
@@ -18,6 +19,12 @@ const paragraph = (text: string): Block => ({
 });
 
 export const ORDER_MAIL_JOB = "order-mail";
+
+/** A paragraph with one link; the plain-text part spells the address out. */
+const linkParagraph = (text: string, label: string, href: string): Block => ({
+  text,
+  html: `<p style="margin:0 0 14px"><a href="${escapeHtml(href)}" style="color:#166534">${escapeHtml(label)}</a></p>`,
+});
 
 /**
  * Queues an e-mail about an order to its customer, in the transaction of the change it tells about: a
@@ -86,8 +93,15 @@ function composeOrderMail(
       body.push(
         paragraph(`We have handed your order ${order.number} to ${order.courier ?? "the courier"}.`),
         paragraph(`Tracking number: ${order.trackingNumber ?? "to follow"}`),
-        paragraph("You can follow the parcel on the courier's website with this number."),
       );
+      {
+        const tracking = trackingUrl(order.courier, order.trackingNumber, order.trackingUrl);
+        body.push(
+          tracking
+            ? linkParagraph(`Track your parcel: ${tracking}`, "Track your parcel", tracking)
+            : paragraph("You can follow the parcel on the courier's website with this number."),
+        );
+      }
       break;
     case "delivered":
       subject = `Order ${order.number} delivered`;

@@ -29,6 +29,8 @@ export type StatusChange = {
   note?: string | null;
   courier?: string;
   trackingNumber?: string;
+  /** For a courier outside the list: the page where the parcel is followed. */
+  trackingUrl?: string | null;
   refundReference?: string;
   now?: Date;
   /** Checked on the locked row: when false the change is refused (409), as if the lifecycle forbade it. */
@@ -97,6 +99,7 @@ export async function changeOrderStatus(
       }
       set.courier = change.courier;
       set.trackingNumber = change.trackingNumber;
+      set.trackingUrl = change.trackingUrl ?? null;
       set.shippedAt = now;
       note = [`${change.courier}, tracking ${change.trackingNumber}`, note].filter(Boolean).join(". ");
     }

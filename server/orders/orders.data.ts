@@ -1,7 +1,17 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { imageFor } from "../../common/catalogue.ts";
+import { trackingUrl } from "../../common/couriers.ts";
+import { LIST_TOTAL_CAP } from "../../common/lists.ts";
 import { checkTransition, type LifecycleOrder, type OrderStatus } from "../../common/order-lifecycle.ts";
 import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } from "../../common/orders.ts";
+import {
+  cappedTotal,
+  cursorAt,
+  type KeysetRequest,
+  keysetOrder,
+  keysetPage,
+  keysetWhere,
+} from "../admin/keyset.ts";
 import { orderEvents, orderLines, orders } from "../db/schema.ts";
 import type { Executor } from "./pricing.ts";
 
@@ -112,6 +122,7 @@ export function presentOrderDetail(
     estimate: { from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo },
     courier: order.courier,
     trackingNumber: order.trackingNumber,
+    trackingUrl: trackingUrl(order.courier, order.trackingNumber, order.trackingUrl),
     paidAt: order.paidAt?.toISOString() ?? null,
     shippedAt: order.shippedAt?.toISOString() ?? null,
     deliveredAt: order.deliveredAt?.toISOString() ?? null,
@@ -149,26 +160,39 @@ export async function getOrderDetail(
   return presentOrderDetail(order, linesOf(order.id), eventsOf(order.id), options);
 }
 
-/** The customer's orders, newest first. */
-export async function listOrdersOf(db: Executor, userId: string, page: number): Promise<OrderPage> {
-  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+const ORDER_KEYS = { at: orders.createdAt, id: orders.id };
+
+/**
+ * The customer's orders, newest first by keyset (docs/decisions/034) from orders_user_id_created_at_id_idx;
+ * the total stops at 10,000 like every list's.
+ */
+export async function listOrdersOf(db: Executor, userId: string, query: KeysetRequest): Promise<OrderPage> {
+  const mine = eq(orders.userId, userId);
+  const [rows, [counted]] = await Promise.all([
     db
-      .select()
+      .select({ order: orders, cursorAt: cursorAt(orders.createdAt) })
       .from(orders)
-      .where(eq(orders.userId, userId))
-      .orderBy(desc(orders.createdAt), desc(orders.number))
-      .limit(ORDERS_PAGE_SIZE)
-      .offset((page - 1) * ORDERS_PAGE_SIZE),
-    db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)),
+      .where(and(mine, keysetWhere(ORDER_KEYS, query)))
+      .orderBy(...keysetOrder(ORDER_KEYS, query))
+      .limit(ORDERS_PAGE_SIZE + 1),
+    db.select({ count: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1`.as("one") })
+        .from(orders)
+        .where(mine)
+        .limit(LIST_TOTAL_CAP + 1)
+        .as("capped"),
+    ),
   ]);
+  const page = keysetPage(rows, ORDERS_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.order.id }));
   const { linesOf, eventsOf } = await loadOrderParts(
     db,
-    rows.map((row) => row.id),
+    page.items.map((row) => row.order.id),
   );
   return {
-    orders: rows.map((row) => presentListItem(row, linesOf(row.id), eventsOf(row.id))),
-    page,
+    orders: page.items.map(({ order }) => presentListItem(order, linesOf(order.id), eventsOf(order.id))),
     pageSize: ORDERS_PAGE_SIZE,
-    total,
+    total: cappedTotal(counted?.count ?? 0, LIST_TOTAL_CAP),
+    ...page.cursors,
   };
 }

@@ -42,7 +42,7 @@ export function orderRoutes(deps: Deps) {
   return new Hono()
     .get("/", validate("query", orderListQuerySchema), async (c) => {
       const user = await requireUser(deps, c);
-      return c.json(await listOrdersOf(deps.db, user.id, c.req.valid("query").page));
+      return c.json(await listOrdersOf(deps.db, user.id, c.req.valid("query")));
     })
     .post("/", validate("json", placeOrderSchema), async (c) => {
       const user = await requireUser(deps, c);

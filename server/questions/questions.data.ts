@@ -6,6 +6,14 @@ import type {
   MyQuestion,
   PublicQuestion,
 } from "../../common/questions.ts";
+import {
+  countUpTo,
+  cursorAt,
+  type KeysetRequest,
+  keysetOrder,
+  keysetPage,
+  keysetWhere,
+} from "../admin/keyset.ts";
 import type { Db } from "../db/client.ts";
 import { products, questions, users } from "../db/schema.ts";
 import { takeAccountAllowance } from "../throttles/account-throttle.ts";
@@ -139,40 +147,50 @@ const adminFilters: Record<Exclude<AdminQuestionFilter, "all">, SQL | undefined>
   hidden: eq(questions.hidden, true),
 };
 
+const QUESTION_KEYS = { at: questions.createdAt, id: questions.id };
+
+const countOf = (db: Db, where: SQL | undefined) =>
+  countUpTo(
+    db,
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(questions)
+      .where(where)
+      .$dynamic(),
+  );
+
 /**
- * Staff's list: questions waiting for an answer first (the longest-waiting on top), then answered ones
- * (latest answer first), then hidden ones.
+ * Staff's list, all questions or one tab's, newest first by keyset (docs/decisions/034); each tab's
+ * condition matches a partial index on (created_at, id), and each count stops at 10,000.
  */
 export async function listQuestionsForAdmin(
   db: Db,
-  filter: AdminQuestionFilter,
-  page: number,
+  query: { status: AdminQuestionFilter } & KeysetRequest,
 ): Promise<AdminQuestionPage> {
-  const where = filter === "all" ? undefined : adminFilters[filter];
-  const group = sql`case when ${questions.hidden} then 2 when ${questions.answer} is null then 0 else 1 end`;
-  const [rows, totals] = await Promise.all([
-    selectQuestions(db)
-      .where(where)
-      .orderBy(
-        asc(group),
-        sql`case when ${questions.answer} is null then ${questions.createdAt} end asc`,
-        desc(questions.answeredAt),
-        desc(questions.createdAt),
-        asc(questions.id),
-      )
-      .limit(ADMIN_QUESTION_PAGE_SIZE)
-      .offset((page - 1) * ADMIN_QUESTION_PAGE_SIZE),
+  const where = query.status === "all" ? undefined : adminFilters[query.status];
+  const [rows, all, unanswered, answered, hidden] = await Promise.all([
     db
-      .select({
-        unanswered: count(sql`case when ${adminFilters.unanswered} then 1 end`),
-        answered: count(sql`case when ${adminFilters.answered} then 1 end`),
-        hidden: count(sql`case when ${adminFilters.hidden} then 1 end`),
-      })
-      .from(questions),
+      .select({ ...questionColumns, cursorAt: cursorAt(questions.createdAt) })
+      .from(questions)
+      .innerJoin(products, eq(products.slug, questions.productSlug))
+      .leftJoin(users, eq(users.id, questions.userId))
+      .where(and(where, keysetWhere(QUESTION_KEYS, query)))
+      .orderBy(...keysetOrder(QUESTION_KEYS, query))
+      .limit(ADMIN_QUESTION_PAGE_SIZE + 1),
+    countOf(db, undefined),
+    countOf(db, adminFilters.unanswered),
+    countOf(db, adminFilters.answered),
+    countOf(db, adminFilters.hidden),
   ]);
-  const counts = totals[0] ?? { unanswered: 0, answered: 0, hidden: 0 };
-  const total = filter === "all" ? counts.unanswered + counts.answered + counts.hidden : counts[filter];
-  return { items: rows.map(presentForAdmin), counts, total, page, pageSize: ADMIN_QUESTION_PAGE_SIZE };
+  const page = keysetPage(rows, ADMIN_QUESTION_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.id }));
+  const counts = { all, unanswered, answered, hidden };
+  return {
+    items: page.items.map(presentForAdmin),
+    counts,
+    total: counts[query.status],
+    pageSize: ADMIN_QUESTION_PAGE_SIZE,
+    ...page.cursors,
+  };
 }
 
 /**

@@ -62,8 +62,7 @@ export function adminQuestionRoutes(deps: Deps) {
       await next();
     })
     .get("/", validate("query", adminQuestionQuerySchema), async (c) => {
-      const { status, page } = c.req.valid("query");
-      return c.json(await listQuestionsForAdmin(db, status, page));
+      return c.json(await listQuestionsForAdmin(db, c.req.valid("query")));
     })
     .put("/:id/answer", idParam, validate("json", answerQuestionSchema), async (c) => {
       const admin = c.get("admin");

@@ -11,6 +11,14 @@ import type {
   ReviewSummary,
 } from "../../common/reviews.ts";
 import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
+import {
+  countUpTo,
+  cursorAt,
+  type KeysetRequest,
+  keysetOrder,
+  keysetPage,
+  keysetWhere,
+} from "../admin/keyset.ts";
 import type { Db } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
@@ -95,19 +103,33 @@ function selectReviews(db: Db) {
     .leftJoin(users, eq(users.id, reviews.userId));
 }
 
-/** Looks up the badge once per author of the listed reviews. */
+/**
+ * The badge for every author and product of the listed reviews in one query (a page of 50 reviews used to
+ * send 50), each pair answered by hasDeliveredOrderWith's rule through orders_user_id_created_at_id_idx.
+ */
 async function verifiedAuthors(db: Db, rows: ReviewRow[]): Promise<Set<string>> {
   const keys = new Map<string, { userId: string; productSlug: string }>();
   for (const row of rows) {
     if (row.userId)
       keys.set(`${row.userId} ${row.productSlug}`, { userId: row.userId, productSlug: row.productSlug });
   }
-  const checks = await Promise.all(
-    [...keys].map(async ([key, { userId, productSlug }]) =>
-      (await hasDeliveredOrderWith(db, userId, productSlug)) ? key : undefined,
-    ),
-  );
-  return new Set(checks.filter((key) => key !== undefined));
+  if (keys.size === 0) return new Set();
+  const pairs = [...keys.values()];
+  const list = (values: string[]) =>
+    sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    );
+  const found = await db.execute<{ user_id: string; slug: string }>(sql`
+    select k.user_id, k.slug
+    from unnest(array[${list(pairs.map((pair) => pair.userId))}]::text[],
+      array[${list(pairs.map((pair) => pair.productSlug))}]::text[]) as k(user_id, slug)
+    where exists (
+      select 1 from ${orders} o join ${orderLines} l on l.order_id = o.id
+      where o.user_id = k.user_id and o.status = 'delivered'
+        and (l.item_id = k.slug or l.item_id in (
+          select c.id from ${combos} c where c.product_slugs @> jsonb_build_array(k.slug))))`);
+  return new Set(found.rows.map((row) => `${row.user_id} ${row.slug}`));
 }
 
 function presentPublic(row: ReviewRow, verified: Set<string>): PublicReview {
@@ -314,33 +336,48 @@ export async function deleteReview(
   return { deleted: true };
 }
 
-/** Staff's queue: pending reviews oldest first; approved and rejected ones most recently decided first. */
+const REVIEW_KEYS = { at: reviews.createdAt, id: reviews.id };
+
+const countOf = (db: Db, status: ReviewStatus) =>
+  countUpTo(
+    db,
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(reviews)
+      .where(eq(reviews.status, status))
+      .$dynamic(),
+  );
+
+/**
+ * Staff's list of one status, newest first by keyset (docs/decisions/034), read from
+ * reviews_status_created_at_id_idx; each status's count stops at 10,000.
+ */
 export async function listReviewsForAdmin(
   db: Db,
-  status: ReviewStatus,
-  page: number,
+  query: { status: ReviewStatus } & KeysetRequest,
 ): Promise<AdminReviewPage> {
-  const order =
-    status === "pending"
-      ? [asc(reviews.createdAt), asc(reviews.id)]
-      : [desc(reviews.moderatedAt), desc(reviews.createdAt), asc(reviews.id)];
-  const [rows, totals] = await Promise.all([
-    selectReviews(db)
-      .where(eq(reviews.status, status))
-      .orderBy(...order)
-      .limit(ADMIN_REVIEW_PAGE_SIZE)
-      .offset((page - 1) * ADMIN_REVIEW_PAGE_SIZE),
-    db.select({ status: reviews.status, count: count() }).from(reviews).groupBy(reviews.status),
+  const [rows, pending, approved, rejected] = await Promise.all([
+    db
+      .select({ ...reviewColumns, cursorAt: cursorAt(reviews.createdAt) })
+      .from(reviews)
+      .innerJoin(products, eq(products.slug, reviews.productSlug))
+      .leftJoin(users, eq(users.id, reviews.userId))
+      .where(and(eq(reviews.status, query.status), keysetWhere(REVIEW_KEYS, query)))
+      .orderBy(...keysetOrder(REVIEW_KEYS, query))
+      .limit(ADMIN_REVIEW_PAGE_SIZE + 1),
+    countOf(db, "pending"),
+    countOf(db, "approved"),
+    countOf(db, "rejected"),
   ]);
-  const counts: Record<ReviewStatus, number> = { pending: 0, approved: 0, rejected: 0 };
-  for (const row of totals) counts[row.status] = row.count;
-  const verified = await verifiedAuthors(db, rows);
+  const page = keysetPage(rows, ADMIN_REVIEW_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.id }));
+  const verified = await verifiedAuthors(db, page.items);
+  const counts = { pending, approved, rejected };
   return {
-    items: rows.map((row) => presentForAdmin(row, verified)),
+    items: page.items.map((row) => presentForAdmin(row, verified)),
     counts,
-    total: counts[status],
-    page,
+    total: counts[query.status],
     pageSize: ADMIN_REVIEW_PAGE_SIZE,
+    ...page.cursors,
   };
 }
 

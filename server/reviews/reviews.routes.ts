@@ -92,8 +92,7 @@ export function adminReviewRoutes(deps: Deps) {
       await next();
     })
     .get("/", validate("query", adminReviewQuerySchema), async (c) => {
-      const { status, page } = c.req.valid("query");
-      return c.json(await listReviewsForAdmin(db, status, page));
+      return c.json(await listReviewsForAdmin(db, c.req.valid("query")));
     })
     .post("/:id/approve", idParam, async (c) => {
       const admin = c.get("admin");

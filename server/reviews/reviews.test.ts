@@ -363,6 +363,15 @@ describe("verified purchase", () => {
       Nice: false,
     });
     expect(bought.body.review.verifiedPurchase).toBe(true);
+    const staff = (await call("GET", "/api/admin/reviews?status=approved", { as: admin }))
+      .body as AdminReviewPage;
+    expect(
+      Object.fromEntries(
+        staff.items
+          .filter((r) => r.product.slug === "face-glow-oil")
+          .map((r) => [r.title, r.verifiedPurchase]),
+      ),
+    ).toEqual({ Glow: true, Nice: false });
   });
 });
 

@@ -116,9 +116,11 @@ describe("checkout with cash on delivery, through to shipping", () => {
     await admin.getByRole("heading", { name: `Order ${number}` }).waitFor();
     await admin.getByRole("button", { name: "Confirm order" }).click();
     await admin.getByRole("button", { name: "Mark packed" }).click();
-    await admin.getByLabel("Courier", { exact: true }).fill("Delhivery");
-    await admin.getByLabel("Tracking number", { exact: true }).fill("DLV4455667788");
-    await admin.getByRole("button", { name: "Mark shipped" }).click();
+    await admin.getByRole("button", { name: "Ship", exact: true }).click();
+    const shipDialog = admin.getByRole("dialog", { name: `Ship order ${number}` });
+    await shipDialog.getByLabel("Courier", { exact: true }).selectOption("Delhivery");
+    await shipDialog.getByLabel("Tracking number", { exact: true }).fill("DLV4455667788");
+    await shipDialog.getByRole("button", { name: "Ship order" }).click();
     await admin.getByRole("heading", { name: "Correct courier details" }).waitFor();
     await expect(admin.getByText("Shipped", { exact: true }).first().isVisible()).resolves.toBe(true);
     await screenshot(admin, "admin-order-shipped-desktop");
@@ -127,6 +129,9 @@ describe("checkout with cash on delivery, through to shipping", () => {
     await page.goto(`/orders/${number}`);
     await page.getByText("DLV4455667788").first().waitFor();
     await expect(page.getByText("Shipped with Delhivery").isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: /Track your parcel/ }).getAttribute("href")).resolves.toBe(
+      "https://www.delhivery.com/track/package/DLV4455667788",
+    );
     await expect(page.getByRole("button", { name: "Cancel order" }).count()).resolves.toBe(0);
     // Sent by the shop's job worker, off the request path.
     await waitForMail(shop.dataDir, { to: account.email, subject: new RegExp(`^Order ${number} placed$`) });

@@ -1,5 +1,7 @@
 import { type ReactNode, useState } from "react";
 import { Link, useActionData } from "react-router";
+import { type KeysetPage, type ListTotal, totalFigure } from "../../common/lists.ts";
+import type { ListPosition } from "../lib/list-position.ts";
 
 /**
  * The frame of the questions, reviews and messages pages inside the admin layout (whose error boundary
@@ -22,7 +24,7 @@ export function FilterTabs({
   current,
 }: {
   label: string;
-  options: { value: string; label: string; count?: number; href: string }[];
+  options: { value: string; label: string; count?: ListTotal; href: string }[];
   current: string;
 }) {
   return (
@@ -42,7 +44,9 @@ export function FilterTabs({
                 }`}
               >
                 {option.label}
-                {option.count !== undefined && <span className="tabular-nums">({option.count})</span>}
+                {option.count !== undefined && (
+                  <span className="tabular-nums">({totalFigure(option.count)})</span>
+                )}
               </Link>
             </li>
           );
@@ -52,18 +56,16 @@ export function FilterTabs({
   );
 }
 
-type ListPage<T> = { items: T[]; page: number; total: number; pageSize: number };
-
-/** A staff list: a card per item, what to say when there is none, and previous/next pages. */
+/** A staff list: a card per item, what to say when there is none, and Newer / Older links by cursor. */
 export function AdminList<T extends { id: string }>({
   page,
   empty,
   hrefFor,
   children,
 }: {
-  page: ListPage<T>;
+  page: KeysetPage<T>;
   empty: string;
-  hrefFor: (page: number) => string;
+  hrefFor: (position: ListPosition) => string;
   children: (item: T) => ReactNode;
 }) {
   return (
@@ -77,44 +79,25 @@ export function AdminList<T extends { id: string }>({
           ))}
         </ul>
       )}
-      <Pager page={page.page} total={page.total} pageSize={page.pageSize} hrefFor={hrefFor} />
+      {(page.previous || page.next) && (
+        <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-3">
+          {page.previous ? (
+            <Link to={hrefFor({ before: page.previous })} className="underline">
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.next ? (
+            <Link to={hrefFor({ after: page.next })} className="underline">
+              Older →
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
     </>
-  );
-}
-
-function Pager({
-  page,
-  total,
-  pageSize,
-  hrefFor,
-}: {
-  page: number;
-  total: number;
-  pageSize: number;
-  hrefFor: (page: number) => string;
-}) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (pages === 1) return null;
-  return (
-    <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-3">
-      {page > 1 ? (
-        <Link to={hrefFor(page - 1)} className="underline">
-          Previous page
-        </Link>
-      ) : (
-        <span />
-      )}
-      <span className="text-sm">
-        Page {page} of {pages}
-      </span>
-      {page < pages ? (
-        <Link to={hrefFor(page + 1)} className="underline">
-          Next page
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
   );
 }
 

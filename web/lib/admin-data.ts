@@ -1,11 +1,6 @@
 import { useActionData, useNavigation } from "react-router";
 import { isApiError } from "./api.ts";
 
-/** The page a staff list is asked for: ?page=, or 1 when it is missing or not a positive number. */
-export function pageNumberOf(url: URL): number {
-  return Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-}
-
 export type ActionResult =
   | { ok: true; id: string; intent: string; notice: string }
   | {

@@ -42,6 +42,8 @@ export type MetaArgs<Data> = { data: Data; shop: ShopData; pathname: string };
 export type RouteHandle<Data = unknown> = {
   meta?: (args: MetaArgs<Data>) => PageMeta;
   fullWidth?: boolean;
+  /** A section with a frame of its own (the admin): no shop banner, header, menus or footer around it. */
+  ownFrame?: boolean;
 };
 
 /** Browser-only screens (cart, account, admin): their own title, and kept out of search engines. */

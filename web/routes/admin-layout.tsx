@@ -8,7 +8,9 @@ import {
   useRouteError,
 } from "react-router";
 import { NO_ADMIN_ACCESS } from "../features/auth/auth-errors.ts";
+import { ThemeToggle } from "../features/theme/theme-toggle.tsx";
 import { isApiError } from "../lib/api.ts";
+import type { RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,28 +27,54 @@ const SECTIONS = [
   { to: "/admin/discount-codes", label: "Codes" },
 ];
 
-/** The frame of every admin page; the pages themselves come from the orders, questions, reviews and messages work. */
+/** Kept out of the shop's frame (root-layout.tsx): staff work in their own, on a phone as on a desk. */
+export const handle: RouteHandle = { ownFrame: true };
+
+/**
+ * The frame of every admin page: a bar with the way back to the shop and the theme switch, the sections
+ * (wrapping onto a second line on a phone rather than scrolling out of view; a column on a wide screen),
+ * and the page.
+ */
 export function Component() {
   const { admin } = useLoaderData<typeof loader>();
   return (
-    <div className="grid gap-6 lg:grid-cols-[13rem_1fr]">
-      <aside aria-label="Admin" className="min-w-0 lg:py-2">
-        <p className="font-serif text-lg font-semibold">Shop admin</p>
-        <p className="truncate text-sm text-stone-600 dark:text-stone-400" title={admin.email}>
-          {admin.email}
-        </p>
-        <nav aria-label="Admin sections" className="mt-3">
-          <ul className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0">
+    <div className="min-h-screen">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-white px-4 py-3 text-stone-900 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-900">
+        <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
+          <div className="min-w-0 flex-1">
+            <p className="font-serif text-lg font-semibold">Shop admin</p>
+            <p className="truncate text-sm text-stone-600 dark:text-stone-400" title={admin.email}>
+              {admin.email}
+            </p>
+          </div>
+          <Link
+            to="/"
+            className="inline-flex min-h-11 shrink-0 items-center rounded-lg px-3 text-sm font-medium text-stone-700 underline-offset-4 hover:underline dark:text-stone-200"
+          >
+            <span aria-hidden="true">←&nbsp;</span>Shop
+          </Link>
+          <ThemeToggle className="min-h-11 min-w-11 shrink-0 justify-center" />
+        </div>
+      </header>
+      <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 lg:grid-cols-[12rem_1fr] lg:gap-8 lg:py-6">
+        <nav aria-label="Admin sections" className="min-w-0">
+          <ul className="flex flex-wrap gap-1.5 lg:flex-col">
             {SECTIONS.map((section) => (
-              <li key={section.to} className="shrink-0">
+              <li key={section.to}>
                 <NavLink
                   to={section.to}
                   end={section.end}
                   className={({ isActive }) =>
-                    `block rounded-lg px-3 py-2 text-sm font-medium ${
+                    `flex min-h-11 items-center rounded-lg px-3 text-sm font-medium ${
                       isActive
                         ? "bg-brand-700 text-white dark:bg-brand-100 dark:text-brand-900"
-                        : "text-stone-700 hover:bg-stone-200 dark:text-stone-300 dark:hover:bg-stone-800"
+                        : "bg-stone-100 text-stone-700 hover:bg-stone-200 lg:bg-transparent dark:bg-stone-800 dark:text-stone-300 dark:hover:bg-stone-700 lg:dark:bg-transparent"
                     }`
                   }
                 >
@@ -56,9 +84,9 @@ export function Component() {
             ))}
           </ul>
         </nav>
-      </aside>
-      <div className="min-w-0">
-        <Outlet />
+        <main id="main" tabIndex={-1} className="min-w-0 focus:outline-none">
+          <Outlet />
+        </main>
       </div>
     </div>
   );
@@ -72,7 +100,12 @@ export function ErrorBoundary() {
   const signedOut = isApiError(error) && error.status === 401;
   if (!forbidden && !signedOut) throw error;
   return (
-    <section className="mx-auto max-w-lg py-10 text-center" aria-labelledby="no-access">
+    <main
+      id="main"
+      tabIndex={-1}
+      className="mx-auto max-w-lg px-4 py-10 text-center focus:outline-none"
+      aria-labelledby="no-access"
+    >
       <h1 id="no-access" className="font-serif text-2xl font-semibold">
         {signedOut ? "Please sign in again" : "No admin access"}
       </h1>
@@ -93,6 +126,6 @@ export function ErrorBoundary() {
           Back to the shop
         </Link>
       </div>
-    </section>
+    </main>
   );
 }

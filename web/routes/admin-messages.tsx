@@ -6,9 +6,10 @@ import {
 } from "../../common/contact.ts";
 import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx";
 import { AdminMessageCard } from "../features/messages/admin-message-card.tsx";
-import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
+import { runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { type ListPosition, listPositionOf } from "../lib/list-position.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter =
     ADMIN_MESSAGE_FILTERS.find((option) => option === url.searchParams.get("filter")) ?? "unread";
   await requireAdminUser(request);
-  const page = await api<AdminMessagePage>(`/admin/messages${toQuery({ filter, page: pageNumberOf(url) })}`);
+  const page = await api<AdminMessagePage>(`/admin/messages${toQuery({ filter, ...listPositionOf(url) })}`);
   return { page, filter };
 }
 
@@ -38,8 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export function Component() {
   const { page, filter } = useLoaderData<typeof loader>();
-  const href = (option: AdminMessageFilter, pageNumber = 1) =>
-    `/admin/messages${toQuery({ filter: option === "unread" ? undefined : option, page: pageNumber > 1 ? pageNumber : undefined })}`;
+  const href = (option: AdminMessageFilter, position: ListPosition = {}) =>
+    `/admin/messages${toQuery({ filter: option === "unread" ? undefined : option, ...position })}`;
   return (
     <AdminFrame title="Messages from the contact form">
       <FilterTabs
@@ -53,7 +54,7 @@ export function Component() {
       <AdminList
         page={page}
         empty={filter === "unread" ? "No unread messages. All caught up." : "No messages yet."}
-        hrefFor={(n) => href(filter, n)}
+        hrefFor={(position) => href(filter, position)}
       >
         {(message) => <AdminMessageCard message={message} />}
       </AdminList>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
+import { COURIERS, type Courier } from "../../common/couriers.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
@@ -27,16 +28,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export const ErrorBoundary = RouteError;
-
-const COURIERS = [
-  "Delhivery",
-  "Blue Dart",
-  "DTDC",
-  "India Post (Speed Post)",
-  "Ekart",
-  "Xpressbees",
-  "Shadowfax",
-];
 
 const ACTOR_LABELS = {
   customer: "by the customer",
@@ -68,6 +59,7 @@ export function Component() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [shipping, setShipping] = useState(false);
 
   async function send(path: string, method: "POST" | "PUT", body: Record<string, unknown>, done: string) {
     setBusy(true);
@@ -98,11 +90,6 @@ export function Component() {
   const canRefund = order.nextStatuses.includes("refunded");
   const canCancel = order.nextStatuses.includes("cancelled");
   const refundsOnline = order.paymentMethod === "razorpay" && order.razorpayPaymentId !== null;
-
-  function ship(event: FormEvent) {
-    event.preventDefault();
-    move("shipped", { courier: courier.trim(), trackingNumber: tracking.trim() });
-  }
 
   return (
     <div>
@@ -178,8 +165,13 @@ export function Component() {
               {order.refundReference && <span className="block">Refund: {order.refundReference}</span>}
             </p>
             {order.trackingNumber && (
-              <p className="mt-2 text-sm">
+              <p className="mt-2 text-sm break-words">
                 {order.courier}, tracking <span className="font-mono">{order.trackingNumber}</span>
+                {order.trackingUrl && (
+                  <a href={order.trackingUrl} target="_blank" rel="noreferrer" className="ml-1 underline">
+                    Track parcel
+                  </a>
+                )}
               </p>
             )}
           </section>
@@ -218,41 +210,14 @@ export function Component() {
                   </div>
                 )}
                 {canShip && (
-                  <form onSubmit={ship} className="mt-4 space-y-2" aria-label="Ship the order">
-                    <div>
-                      <label htmlFor="ship-courier" className="block text-sm font-medium">
-                        Courier
-                      </label>
-                      <input
-                        id="ship-courier"
-                        list="couriers"
-                        required
-                        value={courier}
-                        onChange={(event) => setCourier(event.target.value)}
-                        className={inputClass}
-                      />
-                      <datalist id="couriers">
-                        {COURIERS.map((name) => (
-                          <option key={name} value={name} />
-                        ))}
-                      </datalist>
-                    </div>
-                    <div>
-                      <label htmlFor="ship-tracking" className="block text-sm font-medium">
-                        Tracking number
-                      </label>
-                      <input
-                        id="ship-tracking"
-                        required
-                        value={tracking}
-                        onChange={(event) => setTracking(event.target.value)}
-                        className={inputClass}
-                      />
-                    </div>
-                    <button type="submit" disabled={busy} className={primaryButton}>
-                      Mark shipped
-                    </button>
-                  </form>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    className={`${primaryButton} mt-4 mr-2 w-full sm:w-auto`}
+                    onClick={() => setShipping(true)}
+                  >
+                    Ship
+                  </button>
                 )}
                 {canRefund && (
                   <div className="mt-4 space-y-2">
@@ -330,6 +295,11 @@ export function Component() {
                   onChange={(event) => setCourier(event.target.value)}
                   className={inputClass}
                 />
+                <datalist id="couriers">
+                  {COURIERS.map((name) => (
+                    <option key={name} value={name} />
+                  ))}
+                </datalist>
                 <label htmlFor="fix-tracking" className="block text-sm font-medium">
                   Tracking number
                 </label>
@@ -349,6 +319,18 @@ export function Component() {
         </div>
       </div>
 
+      <ShipDialog
+        open={shipping}
+        number={order.number}
+        note={note}
+        onClose={() => setShipping(false)}
+        onShipped={() => {
+          setShipping(false);
+          setNote("");
+          setMessage({ kind: "ok", text: "Order shipped; the customer is e-mailed the tracking link." });
+          revalidator.revalidate();
+        }}
+      />
       <OrderDialog
         open={confirmCancel}
         title={`Cancel order ${order.number}?`}
@@ -368,6 +350,131 @@ export function Component() {
         </div>
       </OrderDialog>
     </div>
+  );
+}
+
+/**
+ * Shipping in one step: the courier from the list and its tracking number go with the status change in one
+ * request (POST /admin/orders/:number/ship), so an order is never shipped without them.
+ */
+function ShipDialog({
+  open,
+  number,
+  note,
+  onClose,
+  onShipped,
+}: {
+  open: boolean;
+  number: string;
+  note: string;
+  onClose: () => void;
+  onShipped: () => void;
+}) {
+  const [courier, setCourier] = useState<Courier>("Delhivery");
+  const [tracking, setTracking] = useState("");
+  const [url, setUrl] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/admin/orders/${number}/ship`, {
+        method: "POST",
+        body: {
+          courier,
+          trackingNumber: tracking.trim(),
+          ...(courier === "Other" && url.trim() ? { trackingUrl: url.trim() } : {}),
+          ...(note.trim() ? { note: note.trim() } : {}),
+        },
+      });
+      setTracking("");
+      setUrl("");
+      onShipped();
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Something went wrong.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <OrderDialog open={open} title={`Ship order ${number}`} onClose={onClose}>
+      <form onSubmit={submit} className="space-y-3" aria-label="Ship the order">
+        <div>
+          <label htmlFor="ship-courier" className="block text-sm font-medium">
+            Courier
+          </label>
+          <select
+            id="ship-courier"
+            required
+            value={courier}
+            onChange={(event) => setCourier(event.target.value as Courier)}
+            className={inputClass}
+          >
+            {COURIERS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="ship-tracking" className="block text-sm font-medium">
+            Tracking number
+          </label>
+          <input
+            id="ship-tracking"
+            required
+            pattern="[A-Za-z0-9\-]{4,40}"
+            title="4-40 letters, digits or hyphens"
+            autoComplete="off"
+            autoCapitalize="characters"
+            value={tracking}
+            onChange={(event) => setTracking(event.target.value)}
+            aria-describedby="ship-tracking-hint"
+            className={inputClass}
+          />
+          <p id="ship-tracking-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+            4-40 letters, digits or hyphens, as on the waybill.
+          </p>
+        </div>
+        {courier === "Other" && (
+          <div>
+            <label htmlFor="ship-url" className="block text-sm font-medium">
+              Tracking page (optional)
+            </label>
+            <input
+              id="ship-url"
+              type="url"
+              pattern="https://.*"
+              placeholder="https://"
+              value={url}
+              onChange={(event) => setUrl(event.target.value)}
+              className={inputClass}
+            />
+          </div>
+        )}
+        {error && (
+          <p
+            role="alert"
+            className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+          >
+            {error}
+          </p>
+        )}
+        <div className="flex flex-wrap justify-end gap-2 pt-1">
+          <button type="button" className={secondaryButton} onClick={onClose}>
+            Not now
+          </button>
+          <button type="submit" disabled={busy} className={primaryButton}>
+            {busy ? "Shipping…" : "Ship order"}
+          </button>
+        </div>
+      </form>
+    </OrderDialog>
   );
 }
 

@@ -100,7 +100,41 @@ export function Component() {
         {describeTotal(total, "order", "orders")}
       </p>
       {orders.length > 0 && (
-        <div className="relative mt-2 overflow-x-auto rounded-lg border border-stone-200 dark:border-stone-700">
+        // Below lg the seven columns cannot fit: each order is a card with the same facts.
+        <ul aria-label="Orders" className="mt-2 space-y-3 lg:hidden">
+          {orders.map((order) => (
+            <li
+              key={order.number}
+              className="relative rounded-lg border border-stone-200 bg-white p-3 text-sm dark:border-stone-700 dark:bg-stone-900"
+            >
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <Link
+                  to={`/admin/orders/${order.number}`}
+                  className="font-medium text-brand-700 underline after:absolute after:inset-0 dark:text-brand-100"
+                >
+                  {order.number}
+                </Link>
+                <StatusBadge status={order.status} />
+              </div>
+              <p className="mt-1 font-medium">{order.customerName}</p>
+              <p className="text-xs break-words text-stone-600 dark:text-stone-400">
+                {order.customerEmail ?? "account deleted"} · {formatMobile(order.phone)} · {order.city}
+              </p>
+              <p className="mt-1 flex flex-wrap justify-between gap-x-3 text-stone-700 dark:text-stone-300">
+                <span>{formatDateTime(order.placedAt)}</span>
+                <span>
+                  {order.itemCount} {order.itemCount === 1 ? "item" : "items"} ·{" "}
+                  <span className="font-medium">{formatRupees(order.totalPaise)}</span> ·{" "}
+                  {order.paymentMethod === "cod" ? "COD" : "Online"}
+                  {order.paid ? ", paid" : ""}
+                </span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {orders.length > 0 && (
+        <div className="relative mt-2 hidden overflow-x-auto rounded-lg border border-stone-200 lg:block dark:border-stone-700">
           <table className="w-full min-w-[48rem] text-left text-sm">
             <thead className="bg-stone-100 dark:bg-stone-800">
               <tr>

@@ -6,9 +6,10 @@ import {
 } from "../../common/questions.ts";
 import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx";
 import { AdminQuestionCard } from "../features/questions/admin-question-card.tsx";
-import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
+import { runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { type ListPosition, listPositionOf } from "../lib/list-position.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 const FILTER_LABELS: Record<AdminQuestionFilter, string> = {
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = ADMIN_QUESTION_FILTERS.find((option) => option === url.searchParams.get("status")) ?? "all";
   await requireAdminUser(request);
   const page = await api<AdminQuestionPage>(
-    `/admin/questions${toQuery({ status: filter, page: pageNumberOf(url) })}`,
+    `/admin/questions${toQuery({ status: filter, ...listPositionOf(url) })}`,
   );
   return { page, filter };
 }
@@ -49,8 +50,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export function Component() {
   const { page, filter } = useLoaderData<typeof loader>();
-  const href = (status: AdminQuestionFilter, pageNumber = 1) =>
-    `/admin/questions${toQuery({ status: status === "all" ? undefined : status, page: pageNumber > 1 ? pageNumber : undefined })}`;
+  const href = (status: AdminQuestionFilter, position: ListPosition = {}) =>
+    `/admin/questions${toQuery({ status: status === "all" ? undefined : status, ...position })}`;
   return (
     <AdminFrame title="Customer questions">
       <FilterTabs
@@ -59,14 +60,11 @@ export function Component() {
         options={ADMIN_QUESTION_FILTERS.map((option) => ({
           value: option,
           label: FILTER_LABELS[option],
-          count:
-            option === "all"
-              ? page.counts.unanswered + page.counts.answered + page.counts.hidden
-              : page.counts[option],
+          count: page.counts[option],
           href: href(option),
         }))}
       />
-      <AdminList page={page} empty="No questions here." hrefFor={(n) => href(filter, n)}>
+      <AdminList page={page} empty="No questions here." hrefFor={(position) => href(filter, position)}>
         {(question) => <AdminQuestionCard question={question} />}
       </AdminList>
     </AdminFrame>

@@ -2,9 +2,10 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, useLoaderData } from 
 import { type AdminReviewPage, REVIEW_STATUSES, type ReviewStatus } from "../../common/reviews.ts";
 import { AdminFrame, AdminList, FilterTabs } from "../components/admin-frame.tsx";
 import { AdminReviewCard } from "../features/reviews/admin-review-card.tsx";
-import { pageNumberOf, runAdminAction } from "../lib/admin-data.ts";
+import { runAdminAction } from "../lib/admin-data.ts";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { type ListPosition, listPositionOf } from "../lib/list-position.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 const STATUS_LABELS: Record<ReviewStatus, string> = {
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const status = REVIEW_STATUSES.find((option) => option === url.searchParams.get("status")) ?? "pending";
   await requireAdminUser(request);
-  const page = await api<AdminReviewPage>(`/admin/reviews${toQuery({ status, page: pageNumberOf(url) })}`);
+  const page = await api<AdminReviewPage>(`/admin/reviews${toQuery({ status, ...listPositionOf(url) })}`);
   return { page, status };
 }
 
@@ -52,8 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export function Component() {
   const { page, status } = useLoaderData<typeof loader>();
-  const href = (option: ReviewStatus, pageNumber = 1) =>
-    `/admin/reviews${toQuery({ status: option === "pending" ? undefined : option, page: pageNumber > 1 ? pageNumber : undefined })}`;
+  const href = (option: ReviewStatus, position: ListPosition = {}) =>
+    `/admin/reviews${toQuery({ status: option === "pending" ? undefined : option, ...position })}`;
   return (
     <AdminFrame title="Product reviews">
       <FilterTabs
@@ -69,7 +70,7 @@ export function Component() {
       <AdminList
         page={page}
         empty={status === "pending" ? "No reviews are waiting for approval." : "No reviews here."}
-        hrefFor={(n) => href(status, n)}
+        hrefFor={(position) => href(status, position)}
       >
         {(review) => <AdminReviewCard review={review} />}
       </AdminList>

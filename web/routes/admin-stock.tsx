@@ -35,31 +35,15 @@ export function Component() {
           </Link>
         )}
       </p>
-      <div className="relative mt-4 overflow-x-auto rounded-lg border border-stone-200 dark:border-stone-700">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-stone-100 dark:bg-stone-800">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Item
-              </th>
-              <th scope="col" className="hidden px-3 py-2 sm:table-cell">
-                Kind
-              </th>
-              <th scope="col" className="px-3 py-2">
-                In stock
-              </th>
-              <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Save</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-200 bg-white dark:divide-stone-700 dark:bg-stone-900">
-            {shown.map((item) => (
-              <StockRow key={`${item.kind}-${item.id}-${item.stock}`} item={item} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {/* One line per item on a wide screen; on a phone each wraps into a small card, field and button below the name. */}
+      <ul
+        aria-label="Stock"
+        className="mt-4 divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white dark:divide-stone-700 dark:border-stone-700 dark:bg-stone-900"
+      >
+        {shown.map((item) => (
+          <StockRow key={`${item.kind}-${item.id}-${item.stock}`} item={item} />
+        ))}
+      </ul>
     </div>
   );
 }
@@ -95,49 +79,54 @@ function StockRow({ item }: { item: StockItem }) {
   }
 
   return (
-    <tr>
-      <th scope="row" className="px-2 py-2 font-medium sm:px-3">
-        {item.name}
-        {item.kind === "combo" && <span className="ml-1 text-xs font-normal sm:hidden">(combo)</span>}
-        {!item.active && <span className="ml-2 text-xs text-stone-500 dark:text-stone-400">(not sold)</span>}
-        {item.low && (
-          <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
-            {item.stock === 0 ? "Out of stock" : "Low stock"}
-          </span>
-        )}
-      </th>
-      <td className="hidden px-3 py-2 capitalize sm:table-cell">{item.kind}</td>
-      <td className="px-3 py-2">
-        <label htmlFor={inputId} className="sr-only">
-          Stock of {item.name}
-        </label>
-        <input
-          id={inputId}
-          type="number"
-          min={0}
-          step={1}
-          inputMode="numeric"
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && changed) save();
-          }}
-          aria-describedby={message ? `${inputId}-message` : undefined}
-          className={`${inputClass} mt-0 w-20 sm:w-28`}
-        />
-        {message && (
-          <p id={`${inputId}-message`} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
-            {message.text}
-          </p>
-        )}
-      </td>
-      <td className="px-3 py-2">
+    <li className="flex flex-wrap items-start gap-x-3 gap-y-2 p-3">
+      <div className="min-w-0 flex-1 basis-48">
+        <p className="font-medium break-words">{item.name}</p>
+        <p className="mt-0.5 flex flex-wrap gap-x-2 gap-y-1 text-xs text-stone-600 dark:text-stone-400">
+          <span className="capitalize">{item.kind}</span>
+          {!item.active && <span>not sold</span>}
+          {item.low && (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
+              {item.stock === 0 ? "Out of stock" : "Low stock"}
+            </span>
+          )}
+        </p>
+      </div>
+      <div className="flex items-start gap-2">
+        <div>
+          <label htmlFor={inputId} className="sr-only">
+            Stock of {item.name}
+          </label>
+          <input
+            id={inputId}
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && changed) save();
+            }}
+            aria-describedby={message ? `${inputId}-message` : undefined}
+            className={`${inputClass} mt-0 w-24 sm:w-28`}
+          />
+          {message && (
+            <p
+              id={`${inputId}-message`}
+              role="alert"
+              className="mt-1 max-w-48 text-xs text-red-700 dark:text-red-400"
+            >
+              {message.text}
+            </p>
+          )}
+        </div>
         <button type="button" className={secondaryButton} disabled={!changed || saving} onClick={save}>
           {saving ? "Saving…" : `Save`}
           <span className="sr-only"> stock of {item.name}</span>
         </button>
-      </td>
-    </tr>
+      </div>
+    </li>
   );
 }
 

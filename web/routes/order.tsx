@@ -163,6 +163,19 @@ export function Component() {
               <p className="mt-3 text-sm">
                 Shipped with <span className="font-medium">{order.courier}</span>, tracking number{" "}
                 <span className="font-mono font-medium">{order.trackingNumber}</span>
+                {order.trackingUrl && (
+                  <>
+                    {" "}
+                    <a
+                      href={order.trackingUrl}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="font-medium text-brand-700 underline dark:text-brand-100"
+                    >
+                      Track your parcel<span className="sr-only"> on the courier's website</span>
+                    </a>
+                  </>
+                )}
               </p>
             ) : (
               !["cancelled", "refunded", "delivered", "returned", "return_requested"].includes(

@@ -8,19 +8,18 @@ import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { formatDate } from "../lib/format-date.ts";
+import { listPositionOf } from "../lib/list-position.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireSessionUser(request);
-  const page = new URL(request.url).searchParams.get("page");
-  return api<OrderPage>(`/orders${toQuery({ page })}`);
+  return api<OrderPage>(`/orders${toQuery(listPositionOf(new URL(request.url)))}`);
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { orders, page, pageSize, total } = useLoaderData<typeof loader>();
-  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const { orders, next, previous } = useLoaderData<typeof loader>();
   return (
     <div>
       <h1 className="font-serif text-3xl font-semibold">My Orders</h1>
@@ -81,13 +80,10 @@ export function Component() {
           ))}
         </ul>
       )}
-      {pages > 1 && (
+      {(previous || next) && (
         <nav aria-label="Pages of orders" className="mt-6 flex justify-center gap-4">
-          {page > 1 && <Link to={`?page=${page - 1}`}>← Newer orders</Link>}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages && <Link to={`?page=${page + 1}`}>Older orders →</Link>}
+          {previous && <Link to={toQuery({ before: previous })}>← Newer orders</Link>}
+          {next && <Link to={toQuery({ after: next })}>Older orders →</Link>}
         </nav>
       )}
     </div>

@@ -27,7 +27,20 @@ export function RootLayout() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
   }, []);
-  const fullWidth = useMatches().some((match) => (match.handle as RouteHandle | undefined)?.fullWidth);
+  const matches = useMatches();
+  const fullWidth = matches.some((match) => (match.handle as RouteHandle | undefined)?.fullWidth);
+  if (matches.some((match) => (match.handle as RouteHandle | undefined)?.ownFrame)) {
+    return (
+      <>
+        <Outlet />
+        {navigation.state === "loading" && <Spinner floating label="Loading page" />}
+        <Toaster />
+        <ScrollRestoration />
+        <DocumentHead />
+        <FocusPageHeading />
+      </>
+    );
+  }
   return (
     <div className="flex min-h-screen flex-col">
       <a

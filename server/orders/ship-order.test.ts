@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, createTestApp } from "../../tests/database.ts";
+import { readMails } from "../../tests/mail.ts";
+import { putInCart, saveAddress } from "../../tests/orders.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+let admin: TestAccount;
+let meera: TestAccount;
+let addressId: string;
+/** Plenty in stock in the seeded catalogue. */
+const SLUG = "coconut-oil";
+
+/** A cash-on-delivery order of Meera's, confirmed and packed by staff: ready to ship. */
+async function packedOrder(): Promise<string> {
+  await putInCart(shop.db, meera.userId, [{ itemId: SLUG }]);
+  const placed = await callApi(shop.app, "POST", "/api/orders", {
+    as: meera,
+    body: { addressId, paymentMethod: "cod" },
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+  });
+  expect(placed.status).toBe(201);
+  const number = (placed.body as { order: OrderDetail }).order.number;
+  for (const status of ["confirmed", "packed"]) {
+    const moved = await callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {
+      as: admin,
+      body: { status },
+    });
+    expect(moved.status).toBe(200);
+  }
+  return number;
+}
+
+const ship = (number: string, body: Record<string, unknown>, as: TestAccount = admin) =>
+  callApi(shop.app, "POST", `/api/admin/orders/${number}/ship`, { as, body });
+const adminView = async (number: string) =>
+  (
+    (await callApi(shop.app, "GET", `/api/admin/orders/${number}`, { as: admin })).body as {
+      order: AdminOrderDetail;
+    }
+  ).order;
+
+beforeAll(async () => {
+  shop = await createTestApp();
+  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
+  await makeAdmin(shop.db, admin.userId);
+  meera = await signUpViaApp(shop.app, "meera@example.in");
+  addressId = await saveAddress(shop.app, meera.cookie);
+});
+afterAll(() => shop.close());
+
+describe("shipping an order in one step", () => {
+  it.each([
+    [{ courier: "FedEx", trackingNumber: "AB1234" }, "courier"],
+    [{ courier: "Delhivery", trackingNumber: "AB1" }, "trackingNumber"],
+    [{ courier: "Delhivery", trackingNumber: "A".repeat(41) }, "trackingNumber"],
+    [{ courier: "Delhivery", trackingNumber: "AB 1234" }, "trackingNumber"],
+    [{ courier: "Delhivery", trackingNumber: "AB/1234" }, "trackingNumber"],
+    [{ courier: "Delhivery", trackingNumber: "AB\u00001234" }, "trackingNumber"],
+    [{ courier: "Delhivery" }, "trackingNumber"],
+    [{ courier: "Other", trackingNumber: "AB1234", trackingUrl: "javascript:alert(1)" }, "trackingUrl"],
+    [{ courier: "Other", trackingNumber: "AB1234", trackingUrl: "http://track.example.in" }, "trackingUrl"],
+    [{ courier: "Delhivery", trackingNumber: "AB1234", trackingUrl: "https://x.example.in" }, "trackingUrl"],
+    [{ courier: "Delhivery", trackingNumber: "AB1234", status: "delivered" }, "status"],
+  ])("refuses %j with a 400 naming %s and changes nothing", async (body, field) => {
+    const number = await packedOrder();
+    const response = await ship(number, body);
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain(field);
+    const order = await adminView(number);
+    expect([order.status, order.courier, order.trackingNumber]).toEqual(["packed", null, null]);
+  });
+
+  it("sets the status, courier and tracking number together, and the customer gets the courier's link", async () => {
+    const number = await packedOrder();
+    const response = await ship(number, { courier: "Blue Dart", trackingNumber: " 77812-BD " });
+    expect(response.status).toBe(200);
+    const shipped = (response.body as { order: AdminOrderDetail }).order;
+    expect([shipped.status, shipped.courier, shipped.trackingNumber]).toEqual([
+      "shipped",
+      "Blue Dart",
+      "77812-BD",
+    ]);
+    expect(shipped.shippedAt).not.toBeNull();
+    expect(shipped.events.at(-1)).toMatchObject({
+      toStatus: "shipped",
+      note: "Blue Dart, tracking 77812-BD",
+    });
+
+    const mine = await callApi(shop.app, "GET", `/api/orders/${number}`, { as: meera });
+    expect(mine.status).toBe(200);
+    expect((mine.body as { order: OrderDetail }).order.trackingUrl).toBe(
+      "https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&trackNo=77812-BD",
+    );
+
+    const mail = (await readMails(shop.dataDir)).findLast((sent) => sent.subject.includes(number));
+    expect(mail?.subject).toBe(`Order ${number} has shipped`);
+    expect(mail?.links).toContain(
+      "https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&trackNo=77812-BD",
+    );
+    expect(mail?.html).toContain(
+      'href="https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&#38;trackNo=77812-BD"',
+    );
+  });
+
+  it("keeps the page staff give for a courier outside the list", async () => {
+    const number = await packedOrder();
+    const response = await ship(number, {
+      courier: "Other",
+      trackingNumber: "SF-99123",
+      trackingUrl: "https://track.shadowfax.example.in/SF-99123",
+    });
+    expect(response.status).toBe(200);
+    const mine = await callApi(shop.app, "GET", `/api/orders/${number}`, { as: meera });
+    expect((mine.body as { order: OrderDetail }).order).toMatchObject({
+      status: "shipped",
+      courier: "Other",
+      trackingUrl: "https://track.shadowfax.example.in/SF-99123",
+    });
+  });
+
+  it("ships once: a second ship, or shipping an order not yet packed, is refused", async () => {
+    const number = await packedOrder();
+    const results = await Promise.all(
+      ["DL-1111", "DL-2222"].map((trackingNumber) => ship(number, { courier: "Delhivery", trackingNumber })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([200, 409]);
+    const order = await adminView(number);
+    expect(order.events.filter((event) => event.toStatus === "shipped")).toHaveLength(1);
+    const winner = results.find((result) => result.status === 200)?.body as { order: AdminOrderDetail };
+    expect(order.trackingNumber).toBe(winner.order.trackingNumber);
+  });
+
+  it("answers 403 to a customer and ships nothing", async () => {
+    const number = await packedOrder();
+    const response = await ship(number, { courier: "Delhivery", trackingNumber: "AB1234" }, meera);
+    expect(response.status).toBe(403);
+    expect((await adminView(number)).status).toBe("packed");
+  });
+});
