@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
-import { readMails } from "../../tests/mail.ts";
+import { waitForMail } from "../../tests/mail.ts";
 import { putInCart, saveAddress } from "../../tests/orders.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -94,12 +94,16 @@ describe("shipping an order in one step", () => {
       "https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&trackNo=77812-BD",
     );
 
-    const mail = (await readMails(shop.dataDir)).findLast((sent) => sent.subject.includes(number));
-    expect(mail?.subject).toBe(`Order ${number} has shipped`);
-    expect(mail?.links).toContain(
+    // Sent by the job worker after the change is committed.
+    const mail = await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Order ${number} has shipped$`),
+    });
+    expect(mail.subject).toBe(`Order ${number} has shipped`);
+    expect(mail.links).toContain(
       "https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&trackNo=77812-BD",
     );
-    expect(mail?.html).toContain(
+    expect(mail.html).toContain(
       'href="https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&#38;trackNo=77812-BD"',
     );
   });
