@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import type { SessionUser } from "../../common/account.ts";
+import { isStaffRole, type SessionUser } from "../../common/account.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
 import { api } from "./api.ts";
 
@@ -8,7 +8,7 @@ export async function fetchSessionUser(): Promise<SessionUser | null> {
   const session = await api<{ user: SessionUser & Record<string, unknown> } | null>("/auth/get-session");
   if (!session?.user) return null;
   const { id, email, name, role } = session.user;
-  return { id, email, name, role: role === "admin" ? "admin" : "customer" };
+  return { id, email, name, role: isStaffRole(role) ? role : "customer" };
 }
 
 /** For loaders of pages that need a session: a signed-out visitor goes to /login and comes back after. */
@@ -32,6 +32,13 @@ export async function requireAdminUser(request: Request): Promise<SessionUser> {
     const { pathname, search } = new URL(request.url);
     throw redirect(withRedirect("/admin/login", pathname + search));
   }
-  if (user.role !== "admin") throw data({ email: user.email }, { status: 403 });
+  if (!isStaffRole(user.role)) throw data({ email: user.email }, { status: 403 });
+  return user;
+}
+
+/** For loaders of the owner's pages (codes, audit log): staff get the same 403 page, naming the owner. */
+export async function requireOwnerUser(request: Request): Promise<SessionUser> {
+  const user = await requireAdminUser(request);
+  if (user.role !== "owner") throw data({ email: user.email, ownerOnly: true }, { status: 403 });
   return user;
 }

@@ -22,7 +22,8 @@ const SECTIONS = [
   { to: "/admin/questions", label: "Questions" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/messages", label: "Messages" },
-  { to: "/admin/discount-codes", label: "Codes" },
+  { to: "/admin/discount-codes", label: "Codes", owner: true },
+  { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 
 /** The frame of every admin page; the pages themselves come from the orders, questions, reviews and messages work. */
@@ -37,7 +38,7 @@ export function Component() {
         </p>
         <nav aria-label="Admin sections" className="mt-3">
           <ul className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0">
-            {SECTIONS.map((section) => (
+            {SECTIONS.filter((section) => !section.owner || admin.role === "owner").map((section) => (
               <li key={section.to} className="shrink-0">
                 <NavLink
                   to={section.to}
