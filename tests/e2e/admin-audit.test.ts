@@ -71,7 +71,7 @@ describe("the owner's audit log", () => {
     expect(await update.getByRole("deletion").filter({ hasText: "15" }).count()).toBe(1);
     expect(await update.getByRole("insertion").filter({ hasText: "12" }).count()).toBe(1);
 
-    await page.getByLabel("By").selectOption({ label: "packer@example.in" });
+    await page.getByLabel("By", { exact: true }).selectOption({ label: "packer@example.in" });
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL(/actorId=/);
     await changes.first().getByText("Stock: edit").waitFor();

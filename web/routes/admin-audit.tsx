@@ -1,4 +1,5 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import { formatRupees } from "../../common/money.ts";
 import {
   AUDIT_ENTITY_LABELS,
   AUDIT_ENTITY_TYPES,
@@ -39,11 +40,19 @@ const when = (iso: string) =>
     timeZone: "Asia/Kolkata",
   }).format(new Date(iso));
 
-/** Field names as a person reads them: trackingNumber becomes "tracking number". */
-const fieldLabel = (key: string) => key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+/** Field names as a person reads them: trackingNumber becomes "tracking number", minAmountPaise "min amount". */
+const fieldLabel = (key: string) =>
+  key
+    .replace(/Paise$/, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
 
-function show(value: unknown): string {
+/** Bookkeeping every edit changes; it says nothing the entry's own time does not. */
+const HIDDEN_FIELDS = new Set(["createdAt", "updatedAt"]);
+
+function show(value: unknown, key = ""): string {
   if (value === null || value === undefined || value === "") return "—";
+  if (key.endsWith("Paise") && typeof value === "number") return formatRupees(value);
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (typeof value === "string" || typeof value === "number") return String(value);
   return JSON.stringify(value);
@@ -58,8 +67,12 @@ function changedFields(entry: AuditEntryView) {
   const after = asRecord(entry.after);
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return keys
-    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-    .map((key) => ({ key, before: key in before ? show(before[key]) : null, after: show(after[key]) }));
+    .filter((key) => !HIDDEN_FIELDS.has(key) && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((key) => ({
+      key,
+      before: key in before ? show(before[key], key) : null,
+      after: show(after[key], key),
+    }));
 }
 
 export function Component() {
@@ -76,9 +89,14 @@ export function Component() {
         Every change made in the admin: who, when, and what it was before and after. Times are India time.
       </p>
       <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
-        <label className="min-w-40 flex-1 text-sm font-medium">
-          What changed
-          <select name="entityType" defaultValue={search.get("entityType") ?? ""} className={inputClass}>
+        <div className="min-w-40 flex-1 text-sm font-medium">
+          <label htmlFor="audit-entity">What changed</label>
+          <select
+            id="audit-entity"
+            name="entityType"
+            defaultValue={search.get("entityType") ?? ""}
+            className={inputClass}
+          >
             <option value="">Everything</option>
             {AUDIT_ENTITY_TYPES.map((type) => (
               <option key={type} value={type}>
@@ -86,10 +104,15 @@ export function Component() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="min-w-40 flex-1 text-sm font-medium">
-          By
-          <select name="actorId" defaultValue={search.get("actorId") ?? ""} className={inputClass}>
+        </div>
+        <div className="min-w-40 flex-1 text-sm font-medium">
+          <label htmlFor="audit-actor">By</label>
+          <select
+            id="audit-actor"
+            name="actorId"
+            defaultValue={search.get("actorId") ?? ""}
+            className={inputClass}
+          >
             <option value="">Anyone</option>
             {actors.map((actor) => (
               <option key={actor.id} value={actor.id}>
@@ -97,7 +120,7 @@ export function Component() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit" className={primaryButton}>
           Show
         </button>
@@ -126,7 +149,7 @@ export function Component() {
                 <span className="font-mono">{entry.entityId}</span> by {entry.actorEmail}
               </p>
               {fields.length > 0 ? (
-                <dl className="mt-3 grid gap-2 text-sm">
+                <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
                   {fields.map((field) => (
                     <div key={field.key} className="rounded-md bg-stone-50 px-3 py-2 dark:bg-stone-800/60">
                       <dt className="font-medium text-stone-600 dark:text-stone-400">
