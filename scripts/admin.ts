@@ -1,43 +1,64 @@
-// npm run admin -- grant <email> | revoke <email>
+// npm run admin -- grant <email> [--role staff|owner] | revoke <email>
 // Uses the same configuration as the server: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR.
 import { existsSync } from "node:fs";
-import { setAdminRole } from "../server/admin/roles.ts";
+import { userInfo } from "node:os";
+import type { UserRole } from "../common/account.ts";
+import { setRole } from "../server/admin/roles.ts";
 import { isAdminEmail } from "../server/auth/account-data.ts";
 import { createDb } from "../server/db/client.ts";
 import { connectEmbeddedPostgres } from "../server/db/embedded.ts";
 import { parseEnv } from "../server/env.ts";
 
-const USAGE = "Usage: npm run admin -- grant <email>\n       npm run admin -- revoke <email>";
+const USAGE =
+  "Usage: npm run admin -- grant <email> [--role staff|owner]   (staff unless --role owner)\n" +
+  "       npm run admin -- revoke <email>";
+
+const DESCRIBED: Record<UserRole, string> = { customer: "a customer", staff: "staff", owner: "an owner" };
+
+/** grant defaults to staff: the smaller grant is the safer one to get by forgetting a flag. */
+function parse(args: string[]): { email: string; role: UserRole } | null {
+  const [command, email, ...rest] = args;
+  if (!email || email.startsWith("--")) return null;
+  if (command === "revoke") return rest.length === 0 ? { email, role: "customer" } : null;
+  if (command !== "grant") return null;
+  if (rest.length === 0) return { email, role: "staff" };
+  if (rest.length === 2 && rest[0] === "--role" && (rest[1] === "staff" || rest[1] === "owner"))
+    return { email, role: rest[1] };
+  return null;
+}
 
 async function main() {
-  const [command, email, ...extra] = process.argv.slice(2);
-  if ((command !== "grant" && command !== "revoke") || !email || extra.length > 0) {
+  const parsed = parse(process.argv.slice(2));
+  if (!parsed) {
     console.error(USAGE);
     return 2;
   }
+  const { email, role } = parsed;
   if (existsSync(".env")) process.loadEnvFile(".env");
   const env = parseEnv();
   const embedded = env.DATABASE_URL ? undefined : await connectEmbeddedPostgres(env.DATA_DIR);
   const { db, pool } = createDb(env.DATABASE_URL ?? embedded?.url ?? "", { max: 1 });
+  // The audit log names the command line and the system user who ran it: no shop account is signed in.
+  const who = userInfo().username;
   try {
-    const change = await setAdminRole(db, email, command === "grant");
+    const change = await setRole(db, email, role, { id: `cli:${who}`, email: `npm run admin (${who})` });
     switch (change.outcome) {
       case "no_such_account":
         console.error(`No account uses ${email}. The person must sign up first, then run this again.`);
         return 1;
       case "unchanged":
-        console.log(`${change.email} is already ${change.role === "admin" ? "an admin" : "not an admin"}.`);
+        console.log(`${change.email} is already ${DESCRIBED[change.role]}.`);
         break;
       case "changed":
         console.log(
-          change.role === "admin"
-            ? `${change.email} is now an admin.`
-            : `${change.email} is no longer an admin; ${change.sessionsEnded} session(s) ended.`,
+          change.role === "customer"
+            ? `${change.email} no longer has admin access; ${change.sessionsEnded} session(s) ended.`
+            : `${change.email} is now ${DESCRIBED[change.role]}${change.sessionsEnded ? `; ${change.sessionsEnded} session(s) ended` : ""}.`,
         );
     }
-    if (command === "revoke" && isAdminEmail(env, email)) {
+    if (role !== "owner" && isAdminEmail(env, email)) {
       console.warn(
-        `Warning: ${email} is listed in ADMIN_EMAILS, which makes it an admin again at its next sign-in. Remove it there too.`,
+        `Warning: ${email} is listed in ADMIN_EMAILS, which makes it an owner again at its next sign-in. Remove it there too.`,
       );
     }
     return 0;

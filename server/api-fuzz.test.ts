@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addressInputSchema } from "../common/schemas/address.ts";
+import { auditListQuerySchema } from "../common/schemas/audit.ts";
 import {
   addCartItemSchema,
   applyDiscountSchema,
@@ -153,6 +154,7 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/admin/discount-codes": { body: createDiscountCodeSchema },
   "GET /api/admin/discount-codes/:code": {},
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
+  "GET /api/admin/audit": { query: auditListQuerySchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },

@@ -8,6 +8,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
+import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
@@ -108,6 +109,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/cart", cartRoutes(deps))
     .route("/discounts", discountRoutes(deps))
     .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
+    .route("/admin/audit", adminAuditRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))

@@ -94,9 +94,9 @@ export async function signInContext(context: BrowserContext, baseUrl: string, ac
   );
 }
 
-/** Grants the admin role directly in the database (what ADMIN_EMAILS or `npm run admin` do for real). */
-export async function makeAdmin(db: Db, userId: string) {
-  await db.update(users).set({ role: "admin" }).where(eq(users.id, userId));
+/** Grants an admin role directly in the database (what ADMIN_EMAILS or `npm run admin` do for real). */
+export async function makeAdmin(db: Db, userId: string, role: "owner" | "staff" = "owner") {
+  await db.update(users).set({ role }).where(eq(users.id, userId));
 }
 
 /** Signs an existing account in again: a second session, as a second device would have. */

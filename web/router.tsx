@@ -56,6 +56,7 @@ export const routes: RouteObject[] = [
           screen("reviews", () => import("./routes/admin-reviews.tsx")),
           screen("messages", () => import("./routes/admin-messages.tsx")),
           screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
+          screen("audit", () => import("./routes/admin-audit.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

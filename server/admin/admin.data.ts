@@ -12,7 +12,7 @@ export async function getAdminSummary(db: Db): Promise<AdminSummary> {
         sql<number>`count(*) filter (where ${users.role} = 'customer' and ${users.createdAt} > now() - interval '7 days')`.mapWith(
           Number,
         ),
-      admins: sql<number>`count(*) filter (where ${users.role} = 'admin')`.mapWith(Number),
+      admins: sql<number>`count(*) filter (where ${users.role} in ('staff', 'owner'))`.mapWith(Number),
     })
     .from(users);
   const [catalogue] = await db

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpViaApp } from "../../tests/accounts.ts";
 import { createTestApp, TEST_AUTH_SECRET } from "../../tests/database.ts";
 import { linkIn, readMails, waitForMail } from "../../tests/mail.ts";
-import { users } from "../db/schema.ts";
-import { setAdminRole } from "./roles.ts";
+import { auditLog, users } from "../db/schema.ts";
+import { setRole } from "./roles.ts";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
@@ -66,23 +66,56 @@ describe("ADMIN_EMAILS", () => {
   });
 });
 
-describe("granting and revoking the role", () => {
-  it("grants, and revokes with every session of the account ended", async () => {
+const CLI = { id: "cli:test", email: "npm run admin (test)" };
+
+describe("granting and revoking a role", () => {
+  it("grants staff or owner, and revokes with every session of the account ended, each change audited", async () => {
     const staff = await signUpViaApp(shop.app, "staff@example.in");
-    expect(await setAdminRole(shop.db, "STAFF@example.in", true)).toEqual({
+    expect(await setRole(shop.db, "STAFF@example.in", "staff", CLI)).toEqual({
       outcome: "changed",
       email: "staff@example.in",
-      role: "admin",
+      role: "staff",
       sessionsEnded: 0,
     });
     expect(await roleOf(staff.cookie)).toBe("admin");
-    expect(await setAdminRole(shop.db, "staff@example.in", true)).toMatchObject({ outcome: "unchanged" });
+    expect(await setRole(shop.db, "staff@example.in", "staff", CLI)).toMatchObject({ outcome: "unchanged" });
+    expect(await setRole(shop.db, "staff@example.in", "owner", CLI)).toMatchObject({
+      outcome: "changed",
+      role: "owner",
+      sessionsEnded: 0,
+    });
 
-    const revoked = await setAdminRole(shop.db, "staff@example.in", false);
+    const revoked = await setRole(shop.db, "staff@example.in", "customer", CLI);
     expect(revoked).toMatchObject({ outcome: "changed", role: "customer", sessionsEnded: 1 });
     const session = await shop.app.request("/api/auth/get-session", { headers: { Cookie: staff.cookie } });
     expect(await session.json()).toBeNull();
-    expect(await setAdminRole(shop.db, "nobody@example.in", true)).toEqual({ outcome: "no_such_account" });
+    expect(await setRole(shop.db, "nobody@example.in", "staff", CLI)).toEqual({ outcome: "no_such_account" });
+
+    const entries = await shop.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, staff.userId))
+      .orderBy(auditLog.createdAt);
+    expect(entries.map((entry) => [entry.action, entry.before, entry.after, entry.actorId])).toEqual([
+      [
+        "grant",
+        { email: "staff@example.in", role: "customer" },
+        { email: "staff@example.in", role: "staff" },
+        "cli:test",
+      ],
+      [
+        "grant",
+        { email: "staff@example.in", role: "staff" },
+        { email: "staff@example.in", role: "owner" },
+        "cli:test",
+      ],
+      [
+        "revoke",
+        { email: "staff@example.in", role: "owner" },
+        { email: "staff@example.in", role: "customer" },
+        "cli:test",
+      ],
+    ]);
   });
 
   it("works from the command line with the server's configuration (npm run admin)", async () => {
@@ -94,25 +127,30 @@ describe("granting and revoking the role", () => {
       ADMIN_EMAILS: "",
     };
     const script = ["--import", "tsx", "scripts/admin.ts"];
+    const cli = (...args: string[]) => run(process.execPath, [...script, ...args], { cwd: root, env });
     await signUpViaApp(shop.app, "helper@example.in");
+    const roleInDb = async () =>
+      (await shop.db.select({ role: users.role }).from(users).where(eq(users.email, "helper@example.in")))[0]
+        ?.role;
 
-    const granted = await run(process.execPath, [...script, "grant", "helper@example.in"], {
-      cwd: root,
-      env,
-    });
-    expect(granted.stdout).toContain("helper@example.in is now an admin.");
-    const revoked = await run(process.execPath, [...script, "revoke", "helper@example.in"], {
-      cwd: root,
-      env,
-    });
-    expect(revoked.stdout).toContain("helper@example.in is no longer an admin; 1 session(s) ended.");
+    expect((await cli("grant", "helper@example.in")).stdout).toContain("helper@example.in is now staff.");
+    expect(await roleInDb()).toBe("staff");
+    expect((await cli("grant", "helper@example.in", "--role", "owner")).stdout).toContain(
+      "helper@example.in is now an owner.",
+    );
+    expect(await roleInDb()).toBe("owner");
+    const revoked = await cli("revoke", "helper@example.in");
+    expect(revoked.stdout).toContain("helper@example.in no longer has admin access; 1 session(s) ended.");
+    expect(await roleInDb()).toBe("customer");
 
-    const missing = run(process.execPath, [...script, "grant", "ghost@example.in"], { cwd: root, env });
-    await expect(missing).rejects.toMatchObject({
+    await expect(cli("grant", "ghost@example.in")).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining("No account uses"),
     });
-    const usage = run(process.execPath, [...script, "promote", "helper@example.in"], { cwd: root, env });
-    await expect(usage).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Usage") });
+    await expect(cli("promote", "helper@example.in")).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Usage"),
+    });
+    await expect(cli("grant", "helper@example.in", "--role", "admin")).rejects.toMatchObject({ code: 2 });
   });
 });

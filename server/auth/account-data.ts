@@ -14,15 +14,15 @@ export function isAdminEmail(env: Env, email: string): boolean {
 }
 
 /**
- * ADMIN_EMAILS makes an account an admin when it signs up or signs in, but only once its address is
+ * ADMIN_EMAILS makes an account the shop's owner when it signs up or signs in, but only once its address is
  * proven (a confirmed sign-up, an e-mail link, a provider that vouches for it): anyone can type the
  * owner's address into the sign-up form, only the owner can click the link sent to it.
  */
 export async function grantAdminByEmail(store: UserStore | undefined, env: Env, userId: string) {
   if (!store || env.ADMIN_EMAILS.length === 0) return;
   const user = await store.findUserById(userId);
-  if (!user?.emailVerified || user.role === "admin" || !isAdminEmail(env, user.email)) return;
-  await store.updateUser(userId, { role: "admin" });
+  if (!user?.emailVerified || user.role === "owner" || !isAdminEmail(env, user.email)) return;
+  await store.updateUser(userId, { role: "owner" });
 }
 
 /**

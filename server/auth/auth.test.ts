@@ -92,7 +92,7 @@ describe("password sign-up", () => {
       name: "Mallory",
       email: "mallory@example.in",
       password: "let-me-in-please",
-      role: "admin",
+      role: "owner",
     });
     expect(response.status).toBe(400);
     expect((await response.json()).code).toBe("FIELD_NOT_ALLOWED");

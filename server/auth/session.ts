@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { SessionUser } from "../../common/account.ts";
+import { isStaffRole, type SessionUser } from "../../common/account.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 
@@ -10,7 +10,7 @@ export async function currentUser({ auth }: Deps, c: Context): Promise<SessionUs
   const session = await auth.api.getSession({ headers: c.req.raw.headers });
   if (!session) return null;
   const { id, email, name, role } = session.user as typeof session.user & { role?: string };
-  return { id, email, name, role: role === "admin" ? "admin" : "customer" };
+  return { id, email, name, role: isStaffRole(role) ? role : "customer" };
 }
 
 export async function requireUser(deps: Deps, c: Context): Promise<SessionUser> {
@@ -19,8 +19,16 @@ export async function requireUser(deps: Deps, c: Context): Promise<SessionUser> 
   return user;
 }
 
+/** Staff or owner: the admin's orders, stock, questions, reviews and messages. */
 export async function requireAdmin(deps: Deps, c: Context): Promise<SessionUser> {
   const user = await requireUser(deps, c);
-  if (user.role !== "admin") throw httpError(403, "forbidden", "This account has no admin access.");
+  if (!isStaffRole(user.role)) throw httpError(403, "forbidden", "This account has no admin access.");
+  return user;
+}
+
+/** The owner only: discount codes, staff, the audit log and the shop's details. */
+export async function requireOwner(deps: Deps, c: Context): Promise<SessionUser> {
+  const user = await requireAdmin(deps, c);
+  if (user.role !== "owner") throw httpError(403, "forbidden", "Only the shop's owner can do this.");
   return user;
 }

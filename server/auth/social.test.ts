@@ -116,7 +116,7 @@ describe("signing in with Google (OpenID Connect against a local provider)", () 
   it("makes an ADMIN_EMAILS address an admin when it signs in with a verified address", async () => {
     oidc.signInAs({ email: "owner@example.in" });
     const { cookie } = await signInWithGoogle();
-    expect(await sessionUser(cookie)).toMatchObject({ email: "owner@example.in", role: "admin" });
+    expect(await sessionUser(cookie)).toMatchObject({ email: "owner@example.in", role: "owner" });
   });
 
   it("lists Google among the sign-in buttons only because it is configured", async () => {

@@ -13,6 +13,7 @@ import {
   keysetPage,
   keysetWhere,
 } from "../admin/keyset.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { contactMessages, contactReplies } from "../db/schema.ts";
 
@@ -163,12 +164,34 @@ export async function getMessage(db: Db, id: string): Promise<ContactMessage | u
   return row && (await withReplies(db, [row]))[0];
 }
 
-export async function setMessageRead(db: Db, id: string, read: boolean): Promise<ContactMessage | undefined> {
-  const [row] = await db
-    .update(contactMessages)
-    .set({ readAt: read ? sql`coalesce(${contactMessages.readAt}, now())` : null })
-    .where(eq(contactMessages.id, id))
-    .returning({ id: contactMessages.id });
+export async function setMessageRead(
+  db: Db,
+  id: string,
+  read: boolean,
+  actor: AuditActor,
+): Promise<ContactMessage | undefined> {
+  const row = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ readAt: contactMessages.readAt })
+      .from(contactMessages)
+      .where(eq(contactMessages.id, id))
+      .for("update");
+    if (!current) return undefined;
+    await tx
+      .update(contactMessages)
+      .set({ readAt: read ? sql`coalesce(${contactMessages.readAt}, now())` : null })
+      .where(eq(contactMessages.id, id));
+    const before = { read: current.readAt !== null };
+    await recordAudit(tx, {
+      actor,
+      entityType: "message",
+      entityId: id,
+      action: read ? "mark read" : "mark unread",
+      before,
+      after: { read },
+    });
+    return { id };
+  });
   return row && getMessage(db, row.id);
 }
 
@@ -178,7 +201,7 @@ export async function setMessageRead(db: Db, id: string, read: boolean): Promise
  */
 export async function replyToMessage(
   db: Db,
-  input: { id: string; body: string; adminId: string },
+  input: { id: string; body: string; adminId: string; actor: AuditActor },
   send: (message: MessageRow) => Promise<void>,
 ): Promise<ContactMessage | undefined> {
   const found = await db.transaction(async (tx) => {
@@ -193,6 +216,13 @@ export async function replyToMessage(
       .update(contactMessages)
       .set({ readAt: message.readAt ?? new Date() })
       .where(eq(contactMessages.id, input.id));
+    await recordAudit(tx, {
+      actor: input.actor,
+      entityType: "message",
+      entityId: input.id,
+      action: "reply",
+      after: { reply: input.body },
+    });
     await send(message);
     return true;
   });

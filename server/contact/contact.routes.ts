@@ -129,7 +129,12 @@ export function adminMessageRoutes(deps: Deps) {
       return c.json({ message });
     })
     .put("/:id/read", idParam, validate("json", messageReadSchema), async (c) => {
-      const message = await setMessageRead(db, c.req.valid("param").id, c.req.valid("json").read);
+      const message = await setMessageRead(
+        db,
+        c.req.valid("param").id,
+        c.req.valid("json").read,
+        c.get("admin"),
+      );
       if (!message) throw noSuchMessage();
       return c.json({ message });
     })
@@ -138,7 +143,7 @@ export function adminMessageRoutes(deps: Deps) {
       const reply = c.req.valid("json").message;
       const message = await replyToMessage(
         db,
-        { id: c.req.valid("param").id, body: reply, adminId: admin.id },
+        { id: c.req.valid("param").id, body: reply, adminId: admin.id, actor: admin },
         async (original) => {
           const quoted = original.message
             .split("\n")

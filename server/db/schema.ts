@@ -83,7 +83,7 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
-  role: text("role", { enum: ["customer", "admin"] })
+  role: text("role", { enum: ["customer", "staff", "owner"] })
     .notNull()
     .default("customer"),
   ...timestamps,
@@ -601,5 +601,28 @@ export const jobs = pgTable(
   (table) => [
     index("jobs_due_idx").on(table.runAt).where(sql`${table.status} in ('queued', 'running')`),
     index("jobs_status_idx").on(table.status, table.id),
+  ],
+);
+
+// ---- Audit log: every change staff make, written in the transaction of the change itself.
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // No foreign key: the entry outlives the account, which is why the e-mail of the time is kept too.
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id").notNull(),
+    action: text("action").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+  },
+  (table) => [
+    index("audit_log_created_at_id").on(table.createdAt, table.id),
+    index("audit_log_entity_created_at_id").on(table.entityType, table.createdAt, table.id),
+    index("audit_log_actor_created_at_id").on(table.actorId, table.createdAt, table.id),
   ],
 );

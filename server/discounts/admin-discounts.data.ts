@@ -5,6 +5,7 @@ import type {
   CreateDiscountCode,
   UpdateDiscountCode,
 } from "../../common/schemas/discount-codes.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { discountCodes } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
@@ -80,27 +81,41 @@ export async function getDiscountCode(db: Db, code: string): Promise<AdminDiscou
 }
 
 /** A code that exists already is refused (409 naming the field) and nothing is written. */
-export async function createDiscountCode(db: Db, input: CreateDiscountCode): Promise<AdminDiscountCode> {
-  const [row] = await db
-    .insert(discountCodes)
-    .values({
-      code: input.code,
-      description: input.description.trim(),
-      percent: input.percent ?? 0,
-      amountOffPaise: input.amountOffPaise ?? 0,
-      minAmountPaise: input.minAmountPaise,
-      startsAt: input.startsAt ? new Date(input.startsAt) : null,
-      endsAt: input.endsAt ? new Date(input.endsAt) : null,
-      maxUses: input.maxUses,
-      active: input.active,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) {
-    const problem = `${input.code} exists already`;
-    throw httpError(409, "discount_code_exists", `code: ${problem}`, { code: problem });
-  }
-  return toAdmin(row);
+export async function createDiscountCode(
+  db: Db,
+  input: CreateDiscountCode,
+  actor: AuditActor,
+): Promise<AdminDiscountCode> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(discountCodes)
+      .values({
+        code: input.code,
+        description: input.description.trim(),
+        percent: input.percent ?? 0,
+        amountOffPaise: input.amountOffPaise ?? 0,
+        minAmountPaise: input.minAmountPaise,
+        startsAt: input.startsAt ? new Date(input.startsAt) : null,
+        endsAt: input.endsAt ? new Date(input.endsAt) : null,
+        maxUses: input.maxUses,
+        active: input.active,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) {
+      const problem = `${input.code} exists already`;
+      throw httpError(409, "discount_code_exists", `code: ${problem}`, { code: problem });
+    }
+    const after = toAdmin(row);
+    await recordAudit(tx, {
+      actor,
+      entityType: "discount_code",
+      entityId: row.code,
+      action: "create",
+      after,
+    });
+    return after;
+  });
 }
 
 /**
@@ -111,6 +126,7 @@ export async function updateDiscountCode(
   db: Db,
   code: string,
   input: UpdateDiscountCode,
+  actor: AuditActor,
 ): Promise<{ before: AdminDiscountCode; after: AdminDiscountCode } | null> {
   return db.transaction(async (tx) => {
     const [current] = await tx
@@ -147,6 +163,14 @@ export async function updateDiscountCode(
       .where(eq(discountCodes.code, current.code))
       .returning();
     if (!row) return null;
-    return { before: toAdmin(current), after: toAdmin(row) };
+    const change = { before: toAdmin(current), after: toAdmin(row) };
+    await recordAudit(tx, {
+      actor,
+      entityType: "discount_code",
+      entityId: row.code,
+      action: "update",
+      ...change,
+    });
+    return change;
   });
 }

@@ -1,11 +1,12 @@
 import { Hono } from "hono";
+import type { SessionUser } from "../../common/account.ts";
 import {
   createDiscountCodeSchema,
   discountCodeListQuerySchema,
   discountCodeParamSchema,
   updateDiscountCodeSchema,
 } from "../../common/schemas/discount-codes.ts";
-import { requireAdmin } from "../auth/session.ts";
+import { requireOwner } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -18,20 +19,20 @@ import {
 
 /**
  * The owner's discount codes: list, open, create, change and switch off (never delete: orders name them).
- * The guard runs before anything sent is read: 401 signed out, 403 without admin access.
+ * The guard runs before anything sent is read: 401 signed out, 403 for anyone but the owner.
  */
 export function adminDiscountCodeRoutes(deps: Deps) {
   const { db } = deps;
-  return new Hono()
+  return new Hono<{ Variables: { owner: SessionUser } }>()
     .use(async (c, next) => {
-      await requireAdmin(deps, c);
+      c.set("owner", await requireOwner(deps, c));
       await next();
     })
     .get("/", validate("query", discountCodeListQuerySchema), async (c) =>
       c.json(await listDiscountCodes(db, c.req.valid("query"))),
     )
     .post("/", validate("json", createDiscountCodeSchema), async (c) =>
-      c.json(await createDiscountCode(db, c.req.valid("json")), 201),
+      c.json(await createDiscountCode(db, c.req.valid("json"), c.get("owner")), 201),
     )
     .get("/:code", validate("param", discountCodeParamSchema), async (c) => {
       const code = await getDiscountCode(db, c.req.valid("param").code);
@@ -43,7 +44,12 @@ export function adminDiscountCodeRoutes(deps: Deps) {
       validate("param", discountCodeParamSchema),
       validate("json", updateDiscountCodeSchema),
       async (c) => {
-        const changed = await updateDiscountCode(db, c.req.valid("param").code, c.req.valid("json"));
+        const changed = await updateDiscountCode(
+          db,
+          c.req.valid("param").code,
+          c.req.valid("json"),
+          c.get("owner"),
+        );
         if (!changed) throw notFound("No such discount code.");
         return c.json(changed.after);
       },

@@ -21,6 +21,7 @@ import {
   keysetPage,
   keysetWhere,
 } from "../admin/keyset.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import {
   combos,
@@ -411,15 +412,30 @@ export async function updateStock(
   id: string,
   change: { stock: number; previousStock: number },
   threshold: number,
+  actor: AuditActor,
 ): Promise<StockItem> {
   const table = kind === "product" ? products : combos;
   const key = kind === "product" ? products.slug : combos.id;
   const name = kind === "product" ? products.name : combos.title;
-  const [row] = await db
-    .update(table)
-    .set({ stock: change.stock })
-    .where(and(eq(key, id), eq(table.stock, change.previousStock)))
-    .returning({ id: key, name, stock: table.stock, active: table.active });
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(table)
+      .set({ stock: change.stock })
+      .where(and(eq(key, id), eq(table.stock, change.previousStock)))
+      .returning({ id: key, name, stock: table.stock, active: table.active });
+    if (updated) {
+      const [before, after] = [{ stock: change.previousStock }, { stock: updated.stock }];
+      await recordAudit(tx, {
+        actor,
+        entityType: "stock",
+        entityId: `${kind}:${id}`,
+        action: "edit",
+        before,
+        after,
+      });
+    }
+    return updated;
+  });
   if (row) return { kind, ...row, low: row.stock <= threshold };
   const [current] = await db.select({ stock: table.stock }).from(table).where(eq(key, id));
   if (!current) throw notFound(`There is no ${kind} ${id}.`);

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import type { SessionUser } from "../../common/account.ts";
 import {
   adminOrderQuerySchema,
   adminStatusChangeSchema,
@@ -11,6 +12,7 @@ import {
   trackingSchema,
 } from "../../common/schemas/orders.ts";
 import { plainText } from "../../common/schemas/text.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { requireAdmin } from "../auth/session.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -28,16 +30,17 @@ import { changeOrderStatus } from "./order-status.ts";
 
 /** Every admin endpoint answers 401 signed out and 403 to a customer, before reading anything sent. */
 const adminOnly = (deps: Deps) =>
-  createMiddleware<{ Variables: { adminId: string } }>(async (c, next) => {
+  createMiddleware<{ Variables: { adminId: string; admin: SessionUser } }>(async (c, next) => {
     const admin = await requireAdmin(deps, c);
     c.set("adminId", admin.id);
+    c.set("admin", admin);
     await next();
   });
 
 /** Staff's order desk: list, filter, search, export, open one, move it along the lifecycle, courier details. */
 export function adminOrderRoutes(deps: Deps) {
   return (
-    new Hono<{ Variables: { adminId: string } }>()
+    new Hono<{ Variables: { adminId: string; admin: SessionUser } }>()
       .use(adminOnly(deps))
       .get("/", validate("query", adminOrderQuerySchema), async (c) => {
         return c.json(await listAdminOrders(deps.db, c.req.valid("query")));
@@ -85,6 +88,7 @@ export function adminOrderRoutes(deps: Deps) {
               courier: change.courier,
               trackingNumber: change.trackingNumber,
               refundReference: change.refundReference,
+              audit: c.get("admin"),
             },
           );
           return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
@@ -109,6 +113,7 @@ export function adminOrderRoutes(deps: Deps) {
               courier: ship.courier,
               trackingNumber: ship.trackingNumber,
               trackingUrl: ship.courier === "Other" ? (ship.trackingUrl ?? null) : null,
+              audit: c.get("admin"),
             },
           );
           return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
@@ -140,6 +145,14 @@ export function adminOrderRoutes(deps: Deps) {
               actorUserId: c.get("adminId"),
               note: `Courier details corrected: ${courier}, tracking ${trackingNumber}`,
             });
+            await recordAudit(tx, {
+              actor: c.get("admin"),
+              entityType: "order",
+              entityId: order.number,
+              action: "tracking",
+              before: { courier: order.courier, trackingNumber: order.trackingNumber },
+              after: { courier, trackingNumber },
+            });
           });
           return c.json({ order: await getAdminOrderDetail(deps.db, number, new Date()) });
         },
@@ -150,7 +163,7 @@ export function adminOrderRoutes(deps: Deps) {
 /** Stock per product and combo, editable; low stock is flagged at LOW_STOCK_THRESHOLD. */
 export function adminStockRoutes(deps: Deps) {
   const threshold = deps.env.LOW_STOCK_THRESHOLD;
-  return new Hono()
+  return new Hono<{ Variables: { adminId: string; admin: SessionUser } }>()
     .use(adminOnly(deps))
     .get("/", async (c) => c.json(await listStock(deps.db, threshold)))
     .put(
@@ -159,7 +172,8 @@ export function adminStockRoutes(deps: Deps) {
       validate("json", stockUpdateSchema),
       async (c) => {
         const { kind, id } = c.req.valid("param");
-        return c.json({ item: await updateStock(deps.db, kind, id, c.req.valid("json"), threshold) });
+        const item = await updateStock(deps.db, kind, id, c.req.valid("json"), threshold, c.get("admin"));
+        return c.json({ item });
       },
     );
 }

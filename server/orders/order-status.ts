@@ -5,6 +5,7 @@ import {
   type OrderStatus,
   STATUS_LABELS,
 } from "../../common/order-lifecycle.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import { combos, orderEvents, orderLines, orders, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -37,6 +38,8 @@ export type StatusChange = {
   onlyIf?: (order: OrderRow) => boolean;
   /** The event's note, from the locked row, when it depends on the order's state. */
   noteFor?: (order: OrderRow) => string;
+  /** A staff member's change, recorded in the audit log with the change. */
+  audit?: AuditActor;
 };
 
 /**
@@ -125,6 +128,24 @@ export async function changeOrderStatus(
       createdAt: now,
     });
     if (!row) throw notFound("There is no such order.");
+    if (change.audit) {
+      const { status, courier, trackingNumber, trackingUrl, refundReference } = order;
+      await recordAudit(tx, {
+        actor: change.audit,
+        entityType: "order",
+        entityId: order.number,
+        action: "status",
+        before: { status, courier, trackingNumber, trackingUrl, refundReference },
+        after: {
+          status: row.status,
+          courier: row.courier,
+          trackingNumber: row.trackingNumber,
+          trackingUrl: row.trackingUrl,
+          refundReference: row.refundReference,
+          note,
+        },
+      });
+    }
     const mail = MAIL_ON[change.to];
     if (mail) await enqueueOrderMail(tx, order.id, mail);
     return row;

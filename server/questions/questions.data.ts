@@ -14,6 +14,7 @@ import {
   keysetPage,
   keysetWhere,
 } from "../admin/keyset.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { products, questions, users } from "../db/schema.ts";
 import { takeAccountAllowance } from "../throttles/account-throttle.ts";
@@ -199,11 +200,11 @@ export async function listQuestionsForAdmin(
  */
 export async function answerQuestion(
   db: Db,
-  input: { id: string; answer: string; adminId: string },
+  input: { id: string; answer: string; adminId: string; actor: AuditActor },
 ): Promise<{ question: AdminQuestion; firstAnswer: boolean } | undefined> {
   const firstAnswer = await db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ answeredAt: questions.answeredAt })
+      .select({ answeredAt: questions.answeredAt, answer: questions.answer })
       .from(questions)
       .where(eq(questions.id, input.id))
       .for("update");
@@ -212,6 +213,15 @@ export async function answerQuestion(
       .update(questions)
       .set({ answer: input.answer, answeredAt: current.answeredAt ?? new Date(), answeredBy: input.adminId })
       .where(eq(questions.id, input.id));
+    const [before, after] = [{ answer: current.answer }, { answer: input.answer }];
+    await recordAudit(tx, {
+      actor: input.actor,
+      entityType: "question",
+      entityId: input.id,
+      action: "answer",
+      before,
+      after,
+    });
     return current.answeredAt === null;
   });
   if (firstAnswer === undefined) return undefined;
@@ -223,11 +233,25 @@ export async function setQuestionHidden(
   db: Db,
   id: string,
   hidden: boolean,
+  actor: AuditActor,
 ): Promise<AdminQuestion | undefined> {
-  const [updated] = await db
-    .update(questions)
-    .set({ hidden })
-    .where(eq(questions.id, id))
-    .returning({ id: questions.id });
+  const updated = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ hidden: questions.hidden })
+      .from(questions)
+      .where(eq(questions.id, id))
+      .for("update");
+    if (!current) return undefined;
+    await tx.update(questions).set({ hidden }).where(eq(questions.id, id));
+    await recordAudit(tx, {
+      actor,
+      entityType: "question",
+      entityId: id,
+      action: "visibility",
+      before: current,
+      after: { hidden },
+    });
+    return { id };
+  });
   return updated && getQuestion(db, updated.id);
 }

@@ -70,13 +70,19 @@ export function adminQuestionRoutes(deps: Deps) {
         id: c.req.valid("param").id,
         answer: c.req.valid("json").answer,
         adminId: admin.id,
+        actor: admin,
       });
       if (!result) throw noSuchQuestion();
       const customerNotified = result.firstAnswer ? await notifyAsker(deps, result.question) : false;
       return c.json({ question: result.question, customerNotified });
     })
     .put("/:id/visibility", idParam, validate("json", questionVisibilitySchema), async (c) => {
-      const question = await setQuestionHidden(db, c.req.valid("param").id, c.req.valid("json").hidden);
+      const question = await setQuestionHidden(
+        db,
+        c.req.valid("param").id,
+        c.req.valid("json").hidden,
+        c.get("admin"),
+      );
       if (!question) throw noSuchQuestion();
       return c.json({ question });
     });

@@ -19,6 +19,7 @@ import {
   keysetPage,
   keysetWhere,
 } from "../admin/keyset.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
@@ -383,18 +384,36 @@ export async function listReviewsForAdmin(
 
 export async function moderateReview(
   db: Db,
-  input: { id: string; adminId: string } & ({ status: "approved" } | { status: "rejected"; reason: string }),
+  input: { id: string; adminId: string; actor: AuditActor } & (
+    | { status: "approved" }
+    | { status: "rejected"; reason: string }
+  ),
 ): Promise<AdminReview | undefined> {
-  const [updated] = await db
-    .update(reviews)
-    .set({
+  const updated = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: reviews.status, rejectionReason: reviews.rejectionReason })
+      .from(reviews)
+      .where(eq(reviews.id, input.id))
+      .for("update");
+    if (!before) return undefined;
+    const after = {
       status: input.status,
       rejectionReason: input.status === "rejected" ? input.reason : null,
-      moderatedAt: new Date(),
-      moderatedBy: input.adminId,
-    })
-    .where(eq(reviews.id, input.id))
-    .returning({ id: reviews.id });
+    };
+    await tx
+      .update(reviews)
+      .set({ ...after, moderatedAt: new Date(), moderatedBy: input.adminId })
+      .where(eq(reviews.id, input.id));
+    await recordAudit(tx, {
+      actor: input.actor,
+      entityType: "review",
+      entityId: input.id,
+      action: input.status === "approved" ? "approve" : "reject",
+      before,
+      after,
+    });
+    return { id: input.id };
+  });
   return updated && getAdminReview(db, updated.id);
 }
 
@@ -403,11 +422,28 @@ export async function setReviewReply(
   db: Db,
   id: string,
   reply: string | null,
+  actor: AuditActor,
 ): Promise<AdminReview | undefined> {
-  const [updated] = await db
-    .update(reviews)
-    .set({ reply, repliedAt: reply === null ? null : new Date() })
-    .where(eq(reviews.id, id))
-    .returning({ id: reviews.id });
+  const updated = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ reply: reviews.reply })
+      .from(reviews)
+      .where(eq(reviews.id, id))
+      .for("update");
+    if (!before) return undefined;
+    await tx
+      .update(reviews)
+      .set({ reply, repliedAt: reply === null ? null : new Date() })
+      .where(eq(reviews.id, id));
+    await recordAudit(tx, {
+      actor,
+      entityType: "review",
+      entityId: id,
+      action: reply === null ? "remove reply" : "reply",
+      before,
+      after: { reply },
+    });
+    return { id };
+  });
   return updated && getAdminReview(db, updated.id);
 }

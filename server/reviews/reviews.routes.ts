@@ -99,6 +99,7 @@ export function adminReviewRoutes(deps: Deps) {
       const review = await moderateReview(db, {
         id: c.req.valid("param").id,
         adminId: admin.id,
+        actor: admin,
         status: "approved",
       });
       if (!review) throw noSuchReview();
@@ -109,6 +110,7 @@ export function adminReviewRoutes(deps: Deps) {
       const review = await moderateReview(db, {
         id: c.req.valid("param").id,
         adminId: admin.id,
+        actor: admin,
         status: "rejected",
         reason: c.req.valid("json").reason,
       });
@@ -116,12 +118,17 @@ export function adminReviewRoutes(deps: Deps) {
       return c.json({ review, authorNotified: await notifyRejection(deps, review) });
     })
     .put("/:id/reply", idParam, validate("json", replyToReviewSchema), async (c) => {
-      const review = await setReviewReply(db, c.req.valid("param").id, c.req.valid("json").reply);
+      const review = await setReviewReply(
+        db,
+        c.req.valid("param").id,
+        c.req.valid("json").reply,
+        c.get("admin"),
+      );
       if (!review) throw noSuchReview();
       return c.json({ review });
     })
     .delete("/:id/reply", idParam, async (c) => {
-      const review = await setReviewReply(db, c.req.valid("param").id, null);
+      const review = await setReviewReply(db, c.req.valid("param").id, null, c.get("admin"));
       if (!review) throw noSuchReview();
       return c.json({ review });
     });

@@ -1,4 +1,4 @@
-import type { SessionUser } from "../../common/account.ts";
+import { isStaffRole, type SessionUser } from "../../common/account.ts";
 import { api } from "./api.ts";
 
 /**
@@ -9,5 +9,5 @@ export async function fetchSessionUser(): Promise<SessionUser | null> {
   const session = await api<{ user: SessionUser & Record<string, unknown> } | null>("/auth/get-session");
   if (!session?.user) return null;
   const { id, email, name, role } = session.user;
-  return { id, email, name, role: role === "admin" ? "admin" : "customer" };
+  return { id, email, name, role: isStaffRole(role) ? role : "customer" };
 }

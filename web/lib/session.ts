@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import type { SessionUser } from "../../common/account.ts";
+import { isStaffRole, type SessionUser } from "../../common/account.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
 import { fetchSessionUser } from "./session-user.ts";
 
@@ -24,6 +24,13 @@ export async function requireAdminUser(request: Request): Promise<SessionUser> {
     const { pathname, search } = new URL(request.url);
     throw redirect(withRedirect("/admin/login", pathname + search));
   }
-  if (user.role !== "admin") throw data({ email: user.email }, { status: 403 });
+  if (!isStaffRole(user.role)) throw data({ email: user.email }, { status: 403 });
+  return user;
+}
+
+/** For loaders of the owner's pages (codes, audit log): staff get the same 403 page, naming the owner. */
+export async function requireOwnerUser(request: Request): Promise<SessionUser> {
+  const user = await requireAdminUser(request);
+  if (user.role !== "owner") throw data({ email: user.email, ownerOnly: true }, { status: 403 });
   return user;
 }

@@ -2,19 +2,19 @@ import { type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
+import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
-import { requireAdminUser } from "../lib/session.ts";
+import { requireOwnerUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminUser(request);
+  await requireOwnerUser(request);
   const cursor = new URL(request.url).searchParams.get("cursor");
   return api<AdminDiscountCodePage>(`/admin/discount-codes${toQuery({ cursor, limit: 24 })}`);
 }
 
-export const ErrorBoundary = RouteError;
+export const ErrorBoundary = OwnerOnlyError;
 
 export const handle: RouteHandle = { meta: privatePage("Admin: discount codes") };
 

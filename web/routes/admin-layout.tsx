@@ -24,7 +24,8 @@ const SECTIONS = [
   { to: "/admin/questions", label: "Questions" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/messages", label: "Messages" },
-  { to: "/admin/discount-codes", label: "Codes" },
+  { to: "/admin/discount-codes", label: "Codes", owner: true },
+  { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 
 /** Kept out of the shop's frame (root-layout.tsx): staff work in their own, on a phone as on a desk. */
@@ -65,7 +66,7 @@ export function Component() {
       <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 lg:grid-cols-[12rem_1fr] lg:gap-8 lg:py-6">
         <nav aria-label="Admin sections" className="min-w-0">
           <ul className="flex flex-wrap gap-1.5 lg:flex-col">
-            {SECTIONS.map((section) => (
+            {SECTIONS.filter((section) => !section.owner || admin.role === "owner").map((section) => (
               <li key={section.to}>
                 <NavLink
                   to={section.to}

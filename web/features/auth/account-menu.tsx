@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "react-router";
+import { isStaffRole } from "../../../common/account.ts";
 import { refreshSession, useSessionUser } from "./session-store.ts";
 
 // Only signed-in visitors need the avatar menu; a first visit does not download it.
@@ -38,7 +39,7 @@ export function AccountMenu() {
   }
   return (
     <Suspense fallback={<span className="block size-10" aria-hidden="true" />}>
-      <AvatarMenu email={user.email} admin={user.role === "admin"} />
+      <AvatarMenu email={user.email} admin={isStaffRole(user.role)} />
     </Suspense>
   );
 }

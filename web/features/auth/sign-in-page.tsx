@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
-import type { SessionUser, SocialProviderInfo } from "../../../common/account.ts";
+import { isStaffRole, type SessionUser, type SocialProviderInfo } from "../../../common/account.ts";
 import { safeRedirectTarget, withRedirect } from "../../../common/redirect-target.ts";
 import {
   Divider,
@@ -49,7 +49,7 @@ export async function loadSignInPage(request: Request, mode: SignInMode): Promis
     fetchSessionUser(),
     api<{ providers: SocialProviderInfo[] }>("/account/providers"),
   ]);
-  if (user && !error && (mode === "shop" || user.role === "admin")) throw redirect(redirectTo);
+  if (user && !error && (mode === "shop" || isStaffRole(user.role))) throw redirect(redirectTo);
   const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
   const providerName = providers.find(({ id }) => id === url.searchParams.get("provider"))?.name ?? null;
   return { mode, providers, redirectTo, error, providerName, notice, signedInAs: user };
@@ -71,7 +71,7 @@ export async function signInWithPassword(request: Request, mode: SignInMode) {
     ),
   );
   if (!result.ok) return { error: result.message, email, code: result.code } satisfies ActionData;
-  if (mode === "admin" && result.data.user.role !== "admin") {
+  if (mode === "admin" && !isStaffRole(result.data.user.role)) {
     return { error: NO_ADMIN_ACCESS, email, code: "forbidden" } satisfies ActionData;
   }
   return redirect(redirectTo);
@@ -97,7 +97,7 @@ export function SignInPage() {
   const here = withRedirect(PAGE[mode], redirectTo);
   const admin = mode === "admin";
   // After an attempt by a customer, the page reloads with them signed in: one message covers both.
-  const noAdminAccess = admin && signedInAs && signedInAs.role !== "admin";
+  const noAdminAccess = admin && signedInAs && !isStaffRole(signedInAs.role);
   const failure = action && action.code !== "forbidden" ? action.error : null;
 
   return (

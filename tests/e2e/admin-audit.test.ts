@@ -1,0 +1,120 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../server/db/client.ts";
+import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { jsonRequest } from "../database.ts";
+import { expectTitle, launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+let owner: TestAccount;
+let staff: TestAccount;
+
+const call = (as: TestAccount, method: string, path: string, body?: unknown) =>
+  fetch(
+    `${shop.url}/api${path}`,
+    jsonRequest({ method, body, cookie: as.cookie, headers: { Origin: shop.url } }),
+  );
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([
+    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
+    launchBrowser(),
+  ]);
+  owner = await signUpViaHttp(shop.url, "owner@example.in");
+  staff = await signUpViaHttp(shop.url, "packer@example.in");
+  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
+  await makeAdmin(db, staff.userId, "staff");
+  await pool.end();
+
+  const stock = (await (await call(staff, "GET", "/admin/stock")).json()) as {
+    items: { kind: string; id: string; stock: number }[];
+  };
+  const item = stock.items.find((entry) => entry.kind === "product");
+  if (!item) throw new Error("no product in stock list");
+  const edited = await call(staff, "PUT", `/admin/stock/product/${item.id}`, {
+    stock: item.stock + 12,
+    previousStock: item.stock,
+  });
+  expect(edited.status).toBe(200);
+  const created = await call(owner, "POST", "/admin/discount-codes", {
+    code: "DIWALI15",
+    description: "Diwali week: 15% off orders over ₹999",
+    percent: 15,
+    minAmountPaise: 99_900,
+  });
+  expect(created.status).toBe(201);
+  expect((await call(owner, "PATCH", "/admin/discount-codes/DIWALI15", { percent: 12 })).status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+async function pageAs(account: TestAccount, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
+  const context = await newContext(browser, shop, { viewport, colorScheme });
+  await signInContext(context, shop.url, account);
+  const page = await context.newPage();
+  return { page, close: () => context.close() };
+}
+
+describe("the owner's audit log", () => {
+  it("shows who changed what, before and after, filtered by kind and by staff member", async () => {
+    const { page, close } = await pageAs(owner, "phone", "light");
+    await page.goto("/admin/audit");
+    await page.getByRole("heading", { name: "Audit log" }).waitFor();
+    await expectTitle(page, "Admin: audit log | Prakriti Naturals");
+    const changes = page.getByRole("list", { name: "Changes, newest first" }).getByRole("listitem");
+    expect(await changes.count()).toBe(3);
+    const update = changes.filter({ hasText: "Discount codes: update" });
+    expect(await update.getByText("DIWALI15 by owner@example.in").count()).toBe(1);
+    expect(await update.getByRole("deletion").filter({ hasText: "15" }).count()).toBe(1);
+    expect(await update.getByRole("insertion").filter({ hasText: "12" }).count()).toBe(1);
+
+    await page.getByLabel("By", { exact: true }).selectOption({ label: "packer@example.in" });
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/actorId=/);
+    await changes.first().getByText("Stock: edit").waitFor();
+    expect(await changes.count()).toBe(1);
+    expect(
+      await changes
+        .first()
+        .getByText(/by packer@example\.in/)
+        .count(),
+    ).toBe(1);
+
+    await page.getByLabel("What changed").selectOption({ label: "Discount codes" });
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.getByText("No changes match these filters.").waitFor();
+    await close();
+  });
+
+  it("is hidden from staff, whose nav has no owner's links and who get a clear page at its address", async () => {
+    const { page, close } = await pageAs(staff, "phone", "light");
+    await page.goto("/admin/stock");
+    const nav = page.getByRole("navigation", { name: "Admin sections" });
+    await nav.getByRole("link", { name: "Stock" }).waitFor();
+    expect(await nav.getByRole("link", { name: "Codes" }).count()).toBe(0);
+    expect(await nav.getByRole("link", { name: "Audit log" }).count()).toBe(0);
+    for (const path of ["/admin/audit", "/admin/discount-codes"]) {
+      await page.goto(path);
+      await page.getByRole("heading", { name: "Only the shop's owner can open this page" }).waitFor();
+    }
+    await screenshot(page, "admin-audit-staff-refused-375-light");
+    await close();
+  });
+
+  it("is looked at on a phone and a wide screen, light and dark", async () => {
+    for (const viewport of ["phone", "desktop"] as const) {
+      for (const scheme of ["light", "dark"] as const) {
+        const { page, close } = await pageAs(owner, viewport, scheme);
+        await page.goto("/admin/audit");
+        await page.getByRole("heading", { name: "Audit log" }).waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
+        await screenshot(page, `admin-audit-${viewport}-${scheme}`);
+        await close();
+      }
+    }
+  });
+});

@@ -1,0 +1,201 @@
+import { Form, Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import { formatRupees } from "../../common/money.ts";
+import {
+  AUDIT_ENTITY_LABELS,
+  AUDIT_ENTITY_TYPES,
+  type AuditEntryView,
+  type AuditPage,
+} from "../../common/schemas/audit.ts";
+import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { api, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireOwnerUser } from "../lib/session.ts";
+
+const FILTERS = ["entityType", "actorId"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOwnerUser(request);
+  const search = new URL(request.url).searchParams;
+  const pick = (name: string) => search.get(name) || undefined;
+  return api<AuditPage>(
+    `/admin/audit${toQuery({
+      entityType: pick("entityType"),
+      actorId: pick("actorId"),
+      after: pick("after"),
+      before: pick("before"),
+      limit: 30,
+    })}`,
+  );
+}
+
+export const ErrorBoundary = OwnerOnlyError;
+
+export const handle: RouteHandle = { meta: privatePage("Admin: audit log") };
+
+const when = (iso: string) =>
+  new Intl.DateTimeFormat("en-IN", {
+    dateStyle: "medium",
+    timeStyle: "medium",
+    timeZone: "Asia/Kolkata",
+  }).format(new Date(iso));
+
+/** Field names as a person reads them: trackingNumber becomes "tracking number", minAmountPaise "min amount". */
+const fieldLabel = (key: string) =>
+  key
+    .replace(/Paise$/, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+
+/** Bookkeeping every edit changes; it says nothing the entry's own time does not. */
+const HIDDEN_FIELDS = new Set(["createdAt", "updatedAt"]);
+
+function show(value: unknown, key = ""): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (key.endsWith("Paise") && typeof value === "number") return formatRupees(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "string" || typeof value === "number") return String(value);
+  return JSON.stringify(value);
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** Only what changed, each field as before → after; a creation lists what it was created with. */
+function changedFields(entry: AuditEntryView) {
+  const before = asRecord(entry.before);
+  const after = asRecord(entry.after);
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys
+    .filter((key) => !HIDDEN_FIELDS.has(key) && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .map((key) => ({
+      key,
+      before: key in before ? show(before[key], key) : null,
+      after: show(after[key], key),
+    }));
+}
+
+export function Component() {
+  const { items, cursors, actors } = useLoaderData<typeof loader>();
+  const [search] = useSearchParams();
+  const kept = Object.fromEntries(FILTERS.map((name) => [name, search.get(name)]));
+  const filtered = FILTERS.some((name) => search.get(name));
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title" className="font-serif text-3xl font-semibold">
+        Audit log
+      </h1>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        Every change made in the admin: who, when, and what it was before and after. Times are India time.
+      </p>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+        <div className="min-w-40 flex-1 text-sm font-medium">
+          <label htmlFor="audit-entity">What changed</label>
+          <select
+            id="audit-entity"
+            name="entityType"
+            defaultValue={search.get("entityType") ?? ""}
+            className={inputClass}
+          >
+            <option value="">Everything</option>
+            {AUDIT_ENTITY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {AUDIT_ENTITY_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="min-w-40 flex-1 text-sm font-medium">
+          <label htmlFor="audit-actor">By</label>
+          <select
+            id="audit-actor"
+            name="actorId"
+            defaultValue={search.get("actorId") ?? ""}
+            className={inputClass}
+          >
+            <option value="">Anyone</option>
+            {actors.map((actor) => (
+              <option key={actor.id} value={actor.id}>
+                {actor.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={primaryButton}>
+          Show
+        </button>
+        {filtered && (
+          <Link to="." className={secondaryButton}>
+            Clear
+          </Link>
+        )}
+      </Form>
+
+      <ol className="mt-4 grid gap-3" aria-label="Changes, newest first">
+        {items.map((entry) => {
+          const fields = changedFields(entry);
+          return (
+            <li key={entry.id} className={cardClass}>
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+                <p className="font-semibold">
+                  {AUDIT_ENTITY_LABELS[entry.entityType] ?? entry.entityType}:{" "}
+                  <span className="capitalize">{entry.action}</span>
+                </p>
+                <time dateTime={entry.at} className="text-sm text-stone-600 dark:text-stone-400">
+                  {when(entry.at)}
+                </time>
+              </div>
+              <p className="mt-1 text-sm break-all text-stone-700 dark:text-stone-300">
+                <span className="font-mono">{entry.entityId}</span> by {entry.actorEmail}
+              </p>
+              {fields.length > 0 ? (
+                <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
+                  {fields.map((field) => (
+                    <div key={field.key} className="rounded-md bg-stone-50 px-3 py-2 dark:bg-stone-800/60">
+                      <dt className="font-medium text-stone-600 dark:text-stone-400">
+                        {fieldLabel(field.key)}
+                      </dt>
+                      <dd className="mt-0.5 break-words whitespace-pre-line">
+                        {field.before !== null && (
+                          <>
+                            <del className="text-red-800 decoration-red-800/50 dark:text-red-300 dark:decoration-red-300/50">
+                              {field.before}
+                            </del>
+                            <span aria-hidden="true" className="mx-1.5 text-stone-500">
+                              →
+                            </span>
+                            <span className="sr-only"> changed to </span>
+                          </>
+                        )}
+                        <ins className="text-green-800 no-underline dark:text-green-300">{field.after}</ins>
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : (
+                <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">No field changed.</p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {items.length === 0 && (
+        <p className="mt-4 text-stone-600 dark:text-stone-400">
+          {filtered ? "No changes match these filters." : "No changes recorded yet."}
+        </p>
+      )}
+      <nav aria-label="Pages" className="mt-4 flex gap-3">
+        {cursors.previous && (
+          <Link to={toQuery({ ...kept, before: cursors.previous })} className={secondaryButton}>
+            Newer
+          </Link>
+        )}
+        {cursors.next && (
+          <Link to={toQuery({ ...kept, after: cursors.next })} className={secondaryButton}>
+            Older
+          </Link>
+        )}
+      </nav>
+    </section>
+  );
+}
