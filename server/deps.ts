@@ -18,13 +18,14 @@ export type Deps = {
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
   const mailer = createMailer(env);
+  const jobs = createJobSignal();
   return {
     db,
     env,
     mailer,
-    auth: createAuth({ db, env, mailer }),
+    auth: createAuth({ db, env, jobs }),
     // The listener connects to the database the pool does, on a connection of its own.
     catalogue: createCatalogueCache(db.$client.options),
-    jobs: createJobSignal(),
+    jobs,
   };
 }

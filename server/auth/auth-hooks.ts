@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import { verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { log, serializeError } from "../log.ts";
-import type { Mail } from "../mail.ts";
+import type { SendAccountMail } from "./account-mail.ts";
 import { signInLockedMail } from "./emails.ts";
 import { refuseForeignTargets } from "./redirect-check.ts";
 import {
@@ -24,8 +24,8 @@ import {
 type HookDeps = {
   db: Db;
   env: Env;
-  /** Sends a mail off the request path (server/auth/auth.ts). */
-  sendLater: (compose: () => Mail) => void;
+  /** Sends a mail off the request path (server/auth/account-mail.ts). */
+  sendLater: SendAccountMail;
 };
 
 /** The endpoints that send one address an e-mail, and whose allowance each uses. */

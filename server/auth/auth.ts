@@ -5,10 +5,11 @@ import { ACCOUNT_NAME_MAX, accountImageSchema, CONTROL_CHARACTERS } from "../../
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import { log, redact, serializeError, serializeLogArgument } from "../log.ts";
-import type { Mail, Mailer } from "../mail.ts";
+import type { JobSignal } from "../jobs/job-queue.ts";
+import { log, redact, serializeLogArgument } from "../log.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
+import { accountMailSender } from "./account-mail.ts";
 import { createAuthHooks } from "./auth-hooks.ts";
 import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
 import { socialProviderConfigs } from "./social-providers.ts";
@@ -38,21 +39,10 @@ export function configuredProviders(env: Env) {
   });
 }
 
-export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mailer }) {
+export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSignal }) {
   const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
   const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
-  /**
-   * Every auth e-mail is composed and sent after the answer, for an address with an account and one
-   * without alike: an answer that waits for a mail only when there is an account would time the difference
-   * (docs/decisions/018). A failed send is logged; the shopper can ask again.
-   */
-  const sendLater = (compose: () => Mail) => {
-    setImmediate(() => {
-      Promise.resolve()
-        .then(() => mailer.send(compose()))
-        .catch((error) => log.error({ err: serializeError(error) }, "an account e-mail could not be sent"));
-    });
-  };
+  const sendLater = accountMailSender(db, jobs);
 
   return betterAuth({
     appName: env.SHOP_NAME,
@@ -87,10 +77,10 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
-        sendLater(() => ({
-          to: user.email,
-          ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }),
-        }));
+        sendLater(
+          () => ({ to: user.email, ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }) }),
+          RESET_LINK_MINUTES,
+        );
       },
     },
     emailVerification: {
@@ -100,7 +90,10 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
       autoSignInAfterVerification: true,
       expiresIn: CONFIRM_LINK_HOURS * 3600,
       sendVerificationEmail: async ({ user, url }) => {
-        sendLater(() => ({ to: user.email, ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }) }));
+        sendLater(
+          () => ({ to: user.email, ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }) }),
+          CONFIRM_LINK_HOURS * 60,
+        );
       },
     },
 
@@ -121,10 +114,13 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
           // fetch every link would otherwise use up the single-use token before the shopper clicks.
           const landing = new URL(url);
           landing.pathname = "/login/email-link/verify";
-          sendLater(() => ({
-            to: email,
-            ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }),
-          }));
+          sendLater(
+            () => ({
+              to: email,
+              ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }),
+            }),
+            MAGIC_LINK_MINUTES,
+          );
         },
       }),
       // Google, Facebook, GitHub and X, each at base URLs tests can point at local fakes.

@@ -1,4 +1,5 @@
 import { and, eq, lt } from "drizzle-orm";
+import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
 import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB, type OrderMailKind } from "../orders/order-mail.ts";
@@ -11,6 +12,7 @@ const KEEP_DONE_JOBS_DAYS = 7;
 /** Every kind of job the shop queues and what does it. */
 export function jobHandlers(deps: Deps): Record<string, JobHandler> {
   return {
+    [ACCOUNT_MAIL_JOB]: (payload) => deliverAccountMail(deps.mailer, payload),
     [ORDER_MAIL_JOB]: async (payload) => {
       await deliverOrderMail(deps, String(payload.orderId), payload.kind as OrderMailKind);
     },

@@ -87,6 +87,14 @@ export function retryDelayMs(retryBaseMs: number, attempts: number): number {
 }
 
 /**
+ * A job whose payload carries a secret (an account mail's sign-in link) asks for it to be forgotten once the
+ * job is settled, done or failed for good: what is kept of it afterwards says what it was, not the secret.
+ */
+const FORGET_PAYLOAD = sql`case when (payload->>'forgetWhenSettled')::boolean
+  then jsonb_build_object('forgotten', true, 'to', payload#>'{mail,to}', 'subject', payload#>'{mail,subject}')
+  else payload end`;
+
+/**
  * Records how a try ended. Only the try that still holds the job does: a worker whose lease ran out (and
  * whose job another worker took, counting a new try) changes nothing.
  */
@@ -98,7 +106,8 @@ async function settleJob(
 ): Promise<number | undefined> {
   if (error === undefined) {
     await db.execute(sql`
-      update jobs set status = 'done', locked_until = null, last_error = null, updated_at = now()
+      update jobs set status = 'done', locked_until = null, last_error = null, updated_at = now(),
+             payload = ${FORGET_PAYLOAD}
        where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
     return;
   }
@@ -109,7 +118,8 @@ async function settleJob(
       "job failed for good",
     );
     await db.execute(sql`
-      update jobs set status = 'failed', locked_until = null, last_error = ${message}, updated_at = now()
+      update jobs set status = 'failed', locked_until = null, last_error = ${message}, updated_at = now(),
+             payload = ${FORGET_PAYLOAD}
        where id = ${job.id} and status = 'running' and attempts = ${job.attempts}`);
     return;
   }
