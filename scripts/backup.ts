@@ -6,6 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { connectEmbeddedPostgres } from "../server/db/embedded.ts";
 import { parseEnv } from "../server/env.ts";
+import { copyBackup, copyRestore, isCopyBackup } from "./copy-backup.ts";
 
 /** The server's major version: a pg_dump older than the server refuses it, a newer one is not found everywhere. */
 async function serverMajor(url: string): Promise<number> {
@@ -74,18 +75,32 @@ function run(binary: string, args: string[], password: string): Promise<void> {
   });
 }
 
-export async function backup(databaseUrl: string, file: string) {
-  const tool = findTool("pg_dump", await serverMajor(databaseUrl));
+/** With the server's own pg_dump when there is one; otherwise by COPY over a connection (scripts/copy-backup.ts). */
+export async function backup(databaseUrl: string, file: string): Promise<"pg_dump" | "copy"> {
+  const major = await serverMajor(databaseUrl);
+  let tool: string;
+  try {
+    tool = findTool("pg_dump", major);
+  } catch (error) {
+    console.warn(`${(error as Error).message}\nBacking up by COPY instead.`);
+    await copyBackup(databaseUrl, file);
+    return "copy";
+  }
   const { url, password } = splitPassword(databaseUrl);
   await run(
     tool,
     ["--format=custom", "--no-owner", "--no-privileges", `--file=${file}`, `--dbname=${url}`],
     password,
   );
+  return "pg_dump";
 }
 
 /** Replaces what the archive holds (tables, sequences, the migration journal) in one transaction. */
 export async function restore(databaseUrl: string, file: string) {
+  if (await isCopyBackup(file)) {
+    await copyRestore(databaseUrl, file);
+    return;
+  }
   const tool = findTool("pg_restore", await serverMajor(databaseUrl));
   const { url, password } = splitPassword(databaseUrl);
   await run(
@@ -121,7 +136,8 @@ async function main() {
   try {
     if (command === "backup") {
       const file = fileArgument ?? `shop-${new Date().toISOString().replace(/[:.]/g, "-")}.dump`;
-      await backup(url, file);
+      const how = await backup(url, file);
+      console.log(how === "pg_dump" ? "Backed up with pg_dump." : "Backed up by COPY (gzipped).");
       console.log(`Backed up to ${file}. Restore with: npm run restore -- ${file}`);
     } else {
       await restore(url, fileArgument as string);
