@@ -19,6 +19,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         // No source maps in dist: everything there is public, and a map is the shop's whole source.
         sourcemap: false,
+        // Every browser the shop supports preloads modules itself: the polyfill would be dead weight on /.
+        modulePreload: { polyfill: false },
         rolldownOptions: {
           output: {
             codeSplitting: {

@@ -1,35 +1,27 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useMatches } from "react-router";
-import { describePage, HEAD_TAG_MARK, headTags } from "../lib/document-head.ts";
+import { describePage, HEAD_TAG_MARK } from "../lib/document-head.ts";
 import { HYDRATION_DATA_ID } from "../lib/hydration.ts";
-import { useShopData } from "../lib/shop-data.ts";
 
 /**
- * Keeps <title> and the page's meta, canonical and JSON-LD tags in step with the page shown. The server
- * wrote the same tags into the HTML (web/entry-server.tsx), from the same route handles.
+ * Keeps <title> in step with the page shown. The page's description, canonical, link-preview tags and
+ * JSON-LD are for search engines and link previews, which read the server's HTML of each address
+ * (web/entry-server.tsx): in the browser they would be work and bytes on every first visit for no reader,
+ * so the server's are removed once another page shows, rather than left describing the wrong one.
  */
 export function DocumentHead() {
   const { pathname } = useLocation();
-  const { config } = useShopData();
-  const meta = describePage(useMatches(), pathname);
-  const tags = headTags(meta, config.publicUrl, pathname);
-  const key = JSON.stringify([meta.title, tags]);
+  const { title } = describePage(useMatches(), pathname);
   const first = useRef(true);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for title and tags, rebuilt every render
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page, even with the same title
   useEffect(() => {
-    // A page the server rendered has its head already, JSON-LD included, which only the server makes.
+    // A page the server rendered has its head already.
     const rendered = first.current && document.getElementById(HYDRATION_DATA_ID) !== null;
     first.current = false;
     if (rendered) return;
-    document.title = meta.title;
+    document.title = title;
     for (const old of document.head.querySelectorAll(`[${HEAD_TAG_MARK}]`)) old.remove();
-    for (const tag of tags) {
-      const element = document.createElement(tag.tag);
-      for (const [name, value] of Object.entries(tag.attrs)) element.setAttribute(name, value);
-      element.setAttribute(HEAD_TAG_MARK, "");
-      document.head.append(element);
-    }
-  }, [key]);
+  }, [title, pathname]);
   return null;
 }
