@@ -26,3 +26,12 @@ export const mobileAccountEmail = (e164: string) =>
 
 export const isMobileAccountEmail = (email: string) =>
   email.trim().toLowerCase().endsWith(`@${MOBILE_ACCOUNT_EMAIL_DOMAIN}`);
+
+/** How an account is named to its owner: a mobile account by its number, others by their e-mail. */
+export function accountLabel(email: string): string {
+  if (!isMobileAccountEmail(email)) return email;
+  const digits = email.split("@")[0] ?? "";
+  return digits.startsWith("91") && digits.length === 12
+    ? `+91 ${digits.slice(2, 7)} ${digits.slice(7)}`
+    : `+${digits}`;
+}
