@@ -117,6 +117,11 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
     const body = bodyOf(ctx);
     const email = typeof body.email === "string" ? body.email : null;
 
+    // The phone-number plugin's own hook reads `"phoneNumber" in body` here and fails (500) on a missing body.
+    if (ctx.path === "/update-user" && (!ctx.body || typeof ctx.body !== "object")) {
+      return refusal(400, { code: "INVALID_BODY", message: "The request needs a JSON object body." });
+    }
+
     for (const typed of [body.email, body.newEmail]) {
       if (typeof typed === "string" && isMobileAccountEmail(typed)) {
         return refusal(400, { code: "INVALID_EMAIL", message: "Please enter a valid e-mail address." });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signUpViaApp } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { FAKE_MSG91, type FakeSmsProvider, startFakeSmsProvider } from "../../tests/fake-sms-provider.ts";
+import { readMails } from "../../tests/mail.ts";
 import { createApp } from "../app.ts";
 import { jobs, users, verifications } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
@@ -195,6 +196,15 @@ describe("sign-in with a mobile number", () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe("INVALID_EMAIL");
+  });
+
+  it("sends no e-mail to a mobile account's stand-in address, and others as before", async () => {
+    const mail = { subject: "Order placed", text: "Thank you", html: "<p>Thank you</p>" };
+    await shop.deps.mailer.send({ to: "919000000001@mobile.invalid", ...mail });
+    await shop.deps.mailer.send({ to: "someone@example.in", ...mail });
+    const sent = await readMails(shop.dataDir);
+    expect(sent.some((message) => message.to.includes("mobile.invalid"))).toBe(false);
+    expect(sent.some((message) => message.to === "someone@example.in")).toBe(true);
   });
 
   it("keeps running when the provider is down, and sends the code once it is back", async () => {
