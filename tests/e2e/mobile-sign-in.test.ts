@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { orders, users } from "../../server/db/schema.ts";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { FAKE_TWILIO, type FakeSmsProvider, startFakeSmsProvider } from "../fake-sms-provider.ts";
 import { launchBrowser, newContext, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
 
@@ -116,6 +117,35 @@ describe("signing in with a mobile number", () => {
     ).toHaveLength(1);
     expect(failures).toEqual([]);
     await context.close();
+  });
+
+  it("adds a mobile to an e-mail account in Settings, then signs in to that account with it", async () => {
+    const account = await signUpViaHttp(shop.url, "asha@example.in");
+    const settings = await newContext(browser, shop, { viewport: "desktop" });
+    await signInContext(settings, shop.url, account);
+    const page = await settings.newPage();
+    await page.goto("/settings");
+    const section = page.getByRole("region", { name: "Mobile number" });
+    await section.getByLabel("Mobile number").fill("81234 56789");
+    const before = sms.messages.length;
+    await section.getByRole("button", { name: "Send code" }).click();
+    const code = await sms.codeFor("+918123456789", { after: before });
+    await section.getByLabel(/Code sent by SMS to/).fill(code);
+    await section.getByRole("button", { name: "Save mobile number" }).click();
+    await section.getByText("is saved: you can sign in with it.").waitFor();
+    await shot(page, "settings-mobile-saved");
+    await settings.close();
+
+    const fresh = await newContext(browser, shop, { viewport: "phone" });
+    const phone = await fresh.newPage();
+    await phone.goto("/login");
+    await signInWithMobile(phone, "8123456789", "existing-account");
+    await phone.waitForURL((url) => url.pathname === "/");
+    const session = (await (await phone.request.get("/api/auth/get-session")).json()) as {
+      user: { id: string; email: string };
+    };
+    expect(session.user).toMatchObject({ id: account.userId, email: "asha@example.in" });
+    await fresh.close();
   });
 
   it("shows the sign-in page with the mobile button at 375 and 1280 px, light and dark", async () => {
