@@ -55,6 +55,7 @@ import {
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
+import { FAKE_MSG91, type FakeSmsProvider, startFakeSmsProvider } from "../tests/fake-sms-provider.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../tests/orders.ts";
 
 /**
@@ -212,6 +213,10 @@ const AUTH: Record<string, Schemas> = {
     body: z.object({ password: text.optional(), callbackURL: text.optional() }),
   },
   "POST /api/auth/sign-out": { body: z.object({}) },
+  "POST /api/auth/phone-number/send-otp": { body: z.object({ phoneNumber: text }) },
+  "POST /api/auth/phone-number/verify": {
+    body: z.object({ phoneNumber: text, code: text, updatePhoneNumber: z.boolean().optional() }),
+  },
 };
 
 const ENDPOINTS: Endpoint[] = Object.entries({ ...SHOP, ...AUTH }).map(([key, schemas]) => {
@@ -293,6 +298,7 @@ function fieldValue(name: string): fc.Arbitrary<unknown> | undefined {
     case "email":
       return fc.oneof(pick("email"), fc.emailAddress());
     case "phone":
+    case "phoneNumber":
       return fc.constantFrom("98765 43210", "+91 9876543210", "12345");
     case "pin":
       return fc.constantFrom("560038", "110001", "000000");
@@ -531,6 +537,7 @@ function requestFor(endpoint: Endpoint): fc.Arbitrary<Generated> {
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let razorpay: FakeRazorpay;
+let sms: FakeSmsProvider;
 const accounts: Record<"customer" | "admin" | "authCustomer", TestAccount | undefined> = {
   customer: undefined,
   admin: undefined,
@@ -539,7 +546,13 @@ const accounts: Record<"customer" | "admin" | "authCustomer", TestAccount | unde
 
 beforeAll(async () => {
   razorpay = await startFakeRazorpay();
-  shop = await createTestApp(razorpay.env);
+  sms = await startFakeSmsProvider();
+  shop = await createTestApp({
+    ...razorpay.env,
+    MSG91_AUTH_KEY: FAKE_MSG91.authKey,
+    MSG91_TEMPLATE_ID: FAKE_MSG91.templateId,
+    MSG91_API_BASE: sms.base,
+  });
   const customer = await signUpViaApp(shop.app, "meera@example.in");
   const admin = await signUpViaApp(shop.app, "staff@example.in");
   await makeAdmin(shop.db, admin.userId);
@@ -563,6 +576,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.close();
   await razorpay?.stop();
+  await sms?.close();
 });
 
 function isErrorShape(body: unknown, auth: boolean): boolean {

@@ -4,6 +4,8 @@ import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
 import { createJobSignal, type JobSignal } from "./jobs/job-queue.ts";
 import { createMailer, type Mailer } from "./mail.ts";
+import { resolveAuthSecret } from "./secrets.ts";
+import { createSmsSender, type SmsSender } from "./sms/sms-sender.ts";
 
 /** What every router is built from: a plain object, passed in, so tests can build an app per database. */
 export type Deps = {
@@ -14,6 +16,10 @@ export type Deps = {
   catalogue: CatalogueCache;
   /** Wakes this instance's job worker after a request queued a job. */
   jobs: JobSignal;
+  /** Sends sign-in codes (MSG91, Twilio, or DATA_DIR/sms/ in development). */
+  sms: SmsSender;
+  /** Better Auth's secret, which also seals sign-in codes waiting in the job queue. */
+  authSecret: string;
 };
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
@@ -27,5 +33,7 @@ export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
     // The listener connects to the database the pool does, on a connection of its own.
     catalogue: createCatalogueCache(db.$client.options),
     jobs,
+    sms: createSmsSender(env),
+    authSecret: resolveAuthSecret(env),
   };
 }

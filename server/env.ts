@@ -105,6 +105,25 @@ const envSchema = z.object({
   /** E-mail links, reset and confirmation e-mails, and sign-up mails one address is sent per window. */
   AUTH_EMAIL_PER_ADDRESS: blankIsDefault(z.coerce.number().int().min(1).default(3)),
   AUTH_EMAIL_PER_ADDRESS_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(15)),
+  /**
+   * Sign-in with a mobile number (docs/decisions/042): codes sent to one number, and asked for by one client
+   * address, per AUTH_SMS_WINDOW_MINUTES, whichever instance is asked.
+   */
+  AUTH_SMS_PER_NUMBER: blankIsDefault(z.coerce.number().int().min(1).default(3)),
+  AUTH_SMS_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(10)),
+  AUTH_SMS_WINDOW_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(15)),
+  // ---- SMS: MSG91 or Twilio; without either, codes are logged and written to DATA_DIR/sms/ (development only)
+  MSG91_AUTH_KEY: optional(z.string().min(1)),
+  /** The DLT-approved Flow template whose `##otp##` variable carries the code. */
+  MSG91_TEMPLATE_ID: optional(z.string().min(1)),
+  MSG91_API_BASE: blankIsDefault(z.url().default("https://control.msg91.com")),
+  TWILIO_ACCOUNT_SID: optional(
+    z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be AC followed by 32 hex digits"),
+  ),
+  TWILIO_AUTH_TOKEN: optional(z.string().min(1)),
+  /** The sender: a Twilio number in E.164 (+1...), an alphanumeric sender id, or a Messaging Service (MG...). */
+  TWILIO_FROM: optional(z.string().min(1)),
+  TWILIO_API_BASE: blankIsDefault(z.url().default("https://api.twilio.com")),
   // ---- Operations
   /** Connections each instance keeps to PostgreSQL at most. */
   DB_POOL_MAX: blankIsDefault(z.coerce.number().int().min(2).default(10)),
@@ -159,6 +178,29 @@ const productionRules = envSchema.superRefine((env, context) => {
       code: "custom",
       path: [env.RAZORPAY_KEY_ID ? "RAZORPAY_KEY_SECRET" : "RAZORPAY_KEY_ID"],
       message: "set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither",
+    });
+  }
+  // One SMS provider, wholly configured, or none.
+  const msg91 = [env.MSG91_AUTH_KEY, env.MSG91_TEMPLATE_ID];
+  const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
+  if (msg91.some(Boolean) && twilio.some(Boolean)) {
+    context.addIssue({
+      code: "custom",
+      path: ["MSG91_AUTH_KEY"],
+      message: "configure one SMS provider: MSG91_* or TWILIO_*, not both",
+    });
+  } else if (msg91.some(Boolean) && !msg91.every(Boolean)) {
+    context.addIssue({
+      code: "custom",
+      path: [env.MSG91_AUTH_KEY ? "MSG91_TEMPLATE_ID" : "MSG91_AUTH_KEY"],
+      message: "set both MSG91_AUTH_KEY and MSG91_TEMPLATE_ID, or neither",
+    });
+  } else if (twilio.some(Boolean) && !twilio.every(Boolean)) {
+    const missing = ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"].filter((_, i) => !twilio[i]);
+    context.addIssue({
+      code: "custom",
+      path: [missing[0] ?? "TWILIO_ACCOUNT_SID"],
+      message: `set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM together (missing ${missing.join(", ")})`,
     });
   }
   // A half-configured provider would show a button that can only fail.

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { isMobileAccountEmail } from "../common/mobile-sign-in.ts";
 import type { Env } from "./env.ts";
 
 export type Mail = { to: string; subject: string; text: string; html: string; replyTo?: string };
@@ -12,6 +13,14 @@ export type Mailer = { send: (mail: Mail) => Promise<void> };
  * and its subject and links are logged, so a shop run locally still shows every e-mail it sends.
  */
 export function createMailer(env: Env): Mailer {
+  const mailer = createTransportMailer(env);
+  return {
+    // An account made with a mobile number has a stand-in address no one receives: nothing is sent to it.
+    send: async (mail) => (isMobileAccountEmail(mail.to) ? undefined : mailer.send(mail)),
+  };
+}
+
+function createTransportMailer(env: Env): Mailer {
   const from = { name: env.SHOP_NAME, address: env.MAIL_FROM ?? env.SHOP_EMAIL };
   if (env.SMTP_URL) {
     const transport = nodemailer.createTransport(env.SMTP_URL);

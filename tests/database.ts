@@ -55,6 +55,8 @@ export const GENEROUS_RATE_LIMITS = {
   AUTH_ACCOUNT_SLOW_AFTER: "1000",
   AUTH_ACCOUNT_LOCK_AFTER: "1000",
   AUTH_EMAIL_PER_ADDRESS: "1000",
+  AUTH_SMS_PER_NUMBER: "1000",
+  AUTH_SMS_PER_CLIENT: "1000",
 };
 
 /** The whole API on its own database, called through app.request(). */

@@ -34,6 +34,7 @@ export const routes: RouteObject[] = [
       screen("cart", () => import("./routes/cart.tsx")),
       screen("login", () => import("./routes/login.tsx")),
       screen("login/email-link", () => import("./routes/email-link.tsx")),
+      screen("login/mobile", () => import("./routes/mobile-sign-in.tsx")),
       screen("login/email-link/verify", () => import("./routes/email-link-verify.tsx")),
       screen("signup", () => import("./routes/signup.tsx")),
       screen("forgot-password", () => import("./routes/forgot-password.tsx")),

@@ -4,6 +4,7 @@ import { plainText } from "../../common/schemas/text.ts";
 import { configuredProviders } from "../auth/auth.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { mobileSignInAvailable } from "../sms/sms-sender.ts";
 import { validate } from "../validate.ts";
 import { findSessionToken, listActiveSessions } from "./account.data.ts";
 
@@ -17,7 +18,9 @@ export function accountRoutes(deps: Deps) {
   };
 
   return new Hono()
-    .get("/providers", (c) => c.json({ providers: configuredProviders(env) }))
+    .get("/providers", (c) =>
+      c.json({ providers: configuredProviders(env), mobile: mobileSignInAvailable(env) }),
+    )
     .get("/sessions", async (c) => {
       const { user, session } = await signedIn(c.req.raw.headers);
       return c.json({ sessions: await listActiveSessions(db, user.id, session.id) });

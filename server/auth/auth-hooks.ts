@@ -2,12 +2,15 @@ import { randomBytes } from "node:crypto";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
+import { isMobileAccountEmail, MOBILE_CODE_LENGTH, toE164Mobile } from "../../common/mobile-sign-in.ts";
 import { accountImageSchema, accountNameSchema } from "../../common/schemas/account.ts";
 import type { Db } from "../db/client.ts";
 import { verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { log, serializeError } from "../log.ts";
 import type { SendAccountMail } from "./account-mail.ts";
+import { mobileSignInAvailable } from "../sms/sms-sender.ts";
+import { clientAddressFromChain } from "./client-address.ts";
 import { signInLockedMail } from "./emails.ts";
 import { refuseForeignTargets } from "./redirect-check.ts";
 import {
@@ -17,6 +20,7 @@ import {
   type MailKind,
   normaliseEmail,
   type ThrottleDecision,
+  takeAllowance,
   takeMailAllowance,
   takeSignInAttempt,
 } from "./throttles.ts";
@@ -37,6 +41,13 @@ const MAIL_KINDS: Record<string, MailKind> = {
   "/sign-up/email": "confirm",
 };
 
+/** The mobile endpoints the shop uses and the fields each takes; the plugin's others are refused. */
+const MOBILE_FIELDS: Record<string, string[]> = {
+  "/phone-number/send-otp": ["phoneNumber"],
+  // updatePhoneNumber: a signed-in shopper adds a proved number to their account.
+  "/phone-number/verify": ["phoneNumber", "code", "updatePhoneNumber"],
+};
+
 /** The one answer to a sign-up, whether or not the address has an account (docs/decisions/005). */
 export const SIGN_UP_ANSWER = { status: true } as const;
 
@@ -50,7 +61,7 @@ const bodyOf = (ctx: { body?: unknown }): Record<string, unknown> =>
  * error thrown from a hook as a server error, and these are the client's.
  */
 function refusal(
-  status: 400 | 429,
+  status: 400 | 404 | 429,
   body: { code: string; message: string },
   headers: Record<string, string> = {},
 ) {
@@ -106,6 +117,23 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
     const body = bodyOf(ctx);
     const email = typeof body.email === "string" ? body.email : null;
 
+    // The phone-number plugin's own hook reads `"phoneNumber" in body` here and fails (500) on a missing body.
+    if (ctx.path === "/update-user" && (!ctx.body || typeof ctx.body !== "object")) {
+      return refusal(400, { code: "INVALID_BODY", message: "The request needs a JSON object body." });
+    }
+
+    for (const typed of [body.email, body.newEmail]) {
+      if (typeof typed === "string" && isMobileAccountEmail(typed)) {
+        return refusal(400, { code: "INVALID_EMAIL", message: "Please enter a valid e-mail address." });
+      }
+    }
+
+    if (ctx.path.startsWith("/phone-number/") || ctx.path === "/sign-in/phone-number") {
+      const refused = await checkMobileRequest(ctx, body);
+      if (refused) return refused;
+      return { context: { body: { ...body, phoneNumber: toE164Mobile(String(body.phoneNumber)) } } };
+    }
+
     if (ctx.path === "/sign-up/email" || ctx.path === "/update-user") {
       const badName =
         (ctx.path === "/sign-up/email" || "name" in body) &&
@@ -146,6 +174,58 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
       return { context: { body: { ...body, revokeOtherSessions: true } } };
     }
   });
+
+  /**
+   * Sign-in with a mobile: only the code endpoints, bodies with the plugin's fields and nothing else, an Indian
+   * mobile, and codes sent within the allowances per client address and per number (docs/decisions/042).
+   * Its password endpoints are refused: they would try passwords past the per-address throttle above.
+   */
+  async function checkMobileRequest(
+    ctx: { path: string; request?: Request; headers?: Headers },
+    body: Record<string, unknown>,
+  ): Promise<Response | null> {
+    const fields = MOBILE_FIELDS[ctx.path];
+    if (!fields || !mobileSignInAvailable(env)) {
+      return refusal(404, { code: "NOT_FOUND", message: "There is no such sign-in page." });
+    }
+    const extra = Object.keys(body).find((key) => !fields.includes(key));
+    if (extra)
+      return refusal(400, { code: "UNKNOWN_FIELD", message: `${extra}: this field is not accepted.` });
+    if (typeof body.phoneNumber !== "string" || !toE164Mobile(body.phoneNumber)) {
+      return refusal(400, {
+        code: "INVALID_PHONE_NUMBER",
+        message: "phoneNumber: enter a 10-digit Indian mobile number, starting with 6, 7, 8 or 9.",
+      });
+    }
+    if (ctx.path === "/phone-number/verify") {
+      if (typeof body.code !== "string" || !new RegExp(`^[0-9]{${MOBILE_CODE_LENGTH}}$`).test(body.code)) {
+        return refusal(400, {
+          code: "INVALID_OTP_FORMAT",
+          message: `code: enter the ${MOBILE_CODE_LENGTH}-digit code from the SMS.`,
+        });
+      }
+      if ("updatePhoneNumber" in body && typeof body.updatePhoneNumber !== "boolean") {
+        return refusal(400, { code: "INVALID_BODY", message: "updatePhoneNumber: must be true or false." });
+      }
+      return null;
+    }
+    const number = toE164Mobile(body.phoneNumber) ?? "";
+    const forwarded = ctx.headers?.get("x-forwarded-for") ?? ctx.request?.headers.get("x-forwarded-for");
+    const client = clientAddressFromChain(forwarded, env) ?? "unknown";
+    const minutes = env.AUTH_SMS_WINDOW_MINUTES;
+    return (
+      refuseUnlessAllowed(
+        await takeAllowance(db, "sms:client", client, env.AUTH_SMS_PER_CLIENT, minutes),
+        "TOO_MANY_SMS",
+        "Too many codes were asked for from this network. Please try again later.",
+      ) ??
+      refuseUnlessAllowed(
+        await takeAllowance(db, "sms:number", number, env.AUTH_SMS_PER_NUMBER, minutes),
+        "TOO_MANY_SMS",
+        "Too many codes were sent to this number. Please check your messages, or try again later.",
+      )
+    );
+  }
 
   const after = createAuthMiddleware(async (ctx) => {
     const returned = ctx.context.returned;

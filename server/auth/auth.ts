@@ -1,6 +1,14 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { genericOAuth, magicLink } from "better-auth/plugins";
+import { genericOAuth, magicLink, phoneNumber } from "better-auth/plugins";
+import { formatMobile } from "../../common/india.ts";
+import {
+  MOBILE_CODE_LENGTH,
+  MOBILE_CODE_MINUTES,
+  MOBILE_CODE_TRIES,
+  mobileAccountEmail,
+  nationalDigits,
+} from "../../common/mobile-sign-in.ts";
 import { ACCOUNT_NAME_MAX, accountImageSchema, CONTROL_CHARACTERS } from "../../common/schemas/account.ts";
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
@@ -8,10 +16,12 @@ import type { Env } from "../env.ts";
 import type { JobSignal } from "../jobs/job-queue.ts";
 import { log, redact, serializeLogArgument } from "../log.ts";
 import { resolveAuthSecret } from "../secrets.ts";
+import { enqueueSignInCode } from "../sms/sign-in-code-job.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
 import { accountMailSender } from "./account-mail.ts";
 import { createAuthHooks } from "./auth-hooks.ts";
 import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
+import { mobileCodeIdentifier, verifyMobileCode, withHashedCode } from "./mobile-codes.ts";
 import { socialProviderConfigs } from "./social-providers.ts";
 
 export type Auth = ReturnType<typeof createAuth>;
@@ -40,6 +50,7 @@ export function configuredProviders(env: Env) {
 }
 
 export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSignal }) {
+  const secret = resolveAuthSecret(env);
   const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
   const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
   const sendLater = accountMailSender(db, jobs);
@@ -48,7 +59,7 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
     appName: env.SHOP_NAME,
     baseURL: env.PUBLIC_URL,
     basePath: "/api/auth",
-    secret: resolveAuthSecret(env),
+    secret,
     trustedOrigins: [new URL(env.PUBLIC_URL).origin],
     database: drizzleAdapter(db, {
       provider: "pg",
@@ -125,6 +136,34 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
       }),
       // Google, Facebook, GitHub and X, each at base URLs tests can point at local fakes.
       genericOAuth({ config: socialProviderConfigs(env) }),
+      // Sign-in with a mobile number (docs/decisions/042). The hooks (auth-hooks.ts) take numbers as typed
+      // and hand the plugin E.164, refuse its password endpoints, and count codes sent per number and client.
+      phoneNumber({
+        otpLength: MOBILE_CODE_LENGTH,
+        expiresIn: MOBILE_CODE_MINUTES * 60,
+        allowedAttempts: MOBILE_CODE_TRIES,
+        phoneNumberValidator: (number) => /^\+91[6-9][0-9]{9}$/.test(number),
+        // Called after the answer's code row is written, outside any transaction of ours: the SMS is a job,
+        // so a provider that is down is retried and never fails the request.
+        sendOTP: async ({ phoneNumber: to, code }) => {
+          await enqueueSignInCode(db, secret, {
+            to,
+            code,
+            expiresAt: new Date(Date.now() + MOBILE_CODE_MINUTES * 60_000),
+          });
+          jobs.wake();
+        },
+        verifyOTP: async ({ phoneNumber: number, code }, ctx) => {
+          if (!ctx) return false;
+          const row = await ctx.context.internalAdapter.findVerificationValue(mobileCodeIdentifier(number));
+          return verifyMobileCode(db, secret, row, code);
+        },
+        // A number no account has yet makes one: Better Auth needs an e-mail, the shop never mails this one.
+        signUpOnVerification: {
+          getTempEmail: mobileAccountEmail,
+          getTempName: (number) => formatMobile(nationalDigits(number)),
+        },
+      }),
     ],
 
     user: {
@@ -143,6 +182,12 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
     },
     hooks: createAuthHooks({ db, env, sendLater }),
     databaseHooks: {
+      verification: {
+        create: {
+          before: async (row, context) =>
+            context?.path === "/phone-number/send-otp" ? { data: withHashedCode(secret, row) } : undefined,
+        },
+      },
       user: {
         // Names and pictures that arrive from a provider rather than a form (the forms are checked by the
         // hooks above): kept to what the forms accept instead of refusing the sign-in.
@@ -173,13 +218,19 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
         "/send-verification-email": limit(env.AUTH_RATE_LIMIT_EMAIL),
         "/change-password": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
         "/delete-user": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
+        "/phone-number/send-otp": limit(env.AUTH_RATE_LIMIT_EMAIL),
+        "/phone-number/verify": limit(env.AUTH_RATE_LIMIT_SIGN_IN),
         // Read on every page load; it proves nothing and needs no limit.
         "/get-session": false,
       },
     },
     verification: {
       // Reset tokens are stored hashed like e-mail link tokens, so a leaked table grants nothing.
-      storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } },
+      // So are mobile numbers waiting for a code: the table keeps no list of numbers strangers typed.
+      storeIdentifier: {
+        default: "plain",
+        overrides: { "reset-password:": "hashed", "phone-number-otp-": "hashed" },
+      },
     },
     // Errors of redirect flows (a provider refusing, an expired state) land on the sign-in page.
     onAPIError: { errorURL: publicUrl("/login") },

@@ -48,6 +48,23 @@ export function clientAddress(c: Context, env: Env): string | undefined {
   return [...chain, peer].reverse().find((address) => !isTrusted(trusted, address)) ?? peer;
 }
 
+/**
+ * The client address Better Auth will see in the X-Forwarded-For that withClientAddress built: the last entry
+ * that is not one of TRUSTED_PROXIES. For the shop's own limits inside Better Auth's hooks.
+ */
+export function clientAddressFromChain(
+  forwardedFor: string | null | undefined,
+  env: Env,
+): string | undefined {
+  const chain = (forwardedFor ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => isIP(entry));
+  if (env.TRUSTED_PROXIES.length === 0) return chain.at(-1);
+  const trusted = trustedProxyList(env.TRUSTED_PROXIES);
+  return [...chain].reverse().find((address) => !isTrusted(trusted, address)) ?? chain.at(-1);
+}
+
 function trustedProxyList(entries: string[]): BlockList {
   const list = new BlockList();
   for (const entry of entries) {

@@ -121,10 +121,13 @@ describe("signing in with Google (OpenID Connect against a local provider)", () 
 
   it("lists Google among the sign-in buttons only because it is configured", async () => {
     const response = await shop.app.request("/api/account/providers");
-    expect(await response.json()).toEqual({ providers: [{ id: "google", name: "Google" }] });
+    expect(await response.json()).toEqual({ providers: [{ id: "google", name: "Google" }], mobile: false });
     const plain = await createTestApp();
     try {
-      expect(await (await plain.app.request("/api/account/providers")).json()).toEqual({ providers: [] });
+      expect(await (await plain.app.request("/api/account/providers")).json()).toEqual({
+        providers: [],
+        mobile: false,
+      });
       const refused = await plain.app.request("/api/auth/sign-in/social", {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: ORIGIN },

@@ -90,14 +90,35 @@ export async function lockAfterFailure(db: Db, env: Env, email: string): Promise
  * Takes one e-mail of a kind for an address: AUTH_EMAIL_PER_ADDRESS per AUTH_EMAIL_PER_ADDRESS_MINUTES,
  * whichever client asks, so no one can fill a stranger's inbox by asking from many addresses.
  */
-export async function takeMailAllowance(
+export function takeMailAllowance(
   db: Db,
   env: Env,
   kind: MailKind,
   email: string,
 ): Promise<ThrottleDecision> {
-  const key = throttleKey(`mail:${kind}`, email);
-  const windowOver = sql`${authThrottles.windowStartedAt} <= now() - make_interval(mins => ${env.AUTH_EMAIL_PER_ADDRESS_MINUTES})`;
+  return takeAllowance(
+    db,
+    `mail:${kind}`,
+    email,
+    env.AUTH_EMAIL_PER_ADDRESS,
+    env.AUTH_EMAIL_PER_ADDRESS_MINUTES,
+  );
+}
+
+/**
+ * Takes one of `max` uses per `minutes` of something for one subject (an e-mail address, a mobile number, a
+ * client address), counted in one conditional upsert so that requests arriving at once, at any instance,
+ * are counted one by one.
+ */
+export async function takeAllowance(
+  db: Db,
+  kind: string,
+  subject: string,
+  max: number,
+  minutes: number,
+): Promise<ThrottleDecision> {
+  const key = throttleKey(kind, subject);
+  const windowOver = sql`${authThrottles.windowStartedAt} <= now() - make_interval(mins => ${minutes})`;
   const taken = await db
     .insert(authThrottles)
     .values({ key, count: 1, windowStartedAt: sql`now()`, lastAttemptAt: sql`now()` })
@@ -108,13 +129,13 @@ export async function takeMailAllowance(
         windowStartedAt: sql`case when ${windowOver} then now() else ${authThrottles.windowStartedAt} end`,
         lastAttemptAt: sql`now()`,
       },
-      setWhere: sql`${windowOver} or ${authThrottles.count} < ${env.AUTH_EMAIL_PER_ADDRESS}`,
+      setWhere: sql`${windowOver} or ${authThrottles.count} < ${max}`,
     })
     .returning({ count: authThrottles.count });
   if (taken.length > 0) return { allowed: true };
   const [row] = await db.select().from(authThrottles).where(eq(authThrottles.key, key));
   if (!row) return { allowed: true };
-  const windowEnds = row.windowStartedAt.getTime() + env.AUTH_EMAIL_PER_ADDRESS_MINUTES * 60_000;
+  const windowEnds = row.windowStartedAt.getTime() + minutes * 60_000;
   return { allowed: false, retryAfterSeconds: secondsUntil(new Date(windowEnds)) };
 }
 

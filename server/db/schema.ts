@@ -86,6 +86,12 @@ export const users = pgTable("users", {
   role: text("role", { enum: ["customer", "staff", "owner"] })
     .notNull()
     .default("customer"),
+  /**
+   * A mobile number proved by a code sent to it (Better Auth's phone-number plugin), in E.164 (+91...).
+   * Set only by verifying it, so signing in with it never reaches an account on a number someone typed.
+   */
+  phoneNumber: text("phone_number").unique(),
+  phoneNumberVerified: boolean("phone_number_verified").notNull().default(false),
   ...timestamps,
 });
 

@@ -4,6 +4,7 @@ import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB, type OrderMailKind } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
+import { deliverSignInCode, SIGN_IN_CODE_JOB } from "../sms/sign-in-code-job.ts";
 import type { JobHandler } from "./job-queue.ts";
 
 /** Finished jobs are kept this long (to look into a complaint about a mail), then deleted. */
@@ -15,6 +16,9 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     [ACCOUNT_MAIL_JOB]: (payload) => deliverAccountMail(deps.mailer, payload),
     [ORDER_MAIL_JOB]: async (payload) => {
       await deliverOrderMail(deps, String(payload.orderId), payload.kind as OrderMailKind);
+    },
+    [SIGN_IN_CODE_JOB]: async (payload) => {
+      await deliverSignInCode({ env: deps.env, sms: deps.sms, secret: deps.authSecret }, payload);
     },
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {
       await expireUnpaidOrders(deps);

@@ -8,11 +8,13 @@ import {
   useLoaderData,
 } from "react-router";
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
+import { accountLabel } from "../../common/mobile-sign-in.ts";
 import { Notice, TextField } from "../components/form-controls.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
+import { MobileNumber, mobileNumberAction } from "../features/settings/mobile-number.tsx";
 import {
   disconnectProvider,
   type LinkedAccount,
@@ -32,10 +34,11 @@ const PROVIDER_NAMES: Record<string, string> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSessionUser(request);
-  const [{ sessions }, linked, { providers }] = await Promise.all([
+  const [{ sessions }, linked, { providers, mobile }, session] = await Promise.all([
     api<{ sessions: AccountSession[] }>("/account/sessions"),
     api<LinkedAccount[]>("/auth/list-accounts"),
-    api<{ providers: SocialProviderInfo[] }>("/account/providers"),
+    api<{ providers: SocialProviderInfo[]; mobile: boolean }>("/account/providers"),
+    api<{ user: { phoneNumber?: string | null } } | null>("/auth/get-session"),
   ]);
   const hasPassword = linked.some((account) => account.providerId === "credential");
   const methods = linked.map((account) => account.providerId).filter((method) => method !== "credential");
@@ -46,6 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     methods,
     linked: linked.map(({ id, providerId }) => ({ id, providerId })),
     providers,
+    mobile,
+    phoneNumber: session?.user.phoneNumber ?? null,
     methodsNotice: connectNotice(new URL(request.url).searchParams, providers),
   };
 }
@@ -62,9 +67,14 @@ function connectNotice(query: URLSearchParams, providers: SocialProviderInfo[]) 
 
 export type SettingsResult = { intent: string; ok: boolean; message: string };
 
-export async function action({ request }: ActionFunctionArgs): Promise<SettingsResult | Response> {
+export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent"));
+  if (intent === "mobile-send" || intent === "mobile-verify") return mobileNumberAction(form);
+  return settingsAction(form, intent);
+}
+
+async function settingsAction(form: FormData, intent: string): Promise<SettingsResult | Response> {
   const field = (name: string) => String(form.get(name) ?? "");
   const done = (message: string) => ({ intent, ok: true, message });
   const failed = (message: string) => ({ intent, ok: false, message });
@@ -118,14 +128,14 @@ export async function action({ request }: ActionFunctionArgs): Promise<SettingsR
 }
 
 export function Component() {
-  const { user, sessions, hasPassword, methods, linked, providers, methodsNotice } =
+  const { user, sessions, hasPassword, methods, linked, providers, mobile, phoneNumber, methodsNotice } =
     useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-3xl space-y-6 py-2 sm:py-6">
       <header>
         <h1 className="font-serif text-3xl font-semibold">Settings</h1>
         <p className="mt-1 text-stone-600 dark:text-stone-300">
-          Signed in as <strong className="break-all">{user.email}</strong>
+          Signed in as <strong className="break-all">{accountLabel(user.email)}</strong>
         </p>
       </header>
 
@@ -154,6 +164,12 @@ export function Component() {
       <Section title="Ways to sign in" id="sign-in-methods">
         <SignInMethods linked={linked} providers={providers} notice={methodsNotice} />
       </Section>
+
+      {(mobile || phoneNumber) && (
+        <Section title="Mobile number" id="mobile">
+          <MobileNumber phoneNumber={phoneNumber} />
+        </Section>
+      )}
 
       <Section title="Where you're signed in" id="sessions">
         <SessionList sessions={sessions} />

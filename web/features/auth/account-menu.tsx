@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "react-router";
 import { isStaffRole } from "../../../common/account.ts";
+import { accountLabel } from "../../../common/mobile-sign-in.ts";
 import { refreshSession, useSessionUser } from "./session-store.ts";
 
 // Only signed-in visitors need the avatar menu; a first visit does not download it.
@@ -39,7 +40,7 @@ export function AccountMenu() {
   }
   return (
     <Suspense fallback={<span className="block size-10" aria-hidden="true" />}>
-      <AvatarMenu email={user.email} admin={isStaffRole(user.role)} />
+      <AvatarMenu email={accountLabel(user.email)} admin={isStaffRole(user.role)} />
     </Suspense>
   );
 }

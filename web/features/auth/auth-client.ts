@@ -1,4 +1,4 @@
-import { inferAdditionalFields, magicLinkClient } from "better-auth/client/plugins";
+import { inferAdditionalFields, magicLinkClient, phoneNumberClient } from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
 
 /**
@@ -7,5 +7,9 @@ import { createAuthClient } from "better-auth/react";
  */
 export const authClient = createAuthClient({
   basePath: "/api/auth",
-  plugins: [magicLinkClient(), inferAdditionalFields({ user: { role: { type: "string", input: false } } })],
+  plugins: [
+    magicLinkClient(),
+    phoneNumberClient(),
+    inferAdditionalFields({ user: { role: { type: "string", input: false } } }),
+  ],
 });

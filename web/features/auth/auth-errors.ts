@@ -25,6 +25,13 @@ const MESSAGES: Record<string, string> = {
   // Only the sign-up confirmation link says "expired" apart from "used".
   TOKEN_EXPIRED:
     "This confirmation link has expired. Sign in with your password and we will send you a new one.",
+  // Sign-in with a mobile number.
+  INVALID_PHONE_NUMBER: "Please enter a 10-digit Indian mobile number, starting with 6, 7, 8 or 9.",
+  INVALID_OTP_FORMAT: "Please enter the 6-digit code from the SMS.",
+  INVALID_OTP: "That code is not right. Check the SMS and try again.",
+  OTP_EXPIRED: "This code has expired. Please ask for a new one.",
+  OTP_NOT_FOUND: "This code has expired or has already been used. Please ask for a new one.",
+  TOO_MANY_ATTEMPTS: "This code was tried 5 times and no longer works. Please ask for a new one.",
   // Provider redirects (lower-case codes from Better Auth's OAuth callback); {provider} is the provider's
   // name when the page knows it (the sign-in buttons add ?provider=), else "the provider".
   account_not_linked:
@@ -64,6 +71,9 @@ export function authErrorMessage(failure: AuthFailure): string {
     }
     if (failure.code === "TOO_MANY_EMAILS") {
       return `We have already sent several e-mails to this address. Please check your inbox, or wait ${wait} and try again.`;
+    }
+    if (failure.code === "TOO_MANY_SMS") {
+      return `We have already sent several codes. Please check your messages, or wait ${wait} and try again.`;
     }
     return `Too many attempts. Please wait ${wait} and try again.`;
   }

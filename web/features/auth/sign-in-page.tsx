@@ -24,6 +24,8 @@ const DEFAULT_TARGET: Record<SignInMode, string> = { shop: "/", admin: "/admin" 
 type LoaderData = {
   mode: SignInMode;
   providers: SocialProviderInfo[];
+  /** Sign-in with a mobile number is offered (an SMS provider is configured, or in development). */
+  mobile: boolean;
   redirectTo: string;
   error: string | null;
   /** The provider a failed provider sign-in came back from, when it is one of the configured ones. */
@@ -45,14 +47,14 @@ export async function loadSignInPage(request: Request, mode: SignInMode): Promis
   const url = new URL(request.url);
   const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"), DEFAULT_TARGET[mode]);
   const error = url.searchParams.get("error");
-  const [user, { providers }] = await Promise.all([
+  const [user, { providers, mobile }] = await Promise.all([
     fetchSessionUser(),
-    api<{ providers: SocialProviderInfo[] }>("/account/providers"),
+    api<{ providers: SocialProviderInfo[]; mobile: boolean }>("/account/providers"),
   ]);
   if (user && !error && (mode === "shop" || isStaffRole(user.role))) throw redirect(redirectTo);
   const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
   const providerName = providers.find(({ id }) => id === url.searchParams.get("provider"))?.name ?? null;
-  return { mode, providers, redirectTo, error, providerName, notice, signedInAs: user };
+  return { mode, providers, mobile, redirectTo, error, providerName, notice, signedInAs: user };
 }
 
 type ActionData = { error: string; email: string; code?: string };
@@ -89,7 +91,7 @@ function emailLinkPage(mode: SignInMode, redirectTo: string) {
 }
 
 export function SignInPage() {
-  const { mode, providers, redirectTo, error, providerName, notice, signedInAs } =
+  const { mode, providers, mobile, redirectTo, error, providerName, notice, signedInAs } =
     useLoaderData() as LoaderData;
   const action = useActionData() as ActionData | undefined;
   const navigation = useNavigation();
@@ -181,6 +183,26 @@ export function SignInPage() {
           </svg>
           E-mail me a sign-in link
         </Link>
+        {mobile && !admin && (
+          <Link to={withRedirect("/login/mobile", redirectTo)} className={secondaryButton}>
+            <svg
+              viewBox="0 0 24 24"
+              width="20"
+              height="20"
+              aria-hidden="true"
+              className="text-brand-700 dark:text-brand-100"
+            >
+              <path
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinejoin="round"
+                d="M7 2h10v20H7zM11 18h2"
+              />
+            </svg>
+            Sign in with mobile
+          </Link>
+        )}
         <SocialButtons providers={providers} returnTo={here} errorTo={here} />
       </div>
 

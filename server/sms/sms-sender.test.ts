@@ -1,0 +1,130 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  FAKE_MSG91,
+  FAKE_TWILIO,
+  type FakeSmsProvider,
+  startFakeSmsProvider,
+} from "../../tests/fake-sms-provider.ts";
+import { parseEnv } from "../env.ts";
+import { createSmsSender } from "./sms-sender.ts";
+
+let fake: FakeSmsProvider;
+beforeAll(async () => {
+  fake = await startFakeSmsProvider();
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.state.outage = null;
+});
+
+const SMS = { to: "+919876543210", code: "482913", text: "482913 is your sign-in code." };
+const msg91 = (overrides: Record<string, string> = {}) =>
+  createSmsSender(
+    parseEnv({
+      NODE_ENV: "test",
+      MSG91_AUTH_KEY: FAKE_MSG91.authKey,
+      MSG91_TEMPLATE_ID: FAKE_MSG91.templateId,
+      MSG91_API_BASE: fake.base,
+      ...overrides,
+    }),
+  );
+const twilio = (overrides: Record<string, string> = {}) =>
+  createSmsSender(
+    parseEnv({
+      NODE_ENV: "test",
+      TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
+      TWILIO_AUTH_TOKEN: FAKE_TWILIO.authToken,
+      TWILIO_FROM: FAKE_TWILIO.from,
+      TWILIO_API_BASE: fake.base,
+      ...overrides,
+    }),
+  );
+
+describe("MSG91", () => {
+  it("sends the code in the template's otp variable, to the number without its +", async () => {
+    const sender = msg91();
+    expect(sender.provider).toBe("msg91");
+    await sender.send(SMS);
+    expect(fake.messages.at(-1)).toEqual({ provider: "msg91", to: "919876543210", code: "482913" });
+  });
+
+  it("fails on MSG91's 200 answer of type error (a wrong key), naming no code", async () => {
+    const error = await msg91({ MSG91_AUTH_KEY: "wrong" })
+      .send(SMS)
+      .catch((failure: Error) => failure);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain("Authentication failure");
+    expect((error as Error).message).not.toContain(SMS.code);
+  });
+
+  it("fails when MSG91 answers 500 or drops the connection", async () => {
+    fake.state.outage = "500";
+    await expect(msg91().send(SMS)).rejects.toThrow(/HTTP 500/);
+    fake.state.outage = "down";
+    await expect(msg91().send(SMS)).rejects.toThrow(/could not be reached/);
+  });
+});
+
+describe("Twilio", () => {
+  it("posts the whole message as a form with basic authentication", async () => {
+    const sender = twilio();
+    expect(sender.provider).toBe("twilio");
+    await sender.send(SMS);
+    expect(fake.messages.at(-1)).toEqual({ provider: "twilio", to: SMS.to, code: SMS.code, body: SMS.text });
+  });
+
+  it("sends through a Messaging Service when TWILIO_FROM is one", async () => {
+    await twilio({ TWILIO_FROM: `MG${"ab".repeat(16)}` }).send(SMS);
+    expect(fake.messages.at(-1)?.provider).toBe("twilio");
+  });
+
+  it("fails with Twilio's error code on a wrong token, and on an outage", async () => {
+    await expect(twilio({ TWILIO_AUTH_TOKEN: "wrong" }).send(SMS)).rejects.toThrow(
+      /HTTP 401\): 20003 Authenticate/,
+    );
+    fake.state.outage = "500";
+    await expect(twilio().send(SMS)).rejects.toThrow(/HTTP 500/);
+    fake.state.outage = "down";
+    await expect(twilio().send(SMS)).rejects.toThrow(/could not be reached/);
+  });
+});
+
+describe("without a provider", () => {
+  it("writes each SMS to DATA_DIR/sms/", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "shop-sms-"));
+    try {
+      const sender = createSmsSender(parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir }));
+      expect(sender.provider).toBe("file");
+      await sender.send(SMS);
+      const files = await readdir(path.join(dataDir, "sms"));
+      expect(files).toHaveLength(1);
+      expect(await readFile(path.join(dataDir, "sms", files[0] ?? ""), "utf8")).toBe(
+        `To: ${SMS.to}\n\n${SMS.text}\n`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("configuration", () => {
+  it("refuses half a provider, or two", () => {
+    expect(() => parseEnv({ MSG91_AUTH_KEY: "k" })).toThrow(/MSG91_TEMPLATE_ID/);
+    expect(() => parseEnv({ TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid })).toThrow(
+      /missing TWILIO_AUTH_TOKEN, TWILIO_FROM/,
+    );
+    expect(() =>
+      parseEnv({
+        MSG91_AUTH_KEY: "k",
+        MSG91_TEMPLATE_ID: "t",
+        TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
+        TWILIO_AUTH_TOKEN: "x",
+        TWILIO_FROM: "+1",
+      }),
+    ).toThrow(/not both/);
+    expect(() => parseEnv({ TWILIO_ACCOUNT_SID: "nope" })).toThrow(/TWILIO_ACCOUNT_SID/);
+  });
+});

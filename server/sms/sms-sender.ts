@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Env } from "../env.ts";
+
+/** One sign-in code for one number; `text` is the whole message where the provider sends free text. */
+export type SmsCode = { to: string; code: string; text: string };
+export type SmsSender = { provider: "msg91" | "twilio" | "file"; send: (sms: SmsCode) => Promise<void> };
+
+/** A provider that does not answer in this time has failed this try; the job tries again later. */
+const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** The SMS provider env.ts accepted: MSG91, Twilio, or none. */
+export function smsProvider(env: Env): "msg91" | "twilio" | null {
+  if (env.MSG91_AUTH_KEY && env.MSG91_TEMPLATE_ID) return "msg91";
+  if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM) return "twilio";
+  return null;
+}
+
+/**
+ * Sign-in with a mobile is offered when codes can reach a phone, or in development, where they are written to
+ * DATA_DIR/sms/ (a shop in production without a provider would show a button that sends nothing).
+ */
+export const mobileSignInAvailable = (env: Env) =>
+  smsProvider(env) !== null || env.NODE_ENV === "development";
+
+/** Throws when the provider refuses or cannot be reached, so the job is retried; errors never carry the code. */
+export function createSmsSender(env: Env): SmsSender {
+  const provider = smsProvider(env);
+  if (provider === "msg91") return { provider, send: (sms) => sendWithMsg91(env, sms) };
+  if (provider === "twilio") return { provider, send: (sms) => sendWithTwilio(env, sms) };
+  const folder = path.resolve(env.DATA_DIR, "sms");
+  return {
+    provider: "file",
+    async send(sms) {
+      await mkdir(folder, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const file = path.join(
+        folder,
+        `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`,
+      );
+      await writeFile(file, `To: ${sms.to}\n\n${sms.text}\n`);
+      if (env.NODE_ENV !== "test") console.log(`[sms] to ${sms.to}: ${sms.text}`);
+    },
+  };
+}
+
+async function post(
+  url: string,
+  init: RequestInit,
+  provider: string,
+): Promise<{ status: number; body: unknown }> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      ...init,
+      method: "POST",
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const reason =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : "";
+    throw new Error(`${provider} could not be reached: ${reason}`.slice(0, 300));
+  }
+  const text = await response.text().catch(() => "");
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  return { status: response.status, body };
+}
+
+const field = (body: unknown, name: string): string | undefined => {
+  if (!body || typeof body !== "object") return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return value === undefined || value === null ? undefined : String(value).slice(0, 200);
+};
+
+/**
+ * MSG91's Flow API (India's DLT rules allow only registered templates): the template's `##otp##` variable
+ * gets the code. MSG91 answers `{"type":"success"}` or `{"type":"error","message":...}`, at times with 200.
+ */
+async function sendWithMsg91(env: Env, sms: SmsCode) {
+  const { status, body } = await post(
+    new URL("/api/v5/flow", env.MSG91_API_BASE).toString(),
+    {
+      headers: {
+        authkey: env.MSG91_AUTH_KEY ?? "",
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: JSON.stringify({
+        template_id: env.MSG91_TEMPLATE_ID,
+        short_url: "0",
+        recipients: [{ mobiles: sms.to.replace(/^\+/, ""), otp: sms.code }],
+      }),
+    },
+    "MSG91",
+  );
+  if (status >= 200 && status < 300 && field(body, "type") === "success") return;
+  throw new Error(`MSG91 refused the SMS (HTTP ${status}): ${field(body, "message") ?? "no message"}`);
+}
+
+/** Twilio's Messages resource: a form post with HTTP basic authentication; 201 with the message's sid. */
+async function sendWithTwilio(env: Env, sms: SmsCode) {
+  const sid = env.TWILIO_ACCOUNT_SID ?? "";
+  const from = env.TWILIO_FROM ?? "";
+  const form = new URLSearchParams({ To: sms.to, Body: sms.text });
+  // A Messaging Service picks the sender itself; anything else is the sender.
+  form.set(/^MG[0-9a-fA-F]{32}$/.test(from) ? "MessagingServiceSid" : "From", from);
+  const { status, body } = await post(
+    new URL(`/2010-04-01/Accounts/${sid}/Messages.json`, env.TWILIO_API_BASE).toString(),
+    {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${sid}:${env.TWILIO_AUTH_TOKEN ?? ""}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      },
+      body: form.toString(),
+    },
+    "Twilio",
+  );
+  if (status >= 200 && status < 300 && field(body, "sid")) return;
+  throw new Error(
+    `Twilio refused the SMS (HTTP ${status}): ${field(body, "code") ?? ""} ${field(body, "message") ?? "no message"}`.trim(),
+  );
+}

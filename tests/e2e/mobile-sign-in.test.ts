@@ -1,0 +1,174 @@
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../server/db/client.ts";
+import { orders, users } from "../../server/db/schema.ts";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
+import { FAKE_TWILIO, type FakeSmsProvider, startFakeSmsProvider } from "../fake-sms-provider.ts";
+import { launchBrowser, newContext, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
+
+let sms: FakeSmsProvider;
+let shop: Shop;
+let browser: Browser;
+let database: ReturnType<typeof createDb>;
+
+beforeAll(async () => {
+  sms = await startFakeSmsProvider();
+  [shop, browser] = await Promise.all([
+    startShop({
+      env: {
+        TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
+        TWILIO_AUTH_TOKEN: FAKE_TWILIO.authToken,
+        TWILIO_FROM: FAKE_TWILIO.from,
+        TWILIO_API_BASE: sms.base,
+      },
+    }),
+    launchBrowser(),
+  ]);
+  database = createDb(shop.databaseUrl ?? "", { max: 2 });
+});
+afterAll(async () => {
+  await database?.pool.end();
+  await browser?.close();
+  await shop?.stop();
+  await sms?.close();
+});
+
+/** Screenshots of this journey go to /tmp, for a person to look at. */
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `/tmp/mobile-sign-in-${name}.png`, fullPage: true });
+
+async function signInWithMobile(page: Page, mobile: string, name: string) {
+  await page.getByRole("link", { name: "Sign in with mobile" }).click();
+  await page.getByRole("heading", { name: "Sign in with your mobile" }).waitFor();
+  await page.getByLabel("Mobile number").fill(mobile);
+  await shot(page, `${name}-number`);
+  const before = sms.messages.length;
+  await page.getByRole("button", { name: "Send code" }).click();
+  await page.getByRole("heading", { name: "Enter the code" }).waitFor();
+  const code = await sms.codeFor(`+91${mobile.replace(/\D/g, "").slice(-10)}`, { after: before });
+  await shot(page, `${name}-code`);
+  await page.getByLabel("Code from the SMS").fill(code);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+describe("signing in with a mobile number", () => {
+  it("signs a new shopper in with a code read from the SMS, and they check out with cash on delivery", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    const failures: string[] = [];
+    page.on("pageerror", (error) => failures.push(error.message));
+
+    await page.goto("/login");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+
+    // A wrong code first: the page says so and keeps the shopper on the code step.
+    await page.getByRole("link", { name: "Sign in with mobile" }).click();
+    await page.getByLabel("Mobile number").fill("98450 12345");
+    const before = sms.messages.length;
+    await page.getByRole("button", { name: "Send code" }).click();
+    await page.getByRole("heading", { name: "Enter the code" }).waitFor();
+    const code = await sms.codeFor("+919845012345", { after: before });
+    await page.getByLabel("Code from the SMS").fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByText("That code is not right. Check the SMS and try again.").waitFor();
+    await shot(page, "phone-wrong-code");
+    await page.getByLabel("Code from the SMS").fill(code);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    // At 375 px the account menu sits behind the menu button: the session says who is signed in.
+    const session = (await (await page.request.get("/api/auth/get-session")).json()) as {
+      user: { phoneNumber: string; email: string };
+    };
+    expect(session.user).toMatchObject({
+      phoneNumber: "+919845012345",
+      email: "919845012345@mobile.invalid",
+    });
+    expect(sms.messages.at(-1)?.body).toMatch(/is your .+ sign-in code\. It works for 5 minutes\./);
+
+    await page.goto("/product/face-glow-oil");
+    await page.getByRole("heading", { level: 1, name: "Face Glow Oil" }).waitFor();
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await page.goto("/checkout");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    const form = page.getByRole("form", { name: "New delivery address" });
+    await form.getByLabel("Full name").fill("Ravi Kumar");
+    await form.getByLabel("Mobile number").fill("98450 12345");
+    await form.getByLabel("House, flat, building").fill("4, Temple Street");
+    await form.getByLabel("City or town").fill("Bengaluru");
+    await form.getByLabel("State or union territory").selectOption("Karnataka");
+    await form.getByLabel("PIN code").fill("560004");
+    await form.getByRole("button", { name: "Save address" }).click();
+    await page.getByRole("radio", { name: /Ravi Kumar/ }).waitFor();
+    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+    await page.getByRole("button", { name: /^Place order/ }).click();
+    await page.waitForURL(/\/orders\/PN-\d{4}-\d{6}\?placed=1$/);
+    await page.getByText("Thank you! Your order is placed.").waitFor();
+    await shot(page, "phone-order-placed");
+
+    const [user] = await database.db.select().from(users).where(eq(users.phoneNumber, "+919845012345"));
+    expect(user?.phoneNumberVerified).toBe(true);
+    expect(
+      await database.db
+        .select()
+        .from(orders)
+        .where(eq(orders.userId, user?.id ?? "")),
+    ).toHaveLength(1);
+    expect(failures).toEqual([]);
+    await context.close();
+  });
+
+  it("adds a mobile to an e-mail account in Settings, then signs in to that account with it", async () => {
+    const account = await signUpViaHttp(shop.url, "asha@example.in");
+    const settings = await newContext(browser, shop, { viewport: "desktop" });
+    await signInContext(settings, shop.url, account);
+    const page = await settings.newPage();
+    await page.goto("/settings");
+    const section = page.getByRole("region", { name: "Mobile number" });
+    await section.getByLabel("Mobile number").fill("81234 56789");
+    const before = sms.messages.length;
+    await section.getByRole("button", { name: "Send code" }).click();
+    const code = await sms.codeFor("+918123456789", { after: before });
+    await section.getByLabel(/Code sent by SMS to/).fill(code);
+    await section.getByRole("button", { name: "Save mobile number" }).click();
+    await section.getByText("is saved: you can sign in with it.").waitFor();
+    await shot(page, "settings-mobile-saved");
+    await settings.close();
+
+    const fresh = await newContext(browser, shop, { viewport: "phone" });
+    const phone = await fresh.newPage();
+    await phone.goto("/login");
+    await signInWithMobile(phone, "8123456789", "existing-account");
+    await phone.waitForURL((url) => url.pathname === "/");
+    const session = (await (await phone.request.get("/api/auth/get-session")).json()) as {
+      user: { id: string; email: string };
+    };
+    expect(session.user).toMatchObject({ id: account.userId, email: "asha@example.in" });
+    await fresh.close();
+  });
+
+  it("shows the sign-in page with the mobile button at 375 and 1280 px, light and dark", async () => {
+    for (const viewport of ["phone", "desktop"] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const page = await context.newPage();
+        await page.goto("/login");
+        const button = page.getByRole("link", { name: "Sign in with mobile" });
+        await button.waitFor();
+        const box = await button.boundingBox();
+        expect(box?.width).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+        expect(box?.height).toBeGreaterThanOrEqual(44);
+        const width = VIEWPORTS[viewport].width;
+        await shot(page, `login-${width}-${colorScheme}`);
+        await signInWithMobile(page, "+91 70000 12345", `${width}-${colorScheme}`);
+        await page.waitForURL((url) => url.pathname === "/");
+        if (viewport === "desktop") {
+          // The header names a mobile account by its number, not by the stand-in address it has.
+          await page.getByRole("button", { name: "Account menu for +91 70000 12345" }).waitFor();
+        }
+        await context.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const FAKE_MSG91 = { authKey: "fake-msg91-auth-key", templateId: "fake-template-id" };
+export const FAKE_TWILIO = {
+  accountSid: `AC${"0123456789abcdef".repeat(2)}`,
+  authToken: "fake-twilio-auth-token",
+  from: "+15005550006",
+};
+
+/** One message the fake accepted: the number as the provider got it, and the code it carried. */
+export type FakeSms = { provider: "msg91" | "twilio"; to: string; code: string; body?: string };
+
+/**
+ * A local copy of the two SMS APIs the shop speaks, on 127.0.0.1: MSG91's Flow API (`POST /api/v5/flow`, the
+ * `authkey` header, a template id and `recipients[].mobiles` without the +, answering `{"type":"success"}` or
+ * `{"type":"error"}`) and Twilio's Messages resource (`POST /2010-04-01/Accounts/{sid}/Messages.json`, HTTP
+ * basic authentication, a form with To, From and Body, answering 201 with a `sid` or an error object). The
+ * shop reaches it through MSG91_API_BASE or TWILIO_API_BASE set to `base`.
+ */
+export async function startFakeSmsProvider() {
+  const messages: FakeSms[] = [];
+  /** "500": the provider answers an error; "down": it drops the connection. */
+  const state: { outage: "500" | "down" | null; requests: number } = { outage: null, requests: 0 };
+  const waiters: (() => void)[] = [];
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error) => send(response, 500, { message: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    state.requests++;
+    const url = new URL(request.url ?? "/", base);
+    const raw = await readBody(request);
+    if (state.outage === "down") {
+      request.socket.destroy();
+      return;
+    }
+    if (request.method === "POST" && url.pathname === "/api/v5/flow") return msg91(request, response, raw);
+    const twilioPath = url.pathname.match(/^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/);
+    if (request.method === "POST" && twilioPath) return twilio(request, response, raw, twilioPath[1] ?? "");
+    send(response, 404, { message: "not found" });
+  }
+
+  function msg91(request: IncomingMessage, response: ServerResponse, raw: string) {
+    if (state.outage === "500") return send(response, 500, { type: "error", message: "Internal error" });
+    // MSG91 reports a wrong key with 200 and type "error"; the shop must not take that for a success.
+    if (request.headers.authkey !== FAKE_MSG91.authKey) {
+      return send(response, 200, { type: "error", message: "Authentication failure", code: "201" });
+    }
+    const body = JSON.parse(raw) as {
+      template_id?: string;
+      recipients?: { mobiles?: string; otp?: string }[];
+    };
+    const recipient = body.recipients?.[0];
+    if (
+      body.template_id !== FAKE_MSG91.templateId ||
+      !recipient?.mobiles ||
+      !/^91[6-9]\d{9}$/.test(recipient.mobiles)
+    ) {
+      return send(response, 400, { type: "error", message: "Invalid template or mobile" });
+    }
+    record({ provider: "msg91", to: recipient.mobiles, code: String(recipient.otp ?? "") });
+    send(response, 200, { type: "success", message: "3263686f6e6c696e65" });
+  }
+
+  function twilio(request: IncomingMessage, response: ServerResponse, raw: string, sid: string) {
+    if (state.outage === "500") {
+      return send(response, 500, { code: 20500, message: "Internal Server Error", status: 500 });
+    }
+    const expected = `Basic ${Buffer.from(`${FAKE_TWILIO.accountSid}:${FAKE_TWILIO.authToken}`).toString("base64")}`;
+    if (sid !== FAKE_TWILIO.accountSid || request.headers.authorization !== expected) {
+      return send(response, 401, { code: 20003, message: "Authenticate", status: 401 });
+    }
+    if (!String(request.headers["content-type"]).startsWith("application/x-www-form-urlencoded")) {
+      return send(response, 400, { code: 20001, message: "Expected a form", status: 400 });
+    }
+    const form = new URLSearchParams(raw);
+    const to = form.get("To") ?? "";
+    const text = form.get("Body") ?? "";
+    if (!/^\+[1-9]\d{6,14}$/.test(to)) {
+      return send(response, 400, {
+        code: 21211,
+        message: `The 'To' number ${to} is not a valid phone number.`,
+        status: 400,
+      });
+    }
+    if (form.get("From") !== FAKE_TWILIO.from && !form.get("MessagingServiceSid")) {
+      return send(response, 400, { code: 21603, message: "A 'From' phone number is required.", status: 400 });
+    }
+    record({ provider: "twilio", to, code: text.match(/\d{6}/)?.[0] ?? "", body: text });
+    send(response, 201, { sid: `SM${"a".repeat(32)}`, status: "queued", to, body: text });
+  }
+
+  function record(message: FakeSms) {
+    messages.push(message);
+    for (const wake of waiters.splice(0)) wake();
+  }
+
+  return {
+    base,
+    messages,
+    state,
+    /** The latest code sent to the number (E.164 or without the +), waiting for its SMS to arrive. */
+    async codeFor(number: string, { after = 0, timeoutMs = 10_000 } = {}): Promise<string> {
+      const wanted = number.replace(/^\+/, "");
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.slice(after).findLast((message) => message.to.replace(/^\+/, "") === wanted);
+        if (found) return found.code;
+        if (Date.now() > deadline) throw new Error(`no SMS reached ${number}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeSmsProvider = Awaited<ReturnType<typeof startFakeSmsProvider>>;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}
