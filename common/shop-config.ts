@@ -1,5 +1,5 @@
 import type { ShippingRule } from "./order-pricing.ts";
-import type { ShopDetails } from "./schemas/shop.ts";
+import type { PromoBanner, ShopDetails } from "./schemas/shop.ts";
 
 /**
  * The shop's public details (GET /api/config): SHOP_NAME, the helpdesk and seller details the owner keeps
@@ -11,6 +11,8 @@ export type ShopConfig = {
   phone: string;
   email: string;
   details: ShopDetails;
+  /** The promo banner's offer, as the owner last set it. */
+  banner: PromoBanner;
   shipping: ShippingRule;
   publicUrl: string;
 };

@@ -52,7 +52,7 @@ import {
   reviewFieldsSchema,
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
-import { updateShopDetailsSchema } from "../common/schemas/shop.ts";
+import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
@@ -158,6 +158,8 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/audit": { query: auditListQuerySchema },
   "GET /api/admin/shop/details": {},
   "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
+  "GET /api/admin/shop/banner": {},
+  "PUT /api/admin/shop/banner": { body: updatePromoBannerSchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },

@@ -128,3 +128,4 @@ export const updatePromoBannerSchema = z
   .strict();
 
 export type UpdatePromoBanner = z.input<typeof updatePromoBannerSchema>;
+export type PromoBannerInput = z.output<typeof updatePromoBannerSchema>;

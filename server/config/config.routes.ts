@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import type { Deps } from "../deps.ts";
-import { getShopDetails } from "../shop/shop.data.ts";
+import { getPromoBanner, getShopDetails } from "../shop/shop.data.ts";
 
 /**
  * Public: the shop's name, helpdesk and seller details the web app shows; nothing else of the env leaves.
@@ -11,12 +11,13 @@ export function configRoutes({ env, db, catalogue }: Deps) {
   return new Hono().get("/", async (c) =>
     c.json(
       await catalogue.remember("config", async (): Promise<ShopConfig> => {
-        const details = await getShopDetails(db);
+        const [details, banner] = await Promise.all([getShopDetails(db), getPromoBanner(db)]);
         return {
           shopName: env.SHOP_NAME,
           phone: details.phone,
           email: details.email,
           details,
+          banner,
           publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
           // The cart shows shipping before checkout; the order is priced again on the server.
           shipping: {

@@ -34,6 +34,13 @@ describe("GET /api/config", () => {
         grievanceOfficer: { name: null, email: "care@prakritinaturals.in" },
         updatedAt: null,
       },
+      banner: {
+        visible: true,
+        headline: "Flat 20% off all products",
+        details: "for a limited time.",
+        code: "GLOW20",
+        shortLabel: "20% OFF",
+      },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
     });
@@ -54,6 +61,13 @@ describe("GET /api/config", () => {
         fssaiLicence: null,
         grievanceOfficer: { name: null, email: "help@vanya.example" },
         updatedAt: null,
+      },
+      banner: {
+        visible: true,
+        headline: "Flat 20% off all products",
+        details: "for a limited time.",
+        code: "GLOW20",
+        shortLabel: "20% OFF",
       },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),

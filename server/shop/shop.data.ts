@@ -1,12 +1,20 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { IndianState } from "../../common/india.ts";
-import { type ShopDetails, type ShopDetailsInput, stateCodeOf } from "../../common/schemas/shop.ts";
+import {
+  type PromoBanner,
+  type PromoBannerInput,
+  type ShopDetails,
+  type ShopDetailsInput,
+  stateCodeOf,
+} from "../../common/schemas/shop.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
-import { shopDetails } from "../db/schema.ts";
+import { discountCodes, promoBanner, shopDetails } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { httpError } from "../errors.ts";
 
 type DetailsRow = typeof shopDetails.$inferSelect;
+type BannerRow = typeof promoBanner.$inferSelect;
 
 function presentDetails(row: DetailsRow): ShopDetails {
   const { addressLine1, city, pin, state } = row;
@@ -31,6 +39,14 @@ function presentDetails(row: DetailsRow): ShopDetails {
     updatedAt: row.updatedBy ? row.updatedAt.toISOString() : null,
   };
 }
+
+const presentBanner = (row: BannerRow): PromoBanner => ({
+  visible: row.visible,
+  headline: row.headline,
+  details: row.details,
+  code: row.code,
+  shortLabel: row.shortLabel,
+});
 
 /**
  * The seller's details as they stand: for pages, mails and invoices. The row is written by migration 0017,
@@ -107,6 +123,62 @@ export async function updateShopDetails(
       action: "update",
       before: { ...before, updatedAt: undefined },
       after: { ...after, updatedAt: undefined },
+    });
+    return after;
+  });
+}
+
+export async function getPromoBanner(db: Pick<Db, "select">): Promise<PromoBanner> {
+  const [row] = await db.select().from(promoBanner).where(eq(promoBanner.id, 1));
+  if (!row) throw new Error("The promo_banner row is missing: run the migrations.");
+  return presentBanner(row);
+}
+
+/**
+ * Saves the banner. A code it names must be one shoppers can use (it exists and is switched on): a banner
+ * announcing a code that checkout refuses would be a broken promise.
+ */
+export async function updatePromoBanner(
+  db: Db,
+  input: PromoBannerInput,
+  actor: AuditActor,
+): Promise<PromoBanner> {
+  return db.transaction(async (tx) => {
+    if (input.code) {
+      const [code] = await tx
+        .select({ active: discountCodes.active })
+        .from(discountCodes)
+        .where(eq(discountCodes.code, input.code))
+        .for("share");
+      if (!code?.active) {
+        const problem = code
+          ? `${input.code} is switched off: switch it on under Codes first.`
+          : `There is no discount code ${input.code}.`;
+        throw httpError(400, "invalid_request", `code: ${problem}`, { code: problem });
+      }
+    }
+    const [current] = await tx.select().from(promoBanner).where(eq(promoBanner.id, 1)).for("update");
+    if (!current) throw new Error("The promo_banner row is missing: run the migrations.");
+    const [row] = await tx
+      .update(promoBanner)
+      .set({
+        visible: input.visible,
+        headline: input.headline,
+        details: input.details,
+        code: input.code,
+        shortLabel: input.shortLabel,
+      })
+      .where(eq(promoBanner.id, 1))
+      .returning();
+    if (!row) throw new Error("The promo_banner row is missing: run the migrations.");
+    const after = presentBanner(row);
+    await recordAudit(tx, {
+      actor,
+      entityType: "banner",
+      entityId: "promo",
+      action: "update",
+      before: presentBanner(current),
+      after,
     });
     return after;
   });

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
-import { updateShopDetailsSchema } from "../../common/schemas/shop.ts";
+import { updatePromoBannerSchema, updateShopDetailsSchema } from "../../common/schemas/shop.ts";
 import { requireOwner } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
-import { getShopDetails, updateShopDetails } from "./shop.data.ts";
+import { getPromoBanner, getShopDetails, updatePromoBanner, updateShopDetails } from "./shop.data.ts";
 
 /**
- * The owner's page of the shop's own details (/admin/shop). The guard runs before anything sent is read:
+ * The owner's page of the shop's own details and its promo banner (/admin/shop). The guard runs before anything sent is read:
  * 401 signed out, 403 for staff and customers.
  */
 export function adminShopRoutes(deps: Deps) {
@@ -20,5 +20,9 @@ export function adminShopRoutes(deps: Deps) {
     .get("/details", async (c) => c.json(await getShopDetails(db)))
     .put("/details", validate("json", updateShopDetailsSchema), async (c) =>
       c.json(await updateShopDetails(db, c.req.valid("json"), c.get("owner"))),
+    )
+    .get("/banner", async (c) => c.json(await getPromoBanner(db)))
+    .put("/banner", validate("json", updatePromoBannerSchema), async (c) =>
+      c.json(await updatePromoBanner(db, c.req.valid("json"), c.get("owner"))),
     );
 }

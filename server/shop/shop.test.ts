@@ -172,3 +172,75 @@ describe("the shop's details", () => {
     });
   });
 });
+
+describe("/api/admin/shop/banner", () => {
+  const BANNER = {
+    visible: true,
+    headline: "Diwali: 25% off everything",
+    details: "until Sunday.",
+    code: "welcome10",
+    shortLabel: "25% OFF",
+  };
+
+  it("answers 401 signed out and 403 to staff and customers, and changes nothing", async () => {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", BANNER],
+    ] as const) {
+      expect((await api(method, "/admin/shop/banner", body, null)).status).toBe(401);
+      for (const who of [staff, customer]) {
+        expect((await api(method, "/admin/shop/banner", body, who)).status).toBe(403);
+      }
+    }
+    expect((await api("GET", "/config", undefined, null)).body.banner.code).toBe("GLOW20");
+  });
+
+  it("starts as the spec's GLOW20 offer", async () => {
+    expect((await api("GET", "/admin/shop/banner")).body).toEqual({
+      visible: true,
+      headline: "Flat 20% off all products",
+      details: "for a limited time.",
+      code: "GLOW20",
+      shortLabel: "20% OFF",
+    });
+  });
+
+  it("refuses bad input with a 400 naming the field, and writes nothing", async () => {
+    await api("PATCH", "/admin/discount-codes/SAVE15", { active: false });
+    const cases: [Record<string, unknown>, string, RegExp?][] = [
+      [{ code: "NOSUCHCODE" }, "code", /no discount code NOSUCHCODE/],
+      [{ code: "SAVE15" }, "code", /switched off/],
+      [{ code: "a b" }, "code", /3 to 20 letters or digits/],
+      [{ headline: " " }, "headline", /required/],
+      [{ headline: "x".repeat(81) }, "headline", /at most 80/],
+      [{ shortLabel: "" }, "shortLabel", /required/],
+      [{ visible: "yes" }, "visible"],
+      [{ colour: "red" }, "colour", /not accepted/],
+    ];
+    for (const [change, field, message] of cases) {
+      const { status, body } = await api("PUT", "/admin/shop/banner", { ...BANNER, ...change });
+      expect(status, JSON.stringify(change)).toBe(400);
+      expect(body.error.fields?.[field], JSON.stringify(change)).toBeDefined();
+      if (message) expect(body.error.fields[field]).toMatch(message);
+    }
+    expect((await api("GET", "/admin/shop/banner")).body.code).toBe("GLOW20");
+  });
+
+  it("saves the owner's banner, audited, and the shop shows it at once; hidden, it is gone", async () => {
+    const { status, body } = await api("PUT", "/admin/shop/banner", BANNER);
+    expect(status).toBe(200);
+    expect(body).toEqual({ ...BANNER, code: "WELCOME10" });
+    await expect.poll(async () => (await api("GET", "/config", undefined, null)).body.banner).toEqual(body);
+
+    const hidden = await api("PUT", "/admin/shop/banner", { ...BANNER, visible: false, code: null });
+    expect(hidden.body).toMatchObject({ visible: false, code: null });
+    await expect
+      .poll(async () => (await api("GET", "/config", undefined, null)).body.banner.visible)
+      .toBe(false);
+
+    const entries = (await shop.db.select().from(auditLog)).filter((entry) => entry.entityType === "banner");
+    expect(entries).toHaveLength(2);
+    expect(entries.map((entry) => entry.actorId)).toEqual([owner.userId, owner.userId]);
+    expect(entries.some((entry) => (entry.before as { code: string }).code === "GLOW20")).toBe(true);
+  });
+});

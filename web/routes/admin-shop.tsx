@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
-import type { ShopDetails } from "../../common/schemas/shop.ts";
+import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { cardClass, inputClass, primaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError } from "../lib/api.ts";
@@ -10,7 +10,11 @@ import { requireOwnerUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  return { details: await api<ShopDetails>("/admin/shop/details") };
+  const [details, banner] = await Promise.all([
+    api<ShopDetails>("/admin/shop/details"),
+    api<PromoBanner>("/admin/shop/banner"),
+  ]);
+  return { details, banner };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -18,13 +22,15 @@ export const ErrorBoundary = OwnerOnlyError;
 export const handle: RouteHandle = { meta: privatePage("Admin: the shop") };
 
 export function Component() {
-  const { details } = useLoaderData<typeof loader>();
+  const { details, banner } = useLoaderData<typeof loader>();
   return (
     <div>
       <h1 className="font-serif text-3xl font-semibold">The shop</h1>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Shown to shoppers on the contact page and in the footer, and printed on invoices.
+        The offer at the top of every page, and who the seller is: shown to shoppers on the contact page and
+        in the footer, and printed on invoices.
       </p>
+      <BannerForm banner={banner} />
       <DetailsForm details={details} />
     </div>
   );
@@ -249,6 +255,113 @@ function DetailsForm({ details }: { details: ShopDetails }) {
       <div className="sm:col-span-2">
         <button type="submit" className={primaryButton} disabled={saving}>
           {saving ? "Saving…" : "Save details"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function BannerForm({ banner }: { banner: PromoBanner }) {
+  const { errors, message, saving, save } = useSave("/admin/shop/banner");
+  const [draft, setDraft] = useState(banner);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void save(
+      {
+        visible: draft.visible,
+        headline: draft.headline.trim(),
+        details: draft.details.trim(),
+        code: draft.code?.trim() || null,
+        shortLabel: draft.shortLabel.trim(),
+      },
+      draft.visible ? "Saved. The shop shows the new banner now." : "Saved. The banner is hidden now.",
+    );
+  }
+
+  const text = (name: "headline" | "details" | "shortLabel" | "code", extra: Record<string, unknown> = {}) =>
+    function Input(described: Record<string, unknown>) {
+      return (
+        <input
+          name={name}
+          value={draft[name] ?? ""}
+          onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+          className={inputClass}
+          {...extra}
+          {...described}
+        />
+      );
+    };
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Promo banner"
+      className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
+      noValidate
+    >
+      <h2 className="font-serif text-xl font-semibold sm:col-span-2">Promo banner</h2>
+      <FormMessage message={message} />
+      <div className="sm:col-span-2" aria-live="polite">
+        <p className="text-xs font-medium text-stone-500 uppercase dark:text-stone-400">Preview</p>
+        {draft.visible ? (
+          <p className="mt-1 rounded-md bg-brand-800 px-3 py-2 text-center text-sm text-brand-50 dark:bg-brand-900">
+            <span className="font-semibold">{draft.headline}</span>
+            {draft.details && ` ${draft.details}`}
+            {draft.code && (
+              <>
+                {" "}
+                Use code{" "}
+                <strong className="rounded bg-amber-300 px-1.5 py-0.5 font-mono tracking-wider text-stone-950">
+                  {draft.code.toUpperCase()}
+                </strong>{" "}
+                at checkout.
+              </>
+            )}
+          </p>
+        ) : (
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Hidden: shoppers see no banner.</p>
+        )}
+      </div>
+      <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
+        <input
+          type="checkbox"
+          name="visible"
+          checked={draft.visible}
+          onChange={(event) => setDraft({ ...draft, visible: event.target.checked })}
+        />{" "}
+        Show the banner
+      </label>
+      <Field name="headline" label="Headline" hint="In bold, e.g. Flat 20% off all products." errors={errors}>
+        {text("headline")}
+      </Field>
+      <Field
+        name="details"
+        label="More text (optional)"
+        hint="After the headline, e.g. for a limited time."
+        errors={errors}
+      >
+        {text("details")}
+      </Field>
+      <Field
+        name="code"
+        label="Discount code (optional)"
+        hint="An existing code that is on; the banner adds “Use code … at checkout.”"
+        errors={errors}
+      >
+        {text("code", { className: `${inputClass} font-mono uppercase`, autoCapitalize: "characters" })}
+      </Field>
+      <Field
+        name="shortLabel"
+        label="Minimised label"
+        hint="On the small button, before “- Click to expand”."
+        errors={errors}
+      >
+        {text("shortLabel")}
+      </Field>
+      <div className="sm:col-span-2">
+        <button type="submit" className={primaryButton} disabled={saving}>
+          {saving ? "Saving…" : "Save banner"}
         </button>
       </div>
     </form>

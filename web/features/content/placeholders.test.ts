@@ -16,6 +16,7 @@ const config = {
     grievanceOfficer: { name: "Meera Iyer", email: "grievance@prakritinaturals.in" },
     updatedAt: null,
   },
+  banner: { visible: true, headline: "Flat 20% off", details: "", code: "GLOW20", shortLabel: "20% OFF" },
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
   publicUrl: "https://prakritinaturals.in",
 };
