@@ -12,6 +12,7 @@ import {
   setQuantitySchema,
 } from "../common/schemas/cart.ts";
 import { productQuerySchema } from "../common/schemas/catalogue.ts";
+import { createComboSchema, updateComboSchema } from "../common/schemas/combos.ts";
 import {
   adminMessageQuerySchema,
   contactMessageSchema,
@@ -160,6 +161,10 @@ const SHOP: Record<string, Schemas> = {
   "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
   "GET /api/admin/shop/banner": {},
   "PUT /api/admin/shop/banner": { body: updatePromoBannerSchema },
+  "GET /api/admin/combos": {},
+  "POST /api/admin/combos": { body: createComboSchema },
+  "GET /api/admin/combos/:id": {},
+  "PATCH /api/admin/combos/:id": { body: updateComboSchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },

@@ -11,6 +11,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
+import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
@@ -112,6 +113,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
     .route("/admin/audit", adminAuditRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
+    .route("/admin/combos", adminComboRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))

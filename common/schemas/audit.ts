@@ -13,6 +13,7 @@ export const AUDIT_ENTITY_TYPES = [
   "role",
   "shop_details",
   "banner",
+  "combo",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -26,6 +27,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   role: "Roles",
   shop_details: "Shop details",
   banner: "Banner",
+  combo: "Combos",
 };
 
 export const auditListQuerySchema = z
