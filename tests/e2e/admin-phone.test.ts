@@ -21,6 +21,7 @@ const ADMIN_PAGES = [
   ["Reviews", "/admin/reviews"],
   ["Messages", "/admin/messages"],
   ["Codes", "/admin/discount-codes"],
+  ["Combos", "/admin/combos"],
   ["Shop", "/admin/shop"],
 ] as const;
 

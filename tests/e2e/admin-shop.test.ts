@@ -126,6 +126,46 @@ describe("the owner runs the shop from /admin/shop", () => {
     await shopper.close();
   });
 
+  it("creates a combo of products from the catalogue, refused first for a sale price above their total, and it appears on the home page", async () => {
+    const { page, close } = await ownerPage("/admin/combos", "phone");
+    await page.getByRole("link", { name: "New combo" }).click();
+    const form = page.getByRole("form", { name: "New combo" });
+    await form.getByLabel("Title").fill("Festive Gift Combo");
+    await form.getByLabel("Description").fill("Badam Mix and Bath Powder, boxed for the festival season.");
+    await form.getByLabel("Badge").selectOption("Family Pack");
+    await form.getByLabel("Benefit 1").fill("Ready to gift");
+    await form.getByLabel("Benefit 2").fill("For the whole family");
+    await form.getByLabel("Benefit 3").fill("Eco-friendly box");
+    await form.getByLabel(/^Badam Mix/).check();
+    await form.getByLabel(/^Bath Powder/).check();
+    await form.getByLabel("Stock").fill("25");
+    const total = await form.getByTestId("combo-original").textContent();
+    const totalRupees = Number((total ?? "").replace(/[^0-9]/g, ""));
+    expect(totalRupees).toBeGreaterThan(100);
+    await form.getByLabel("Sale price (₹)").fill(String(totalRupees + 50));
+    await form.getByRole("button", { name: "Create combo" }).click();
+    await form.getByText(/The sale price must be below the products' total/).waitFor();
+    await shot(page, "combo-error-375-light");
+
+    await form.getByLabel("Sale price (₹)").fill(String(totalRupees - 100));
+    expect(await form.getByTestId("combo-savings").textContent()).toBe("₹100");
+    await form.getByRole("button", { name: "Create combo" }).click();
+    const card = page
+      .getByRole("list", { name: "Combos" })
+      .getByRole("listitem")
+      .filter({ hasText: "Festive Gift Combo" });
+    await card.waitFor();
+    expect(await card.textContent()).toContain("Shown");
+    await close();
+
+    const shopper = await shopperPage("/", "desktop");
+    await scrollThrough(shopper.page);
+    const section = shopper.page.locator("#combos");
+    await section.getByRole("heading", { name: "Festive Gift Combo" }).waitFor();
+    expect(await section.textContent()).toContain("Ready to gift");
+    await shopper.close();
+  });
+
   it("is looked at on a phone and a wide screen, light and dark, the shop's pages too", async () => {
     for (const viewport of ["phone", "desktop"] as const) {
       for (const scheme of ["light", "dark"] as const) {
@@ -134,6 +174,10 @@ describe("the owner runs the shop from /admin/shop", () => {
         await admin.page.getByRole("form", { name: "Shop details" }).waitFor();
         expect(await sidewaysOverflow(admin.page), `admin ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
         await shot(admin.page, `admin-${width}-${scheme}`);
+        await admin.page.goto("/admin/combos?edit=skincare-combo");
+        await admin.page.getByRole("form", { name: "Edit Glow Skincare Combo" }).waitFor();
+        expect(await sidewaysOverflow(admin.page), `combos ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
+        await shot(admin.page, `combos-${width}-${scheme}`);
         await admin.close();
 
         const contact = await shopperPage("/contact", viewport, scheme);
