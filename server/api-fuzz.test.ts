@@ -12,6 +12,7 @@ import {
   setQuantitySchema,
 } from "../common/schemas/cart.ts";
 import { productQuerySchema } from "../common/schemas/catalogue.ts";
+import { createComboSchema, updateComboSchema } from "../common/schemas/combos.ts";
 import {
   adminMessageQuerySchema,
   contactMessageSchema,
@@ -52,6 +53,7 @@ import {
   reviewFieldsSchema,
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
+import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
@@ -156,6 +158,14 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/discount-codes/:code": {},
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/audit": { query: auditListQuerySchema },
+  "GET /api/admin/shop/details": {},
+  "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
+  "GET /api/admin/shop/banner": {},
+  "PUT /api/admin/shop/banner": { body: updatePromoBannerSchema },
+  "GET /api/admin/combos": {},
+  "POST /api/admin/combos": { body: createComboSchema },
+  "GET /api/admin/combos/:id": {},
+  "PATCH /api/admin/combos/:id": { body: updateComboSchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },

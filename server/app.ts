@@ -11,6 +11,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
+import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
@@ -33,6 +34,7 @@ import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
 import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
+import { adminShopRoutes } from "./shop/shop.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
@@ -110,6 +112,8 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/discounts", discountRoutes(deps))
     .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
     .route("/admin/audit", adminAuditRoutes(deps))
+    .route("/admin/shop", adminShopRoutes(deps))
+    .route("/admin/combos", adminComboRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))

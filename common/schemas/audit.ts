@@ -11,6 +11,9 @@ export const AUDIT_ENTITY_TYPES = [
   "message",
   "discount_code",
   "role",
+  "shop_details",
+  "banner",
+  "combo",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -22,6 +25,9 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   message: "Messages",
   discount_code: "Discount codes",
   role: "Roles",
+  shop_details: "Shop details",
+  banner: "Banner",
+  combo: "Combos",
 };
 
 export const auditListQuerySchema = z

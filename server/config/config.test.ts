@@ -24,17 +24,51 @@ describe("GET /api/config", () => {
       shopName: "Prakriti Naturals",
       phone: "+91 98765 43210",
       email: "care@prakritinaturals.in",
+      details: {
+        legalName: "Prakriti Naturals",
+        address: null,
+        phone: "+91 98765 43210",
+        email: "care@prakritinaturals.in",
+        gstin: null,
+        fssaiLicence: null,
+        grievanceOfficer: { name: null, email: "care@prakritinaturals.in" },
+        updatedAt: null,
+      },
+      banner: {
+        visible: true,
+        headline: "Flat 20% off all products",
+        details: "for a limited time.",
+        code: "GLOW20",
+        shortLabel: "20% OFF",
+      },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
     });
   });
 
-  it("returns SHOP_NAME, SHOP_PHONE and SHOP_EMAIL from the environment, and nothing else", async () => {
+  it("returns SHOP_NAME, SHOP_PHONE and SHOP_EMAIL from the environment as the details until the owner saves them, and nothing else", async () => {
     const response = await custom.app.request("/api/config");
     expect(await response.json()).toStrictEqual({
       shopName: "Vanya Herbals",
       phone: "+91 90000 11111",
       email: "help@vanya.example",
+      details: {
+        legalName: "Vanya Herbals",
+        address: null,
+        phone: "+91 90000 11111",
+        email: "help@vanya.example",
+        gstin: null,
+        fssaiLicence: null,
+        grievanceOfficer: { name: null, email: "help@vanya.example" },
+        updatedAt: null,
+      },
+      banner: {
+        visible: true,
+        headline: "Flat 20% off all products",
+        details: "for a limited time.",
+        code: "GLOW20",
+        shortLabel: "20% OFF",
+      },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
     });

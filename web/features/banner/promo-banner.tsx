@@ -1,13 +1,16 @@
 import { useEffect, useRef, useState } from "react";
+import { useShopData } from "../../lib/shop-data.ts";
 
 /** Spec: a minimised banner opens again by itself after 10 seconds. */
 export const BANNER_REEXPAND_MS = 10_000;
 
 /**
- * The GLOW20 offer. It can be minimised to a small button but never dismissed for good:
- * it comes back after 10 seconds or when the button is clicked.
+ * The owner's offer (the spec's GLOW20 by default, kept at /admin/shop). It can be minimised to a small
+ * button but never dismissed for good: it comes back after 10 seconds or when the button is clicked. The
+ * owner can switch it off altogether.
  */
 export function PromoBanner() {
+  const { banner } = useShopData().config;
   const [minimised, setMinimised] = useState(false);
   const minimiseRef = useRef<HTMLButtonElement>(null);
   const expandRef = useRef<HTMLButtonElement>(null);
@@ -29,6 +32,8 @@ export function PromoBanner() {
     (minimised ? expandRef : minimiseRef).current?.focus();
   }, [minimised]);
 
+  if (!banner.visible) return null;
+
   if (minimised) {
     return (
       <button
@@ -40,7 +45,7 @@ export function PromoBanner() {
         }}
         className="fixed bottom-4 left-4 z-50 rounded-full bg-amber-400 px-4 py-2 text-sm font-bold text-stone-950 shadow-lg ring-2 ring-white hover:bg-amber-300 dark:ring-stone-900"
       >
-        20% OFF - Click to expand
+        {banner.shortLabel} - Click to expand
       </button>
     );
   }
@@ -53,11 +58,18 @@ export function PromoBanner() {
     >
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
         <p className="flex-1 text-center text-xs sm:text-sm">
-          <span className="font-semibold">Flat 20% off all products</span> for a limited time. Use code{" "}
-          <strong className="rounded bg-amber-300 px-1.5 py-0.5 font-mono tracking-wider text-stone-950">
-            GLOW20
-          </strong>{" "}
-          at checkout.
+          <span className="font-semibold">{banner.headline}</span>
+          {banner.details && ` ${banner.details}`}
+          {banner.code && (
+            <>
+              {" "}
+              Use code{" "}
+              <strong className="rounded bg-amber-300 px-1.5 py-0.5 font-mono tracking-wider text-stone-950">
+                {banner.code}
+              </strong>{" "}
+              at checkout.
+            </>
+          )}
         </p>
         <button
           ref={minimiseRef}

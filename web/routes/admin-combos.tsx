@@ -1,0 +1,345 @@
+import { type FormEvent, useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { formatRupees } from "../../common/money.ts";
+import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
+import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireOwnerUser } from "../lib/session.ts";
+import { useShopData } from "../lib/shop-data.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOwnerUser(request);
+  return api<{ items: AdminCombo[] }>("/admin/combos");
+}
+
+export const ErrorBoundary = OwnerOnlyError;
+
+export const handle: RouteHandle = { meta: privatePage("Admin: combos") };
+
+const hiddenTone = "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100";
+const liveTone = "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100";
+
+export function Component() {
+  const { items } = useLoaderData<typeof loader>();
+  const [params, setParams] = useSearchParams();
+  const editing = params.get("edit");
+  const creating = params.get("new") === "1";
+  const current = editing ? items.find((item) => item.id === editing) : undefined;
+  const close = () => setParams({});
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="font-serif text-3xl font-semibold">Combos</h1>
+        {!creating && (
+          <Link to="?new=1" className={primaryButton}>
+            New combo
+          </Link>
+        )}
+      </div>
+      {(creating || current) && (
+        <ComboEditor key={current?.id ?? "new"} combo={current ?? null} onDone={close} />
+      )}
+      <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Combos">
+        {items.map((combo) => (
+          <li key={combo.id} className={cardClass}>
+            <div className="flex items-start justify-between gap-2">
+              <p className="font-semibold">{combo.title}</p>
+              <span
+                className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${combo.active ? liveTone : hiddenTone}`}
+              >
+                {combo.active ? "Shown" : "Hidden"}
+              </span>
+            </div>
+            <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{combo.badge}</p>
+            <ul className="mt-2 list-inside list-disc text-sm">
+              {combo.products.map((product) => (
+                <li key={product.slug}>
+                  {product.name}
+                  {!product.active && <span className="text-red-700 dark:text-red-400"> (hidden)</span>}
+                </li>
+              ))}
+            </ul>
+            <dl className="mt-3 grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+              <dt className="text-stone-500 dark:text-stone-400">Sale price</dt>
+              <dd>{formatRupees(combo.salePricePaise)}</dd>
+              <dt className="text-stone-500 dark:text-stone-400">Original</dt>
+              <dd>{formatRupees(combo.originalPricePaise)}</dd>
+              <dt className="text-stone-500 dark:text-stone-400">Savings</dt>
+              <dd>{formatRupees(combo.savingsPaise)}</dd>
+              <dt className="text-stone-500 dark:text-stone-400">Stock</dt>
+              <dd>{combo.stock}</dd>
+            </dl>
+            <Link to={`?edit=${combo.id}`} className={`${secondaryButton} mt-3 w-full`}>
+              Edit<span className="sr-only"> {combo.title}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {items.length === 0 && <p className="mt-4 text-stone-600 dark:text-stone-400">No combos yet.</p>}
+    </div>
+  );
+}
+
+const slugFrom = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
+
+function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () => void }) {
+  const { products } = useShopData();
+  const revalidator = useRevalidator();
+  const [chosen, setChosen] = useState<string[]>(combo?.products.map((product) => product.slug) ?? []);
+  const [title, setTitle] = useState(combo?.title ?? "");
+  const [sale, setSale] = useState(combo ? String(combo.salePricePaise / 100) : "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  // The catalogue as the shop shows it (products on sale), and any hidden product the combo still holds.
+  const choices = [
+    ...products.map((product) => ({
+      slug: product.slug,
+      name: product.name,
+      pricePaise: product.pricePaise,
+    })),
+    ...(combo?.products.filter((member) => !products.some((product) => product.slug === member.slug)) ?? []),
+  ];
+  const priceOf = (slug: string) => choices.find((choice) => choice.slug === slug)?.pricePaise ?? 0;
+  const original = chosen.reduce((sum, slug) => sum + priceOf(slug), 0);
+  const salePaise = Math.round(Number(sale || "0") * 100);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const body: Record<string, unknown> = {
+      title: title.trim(),
+      description: text("description"),
+      badge: text("badge"),
+      benefits: [text("benefit1"), text("benefit2"), text("benefit3")],
+      productSlugs: chosen,
+      salePricePaise: salePaise,
+      active: form.get("active") === "on",
+    };
+    if (!combo) {
+      body.id = text("id") || slugFrom(title);
+      body.stock = Number(text("stock") || "0");
+    }
+    setSaving(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      await api(combo ? `/admin/combos/${combo.id}` : "/admin/combos", {
+        method: combo ? "PATCH" : "POST",
+        body,
+      });
+      revalidator.revalidate();
+      onDone();
+    } catch (caught) {
+      if (!isApiError(caught)) throw caught;
+      const fields = { ...caught.fields };
+      for (const key of Object.keys(fields)) {
+        if (key.startsWith("benefits.")) fields.benefits ??= fields[key] ?? "";
+      }
+      setErrors(fields);
+      setMessage(
+        caught.fields ? "Nothing was saved: please correct the fields marked below." : caught.message,
+      );
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const error = (name: string) =>
+    errors[name] && (
+      <p id={`combo-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+        {errors[name]}
+      </p>
+    );
+  const described = (name: string) =>
+    errors[name] ? { "aria-describedby": `combo-${name}-error`, "aria-invalid": true } : {};
+
+  return (
+    <form
+      onSubmit={submit}
+      className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
+      aria-label={combo ? `Edit ${combo.title}` : "New combo"}
+      noValidate
+    >
+      <h2 className="font-serif text-xl font-semibold sm:col-span-2">
+        {combo ? `Edit ${combo.title}` : "New combo"}
+      </h2>
+      {message && (
+        <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
+          {message}
+        </p>
+      )}
+      <div>
+        <label htmlFor="combo-title" className="block text-sm font-medium">
+          Title
+        </label>
+        <input
+          id="combo-title"
+          name="title"
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          className={inputClass}
+          {...described("title")}
+        />
+        {error("title")}
+      </div>
+      {!combo && (
+        <div>
+          <label htmlFor="combo-id" className="block text-sm font-medium">
+            Address
+          </label>
+          <input
+            id="combo-id"
+            name="id"
+            placeholder={slugFrom(title) || "e.g. festive-gift-combo"}
+            className={`${inputClass} font-mono`}
+            {...described("id")}
+          />
+          {error("id") ?? (
+            <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">
+              /combo/{slugFrom(title) || "…"} unless you type another.
+            </p>
+          )}
+        </div>
+      )}
+      <div className="sm:col-span-2">
+        <label htmlFor="combo-description" className="block text-sm font-medium">
+          Description
+        </label>
+        <textarea
+          id="combo-description"
+          name="description"
+          rows={3}
+          defaultValue={combo?.description}
+          className={inputClass}
+          {...described("description")}
+        />
+        {error("description")}
+      </div>
+      <div>
+        <label htmlFor="combo-badge" className="block text-sm font-medium">
+          Badge
+        </label>
+        <select
+          id="combo-badge"
+          name="badge"
+          defaultValue={combo?.badge ?? COMBO_BADGES[0]}
+          className={inputClass}
+          {...described("badge")}
+        >
+          {COMBO_BADGES.map((badge) => (
+            <option key={badge}>{badge}</option>
+          ))}
+        </select>
+        {error("badge")}
+      </div>
+      <fieldset className="sm:col-span-2" {...described("benefits")}>
+        <legend className="text-sm font-medium">Three benefits</legend>
+        <div className="mt-1 grid gap-2 sm:grid-cols-3">
+          {[0, 1, 2].map((index) => (
+            <input
+              key={index}
+              name={`benefit${index + 1}`}
+              aria-label={`Benefit ${index + 1}`}
+              defaultValue={combo?.benefits[index]}
+              className={inputClass}
+            />
+          ))}
+        </div>
+        {error("benefits")}
+      </fieldset>
+      <fieldset className="sm:col-span-2" {...described("productSlugs")}>
+        <legend className="text-sm font-medium">Products (2 or 3)</legend>
+        <div className="mt-1 grid max-h-72 gap-1 overflow-y-auto rounded-md border border-stone-200 p-2 sm:grid-cols-2 dark:border-stone-700">
+          {choices.map((choice) => (
+            <label key={choice.slug} className="flex min-h-11 items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={chosen.includes(choice.slug)}
+                onChange={(event) =>
+                  setChosen(
+                    event.target.checked
+                      ? [...chosen, choice.slug]
+                      : chosen.filter((slug) => slug !== choice.slug),
+                  )
+                }
+              />
+              <span className="flex-1">{choice.name}</span>
+              <span className="text-stone-500 dark:text-stone-400">{formatRupees(choice.pricePaise)}</span>
+            </label>
+          ))}
+        </div>
+        {error("productSlugs")}
+      </fieldset>
+      <div>
+        <label htmlFor="combo-salePricePaise" className="block text-sm font-medium">
+          Sale price (₹)
+        </label>
+        <input
+          id="combo-salePricePaise"
+          name="sale"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          value={sale}
+          onChange={(event) => setSale(event.target.value)}
+          className={inputClass}
+          {...described("salePricePaise")}
+        />
+        {error("salePricePaise")}
+      </div>
+      <dl className="grid grid-cols-2 gap-x-3 gap-y-1 self-end text-sm" aria-label="Worked out">
+        <dt className="text-stone-500 dark:text-stone-400">Original price</dt>
+        <dd data-testid="combo-original">{formatRupees(original)}</dd>
+        <dt className="text-stone-500 dark:text-stone-400">Savings</dt>
+        <dd data-testid="combo-savings">
+          {salePaise > 0 ? formatRupees(Math.max(0, original - salePaise)) : "–"}
+        </dd>
+      </dl>
+      {!combo && (
+        <div>
+          <label htmlFor="combo-stock" className="block text-sm font-medium">
+            Stock
+          </label>
+          <input
+            id="combo-stock"
+            name="stock"
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            defaultValue={0}
+            className={inputClass}
+            {...described("stock")}
+          />
+          {error("stock") ?? (
+            <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">
+              Later changed on the Stock page.
+            </p>
+          )}
+        </div>
+      )}
+      <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
+        <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
+      </label>
+      <div className="flex flex-wrap gap-3 sm:col-span-2">
+        <button type="submit" className={primaryButton} disabled={saving}>
+          {saving ? "Saving…" : combo ? "Save changes" : "Create combo"}
+        </button>
+        <button type="button" className={secondaryButton} onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
