@@ -52,6 +52,7 @@ import {
   reviewFieldsSchema,
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
+import { updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
@@ -155,6 +156,8 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/discount-codes/:code": {},
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/audit": { query: auditListQuerySchema },
+  "GET /api/admin/shop/details": {},
+  "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },

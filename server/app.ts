@@ -33,6 +33,7 @@ import { productRoutes } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
 import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
+import { adminShopRoutes } from "./shop/shop.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
@@ -110,6 +111,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/discounts", discountRoutes(deps))
     .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
     .route("/admin/audit", adminAuditRoutes(deps))
+    .route("/admin/shop", adminShopRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))

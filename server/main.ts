@@ -11,6 +11,7 @@ import { startJobWorker } from "./jobs/job-queue.ts";
 import { createLifecycle } from "./lifecycle.ts";
 import { log, serializeError } from "./log.ts";
 import { scheduleUnpaidOrderExpiry } from "./orders/order-status.ts";
+import { seedShopDetails } from "./shop/shop.data.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen
 async function main() {
@@ -39,6 +40,7 @@ async function main() {
     try {
       await migrateDatabase(startup.db);
       await seedCatalogue(startup.db);
+      await seedShopDetails(startup.db, env);
     } finally {
       await startup.pool.end();
     }

@@ -10,6 +10,7 @@ import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
 import { jobHandlers } from "../server/jobs/job-handlers.ts";
 import { startJobWorker } from "../server/jobs/job-queue.ts";
+import { seedShopDetails } from "../server/shop/shop.data.ts";
 import { TEMPLATE_DATABASE, withDatabase } from "./database-url.ts";
 
 export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-for-better-auth";
@@ -72,6 +73,8 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     ...GENEROUS_RATE_LIMITS,
     ...overrides,
   });
+  // As server/main.ts does at start: the environment's name, phone and e-mail are the shop's details.
+  await seedShopDetails(database.db, env);
   const deps = createDeps({ db: database.db, env });
   const app = createApp(deps);
   // The shop's real worker, so a test reads a mail the way a shopper gets it: sent off the request path.

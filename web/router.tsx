@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           screen("messages", () => import("./routes/admin-messages.tsx")),
           screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
           screen("audit", () => import("./routes/admin-audit.tsx")),
+          screen("shop", () => import("./routes/admin-shop.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

@@ -1,20 +1,30 @@
 import { Hono } from "hono";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import type { Deps } from "../deps.ts";
+import { getShopDetails } from "../shop/shop.data.ts";
 
-/** Public: what the web app shows as the shop's name and helpdesk; nothing else of the env leaves. */
-export function configRoutes({ env }: Deps) {
-  return new Hono().get("/", (c) =>
-    c.json({
-      shopName: env.SHOP_NAME,
-      phone: env.SHOP_PHONE,
-      email: env.SHOP_EMAIL,
-      publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
-      // The cart shows shipping before checkout; the order is priced again on the server.
-      shipping: {
-        freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
-        shippingFeePaise: env.SHIPPING_FEE_PAISE,
-      },
-    } satisfies ShopConfig),
+/**
+ * Public: the shop's name, helpdesk and seller details the web app shows; nothing else of the env leaves.
+ * Remembered with the catalogue: the owner's changes are announced by the tables' triggers (migration 0017).
+ */
+export function configRoutes({ env, db, catalogue }: Deps) {
+  return new Hono().get("/", async (c) =>
+    c.json(
+      await catalogue.remember("config", async (): Promise<ShopConfig> => {
+        const details = await getShopDetails(db);
+        return {
+          shopName: env.SHOP_NAME,
+          phone: details.phone,
+          email: details.email,
+          details,
+          publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
+          // The cart shows shipping before checkout; the order is priced again on the server.
+          shipping: {
+            freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
+            shippingFeePaise: env.SHIPPING_FEE_PAISE,
+          },
+        };
+      }),
+    ),
   );
 }

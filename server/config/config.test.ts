@@ -24,17 +24,37 @@ describe("GET /api/config", () => {
       shopName: "Prakriti Naturals",
       phone: "+91 98765 43210",
       email: "care@prakritinaturals.in",
+      details: {
+        legalName: "Prakriti Naturals",
+        address: null,
+        phone: "+91 98765 43210",
+        email: "care@prakritinaturals.in",
+        gstin: null,
+        fssaiLicence: null,
+        grievanceOfficer: { name: null, email: "care@prakritinaturals.in" },
+        updatedAt: null,
+      },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
     });
   });
 
-  it("returns SHOP_NAME, SHOP_PHONE and SHOP_EMAIL from the environment, and nothing else", async () => {
+  it("returns SHOP_NAME, SHOP_PHONE and SHOP_EMAIL from the environment as the details until the owner saves them, and nothing else", async () => {
     const response = await custom.app.request("/api/config");
     expect(await response.json()).toStrictEqual({
       shopName: "Vanya Herbals",
       phone: "+91 90000 11111",
       email: "help@vanya.example",
+      details: {
+        legalName: "Vanya Herbals",
+        address: null,
+        phone: "+91 90000 11111",
+        email: "help@vanya.example",
+        gstin: null,
+        fssaiLicence: null,
+        grievanceOfficer: { name: null, email: "help@vanya.example" },
+        updatedAt: null,
+      },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
     });

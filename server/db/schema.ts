@@ -756,3 +756,53 @@ export const taxDocumentLines = pgTable(
     ),
   ],
 );
+
+// ---- The shop's own details and its promo banner: one row each, kept by the owner (docs/decisions/036).
+
+/**
+ * The seller's details the shop shows and invoices print. Migration 0016 writes the one row with the
+ * brand's defaults; each start copies SHOP_NAME, SHOP_PHONE and SHOP_EMAIL into it until the owner first
+ * saves the form (updated_by set), after which the owner's values stand.
+ */
+export const shopDetails = pgTable(
+  "shop_details",
+  {
+    id: integer("id").primaryKey().default(1),
+    legalName: text("legal_name").notNull(),
+    addressLine1: text("address_line1"),
+    addressLine2: text("address_line2").notNull().default(""),
+    city: text("city"),
+    pin: text("pin"),
+    state: text("state"),
+    phone: text("phone").notNull(),
+    email: text("email").notNull(),
+    gstin: text("gstin"),
+    fssaiLicence: text("fssai_licence"),
+    grievanceOfficerName: text("grievance_officer_name"),
+    grievanceOfficerEmail: text("grievance_officer_email").notNull(),
+    updatedBy: text("updated_by"),
+    ...timestamps,
+  },
+  (table) => [
+    check("shop_details_one_row", sql`${table.id} = 1`),
+    check(
+      "shop_details_address_whole",
+      sql`(${table.addressLine1} is null) = (${table.city} is null) and (${table.city} is null) = (${table.pin} is null) and (${table.pin} is null) = (${table.state} is null)`,
+    ),
+  ],
+);
+
+/** The banner's offer; GLOW20 as the specification has it until the owner changes it. */
+export const promoBanner = pgTable(
+  "promo_banner",
+  {
+    id: integer("id").primaryKey().default(1),
+    visible: boolean("visible").notNull().default(true),
+    headline: text("headline").notNull(),
+    details: text("details").notNull().default(""),
+    code: text("code"),
+    shortLabel: text("short_label").notNull(),
+    ...timestamps,
+  },
+  (table) => [check("promo_banner_one_row", sql`${table.id} = 1`)],
+);

@@ -21,6 +21,7 @@ const ADMIN_PAGES = [
   ["Reviews", "/admin/reviews"],
   ["Messages", "/admin/messages"],
   ["Codes", "/admin/discount-codes"],
+  ["Shop", "/admin/shop"],
 ] as const;
 
 beforeAll(async () => {
@@ -66,7 +67,7 @@ describe("the admin on a phone and a desktop", () => {
         await page.locator("main h1").first().waitFor();
         // The shop's header and footer stay out of the admin.
         expect(await page.locator("header nav, footer").count(), path).toBe(0);
-        await page.getByRole("link", { name: "Shop", exact: true }).waitFor();
+        await page.getByRole("link", { name: "Back to the shop", exact: true }).waitFor();
         // Every section's link is on the screen, none cut off.
         for (const [section] of ADMIN_PAGES) {
           const box = await nav.getByRole("link", { name: section, exact: true }).boundingBox();

@@ -25,6 +25,7 @@ const SECTIONS = [
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/discount-codes", label: "Codes", owner: true },
+  { to: "/admin/shop", label: "Shop", owner: true },
   { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 
@@ -56,6 +57,7 @@ export function Component() {
           </div>
           <Link
             to="/"
+            aria-label="Back to the shop"
             className="inline-flex min-h-11 shrink-0 items-center rounded-lg px-3 text-sm font-medium text-stone-700 underline-offset-4 hover:underline dark:text-stone-200"
           >
             <span aria-hidden="true">←&nbsp;</span>Shop

@@ -6,6 +6,16 @@ const config = {
   shopName: "Prakriti Naturals",
   phone: "+91 98765 43210",
   email: "care@prakritinaturals.in",
+  details: {
+    legalName: "Prakriti Naturals Private Limited",
+    address: null,
+    phone: "+91 98765 43210",
+    email: "care@prakritinaturals.in",
+    gstin: null,
+    fssaiLicence: null,
+    grievanceOfficer: { name: "Meera Iyer", email: "grievance@prakritinaturals.in" },
+    updatedAt: null,
+  },
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
   publicUrl: "https://prakritinaturals.in",
 };
@@ -27,6 +37,15 @@ describe("fillHtmlPlaceholders", () => {
     expect(fillHtmlPlaceholders("<p>Call {phone} or write to {email}.</p>", config)).toBe(
       '<p>Call <a href="tel:+919876543210" class="whitespace-nowrap">+91 98765 43210</a> or write to ' +
         '<a href="mailto:care@prakritinaturals.in">care@prakritinaturals.in</a>.</p>',
+    );
+  });
+
+  it("links the grievance officer's own address, which the owner sets", () => {
+    expect(fillHtmlPlaceholders("<p>Write to {grievanceEmail}.</p>", config)).toBe(
+      '<p>Write to <a href="mailto:grievance@prakritinaturals.in">grievance@prakritinaturals.in</a>.</p>',
+    );
+    expect(fillPlaceholders("Officer: {grievanceEmail}", config)).toBe(
+      "Officer: grievance@prakritinaturals.in",
     );
   });
 

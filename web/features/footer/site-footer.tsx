@@ -9,6 +9,7 @@ import {
   TwitterIcon,
   YoutubeIcon,
 } from "../../components/info-icons.tsx";
+import { SellerLine } from "../../components/seller-details.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { useShopData } from "../../lib/shop-data.ts";
 import { ReturnsDialog, ShippingDialog } from "./care-dialogs.tsx";
@@ -157,7 +158,10 @@ export function SiteFooter() {
         </Column>
       </div>
       <div className="border-t border-white/10">
-        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-5 text-xs text-stone-400 sm:flex-row sm:justify-between">
+        <div className="mx-auto max-w-7xl px-4 pt-5">
+          <SellerLine details={config.details} />
+        </div>
+        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 pt-2 pb-5 text-xs text-stone-400 sm:flex-row sm:justify-between">
           <p>
             © {new Date().getFullYear()} {config.shopName}. All rights reserved.
           </p>

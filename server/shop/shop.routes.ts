@@ -1,0 +1,24 @@
+import { Hono } from "hono";
+import type { SessionUser } from "../../common/account.ts";
+import { updateShopDetailsSchema } from "../../common/schemas/shop.ts";
+import { requireOwner } from "../auth/session.ts";
+import type { Deps } from "../deps.ts";
+import { validate } from "../validate.ts";
+import { getShopDetails, updateShopDetails } from "./shop.data.ts";
+
+/**
+ * The owner's page of the shop's own details (/admin/shop). The guard runs before anything sent is read:
+ * 401 signed out, 403 for staff and customers.
+ */
+export function adminShopRoutes(deps: Deps) {
+  const { db } = deps;
+  return new Hono<{ Variables: { owner: SessionUser } }>()
+    .use(async (c, next) => {
+      c.set("owner", await requireOwner(deps, c));
+      await next();
+    })
+    .get("/details", async (c) => c.json(await getShopDetails(db)))
+    .put("/details", validate("json", updateShopDetailsSchema), async (c) =>
+      c.json(await updateShopDetails(db, c.req.valid("json"), c.get("owner"))),
+    );
+}

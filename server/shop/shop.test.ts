@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ShopDetails, UpdateShopDetails } from "../../common/schemas/shop.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, createTestApp } from "../../tests/database.ts";
+import { auditLog } from "../db/schema.ts";
+import { getShopDetails, seedShopDetails } from "./shop.data.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+let owner: TestAccount;
+let staff: TestAccount;
+let customer: TestAccount;
+beforeAll(async () => {
+  shop = await createTestApp();
+  [owner, staff, customer] = await Promise.all([
+    signUpViaApp(shop.app, "shop-owner@example.in"),
+    signUpViaApp(shop.app, "shop-staff@example.in"),
+    signUpViaApp(shop.app, "shop-customer@example.in"),
+  ]);
+  await makeAdmin(shop.db, owner.userId, "owner");
+  await makeAdmin(shop.db, staff.userId, "staff");
+});
+afterAll(() => shop.close());
+
+const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
+  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+
+// 27AAPFU0939F1ZV: the sample GSTIN of GSTN's documentation, registered in Maharashtra (27).
+const DETAILS: UpdateShopDetails = {
+  legalName: "Prakriti Naturals Private Limited",
+  addressLine1: "Plot 14, Shivaji Industrial Estate",
+  addressLine2: "Baner Road",
+  city: "Pune",
+  pin: "411045",
+  state: "Maharashtra",
+  phone: "+91 20 4567 8900",
+  email: "Care@PrakritiNaturals.in",
+  gstin: "27aapfu0939f1zv",
+  fssaiLicence: "11523998000123",
+  grievanceOfficerName: "Meera Kulkarni",
+  grievanceOfficerEmail: "grievance@prakritinaturals.in",
+};
+
+const auditEntries = async () =>
+  (await shop.db.select().from(auditLog)).filter((entry) => entry.entityType === "shop_details");
+
+describe("/api/admin/shop/details: who may", () => {
+  it("answers 401 signed out, 403 to staff and customers, and changes nothing", async () => {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", DETAILS],
+    ] as const) {
+      expect((await api(method, "/admin/shop/details", body, null)).status).toBe(401);
+      for (const who of [staff, customer]) {
+        const refused = await api(method, "/admin/shop/details", body, who);
+        expect(refused.status, `${method} as ${who.email}`).toBe(403);
+        expect(refused.body.error.code).toBe("forbidden");
+      }
+    }
+    expect((await getShopDetails(shop.db)).gstin).toBeNull();
+    expect(await auditEntries()).toEqual([]);
+  });
+});
+
+describe("the shop's details", () => {
+  it("start as the environment's name, phone and e-mail, with nothing made up", async () => {
+    const { status, body } = await api("GET", "/admin/shop/details");
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      legalName: "Prakriti Naturals",
+      address: null,
+      phone: "+91 98765 43210",
+      email: "care@prakritinaturals.in",
+      gstin: null,
+      fssaiLicence: null,
+      grievanceOfficer: { name: null, email: "care@prakritinaturals.in" },
+      updatedAt: null,
+    } satisfies ShopDetails);
+  });
+
+  it("refuses bad input with a 400 naming the field, and writes nothing", async () => {
+    const cases: [Record<string, unknown>, string, RegExp?][] = [
+      [{ gstin: "27AAPFU0939F1ZW" }, "gstin", /check character/],
+      [{ gstin: "27AAPFU0939F1Z" }, "gstin", /15 characters/],
+      [{ gstin: "27AAPF10939F1ZV" }, "gstin", /not a GSTIN/],
+      // A real GSTIN of Karnataka for a shop registered in Maharashtra.
+      [{ gstin: "29AAGCB7383J1Z4" }, "gstin", /state code 29, not Maharashtra \(27\)/],
+      [{ pin: "41104" }, "pin", /6 digits/],
+      [{ pin: "011045" }, "pin", /6 digits/],
+      [{ pin: "600020" }, "pin", /not in Maharashtra/],
+      [{ state: "Bombay" }, "state"],
+      [{ email: "care at prakriti" }, "email", /e-mail address/],
+      [{ grievanceOfficerEmail: "nobody" }, "grievanceOfficerEmail", /e-mail address/],
+      [{ grievanceOfficerName: "  " }, "grievanceOfficerName", /required/],
+      [{ fssaiLicence: "1152399800012" }, "fssaiLicence", /14 digits/],
+      [{ fssaiLicence: "1152399800012A" }, "fssaiLicence", /14 digits/],
+      [{ phone: "call us" }, "phone"],
+      [{ legalName: "" }, "legalName", /required/],
+      [{ addressLine1: "x".repeat(121) }, "addressLine1", /at most 120/],
+      [{ city: "Pune\nEast" }, "city", /one line/],
+      [{ role: "owner" }, "role", /not accepted/],
+    ];
+    for (const [change, field, message] of cases) {
+      const { status, body } = await api("PUT", "/admin/shop/details", { ...DETAILS, ...change });
+      expect(status, JSON.stringify(change)).toBe(400);
+      expect(body.error.fields?.[field], JSON.stringify(change)).toBeDefined();
+      if (message) expect(body.error.fields[field]).toMatch(message);
+    }
+    const { gstin, ...withoutGstin } = DETAILS;
+    expect((await api("PUT", "/admin/shop/details", withoutGstin)).body.error.fields).toHaveProperty("gstin");
+    expect((await getShopDetails(shop.db)).updatedAt).toBeNull();
+    expect(await auditEntries()).toEqual([]);
+  });
+
+  it("saves the owner's form, audited, and the shop shows it at once", async () => {
+    const before = await api("GET", "/config", undefined, null);
+    expect(before.body.details.gstin).toBeNull();
+
+    const { status, body } = await api("PUT", "/admin/shop/details", DETAILS);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      legalName: "Prakriti Naturals Private Limited",
+      address: {
+        line1: "Plot 14, Shivaji Industrial Estate",
+        line2: "Baner Road",
+        city: "Pune",
+        pin: "411045",
+        state: "Maharashtra",
+        stateCode: "27",
+      },
+      phone: "+91 20 4567 8900",
+      email: "care@prakritinaturals.in",
+      gstin: "27AAPFU0939F1ZV",
+      fssaiLicence: "11523998000123",
+      grievanceOfficer: { name: "Meera Kulkarni", email: "grievance@prakritinaturals.in" },
+    });
+    expect(Date.parse(body.updatedAt)).not.toBeNaN();
+    expect(await getShopDetails(shop.db)).toEqual(body);
+
+    // The config answer is remembered; the table's trigger makes every instance forget it.
+    await expect.poll(async () => (await api("GET", "/config", undefined, null)).body.details).toEqual(body);
+    const config = (await api("GET", "/config", undefined, null)).body;
+    expect(config.phone).toBe("+91 20 4567 8900");
+    expect(config.email).toBe("care@prakritinaturals.in");
+
+    const [entry, ...more] = await auditEntries();
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ actorId: owner.userId, action: "update", entityId: "shop" });
+    expect(entry?.before).toMatchObject({ gstin: null, address: null });
+    expect(entry?.after).toMatchObject({ gstin: "27AAPFU0939F1ZV" });
+  });
+
+  it("takes an empty GSTIN and FSSAI licence as none", async () => {
+    const { status, body } = await api("PUT", "/admin/shop/details", {
+      ...DETAILS,
+      gstin: "",
+      fssaiLicence: null,
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ gstin: null, fssaiLicence: null });
+    await api("PUT", "/admin/shop/details", DETAILS);
+  });
+
+  it("keeps the owner's values over the environment's on a restart", async () => {
+    await seedShopDetails(shop.db, {
+      SHOP_NAME: "Another Name",
+      SHOP_PHONE: "+91 90000 00000",
+      SHOP_EMAIL: "other@example.in",
+    });
+    expect(await getShopDetails(shop.db)).toMatchObject({
+      legalName: "Prakriti Naturals Private Limited",
+      phone: "+91 20 4567 8900",
+    });
+  });
+});

@@ -1,0 +1,256 @@
+import { type FormEvent, type ReactNode, useState } from "react";
+import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
+import { INDIAN_STATE_NAMES } from "../../common/india.ts";
+import type { ShopDetails } from "../../common/schemas/shop.ts";
+import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
+import { cardClass, inputClass, primaryButton } from "../features/orders/buttons.ts";
+import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireOwnerUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOwnerUser(request);
+  return { details: await api<ShopDetails>("/admin/shop/details") };
+}
+
+export const ErrorBoundary = OwnerOnlyError;
+
+export const handle: RouteHandle = { meta: privatePage("Admin: the shop") };
+
+export function Component() {
+  const { details } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      <h1 className="font-serif text-3xl font-semibold">The shop</h1>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        Shown to shoppers on the contact page and in the footer, and printed on invoices.
+      </p>
+      <DetailsForm details={details} />
+    </div>
+  );
+}
+
+type Errors = Record<string, string>;
+
+/** A labelled control with its hint, or the server's message for it in place of the hint. */
+function Field({
+  name,
+  label,
+  hint,
+  errors,
+  className = "",
+  children,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  errors: Errors;
+  className?: string;
+  children: (described: Record<string, unknown>) => ReactNode;
+}) {
+  const id = `shop-${name}`;
+  const described = errors[name]
+    ? { id, "aria-describedby": `${id}-error`, "aria-invalid": true }
+    : hint
+      ? { id, "aria-describedby": `${id}-hint` }
+      : { id };
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children(described)}
+      {errors[name] ? (
+        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {errors[name]}
+        </p>
+      ) : (
+        hint && (
+          <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500 dark:text-stone-400">
+            {hint}
+          </p>
+        )
+      )}
+    </div>
+  );
+}
+
+/** Sends a form's fields to the API; on a 400 shows each field's message beside it. */
+function useSave(path: string) {
+  const revalidator = useRevalidator();
+  const [errors, setErrors] = useState<Errors>({});
+  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  async function save(body: Record<string, unknown>, saved: string) {
+    setSaving(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      await api(path, { method: "PUT", body });
+      setMessage({ tone: "success", text: saved });
+      revalidator.revalidate();
+    } catch (caught) {
+      if (!isApiError(caught)) throw caught;
+      setErrors(caught.fields ?? {});
+      setMessage({
+        tone: "error",
+        text: caught.fields ? "Nothing was saved: please correct the fields marked below." : caught.message,
+      });
+    } finally {
+      setSaving(false);
+    }
+  }
+  return { errors, message, saving, save };
+}
+
+function FormMessage({ message }: { message: { tone: "error" | "success"; text: string } | null }) {
+  if (!message) return null;
+  return (
+    <p
+      role={message.tone === "error" ? "alert" : "status"}
+      className={`text-sm sm:col-span-2 ${
+        message.tone === "error" ? "text-red-700 dark:text-red-400" : "text-emerald-800 dark:text-emerald-300"
+      }`}
+    >
+      {message.text}
+    </p>
+  );
+}
+
+function DetailsForm({ details }: { details: ShopDetails }) {
+  const { errors, message, saving, save } = useSave("/admin/shop/details");
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    void save(
+      {
+        legalName: text("legalName"),
+        addressLine1: text("addressLine1"),
+        addressLine2: text("addressLine2"),
+        city: text("city"),
+        pin: text("pin"),
+        state: text("state"),
+        phone: text("phone"),
+        email: text("email"),
+        gstin: text("gstin") || null,
+        fssaiLicence: text("fssaiLicence") || null,
+        grievanceOfficerName: text("grievanceOfficerName"),
+        grievanceOfficerEmail: text("grievanceOfficerEmail"),
+      },
+      "Saved. The shop shows the new details now.",
+    );
+  }
+
+  const input = (name: string, value: string | null | undefined, extra: Record<string, unknown> = {}) =>
+    function Input(described: Record<string, unknown>) {
+      return (
+        <input name={name} defaultValue={value ?? ""} className={inputClass} {...extra} {...described} />
+      );
+    };
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Shop details"
+      className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
+      noValidate
+    >
+      <h2 className="font-serif text-xl font-semibold sm:col-span-2">Seller details</h2>
+      {!details.updatedAt && (
+        <p className="text-sm text-stone-600 sm:col-span-2 dark:text-stone-400">
+          The name, phone and e-mail below come from the server's settings until you save this form. The
+          address, GSTIN, FSSAI licence and grievance officer are yours to enter.
+        </p>
+      )}
+      <FormMessage message={message} />
+      <Field
+        name="legalName"
+        label="Legal name"
+        hint="As registered, e.g. on the GST certificate."
+        errors={errors}
+      >
+        {input("legalName", details.legalName, { autoComplete: "organization" })}
+      </Field>
+      <Field name="phone" label="Phone" errors={errors}>
+        {input("phone", details.phone, { type: "tel", autoComplete: "tel" })}
+      </Field>
+      <Field name="email" label="E-mail" errors={errors}>
+        {input("email", details.email, { type: "email", autoComplete: "email" })}
+      </Field>
+      <Field name="addressLine1" label="Registered address" errors={errors} className="sm:col-span-2">
+        {input("addressLine1", details.address?.line1, { autoComplete: "address-line1" })}
+      </Field>
+      <Field
+        name="addressLine2"
+        label="Address, second line (optional)"
+        errors={errors}
+        className="sm:col-span-2"
+      >
+        {input("addressLine2", details.address?.line2, { autoComplete: "address-line2" })}
+      </Field>
+      <Field name="city" label="City" errors={errors}>
+        {input("city", details.address?.city, { autoComplete: "address-level2" })}
+      </Field>
+      <Field name="pin" label="PIN code" errors={errors}>
+        {input("pin", details.address?.pin, {
+          inputMode: "numeric",
+          maxLength: 6,
+          autoComplete: "postal-code",
+        })}
+      </Field>
+      <Field name="state" label="State" hint="GST invoices name its state code." errors={errors}>
+        {(described) => (
+          <select
+            name="state"
+            defaultValue={details.address?.state ?? ""}
+            className={inputClass}
+            {...described}
+          >
+            <option value="" disabled>
+              Choose a state
+            </option>
+            {INDIAN_STATE_NAMES.map((state) => (
+              <option key={state}>{state}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        name="gstin"
+        label="GSTIN"
+        hint="15 characters; leave empty if the shop is not registered for GST."
+        errors={errors}
+      >
+        {input("gstin", details.gstin, {
+          className: `${inputClass} font-mono uppercase`,
+          autoCapitalize: "characters",
+        })}
+      </Field>
+      <Field
+        name="fssaiLicence"
+        label="FSSAI licence number"
+        hint="14 digits, for the food products."
+        errors={errors}
+      >
+        {input("fssaiLicence", details.fssaiLicence, {
+          inputMode: "numeric",
+          maxLength: 14,
+          className: `${inputClass} font-mono`,
+        })}
+      </Field>
+      <Field name="grievanceOfficerName" label="Grievance officer's name" errors={errors}>
+        {input("grievanceOfficerName", details.grievanceOfficer.name)}
+      </Field>
+      <Field name="grievanceOfficerEmail" label="Grievance officer's e-mail" errors={errors}>
+        {input("grievanceOfficerEmail", details.grievanceOfficer.email, { type: "email" })}
+      </Field>
+      <div className="sm:col-span-2">
+        <button type="submit" className={primaryButton} disabled={saving}>
+          {saving ? "Saving…" : "Save details"}
+        </button>
+      </div>
+    </form>
+  );
+}
