@@ -12,6 +12,7 @@ export const AUDIT_ENTITY_TYPES = [
   "discount_code",
   "role",
   "shop_details",
+  "tax",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -24,6 +25,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   discount_code: "Discount codes",
   role: "Roles",
   shop_details: "Shop details",
+  tax: "Tax rates and HSN",
 };
 
 export const auditListQuerySchema = z

@@ -106,14 +106,20 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
   const valueWidth = 100;
   for (const [label, value] of facts) {
     const rowY = doc.y + 1;
-    doc.font("Helvetica").fillColor(MUTED).text(`${label}:`, rightX, rowY, {
-      width: rightWidth - valueWidth - 6,
-      align: "right",
-    });
-    doc.font("Helvetica-Bold").fillColor(INK).text(latin1(value), left + CONTENT - valueWidth, rowY, {
-      width: valueWidth,
-      align: "right",
-    });
+    doc
+      .font("Helvetica")
+      .fillColor(MUTED)
+      .text(`${label}:`, rightX, rowY, {
+        width: rightWidth - valueWidth - 6,
+        align: "right",
+      });
+    doc
+      .font("Helvetica-Bold")
+      .fillColor(INK)
+      .text(latin1(value), left + CONTENT - valueWidth, rowY, {
+        width: valueWidth,
+        align: "right",
+      });
   }
 
   // The buyer and the place of supply.
