@@ -69,6 +69,8 @@ export type OrderDetail = OrderListItem & {
   paidAt: string | null;
   shippedAt: string | null;
   deliveredAt: string | null;
+  /** The numbers of the order's GST tax invoice and credit note, once issued (downloads). */
+  documents: { invoice: string | null; creditNote: string | null };
   /** What the customer may do now, with the reason when a usual action is closed. */
   actions: {
     cancel: { allowed: boolean; reason: string | null };

@@ -54,6 +54,7 @@ import {
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
+import { addGstRateSchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
@@ -133,6 +134,8 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/orders": { query: orderListQuerySchema },
   "POST /api/orders": { body: placeOrderSchema, headers: idempotencyKey },
   "GET /api/orders/:number": {},
+  "GET /api/orders/:number/invoice.pdf": {},
+  "GET /api/orders/:number/credit-note.pdf": {},
   "POST /api/orders/:number/cancel": { body: cancelOrderSchema },
   "POST /api/orders/:number/return": { body: returnRequestSchema },
   "POST /api/orders/:number/payment": {},
@@ -150,6 +153,8 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/orders": { query: adminOrderQuerySchema },
   "GET /api/admin/orders/export.csv": { query: adminOrderQuerySchema },
   "GET /api/admin/orders/:number": {},
+  "GET /api/admin/orders/:number/invoice.pdf": {},
+  "GET /api/admin/orders/:number/credit-note.pdf": {},
   "POST /api/admin/orders/:number/status": { body: adminStatusChangeSchema },
   "POST /api/admin/orders/:number/ship": { body: shipOrderSchema },
   "PUT /api/admin/orders/:number/tracking": { body: trackingSchema },
@@ -158,6 +163,10 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/discount-codes/:code": {},
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/audit": { query: auditListQuerySchema },
+  "GET /api/admin/tax": {},
+  "PUT /api/admin/tax/products/:slug": { body: updateProductTaxSchema },
+  "POST /api/admin/tax/rates": { body: addGstRateSchema },
+  "DELETE /api/admin/tax/rates/:rate": {},
   "GET /api/admin/shop/details": {},
   "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
   "GET /api/admin/shop/banner": {},

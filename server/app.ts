@@ -20,6 +20,7 @@ import { adminDiscountCodeRoutes } from "./discounts/admin-discounts.routes.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound, withErrorBody } from "./errors.ts";
 import { hashedAssets } from "./hashed-assets.ts";
+import { adminTaxRoutes } from "./invoices/admin-tax.routes.ts";
 import { adminJobRoutes } from "./jobs/admin-jobs.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
@@ -112,6 +113,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/discounts", discountRoutes(deps))
     .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
     .route("/admin/audit", adminAuditRoutes(deps))
+    .route("/admin/tax", adminTaxRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
     .route("/admin/combos", adminComboRoutes(deps))
     .route("/config", configRoutes(deps))

@@ -14,6 +14,7 @@ export const AUDIT_ENTITY_TYPES = [
   "shop_details",
   "banner",
   "combo",
+  "tax",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -28,6 +29,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   shop_details: "Shop details",
   banner: "Banner",
   combo: "Combos",
+  tax: "Tax rates and HSN",
 };
 
 export const auditListQuerySchema = z

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -44,12 +45,36 @@ export const products = pgTable(
     menus: jsonb("menus").$type<string[]>().notNull().default([]),
     stock: integer("stock").notNull().default(0),
     active: boolean("active").notNull().default(true),
+    /** HSN code for tax invoices (docs/decisions/037); null until the owner sets it. */
+    hsnCode: text("hsn_code"),
+    /** GST rate in basis points, one of the owner's gst_rates; new products start at the standard 18 %. */
+    gstRateBp: integer("gst_rate_bp")
+      .notNull()
+      .default(1800)
+      .references(() => gstRates.rateBp),
     ...timestamps,
   },
   (table) => [
     check("products_price_positive", sql`${table.pricePaise} > 0`),
     check("products_stock_not_negative", sql`${table.stock} >= 0`),
+    check(
+      "products_hsn_code_digits",
+      sql`${table.hsnCode} is null or ${table.hsnCode} ~ '^([0-9]{4}|[0-9]{6}|[0-9]{8})$'`,
+    ),
   ],
+);
+
+/**
+ * The GST rates the owner allows on products, in basis points (1800 = 18 %): rates are data, moved by the
+ * government (September 2025 made most goods 5 % or 18 %), so the owner keeps the list (docs/decisions/037).
+ */
+export const gstRates = pgTable(
+  "gst_rates",
+  {
+    rateBp: integer("rate_bp").primaryKey(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("gst_rates_range", sql`${table.rateBp} between 0 and 10000`)],
 );
 
 export const combos = pgTable(
@@ -630,6 +655,111 @@ export const auditLog = pgTable(
     index("audit_log_created_at_id").on(table.createdAt, table.id),
     index("audit_log_entity_created_at_id").on(table.entityType, table.createdAt, table.id),
     index("audit_log_actor_created_at_id").on(table.actorId, table.createdAt, table.id),
+  ],
+);
+
+// ---- GST tax invoices and credit notes (docs/decisions/037 and 038).
+
+export const TAX_DOCUMENT_KINDS = ["invoice", "credit_note"] as const;
+
+/**
+ * The last number given in each series (a kind and a financial year). Taken by an upsert that holds the
+ * row's lock until the issuing transaction ends: concurrent issues queue on it, and a rolled-back issue
+ * gives its number back, so a series has no gaps and never repeats.
+ */
+export const documentCounters = pgTable(
+  "document_counters",
+  {
+    kind: text("kind", { enum: TAX_DOCUMENT_KINDS }).notNull(),
+    financialYear: text("financial_year").notNull(),
+    lastNumber: integer("last_number").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.kind, table.financialYear] })],
+);
+
+/** Who is named on a document, as it was when issued: later edits never rewrite an issued invoice. */
+export type DocumentParty = {
+  name: string;
+  lines: string[];
+  state: string;
+  stateCode: string;
+  gstin?: string | null;
+  phone?: string | null;
+};
+
+/**
+ * Tax invoices (one per order, when it is confirmed) and credit notes (one per invoiced order that is
+ * cancelled or returned, naming its invoice). Amounts are positive paise; the kind says which way they go.
+ */
+export const taxDocuments = pgTable(
+  "tax_documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: TAX_DOCUMENT_KINDS }).notNull(),
+    number: text("number").notNull().unique(),
+    financialYear: text("financial_year").notNull(),
+    sequence: integer("sequence").notNull(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** A credit note's invoice. */
+    invoiceId: uuid("invoice_id").references((): AnyPgColumn => taxDocuments.id),
+    reason: text("reason"),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
+    supplier: jsonb("supplier").$type<DocumentParty>().notNull(),
+    buyer: jsonb("buyer").$type<DocumentParty>().notNull(),
+    /** Place of supply: the delivery state, and whether it is the shop's own (CGST + SGST) or not (IGST). */
+    placeOfSupply: text("place_of_supply").notNull(),
+    intraState: boolean("intra_state").notNull(),
+    taxablePaise: integer("taxable_paise").notNull(),
+    cgstPaise: integer("cgst_paise").notNull(),
+    sgstPaise: integer("sgst_paise").notNull(),
+    igstPaise: integer("igst_paise").notNull(),
+    totalPaise: integer("total_paise").notNull(),
+  },
+  (table) => [
+    uniqueIndex("tax_documents_one_per_order").on(table.kind, table.orderId),
+    uniqueIndex("tax_documents_series").on(table.kind, table.financialYear, table.sequence),
+    index("tax_documents_issued_at").on(table.issuedAt),
+    check("tax_documents_number_length", sql`char_length(${table.number}) <= 16`),
+    check(
+      "tax_documents_credit_names_invoice",
+      sql`(${table.kind} = 'credit_note') = (${table.invoiceId} is not null)`,
+    ),
+    check(
+      "tax_documents_total_adds_up",
+      sql`${table.totalPaise} = ${table.taxablePaise} + ${table.cgstPaise} + ${table.sgstPaise} + ${table.igstPaise}`,
+    ),
+  ],
+);
+
+export const taxDocumentLines = pgTable(
+  "tax_document_lines",
+  {
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => taxDocuments.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    kind: text("kind", { enum: ["goods", "shipping"] }).notNull(),
+    description: text("description").notNull(),
+    hsn: text("hsn"),
+    quantity: integer("quantity").notNull(),
+    unit: text("unit").notNull(),
+    grossPaise: integer("gross_paise").notNull(),
+    discountPaise: integer("discount_paise").notNull(),
+    rateBp: integer("rate_bp").notNull(),
+    taxablePaise: integer("taxable_paise").notNull(),
+    cgstPaise: integer("cgst_paise").notNull(),
+    sgstPaise: integer("sgst_paise").notNull(),
+    igstPaise: integer("igst_paise").notNull(),
+    totalPaise: integer("total_paise").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.documentId, table.position] }),
+    check(
+      "tax_document_lines_not_negative",
+      sql`${table.taxablePaise} >= 0 and ${table.cgstPaise} >= 0 and ${table.sgstPaise} >= 0 and ${table.igstPaise} >= 0`,
+    ),
   ],
 );
 

@@ -34,6 +34,7 @@ import {
   users,
 } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
+import { documentNumbersOf } from "../invoices/tax-documents.ts";
 import {
   lifecycleOf,
   loadOrderParts,
@@ -353,7 +354,7 @@ export async function getAdminOrderDetail(db: Db, number: string, now: Date): Pr
     .where(eq(orders.number, number));
   if (!row) throw notFound("There is no order with that number.");
   const { order } = row;
-  const [{ linesOf }, eventRows] = await Promise.all([
+  const [{ linesOf }, eventRows, documents] = await Promise.all([
     loadOrderParts(db, [order.id]),
     db
       .select({ event: orderEvents, actorEmail: users.email })
@@ -361,6 +362,7 @@ export async function getAdminOrderDetail(db: Db, number: string, now: Date): Pr
       .leftJoin(users, eq(users.id, orderEvents.actorUserId))
       .where(eq(orderEvents.orderId, order.id))
       .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
+    documentNumbersOf(db, order.id),
   ]);
   const {
     actions: _actions,
@@ -369,6 +371,7 @@ export async function getAdminOrderDetail(db: Db, number: string, now: Date): Pr
   } = presentOrderDetail(order, linesOf(order.id), [], {
     now,
     paymentsOpen: false,
+    documents,
   });
   return {
     ...detail,

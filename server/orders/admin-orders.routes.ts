@@ -17,6 +17,7 @@ import { requireAdmin } from "../auth/session.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { taxDocumentResponse } from "../invoices/document-download.ts";
 import { validate } from "../validate.ts";
 import {
   dashboardFigures,
@@ -69,6 +70,22 @@ export function adminOrderRoutes(deps: Deps) {
       })
       .get("/:number", validate("param", orderNumberSchema), async (c) => {
         return c.json({ order: await getAdminOrderDetail(deps.db, c.req.valid("param").number, new Date()) });
+      })
+      .get("/:number/invoice.pdf", validate("param", orderNumberSchema), async (c) => {
+        const [order] = await deps.db
+          .select({ id: orders.id })
+          .from(orders)
+          .where(eq(orders.number, c.req.valid("param").number));
+        if (!order) throw notFound("There is no order with that number.");
+        return taxDocumentResponse(deps.db, order.id, "invoice");
+      })
+      .get("/:number/credit-note.pdf", validate("param", orderNumberSchema), async (c) => {
+        const [order] = await deps.db
+          .select({ id: orders.id })
+          .from(orders)
+          .where(eq(orders.number, c.req.valid("param").number));
+        if (!order) throw notFound("There is no order with that number.");
+        return taxDocumentResponse(deps.db, order.id, "credit_note");
       })
       .post(
         "/:number/status",

@@ -9,6 +9,7 @@ import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import { combos, orderEvents, orderLines, orders, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
@@ -118,6 +119,11 @@ export async function changeOrderStatus(
     }
 
     const [row] = await tx.update(orders).set(set).where(eq(orders.id, order.id)).returning();
+    // The tax invoice is issued when the order is confirmed, and reversed by a credit note when an invoiced
+    // order is cancelled or its goods come back (docs/decisions/038), in this transaction.
+    if (change.to === "confirmed") await issueInvoice(tx, order, now);
+    if (change.to === "cancelled") await issueCreditNote(tx, order, "Order cancelled", now);
+    if (change.to === "returned") await issueCreditNote(tx, order, "Goods returned", now);
     await tx.insert(orderEvents).values({
       orderId: order.id,
       fromStatus: order.status,
@@ -238,7 +244,10 @@ export async function confirmRazorpayPayment(
         : `Payment ${payment.paymentId} arrived after the order was ${STATUS_LABELS[order.status].toLowerCase()}; refund due`,
       createdAt: now,
     });
-    if (confirms) await enqueueOrderMail(tx, order.id, "placed");
+    if (confirms) {
+      await issueInvoice(tx, row ?? order, now);
+      await enqueueOrderMail(tx, order.id, "placed");
+    }
     return { order: row ?? order, changed: true, confirmed: confirms };
   });
   if (!result) return null;

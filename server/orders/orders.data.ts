@@ -13,6 +13,7 @@ import {
   keysetWhere,
 } from "../admin/keyset.ts";
 import { orderEvents, orderLines, orders } from "../db/schema.ts";
+import { documentNumbersOf } from "../invoices/tax-documents.ts";
 import type { Executor } from "./pricing.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -100,7 +101,11 @@ export function presentOrderDetail(
   order: OrderRow,
   lines: LineRow[],
   events: EventRow[],
-  { now, paymentsOpen }: { now: Date; paymentsOpen: boolean },
+  {
+    now,
+    paymentsOpen,
+    documents = { invoice: null, creditNote: null },
+  }: { now: Date; paymentsOpen: boolean; documents?: OrderDetail["documents"] },
 ): OrderDetail {
   const lifecycle = lifecycleOf(order);
   const cancel = checkTransition(lifecycle, "cancelled", "customer", now);
@@ -126,6 +131,7 @@ export function presentOrderDetail(
     paidAt: order.paidAt?.toISOString() ?? null,
     shippedAt: order.shippedAt?.toISOString() ?? null,
     deliveredAt: order.deliveredAt?.toISOString() ?? null,
+    documents,
     actions: {
       cancel: cancel.ok
         ? { allowed: true, reason: null }
@@ -156,8 +162,11 @@ export async function getOrderDetail(
   order: OrderRow,
   options: { now: Date; paymentsOpen: boolean },
 ): Promise<OrderDetail> {
-  const { linesOf, eventsOf } = await loadOrderParts(db, [order.id]);
-  return presentOrderDetail(order, linesOf(order.id), eventsOf(order.id), options);
+  const [{ linesOf, eventsOf }, documents] = await Promise.all([
+    loadOrderParts(db, [order.id]),
+    documentNumbersOf(db, order.id),
+  ]);
+  return presentOrderDetail(order, linesOf(order.id), eventsOf(order.id), { ...options, documents });
 }
 
 const ORDER_KEYS = { at: orders.createdAt, id: orders.id };

@@ -5,6 +5,7 @@ import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import {
   cardClass,
   dangerButton,
@@ -174,6 +175,7 @@ export function Component() {
                 )}
               </p>
             )}
+            <TaxDocumentLinks base={`/api/admin/orders/${order.number}`} documents={order.documents} />
           </section>
 
           <section aria-labelledby="actions-heading" className={cardClass}>

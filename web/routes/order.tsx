@@ -4,6 +4,7 @@ import { formatEstimate } from "../../common/delivery-estimate.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { type OrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import {
   cardClass,
   dangerButton,
@@ -186,6 +187,7 @@ export function Component() {
               Payment: {PAYMENT_METHOD_LABELS[order.paymentMethod]}
               {order.paidAt ? " (paid)" : ""}
             </p>
+            <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
           </section>
           {(order.actions.cancel.allowed ||
             order.actions.cancel.reason ||

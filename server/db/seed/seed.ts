@@ -1,7 +1,9 @@
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { combos, discountCodes, products } from "../schema.ts";
 import { combos as seedCombos, products as seedProducts } from "./catalogue.ts";
 import { discountCodes as seedDiscountCodes } from "./discount-codes.ts";
+import { productTax } from "./tax.ts";
 
 /**
  * Inserts the catalogue and the discount codes on first start. Rows that exist are left alone, so a restart never
@@ -18,5 +20,13 @@ export async function seedCatalogue(db: Db) {
       .values(seedCombos.map((combo) => ({ ...combo, productSlugs: [...combo.productSlugs] })))
       .onConflictDoNothing();
     await tx.insert(discountCodes).values(seedDiscountCodes).onConflictDoNothing();
+    // HSN and rate for the seed products that have no HSN yet (a shop from before invoices): the owner's
+    // own choices, made at /admin/tax, always have an HSN and are never overwritten.
+    for (const [slug, tax] of Object.entries(productTax)) {
+      await tx
+        .update(products)
+        .set(tax)
+        .where(and(eq(products.slug, slug), isNull(products.hsnCode)));
+    }
   });
 }

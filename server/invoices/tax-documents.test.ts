@@ -1,0 +1,237 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gstinCheckCharacter } from "../../common/gstin.ts";
+import type { OrderDetail } from "../../common/orders.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
+import { pdfText } from "../../tests/pdf-text.ts";
+import { orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
+
+let shop: Awaited<ReturnType<typeof createTestApp>>;
+let staff: TestAccount;
+let accounts = 0;
+const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
+
+async function registerShop(gstin: string | null = GSTIN) {
+  await shop.db
+    .update(shopDetails)
+    .set({
+      legalName: "Prakriti Naturals Private Limited",
+      addressLine1: "14, Kamaraj Salai",
+      addressLine2: "T. Nagar",
+      city: "Chennai",
+      pin: "600017",
+      state: "Tamil Nadu",
+      gstin,
+    })
+    .where(eq(shopDetails.id, 1));
+}
+
+beforeAll(async () => {
+  shop = await createTestApp();
+  await registerShop();
+  staff = await signUpViaApp(shop.app, "desk@example.in");
+  await makeAdmin(shop.db, staff.userId, "staff");
+});
+afterAll(() => shop.close());
+
+async function customer(address = TEST_ADDRESS) {
+  const account = await signUpViaApp(shop.app, `buyer${++accounts}@example.in`);
+  return { ...account, addressId: await saveAddress(shop.app, account.cookie, address) };
+}
+
+/** A cash-on-delivery order of a product and a combo with GLOW20: placed, not yet confirmed. */
+async function placeOrder(who: { cookie: string; userId: string; addressId: string }) {
+  await putInCart(
+    shop.db,
+    who.userId,
+    [
+      { itemId: "bath-powder", quantity: 2 },
+      { itemId: "haircare-combo", kind: "combo" },
+    ],
+    "GLOW20",
+  );
+  const response = await placeOrderRequest(shop.app, who.cookie, {
+    addressId: who.addressId,
+    paymentMethod: "cod",
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { order: OrderDetail }).order;
+}
+
+const confirm = (number: string) =>
+  callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {
+    as: staff,
+    body: { status: "confirmed" },
+  });
+
+async function download(path: string, who?: { cookie: string }) {
+  const response = await shop.app.request(path, jsonRequest({ cookie: who?.cookie }));
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+async function documentsOf(number: string) {
+  const [order] = await shop.db.select().from(orders).where(eq(orders.number, number));
+  if (!order) throw new Error(number);
+  const documents = await shop.db.select().from(taxDocuments).where(eq(taxDocuments.orderId, order.id));
+  return { order, documents };
+}
+
+describe("the tax invoice", () => {
+  it("is issued when staff confirm a cash-on-delivery order, once, and adds up to the order's total", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    expect((await download(`/api/orders/${order.number}/invoice.pdf`, meera)).response.status).toBe(404);
+
+    expect((await confirm(order.number)).status).toBe(200);
+    const { order: row, documents } = await documentsOf(order.number);
+    expect(documents).toHaveLength(1);
+    const [invoice] = documents;
+    expect(invoice?.number).toMatch(/^PN\/\d{2}-\d{2}\/\d{6}$/);
+    expect(invoice?.totalPaise).toBe(row.totalPaise);
+    // Bengaluru from a Chennai shop: between states, IGST only.
+    expect(invoice).toMatchObject({
+      intraState: false,
+      placeOfSupply: "Karnataka",
+      cgstPaise: 0,
+      sgstPaise: 0,
+    });
+    const lines = await shop.db
+      .select()
+      .from(taxDocumentLines)
+      .where(eq(taxDocumentLines.documentId, invoice?.id ?? ""))
+      .orderBy(taxDocumentLines.position);
+    expect(lines.map((line) => [line.hsn, line.rateBp, line.unit])).toEqual([
+      ["33073090", 1800, "NOS"],
+      // The hair combo holds an oil at 5 % and two preparations at 18 %: the combo is taxed at 18 %.
+      ["33059090", 1800, "SET"],
+      ...(row.shippingPaise ? [["9968", 1800, "OTH"]] : []),
+    ]);
+    expect(lines.reduce((sum, line) => sum + line.discountPaise, 0)).toBe(row.discountPaise);
+  });
+
+  it("downloads as a PDF with what the GST rules ask for, for its customer and staff only", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    await confirm(order.number);
+    const { order: row, documents } = await documentsOf(order.number);
+    const invoice = documents[0];
+    if (!invoice) throw new Error("no invoice");
+
+    const mine = await download(`/api/orders/${order.number}/invoice.pdf`, meera);
+    expect(mine.response.status).toBe(200);
+    expect(mine.response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(mine.response.headers.get("Content-Disposition")).toContain(
+      `${invoice.number.replaceAll("/", "-")}.pdf`,
+    );
+    const text = await pdfText(mine.bytes);
+    for (const expected of [
+      "Tax Invoice",
+      "Prakriti Naturals Private Limited",
+      `GSTIN: ${GSTIN}`,
+      invoice.number,
+      order.number,
+      "Meera Iyer",
+      "Karnataka (29)",
+      "33073090",
+      "IGST",
+      "18%",
+      "Whether tax is payable on reverse charge: No",
+      "Authorised signatory",
+      "Amount in words: One thousand",
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toContain(
+      new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(row.totalPaise / 100),
+    );
+
+    // Someone else's order is not found, exactly like a number that does not exist; signed out is 401.
+    const stranger = await customer();
+    const theirs = await download(`/api/orders/${order.number}/invoice.pdf`, stranger);
+    expect(theirs.response.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(theirs.bytes))).toMatchObject({
+      error: { code: "not_found" },
+    });
+    expect((await download(`/api/orders/${order.number}/invoice.pdf`)).response.status).toBe(401);
+    // A customer cannot use the admin's address; staff can.
+    expect((await download(`/api/admin/orders/${order.number}/invoice.pdf`, meera)).response.status).toBe(
+      403,
+    );
+    expect((await download(`/api/admin/orders/${order.number}/invoice.pdf`, staff)).response.status).toBe(
+      200,
+    );
+    expect((await download(`/api/admin/orders/PN-2026-999999/invoice.pdf`, staff)).response.status).toBe(404);
+  });
+
+  it("within the shop's state is CGST and SGST in equal halves", async () => {
+    const chennai = await customer({ ...TEST_ADDRESS, city: "Chennai", state: "Tamil Nadu", pin: "600040" });
+    const order = await placeOrder(chennai);
+    await confirm(order.number);
+    const [invoice] = (await documentsOf(order.number)).documents;
+    expect(invoice).toMatchObject({ intraState: true, igstPaise: 0 });
+    expect(invoice?.cgstPaise).toBe(invoice?.sgstPaise);
+    const text = await pdfText((await download(`/api/orders/${order.number}/invoice.pdf`, chennai)).bytes);
+    expect(text).toContain("Tamil Nadu (33)");
+    expect(text).toContain("CGST");
+    expect(text).toContain("SGST");
+  });
+
+  it("a cancellation after invoicing issues a credit note in its own series, naming the invoice", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    expect((await download(`/api/orders/${order.number}/credit-note.pdf`, meera)).response.status).toBe(404);
+    await confirm(order.number);
+    const cancel = await callApi(shop.app, "POST", `/api/orders/${order.number}/cancel`, {
+      as: meera,
+      body: { reason: "Ordered twice" },
+    });
+    expect(cancel.status).toBe(200);
+    const { documents } = await documentsOf(order.number);
+    const invoice = documents.find((document) => document.kind === "invoice");
+    const credit = documents.find((document) => document.kind === "credit_note");
+    expect(credit?.number).toMatch(/^CN\/\d{2}-\d{2}\/\d{6}$/);
+    expect(credit).toMatchObject({
+      invoiceId: invoice?.id,
+      totalPaise: invoice?.totalPaise,
+      reason: "Order cancelled",
+    });
+    const creditPdf = (await download(`/api/orders/${order.number}/credit-note.pdf`, meera)).bytes;
+    const text = await pdfText(creditPdf);
+    expect(text).toContain("Credit Note");
+    expect(text).toContain(`Against invoice: ${invoice?.number}`);
+  });
+
+  it("an order cancelled before it was confirmed has neither", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    await callApi(shop.app, "POST", `/api/orders/${order.number}/cancel`, { as: meera, body: {} });
+    expect((await documentsOf(order.number)).documents).toEqual([]);
+  });
+
+  it("a shop without a GSTIN confirms orders but issues no tax invoice", async () => {
+    await registerShop(null);
+    try {
+      const meera = await customer();
+      const order = await placeOrder(meera);
+      expect((await confirm(order.number)).status).toBe(200);
+      expect((await documentsOf(order.number)).documents).toEqual([]);
+    } finally {
+      await registerShop();
+    }
+  });
+
+  it("30 orders confirmed at the same moment get 30 consecutive invoice numbers", async () => {
+    const buyers = await Promise.all(Array.from({ length: 30 }, () => customer()));
+    const placed = await Promise.all(buyers.map((buyer) => placeOrder(buyer)));
+    const before = await shop.db.select({ sequence: taxDocuments.sequence }).from(taxDocuments);
+    const highest = Math.max(0, ...before.map((row) => row.sequence));
+    const results = await Promise.all(placed.map((order) => confirm(order.number)));
+    expect(results.map((result) => result.status)).toEqual(Array(30).fill(200));
+    const numbers = (
+      await Promise.all(placed.map(async (order) => (await documentsOf(order.number)).documents[0]?.sequence))
+    ).sort((a, b) => (a ?? 0) - (b ?? 0));
+    expect(numbers).toEqual(Array.from({ length: 30 }, (_, index) => highest + index + 1));
+  }, 180_000);
+});

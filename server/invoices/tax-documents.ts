@@ -1,0 +1,279 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { computeTax, type DocumentKind, type GoodsLineInput, type TaxLine } from "../../common/gst.ts";
+import { formatMobile, isIndianState } from "../../common/india.ts";
+import { stateCodeOf } from "../../common/schemas/shop.ts";
+import type { Db } from "../db/client.ts";
+import {
+  combos,
+  type DocumentParty,
+  orderLines,
+  orders,
+  products,
+  taxDocumentLines,
+  taxDocuments,
+} from "../db/schema.ts";
+import { log } from "../log.ts";
+import type { OrderRow } from "../orders/orders.data.ts";
+import type { Tx } from "../orders/pricing.ts";
+import { getShopDetails } from "../shop/shop.data.ts";
+import { takeDocumentNumber } from "./document-numbers.ts";
+
+export type TaxDocumentRow = typeof taxDocuments.$inferSelect;
+export type TaxDocumentLineRow = typeof taxDocumentLines.$inferSelect;
+type Executor = Pick<Db, "select">;
+
+/**
+ * The seller as an invoice names it, from the shop's details; null while the registered address or the
+ * GSTIN is missing: a shop not registered for GST issues no tax invoice (docs/decisions/038).
+ */
+async function supplierParty(tx: Executor): Promise<DocumentParty | null> {
+  const shop = await getShopDetails(tx);
+  if (!shop.gstin || !shop.address) return null;
+  const { line1, line2, city, pin, state, stateCode } = shop.address;
+  return {
+    name: shop.legalName,
+    lines: [line1, line2, `${city} ${pin}`].filter(Boolean),
+    state,
+    stateCode,
+    gstin: shop.gstin,
+    phone: shop.phone,
+  };
+}
+
+function buyerParty(order: OrderRow): DocumentParty {
+  return {
+    name: order.shipName,
+    lines: [order.shipLine1, order.shipLine2, `${order.shipCity} ${order.shipPin}`].filter(Boolean),
+    state: order.shipState,
+    stateCode: isIndianState(order.shipState) ? stateCodeOf(order.shipState) : "",
+    gstin: null,
+    phone: formatMobile(order.shipPhone),
+  };
+}
+
+/**
+ * The order's lines with the HSN and rate of today (the time of supply is the invoice's). A combo is a mixed
+ * supply: it takes the highest rate among its products, and that product's HSN (docs/decisions/037).
+ */
+async function goodsLines(tx: Executor, orderId: string): Promise<GoodsLineInput[]> {
+  const lines = await tx
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .orderBy(asc(orderLines.position));
+  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.itemId);
+  const comboRows = comboIds.length
+    ? await tx
+        .select({ id: combos.id, productSlugs: combos.productSlugs })
+        .from(combos)
+        .where(inArray(combos.id, comboIds))
+    : [];
+  const slugs = new Set(lines.filter((line) => line.kind === "product").map((line) => line.itemId));
+  for (const combo of comboRows) for (const slug of combo.productSlugs) slugs.add(slug);
+  const productRows = slugs.size
+    ? await tx
+        .select({
+          slug: products.slug,
+          name: products.name,
+          hsnCode: products.hsnCode,
+          gstRateBp: products.gstRateBp,
+        })
+        .from(products)
+        .where(inArray(products.slug, [...slugs]))
+    : [];
+  const productBySlug = new Map(productRows.map((row) => [row.slug, row]));
+
+  return lines.map((line) => {
+    const base = { quantity: line.quantity, grossPaise: line.lineTotalPaise };
+    if (line.kind === "product") {
+      const product = productBySlug.get(line.itemId);
+      if (!product) throw new Error(`Order line ${line.itemId} names no product.`);
+      return {
+        ...base,
+        description: line.name,
+        hsn: product.hsnCode,
+        unit: "NOS",
+        rateBp: product.gstRateBp,
+      };
+    }
+    const combo = comboRows.find((row) => row.id === line.itemId);
+    const parts = (combo?.productSlugs ?? []).flatMap((slug) => productBySlug.get(slug) ?? []);
+    const highest = parts.reduce<(typeof parts)[number] | null>(
+      (best, part) => (!best || part.gstRateBp > best.gstRateBp ? part : best),
+      null,
+    );
+    if (!highest) throw new Error(`Combo ${line.itemId} has no products to take its rate from.`);
+    return {
+      ...base,
+      description: `${line.name} (${parts.map((part) => part.name).join(", ")})`,
+      hsn: highest.hsnCode,
+      unit: "SET",
+      rateBp: highest.gstRateBp,
+    };
+  });
+}
+
+async function insertDocument(
+  tx: Tx,
+  values: Omit<typeof taxDocuments.$inferInsert, "number" | "financialYear" | "sequence" | "kind"> & {
+    kind: DocumentKind;
+  },
+  lines: readonly Omit<TaxLine, never>[],
+): Promise<TaxDocumentRow> {
+  const taken = await takeDocumentNumber(tx, values.kind, values.issuedAt);
+  const [document] = await tx
+    .insert(taxDocuments)
+    .values({ ...values, ...taken })
+    .returning();
+  if (!document) throw new Error("The tax document was not written.");
+  await tx.insert(taxDocumentLines).values(
+    lines.map((line, position) => ({
+      documentId: document.id,
+      position,
+      kind: line.kind,
+      description: line.description,
+      hsn: line.hsn,
+      quantity: line.quantity,
+      unit: line.unit,
+      grossPaise: line.grossPaise,
+      discountPaise: line.discountPaise,
+      rateBp: line.rateBp,
+      taxablePaise: line.taxablePaise,
+      cgstPaise: line.cgstPaise,
+      sgstPaise: line.sgstPaise,
+      igstPaise: line.igstPaise,
+      totalPaise: line.totalPaise,
+    })),
+  );
+  return document;
+}
+
+/**
+ * Issues the order's tax invoice, in the transaction that confirms the order (which holds the order's row
+ * lock): once per order, numbered in the financial year of `now`. Returns null, and logs why, when the
+ * shop's details do not allow a tax invoice yet.
+ */
+export async function issueInvoice(tx: Tx, order: OrderRow, now: Date): Promise<TaxDocumentRow | null> {
+  const [existing] = await tx
+    .select()
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.orderId, order.id), eq(taxDocuments.kind, "invoice")));
+  if (existing) return existing;
+  const supplier = await supplierParty(tx);
+  if (!supplier) {
+    log.warn(
+      { order: order.number },
+      "no tax invoice issued: the shop's GSTIN or registered address is not set (admin, Shop details)",
+    );
+    return null;
+  }
+  const intraState = order.shipState === supplier.state;
+  const tax = computeTax({
+    lines: await goodsLines(tx, order.id),
+    discountPaise: order.discountPaise,
+    shippingPaise: order.shippingPaise,
+    intraState,
+  });
+  if (tax.totals.totalPaise !== order.totalPaise) {
+    throw new Error(
+      `Invoice for ${order.number} adds up to ${tax.totals.totalPaise}, not ${order.totalPaise}.`,
+    );
+  }
+  return insertDocument(
+    tx,
+    {
+      kind: "invoice",
+      orderId: order.id,
+      invoiceId: null,
+      reason: null,
+      issuedAt: now,
+      supplier,
+      buyer: buyerParty(order),
+      placeOfSupply: order.shipState,
+      intraState,
+      ...tax.totals,
+    },
+    tax.lines,
+  );
+}
+
+/**
+ * Issues the credit note that reverses the order's invoice in full, when an invoiced order is cancelled or
+ * comes back: in its own series, naming the invoice, with the invoice's lines and tax. Nothing when the order
+ * was never invoiced or already has its credit note.
+ */
+export async function issueCreditNote(
+  tx: Tx,
+  order: OrderRow,
+  reason: string,
+  now: Date,
+): Promise<TaxDocumentRow | null> {
+  const documents = await tx.select().from(taxDocuments).where(eq(taxDocuments.orderId, order.id));
+  const invoice = documents.find((document) => document.kind === "invoice");
+  if (!invoice || documents.some((document) => document.kind === "credit_note")) return null;
+  const lines = await tx
+    .select()
+    .from(taxDocumentLines)
+    .where(eq(taxDocumentLines.documentId, invoice.id))
+    .orderBy(asc(taxDocumentLines.position));
+  return insertDocument(
+    tx,
+    {
+      kind: "credit_note",
+      orderId: order.id,
+      invoiceId: invoice.id,
+      reason,
+      issuedAt: now,
+      // The seller's details as they are now, if still complete; else as the invoice named them.
+      supplier: (await supplierParty(tx)) ?? invoice.supplier,
+      buyer: invoice.buyer,
+      placeOfSupply: invoice.placeOfSupply,
+      intraState: invoice.intraState,
+      taxablePaise: invoice.taxablePaise,
+      cgstPaise: invoice.cgstPaise,
+      sgstPaise: invoice.sgstPaise,
+      igstPaise: invoice.igstPaise,
+      totalPaise: invoice.totalPaise,
+    },
+    lines,
+  );
+}
+
+/** An order's invoice or credit note with its lines, and the invoice a credit note refers to. */
+export async function findTaxDocument(db: Executor, orderId: string, kind: DocumentKind) {
+  const [document] = await db
+    .select()
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, kind)));
+  if (!document) return null;
+  const lines = await db
+    .select()
+    .from(taxDocumentLines)
+    .where(eq(taxDocumentLines.documentId, document.id))
+    .orderBy(asc(taxDocumentLines.position));
+  const [invoice] = document.invoiceId
+    ? await db
+        .select({ number: taxDocuments.number, issuedAt: taxDocuments.issuedAt })
+        .from(taxDocuments)
+        .where(eq(taxDocuments.id, document.invoiceId))
+    : [];
+  const [order] = await db.select({ number: orders.number }).from(orders).where(eq(orders.id, orderId));
+  return { document, lines, invoice: invoice ?? null, orderNumber: order?.number ?? "" };
+}
+
+export type TaxDocumentView = NonNullable<Awaited<ReturnType<typeof findTaxDocument>>>;
+
+/** Which documents an order has, by number, for its pages' download links. */
+export async function documentNumbersOf(db: Executor, orderId: string) {
+  const rows = await db
+    .select({ kind: taxDocuments.kind, number: taxDocuments.number })
+    .from(taxDocuments)
+    .where(eq(taxDocuments.orderId, orderId));
+  return {
+    invoice: rows.find((row) => row.kind === "invoice")?.number ?? null,
+    creditNote: rows.find((row) => row.kind === "credit_note")?.number ?? null,
+  };
+}
+
+/** The file name a download gets: PN-26-27-000123.pdf. */
+export const documentFileName = (number: string) => `${number.replaceAll("/", "-")}.pdf`;
