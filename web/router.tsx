@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
           screen("questions", () => import("./routes/admin-questions.tsx")),
           screen("reviews", () => import("./routes/admin-reviews.tsx")),
           screen("messages", () => import("./routes/admin-messages.tsx")),
+          screen("products", () => import("./routes/admin-products.tsx")),
+          screen("products/:slug", () => import("./routes/admin-product.tsx")),
           screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
           screen("audit", () => import("./routes/admin-audit.tsx")),
         ],
