@@ -8,6 +8,7 @@ import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { putInCart } from "../../tests/orders.ts";
 import { auditLog, cartItems, productImageFiles, products, questions } from "../db/schema.ts";
+import { seedCatalogue } from "../db/seed/seed.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
@@ -470,5 +471,18 @@ describe("editing a product", () => {
     );
     expect(leaf.status).toBe(308);
     expect((await callApi(shop.app, "GET", "/api/products/moringa-powder")).status).toBe(200);
+  });
+
+  it("is not brought back under its old address and name by the seed at the next start", async () => {
+    const { body: opened } = await api("GET", "/admin/products/curry-leaves-powder");
+    const moved = await edit(opened as AdminProduct, {
+      slug: "curry-leaf-powder",
+      name: "Curry Leaf Powder",
+    });
+    expect(moved.status).toBe(200);
+    await seedCatalogue(shop.db);
+    const rows = await shop.db.select({ slug: products.slug }).from(products);
+    expect(rows.map((row) => row.slug)).not.toContain("curry-leaves-powder");
+    expect(rows.map((row) => row.slug)).toContain("curry-leaf-powder");
   });
 });
