@@ -38,6 +38,20 @@ async function ownerPage(
   return { page, close: () => context.close() };
 }
 
+/** The admin has no footer to wait for: scroll to the bottom, so the list's lazy thumbnails load, and back. */
+async function loadImages(page: Page) {
+  await page.evaluate(async () => {
+    for (let top = 0; top < document.documentElement.scrollHeight; top += 500) {
+      window.scrollTo({ top, behavior: "instant" });
+      await new Promise(requestAnimationFrame);
+    }
+    window.scrollTo({ top: 0, behavior: "instant" });
+  });
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, {
+    timeout: 15_000,
+  });
+}
+
 /** A photo as a phone takes it: landscape, a warm gradient. */
 async function testPhoto() {
   const width = 1600;
@@ -78,7 +92,7 @@ describe("the owner's products", () => {
     const form = editorOf(page, "New product");
     await form.getByLabel("Name").fill("Amla Hair Rinse");
     expect(await form.getByLabel("Address (slug)").inputValue()).toBe("amla-hair-rinse");
-    await form.getByLabel("Price (₹)").fill("-5");
+    await form.getByLabel("Price (₹)", { exact: true }).fill("-5");
     await form.getByLabel("Original price (₹)").fill("449");
     await form
       .getByLabel("Description")
@@ -102,7 +116,7 @@ describe("the owner's products", () => {
     await form.getByText("Price must be more than ₹0.").waitFor();
     expect(await form.getByLabel("Description").inputValue()).toContain("sun-dried");
 
-    await form.getByLabel("Price (₹)").fill("399");
+    await form.getByLabel("Price (₹)", { exact: true }).fill("399");
     await form.getByRole("button", { name: "Create product" }).click();
     await page.waitForURL("**/admin/products/amla-hair-rinse");
     await page.getByRole("heading", { name: "Amla Hair Rinse" }).waitFor();
@@ -137,7 +151,14 @@ describe("the owner's products", () => {
     const photo = shopPage.getByRole("img", { name: "A bowl of amla rinse powder" });
     await photo.waitFor();
     expect(await photo.getAttribute("src")).toMatch(/^\/images\/uploads\/[0-9a-f]{32}-800\.webp$/);
-    await expect.poll(() => photo.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(800);
+    // Loaded (whichever of the srcset's sizes the browser picked), not a broken image.
+    await expect
+      .poll(() =>
+        photo.evaluate(
+          (image: HTMLImageElement) => image.complete && image.naturalWidth > 0 && image.currentSrc,
+        ),
+      )
+      .toMatch(/\/images\/uploads\/[0-9a-f]{32}-(400|800)\.webp$/);
     await visitor.close();
   });
 
@@ -151,7 +172,7 @@ describe("the owner's products", () => {
 
     const { page, close } = await ownerPage("/admin/products/coconut-oil");
     const form = editorOf(page, "Edit Coconut Oil");
-    await form.getByLabel("Price (₹)").fill("375");
+    await form.getByLabel("Price (₹)", { exact: true }).fill("375");
     await form.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Saved. The shop shows the change now.").waitFor();
     await close();
@@ -168,7 +189,7 @@ describe("the owner's products", () => {
   it("keeps what the second editor typed when someone else saved first, and saves it on purpose", async () => {
     const first = await ownerPage("/admin/products/badam-mix");
     const second = await ownerPage("/admin/products/badam-mix");
-    await editorOf(first.page, "Edit Badam Mix").getByLabel("Price (₹)").fill("379");
+    await editorOf(first.page, "Edit Badam Mix").getByLabel("Price (₹)", { exact: true }).fill("379");
     await editorOf(first.page, "Edit Badam Mix").getByRole("button", { name: "Save changes" }).click();
     await first.page.getByText("Saved. The shop shows the change now.").waitFor();
 
@@ -221,6 +242,7 @@ describe("the owner's products", () => {
             () => document.documentElement.scrollWidth - window.innerWidth,
           );
           expect(overflow, `${path} ${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
+          await loadImages(page);
           await shot(page, `admin-products-${name}-${viewport}-${scheme}`);
           await close();
         }

@@ -59,7 +59,20 @@ export function Component() {
           </Link>
         )}
       </p>
-      <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-1 lg:gap-0" aria-label="Products">
+      <div
+        aria-hidden="true"
+        className="mt-3 hidden gap-3 border-b border-stone-300 px-4 pb-2 text-xs font-medium tracking-wide text-stone-600 uppercase lg:flex dark:border-stone-600 dark:text-stone-400"
+      >
+        <span className="w-16 shrink-0" />
+        <span className="grid flex-1 grid-cols-[1fr_6rem_7rem_5rem_auto] gap-x-4">
+          <span>Name</span>
+          <span>Status</span>
+          <span>Price</span>
+          <span>Stock</span>
+          <span className="w-16" />
+        </span>
+      </div>
+      <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:mt-0 lg:grid-cols-1 lg:gap-0" aria-label="Products">
         {list.items.map((product) => (
           <li
             key={product.slug}
@@ -70,6 +83,7 @@ export function Component() {
               width={400}
               height={400}
               alt=""
+              loading="lazy"
               className="size-16 shrink-0 rounded-md border border-stone-200 bg-white dark:border-stone-700"
             />
             <div className="grid min-w-0 flex-1 gap-x-4 gap-y-1 lg:grid-cols-[1fr_6rem_7rem_5rem_auto] lg:items-center">

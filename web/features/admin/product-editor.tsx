@@ -493,62 +493,67 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
         </p>
         <ol className="mt-3 grid gap-3 sm:grid-cols-3" aria-label="Images in order">
           {draft.images.map((image, index) => (
-            <li key={image.key} className="rounded-lg border border-stone-200 p-2 dark:border-stone-700">
+            <li
+              key={image.key}
+              className="flex gap-3 rounded-lg border border-stone-200 p-2 sm:block dark:border-stone-700"
+            >
               <img
                 src={image.small}
                 width={400}
                 height={400}
                 alt=""
-                className="aspect-square w-full rounded-md bg-white"
+                className="aspect-square size-24 shrink-0 rounded-md bg-white sm:size-auto sm:w-full"
               />
-              <label htmlFor={`product-image-alt-${index}`} className="mt-2 block text-sm font-medium">
-                Image {index + 1}: what it shows (alt text)
-              </label>
-              <input
-                id={`product-image-alt-${index}`}
-                value={image.alt}
-                maxLength={200}
-                placeholder={draft.name || "Product name"}
-                onChange={(event) => {
-                  const alt = event.currentTarget.value;
-                  set(
-                    "images",
-                    draft.images.map((each, at) => (at === index ? { ...each, alt } : each)),
-                  );
-                }}
-                className={inputClass}
-              />
-              <div className="mt-2 flex flex-wrap gap-2">
-                <button
-                  type="button"
-                  className={`${secondaryButton} min-h-11 px-3`}
-                  disabled={index === 0}
-                  onClick={() => moveImage(index, -1)}
-                  aria-label={`Move image ${index + 1} earlier`}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className={`${secondaryButton} min-h-11 px-3`}
-                  disabled={index === draft.images.length - 1}
-                  onClick={() => moveImage(index, 1)}
-                  aria-label={`Move image ${index + 1} later`}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className={`${secondaryButton} min-h-11 px-3`}
-                  onClick={() =>
+              <div className="min-w-0 flex-1">
+                <label htmlFor={`product-image-alt-${index}`} className="mt-2 block text-sm font-medium">
+                  Image {index + 1}: what it shows (alt text)
+                </label>
+                <input
+                  id={`product-image-alt-${index}`}
+                  value={image.alt}
+                  maxLength={200}
+                  placeholder={draft.name || "Product name"}
+                  onChange={(event) => {
+                    const alt = event.currentTarget.value;
                     set(
                       "images",
-                      draft.images.filter((_, at) => at !== index),
-                    )
-                  }
-                >
-                  Remove<span className="sr-only"> image {index + 1}</span>
-                </button>
+                      draft.images.map((each, at) => (at === index ? { ...each, alt } : each)),
+                    );
+                  }}
+                  className={inputClass}
+                />
+                <div className="mt-2 flex flex-wrap gap-2">
+                  <button
+                    type="button"
+                    className={`${secondaryButton} min-h-11 px-3`}
+                    disabled={index === 0}
+                    onClick={() => moveImage(index, -1)}
+                    aria-label={`Move image ${index + 1} earlier`}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className={`${secondaryButton} min-h-11 px-3`}
+                    disabled={index === draft.images.length - 1}
+                    onClick={() => moveImage(index, 1)}
+                    aria-label={`Move image ${index + 1} later`}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    className={`${secondaryButton} min-h-11 px-3`}
+                    onClick={() =>
+                      set(
+                        "images",
+                        draft.images.filter((_, at) => at !== index),
+                      )
+                    }
+                  >
+                    Remove<span className="sr-only"> image {index + 1}</span>
+                  </button>
+                </div>
               </div>
             </li>
           ))}
