@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, type ReactNode, useState } from "react";
+import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { BADGES, CATEGORIES, CATEGORY_FILTERS, type Category, MENUS } from "../../../common/catalogue.ts";
 import {
@@ -115,6 +115,14 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
+
+  // A refused save is explained at the top of the form, usually scrolled out of view by then: bring it in.
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!message) return;
+    notice.current?.scrollIntoView({ block: "center" });
+    notice.current?.focus({ preventScroll: true });
+  }, [message]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setDraft((current) => ({ ...current, [key]: value }));
@@ -244,40 +252,42 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
         )}
       </div>
 
-      {conflict && (
-        <div
-          role="alert"
-          className="mt-4 rounded-lg border border-amber-400 bg-amber-50 p-4 text-amber-950 dark:border-amber-500 dark:bg-amber-950/40 dark:text-amber-100"
-        >
-          <p className="font-medium">{message}</p>
-          <p className="mt-1 text-sm">What you typed is still in the form below.</p>
-          <div className="mt-3 flex flex-wrap gap-3">
-            <button
-              type="button"
-              className={primaryButton}
-              disabled={saving}
-              onClick={() => void saveOverTheirs()}
-            >
-              Save mine over theirs
-            </button>
-            {product && (
-              <a
-                href={`/admin/products/${product.slug}`}
-                target="_blank"
-                rel="noreferrer"
-                className={secondaryButton}
+      <div ref={notice} tabIndex={-1} className="focus:outline-none">
+        {conflict && (
+          <div
+            role="alert"
+            className="mt-4 rounded-lg border border-amber-400 bg-amber-50 p-4 text-amber-950 dark:border-amber-500 dark:bg-amber-950/40 dark:text-amber-100"
+          >
+            <p className="font-medium">{message}</p>
+            <p className="mt-1 text-sm">What you typed is still in the form below.</p>
+            <div className="mt-3 flex flex-wrap gap-3">
+              <button
+                type="button"
+                className={primaryButton}
+                disabled={saving}
+                onClick={() => void saveOverTheirs()}
               >
-                See their version (new tab)
-              </a>
-            )}
+                Save mine over theirs
+              </button>
+              {product && (
+                <a
+                  href={`/admin/products/${product.slug}`}
+                  target="_blank"
+                  rel="noreferrer"
+                  className={secondaryButton}
+                >
+                  See their version (new tab)
+                </a>
+              )}
+            </div>
           </div>
-        </div>
-      )}
-      {!conflict && message && (
-        <p role="alert" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400">
-          {message}
-        </p>
-      )}
+        )}
+        {!conflict && message && (
+          <p role="alert" className="mt-4 text-sm font-medium text-red-700 dark:text-red-400">
+            {message}
+          </p>
+        )}
+      </div>
       {saved && (
         <p role="status" className="mt-4 text-sm font-medium text-emerald-800 dark:text-emerald-300">
           {saved}
