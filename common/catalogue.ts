@@ -40,6 +40,8 @@ export type ProductImage = {
   large: string;
   width: number;
   height: number;
+  /** What the photo shows, as the owner wrote it; without one, pages describe it by the product's name. */
+  alt?: string;
 };
 
 export type Product = {
@@ -77,11 +79,20 @@ export type Combo = {
 
 export type ProductPage = { items: Product[]; total: number; page: number; pageSize: number };
 
-export function imageFor(base: string): ProductImage {
+/** Keys of photos uploaded in the admin: `uploads/` and the hash of the upload (its files never change). */
+export const UPLOADED_IMAGE_KEY = /^uploads\/[0-9a-f]{32}$/;
+
+/**
+ * A stored image key as the addresses the shop serves: a bundled base name (files under
+ * /images/catalogue/), or an uploaded photo's key (served from the database under /images/uploads/).
+ */
+export function imageFor(key: string, alt?: string): ProductImage {
+  const base = UPLOADED_IMAGE_KEY.test(key) ? `/images/${key}` : `/images/catalogue/${key}`;
   return {
-    small: `/images/catalogue/${base}-400.webp`,
-    large: `/images/catalogue/${base}-800.webp`,
+    small: `${base}-400.webp`,
+    large: `${base}-800.webp`,
     width: 800,
     height: 800,
+    ...(alt ? { alt } : {}),
   };
 }

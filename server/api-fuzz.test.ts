@@ -3,6 +3,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addressInputSchema } from "../common/schemas/address.ts";
+import {
+  adminProductListQuerySchema,
+  createProductSchema,
+  updateProductSchema,
+  uploadProductImageSchema,
+} from "../common/schemas/admin-products.ts";
 import { auditListQuerySchema } from "../common/schemas/audit.ts";
 import {
   addCartItemSchema,
@@ -175,6 +181,12 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/admin/combos": { body: createComboSchema },
   "GET /api/admin/combos/:id": {},
   "PATCH /api/admin/combos/:id": { body: updateComboSchema },
+  "GET /api/admin/products": { query: adminProductListQuerySchema },
+  "POST /api/admin/products": { body: createProductSchema },
+  "GET /api/admin/products/:slug": {},
+  "PUT /api/admin/products/:slug": { body: updateProductSchema },
+  "POST /api/admin/product-images": { body: uploadProductImageSchema },
+  "GET /images/uploads/:file": {},
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },

@@ -31,7 +31,9 @@ import { crawlFileRoutes } from "./pages/crawl-files.ts";
 import { builtContentPages, createPageHandler } from "./pages/pages.ts";
 import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
-import { productRoutes } from "./products/products.routes.ts";
+import { adminProductImageRoutes, adminProductRoutes } from "./products/admin-products.routes.ts";
+import { uploadedImageRoutes } from "./products/product-images.ts";
+import { productRoutes, redirectMovedProductPages } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
 import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
@@ -112,6 +114,8 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/cart", cartRoutes(deps))
     .route("/discounts", discountRoutes(deps))
     .route("/admin/discount-codes", adminDiscountCodeRoutes(deps))
+    .route("/admin/products", adminProductRoutes(deps))
+    .route("/admin/product-images", adminProductImageRoutes(deps))
     .route("/admin/audit", adminAuditRoutes(deps))
     .route("/admin/tax", adminTaxRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
@@ -138,6 +142,17 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
   app.route("/api", api);
 
   app.route("/", crawlFileRoutes(deps, builtContentPages));
+  app.route("/images/uploads", uploadedImageRoutes(deps.db));
+  // Nothing else under this folder (nor the folder itself, which "/images/uploads/.." is) is a page of the
+  // web app: it is a missing image.
+  app.all("/images/uploads/*", () => {
+    throw notFound("No such image.");
+  });
+  app.all("/images/*", (c, next) => {
+    if (c.req.path === "/images/") throw notFound("No such image.");
+    return next();
+  });
+  app.use("/product/:slug", redirectMovedProductPages(deps));
   serveWebApp(app);
   app.onError(handleError);
   return app;

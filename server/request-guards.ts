@@ -4,6 +4,8 @@ import { z } from "zod";
 import { plainText, textProblem } from "../common/schemas/text.ts";
 import type { Env } from "./env.ts";
 import { httpError } from "./errors.ts";
+import { PRODUCT_IMAGE_BODY_LIMIT, PRODUCT_IMAGE_UPLOAD_PATH } from "./products/admin-products.routes.ts";
+import { imageTooLarge } from "./products/product-images.ts";
 
 /** Razorpay's server-to-server notices: a limit of their own, and verified by signature rather than origin. */
 export const RAZORPAY_WEBHOOK_PATH = "/api/payments/razorpay/webhook";
@@ -29,7 +31,19 @@ export function limitRequestBodies(env: Env): MiddlewareHandler {
       );
     },
   });
-  return (c, next) => (c.req.path === RAZORPAY_WEBHOOK_PATH ? next() : limit(c, next));
+  // A product photo (up to 10 MB, sent in base64) is the one body allowed to be larger; owner-only.
+  const photoLimit = bodyLimit({
+    maxSize: PRODUCT_IMAGE_BODY_LIMIT,
+    onError: () => {
+      throw imageTooLarge();
+    },
+  });
+  return (c, next) =>
+    c.req.path === RAZORPAY_WEBHOOK_PATH
+      ? next()
+      : c.req.path === PRODUCT_IMAGE_UPLOAD_PATH
+        ? photoLimit(c, next)
+        : limit(c, next);
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

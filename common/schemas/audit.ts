@@ -15,6 +15,7 @@ export const AUDIT_ENTITY_TYPES = [
   "banner",
   "combo",
   "tax",
+  "product",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -30,6 +31,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   banner: "Banner",
   combo: "Combos",
   tax: "Tax rates and HSN",
+  product: "Products",
 };
 
 export const auditListQuerySchema = z

@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -41,7 +42,10 @@ export const products = pgTable(
     rating: numeric("rating", { precision: 2, scale: 1, mode: "number" }).notNull(),
     reviewCount: integer("review_count").notNull().default(0),
     benefits: jsonb("benefits").$type<string[]>().notNull(),
+    /** Bundled base names (web/public/images/catalogue) or `uploads/<hash>` keys of productImageFiles. */
     images: jsonb("images").$type<string[]>().notNull(),
+    /** Alt text per image, by position; an empty or missing one falls back to the product's name. */
+    imageAlts: jsonb("image_alts").$type<string[]>().notNull().default([]),
     menus: jsonb("menus").$type<string[]>().notNull().default([]),
     stock: integer("stock").notNull().default(0),
     active: boolean("active").notNull().default(true),
@@ -52,6 +56,8 @@ export const products = pgTable(
       .notNull()
       .default(1800)
       .references(() => gstRates.rateBp),
+    /** Bumped by every editor save: a save sent with an older version was made over someone else's change. */
+    version: integer("version").notNull().default(1),
     ...timestamps,
   },
   (table) => [
@@ -75,6 +81,36 @@ export const gstRates = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check("gst_rates_range", sql`${table.rateBp} between 0 and 10000`)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/**
+ * Uploaded product photos as the shop serves them (400 and 800 px square WebP, and a preview JPEG), keyed by the hash of the
+ * upload, so the address of a rendition never changes its bytes and can be cached for good. In PostgreSQL,
+ * the one store every instance shares.
+ */
+export const productImageFiles = pgTable("product_image_files", {
+  id: text("id").primaryKey(),
+  small: bytea("small").notNull(),
+  large: bytea("large").notNull(),
+  /** 1200 x 630 JPEG for link previews, as the build makes for the bundled images (/images/og/). */
+  og: bytea("og").notNull(),
+  uploadedBy: text("uploaded_by").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A product's earlier addresses, kept so links to them answer with a permanent redirect. */
+export const productSlugRedirects = pgTable(
+  "product_slug_redirects",
+  {
+    oldSlug: text("old_slug").primaryKey(),
+    productSlug: text("product_slug")
+      .notNull()
+      .references(() => products.slug, { onUpdate: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("product_slug_redirects_product_idx").on(table.productSlug)],
 );
 
 export const combos = pgTable(
@@ -307,7 +343,7 @@ export const questions = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     productSlug: text("product_slug")
       .notNull()
-      .references(() => products.slug),
+      .references(() => products.slug, { onUpdate: "cascade" }),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     /** As the customer wrote it; shown as plain text. */
     body: text("body").notNull(),
@@ -341,7 +377,7 @@ export const reviews = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     productSlug: text("product_slug")
       .notNull()
-      .references(() => products.slug),
+      .references(() => products.slug, { onUpdate: "cascade" }),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     rating: integer("rating").notNull(),
     title: text("title").notNull(),

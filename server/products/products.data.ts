@@ -15,7 +15,7 @@ export function presentProduct(
   row: ProductRow,
   approved: ApprovedReviews = { count: 0, ratingSum: 0 },
 ): Product {
-  const images = row.images.map(imageFor);
+  const images = row.images.map((key, index) => imageFor(key, row.imageAlts[index]));
   const rating = combineRatings({ rating: row.rating, count: row.reviewCount }, approved);
   return {
     slug: row.slug,

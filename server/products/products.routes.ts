@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { queryCatalogue } from "../../common/catalogue-rules.ts";
 import { productQuerySchema, slugSchema } from "../../common/schemas/catalogue.ts";
@@ -6,6 +6,7 @@ import { sendCachedJson, toCachedJson } from "../catalogue/cached-json.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
+import { findMovedProduct } from "./admin-products.data.ts";
 import { listProducts } from "./products.data.ts";
 
 /** The active catalogue, read from the database once per catalogue version (decision 026). */
@@ -30,7 +31,36 @@ export function productRoutes(deps: Deps) {
         const product = (await cachedProducts(deps)).find((candidate) => candidate.slug === slug);
         return product && toCachedJson(product);
       });
-      if (!answer) throw notFound("No product with that name is in the catalogue.");
+      if (!answer) {
+        // An address the product had before it was renamed: a permanent redirect, as for the page.
+        const moved = await findMovedProduct(deps.db, slug);
+        if (moved) {
+          // A browser's fetch follows it; a caller that does not (the server's own renderer) reads the slug.
+          c.header("Location", `/api/products/${moved}`);
+          return c.json(
+            { error: { code: "product_moved", message: "This product has moved." }, slug: moved },
+            308,
+          );
+        }
+        throw notFound("No product with that name is in the catalogue.");
+      }
       return sendCachedJson(c, answer);
     });
+}
+
+/**
+ * /product/<an earlier address> answers a permanent redirect to where the product lives now, before the page
+ * is rendered (search engines move their link). Only an address the catalogue does not show is looked up.
+ */
+export function redirectMovedProductPages(deps: Deps): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+    const slug = c.req.path.slice("/product/".length);
+    if (!slugSchema.safeParse(slug).success) return next();
+    if ((await cachedProducts(deps)).some((product) => product.slug === slug)) return next();
+    const moved = await findMovedProduct(deps.db, slug);
+    if (!moved) return next();
+    const query = new URL(c.req.url).search;
+    return c.redirect(`/product/${moved}${query}`, 301);
+  };
 }

@@ -96,7 +96,13 @@ describe("the owner's audit log", () => {
     await nav.getByRole("link", { name: "Stock" }).waitFor();
     expect(await nav.getByRole("link", { name: "Codes" }).count()).toBe(0);
     expect(await nav.getByRole("link", { name: "Audit log" }).count()).toBe(0);
-    for (const path of ["/admin/audit", "/admin/discount-codes"]) {
+    expect(await nav.getByRole("link", { name: "Products" }).count()).toBe(0);
+    for (const path of [
+      "/admin/audit",
+      "/admin/discount-codes",
+      "/admin/products",
+      "/admin/products/badam-mix",
+    ]) {
       await page.goto(path);
       await page.getByRole("heading", { name: "Only the shop's owner can open this page" }).waitFor();
     }

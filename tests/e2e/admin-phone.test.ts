@@ -20,6 +20,7 @@ const ADMIN_PAGES = [
   ["Questions", "/admin/questions"],
   ["Reviews", "/admin/reviews"],
   ["Messages", "/admin/messages"],
+  ["Products", "/admin/products"],
   ["Codes", "/admin/discount-codes"],
   ["Combos", "/admin/combos"],
   ["Shop", "/admin/shop"],

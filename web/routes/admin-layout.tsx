@@ -24,6 +24,7 @@ const SECTIONS = [
   { to: "/admin/questions", label: "Questions" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/products", label: "Products", owner: true },
   { to: "/admin/discount-codes", label: "Codes", owner: true },
   { to: "/admin/combos", label: "Combos", owner: true },
   { to: "/admin/shop", label: "Shop", owner: true },

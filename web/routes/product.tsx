@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { data, type LoaderFunctionArgs, redirect, useLoaderData } from "react-router";
 import { CATEGORY_FILTERS, type Product, type ProductPage } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { pickRelatedProducts, suggestProducts } from "../../common/product-suggestions.ts";
@@ -27,17 +27,25 @@ async function getProductOrNull(slug: string): Promise<Product | null> {
   } catch (error) {
     // A malformed slug (400) is as missing as an unknown one.
     if (isApiError(error) && (error.status === 404 || error.status === 400)) return null;
+    // A product that moved, read without following the redirect (the server's in-process API).
+    const moved = isApiError(error) && error.status === 308 && (error.body as { slug?: unknown })?.slug;
+    if (typeof moved === "string") throw redirect(`/product/${moved}`, 301);
     throw error;
   }
 }
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
   const [product, catalogue, config] = await Promise.all([
     getProductOrNull(slug),
     api<ProductPage>("/products?pageSize=100"),
     getShopConfig(),
   ]);
+  // An earlier address of a renamed product: the API's redirect was followed, the page moves too.
+  if (product && product.slug !== slug) {
+    const { search } = new URL(request.url);
+    throw redirect(`/product/${product.slug}${search}`, 301);
+  }
   if (!product) {
     // The not-found page with suggestions, answered as a 404 so search engines drop the address.
     return data(

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { combos, discountCodes, products } from "../schema.ts";
+import { combos, discountCodes, productSlugRedirects, products } from "../schema.ts";
 import { combos as seedCombos, products as seedProducts } from "./catalogue.ts";
 import { discountCodes as seedDiscountCodes } from "./discount-codes.ts";
 import { productTax } from "./tax.ts";
@@ -11,10 +11,19 @@ import { productTax } from "./tax.ts";
  */
 export async function seedCatalogue(db: Db) {
   await db.transaction(async (tx) => {
-    await tx
-      .insert(products)
-      .values(seedProducts.map(({ menus, ...product }) => ({ ...product, menus: [...menus] })))
-      .onConflictDoNothing();
+    // A product the owner moved to another address (and perhaps renamed) is not the seed's to bring back.
+    const moved = new Set(
+      (await tx.select({ slug: productSlugRedirects.oldSlug }).from(productSlugRedirects)).map(
+        (row) => row.slug,
+      ),
+    );
+    const missing = seedProducts.filter((product) => !moved.has(product.slug));
+    if (missing.length > 0) {
+      await tx
+        .insert(products)
+        .values(missing.map(({ menus, ...product }) => ({ ...product, menus: [...menus] })))
+        .onConflictDoNothing();
+    }
     await tx
       .insert(combos)
       .values(seedCombos.map((combo) => ({ ...combo, productSlugs: [...combo.productSlugs] })))

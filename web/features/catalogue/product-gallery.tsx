@@ -42,7 +42,7 @@ export function ProductGallery({ name, images }: { name: string; images: Product
         fetchPriority="high"
         width={image.width}
         height={image.height}
-        alt={count > 1 ? `${name}, image ${current + 1} of ${count}` : name}
+        alt={image.alt || (count > 1 ? `${name}, image ${current + 1} of ${count}` : name)}
         className="aspect-square h-auto w-full rounded-xl border border-stone-200 bg-white dark:border-stone-800"
       />
       {count > 1 && (

@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import sharp from "sharp";
+import { imageFor } from "../../common/catalogue.ts";
+import { MAX_IMAGE_BYTES, type UploadedProductImage } from "../../common/schemas/admin-products.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import type { Db } from "../db/client.ts";
+import { productImageFiles } from "../db/schema.ts";
+import { httpError, notFound } from "../errors.ts";
+
+/** The formats a photo may come in, as sharp reads them from the bytes (never the name or a header). */
+const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
+/** Larger than any camera's photo: a decompression bomb is refused before it is decoded. */
+const MAX_INPUT_PIXELS = 100_000_000;
+const OG_WIDTH = 1200;
+const OG_HEIGHT = 630;
+const OG_BACKGROUND = { r: 250, g: 250, b: 249 }; // stone-50, as the build's previews of bundled images
+
+export const imageTooLarge = () =>
+  httpError(413, "payload_too_large", "image: must be 10 MB or smaller", {
+    image: "must be 10 MB or smaller",
+  });
+
+const notAnImage = () =>
+  httpError(400, "invalid_request", "image: is not a JPEG, PNG or WebP image", {
+    image: "is not a JPEG, PNG or WebP image",
+  });
+
+/**
+ * The shop's sizes of one photo: the 400 and 800 px squares every page's srcset offers (cropped to the
+ * middle, turned upright by its EXIF orientation, metadata dropped) and the 1200 x 630 preview JPEG.
+ */
+async function renditions(bytes: Buffer) {
+  let format: string | undefined;
+  try {
+    ({ format } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata());
+  } catch {
+    throw notAnImage();
+  }
+  if (!format || !ACCEPTED_FORMATS.has(format)) throw notAnImage();
+  const square = (size: number) =>
+    sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(size, size, { fit: "cover", position: "centre" })
+      .flatten({ background: "#ffffff" })
+      .webp({ quality: 80 })
+      .toBuffer();
+  try {
+    const [small, large] = await Promise.all([square(400), square(800)]);
+    const picture = await sharp(large).resize(OG_HEIGHT, OG_HEIGHT).toBuffer();
+    const og = await sharp({
+      create: { width: OG_WIDTH, height: OG_HEIGHT, channels: 3, background: OG_BACKGROUND },
+    })
+      .composite([{ input: picture, left: (OG_WIDTH - OG_HEIGHT) / 2, top: 0 }])
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
+    return { small, large, og };
+  } catch {
+    // A file whose header reads as an image but whose data does not decode (truncated, corrupt).
+    throw notAnImage();
+  }
+}
+
+/**
+ * Stores an uploaded photo's renditions under the hash of the upload: the same photo uploaded twice is
+ * one row, and its addresses never change what they serve.
+ */
+export async function storeProductImage(
+  db: Db,
+  bytes: Buffer,
+  actor: AuditActor,
+): Promise<UploadedProductImage> {
+  if (bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge();
+  if (bytes.length === 0) throw notAnImage();
+  const id = createHash("sha256").update(bytes).digest("hex").slice(0, 32);
+  const key = `uploads/${id}`;
+  const [known] = await db
+    .select({ id: productImageFiles.id })
+    .from(productImageFiles)
+    .where(eq(productImageFiles.id, id));
+  if (!known) {
+    const files = await renditions(bytes);
+    await db.transaction(async (tx) => {
+      const [stored] = await tx
+        .insert(productImageFiles)
+        .values({ id, ...files, uploadedBy: actor.id })
+        .onConflictDoNothing()
+        .returning({ id: productImageFiles.id });
+      if (stored) {
+        await recordAudit(tx, {
+          actor,
+          entityType: "product",
+          entityId: key,
+          action: "upload_image",
+          after: { key, bytes: bytes.length, small: files.small.length, large: files.large.length },
+        });
+      }
+    });
+  }
+  return { ...imageFor(key), key, alt: "" };
+}
+
+const FILE = /^([0-9a-f]{32})(-400\.webp|-800\.webp|\.jpg)$/;
+
+/**
+ * /images/uploads/<hash>-400.webp, -800.webp and .jpg, read from PostgreSQL. The address names the
+ * bytes, so browsers and proxies may keep them for good.
+ */
+export function uploadedImageRoutes(db: Db) {
+  return new Hono().get("/:file", async (c) => {
+    const match = FILE.exec(c.req.param("file"));
+    if (!match) throw notFound("No such image.");
+    const [, id, kind] = match as unknown as [string, string, string];
+    const column =
+      kind === "-400.webp"
+        ? productImageFiles.small
+        : kind === "-800.webp"
+          ? productImageFiles.large
+          : productImageFiles.og;
+    const tag = `"${id}${kind}"`;
+    if (c.req.header("If-None-Match") === tag) return c.body(null, 304);
+    const [row] = await db
+      .select({ bytes: column })
+      .from(productImageFiles)
+      .where(eq(productImageFiles.id, id));
+    if (!row) throw notFound("No such image.");
+    c.header("Content-Type", kind === ".jpg" ? "image/jpeg" : "image/webp");
+    c.header("Cache-Control", "public, max-age=31536000, immutable");
+    c.header("ETag", tag);
+    return c.body(new Uint8Array(row.bytes));
+  });
+}

@@ -1,0 +1,25 @@
+import { type LoaderFunctionArgs, useLoaderData } from "react-router";
+import type { AdminProduct } from "../../common/schemas/admin-products.ts";
+import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
+import { ProductEditor } from "../features/admin/product-editor.tsx";
+import { api } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireOwnerUser } from "../lib/session.ts";
+
+/** /admin/products/new, or /admin/products/<slug> to edit one. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireOwnerUser(request);
+  const slug = params.slug ?? "new";
+  if (slug === "new") return { product: null };
+  return { product: await api<AdminProduct>(`/admin/products/${encodeURIComponent(slug)}`) };
+}
+
+export const ErrorBoundary = OwnerOnlyError;
+
+export const handle: RouteHandle = { meta: privatePage("Admin: edit product") };
+
+export function Component() {
+  const { product } = useLoaderData<typeof loader>();
+  // A fresh editor per product (and per save's new version), never one product's typing in another's form.
+  return <ProductEditor key={product ? `${product.slug} ${product.version}` : "new"} product={product} />;
+}
