@@ -11,6 +11,7 @@ export const AUDIT_ENTITY_TYPES = [
   "message",
   "discount_code",
   "role",
+  "delivery_rule",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -22,6 +23,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   message: "Messages",
   discount_code: "Discount codes",
   role: "Roles",
+  delivery_rule: "Delivery rules",
 };
 
 export const auditListQuerySchema = z

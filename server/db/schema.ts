@@ -418,6 +418,8 @@ export const addresses = pgTable(
     line1: text("line1").notNull(),
     line2: text("line2").notNull().default(""),
     city: text("city").notNull(),
+    /** From India Post's directory when the PIN was looked up; empty for addresses saved before. */
+    district: text("district").notNull().default(""),
     state: text("state").notNull(),
     pin: text("pin").notNull(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
@@ -624,5 +626,22 @@ export const auditLog = pgTable(
     index("audit_log_created_at_id").on(table.createdAt, table.id),
     index("audit_log_entity_created_at_id").on(table.entityType, table.createdAt, table.id),
     index("audit_log_actor_created_at_id").on(table.actorId, table.createdAt, table.id),
+  ],
+);
+
+// ---- Delivery rules: PIN codes or prefixes the owner does not serve, or serves without cash on delivery.
+
+export const deliveryRules = pgTable(
+  "delivery_rules",
+  {
+    /** 1-6 digits; the longest prefix matching a PIN decides for it (common/delivery-check.ts). */
+    prefix: text("prefix").primaryKey(),
+    rule: text("rule", { enum: ["not_served", "no_cod", "served"] }).notNull(),
+    note: text("note").notNull().default(""),
+    ...timestamps,
+  },
+  (table) => [
+    check("delivery_rules_prefix", sql`${table.prefix} ~ '^[1-9][0-9]{0,5}$'`),
+    check("delivery_rules_rule", sql`${table.rule} in ('not_served', 'no_cod', 'served')`),
   ],
 );
