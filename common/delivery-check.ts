@@ -2,6 +2,9 @@ import { type DeliveryEstimate, estimateDelivery, formatEstimateDate } from "./d
 import type { IndianState } from "./india.ts";
 import { formatRupees, type Paise } from "./money.ts";
 
+export const PIN_FORMAT_MESSAGE = "Enter the 6-digit PIN code";
+export const UNKNOWN_PIN_MESSAGE = "We could not find this PIN code. Please check it.";
+
 /** Where a PIN is, from India Post's directory (server/delivery/pin-directory.ts). */
 export type PinPlace = {
   pin: string;

@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           screen("messages", () => import("./routes/admin-messages.tsx")),
           screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
           screen("audit", () => import("./routes/admin-audit.tsx")),
+          screen("delivery", () => import("./routes/admin-delivery.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

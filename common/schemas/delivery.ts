@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { DELIVERY_RULE_KINDS, type DeliveryRuleKind } from "../delivery-check.ts";
+import { DELIVERY_RULE_KINDS, type DeliveryRuleKind, PIN_FORMAT_MESSAGE } from "../delivery-check.ts";
 import { PIN_PATTERN } from "../india.ts";
 import { plainText } from "./text.ts";
-
-export const PIN_FORMAT_MESSAGE = "Enter the 6-digit PIN code";
-export const UNKNOWN_PIN_MESSAGE = "We could not find this PIN code. Please check it.";
 
 const pin = plainText().trim().regex(PIN_PATTERN, PIN_FORMAT_MESSAGE);
 

@@ -1,11 +1,15 @@
 import { asc, eq, gt, inArray } from "drizzle-orm";
-import { type DeliveryRule, type PinPlace, ruleForPin } from "../../common/delivery-check.ts";
-import type { Address } from "../../common/schemas/address.ts";
 import {
-  type AdminDeliveryRule,
-  type AdminDeliveryRulePage,
-  type DeliveryRuleInput,
+  type DeliveryRule,
+  type PinPlace,
+  ruleForPin,
   UNKNOWN_PIN_MESSAGE,
+} from "../../common/delivery-check.ts";
+import type { Address } from "../../common/schemas/address.ts";
+import type {
+  AdminDeliveryRule,
+  AdminDeliveryRulePage,
+  DeliveryRuleInput,
 } from "../../common/schemas/delivery.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";

@@ -25,6 +25,7 @@ const SECTIONS = [
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/discount-codes", label: "Codes", owner: true },
+  { to: "/admin/delivery", label: "Delivery", owner: true },
   { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 
