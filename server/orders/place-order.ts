@@ -19,6 +19,7 @@ import {
   products,
 } from "../db/schema.ts";
 import { deliveryTo } from "../delivery/delivery.data.ts";
+import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
@@ -79,6 +80,8 @@ export async function placeOrder(
 ): Promise<{ orderId: string; replayed: boolean }> {
   const { db, env } = deps;
   const requestHash = hashRequest(body);
+  // Read before the transaction opens, so no connection is held while a new instance reads the file.
+  await loadPinDirectory();
   const result = await db
     .transaction(async (tx) => {
       // A concurrent request with the same key waits here on the primary key until this one commits or fails.
