@@ -25,6 +25,16 @@ export type CheckoutSummary = {
   estimate: DeliveryEstimate;
   payment: PaymentOptions;
   freeShippingMinPaise: number;
+  /** By address id: whether the shop delivers there and takes cash there (common/delivery-check.ts). */
+  delivery: Record<string, AddressDelivery>;
+};
+
+export type AddressDelivery = {
+  served: boolean;
+  /** Why this address cannot be ordered to, or null. */
+  problem: string | null;
+  /** Why cash on delivery is not offered for this order to this address, or null. */
+  codProblem: string | null;
 };
 
 export type OrderLine = {
@@ -60,7 +70,8 @@ export type OrderDetail = OrderListItem & {
   subtotalPaise: number;
   discount: { code: string; amountPaise: number } | null;
   shippingPaise: number;
-  address: Address;
+  /** As the order was shipped to: orders do not keep the district. */
+  address: Omit<Address, "district">;
   estimate: DeliveryEstimate;
   courier: string | null;
   trackingNumber: string | null;

@@ -26,6 +26,11 @@ import {
   replyToMessageSchema,
 } from "../common/schemas/contact.ts";
 import {
+  deliveryCheckQuerySchema,
+  deliveryRuleInputSchema,
+  deliveryRuleListQuerySchema,
+} from "../common/schemas/delivery.ts";
+import {
   createDiscountCodeSchema,
   discountCodeListQuerySchema,
   updateDiscountCodeSchema,
@@ -187,6 +192,11 @@ const SHOP: Record<string, Schemas> = {
   "PUT /api/admin/products/:slug": { body: updateProductSchema },
   "POST /api/admin/product-images": { body: uploadProductImageSchema },
   "GET /images/uploads/:file": {},
+  "GET /api/pincodes/:pin": {},
+  "GET /api/delivery/check": { query: deliveryCheckQuerySchema },
+  "GET /api/admin/delivery-rules": { query: deliveryRuleListQuerySchema },
+  "PUT /api/admin/delivery-rules/:prefix": { body: deliveryRuleInputSchema },
+  "DELETE /api/admin/delivery-rules/:prefix": {},
   "GET /api/admin/stock": {},
   "PUT /api/admin/stock/:kind/:id": { body: stockUpdateSchema },
   "GET /api/admin/jobs": { query: adminJobQuerySchema },
@@ -470,6 +480,8 @@ function pathValue(param: string): fc.Arbitrary<string> {
     kind: fc.constantFrom("product", "combo"),
     provider: fc.constantFrom("google", "github", "nope"),
     token: fc.string({ maxLength: 20 }).map(encode),
+    pin: fc.constantFrom("600020", "560038", "600999", "12345"),
+    prefix: fc.constantFrom("600", "7440", "194101", "0600", "6000201"),
   };
   const byRoute = fc.oneof(
     pick("uuid"),

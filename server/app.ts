@@ -15,6 +15,7 @@ import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
+import { adminDeliveryRuleRoutes, deliveryCheckRoutes, pinRoutes } from "./delivery/delivery.routes.ts";
 import type { Deps } from "./deps.ts";
 import { adminDiscountCodeRoutes } from "./discounts/admin-discounts.routes.ts";
 import { discountRoutes } from "./discounts/discounts.routes.ts";
@@ -128,6 +129,9 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/admin/reviews", adminReviewRoutes(deps))
     .route("/admin/messages", adminMessageRoutes(deps))
     .route("/addresses", addressRoutes(deps))
+    .route("/pincodes", pinRoutes())
+    .route("/delivery", deliveryCheckRoutes(deps))
+    .route("/admin/delivery-rules", adminDeliveryRuleRoutes(deps))
     .route("/checkout", checkoutRoutes(deps))
     .route("/orders", orderRoutes(deps))
     .route("/payments", paymentRoutes(deps))

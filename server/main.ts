@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { createDb, migrateDatabase, withStartupLock } from "./db/client.ts";
 import { releaseSignalHooks, startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
+import { loadPinDirectory } from "./delivery/pin-directory.ts";
 import { createDeps } from "./deps.ts";
 import { type Env, parseEnv } from "./env.ts";
 import { jobHandlers } from "./jobs/job-handlers.ts";
@@ -75,6 +76,11 @@ async function main() {
       `Shop ready on http://localhost:${info.port} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
     );
   });
+
+  // Read once now rather than on a shopper's first PIN look-up (a second or more on a small machine).
+  loadPinDirectory().catch((error: unknown) =>
+    log.error({ err: serializeError(error) }, "the PIN code directory could not be read"),
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -62,6 +62,7 @@ export const routes: RouteObject[] = [
           screen("audit", () => import("./routes/admin-audit.tsx")),
           screen("shop", () => import("./routes/admin-shop.tsx")),
           screen("combos", () => import("./routes/admin-combos.tsx")),
+          screen("delivery", () => import("./routes/admin-delivery.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

@@ -23,6 +23,8 @@ export const addressInputSchema = z
     line1: text("House, flat or building", 120),
     line2: plainText().trim().max(120, "Street and area must be at most 120 characters").default(""),
     city: text("City or town", 60),
+    /** Filled from the PIN code's entry in India Post's directory; optional, for addresses typed by hand. */
+    district: plainText().trim().max(60, "District must be at most 60 characters").default(""),
     state: z.enum(INDIAN_STATE_NAMES, { error: "Choose a state or union territory" }),
     pin: plainText().trim().regex(PIN_PATTERN, "Enter the 6-digit PIN code"),
   })

@@ -16,6 +16,7 @@ export const AUDIT_ENTITY_TYPES = [
   "combo",
   "tax",
   "product",
+  "delivery_rule",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -32,6 +33,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   combo: "Combos",
   tax: "Tax rates and HSN",
   product: "Products",
+  delivery_rule: "Delivery rules",
 };
 
 export const auditListQuerySchema = z

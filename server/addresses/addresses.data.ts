@@ -18,6 +18,7 @@ export function presentAddress(row: AddressRow): SavedAddress {
     line1: row.line1,
     line2: row.line2,
     city: row.city,
+    district: row.district,
     state: row.state as SavedAddress["state"],
     pin: row.pin,
   };
@@ -44,6 +45,7 @@ export async function saveAddress(db: Db, userId: string, address: Address): Pro
         row.line1 === address.line1 &&
         row.line2 === address.line2 &&
         row.city === address.city &&
+        row.district === address.district &&
         row.state === address.state &&
         row.pin === address.pin,
     );

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { addressInputSchema } from "../../common/schemas/address.ts";
 import { plainText } from "../../common/schemas/text.ts";
 import { requireUser } from "../auth/session.ts";
+import { checkAddressPlace } from "../delivery/delivery.data.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -17,7 +18,10 @@ export function addressRoutes(deps: Deps) {
     })
     .post("/", validate("json", addressInputSchema), async (c) => {
       const user = await requireUser(deps, c);
-      return c.json({ address: await saveAddress(deps.db, user.id, c.req.valid("json")) }, 201);
+      const address = c.req.valid("json");
+      const place = await checkAddressPlace(address);
+      const district = address.district || place.district;
+      return c.json({ address: await saveAddress(deps.db, user.id, { ...address, district }) }, 201);
     })
     .delete("/:id", validate("param", z.object({ id: plainText().max(100) })), async (c) => {
       const user = await requireUser(deps, c);

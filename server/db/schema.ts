@@ -485,6 +485,8 @@ export const addresses = pgTable(
     line1: text("line1").notNull(),
     line2: text("line2").notNull().default(""),
     city: text("city").notNull(),
+    /** From India Post's directory when the PIN was looked up; empty for addresses saved before. */
+    district: text("district").notNull().default(""),
     state: text("state").notNull(),
     pin: text("pin").notNull(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
@@ -847,4 +849,21 @@ export const promoBanner = pgTable(
     ...timestamps,
   },
   (table) => [check("promo_banner_one_row", sql`${table.id} = 1`)],
+);
+
+// ---- Delivery rules: PIN codes or prefixes the owner does not serve, or serves without cash on delivery.
+
+export const deliveryRules = pgTable(
+  "delivery_rules",
+  {
+    /** 1-6 digits; the longest prefix matching a PIN decides for it (common/delivery-check.ts). */
+    prefix: text("prefix").primaryKey(),
+    rule: text("rule", { enum: ["not_served", "no_cod", "served"] }).notNull(),
+    note: text("note").notNull().default(""),
+    ...timestamps,
+  },
+  (table) => [
+    check("delivery_rules_prefix", sql`${table.prefix} ~ '^[1-9][0-9]{0,5}$'`),
+    check("delivery_rules_rule", sql`${table.rule} in ('not_served', 'no_cod', 'served')`),
+  ],
 );

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, gte, isNull, sql } from "drizzle-orm";
+import { type CodSettings, codProblem, notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES } from "../../common/discount.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
@@ -17,6 +18,8 @@ import {
   orders,
   products,
 } from "../db/schema.ts";
+import { deliveryTo } from "../delivery/delivery.data.ts";
+import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
@@ -59,6 +62,11 @@ export function codAvailable(env: Deps["env"], totalPaise: number) {
   return env.COD_ENABLED && totalPaise <= env.COD_MAX_ORDER_PAISE;
 }
 
+export const codSettings = (env: Deps["env"]): CodSettings => ({
+  enabled: env.COD_ENABLED,
+  maxOrderPaise: env.COD_MAX_ORDER_PAISE,
+});
+
 /**
  * Places the order of the signed-in shopper's cart, once per Idempotency-Key, in one transaction:
  * re-price the locked cart, take the stock, spend the discount code's use, write the order with its
@@ -72,6 +80,8 @@ export async function placeOrder(
 ): Promise<{ orderId: string; replayed: boolean }> {
   const { db, env } = deps;
   const requestHash = hashRequest(body);
+  // Read before the transaction opens, so no connection is held while a new instance reads the file.
+  await loadPinDirectory();
   const result = await db
     .transaction(async (tx) => {
       // A concurrent request with the same key waits here on the primary key until this one commits or fails.
@@ -112,6 +122,13 @@ export async function placeOrder(
         });
       }
 
+      // The directory and the owner's rules, as at checkout: an address saved before either changed is held to them now.
+      const delivery = await deliveryTo(tx, address.pin, "addressId");
+      if (delivery.rule?.rule === "not_served") {
+        const message = notServedMessage(delivery.place);
+        throw httpError(422, "not_served", message, { addressId: message });
+      }
+
       const { pricing } = await loadCartForOrder(tx, env, userId, { lock: true });
       const [problem] = pricing.problems;
       if (problem) {
@@ -136,16 +153,8 @@ export async function placeOrder(
 
       let status: OrderStatus;
       if (body.paymentMethod === "cod") {
-        if (!env.COD_ENABLED) {
-          throw httpError(422, "cod_unavailable", "Cash on delivery is not available at the moment.");
-        }
-        if (!codAvailable(env, pricing.totalPaise)) {
-          throw httpError(
-            422,
-            "cod_unavailable",
-            "Cash on delivery is not available for an order of this value.",
-          );
-        }
+        const problem = codProblem(codSettings(env), pricing.totalPaise, delivery.rule, address.pin);
+        if (problem) throw httpError(422, "cod_unavailable", problem);
         status = "placed";
       } else {
         if (!razorpayConfig(env)) {

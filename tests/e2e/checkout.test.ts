@@ -51,8 +51,11 @@ async function enterAddress(page: Page) {
   await form.getByLabel("House, flat, building").fill("12, Lotus Apartments");
   await form.getByLabel("Street, area, landmark (optional)").fill("Indiranagar");
   await form.getByLabel("City or town").fill("Bengaluru");
-  await form.getByLabel("State or union territory").selectOption("Tamil Nadu");
   await form.getByLabel("PIN code").fill("560038");
+  // The PIN fills district and state from India Post's directory; the city typed stays.
+  await form.getByText("Bangalore, Karnataka").waitFor();
+  await expect(form.getByLabel("City or town").inputValue()).resolves.toBe("Bengaluru");
+  await form.getByLabel("State or union territory").selectOption("Tamil Nadu");
   await form.getByRole("button", { name: "Save address" }).click();
   // The PIN belongs to Karnataka: the form says so before anything is sent.
   await form.getByText("This PIN code is not in Tamil Nadu").waitFor();

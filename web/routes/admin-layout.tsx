@@ -28,6 +28,7 @@ const SECTIONS = [
   { to: "/admin/discount-codes", label: "Codes", owner: true },
   { to: "/admin/combos", label: "Combos", owner: true },
   { to: "/admin/shop", label: "Shop", owner: true },
+  { to: "/admin/delivery", label: "Delivery", owner: true },
   { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 

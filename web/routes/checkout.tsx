@@ -59,9 +59,20 @@ export function Component() {
   }
 
   const blocked = pricing.problems.length > 0 || pricing.discountProblem !== null;
-  const codChosenButUnavailable = method === "cod" && !payment.cod.available;
+  // The PIN rules the order will be held to (common/delivery-check.ts): a new address is checked when placed.
+  const delivery = addressId ? summary.delivery[addressId] : undefined;
+  const codReason =
+    delivery?.codProblem ??
+    (payment.cod.available ? null : `Available for orders up to ${formatRupees(payment.cod.maxOrderPaise)}.`);
+  const codChosenButUnavailable = method === "cod" && codReason !== null;
+  const notServed = delivery !== undefined && !delivery.served;
   const canPlace =
-    !blocked && addressId !== null && method !== null && !codChosenButUnavailable && !addingAddress;
+    !blocked &&
+    addressId !== null &&
+    !notServed &&
+    method !== null &&
+    !codChosenButUnavailable &&
+    !addingAddress;
 
   async function placeOrder() {
     if (!addressId || !method) return;
@@ -131,6 +142,11 @@ export function Component() {
                         {address.city}, {address.state} {address.pin}
                         <br />
                         Mobile {formatMobile(address.phone)}
+                        {summary.delivery[address.id]?.problem && (
+                          <span className="mt-1 block font-medium text-red-700 dark:text-red-400">
+                            {summary.delivery[address.id]?.problem}
+                          </span>
+                        )}
                       </span>
                     </label>
                   ))}
@@ -174,12 +190,8 @@ export function Component() {
                   value="cod"
                   checked={method === "cod"}
                   onChange={setMethod}
-                  disabled={!payment.cod.available}
-                  description={
-                    payment.cod.available
-                      ? "Pay the courier in cash when your parcel arrives."
-                      : `Available for orders up to ${formatRupees(payment.cod.maxOrderPaise)}.`
-                  }
+                  disabled={codReason !== null}
+                  description={codReason ?? "Pay the courier in cash when your parcel arrives."}
                 />
               )}
               {!payment.razorpay.enabled && !payment.cod.enabled && (
@@ -262,6 +274,11 @@ export function Component() {
                 ? `Pay ${formatRupees(pricing.totalPaise)}`
                 : `Place order · ${formatRupees(pricing.totalPaise)}`}
           </button>
+          {notServed && delivery?.problem && (
+            <p className="mt-2 text-sm text-red-700 dark:text-red-400">
+              {delivery.problem} Please choose another address.
+            </p>
+          )}
           {addressId === null && !blocked && (
             <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
               Save a delivery address to continue.

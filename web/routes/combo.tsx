@@ -8,6 +8,7 @@ import { PriceTag } from "../features/catalogue/price-tag.tsx";
 import { ProductBadge } from "../features/catalogue/product-badge.tsx";
 import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
 import { PRODUCT_IMAGE_SIZES } from "../features/catalogue/product-gallery.tsx";
+import { DeliveryCheck } from "../features/delivery/delivery-check.tsx";
 import { api } from "../lib/api.ts";
 import { imageSrcSet, ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
@@ -104,6 +105,8 @@ function ComboDetail({ combo }: { combo: Combo }) {
             inStock={combo.inStock}
             item={{ kind: "combo", id: combo.id, name: combo.title }}
           />
+
+          <DeliveryCheck item={{ combo: combo.id }} />
 
           <p className="rounded-lg border border-brand-100 bg-brand-50 p-4 text-sm text-brand-900 dark:border-brand-900 dark:bg-brand-900/40 dark:text-brand-100">
             All our combos come in eco-friendly packaging, and free gift wrapping is available on request.

@@ -13,6 +13,7 @@ import { BenefitList, StockStatus } from "../features/catalogue/product-facts.ts
 import { PRODUCT_IMAGE_SIZES, ProductGallery } from "../features/catalogue/product-gallery.tsx";
 import { RelatedProducts } from "../features/catalogue/related-products.tsx";
 import { StarRating } from "../features/catalogue/star-rating.tsx";
+import { DeliveryCheck } from "../features/delivery/delivery-check.tsx";
 import { ProductQuestions } from "../features/questions/product-questions.tsx";
 import { ProductReviews } from "../features/reviews/product-reviews.tsx";
 import { api, isApiError } from "../lib/api.ts";
@@ -161,6 +162,8 @@ function ProductDetail({ product, related }: { product: Product; related: Produc
           >
             <QuantityInput value={quantity} onChange={setQuantity} min={1} max={MAX_QUANTITY} />
           </AddToCartButton>
+
+          <DeliveryCheck item={{ product: product.slug }} />
 
           <section
             aria-labelledby="description-heading"

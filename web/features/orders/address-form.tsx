@@ -1,7 +1,8 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
 import { api, isApiError } from "../../lib/api.ts";
+import { completePin, lookUpPin } from "../delivery/pin-lookup.ts";
 import { inputClass, primaryButton, secondaryButton } from "./buttons.ts";
 
 const EMPTY: AddressInput = {
@@ -10,6 +11,7 @@ const EMPTY: AddressInput = {
   line1: "",
   line2: "",
   city: "",
+  district: "",
   state: "" as never,
   pin: "",
 };
@@ -33,10 +35,46 @@ export function AddressForm({
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
+  const [place, setPlace] = useState<string | null>(null);
+  // The city last filled in from a PIN: a city the shopper typed themselves is never replaced.
+  const filledCity = useRef("");
+  const lookingUp = useRef("");
+
   const set = (field: Field) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
+
+  /** Typing a 6-digit PIN fills city, district and state from India Post's directory (on the server). */
+  async function changePin(event: { target: { value: string } }) {
+    set("pin")(event);
+    setPlace(null);
+    const pin = completePin(event.target.value);
+    lookingUp.current = pin ?? "";
+    if (!pin) return;
+    try {
+      const found = await lookUpPin(pin);
+      if (lookingUp.current !== pin) return;
+      setValues((current) => {
+        const keepCity = current.city.trim() !== "" && current.city !== filledCity.current;
+        if (!keepCity) filledCity.current = found.city;
+        return {
+          ...current,
+          city: keepCity ? current.city : found.city,
+          district: found.district,
+          state: found.state,
+        };
+      });
+      setErrors((current) => ({ ...current, city: undefined, district: undefined, state: undefined }));
+      setPlace(`${found.district}, ${found.state}`);
+    } catch (error) {
+      if (lookingUp.current !== pin) return;
+      setErrors((current) => ({
+        ...current,
+        pin: isApiError(error) && error.fields?.pin ? error.fields.pin : undefined,
+      }));
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -87,7 +125,11 @@ export function AddressForm({
         {...props}
       />
       {hint && (
-        <p id={`${id}-${name}-hint`} className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+        <p
+          id={`${id}-${name}-hint`}
+          aria-live="polite"
+          className="mt-1 text-xs text-stone-600 dark:text-stone-400"
+        >
           {hint}
         </p>
       )}
@@ -112,8 +154,21 @@ export function AddressForm({
       </div>
       {field("line1", "House, flat, building", { autoComplete: "address-line1", required: true })}
       {field("line2", "Street, area, landmark (optional)", { autoComplete: "address-line2" })}
-      <div className="grid gap-3 sm:grid-cols-3">
+      <div className="grid gap-3 sm:grid-cols-2">
+        {field(
+          "pin",
+          "PIN code",
+          {
+            autoComplete: "postal-code",
+            inputMode: "numeric",
+            maxLength: 6,
+            required: true,
+            onChange: changePin,
+          },
+          place ?? "City, district and state fill in from the PIN code",
+        )}
         {field("city", "City or town", { autoComplete: "address-level2", required: true })}
+        {field("district", "District", {})}
         <div>
           <label htmlFor={`${id}-state`} className="block text-sm font-medium">
             State or union territory
@@ -142,12 +197,6 @@ export function AddressForm({
             </p>
           )}
         </div>
-        {field("pin", "PIN code", {
-          autoComplete: "postal-code",
-          inputMode: "numeric",
-          maxLength: 6,
-          required: true,
-        })}
       </div>
       {formError && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { checkDelivery, codProblem, type PinPlace, ruleForPin } from "./delivery-check.ts";
+
+const CHENNAI: PinPlace = {
+  pin: "600020",
+  city: "Chennai",
+  district: "Chennai",
+  state: "Tamil Nadu",
+  states: ["Tamil Nadu"],
+};
+const COD = { enabled: true, maxOrderPaise: 500_000 };
+// Tuesday 24 November 2026, 10:00 in India.
+const NOW = new Date("2026-11-24T04:30:00Z");
+
+describe("ruleForPin", () => {
+  it("lets the longest matching prefix decide, so a PIN can be an exception to its range", () => {
+    const rules = [
+      { prefix: "6", rule: "no_cod" },
+      { prefix: "600", rule: "not_served" },
+      { prefix: "600020", rule: "served" },
+    ];
+    expect(ruleForPin("600020", rules)?.rule).toBe("served");
+    expect(ruleForPin("600017", rules)?.rule).toBe("not_served");
+    expect(ruleForPin("641001", rules)?.rule).toBe("no_cod");
+    expect(ruleForPin("110001", rules)).toBeNull();
+  });
+});
+
+describe("codProblem", () => {
+  it("names the reason cash cannot be taken, the shop's switch first", () => {
+    expect(codProblem(COD, 100_000, null, "600020")).toBeNull();
+    expect(codProblem({ ...COD, enabled: false }, 100_000, { rule: "no_cod" }, "600020")).toBe(
+      "Cash on delivery is not available at the moment.",
+    );
+    expect(codProblem(COD, 100_000, { rule: "no_cod" }, "600020")).toBe(
+      "Cash on delivery is not available for PIN code 600020.",
+    );
+    expect(codProblem(COD, 500_001, null, "600020")).toBe(
+      "Cash on delivery is available for orders up to ₹5,000.",
+    );
+  });
+});
+
+describe("checkDelivery", () => {
+  it("answers in the issue's words, the last day of the checkout's estimate in India time", () => {
+    const answer = checkDelivery({ place: CHENNAI, rule: null, cod: COD, totalPaise: 49_900, now: NOW });
+    // Ordered Tuesday: 3-5 days to hand over and 2-4 in transit (no Sunday deliveries), so by Thursday 3 December.
+    expect(answer.message).toBe("Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery available");
+    expect(answer.estimate).toEqual({ from: "2026-11-30", to: "2026-12-03" });
+  });
+
+  it("says when the PIN is not served, or takes no cash", () => {
+    expect(
+      checkDelivery({ place: CHENNAI, rule: { rule: "not_served" }, cod: COD, totalPaise: 0, now: NOW }),
+    ).toMatchObject({
+      served: false,
+      estimate: null,
+      message: "Sorry, we do not deliver to PIN code 600020 (Chennai, Tamil Nadu) yet.",
+    });
+    expect(
+      checkDelivery({ place: CHENNAI, rule: { rule: "no_cod" }, cod: COD, totalPaise: 0, now: NOW }).message,
+    ).toBe("Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for this PIN code");
+  });
+});

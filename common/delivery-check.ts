@@ -1,0 +1,109 @@
+import { type DeliveryEstimate, estimateDelivery, formatEstimateDate } from "./delivery-estimate.ts";
+import type { IndianState } from "./india.ts";
+import { formatRupees, type Paise } from "./money.ts";
+
+export const PIN_FORMAT_MESSAGE = "Enter the 6-digit PIN code";
+export const UNKNOWN_PIN_MESSAGE = "We could not find this PIN code. Please check it.";
+
+/** Where a PIN is, from India Post's directory (server/delivery/pin-directory.ts). */
+export type PinPlace = {
+  pin: string;
+  /** The directory has no city: the district the PIN's post offices are in is the nearest it gives. */
+  city: string;
+  district: string;
+  state: IndianState;
+  /** Every state the PIN reaches: two for the few PINs on a border. */
+  states: IndianState[];
+};
+
+/** What the owner says of a PIN or a prefix of PINs. */
+export const DELIVERY_RULE_KINDS = ["not_served", "no_cod", "served"] as const;
+export type DeliveryRuleKind = (typeof DELIVERY_RULE_KINDS)[number];
+
+export const DELIVERY_RULE_LABELS: Record<DeliveryRuleKind, string> = {
+  not_served: "Not served",
+  no_cod: "No cash on delivery",
+  served: "Served as usual",
+};
+
+export type DeliveryRule = { prefix: string; rule: DeliveryRuleKind; note: string };
+
+/** The rule that decides for a PIN: the one with the longest matching prefix, so a PIN can be an exception to its range. */
+export function ruleForPin<T extends Pick<DeliveryRule, "prefix">>(
+  pin: string,
+  rules: readonly T[],
+): T | null {
+  let best: T | null = null;
+  for (const rule of rules) {
+    if (pin.startsWith(rule.prefix) && (!best || rule.prefix.length > best.prefix.length)) best = rule;
+  }
+  return best;
+}
+
+export type CodSettings = { enabled: boolean; maxOrderPaise: Paise };
+
+/** Why cash on delivery cannot be offered for this order to this PIN, or null when it can: checkout, order and check alike. */
+export function codProblem(
+  settings: CodSettings,
+  totalPaise: Paise,
+  rule: Pick<DeliveryRule, "rule"> | null,
+  pin: string,
+): string | null {
+  if (!settings.enabled) return "Cash on delivery is not available at the moment.";
+  if (rule?.rule === "no_cod") return `Cash on delivery is not available for PIN code ${pin}.`;
+  if (totalPaise > settings.maxOrderPaise) {
+    return `Cash on delivery is available for orders up to ${formatRupees(settings.maxOrderPaise)}.`;
+  }
+  return null;
+}
+
+export const notServedMessage = (place: Pick<PinPlace, "pin" | "city" | "state">) =>
+  `Sorry, we do not deliver to PIN code ${place.pin} (${place.city}, ${place.state}) yet.`;
+
+export type DeliveryCheck = {
+  pin: string;
+  place: Pick<PinPlace, "city" | "district" | "state">;
+  served: boolean;
+  /** When it would arrive; null when the PIN is not served. */
+  estimate: DeliveryEstimate | null;
+  cod: { available: boolean; reason: string | null };
+  /** "Delivers to Chennai, Tamil Nadu by Thu, 27 Nov; cash on delivery available" */
+  message: string;
+};
+
+/** The answer to "Check delivery", from the rules the checkout and the order use. */
+export function checkDelivery(input: {
+  place: PinPlace;
+  rule: Pick<DeliveryRule, "rule"> | null;
+  cod: CodSettings;
+  /** What one of the item costs delivered, to hold against the cash-on-delivery limit. */
+  totalPaise: Paise;
+  now: Date;
+}): DeliveryCheck {
+  const { place, rule } = input;
+  const base = {
+    pin: place.pin,
+    place: { city: place.city, district: place.district, state: place.state },
+  };
+  if (rule?.rule === "not_served") {
+    return {
+      ...base,
+      served: false,
+      estimate: null,
+      cod: { available: false, reason: null },
+      message: notServedMessage(place),
+    };
+  }
+  const estimate = estimateDelivery(input.now);
+  const reason = codProblem(input.cod, input.totalPaise, rule, place.pin);
+  const codText = reason
+    ? `cash on delivery not available${rule?.rule === "no_cod" ? " for this PIN code" : ""}`
+    : "cash on delivery available";
+  return {
+    ...base,
+    served: true,
+    estimate,
+    cod: { available: reason === null, reason },
+    message: `Delivers to ${place.city}, ${place.state} by ${formatEstimateDate(estimate.to)}; ${codText}`,
+  };
+}
