@@ -9,6 +9,7 @@ import {
   type PaymentMethod,
   type PlacedOrder,
 } from "../../common/orders.ts";
+import { ensureCartStarted, getCartSnapshot, syncCartSession } from "../features/cart/cart-store.ts";
 import { AddressForm } from "../features/orders/address-form.tsx";
 import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
@@ -20,7 +21,11 @@ import { newRandomId } from "../lib/random-id.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireSessionUser(request);
+  const user = await requireSessionUser(request);
+  // A shopper who has just signed in (a confirmation link, an e-mail link) still has the guest cart in this
+  // browser: it is merged into the saved cart before the saved cart is priced, or checkout would show it empty.
+  await ensureCartStarted();
+  if (getCartSnapshot().userId !== user.id) await syncCartSession();
   return api<CheckoutSummary>("/checkout");
 }
 
