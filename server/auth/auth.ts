@@ -7,6 +7,7 @@ import { accounts, rateLimits, sessions, users, verifications } from "../db/sche
 import type { Env } from "../env.ts";
 import { log, redact, serializeError, serializeLogArgument } from "../log.ts";
 import type { Mail, Mailer } from "../mail.ts";
+import { claimGuestOrders } from "../orders/claim-guest-orders.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
 import { createAuthHooks } from "./auth-hooks.ts";
@@ -158,6 +159,10 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
           // Every sign-in method ends in a new session: the one place ADMIN_EMAILS is applied.
           after: async (session, context) => {
             await grantAdminByEmail(context?.context.internalAdapter, env, session.userId);
+            // A failure here must not undo the sign-in: the orders are claimed again at the next one.
+            await claimGuestOrders(db, session.userId).catch((error: unknown) =>
+              log.error({ err: serializeError(error) }, "guest orders could not be claimed"),
+            );
           },
         },
       },
