@@ -30,7 +30,10 @@ describe("the guest cart survives signing up from checkout", () => {
     await page.goto("/cart");
     await page.getByRole("link", { name: "Checkout" }).click();
 
+    // The sign-in page says why it is there, and offers to go on without an account.
     await page.waitForURL("**/login?redirectTo=%2Fcheckout");
+    await page.getByText("Sign in or check out as a guest").waitFor();
+    await expect(page.getByRole("link", { name: "Check out as a guest" }).isVisible()).resolves.toBe(true);
     await screenshot(page, `login-from-checkout-${viewport}`);
 
     await page.getByRole("link", { name: "Create an account" }).click();
