@@ -27,6 +27,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
+import { guestOrderRoutes } from "./orders/guest-orders.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
 import { crawlFileRoutes } from "./pages/crawl-files.ts";
 import { builtContentPages, createPageHandler } from "./pages/pages.ts";
@@ -134,6 +135,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/admin/delivery-rules", adminDeliveryRuleRoutes(deps))
     .route("/checkout", checkoutRoutes(deps))
     .route("/orders", orderRoutes(deps))
+    .route("/guest-orders", guestOrderRoutes(deps))
     .route("/payments", paymentRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))

@@ -18,7 +18,7 @@ const quantity = z
 
 export const cartEntrySchema = z.strictObject({ id: slugSchema, kind: cartItemKindSchema, quantity });
 
-const entries = z
+export const cartEntriesSchema = z
   .array(cartEntrySchema)
   .max(MAX_CART_LINES, `must hold at most ${MAX_CART_LINES} items`)
   .refine((items) => new Set(items.map((item) => item.id)).size === items.length, "must list each item once");
@@ -50,7 +50,7 @@ export const cartItemParamSchema = z.strictObject({ id: slugSchema });
 
 /** A guest's cart, priced by the server from ids and quantities. */
 export const quoteCartSchema = z.strictObject({
-  items: entries,
+  items: cartEntriesSchema,
   discountCode: discountCodeInputSchema.nullable().optional(),
 });
 
@@ -60,7 +60,7 @@ export const quoteCartSchema = z.strictObject({
  */
 export const mergeCartSchema = z.strictObject({
   mergeId: z.uuid(),
-  items: entries,
+  items: cartEntriesSchema,
   appliedCode: discountCodeInputSchema.nullable().optional(),
   usedCodes: usedCodes.optional(),
 });
@@ -71,7 +71,7 @@ export const mergeCartSchema = z.strictObject({
  */
 export const applyDiscountSchema = z.strictObject({
   code: discountCodeInputSchema,
-  items: entries.optional(),
+  items: cartEntriesSchema.optional(),
   usedCodes: usedCodes.optional(),
 });
 

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { COURIERS, isHttpsUrl, TRACKING_NUMBER_PATTERN } from "../couriers.ts";
+import { normalizeMobile } from "../india.ts";
 import { keysetQueryFields } from "../lists.ts";
 import { ORDER_STATUSES } from "../order-lifecycle.ts";
+import { addressInputSchema } from "./address.ts";
+import { cartEntriesSchema, discountCodeInputSchema } from "./cart.ts";
 import { INT4_MAX, pageSchema } from "./numbers.ts";
 import { plainText } from "./text.ts";
 
@@ -10,14 +13,77 @@ export const idempotencyKeySchema = z
   .string({ error: "Idempotency-Key header is required" })
   .regex(/^[A-Za-z0-9_\-:.]{8,200}$/, "Idempotency-Key must be 8-200 letters, digits or - _ : .");
 
+const paymentMethod = z.enum(["cod", "razorpay"], { error: "Choose how to pay" });
+
 /** Only what the shopper chooses: every amount is the server's. */
 export const placeOrderSchema = z
   .object({
     addressId: plainText().min(1, "Choose a delivery address").max(100),
-    paymentMethod: z.enum(["cod", "razorpay"], { error: "Choose how to pay" }),
+    paymentMethod,
   })
   .strict();
 export type PlaceOrderRequest = z.infer<typeof placeOrderSchema>;
+
+/** An e-mail address as a shopper types it; kept lower-cased, the way the shop compares addresses. */
+export const emailSchema = plainText()
+  .trim()
+  .max(254, "Enter a valid e-mail address")
+  .pipe(z.email("Enter a valid e-mail address"))
+  .transform((email) => email.toLowerCase());
+
+/**
+ * A guest's order: the e-mail for its mails, the delivery address (with the 10-digit mobile), the cart kept
+ * in the browser (ids and quantities) and its applied code, and the payment choice. No amounts.
+ */
+export const guestOrderSchema = z
+  .object({
+    email: emailSchema,
+    address: addressInputSchema,
+    items: cartEntriesSchema.min(1, "Your cart is empty. Add something before checking out."),
+    discountCode: discountCodeInputSchema.nullable().optional(),
+    paymentMethod,
+  })
+  .strict();
+export type GuestOrderRequest = z.infer<typeof guestOrderSchema>;
+
+/** The guest checkout page's summary: the browser's cart, priced exactly as the order will be. */
+export const guestCheckoutSchema = z
+  .object({
+    items: cartEntriesSchema,
+    discountCode: discountCodeInputSchema.nullable().optional(),
+  })
+  .strict();
+
+/** The signed link of a guest order (`?token=`): 43 base64url characters of an HMAC. */
+export const guestOrderTokenSchema = z
+  .object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "is not an order link") })
+  .strict();
+
+/** "Find my order": the number and the e-mail or mobile it was placed with. */
+export const findOrderSchema = z
+  .object({
+    number: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^PN-\d{4}-\d{6,}$/, "Enter the order number as it is in your e-mail, like PN-2026-000123"),
+    contact: plainText()
+      .trim()
+      .min(1, "Enter the e-mail or mobile number you ordered with")
+      .max(254, "Enter the e-mail or mobile number you ordered with")
+      .transform((value, context) => {
+        if (value.includes("@")) {
+          const email = emailSchema.safeParse(value);
+          if (email.success) return { email: email.data };
+        } else {
+          const mobile = normalizeMobile(value);
+          if (mobile) return { mobile };
+        }
+        context.addIssue({ code: "custom", message: "Enter the e-mail or 10-digit mobile you ordered with" });
+        return z.NEVER;
+      }),
+  })
+  .strict();
 
 const reason = plainText({ multiline: true }).trim().max(500, "must be at most 500 characters");
 

@@ -535,9 +535,16 @@ export const orders = pgTable(
     shippedAt: timestamp("shipped_at", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /**
+     * The e-mail a guest ordered with (lower-cased); null for an order placed signed in. The order's mails go
+     * there, and the account that later confirms this address takes the order into its My Orders.
+     */
+    guestEmail: text("guest_email"),
     ...timestamps,
   },
   (table) => [
+    // Guest orders by address: found again for "Find my order", claimed by the account that confirms it.
+    index("orders_guest_email_idx").on(table.guestEmail).where(sql`${table.guestEmail} is not null`),
     // My Orders pages by (created_at, id) within one account.
     index("orders_user_id_created_at_id_idx").on(table.userId, table.createdAt, table.id),
     // At most one online order waiting for payment per account (docs/decisions/020): the last guard under races.
@@ -624,6 +631,37 @@ export const orderRequests = pgTable(
  * 0009): the dashboard sums a handful of rows instead of counting every order ever placed. Rows are only
  * inserted, never updated, so concurrent orders never wait on one counter row; reading folds them together.
  */
+/**
+ * A guest's Idempotency-Key: guests have no account to scope keys by, so a key is global and binds the whole
+ * request (its hash); the same key with another body is refused, never answered with someone else's order.
+ */
+export const guestOrderRequests = pgTable("guest_order_requests", {
+  key: text("key").primaryKey(),
+  requestHash: text("request_hash").notNull(),
+  orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A discount code's one use per customer, for guests: one row for the e-mail and one for the mobile each
+ * guest order with a code spends ("email:asha@example.in", "mobile:9876543210"), so neither a new e-mail
+ * nor a new browser uses the code again with the same other half.
+ */
+export const guestDiscountUses = pgTable(
+  "guest_discount_uses",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => discountCodes.code),
+    contact: text("contact").notNull(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.code, table.contact] })],
+);
+
 export const orderStatusDeltas = pgTable("order_status_deltas", {
   status: text("status", { enum: ORDER_STATUSES }).notNull(),
   delta: bigint("delta", { mode: "number" }).notNull(),

@@ -6,9 +6,11 @@ import { formatRupees } from "../../common/money.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
+import { guestOrderLink } from "./guest-order-link.ts";
 import type { Tx } from "./pricing.ts";
 
-export type OrderMailKind = "placed" | "shipped" | "delivered" | "cancelled" | "refunded";
+/** `link`: a guest asked "Find my order" for the link to the order's page again. */
+export type OrderMailKind = "placed" | "shipped" | "delivered" | "cancelled" | "refunded" | "link";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -44,15 +46,21 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
-  // An order whose account was deleted has no one left to write to.
-  if (!order?.email) return;
+  // A guest order goes to the address it was placed with; an order whose account was deleted has no one left
+  // to write to.
+  const to = order?.email ?? order?.order.guestEmail;
+  if (!order || !to) return;
   const lines = await deps.db
     .select()
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId))
     .orderBy(orderLines.position);
-  const mail = composeOrderMail(deps, order.order, lines, kind);
-  await deps.mailer.send({ to: order.email, ...mail });
+  // An order in an account is seen there; a guest's (not yet claimed by an account) through its signed link.
+  const link = order.email
+    ? `${deps.env.PUBLIC_URL}/orders/${order.order.number}`
+    : guestOrderLink(deps.env, order.order);
+  const mail = composeOrderMail(deps, order.order, lines, kind, link);
+  await deps.mailer.send({ to, ...mail });
 }
 
 function composeOrderMail(
@@ -60,9 +68,9 @@ function composeOrderMail(
   order: typeof orders.$inferSelect,
   lines: (typeof orderLines.$inferSelect)[],
   kind: OrderMailKind,
+  link: string,
 ) {
-  const { SHOP_NAME, SHOP_PHONE, SHOP_EMAIL, PUBLIC_URL } = deps.env;
-  const link = `${PUBLIC_URL}/orders/${order.number}`;
+  const { SHOP_NAME, SHOP_PHONE, SHOP_EMAIL } = deps.env;
   const total = formatRupees(order.totalPaise);
   const paidOnline = Boolean(order.paidAt);
 
@@ -136,6 +144,16 @@ function composeOrderMail(
         ),
       );
       if (order.refundReference) body.push(paragraph(`Refund reference: ${order.refundReference}`));
+      break;
+    case "link":
+      subject = `Your order ${order.number}`;
+      heading = "Here is your order";
+      body.push(
+        paragraph(
+          `You asked for the link to your order ${order.number}. It opens the order's page, where you can follow its delivery; no sign-in is needed, so keep this e-mail to yourself.`,
+        ),
+        linkParagraph(`Open your order: ${link}`, "Open your order", link),
+      );
       break;
   }
 

@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import type { RazorpayCheckout } from "../../common/orders.ts";
 import {
   cancelOrderSchema,
-  idempotencyKeySchema,
   orderListQuerySchema,
   orderNumberSchema,
   placeOrderSchema,
@@ -17,6 +16,7 @@ import { httpError, notFound } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
+import { idempotencyKeyOf } from "./guest-orders.routes.ts";
 import {
   changeOrderStatus,
   confirmRazorpayPayment,
@@ -48,12 +48,12 @@ export function orderRoutes(deps: Deps) {
       })
       .post("/", validate("json", placeOrderSchema), async (c) => {
         const user = await requireUser(deps, c);
-        const key = idempotencyKeySchema.safeParse(c.req.header("Idempotency-Key"));
-        if (!key.success) {
-          const message = key.error.issues[0]?.message ?? "Idempotency-Key header is required";
-          throw httpError(400, "idempotency_key_required", message);
-        }
-        const placed = await placeOrder(deps, user.id, key.data, c.req.valid("json"));
+        const key = idempotencyKeyOf(c);
+        const placed = await placeOrder(
+          deps,
+          { buyer: { kind: "account", userId: user.id }, request: c.req.valid("json") },
+          key,
+        );
         const [order] = await deps.db.select().from(orders).where(eq(orders.id, placed.orderId));
         if (!order) throw notFound(NO_SUCH_ORDER);
         c.header("Idempotent-Replayed", String(placed.replayed));

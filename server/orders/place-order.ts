@@ -4,13 +4,16 @@ import { type CodSettings, codProblem, notServedMessage } from "../../common/del
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES } from "../../common/discount.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
-import type { PlaceOrderRequest } from "../../common/schemas/orders.ts";
+import type { Address } from "../../common/schemas/address.ts";
+import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import {
   addresses,
   cartItems,
   carts,
   combos,
   discountUses,
+  guestDiscountUses,
+  guestOrderRequests,
   orderEvents,
   orderLines,
   orderNumbers,
@@ -25,7 +28,9 @@ import { claimCodeUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
-import { loadCartForOrder } from "./pricing.ts";
+import { type Buyer, guestContacts, loadCartForOrder } from "./pricing.ts";
+
+type GuestBuyer = Extract<Buyer, { kind: "guest" }>;
 
 const IST_OFFSET_MS = 330 * 60 * 1000;
 
@@ -35,11 +40,33 @@ export function formatOrderNumber(placedAt: Date, sequence: number) {
   return `PN-${year}-${String(sequence).padStart(6, "0")}`;
 }
 
+/**
+ * What is being ordered, by whom: a signed-in shopper names a saved address and orders the saved cart; a
+ * guest sends the address, e-mail and the cart kept in the browser. Both go through placeOrder.
+ */
+export type OrderPlacement =
+  | { buyer: Extract<Buyer, { kind: "account" }>; request: PlaceOrderRequest }
+  | { buyer: Extract<Buyer, { kind: "guest" }>; request: GuestOrderRequest };
+
+const isAccountOrder = (
+  placement: OrderPlacement,
+): placement is Extract<OrderPlacement, { buyer: { kind: "account" } }> => placement.buyer.kind === "account";
+
 /** The same request always hashes the same, whatever order its fields came in. */
-const hashRequest = (body: PlaceOrderRequest) =>
-  createHash("sha256")
-    .update(JSON.stringify([body.addressId, body.paymentMethod]))
-    .digest("hex");
+function hashRequest({ buyer, request }: OrderPlacement) {
+  const fields =
+    buyer.kind === "account"
+      ? [(request as PlaceOrderRequest).addressId, request.paymentMethod]
+      : [
+          "guest",
+          buyer.email,
+          request.paymentMethod,
+          Object.entries((request as GuestOrderRequest).address).sort(),
+          [...buyer.items].map((item) => [item.id, item.kind, item.quantity]).sort(),
+          buyer.discountCode,
+        ];
+  return createHash("sha256").update(JSON.stringify(fields)).digest("hex");
+}
 
 function paymentPending(number: string | undefined) {
   return httpError(
@@ -68,33 +95,43 @@ export const codSettings = (env: Deps["env"]): CodSettings => ({
 });
 
 /**
- * Places the order of the signed-in shopper's cart, once per Idempotency-Key, in one transaction:
- * re-price the locked cart, take the stock, spend the discount code's use, write the order with its
- * lines and first event, empty the cart. Returns the order id and whether this was a replay.
+ * Places an order, signed in or as a guest, once per Idempotency-Key, in one transaction: re-price the
+ * locked cart, take the stock, spend the discount code's use, write the order with its lines and first
+ * event, empty the saved cart. Returns the order id and whether this was a replay.
  */
 export async function placeOrder(
   deps: Deps,
-  userId: string,
+  placement: OrderPlacement,
   key: string,
-  body: PlaceOrderRequest,
 ): Promise<{ orderId: string; replayed: boolean }> {
   const { db, env } = deps;
-  const requestHash = hashRequest(body);
+  const { buyer } = placement;
+  const body = placement.request;
+  const userId = buyer.kind === "account" ? buyer.userId : null;
+  const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
   const result = await db
     .transaction(async (tx) => {
       // A concurrent request with the same key waits here on the primary key until this one commits or fails.
-      const claimed = await tx
-        .insert(orderRequests)
-        .values({ userId, key, requestHash })
-        .onConflictDoNothing()
-        .returning({ key: orderRequests.key });
+      const claimed = userId
+        ? await tx
+            .insert(orderRequests)
+            .values({ userId, key, requestHash })
+            .onConflictDoNothing()
+            .returning({ key: orderRequests.key })
+        : await tx
+            .insert(guestOrderRequests)
+            .values({ key, requestHash })
+            .onConflictDoNothing()
+            .returning({ key: guestOrderRequests.key });
       if (claimed.length === 0) {
-        const [earlier] = await tx
-          .select()
-          .from(orderRequests)
-          .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
+        const [earlier] = userId
+          ? await tx
+              .select()
+              .from(orderRequests)
+              .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)))
+          : await tx.select().from(guestOrderRequests).where(eq(guestOrderRequests.key, key));
         if (!earlier?.orderId) {
           throw httpError(
             409,
@@ -112,24 +149,36 @@ export async function placeOrder(
         return { orderId: earlier.orderId, replayed: true, mail: false };
       }
 
-      const [address] = await tx
-        .select()
-        .from(addresses)
-        .where(and(eq(addresses.id, body.addressId), eq(addresses.userId, userId)));
-      if (!address) {
-        throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
-          addressId: "is not one of your saved addresses",
-        });
+      let address: Address & { id: string | null };
+      if (isAccountOrder(placement)) {
+        const addressId = placement.request.addressId;
+        const [saved] = await tx
+          .select()
+          .from(addresses)
+          .where(and(eq(addresses.id, addressId), eq(addresses.userId, placement.buyer.userId)));
+        if (!saved) {
+          throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
+            addressId: "is not one of your saved addresses",
+          });
+        }
+        address = { ...saved, state: saved.state as Address["state"] };
+      } else {
+        address = { ...(placement.request as GuestOrderRequest).address, id: null };
       }
 
       // The directory and the owner's rules, as at checkout: an address saved before either changed is held to them now.
-      const delivery = await deliveryTo(tx, address.pin, "addressId");
+      const delivery = await deliveryTo(
+        tx,
+        address.pin,
+        isAccountOrder(placement) ? "addressId" : "address.pin",
+      );
       if (delivery.rule?.rule === "not_served") {
         const message = notServedMessage(delivery.place);
-        throw httpError(422, "not_served", message, { addressId: message });
+        const field = isAccountOrder(placement) ? "addressId" : "address.pin";
+        throw httpError(422, "not_served", message, { [field]: message });
       }
 
-      const { pricing } = await loadCartForOrder(tx, env, userId, { lock: true });
+      const { pricing } = await loadCartForOrder(tx, env, buyer, { lock: true });
       const [problem] = pricing.problems;
       if (problem) {
         throw httpError(
@@ -160,13 +209,23 @@ export async function placeOrder(
         if (!razorpayConfig(env)) {
           throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
         }
+        // Paying, and retrying a payment, happen on the order's page, which for now needs the account.
+        if (!userId) {
+          throw httpError(
+            422,
+            "payment_unavailable",
+            "Paying online needs an account for now. Choose cash on delivery, or sign in to pay online.",
+          );
+        }
         // One waiting online payment per account (decision 020). Placements of one account queue on the cart
         // lock above, so this sees any committed before; the partial unique index is the last guard.
-        const [waiting] = await tx
-          .select({ number: orders.number })
-          .from(orders)
-          .where(and(eq(orders.userId, userId), eq(orders.status, "awaiting_payment")));
-        if (waiting) throw paymentPending(waiting.number);
+        if (userId) {
+          const [waiting] = await tx
+            .select({ number: orders.number })
+            .from(orders)
+            .where(and(eq(orders.userId, userId), eq(orders.status, "awaiting_payment")));
+          if (waiting) throw paymentPending(waiting.number);
+        }
         status = "awaiting_payment";
       }
 
@@ -180,6 +239,7 @@ export async function placeOrder(
         id: orderId,
         number: formatOrderNumber(now, sequence),
         userId,
+        guestEmail: buyer.kind === "guest" ? buyer.email : null,
         status,
         paymentMethod: body.paymentMethod,
         subtotalPaise: pricing.subtotalPaise,
@@ -246,17 +306,26 @@ export async function placeOrder(
       }
 
       if (pricing.discount) {
+        const { code } = pricing.discount;
         // The use recorded when the code was applied in the cart (or a new one) now belongs to this order, once.
-        const spent = await tx
-          .insert(discountUses)
-          .values({ userId, code: pricing.discount.code, orderId })
-          .onConflictDoUpdate({
-            target: [discountUses.userId, discountUses.code],
-            set: { orderId },
-            setWhere: isNull(discountUses.orderId),
-          })
-          .returning({ code: discountUses.code });
-        if (spent.length === 0) {
+        // A guest's is recorded under the e-mail and the mobile: both must be new (the primary key decides
+        // between guests ordering at the same moment).
+        const spent = userId
+          ? await tx
+              .insert(discountUses)
+              .values({ userId, code, orderId })
+              .onConflictDoUpdate({
+                target: [discountUses.userId, discountUses.code],
+                set: { orderId },
+                setWhere: isNull(discountUses.orderId),
+              })
+              .returning({ code: discountUses.code })
+          : await tx
+              .insert(guestDiscountUses)
+              .values(guestContacts(buyer as GuestBuyer).map((contact) => ({ code, contact, orderId })))
+              .onConflictDoNothing()
+              .returning({ code: guestDiscountUses.code });
+        if (spent.length !== (userId ? 1 : 2)) {
           throw httpError(
             409,
             "discount_unavailable",
@@ -272,16 +341,22 @@ export async function placeOrder(
         }
       }
 
-      await tx.delete(cartItems).where(eq(cartItems.userId, userId));
-      await tx
-        .update(carts)
-        .set({ discountCode: null, version: sql`${carts.version} + 1` })
-        .where(eq(carts.userId, userId));
-      await tx
-        .update(orderRequests)
-        .set({ orderId })
-        .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
-      await tx.update(addresses).set({ lastUsedAt: now }).where(eq(addresses.id, address.id));
+      if (userId) {
+        await tx.delete(cartItems).where(eq(cartItems.userId, userId));
+        await tx
+          .update(carts)
+          .set({ discountCode: null, version: sql`${carts.version} + 1` })
+          .where(eq(carts.userId, userId));
+        await tx
+          .update(orderRequests)
+          .set({ orderId })
+          .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
+        if (address.id)
+          await tx.update(addresses).set({ lastUsedAt: now }).where(eq(addresses.id, address.id));
+      } else {
+        // The guest's cart is in the browser, which empties it once the order is answered.
+        await tx.update(guestOrderRequests).set({ orderId }).where(eq(guestOrderRequests.key, key));
+      }
       // Online orders are announced once paid (see confirmRazorpayPayment).
       if (status === "placed") await enqueueOrderMail(tx, orderId, "placed");
       return { orderId, replayed: false, mail: status === "placed" };

@@ -1,8 +1,18 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { codeUnavailable } from "../../common/discount.ts";
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { CartEntry } from "../../common/cart.ts";
+import { codeUnavailable, normalizeCode } from "../../common/discount.ts";
 import { type OrderPricing, type PricingItem, priceOrder } from "../../common/order-pricing.ts";
 import type { Db } from "../db/client.ts";
-import { cartItems, carts, combos, discountCodes, discountUses, products } from "../db/schema.ts";
+import {
+  cartItems,
+  carts,
+  combos,
+  discountCodes,
+  discountUses,
+  guestDiscountUses,
+  products,
+  users,
+} from "../db/schema.ts";
 import type { Env } from "../env.ts";
 
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -15,7 +25,35 @@ export type CartForOrder = {
 };
 
 /**
- * The signed-in shopper's cart priced for an order: current prices, stock and the applied code.
+ * Who is ordering. A signed-in shopper's cart is the saved one; a guest's lives in the browser and comes
+ * with the order, with the e-mail and mobile the code's one use per customer is counted by.
+ */
+export type Buyer =
+  | { kind: "account"; userId: string }
+  | {
+      kind: "guest";
+      email: string;
+      mobile: string;
+      items: readonly CartEntry[];
+      discountCode: string | null;
+    };
+
+/** What a guest's one use of a code is recorded under (guest_discount_uses.contact). */
+export const guestContacts = (buyer: { email: string; mobile: string }) => [
+  `email:${buyer.email}`,
+  `mobile:${buyer.mobile}`,
+];
+
+type CartRow = {
+  itemId: string;
+  kind: "product" | "combo";
+  quantity: number;
+  addedPricePaise: number | null;
+};
+
+/**
+ * The shopper's cart priced for an order: current prices, stock and the applied code, the same for a
+ * signed-in shopper and a guest.
  * With `lock`, inside the order transaction, it holds row locks on the cart, the products and combos it
  * takes stock from (in a fixed order, so concurrent orders queue instead of deadlocking) and the discount
  * use, so nothing it decided on can change before the order commits.
@@ -25,25 +63,38 @@ export type CartForOrder = {
 export async function loadCartForOrder(
   db: Executor,
   env: Env,
-  userId: string,
+  buyer: Buyer,
   { lock }: { lock: boolean },
 ): Promise<CartForOrder> {
-  const cartQuery = db
-    .select({ discountCode: carts.discountCode })
-    .from(carts)
-    .where(eq(carts.userId, userId));
-  const [cart] = lock ? await cartQuery.for("update") : await cartQuery;
   const shipping = {
     freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
     shippingFeePaise: env.SHIPPING_FEE_PAISE,
   };
-  if (!cart) return { pricing: priceOrder({ items: [], discount: null, shipping }), discountCode: null };
-
-  const rows = await db
-    .select()
-    .from(cartItems)
-    .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
+  let rows: CartRow[];
+  let discountCode: string | null;
+  if (buyer.kind === "account") {
+    const cartQuery = db
+      .select({ discountCode: carts.discountCode })
+      .from(carts)
+      .where(eq(carts.userId, buyer.userId));
+    const [cart] = lock ? await cartQuery.for("update") : await cartQuery;
+    if (!cart) return { pricing: priceOrder({ items: [], discount: null, shipping }), discountCode: null };
+    discountCode = cart.discountCode;
+    rows = await db
+      .select()
+      .from(cartItems)
+      .where(eq(cartItems.userId, buyer.userId))
+      .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
+  } else {
+    discountCode = buyer.discountCode ? normalizeCode(buyer.discountCode) : null;
+    // A guest's cart records no price from when it was added; today's price is the one compared against.
+    rows = buyer.items.map((entry) => ({
+      itemId: entry.id,
+      kind: entry.kind,
+      quantity: entry.quantity,
+      addedPricePaise: null,
+    }));
+  }
   const productSlugs = rows.filter((row) => row.kind === "product").map((row) => row.itemId);
   const comboIds = rows.filter((row) => row.kind === "combo").map((row) => row.itemId);
 
@@ -93,13 +144,14 @@ export async function loadCartForOrder(
       itemId: row.itemId,
       kind: row.kind,
       quantity: row.quantity,
-      addedPricePaise: row.addedPricePaise,
+      addedPricePaise: row.addedPricePaise ?? 0,
     };
     if (row.kind === "product") {
       const product = productBySlug.get(row.itemId);
       if (!product?.active) return { ...base, current: null };
       return {
         ...base,
+        addedPricePaise: row.addedPricePaise ?? product.pricePaise,
         current: {
           name: product.name,
           unitPricePaise: product.pricePaise,
@@ -114,6 +166,7 @@ export async function loadCartForOrder(
     if (!combo?.active || comboMembers.some((member) => !member?.active)) return { ...base, current: null };
     return {
       ...base,
+      addedPricePaise: row.addedPricePaise ?? combo.salePricePaise,
       current: {
         name: combo.title,
         unitPricePaise: combo.salePricePaise,
@@ -125,24 +178,56 @@ export async function loadCartForOrder(
   });
 
   let discount: Parameters<typeof priceOrder>[0]["discount"] = null;
-  if (cart.discountCode) {
-    const [code] = await db.select().from(discountCodes).where(eq(discountCodes.code, cart.discountCode));
-    const useQuery = db
-      .select({ orderId: discountUses.orderId })
-      .from(discountUses)
-      .where(and(eq(discountUses.userId, userId), eq(discountUses.code, cart.discountCode)));
-    const [use] = lock ? await useQuery.for("update") : await useQuery;
+  if (discountCode) {
+    const [code] = await db.select().from(discountCodes).where(eq(discountCodes.code, discountCode));
     discount = {
-      code: cart.discountCode,
+      code: discountCode,
       percent: code?.percent ?? 0,
       amountOffPaise: code?.amountOffPaise ?? 0,
       unavailable: code ? codeUnavailable(code, new Date()) : null,
-      description: code?.description ?? cart.discountCode,
+      description: code?.description ?? discountCode,
       minAmountPaise: code?.minAmountPaise ?? 0,
       active: code?.active ?? false,
-      spent: Boolean(use?.orderId),
+      spent: await codeSpentBy(db, buyer, discountCode, lock),
     };
   }
 
-  return { pricing: priceOrder({ items, discount, shipping }), discountCode: cart.discountCode };
+  return { pricing: priceOrder({ items, discount, shipping }), discountCode };
+}
+
+/**
+ * Whether the buyer's one use of the code went to an order already. A guest is known by e-mail and by mobile
+ * (either used before is enough), and by the account that has the e-mail, so a code used signed in is not
+ * used again by signing out.
+ */
+async function codeSpentBy(db: Executor, buyer: Buyer, code: string, lock: boolean): Promise<boolean> {
+  if (buyer.kind === "account") {
+    const useQuery = db
+      .select({ orderId: discountUses.orderId })
+      .from(discountUses)
+      .where(and(eq(discountUses.userId, buyer.userId), eq(discountUses.code, code)));
+    const [use] = lock ? await useQuery.for("update") : await useQuery;
+    return Boolean(use?.orderId);
+  }
+  // The guest checkout page prices the cart before the shopper has given either.
+  if (!buyer.email && !buyer.mobile) return false;
+  const [asGuest] = await db
+    .select({ code: guestDiscountUses.code })
+    .from(guestDiscountUses)
+    .where(and(eq(guestDiscountUses.code, code), inArray(guestDiscountUses.contact, guestContacts(buyer))))
+    .limit(1);
+  if (asGuest) return true;
+  const [asAccount] = await db
+    .select({ code: discountUses.code })
+    .from(discountUses)
+    .innerJoin(users, eq(users.id, discountUses.userId))
+    .where(
+      and(
+        eq(discountUses.code, code),
+        isNotNull(discountUses.orderId),
+        sql`lower(${users.email}) = ${buyer.email}`,
+      ),
+    )
+    .limit(1);
+  return Boolean(asAccount);
 }

@@ -1,5 +1,12 @@
 import { useState } from "react";
-import { Link, type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator } from "react-router";
+import {
+  Link,
+  type LoaderFunctionArgs,
+  redirect,
+  useLoaderData,
+  useNavigate,
+  useRevalidator,
+} from "react-router";
 import { formatEstimate } from "../../common/delivery-estimate.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
@@ -9,8 +16,18 @@ import {
   type PaymentMethod,
   type PlacedOrder,
 } from "../../common/orders.ts";
+import type { AddressInput } from "../../common/schemas/address.ts";
+import { emailSchema } from "../../common/schemas/orders.ts";
+import {
+  clearItems,
+  ensureCartStarted,
+  getCartSnapshot,
+  removeDiscountCode,
+  syncCartSession,
+} from "../features/cart/cart-store.ts";
+import { readAppliedCode, readGuestCart } from "../features/cart/guest-storage.ts";
 import { AddressForm } from "../features/orders/address-form.tsx";
-import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
@@ -19,20 +36,49 @@ import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { newRandomId } from "../lib/random-id.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireSessionUser(request);
-  return api<CheckoutSummary>("/checkout");
+type GuestCart = {
+  items: { id: string; kind: "product" | "combo"; quantity: number }[];
+  discountCode: string | null;
+};
+type LoaderData = CheckoutSummary & { guest: GuestCart | null };
+
+export async function loader({ request }: LoaderFunctionArgs): Promise<LoaderData> {
+  // Checking out as a guest (offered on the sign-in page): the cart kept in this browser, priced by the server
+  // exactly as the order will be.
+  if (new URL(request.url).searchParams.get("as") === "guest") {
+    await ensureCartStarted();
+    if (getCartSnapshot().mode === "guest") {
+      const guest: GuestCart = {
+        items: readGuestCart().map(({ id, kind, quantity }) => ({ id, kind, quantity })),
+        discountCode: readAppliedCode(),
+      };
+      const summary = await api<CheckoutSummary>("/checkout/guest", { method: "POST", body: guest });
+      return { ...summary, guest };
+    }
+    throw redirect("/checkout");
+  }
+  const user = await requireSessionUser(request);
+  // A shopper who has just signed in (a confirmation link, an e-mail link) still has the guest cart in this
+  // browser: it is merged into the saved cart before the saved cart is priced, or checkout would show it empty.
+  await ensureCartStarted();
+  if (getCartSnapshot().userId !== user.id) await syncCartSession();
+  return { ...(await api<CheckoutSummary>("/checkout")), guest: null };
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
   const summary = useLoaderData<typeof loader>();
-  const { pricing, payment } = summary;
+  const { pricing, guest } = summary;
+  // Paying online happens on the order's page, which needs an account for now.
+  const payment = guest ? { ...summary.payment, razorpay: { enabled: false } } : summary.payment;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [addressId, setAddressId] = useState<string | null>(summary.addresses[0]?.id ?? null);
   const [addingAddress, setAddingAddress] = useState(summary.addresses.length === 0);
+  const [email, setEmail] = useState("");
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [guestAddress, setGuestAddress] = useState<AddressInput | null>(null);
   const defaultMethod: PaymentMethod | null = payment.razorpay.enabled
     ? "razorpay"
     : payment.cod.available
@@ -60,21 +106,45 @@ export function Component() {
 
   const blocked = pricing.problems.length > 0 || pricing.discountProblem !== null;
   // The PIN rules the order will be held to (common/delivery-check.ts): a new address is checked when placed.
-  const delivery = addressId ? summary.delivery[addressId] : undefined;
+  const delivery = !guest && addressId ? summary.delivery[addressId] : undefined;
   const codReason =
     delivery?.codProblem ??
     (payment.cod.available ? null : `Available for orders up to ${formatRupees(payment.cod.maxOrderPaise)}.`);
   const codChosenButUnavailable = method === "cod" && codReason !== null;
   const notServed = delivery !== undefined && !delivery.served;
-  const canPlace =
-    !blocked &&
-    addressId !== null &&
-    !notServed &&
-    method !== null &&
-    !codChosenButUnavailable &&
-    !addingAddress;
+  const hasAddress = guest ? guestAddress !== null : addressId !== null && !addingAddress;
+  const canPlace = !blocked && hasAddress && !notServed && method !== null && !codChosenButUnavailable;
+
+  async function placeGuestOrder() {
+    if (!guest || !guestAddress || !method) return;
+    const checkedEmail = emailSchema.safeParse(email);
+    if (!checkedEmail.success) {
+      setEmailError(checkedEmail.error.issues[0]?.message ?? "Enter a valid e-mail address");
+      document.getElementById("guest-email")?.focus();
+      return;
+    }
+    setPlacing(true);
+    setError(null);
+    try {
+      const placed = await api<{ order: { number: string }; token: string }>("/guest-orders", {
+        method: "POST",
+        headers: { "Idempotency-Key": idempotencyKey },
+        body: { email: checkedEmail.data, address: guestAddress, ...guest, paymentMethod: method },
+      });
+      // The order is the guest's now: the cart kept in this browser (and its code) is done with.
+      await clearItems();
+      await removeDiscountCode();
+      navigate(`/guest-order/${placed.order.number}?token=${placed.token}&placed=1`, { replace: true });
+    } catch (caught) {
+      setPlacing(false);
+      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+      if (isApiError(caught) && caught.fields?.email) setEmailError(caught.fields.email);
+      if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
+    }
+  }
 
   async function placeOrder() {
+    if (guest) return placeGuestOrder();
     if (!addressId || !method) return;
     setPlacing(true);
     setError(null);
@@ -118,57 +188,72 @@ export function Component() {
             <h2 id="address-heading" className="font-serif text-xl font-semibold">
               1. Delivery address
             </h2>
-            {summary.addresses.length > 0 && (
-              <fieldset className="mt-3">
-                <legend className="sr-only">Choose a saved address</legend>
-                <div className="space-y-2">
-                  {summary.addresses.map((address) => (
-                    <label
-                      key={address.id}
-                      className="flex cursor-pointer gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40"
-                    >
-                      <input
-                        type="radio"
-                        name="address"
-                        value={address.id}
-                        checked={addressId === address.id}
-                        onChange={() => setAddressId(address.id)}
-                        className="mt-1 accent-brand-700"
-                      />
-                      <span className="text-sm">
-                        <span className="block font-medium">{address.name}</span>
-                        {[address.line1, address.line2].filter(Boolean).join(", ")}
-                        <br />
-                        {address.city}, {address.state} {address.pin}
-                        <br />
-                        Mobile {formatMobile(address.phone)}
-                        {summary.delivery[address.id]?.problem && (
-                          <span className="mt-1 block font-medium text-red-700 dark:text-red-400">
-                            {summary.delivery[address.id]?.problem}
+            {guest ? (
+              <GuestDetails
+                email={email}
+                emailError={emailError}
+                onEmail={(value) => {
+                  setEmail(value);
+                  setEmailError(null);
+                }}
+                address={guestAddress}
+                onAddress={setGuestAddress}
+              />
+            ) : (
+              <>
+                {summary.addresses.length > 0 && (
+                  <fieldset className="mt-3">
+                    <legend className="sr-only">Choose a saved address</legend>
+                    <div className="space-y-2">
+                      {summary.addresses.map((address) => (
+                        <label
+                          key={address.id}
+                          className="flex cursor-pointer gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40"
+                        >
+                          <input
+                            type="radio"
+                            name="address"
+                            value={address.id}
+                            checked={addressId === address.id}
+                            onChange={() => setAddressId(address.id)}
+                            className="mt-1 accent-brand-700"
+                          />
+                          <span className="text-sm">
+                            <span className="block font-medium">{address.name}</span>
+                            {[address.line1, address.line2].filter(Boolean).join(", ")}
+                            <br />
+                            {address.city}, {address.state} {address.pin}
+                            <br />
+                            Mobile {formatMobile(address.phone)}
+                            {summary.delivery[address.id]?.problem && (
+                              <span className="mt-1 block font-medium text-red-700 dark:text-red-400">
+                                {summary.delivery[address.id]?.problem}
+                              </span>
+                            )}
                           </span>
-                        )}
-                      </span>
-                    </label>
-                  ))}
+                        </label>
+                      ))}
+                    </div>
+                  </fieldset>
+                )}
+                <div className="mt-3">
+                  {addingAddress ? (
+                    <AddressForm
+                      onSaved={(address) => {
+                        setAddressId(address.id);
+                        setAddingAddress(false);
+                        revalidator.revalidate();
+                      }}
+                      onCancel={summary.addresses.length > 0 ? () => setAddingAddress(false) : undefined}
+                    />
+                  ) : (
+                    <button type="button" className={secondaryButton} onClick={() => setAddingAddress(true)}>
+                      Add a new address
+                    </button>
+                  )}
                 </div>
-              </fieldset>
+              </>
             )}
-            <div className="mt-3">
-              {addingAddress ? (
-                <AddressForm
-                  onSaved={(address) => {
-                    setAddressId(address.id);
-                    setAddingAddress(false);
-                    revalidator.revalidate();
-                  }}
-                  onCancel={summary.addresses.length > 0 ? () => setAddingAddress(false) : undefined}
-                />
-              ) : (
-                <button type="button" className={secondaryButton} onClick={() => setAddingAddress(true)}>
-                  Add a new address
-                </button>
-              )}
-            </div>
           </section>
 
           <section aria-labelledby="payment-heading" className={cardClass}>
@@ -279,13 +364,92 @@ export function Component() {
               {delivery.problem} Please choose another address.
             </p>
           )}
-          {addressId === null && !blocked && (
+          {!hasAddress && !blocked && (
             <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-              Save a delivery address to continue.
+              {guest
+                ? "Enter your e-mail and delivery address to continue."
+                : "Save a delivery address to continue."}
+            </p>
+          )}
+          {guest && summary.payment.razorpay.enabled && (
+            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+              To pay online by UPI, card or netbanking,{" "}
+              <Link to="/login?redirectTo=%2Fcheckout" className="underline">
+                sign in or create an account
+              </Link>
+              .
             </p>
           )}
         </aside>
       </div>
+    </div>
+  );
+}
+
+/** A guest's e-mail (for the order's mails and its link) and the delivery address, with its mobile. */
+function GuestDetails({
+  email,
+  emailError,
+  onEmail,
+  address,
+  onAddress,
+}: {
+  email: string;
+  emailError: string | null;
+  onEmail: (email: string) => void;
+  address: AddressInput | null;
+  onAddress: (address: AddressInput | null) => void;
+}) {
+  const [editing, setEditing] = useState(address === null);
+  return (
+    <div className="mt-3 space-y-4">
+      <div>
+        <label htmlFor="guest-email" className="block text-sm font-medium">
+          E-mail
+        </label>
+        <input
+          id="guest-email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => onEmail(event.target.value)}
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={emailError ? "guest-email-hint guest-email-error" : "guest-email-hint"}
+          className={inputClass}
+        />
+        <p id="guest-email-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+          We send your order confirmation and its link here. No account needed.
+        </p>
+        {emailError && (
+          <p id="guest-email-error" className="mt-1 text-sm text-red-700 dark:text-red-400">
+            {emailError}
+          </p>
+        )}
+      </div>
+      {editing || !address ? (
+        <AddressForm
+          initial={address ?? undefined}
+          onUse={(chosen) => {
+            onAddress(chosen);
+            setEditing(false);
+          }}
+        />
+      ) : (
+        <div className="flex flex-wrap items-start justify-between gap-3 rounded-md border border-brand-600 bg-brand-50 p-3 text-sm dark:bg-brand-900/40">
+          <p>
+            <span className="block font-medium">{address.name}</span>
+            {[address.line1, address.line2].filter(Boolean).join(", ")}
+            <br />
+            {address.city}, {address.state} {address.pin}
+            <br />
+            Mobile {address.phone}
+          </p>
+          <button type="button" className={secondaryButton} onClick={() => setEditing(true)}>
+            Change
+          </button>
+        </div>
+      )}
     </div>
   );
 }

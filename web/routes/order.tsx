@@ -1,9 +1,7 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
-import { formatEstimate } from "../../common/delivery-estimate.ts";
-import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
-import { type OrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import type { OrderDetail } from "../../common/orders.ts";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import {
   cardClass,
@@ -12,6 +10,7 @@ import {
   primaryButton,
   secondaryButton,
 } from "../features/orders/buttons.ts";
+import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderProgress, OrderTimeline } from "../features/orders/order-progress.tsx";
@@ -147,48 +146,9 @@ export function Component() {
           </section>
         </div>
         <div className="space-y-6">
-          <section aria-labelledby="delivery-heading" className={cardClass}>
-            <h2 id="delivery-heading" className="font-serif text-xl font-semibold">
-              Delivery
-            </h2>
-            <address className="mt-2 text-sm not-italic">
-              <span className="font-medium">{order.address.name}</span>
-              <br />
-              {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
-              <br />
-              {order.address.city}, {order.address.state} {order.address.pin}
-              <br />
-              Mobile {formatMobile(order.address.phone)}
-            </address>
-            {order.trackingNumber ? (
-              <p className="mt-3 text-sm">
-                Shipped with <span className="font-medium">{order.courier}</span>, tracking number{" "}
-                <span className="font-mono font-medium">{order.trackingNumber}</span>
-                {order.trackingUrl && (
-                  <>
-                    {" "}
-                    <a
-                      href={order.trackingUrl}
-                      target="_blank"
-                      rel="noreferrer"
-                      className="font-medium text-brand-700 underline dark:text-brand-100"
-                    >
-                      Track your parcel<span className="sr-only"> on the courier's website</span>
-                    </a>
-                  </>
-                )}
-              </p>
-            ) : (
-              !["cancelled", "refunded", "delivered", "returned", "return_requested"].includes(
-                order.status,
-              ) && <p className="mt-3 text-sm">Estimated delivery: {formatEstimate(order.estimate)}</p>
-            )}
-            <p className="mt-3 text-sm">
-              Payment: {PAYMENT_METHOD_LABELS[order.paymentMethod]}
-              {order.paidAt ? " (paid)" : ""}
-            </p>
+          <DeliveryCard order={order}>
             <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
-          </section>
+          </DeliveryCard>
           {(order.actions.cancel.allowed ||
             order.actions.cancel.reason ||
             order.actions.requestReturn.allowed ||

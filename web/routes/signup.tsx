@@ -27,7 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api<{ providers: SocialProviderInfo[] }>("/account/providers"),
   ]);
   if (user) throw redirect(redirectTo);
-  return { providers, redirectTo };
+  // A guest offered an account after ordering arrives with the order's address filled in.
+  const email = new URL(request.url).searchParams.get("email")?.slice(0, 254) ?? "";
+  return { providers, redirectTo, email };
 }
 
 type Result = { sentTo: string } | { error: string; name: string; email: string } | { resent: true };
@@ -56,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<Result> {
 }
 
 export function Component() {
-  const { providers, redirectTo } = useLoaderData<typeof loader>();
+  const { providers, redirectTo, email } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -83,7 +85,7 @@ export function Component() {
           type="email"
           autoComplete="email"
           required
-          defaultValue={failed?.email}
+          defaultValue={failed?.email ?? email}
         />
         <TextField
           label="Password"

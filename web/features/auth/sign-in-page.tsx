@@ -79,6 +79,9 @@ export async function signInWithPassword(request: Request, mode: SignInMode) {
   return redirect(redirectTo);
 }
 
+const primaryLink =
+  "block rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700";
+
 /** A provider that gave no address, or one the shop cannot trust: the e-mail link proves the address. */
 const PROVIDER_FAILURES_FOR_A_LINK = new Set(["email_not_found", "account_not_linked"]);
 
@@ -101,16 +104,26 @@ export function SignInPage() {
   // After an attempt by a customer, the page reloads with them signed in: one message covers both.
   const noAdminAccess = admin && signedInAs && !isStaffRole(signedInAs.role);
   const failure = action && action.code !== "forbidden" ? action.error : null;
+  // Sent here by checkout: say why, and that an account is not needed to order.
+  const fromCheckout = !admin && new URL(redirectTo, "http://shop").pathname === "/checkout";
 
   return (
     <AuthCard
-      title={admin ? "Admin sign-in" : "Sign in"}
+      title={admin ? "Admin sign-in" : fromCheckout ? "Sign in or check out as a guest" : "Sign in"}
       intro={
         admin
           ? "This is the sign-in for the shop's staff. Use an account that has admin access."
-          : "Welcome back. Sign in to see your orders and keep your cart on every device."
+          : fromCheckout
+            ? "No account needed to order: check out as a guest with your e-mail and mobile. Or sign in to use your saved addresses and see the order in My Orders."
+            : "Welcome back. Sign in to see your orders and keep your cart on every device."
       }
     >
+      {fromCheckout && (
+        <Link to="/checkout?as=guest" className={primaryLink}>
+          Check out as a guest
+        </Link>
+      )}
+      {fromCheckout && <Divider label="or sign in" />}
       {notice && <Notice tone="success">{notice}</Notice>}
       {noAdminAccess && (
         <Notice tone="error">

@@ -123,7 +123,8 @@ export function SiteFooter() {
             </a>
           </li>
           <li>
-            <Link to="/orders" className={itemClass}>
+            {/* Find my order sends a signed-in shopper on to My Orders. */}
+            <Link to="/find-order" className={itemClass}>
               Track order
             </Link>
           </li>

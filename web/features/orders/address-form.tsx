@@ -20,17 +20,21 @@ type Field = keyof AddressInput;
 
 /**
  * A new delivery address: checked in the browser with the server's own schema (so the messages match),
- * then saved to the account's address book.
+ * then saved to the account's address book; or, for a guest (`onUse`), handed back to go with the order.
  */
 export function AddressForm({
   onSaved,
+  onUse,
+  initial,
   onCancel,
 }: {
-  onSaved: (address: SavedAddress) => void;
+  onSaved?: (address: SavedAddress) => void;
+  onUse?: (address: AddressInput) => void;
+  initial?: AddressInput;
   onCancel?: () => void;
 }) {
   const id = useId();
-  const [values, setValues] = useState<AddressInput>(EMPTY);
+  const [values, setValues] = useState<AddressInput>(initial ?? EMPTY);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -91,13 +95,17 @@ export function AddressForm({
       if (first) document.getElementById(`${id}-${first}`)?.focus();
       return;
     }
+    if (onUse) {
+      onUse(values);
+      return;
+    }
     setSaving(true);
     try {
       const { address } = await api<{ address: SavedAddress }>("/addresses", {
         method: "POST",
         body: values,
       });
-      onSaved(address);
+      onSaved?.(address);
     } catch (error) {
       if (isApiError(error) && error.fields) setErrors(error.fields as Partial<Record<Field, string>>);
       setFormError(isApiError(error) ? error.message : "Something went wrong. Please try again.");
@@ -205,7 +213,7 @@ export function AddressForm({
       )}
       <div className="flex flex-wrap gap-2">
         <button type="submit" disabled={saving} className={primaryButton}>
-          {saving ? "Saving…" : "Save address"}
+          {saving ? "Saving…" : onUse ? "Use this address" : "Save address"}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel} className={secondaryButton}>

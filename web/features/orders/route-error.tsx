@@ -5,8 +5,11 @@ import { isApiError } from "../../lib/api.ts";
 export function RouteError() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : isApiError(error) ? error.status : 500;
-  const [title, message] =
-    status === 403
+  // A guest order's link that was altered or belongs to another order: the API says what to do.
+  const badLink = isApiError(error) && error.code === "invalid_order_link";
+  const [title, message] = badLink
+    ? ["This link does not open an order", error.message]
+    : status === 403
       ? ["This page is for the shop's staff", "Sign in with an admin account to open it."]
       : status === 404
         ? ["We couldn't find that order", "Check the order number, or find it in My Orders."]

@@ -1,0 +1,36 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { discountUses, orders, users } from "../db/schema.ts";
+
+/**
+ * Guest orders placed with an account's address join that account's My Orders, once the address is
+ * confirmed (a confirmed sign-up, an e-mail link, a provider that vouches for it): only the mailbox's owner
+ * gets them. Runs at every sign-in, so orders placed as a guest later still arrive. A code a claimed order
+ * used counts as the account's one use of it. An order still waiting for online payment stays out until it
+ * is paid or lapses, since an account holds one such order at a time.
+ */
+export async function claimGuestOrders(db: Db, userId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ email: users.email, emailVerified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (!user?.emailVerified) return 0;
+    const claimed = await tx
+      .update(orders)
+      .set({ userId })
+      .where(
+        and(
+          isNull(orders.userId),
+          eq(orders.guestEmail, user.email.toLowerCase()),
+          ne(orders.status, "awaiting_payment"),
+        ),
+      )
+      .returning({ id: orders.id, discountCode: orders.discountCode });
+    const uses = claimed.flatMap(({ id, discountCode }) =>
+      discountCode ? [{ userId, code: discountCode, orderId: id }] : [],
+    );
+    if (uses.length > 0) await tx.insert(discountUses).values(uses).onConflictDoNothing();
+    return claimed.length;
+  });
+}

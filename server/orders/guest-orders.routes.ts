@@ -1,0 +1,170 @@
+import { createHash } from "node:crypto";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { type Context, Hono } from "hono";
+import type { OrderDetail } from "../../common/orders.ts";
+import {
+  findOrderSchema,
+  guestOrderSchema,
+  guestOrderTokenSchema,
+  idempotencyKeySchema,
+  orderNumberSchema,
+} from "../../common/schemas/orders.ts";
+import { clientAddress } from "../auth/client-address.ts";
+import { authThrottles, orders, users } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError, notFound, tooManyRequests } from "../errors.ts";
+import { validate } from "../validate.ts";
+import { guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
+import { enqueueOrderMail } from "./order-mail.ts";
+import { findOrder, getOrderDetail, type OrderRow } from "./orders.data.ts";
+import { placeOrder } from "./place-order.ts";
+
+export const FIND_ORDER_ANSWER =
+  "If an order with that number was placed with that e-mail or mobile, we have e-mailed the link to it to the order's e-mail address. It can take a few minutes to arrive.";
+
+/** "Find my order" asks, per client address and per order number, each within 15 minutes. */
+export const FIND_ORDER_LIMITS = { perClient: 10, perOrder: 5, minutes: 15 };
+
+/** The Idempotency-Key header every order placement needs, signed in or not. */
+export function idempotencyKeyOf(c: Context): string {
+  const key = idempotencyKeySchema.safeParse(c.req.header("Idempotency-Key"));
+  if (!key.success) {
+    const message = key.error.issues[0]?.message ?? "Idempotency-Key header is required";
+    throw httpError(400, "idempotency_key_required", message);
+  }
+  return key.data;
+}
+
+/**
+ * One ask against a limit counted in the database (so it holds across instances), in one statement: the
+ * first `max` in a window go through. Keys are hashed, so the table keeps no list of what strangers typed.
+ */
+async function takeAsk(deps: Deps, subject: string, max: number): Promise<number | null> {
+  const key = createHash("sha256").update(`find-order:${subject}`).digest("hex");
+  const windowOver = sql`${authThrottles.windowStartedAt} <= now() - make_interval(mins => ${FIND_ORDER_LIMITS.minutes})`;
+  const taken = await deps.db
+    .insert(authThrottles)
+    .values({ key, count: 1, windowStartedAt: sql`now()`, lastAttemptAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: authThrottles.key,
+      set: {
+        count: sql`case when ${windowOver} then 1 else ${authThrottles.count} + 1 end`,
+        windowStartedAt: sql`case when ${windowOver} then now() else ${authThrottles.windowStartedAt} end`,
+        lastAttemptAt: sql`now()`,
+      },
+      setWhere: sql`${windowOver} or ${authThrottles.count} < ${max}`,
+    })
+    .returning({ count: authThrottles.count });
+  if (taken.length > 0) return null;
+  const [row] = await deps.db.select().from(authThrottles).where(eq(authThrottles.key, key));
+  if (!row) return null;
+  const endsAt = row.windowStartedAt.getTime() + FIND_ORDER_LIMITS.minutes * 60_000;
+  return Math.max(1, Math.ceil((endsAt - Date.now()) / 1000));
+}
+
+/**
+ * Orders placed without an account: place one, open one by its signed link, and "Find my order", which mails
+ * the link again. A guest order's page shows it and its tracking; changes to it go through the shop.
+ */
+export function guestOrderRoutes(deps: Deps) {
+  const { db, env } = deps;
+
+  const present = async (order: OrderRow): Promise<OrderDetail> => {
+    const detail = await getOrderDetail(db, order, { now: new Date(), paymentsOpen: false });
+    // Cancelling, returning and paying need the account (or the shop) for now: a link in a mailbox is not
+    // enough to act on an order.
+    const none = { allowed: false, reason: null };
+    return { ...detail, actions: { cancel: none, requestReturn: none, pay: false } };
+  };
+
+  /** The guest's own view: the order, the address it was placed with, and whether that has an account. */
+  const guestView = async (order: OrderRow) => {
+    const email = order.guestEmail ?? "";
+    const [account] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)
+      .limit(1);
+    return {
+      order: await present(order),
+      email,
+      inAccount: order.userId !== null,
+      hasAccount: Boolean(account),
+    };
+  };
+
+  return new Hono()
+    .post("/", validate("json", guestOrderSchema), async (c) => {
+      const key = idempotencyKeyOf(c);
+      const request = c.req.valid("json");
+      const placed = await placeOrder(
+        deps,
+        {
+          buyer: {
+            kind: "guest",
+            email: request.email,
+            mobile: request.address.phone,
+            items: request.items,
+            discountCode: request.discountCode ?? null,
+          },
+          request,
+        },
+        key,
+      );
+      const [order] = await db.select().from(orders).where(eq(orders.id, placed.orderId));
+      if (!order) throw notFound("That order could not be found.");
+      c.header("Idempotent-Replayed", String(placed.replayed));
+      return c.json(
+        { ...(await guestView(order)), token: guestOrderToken(env, order.id) },
+        placed.replayed ? 200 : 201,
+      );
+    })
+    .post("/find", validate("json", findOrderSchema), async (c) => {
+      const { number, contact } = c.req.valid("json");
+      const wait =
+        (await takeAsk(deps, `client:${clientAddress(c, env) ?? "unknown"}`, FIND_ORDER_LIMITS.perClient)) ??
+        (await takeAsk(deps, `order:${number}`, FIND_ORDER_LIMITS.perOrder));
+      if (wait !== null) {
+        throw tooManyRequests(
+          "too_many_requests",
+          `Too many tries. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
+          wait,
+        );
+      }
+      // The answer is the same whether or not an order matched, so it tells no one which orders exist.
+      await db.transaction(async (tx) => {
+        const [order] = await tx
+          .select({ id: orders.id })
+          .from(orders)
+          .where(
+            and(
+              eq(orders.number, number),
+              isNotNull(orders.guestEmail),
+              "email" in contact && contact.email
+                ? eq(orders.guestEmail, contact.email)
+                : eq(orders.shipPhone, contact.mobile ?? ""),
+            ),
+          );
+        if (order) await enqueueOrderMail(tx, order.id, "link");
+      });
+      deps.jobs.wake();
+      return c.json({ message: FIND_ORDER_ANSWER }, 202);
+    })
+    .get(
+      "/:number",
+      validate("param", orderNumberSchema),
+      validate("query", guestOrderTokenSchema),
+      async (c) => {
+        const order = await findOrder(db, c.req.valid("param").number);
+        if (!order?.guestEmail) throw notFound("There is no order with that number.");
+        if (!guestOrderTokenMatches(env, order.id, c.req.valid("query").token)) {
+          throw httpError(
+            403,
+            "invalid_order_link",
+            "This link does not open this order. Use Find my order to have the right link e-mailed to you.",
+          );
+        }
+        return c.json(await guestView(order));
+      },
+    );
+}

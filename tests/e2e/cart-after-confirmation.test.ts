@@ -1,0 +1,58 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { linkIn, waitForMail } from "../mail.ts";
+
+let shop: Shop;
+let browser: Browser;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+// Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
+// "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.
+describe("the guest cart survives signing up from checkout", () => {
+  it.each(["phone", "desktop"] as const)("at %s size", async (viewport) => {
+    const context = await newContext(browser, shop, { viewport });
+    const page = await context.newPage();
+    const failures: string[] = [];
+    page.on("pageerror", (error) => failures.push(error.message));
+    const email = `confirm-${viewport}@example.in`;
+
+    await page.goto("/product/face-glow-oil");
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await page.goto("/cart");
+    await page.getByRole("link", { name: "Checkout" }).click();
+
+    // The sign-in page says why it is there, and offers to go on without an account.
+    await page.waitForURL("**/login?redirectTo=%2Fcheckout");
+    await page.getByText("Sign in or check out as a guest").waitFor();
+    await expect(page.getByRole("link", { name: "Check out as a guest" }).isVisible()).resolves.toBe(true);
+    await screenshot(page, `login-from-checkout-${viewport}`);
+
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.waitForURL("**/signup?redirectTo=%2Fcheckout");
+    await page.getByLabel("Name").fill("Kavya Menon");
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password").fill("turmeric-and-honey-26");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+
+    const mail = await waitForMail(shop.dataDir, { to: email, subject: /^Confirm your e-mail/ });
+    await page.goto(linkIn(mail, "/api/auth/verify-email"));
+    await page.waitForURL("**/checkout");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    const summary = page.getByRole("complementary", { name: "Order summary" });
+    await expect(summary.getByText("Face Glow Oil").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Your cart is empty").count()).resolves.toBe(0);
+    await screenshot(page, `checkout-after-confirmation-${viewport}`);
+    expect(failures).toEqual([]);
+    await context.close();
+  });
+});

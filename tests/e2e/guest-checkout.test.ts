@@ -1,0 +1,150 @@
+import { eq } from "drizzle-orm";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../server/db/client.ts";
+import { orders } from "../../server/db/schema.ts";
+import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
+import { linkIn, waitForMail } from "../mail.ts";
+import { measureJourney } from "./journey-measure.ts";
+
+let shop: Shop;
+let browser: Browser;
+let database: ReturnType<typeof createDb>;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+  database = createDb(shop.databaseUrl ?? "", { max: 2 });
+});
+afterAll(async () => {
+  await database?.pool.end();
+  await browser?.close();
+  await shop?.stop();
+});
+
+describe("a guest orders with cash on delivery", () => {
+  it.each([
+    ["desktop", "light"],
+    ["phone", "dark"],
+  ] as const)(
+    "at %s size in %s mode: orders, opens the order from the mail, tracks it, finds it again",
+    async (viewport, colorScheme) => {
+      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on("pageerror", (error) => failures.push(error.message));
+      const email = `guest-${viewport}@example.in`;
+      const journey = measureJourney(page);
+
+      await page.goto("/product/face-glow-oil");
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await page.getByText("Face Glow Oil was added to cart!").waitFor();
+      await page.goto("/cart");
+      await page.getByRole("link", { name: "Checkout" }).click();
+      await page.waitForURL("**/login?redirectTo=%2Fcheckout");
+      await page.getByRole("heading", { name: "Sign in or check out as a guest" }).waitFor();
+      await page.getByRole("link", { name: "Check out as a guest" }).click();
+      await page.waitForURL("**/checkout?as=guest");
+      await page.getByRole("heading", { name: "Checkout" }).waitFor();
+      const summary = page.getByRole("complementary", { name: "Order summary" });
+      await expect(summary.getByText("Face Glow Oil").isVisible()).resolves.toBe(true);
+
+      await page.getByLabel("E-mail").fill(email);
+      journey.field();
+      const form = page.getByRole("form", { name: "New delivery address" });
+      // A mobile that is not an Indian one is refused before anything is sent.
+      await form.getByLabel("Mobile number").fill("12345 67890");
+      await form.getByRole("button", { name: "Use this address" }).click();
+      await form.getByText("Enter a 10-digit Indian mobile number").waitFor();
+      for (const [label, value] of [
+        ["Full name", "Meera Iyer"],
+        ["Mobile number", "98765 43210"],
+        ["House, flat, building", "12, Lotus Apartments"],
+        ["City or town", "Bengaluru"],
+        ["PIN code", "560038"],
+      ] as const) {
+        await form.getByLabel(label).fill(value);
+        journey.field();
+      }
+      await form.getByLabel("State or union territory").selectOption("Karnataka");
+      journey.field();
+      await form.getByRole("button", { name: "Use this address" }).click();
+      await page.getByRole("button", { name: "Change" }).waitFor();
+      await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+      journey.field();
+      await screenshot(page, `guest-checkout-${viewport}-${colorScheme}`);
+      await page.getByRole("button", { name: "Place order · ₹499" }).click();
+
+      await page.waitForURL(/\/guest-order\/PN-\d{4}-\d{6}\?token=[\w-]{43}&placed=1$/);
+      await page.getByText("Thank you! Your order is placed.").waitFor();
+      const measured = journey.result();
+      console.log(`[journey] guest first order at ${viewport}: ${JSON.stringify(measured)}`);
+      const number = page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
+      await expect(page.getByRole("link", { name: "Create an account" }).getAttribute("href")).resolves.toBe(
+        `/signup?email=${encodeURIComponent(email)}&redirectTo=%2Forders`,
+      );
+      await screenshot(page, `guest-order-placed-${viewport}-${colorScheme}`);
+      // The cart kept in the browser is done with.
+      await page.getByRole("link", { name: "Cart, empty" }).first().waitFor();
+      const [row] = await database.db.select().from(orders).where(eq(orders.number, number));
+      expect(row).toMatchObject({ userId: null, guestEmail: email, paymentMethod: "cod", status: "placed" });
+
+      // The mail's link opens the order in another browser, without signing in.
+      const mail = await waitForMail(shop.dataDir, {
+        to: email,
+        subject: new RegExp(`^Order ${number} placed$`),
+      });
+      const link = linkIn(mail, "/guest-order/");
+      const elsewhere = await newContext(browser, shop, { viewport, colorScheme });
+      const other = await elsewhere.newPage();
+      await other.goto(link);
+      await other.getByRole("heading", { name: `Order ${number}` }).waitFor();
+
+      // Shipped by the shop: the courier's tracking link is on the guest's page.
+      await database.db
+        .update(orders)
+        .set({
+          status: "shipped",
+          courier: "Delhivery",
+          trackingNumber: "DLV1234567890",
+          shippedAt: new Date(),
+        })
+        .where(eq(orders.number, number));
+      await other.reload();
+      await other.getByText("DLV1234567890").first().waitFor();
+      await expect(other.getByRole("link", { name: /Track your parcel/ }).getAttribute("href")).resolves.toBe(
+        "https://www.delhivery.com/track/package/DLV1234567890",
+      );
+      await screenshot(other, `guest-order-shipped-${viewport}-${colorScheme}`);
+
+      // An altered link opens nothing.
+      await other.goto(link.replace(/token=([\w-])/, (_, first) => `token=${first === "A" ? "B" : "A"}`));
+      await other.getByRole("heading", { name: "This link does not open an order" }).waitFor();
+      await other.getByText(/Use Find my order/).waitFor();
+      await elsewhere.close();
+
+      // The footer's Track order opens Find my order for a guest, which mails the link again.
+      // (On a phone the footer folds its lists away; Find my order is the same page.)
+      if (viewport === "desktop") {
+        await page.goto("/contact");
+        await scrollThrough(page);
+        await page.locator("footer").getByRole("link", { name: "Track order" }).click();
+      } else {
+        await page.goto("/find-order");
+      }
+      await page.waitForURL("**/find-order");
+      await page.getByLabel("Order number").fill(number.toLowerCase());
+      await page.getByLabel("E-mail or mobile number").fill("+91 98765 43210");
+      await page.getByRole("button", { name: "E-mail me the link" }).click();
+      await page.getByText(/If an order with that number was placed/).waitFor();
+      await screenshot(page, `find-my-order-${viewport}-${colorScheme}`);
+      const again = await waitForMail(shop.dataDir, {
+        to: email,
+        subject: new RegExp(`^Your order ${number}$`),
+      });
+      expect(linkIn(again, "/guest-order/")).toBe(link);
+
+      expect(failures).toEqual([]);
+      await context.close();
+    },
+  );
+});
