@@ -19,8 +19,18 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         // No source maps in dist: everything there is public, and a map is the shop's whole source.
         sourcemap: false,
-        // Every browser the shop supports preloads modules itself: the polyfill would be dead weight on /.
-        modulePreload: { polyfill: false },
+        modulePreload: {
+          // Every browser the shop supports preloads modules itself: the polyfill would be dead weight on /.
+          polyfill: false,
+          // A lazy page's imports are fetched alongside it, except those the first page has loaded already
+          // (React, the router, the runtime, the API client), and for staff's pages, which load theirs as
+          // they go: the list of what to fetch alongside is part of every shopper's first download.
+          resolveDependencies: (file, deps, { hostType }) => {
+            if (hostType !== "js") return deps;
+            if (/assets\/admin-/.test(file)) return [];
+            return deps.filter((dep) => !/assets\/(vendor|rolldown-runtime|api)-/.test(dep));
+          },
+        },
         rolldownOptions: {
           output: {
             codeSplitting: {

@@ -63,7 +63,11 @@ export const INDIAN_STATES = [
 
 export type IndianState = (typeof INDIAN_STATES)[number]["name"];
 
-export const INDIAN_STATE_NAMES = INDIAN_STATES.map((state) => state.name) as [IndianState, ...IndianState[]];
+// Marked pure, so a page that needs only the mobile helpers below does not download the list of states.
+export const INDIAN_STATE_NAMES = /* @__PURE__ */ INDIAN_STATES.map((state) => state.name) as [
+  IndianState,
+  ...IndianState[],
+];
 
 export const isIndianState = (value: string): value is IndianState =>
   (INDIAN_STATE_NAMES as readonly string[]).includes(value);

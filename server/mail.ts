@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { isMobileAccountEmail } from "../common/mobile-sign-in.ts";
+import { isMobileAccountEmail } from "../common/mobile-account.ts";
 import type { Env } from "./env.ts";
 
 export type Mail = { to: string; subject: string; text: string; html: string; replyTo?: string };

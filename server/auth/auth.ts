@@ -2,11 +2,11 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth, magicLink, phoneNumber } from "better-auth/plugins";
 import { formatMobile } from "../../common/india.ts";
+import { mobileAccountEmail } from "../../common/mobile-account.ts";
 import {
   MOBILE_CODE_LENGTH,
   MOBILE_CODE_MINUTES,
   MOBILE_CODE_TRIES,
-  mobileAccountEmail,
   nationalDigits,
 } from "../../common/mobile-sign-in.ts";
 import { ACCOUNT_NAME_MAX, accountImageSchema, CONTROL_CHARACTERS } from "../../common/schemas/account.ts";

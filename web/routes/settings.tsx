@@ -8,7 +8,7 @@ import {
   useLoaderData,
 } from "react-router";
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
-import { accountLabel } from "../../common/mobile-sign-in.ts";
+import { accountLabel } from "../../common/mobile-account.ts";
 import { Notice, TextField } from "../components/form-controls.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";

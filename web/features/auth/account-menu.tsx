@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "react-router";
 import { isStaffRole } from "../../../common/account.ts";
-import { accountLabel } from "../../../common/mobile-sign-in.ts";
+import { accountLabel } from "../../../common/mobile-account.ts";
 import { refreshSession, useSessionUser } from "./session-store.ts";
 
 // Only signed-in visitors need the avatar menu; a first visit does not download it.
