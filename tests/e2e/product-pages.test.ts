@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   expectTitle,
   launchBrowser,
+  loadLazyImages,
   newContext,
   openPage,
   type Shop,
@@ -300,9 +301,8 @@ describe("product and combo pages on every screen", () => {
       released = true;
       await Promise.all(held.map((route) => route.continue()));
       await page.unroute("**/*.webp");
-      await page.waitForFunction(() =>
-        [...document.querySelectorAll("main img")].every((img) => (img as HTMLImageElement).complete),
-      );
+      // Down the page and back, so the lazy ones further down (related products) arrive too.
+      await loadLazyImages(page);
       await page.waitForTimeout(200); // layout-shift entries are delivered asynchronously
       const total = await page.evaluate(() => (window as unknown as { shift: number }).shift);
       console.log(`layout shift on ${path} after images load: ${total.toFixed(4)}`);
