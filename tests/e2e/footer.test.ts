@@ -98,7 +98,8 @@ describe("the footer", () => {
       "Shipping & Delivery": "/shipping-delivery",
       "Refund Policy": "/cancellation-refund",
     });
-    expect(await foot.getByRole("link", { name: "Track order" }).getAttribute("href")).toBe("/orders");
+    // Find my order for a guest; it sends a signed-in shopper on to My Orders (issue 15).
+    expect(await foot.getByRole("link", { name: "Track order" }).getAttribute("href")).toBe("/find-order");
     expect(await foot.getByRole("link", { name: "Hair care" }).getAttribute("href")).toBe(
       "/?category=haircare#featured",
     );
