@@ -160,7 +160,16 @@ export async function copyRestore(url: string, file: string): Promise<{ rows: nu
   try {
     await client.query("begin");
     await client.query("set local session_replication_role = replica");
-    await client.query("truncate drizzle.__drizzle_migrations");
+    // The migrations seed rows of their own (the GST rates, the shop's details, the banner): the backup's
+    // rows replace them, so every table starts empty, all in one statement for the foreign keys' sake.
+    const tables = (
+      await client.query<{ name: string }>(
+        `select quote_ident(table_schema) || '.' || quote_ident(table_name) as name
+           from information_schema.tables where table_type = 'BASE TABLE' and table_schema = any($1)`,
+        [SCHEMAS],
+      )
+    ).rows.map((table) => table.name);
+    await client.query(`truncate ${tables.join(", ")}`);
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       const line = next.value;
       if (line.startsWith("COPY ")) {

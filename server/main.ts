@@ -70,17 +70,18 @@ async function main() {
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
 
+  // Read once before serving rather than on a shopper's first PIN look-up (a second or more and some 90 MB
+  // for a moment on a small machine), so an instance that answers is done with it.
+  await loadPinDirectory().catch((error: unknown) =>
+    log.error({ err: serializeError(error) }, "the PIN code directory could not be read"),
+  );
+
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     log.info(
       { port: info.port, database: embedded ? "embedded" : "external" },
       `Shop ready on http://localhost:${info.port} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
     );
   });
-
-  // Read once now rather than on a shopper's first PIN look-up (a second or more on a small machine).
-  loadPinDirectory().catch((error: unknown) =>
-    log.error({ err: serializeError(error) }, "the PIN code directory could not be read"),
-  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
