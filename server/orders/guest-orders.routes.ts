@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import type { OrderDetail } from "../../common/orders.ts";
@@ -10,7 +9,8 @@ import {
   orderNumberSchema,
 } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
-import { authThrottles, orders, users } from "../db/schema.ts";
+import { takeAllowance } from "../auth/throttles.ts";
+import { orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -35,31 +35,10 @@ export function idempotencyKeyOf(c: Context): string {
   return key.data;
 }
 
-/**
- * One ask against a limit counted in the database (so it holds across instances), in one statement: the
- * first `max` in a window go through. Keys are hashed, so the table keeps no list of what strangers typed.
- */
+/** One ask of Find my order against its limits, counted in the database (so they hold across instances). */
 async function takeAsk(deps: Deps, subject: string, max: number): Promise<number | null> {
-  const key = createHash("sha256").update(`find-order:${subject}`).digest("hex");
-  const windowOver = sql`${authThrottles.windowStartedAt} <= now() - make_interval(mins => ${FIND_ORDER_LIMITS.minutes})`;
-  const taken = await deps.db
-    .insert(authThrottles)
-    .values({ key, count: 1, windowStartedAt: sql`now()`, lastAttemptAt: sql`now()` })
-    .onConflictDoUpdate({
-      target: authThrottles.key,
-      set: {
-        count: sql`case when ${windowOver} then 1 else ${authThrottles.count} + 1 end`,
-        windowStartedAt: sql`case when ${windowOver} then now() else ${authThrottles.windowStartedAt} end`,
-        lastAttemptAt: sql`now()`,
-      },
-      setWhere: sql`${windowOver} or ${authThrottles.count} < ${max}`,
-    })
-    .returning({ count: authThrottles.count });
-  if (taken.length > 0) return null;
-  const [row] = await deps.db.select().from(authThrottles).where(eq(authThrottles.key, key));
-  if (!row) return null;
-  const endsAt = row.windowStartedAt.getTime() + FIND_ORDER_LIMITS.minutes * 60_000;
-  return Math.max(1, Math.ceil((endsAt - Date.now()) / 1000));
+  const decision = await takeAllowance(deps.db, "find-order", subject, max, FIND_ORDER_LIMITS.minutes);
+  return decision.allowed ? null : decision.retryAfterSeconds;
 }
 
 /**

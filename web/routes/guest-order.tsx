@@ -3,8 +3,7 @@ import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
 import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
-import { OrderItemsCard } from "../features/orders/order-lines.tsx";
-import { OrderProgress, OrderTimeline } from "../features/orders/order-progress.tsx";
+import { OrderBody } from "../features/orders/order-body.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api } from "../lib/api.ts";
@@ -50,63 +49,53 @@ export function Component() {
         <StatusBadge status={order.status} />
       </div>
 
-      <div className="mt-4">
-        <OrderProgress order={order} />
-      </div>
-
-      <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
-        <div className="space-y-6">
-          <OrderItemsCard order={order} />
-          <section aria-labelledby="history-heading" className={cardClass}>
-            <h2 id="history-heading" className="mb-3 font-serif text-xl font-semibold">
-              Order history
-            </h2>
-            <OrderTimeline events={order.events} />
-          </section>
-        </div>
-        <div className="space-y-6">
-          <DeliveryCard order={order} />
-          <section aria-labelledby="account-heading" className={cardClass}>
-            <h2 id="account-heading" className="font-serif text-xl font-semibold">
-              {inAccount ? "In your account" : "Keep your orders together"}
-            </h2>
-            {inAccount ? (
-              <>
-                <p className="mt-2 text-sm">This order is in My Orders of the account for {email}.</p>
-                <Link to="/orders" className={`${secondaryButton} mt-3`}>
-                  My Orders
-                </Link>
-              </>
-            ) : hasAccount ? (
-              <>
-                <p className="mt-2 text-sm">
-                  Sign in with {email} and this order joins your My Orders, with the rest.
-                </p>
-                <Link to={withRedirect("/login", "/orders")} className={`${primaryButton} mt-3`}>
-                  Sign in
-                </Link>
-              </>
-            ) : (
-              <>
-                <p className="mt-2 text-sm">
-                  Create an account with {email}: once you confirm it, this order and your next ones are in My
-                  Orders, and checkout remembers your address.
-                </p>
-                <Link to={signUp} className={`${primaryButton} mt-3`}>
-                  Create an account
-                </Link>
-              </>
-            )}
-          </section>
-          <p className="text-sm text-stone-600 dark:text-stone-400">
-            To cancel or change this order,{" "}
-            <Link to="/contact" className="underline">
-              contact us
-            </Link>{" "}
-            with its number. Keep the e-mail with this page's link: anyone who has it can see the order.
-          </p>
-        </div>
-      </div>
+      <OrderBody
+        order={order}
+        aside={
+          <>
+            <DeliveryCard order={order} />
+            <section aria-labelledby="account-heading" className={cardClass}>
+              <h2 id="account-heading" className="font-serif text-xl font-semibold">
+                {inAccount ? "In your account" : "Keep your orders together"}
+              </h2>
+              {inAccount ? (
+                <>
+                  <p className="mt-2 text-sm">This order is in My Orders of the account for {email}.</p>
+                  <Link to="/orders" className={`${secondaryButton} mt-3`}>
+                    My Orders
+                  </Link>
+                </>
+              ) : hasAccount ? (
+                <>
+                  <p className="mt-2 text-sm">
+                    Sign in with {email} and this order joins your My Orders, with the rest.
+                  </p>
+                  <Link to={withRedirect("/login", "/orders")} className={`${primaryButton} mt-3`}>
+                    Sign in
+                  </Link>
+                </>
+              ) : (
+                <>
+                  <p className="mt-2 text-sm">
+                    Create an account with {email}: once you confirm it, this order and your next ones are in
+                    My Orders, and checkout remembers your address.
+                  </p>
+                  <Link to={signUp} className={`${primaryButton} mt-3`}>
+                    Create an account
+                  </Link>
+                </>
+              )}
+            </section>
+            <p className="text-sm text-stone-600 dark:text-stone-400">
+              To cancel or change this order,{" "}
+              <Link to="/contact" className="underline">
+                contact us
+              </Link>{" "}
+              with its number. Keep the e-mail with this page's link: anyone who has it can see the order.
+            </p>
+          </>
+        }
+      />
     </div>
   );
 }

@@ -11,9 +11,8 @@ import {
   secondaryButton,
 } from "../features/orders/buttons.ts";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
+import { OrderBody } from "../features/orders/order-body.tsx";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
-import { OrderItemsCard } from "../features/orders/order-lines.tsx";
-import { OrderProgress, OrderTimeline } from "../features/orders/order-progress.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
@@ -131,64 +130,54 @@ export function Component() {
         </p>
       )}
 
-      <div className="mt-4">
-        <OrderProgress order={order} />
-      </div>
-
-      <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
-        <div className="space-y-6">
-          <OrderItemsCard order={order} />
-          <section aria-labelledby="history-heading" className={cardClass}>
-            <h2 id="history-heading" className="mb-3 font-serif text-xl font-semibold">
-              Order history
-            </h2>
-            <OrderTimeline events={order.events} />
-          </section>
-        </div>
-        <div className="space-y-6">
-          <DeliveryCard order={order}>
-            <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
-          </DeliveryCard>
-          {(order.actions.cancel.allowed ||
-            order.actions.cancel.reason ||
-            order.actions.requestReturn.allowed ||
-            order.actions.requestReturn.reason) && (
-            <section aria-labelledby="help-heading" className={cardClass}>
-              <h2 id="help-heading" className="font-serif text-xl font-semibold">
-                Need to change something?
-              </h2>
-              {order.actions.cancel.allowed && (
-                <button
-                  type="button"
-                  className={`${secondaryButton} mt-3`}
-                  onClick={() => setDialog("cancel")}
-                >
-                  Cancel order
-                </button>
-              )}
-              {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
-              {order.actions.requestReturn.allowed && (
-                <>
-                  <p className="mt-2 text-sm">
-                    If something arrived damaged, defective or not as shown, tell us within 6 days of
-                    delivery.
-                  </p>
+      <OrderBody
+        order={order}
+        aside={
+          <>
+            <DeliveryCard order={order}>
+              <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
+            </DeliveryCard>
+            {(order.actions.cancel.allowed ||
+              order.actions.cancel.reason ||
+              order.actions.requestReturn.allowed ||
+              order.actions.requestReturn.reason) && (
+              <section aria-labelledby="help-heading" className={cardClass}>
+                <h2 id="help-heading" className="font-serif text-xl font-semibold">
+                  Need to change something?
+                </h2>
+                {order.actions.cancel.allowed && (
                   <button
                     type="button"
                     className={`${secondaryButton} mt-3`}
-                    onClick={() => setDialog("return")}
+                    onClick={() => setDialog("cancel")}
                   >
-                    Request return
+                    Cancel order
                   </button>
-                </>
-              )}
-              {order.actions.requestReturn.reason && (
-                <p className="mt-2 text-sm">{order.actions.requestReturn.reason}</p>
-              )}
-            </section>
-          )}
-        </div>
-      </div>
+                )}
+                {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
+                {order.actions.requestReturn.allowed && (
+                  <>
+                    <p className="mt-2 text-sm">
+                      If something arrived damaged, defective or not as shown, tell us within 6 days of
+                      delivery.
+                    </p>
+                    <button
+                      type="button"
+                      className={`${secondaryButton} mt-3`}
+                      onClick={() => setDialog("return")}
+                    >
+                      Request return
+                    </button>
+                  </>
+                )}
+                {order.actions.requestReturn.reason && (
+                  <p className="mt-2 text-sm">{order.actions.requestReturn.reason}</p>
+                )}
+              </section>
+            )}
+          </>
+        }
+      />
 
       <OrderDialog
         open={dialog === "cancel"}
