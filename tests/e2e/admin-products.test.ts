@@ -189,6 +189,10 @@ describe("the owner's products", () => {
   it("keeps what the second editor typed when someone else saved first, and saves it on purpose", async () => {
     const first = await ownerPage("/admin/products/badam-mix");
     const second = await ownerPage("/admin/products/badam-mix");
+    // Both editors hold the product as it was before either saves.
+    for (const { page } of [first, second]) {
+      await editorOf(page, "Edit Badam Mix").getByLabel("Price (₹)", { exact: true }).waitFor();
+    }
     await editorOf(first.page, "Edit Badam Mix").getByLabel("Price (₹)", { exact: true }).fill("379");
     await editorOf(first.page, "Edit Badam Mix").getByRole("button", { name: "Save changes" }).click();
     await first.page.getByText("Saved. The shop shows the change now.").waitFor();
