@@ -11,6 +11,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
+import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
@@ -159,7 +160,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     return next();
   });
   app.use("/product/:slug", redirectMovedProductPages(deps));
-  serveWebApp(app);
+  serveWebApp(app, distDir, deps.catalogue);
   app.onError(handleError);
   return app;
 }
@@ -169,7 +170,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
  * the shell (see server/pages/pages.ts). Source maps are never served (the build does not emit them; one
  * left in an older dist stays private).
  */
-export function serveWebApp(app: Hono, root = distDir) {
+export function serveWebApp(app: Hono, root = distDir, cache?: CatalogueCache) {
   app.use("*", async (c, next) => {
     if (c.req.path.endsWith(".map")) throw notFound("No such file.");
     await next();
@@ -190,11 +191,14 @@ export function serveWebApp(app: Hono, root = distDir) {
   }
 
   const indexFile = path.join(root, "index.html");
-  const renderPage = createPageHandler(app, indexFile);
+  const renderPage = createPageHandler(app, indexFile, cache);
+  // Once built, the web app stays built: the disk is asked until then, not on every page.
+  let built = false;
   app.get("*", (c) => {
     // A missing file (an old hashed asset, a typo'd image) is a real 404; page paths are the SPA's.
     if (path.extname(c.req.path)) throw notFound("No such file.");
-    if (!existsSync(indexFile)) {
+    built ||= existsSync(indexFile);
+    if (!built) {
       return c.text("The web app has not been built. Run `npm run build` (npm start does it for you).", 503);
     }
     return renderPage(c);

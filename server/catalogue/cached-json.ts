@@ -3,15 +3,16 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context } from "hono";
 
 /**
- * A JSON answer serialised once per catalogue version: its bytes, a strong ETag derived from them (the same
- * on every instance, so a proxy or browser revalidates against any of them), and its compressed forms, each
- * made the first time a client asks for it rather than on every request.
+ * An answer made once per catalogue version (a JSON body, or a server-rendered page): its bytes, a strong
+ * ETag derived from them (the same on every instance, so a proxy or browser revalidates against any of
+ * them), and its compressed forms, each made the first time a client asks for it rather than on every request.
  */
 type Bytes = Uint8Array<ArrayBuffer>;
 
-export type CachedJson = {
+export type CachedAnswer = {
   body: Bytes;
   tag: string;
+  contentType: string;
   gzip?: Bytes;
   br?: Bytes;
 };
@@ -19,11 +20,15 @@ export type CachedJson = {
 /** Below this, compressing costs more than the bytes it saves (the same threshold as hono's compress). */
 const COMPRESS_FROM_BYTES = 1024;
 
-export function toCachedJson(value: unknown): CachedJson {
-  const body = new TextEncoder().encode(JSON.stringify(value));
+function toCached(text: string, contentType: string): CachedAnswer {
+  const body = new TextEncoder().encode(text);
   const tag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
-  return { body, tag };
+  return { body, tag, contentType };
 }
+
+export const toCachedJson = (value: unknown) => toCached(JSON.stringify(value), "application/json");
+
+export const toCachedHtml = (html: string) => toCached(html, "text/html; charset=UTF-8");
 
 type Encoding = "br" | "gzip";
 
@@ -53,7 +58,7 @@ function matches(ifNoneMatch: string, tag: string): boolean {
   });
 }
 
-function compressed(entry: CachedJson, encoding: Encoding): Bytes {
+function compressed(entry: CachedAnswer, encoding: Encoding): Bytes {
   if (encoding === "br") {
     // Quality 5: close to the best size for JSON at a small fraction of quality 11's time.
     entry.br ??= new Uint8Array(
@@ -71,10 +76,10 @@ function compressed(entry: CachedJson, encoding: Encoding): Bytes {
 }
 
 /**
- * Answers with a remembered JSON body: 304 when the client already holds it, else the bytes in the best
+ * Answers with a remembered body: 304 when the client already holds it, else the bytes in the best
  * encoding it accepts. Browsers must revalidate (no-cache): stock can run out at any moment.
  */
-export function sendCachedJson(c: Context, entry: CachedJson): Response {
+export function sendCached(c: Context, entry: CachedAnswer): Response {
   const encoding =
     entry.body.length >= COMPRESS_FROM_BYTES ? chooseEncoding(c.req.header("Accept-Encoding")) : undefined;
   const suffix = encoding === "br" ? "-br" : encoding === "gzip" ? "-gz" : "";
@@ -85,7 +90,7 @@ export function sendCachedJson(c: Context, entry: CachedJson): Response {
   };
   const ifNoneMatch = c.req.header("If-None-Match");
   if (ifNoneMatch && matches(ifNoneMatch, entry.tag)) return c.body(null, 304, headers);
-  headers["Content-Type"] = "application/json";
+  headers["Content-Type"] = entry.contentType;
   if (encoding) headers["Content-Encoding"] = encoding;
   return c.body(encoding ? compressed(entry, encoding) : entry.body, 200, headers);
 }

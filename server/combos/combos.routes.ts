@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { slugSchema } from "../../common/schemas/catalogue.ts";
-import { sendCachedJson, toCachedJson } from "../catalogue/cached-json.ts";
+import { sendCached, toCachedJson } from "../catalogue/cached-json.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { cachedProducts } from "../products/products.routes.ts";
@@ -14,7 +14,7 @@ export function comboRoutes(deps: Deps) {
     catalogue.remember("combos", async () => listCombos(deps.db, await cachedProducts(deps)));
   return new Hono()
     .get("/", async (c) =>
-      sendCachedJson(
+      sendCached(
         c,
         await catalogue.remember("combos answer", async () => toCachedJson({ items: await cachedCombos() })),
       ),
@@ -26,6 +26,6 @@ export function comboRoutes(deps: Deps) {
         return combo && toCachedJson(combo);
       });
       if (!answer) throw notFound("No combo with that name is on offer.");
-      return sendCachedJson(c, answer);
+      return sendCached(c, answer);
     });
 }

@@ -5,10 +5,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Context, Hono } from "hono";
 import type * as EntryServer from "../../web/entry-server.tsx";
+import { sendCached, toCachedHtml } from "../catalogue/cached-json.ts";
+import type { CatalogueCache } from "../catalogue/catalogue-cache.ts";
 
 export const distServerEntry = path.resolve(import.meta.dirname, "../../dist-server/entry-server.js");
 
 type Renderer = typeof EntryServer;
+type RenderedPage = Awaited<ReturnType<Renderer["renderPage"]>>;
 
 // The renderer's loaders call the API through one transport for the whole process; each render runs
 // with its own app here, so tests that build several apps in one process each reach their own.
@@ -69,30 +72,57 @@ function answer(c: Context, html: string, status: number) {
   return c.html(html, status as 200);
 }
 
+/** A render that is not kept: a redirect, the shell after a failure, a 404 (any address can ask for one). */
+class NotKept {
+  constructor(readonly page: RenderedPage) {}
+}
+
 /**
  * Public pages (home, products, combos, blog, policies, contact) as complete HTML rendered by the web
  * app's own routes; every other page gets the shell, which the browser renders with the visitor's session.
+ * A page is what the catalogue, the combos and the shop's details make it, the same for every visitor,
+ * so with `cache` it is rendered once per catalogue version and address, and its bytes and compressed
+ * forms served from memory until the catalogue changes on any instance.
  */
-export function createPageHandler(app: Hono, indexFile: string) {
+export function createPageHandler(app: Hono, indexFile: string, cache?: CatalogueCache) {
   let template: string | undefined;
+  const render = async (url: URL): Promise<RenderedPage> => {
+    const module = await loadRenderer();
+    if (!module) return { kind: "shell" };
+    try {
+      return await currentApp.run(app, () => module.renderPage(new URL(url.pathname + url.search, url)));
+    } catch (error) {
+      // The browser can still render it; the failure is ours to see in the log.
+      console.error(`Server rendering of ${url.pathname} failed:`, error);
+      return { kind: "shell" };
+    }
+  };
   return async (c: Context) => {
     template ??= readFileSync(indexFile, "utf8");
-    const module = await loadRenderer();
+    const page = template;
     const url = new URL(c.req.url);
-    let page: Awaited<ReturnType<Renderer["renderPage"]>> = { kind: "shell" };
-    if (module) {
-      try {
-        page = await currentApp.run(app, () => module.renderPage(new URL(url.pathname + url.search, url)));
-      } catch (error) {
-        // The browser can still render it; the failure is ours to see in the log.
-        console.error(`Server rendering of ${url.pathname} failed:`, error);
-      }
+    let rendered: RenderedPage;
+    if (cache) {
+      const kept = await cache
+        .remember(`page ${url.pathname}${url.search}`, async () => {
+          const fresh = await render(url);
+          if (fresh.kind === "page" && fresh.status === 200) return toCachedHtml(fillTemplate(page, fresh));
+          throw new NotKept(fresh);
+        })
+        .catch((error: unknown) => {
+          if (error instanceof NotKept) return error.page;
+          throw error;
+        });
+      if (!("kind" in kept)) return sendCached(c, kept);
+      rendered = kept;
+    } else {
+      rendered = await render(url);
     }
-    if (page.kind === "redirect") return page.response;
-    if (page.kind === "shell") {
+    if (rendered.kind === "redirect") return rendered.response;
+    if (rendered.kind === "shell") {
       c.header("Cache-Control", "no-cache");
-      return c.html(template);
+      return c.html(page);
     }
-    return answer(c, fillTemplate(template, page), page.status);
+    return answer(c, fillTemplate(page, rendered), rendered.status);
   };
 }

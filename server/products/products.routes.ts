@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { queryCatalogue } from "../../common/catalogue-rules.ts";
 import { productQuerySchema, slugSchema } from "../../common/schemas/catalogue.ts";
-import { sendCachedJson, toCachedJson } from "../catalogue/cached-json.ts";
+import { sendCached, toCachedJson } from "../catalogue/cached-json.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -23,7 +23,7 @@ export function productRoutes(deps: Deps) {
       const answer = await catalogue.remember(`products ${JSON.stringify(query)}`, async () =>
         toCachedJson(queryCatalogue(await cachedProducts(deps), query)),
       );
-      return sendCachedJson(c, answer);
+      return sendCached(c, answer);
     })
     .get("/:slug", validate("param", z.object({ slug: slugSchema })), async (c) => {
       const { slug } = c.req.valid("param");
@@ -44,7 +44,7 @@ export function productRoutes(deps: Deps) {
         }
         throw notFound("No product with that name is in the catalogue.");
       }
-      return sendCachedJson(c, answer);
+      return sendCached(c, answer);
     });
 }
 

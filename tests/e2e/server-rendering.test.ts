@@ -1,5 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../server/db/client.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop, waitForApp } from "../fixtures.ts";
 
 let shop: Shop;
@@ -101,6 +102,28 @@ describe("the server HTML of a product page", () => {
     expect(first.headers.get("cache-control")).toBe("no-cache");
     const again = await get("/product/badam-mix", { "If-None-Match": tag ?? "" });
     expect(again.status).toBe(304);
+  });
+
+  it("is rendered once per catalogue version: a new price is in the next page, under a new ETag", async () => {
+    const first = await get("/product/badam-mix");
+    const tag = first.headers.get("etag");
+    expect(await first.text()).toContain("₹399");
+    expect((await get("/product/badam-mix")).headers.get("etag")).toBe(tag);
+
+    const { pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
+    try {
+      await pool.query("update products set price_paise = 41900 where slug = 'badam-mix'");
+      // The change reaches the instance as a notification: the next pages after it carry the new price.
+      await expect
+        .poll(async () => (await get("/product/badam-mix")).headers.get("etag"), { timeout: 10_000 })
+        .not.toBe(tag);
+      const changed = await (await get("/product/badam-mix", { "If-None-Match": tag ?? "" })).text();
+      expect(changed).toContain("₹419");
+      expect(changed).not.toContain("₹399");
+    } finally {
+      await pool.query("update products set price_paise = 39900 where slug = 'badam-mix'");
+      await pool.end();
+    }
   });
 
   it("never carries a visitor's cookies into the HTML, so every visitor gets the same page", async () => {
