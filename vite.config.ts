@@ -1,9 +1,22 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { THEME_SCRIPT, THEME_SCRIPT_PLACEHOLDER } from "./common/theme-script.ts";
 import { markdownPlugin } from "./scripts/vite-markdown.ts";
 import { ogImagesPlugin } from "./scripts/vite-og-images.ts";
 import { precompressPlugin } from "./scripts/vite-precompress.ts";
+
+/** Writes the theme script into index.html's head, where the server's CSP allows it by its hash. */
+function themeScriptPlugin(): Plugin {
+  return {
+    name: "theme-script",
+    transformIndexHtml(html) {
+      if (!html.includes(THEME_SCRIPT_PLACEHOLDER))
+        throw new Error(`index.html lacks ${THEME_SCRIPT_PLACEHOLDER}`);
+      return html.replace(THEME_SCRIPT_PLACEHOLDER, () => `<script>${THEME_SCRIPT}</script>`);
+    },
+  };
+}
 
 // `vite build` makes the browser's app in dist/; `vite build --ssr entry-server.tsx` makes the server's
 // renderer of the same routes in dist-server/ (outside dist/, which is served as files).
@@ -11,7 +24,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: "web",
   plugins: isSsrBuild
     ? [markdownPlugin(), react()]
-    : [markdownPlugin(), react(), tailwindcss(), ogImagesPlugin(), precompressPlugin()],
+    : [markdownPlugin(), react(), tailwindcss(), themeScriptPlugin(), ogImagesPlugin(), precompressPlugin()],
   build: isSsrBuild
     ? { outDir: "../dist-server", emptyOutDir: true, copyPublicDir: false }
     : {

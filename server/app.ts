@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -5,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { THEME_SCRIPT } from "../common/theme-script.ts";
 import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
@@ -44,6 +46,9 @@ import { adminShopRoutes } from "./shop/shop.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
+/** The one inline script the pages carry (the theme, set before the first paint), allowed by its hash. */
+const themeScriptSource = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
+
 export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "draining"> } = {}) {
   const app = new Hono();
   const { lifecycle } = options;
@@ -62,7 +67,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...payments.script],
+        scriptSrc: ["'self'", themeScriptSource, ...payments.script],
         // React's style={{...}} props are inline styles; no inline scripts are allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:", ...payments.img],

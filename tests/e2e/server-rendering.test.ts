@@ -124,6 +124,10 @@ describe("the server HTML of a product page", () => {
       await pool.query("update products set price_paise = 39900 where slug = 'badam-mix'");
       await pool.end();
     }
+    // Back to the first price, the page is the first page again, byte for byte.
+    await expect
+      .poll(async () => (await get("/product/badam-mix")).headers.get("etag"), { timeout: 10_000 })
+      .toBe(tag);
   });
 
   it("never carries a visitor's cookies into the HTML, so every visitor gets the same page", async () => {

@@ -73,7 +73,7 @@ describe("light and dark themes", () => {
         seen.atFirstFrame = document.documentElement.classList.contains("dark");
       });
     });
-    // And with the app's code blocked entirely, theme.js alone must still set it.
+    // And with the app's code blocked entirely, the theme script in the head alone must still set it.
     await page.route("**/assets/*.js", (route) => route.abort());
     await page.reload();
     await page.waitForFunction(() => "atFirstFrame" in (window as unknown as { seen: object }).seen);

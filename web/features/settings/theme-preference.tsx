@@ -1,9 +1,7 @@
 import { useEffect, useState } from "react";
+import { THEME_STORAGE_KEY as KEY } from "../../../common/theme-script.ts";
 
 export type ThemeChoice = "light" | "dark" | "system";
-
-/** The key web/public/theme.js reads before the first paint; no key means "follow the system". */
-const KEY = "theme";
 
 export function readThemeChoice(): ThemeChoice {
   try {

@@ -2,8 +2,8 @@ import { useSyncExternalStore } from "react";
 
 export type Theme = "light" | "dark";
 
-// web/public/theme.js reads the same key before first paint; keep the two in step.
-export const THEME_STORAGE_KEY = "theme";
+import { THEME_STORAGE_KEY } from "../../../common/theme-script.ts";
+
 const SYSTEM_DARK = "(prefers-color-scheme: dark)";
 
 function readStoredTheme(): Theme | null {
