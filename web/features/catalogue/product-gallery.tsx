@@ -65,10 +65,12 @@ export function ProductGallery({ name, images }: { name: string; images: Product
                   : "border-transparent opacity-80 hover:opacity-100"
               }`}
             >
+              {/* Low priority: the server HTML would otherwise preload every thumbnail beside the main image. */}
               <img
                 src={thumbnail.small}
                 width={400}
                 height={400}
+                fetchPriority="low"
                 alt=""
                 className="block size-16 bg-white sm:size-20"
               />
