@@ -69,7 +69,7 @@ import {
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
-import { addGstRateSchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
+import { addGstRateSchema, gstr1QuerySchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
@@ -183,6 +183,7 @@ const SHOP: Record<string, Schemas> = {
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/audit": { query: auditListQuerySchema },
   "GET /api/admin/tax": {},
+  "GET /api/admin/tax/gstr1.csv": { query: gstr1QuerySchema },
   "PUT /api/admin/tax/products/:slug": { body: updateProductTaxSchema },
   "POST /api/admin/tax/rates": { body: addGstRateSchema },
   "DELETE /api/admin/tax/rates/:rate": {},
