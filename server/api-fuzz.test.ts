@@ -150,6 +150,8 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/guest-orders": { body: guestOrderSchema, headers: idempotencyKey },
   "POST /api/guest-orders/find": { body: findOrderSchema },
   "GET /api/guest-orders/:number": { query: guestOrderTokenSchema },
+  "GET /api/guest-orders/:number/invoice.pdf": { query: guestOrderTokenSchema },
+  "GET /api/guest-orders/:number/credit-note.pdf": { query: guestOrderTokenSchema },
   "GET /api/orders": { query: orderListQuerySchema },
   "POST /api/orders": { body: placeOrderSchema, headers: idempotencyKey },
   "GET /api/orders/:number": {},
