@@ -1,12 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { createDb } from "../../server/db/client.ts";
-import { products, shopDetails } from "../../server/db/schema.ts";
+import { orders, products, shopDetails, taxDocuments } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+import { launchBrowser, newContext, type Shop, startShop, waitForApp } from "../fixtures.ts";
+import { putInCart, TEST_ADDRESS } from "../orders.ts";
+import { pdfText } from "../pdf-text.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -148,4 +151,132 @@ describe("the owner's tax page", () => {
     );
     await close();
   }, 60_000);
+});
+
+/** A JSON request to the running shop, as its own web app makes it. */
+async function request(
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+) {
+  const response = await fetch(`${shop.url}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      Origin: shop.url,
+      "Content-Type": "application/json",
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const confirmOrder = async (number: string) => {
+  const confirmed = await request(`/api/admin/orders/${number}/status`, {
+    method: "POST",
+    cookie: owner.cookie,
+    body: { status: "confirmed" },
+  });
+  expect(confirmed.status).toBe(200);
+};
+
+/** The order's invoice as issued, to compare the downloaded PDF's text with. */
+async function invoiceOf(number: string) {
+  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
+  try {
+    const [row] = await db
+      .select({ document: taxDocuments })
+      .from(taxDocuments)
+      .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+      .where(eq(orders.number, number));
+    if (!row) throw new Error(`no invoice for ${number}`);
+    return row.document;
+  } finally {
+    await pool.end();
+  }
+}
+
+const inr = (paise: number) =>
+  `INR ${new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(paise / 100)}`;
+
+/** Clicks the page's invoice link and reads the downloaded PDF's text. */
+async function downloadInvoice(page: Page, invoiceNumber: string) {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: `Download tax invoice ${invoiceNumber}` }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`${invoiceNumber.replaceAll("/", "-")}.pdf`);
+  return pdfText(new Uint8Array(await readFile((await download.path()) ?? "")));
+}
+
+function expectInvoiceText(text: string, invoice: Awaited<ReturnType<typeof invoiceOf>>) {
+  expect(text).toContain("Tax Invoice");
+  expect(text).toContain(invoice.number);
+  expect(text).toContain(`GSTIN: ${GSTIN}`);
+  expect(text).toContain(`Invoice total ${inr(invoice.totalPaise)}`);
+  expect(text).toContain(`Taxable value ${inr(invoice.taxablePaise)}`);
+  expect(text).toContain(`IGST ${inr(invoice.igstPaise)}`);
+}
+
+describe("a tax invoice downloaded in the browser", () => {
+  it("from the customer's order page, with its number, totals and the shop's GSTIN", async () => {
+    const meera = await signUpViaHttp(shop.url, "meera@example.in");
+    const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
+    try {
+      await putInCart(db, meera.userId, [{ itemId: "bath-powder", quantity: 2 }, { itemId: "coconut-oil" }]);
+    } finally {
+      await pool.end();
+    }
+    const address = await request("/api/addresses", {
+      method: "POST",
+      cookie: meera.cookie,
+      body: TEST_ADDRESS,
+    });
+    expect(address.status).toBe(201);
+    const placed = await request("/api/orders", {
+      method: "POST",
+      cookie: meera.cookie,
+      headers: { "Idempotency-Key": randomUUID() },
+      body: { addressId: (address.body.address as { id: string }).id, paymentMethod: "cod" },
+    });
+    expect(placed.status).toBe(201);
+    const { number, totalPaise } = placed.body.order as { number: string; totalPaise: number };
+    await confirmOrder(number);
+    const invoice = await invoiceOf(number);
+    expect(invoice.totalPaise).toBe(totalPaise);
+
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    await signInContext(context, shop.url, meera);
+    const page = await context.newPage();
+    await page.goto(`/orders/${number}`);
+    await page.locator("main h1").first().waitFor();
+    await shot(page, "order-phone");
+    expectInvoiceText(await downloadInvoice(page, invoice.number), invoice);
+    await context.close();
+  }, 90_000);
+
+  it("from the guest order page, by its signed link", async () => {
+    const placed = await request("/api/guest-orders", {
+      method: "POST",
+      headers: { "Idempotency-Key": randomUUID() },
+      body: {
+        email: "guest@example.in",
+        address: { ...TEST_ADDRESS, phone: "9812300009" },
+        items: [{ id: "hair-growth-oil", kind: "product", quantity: 1 }],
+        paymentMethod: "cod",
+      },
+    });
+    expect(placed.status).toBe(201);
+    const { number } = placed.body.order as { number: string };
+    await confirmOrder(number);
+    const invoice = await invoiceOf(number);
+
+    const context = await newContext(browser, shop, { viewport: "desktop" });
+    const page = await context.newPage();
+    await page.goto(`/guest-order/${number}?token=${placed.body.token as string}`);
+    await waitForApp(page);
+    await shot(page, "guest-order-desktop");
+    expectInvoiceText(await downloadInvoice(page, invoice.number), invoice);
+    await context.close();
+  }, 90_000);
 });
