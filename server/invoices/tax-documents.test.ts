@@ -145,8 +145,9 @@ describe("the tax invoice", () => {
     ]) {
       expect(text).toContain(expected);
     }
+    // The embedded Noto Sans prints the rupee sign (docs/decisions/044).
     expect(text).toContain(
-      new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(row.totalPaise / 100),
+      `Invoice total ₹${new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(row.totalPaise / 100)}`,
     );
 
     // Someone else's order is not found, exactly like a number that does not exist; signed out is 401.

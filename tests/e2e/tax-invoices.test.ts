@@ -197,7 +197,7 @@ async function invoiceOf(number: string) {
 }
 
 const inr = (paise: number) =>
-  `INR ${new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(paise / 100)}`;
+  `₹${new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(paise / 100)}`;
 
 /** Clicks the page's invoice link and reads the downloaded PDF's text. */
 async function downloadInvoice(page: Page, invoiceNumber: string) {
