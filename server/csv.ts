@@ -3,11 +3,16 @@
  * response every export uses, so each file is defused against formulas the same way.
  */
 
-/** A cell as spreadsheet programs read it; a leading = + - @ is defused so a name cannot run as a formula. */
+/**
+ * A cell as spreadsheet programs read it; a leading = + - @ is defused so a name cannot run as a formula. A
+ * plain decimal number ("-30.00", a month's net credit) is left as it is: it can only be read as a number.
+ */
 export function csvCell(value: string | number | null): string {
   if (value === null) return "";
   let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text) && !/^-\d+(\.\d+)?$/.test(text)) {
+    text = `'${text}`;
+  }
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -235,6 +235,21 @@ beforeAll(async () => {
     state: "Karnataka",
     lines: [{ ...bathPowder, quantity: 1, taxable: 100000, igst: 18000 }],
   });
+  // March: only a credit note, against February's invoice, so the month's B2C sales are negative.
+  const februaryInvoice = await shop.db
+    .select({ id: taxDocuments.id })
+    .from(taxDocuments)
+    .where(eq(taxDocuments.orderId, february.id));
+  await writeDocument({
+    kind: "credit_note",
+    sequence: 2,
+    orderId: february.id,
+    invoiceId: februaryInvoice[0]?.id,
+    at: "2026-03-02T10:00:00+05:30",
+    state: "Karnataka",
+    reason: "Goods returned",
+    lines: [{ ...bathPowder, quantity: 1, taxable: 100000, igst: 18000 }],
+  });
 }, 120_000);
 afterAll(() => shop.close());
 
@@ -308,6 +323,15 @@ describe("the GSTR-1 export", () => {
     const whole = await read(1000);
     expect(await read(1)).toBe(whole);
     expect(await read(3)).toBe(whole);
+  });
+
+  it("writes a month whose credit notes exceed its sales as negative numbers, not defused text", async () => {
+    const { rows } = await csvOf("month=2026-03&section=b2cs");
+    expect(rows).toEqual(["OE,29-Karnataka,,18,-1000.00,-180.00,0.00,0.00,0.00,"]);
+    const hsn = await csvOf("month=2026-03&section=hsn");
+    expect(hsn.rows).toEqual([
+      "33073090,Bath Powder,NOS-NUMBERS,-1,-1180.00,18,-1000.00,-180.00,0.00,0.00,0.00",
+    ]);
   });
 
   it("takes the month in India time: February starts at midnight IST", async () => {
