@@ -69,7 +69,7 @@ import {
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
-import { addGstRateSchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
+import { addGstRateSchema, gstr1QuerySchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
@@ -150,6 +150,8 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/guest-orders": { body: guestOrderSchema, headers: idempotencyKey },
   "POST /api/guest-orders/find": { body: findOrderSchema },
   "GET /api/guest-orders/:number": { query: guestOrderTokenSchema },
+  "GET /api/guest-orders/:number/invoice.pdf": { query: guestOrderTokenSchema },
+  "GET /api/guest-orders/:number/credit-note.pdf": { query: guestOrderTokenSchema },
   "GET /api/orders": { query: orderListQuerySchema },
   "POST /api/orders": { body: placeOrderSchema, headers: idempotencyKey },
   "GET /api/orders/:number": {},
@@ -183,6 +185,7 @@ const SHOP: Record<string, Schemas> = {
   "PATCH /api/admin/discount-codes/:code": { body: updateDiscountCodeSchema },
   "GET /api/admin/audit": { query: auditListQuerySchema },
   "GET /api/admin/tax": {},
+  "GET /api/admin/tax/gstr1.csv": { query: gstr1QuerySchema },
   "PUT /api/admin/tax/products/:slug": { body: updateProductTaxSchema },
   "POST /api/admin/tax/rates": { body: addGstRateSchema },
   "DELETE /api/admin/tax/rates/:rate": {},

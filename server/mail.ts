@@ -5,7 +5,15 @@ import nodemailer from "nodemailer";
 import { isMobileAccountEmail } from "../common/mobile-account.ts";
 import type { Env } from "./env.ts";
 
-export type Mail = { to: string; subject: string; text: string; html: string; replyTo?: string };
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  replyTo?: string;
+  attachments?: MailAttachment[];
+};
 export type Mailer = { send: (mail: Mail) => Promise<void> };
 
 /**

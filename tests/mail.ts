@@ -13,6 +13,7 @@ export type SentMail = {
   html: string;
   /** Every link in the plain-text part. */
   links: string[];
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 };
 
 const firstAddress = (addresses: AddressObject | AddressObject[] | undefined) =>
@@ -36,6 +37,11 @@ export async function readMails(dataDir: string): Promise<SentMail[]> {
         text,
         html: typeof parsed.html === "string" ? parsed.html : "",
         links: text.match(/https?:\/\/\S+/g) ?? [],
+        attachments: parsed.attachments.map((attachment) => ({
+          filename: attachment.filename ?? "",
+          contentType: attachment.contentType,
+          content: attachment.content,
+        })),
       };
     }),
   );

@@ -42,3 +42,24 @@ export type TaxSettings = { rates: number[]; products: ProductTaxView[] };
 
 export const rateToBp = (percent: number) => Math.round(percent * 100);
 export const bpToRate = (bp: number) => bp / 100;
+
+/**
+ * The files of a month's GSTR-1 (docs/decisions/044): B2C (small) by place of supply and rate, the HSN
+ * summary, the documents issued (table 13) and every invoice and credit note one by one.
+ */
+export const GSTR1_SECTIONS = ["b2cs", "hsn", "docs", "documents"] as const;
+export type Gstr1Section = (typeof GSTR1_SECTIONS)[number];
+
+/** GST began in July 2017: no return is filed for a month before it. */
+const MONTH_PATTERN = /^(20[1-9][0-9])-(0[1-9]|1[0-2])$/;
+
+export const gstr1QuerySchema = z
+  .object({
+    month: z
+      .string()
+      .regex(MONTH_PATTERN, "must be a month like 2026-11")
+      .refine((month) => month >= "2017-07", "must be July 2017 or later"),
+    section: z.enum(GSTR1_SECTIONS, { error: `must be one of ${GSTR1_SECTIONS.join(", ")}` }),
+  })
+  .strict();
+export type Gstr1Query = z.infer<typeof gstr1QuerySchema>;

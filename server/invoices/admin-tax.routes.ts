@@ -5,6 +5,7 @@ import {
   addGstRateSchema,
   bpToRate,
   gstRateParamSchema,
+  gstr1QuerySchema,
   productSlugParamSchema,
   rateToBp,
   type TaxSettings,
@@ -12,11 +13,13 @@ import {
 } from "../../common/schemas/tax.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { requireOwner } from "../auth/session.ts";
+import { csvResponse } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import { gstRates, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
+import { exportGstr1, gstr1FileName } from "./gstr1.ts";
 
 /** The rate new products start at (the column's default): kept in the list so those inserts always hold. */
 const STANDARD_RATE_BP = 1800;
@@ -48,7 +51,7 @@ const notInList = (rates: number[]) =>
 
 /**
  * The owner's tax settings: each product's HSN code and GST rate, and the list of rates allowed
- * (docs/decisions/037). Owner only (401 signed out, 403 for staff and customers); every change is audited
+ * (docs/decisions/037), and a month's GSTR-1 files (docs/decisions/044). Owner only (401 signed out, 403 for staff and customers); every change is audited
  * in its transaction.
  */
 export function adminTaxRoutes(deps: Deps) {
@@ -59,6 +62,10 @@ export function adminTaxRoutes(deps: Deps) {
       await next();
     })
     .get("/", async (c) => c.json(await taxSettings(db)))
+    .get("/gstr1.csv", validate("query", gstr1QuerySchema), async (c) => {
+      const query = c.req.valid("query");
+      return csvResponse(await exportGstr1(db, query), gstr1FileName(query));
+    })
     .put(
       "/products/:slug",
       validate("param", productSlugParamSchema),

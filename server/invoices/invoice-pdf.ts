@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { create, type Font } from "fontkit";
 import PDFDocument from "pdfkit";
 import { amountInWords } from "../../common/amount-in-words.ts";
 import { formatRate } from "../../common/gst.ts";
@@ -10,9 +13,30 @@ const MUTED = "#57534e";
 const RULE = "#d6d3d1";
 
 /**
- * Amounts as the columns print them: 1,19,900.50 in Indian grouping, always with paise. The PDF's standard
- * fonts have no rupee sign, so the heading says the currency instead (INR).
+ * Noto Sans (SIL Open Font License), embedded and subset by pdfkit: the PDF's standard fonts have no rupee
+ * sign and print Latin-1 only (docs/decisions/044). Parsed once, on the first document, and shared: parsing
+ * the files for each document made every PDF several times slower.
  */
+const BODY = "NotoSans";
+const BOLD = "NotoSans-Bold";
+let parsedFonts: { regular: Font; bold: Font } | undefined;
+function fonts() {
+  if (!parsedFonts) {
+    const require = createRequire(import.meta.url);
+    const parse = (name: string) => {
+      const font = create(readFileSync(require.resolve(`@expo-google-fonts/noto-sans/${name}`)));
+      if (!("layout" in font)) throw new Error(`${name} is a font collection, not one font.`);
+      return font;
+    };
+    parsedFonts = {
+      regular: parse("400Regular/NotoSans_400Regular.ttf"),
+      bold: parse("700Bold/NotoSans_700Bold.ttf"),
+    };
+  }
+  return parsedFonts;
+}
+
+/** Amounts as the columns print them: 1,19,900.50 in Indian grouping, always with paise. */
 const indian = new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const amount = (paise: number) => indian.format(paise / 100);
 
@@ -25,8 +49,12 @@ const indianDate = (at: Date) =>
     timeZone: "Asia/Kolkata",
   }).format(at);
 
-/** The PDF's standard fonts print Latin-1 only; anything else in a name or address becomes '?' rather than garbage. */
-const latin1 = (text: string) => text.normalize("NFC").replace(/[^\u0020-\u00ff]/g, "?");
+/**
+ * What the embedded font prints: Latin with its accents, punctuation and currency signs. Anything else in a
+ * name or address (Tamil, Hindi) becomes '?' rather than empty boxes; those scripts need fonts of their own.
+ */
+const latin1 = (text: string) =>
+  text.normalize("NFC").replace(/[^\u0020-\u007e\u00a0-\u024f\u2010-\u2027\u20a0-\u20c0]/g, "?");
 
 type Column = {
   label: string;
@@ -52,6 +80,9 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
     margin: PAGE.margin,
     info: { Title: `${title} ${document.number}`, Author: latin1(document.supplier.name) },
   });
+  // pdfkit takes a font fontkit has parsed as it takes a file (its font factory checks for layout()).
+  doc.registerFont(BODY, fonts().regular as unknown as Buffer);
+  doc.registerFont(BOLD, fonts().bold as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -65,32 +96,32 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
   // Heading: the seller on the left, the document's title and number on the right.
   doc
     .fillColor(INK)
-    .font("Helvetica-Bold")
+    .font(BOLD)
     .fontSize(15)
     .text(latin1(supplier.name), left, PAGE.margin, {
       width: CONTENT * 0.6,
     });
-  doc.font("Helvetica").fontSize(9).fillColor(MUTED);
+  doc.font(BODY).fontSize(9).fillColor(MUTED);
   for (const line of supplier.lines) doc.text(latin1(line), { width: CONTENT * 0.6 });
   doc.text(`${latin1(supplier.state)} (state code ${supplier.stateCode})`, { width: CONTENT * 0.6 });
   doc
     .fillColor(INK)
-    .font("Helvetica-Bold")
+    .font(BOLD)
     .text(`GSTIN: ${supplier.gstin ?? ""}`, { width: CONTENT * 0.6 });
   if (supplier.phone)
     doc
-      .font("Helvetica")
+      .font(BODY)
       .fillColor(MUTED)
       .text(`Phone: ${latin1(supplier.phone)}`);
   const afterSupplier = doc.y;
 
   const rightX = left + CONTENT * 0.6;
   const rightWidth = CONTENT * 0.4;
-  doc.font("Helvetica-Bold").fontSize(18).fillColor("#14532d").text(title, rightX, PAGE.margin, {
+  doc.font(BOLD).fontSize(18).fillColor("#14532d").text(title, rightX, PAGE.margin, {
     width: rightWidth,
     align: "right",
   });
-  doc.font("Helvetica").fontSize(9).fillColor(INK);
+  doc.font(BODY).fontSize(9).fillColor(INK);
   const facts: [string, string][] = [
     [credit ? "Credit note no." : "Invoice no.", document.number],
     [credit ? "Credit note date" : "Invoice date", indianDate(document.issuedAt)],
@@ -107,14 +138,14 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
   for (const [label, value] of facts) {
     const rowY = doc.y + 1;
     doc
-      .font("Helvetica")
+      .font(BODY)
       .fillColor(MUTED)
       .text(`${label}:`, rightX, rowY, {
         width: rightWidth - valueWidth - 6,
         align: "right",
       });
     doc
-      .font("Helvetica-Bold")
+      .font(BOLD)
       .fillColor(INK)
       .text(latin1(value), left + CONTENT - valueWidth, rowY, {
         width: valueWidth,
@@ -131,29 +162,26 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
     .lineWidth(0.8)
     .stroke();
   y += 8;
-  doc.font("Helvetica-Bold").fontSize(9).fillColor(MUTED).text("Billed and shipped to", left, y);
+  doc.font(BOLD).fontSize(9).fillColor(MUTED).text("Billed and shipped to", left, y);
   doc
-    .font("Helvetica-Bold")
+    .font(BOLD)
     .fillColor(INK)
     .text(latin1(buyer.name), { width: CONTENT * 0.6 });
-  doc.font("Helvetica");
+  doc.font(BODY);
   for (const line of buyer.lines) doc.text(latin1(line), { width: CONTENT * 0.6 });
   doc.text(`${latin1(buyer.state)}${buyer.stateCode ? ` (state code ${buyer.stateCode})` : ""}`);
   if (buyer.phone) doc.text(`Mobile: ${latin1(buyer.phone)}`);
   const afterBuyer = doc.y;
+  doc.font(BOLD).fillColor(MUTED).text("Place of supply", rightX, y, { width: rightWidth, align: "right" });
   doc
-    .font("Helvetica-Bold")
-    .fillColor(MUTED)
-    .text("Place of supply", rightX, y, { width: rightWidth, align: "right" });
-  doc
-    .font("Helvetica-Bold")
+    .font(BOLD)
     .fillColor(INK)
     .text(`${latin1(document.placeOfSupply)} (${buyer.stateCode})`, rightX, doc.y, {
       width: rightWidth,
       align: "right",
     });
   doc
-    .font("Helvetica")
+    .font(BODY)
     .fillColor(MUTED)
     .text(document.intraState ? "Within the state: CGST + SGST" : "Between states: IGST", rightX, doc.y, {
       width: rightWidth,
@@ -212,17 +240,19 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
       .lineWidth(0.5)
       .stroke();
   };
-  doc.fontSize(9).text("Amounts in INR; prices include GST.", left, y, { width: CONTENT, align: "right" });
+  doc
+    .fontSize(9)
+    .text("Amounts in rupees (₹); prices include GST.", left, y, { width: CONTENT, align: "right" });
   y = doc.y + 4;
   drawRow(
     columns.map((column) => column.label),
-    "Helvetica-Bold",
+    BOLD,
     "#f5f5f4",
   );
   lines.forEach((line, index) => {
     drawRow(
       columns.map((column) => column.cell(line, index)),
-      "Helvetica",
+      BODY,
     );
   });
   const totals = document;
@@ -236,7 +266,7 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
       if (column.label === "Total") return amount(totals.totalPaise);
       return "";
     }),
-    "Helvetica-Bold",
+    BOLD,
   );
 
   // The summary, the amount in words, the statements and the signature.
@@ -255,23 +285,23 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
   for (const [label, value] of summary) {
     const strong = label.endsWith("total");
     doc
-      .font(strong ? "Helvetica-Bold" : "Helvetica")
+      .font(strong ? BOLD : BODY)
       .fontSize(strong ? 10.5 : 9)
       .fillColor(INK)
       .text(label, left + CONTENT - 220, y, { width: 130, align: "left" })
-      .text(`INR ${amount(value)}`, left + CONTENT - 90, y, { width: 90, align: "right" });
+      .text(`₹${amount(value)}`, left + CONTENT - 90, y, { width: 90, align: "right" });
     y = doc.y + 3;
   }
   doc.x = left;
   doc.y = y + 6;
   doc
-    .font("Helvetica-Bold")
+    .font(BOLD)
     .fontSize(9)
     .text(`Amount in words: ${amountInWords(totals.totalPaise)}`, left, doc.y, { width: CONTENT });
-  doc.moveDown(0.5).font("Helvetica").fillColor(INK);
+  doc.moveDown(0.5).font(BODY).fillColor(INK);
   if (discount > 0) {
     doc.text(
-      `A discount of INR ${amount(discount)} is spread over the goods in proportion to their value; the taxable values are after it.`,
+      `A discount of ₹${amount(discount)} is spread over the goods in proportion to their value; the taxable values are after it.`,
       { width: CONTENT },
     );
   }
@@ -281,7 +311,7 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
 
   const signatureY = Math.max(doc.y + 40, y + 80);
   doc
-    .font("Helvetica-Bold")
+    .font(BOLD)
     .text(`For ${latin1(supplier.name)}`, left + CONTENT - 220, signatureY, { width: 220, align: "right" });
   doc
     .moveTo(left + CONTENT - 160, signatureY + 44)
@@ -290,7 +320,7 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
     .lineWidth(0.6)
     .stroke();
   doc
-    .font("Helvetica")
+    .font(BODY)
     .fontSize(8.5)
     .text("Authorised signatory", left + CONTENT - 220, signatureY + 48, { width: 220, align: "right" });
   doc

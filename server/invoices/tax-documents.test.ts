@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
 import { orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
@@ -143,8 +145,9 @@ describe("the tax invoice", () => {
     ]) {
       expect(text).toContain(expected);
     }
+    // The embedded Noto Sans prints the rupee sign (docs/decisions/044).
     expect(text).toContain(
-      new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(row.totalPaise / 100),
+      `Invoice total ₹${new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2 }).format(row.totalPaise / 100)}`,
     );
 
     // Someone else's order is not found, exactly like a number that does not exist; signed out is 401.
@@ -234,4 +237,92 @@ describe("the tax invoice", () => {
     ).sort((a, b) => (a ?? 0) - (b ?? 0));
     expect(numbers).toEqual(Array.from({ length: 30 }, (_, index) => highest + index + 1));
   }, 180_000);
+});
+
+describe("the invoice beyond the account's order page", () => {
+  it("goes with the shipped mail as a PDF, drawn when the mail is sent", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    await confirm(order.number);
+    const [invoice] = (await documentsOf(order.number)).documents;
+    if (!invoice) throw new Error("no invoice");
+    for (const status of ["packed"]) {
+      const moved = await callApi(shop.app, "POST", `/api/admin/orders/${order.number}/status`, {
+        as: staff,
+        body: { status },
+      });
+      expect(moved.status).toBe(200);
+    }
+    const shipped = await callApi(shop.app, "POST", `/api/admin/orders/${order.number}/ship`, {
+      as: staff,
+      body: { courier: "Delhivery", trackingNumber: "DL-55123" },
+    });
+    expect(shipped.status).toBe(200);
+    const mail = await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Order ${order.number} has shipped$`),
+    });
+    expect(mail.text).toContain(`Your tax invoice ${invoice.number} is attached as a PDF.`);
+    expect(mail.attachments.map((attachment) => [attachment.filename, attachment.contentType])).toEqual([
+      [`${invoice.number.replaceAll("/", "-")}.pdf`, "application/pdf"],
+    ]);
+    const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []));
+    expect(text).toContain(invoice.number);
+    expect(text).toContain(`GSTIN: ${GSTIN}`);
+  });
+
+  it("downloads from the guest order page with its signed link, and no other order's", async () => {
+    const placeGuest = async (email: string, phone: string) => {
+      const response = await shop.app.request(
+        "/api/guest-orders",
+        jsonRequest({
+          method: "POST",
+          body: {
+            email,
+            address: { ...TEST_ADDRESS, phone },
+            items: [{ id: "bath-powder", kind: "product", quantity: 1 }],
+            paymentMethod: "cod",
+          },
+          headers: { "Idempotency-Key": randomUUID() },
+        }),
+      );
+      expect(response.status).toBe(201);
+      return (await response.json()) as { order: OrderDetail; token: string };
+    };
+    const mine = await placeGuest("guest-one@example.in", "9812300001");
+    const theirs = await placeGuest("guest-two@example.in", "9812300002");
+    const path = (number: string, token: string, kind = "invoice") =>
+      `/api/guest-orders/${number}/${kind}.pdf?token=${encodeURIComponent(token)}`;
+
+    const early = await download(path(mine.order.number, mine.token));
+    expect(early.response.status).toBe(404);
+    await confirm(mine.order.number);
+    const [invoice] = (await documentsOf(mine.order.number)).documents;
+    const page = await callApi(
+      shop.app,
+      "GET",
+      `/api/guest-orders/${mine.order.number}?token=${encodeURIComponent(mine.token)}`,
+    );
+    expect((page.body as { order: OrderDetail }).order.documents.invoice).toBe(invoice?.number);
+
+    const ok = await download(path(mine.order.number, mine.token));
+    expect(ok.response.status).toBe(200);
+    expect(ok.response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(await pdfText(ok.bytes)).toContain(invoice?.number ?? "missing");
+
+    // Another order's token, a made-up order and a malformed token: refused in the error shape.
+    const wrong = await download(path(mine.order.number, theirs.token));
+    expect(wrong.response.status).toBe(403);
+    expect(JSON.parse(new TextDecoder().decode(wrong.bytes))).toMatchObject({
+      error: { code: "invalid_order_link" },
+    });
+    const missing = await download(path("PN-2026-999999", mine.token));
+    expect(missing.response.status).toBe(404);
+    expect(JSON.parse(new TextDecoder().decode(missing.bytes))).toMatchObject({
+      error: { code: "not_found" },
+    });
+    const malformed = await download(path(mine.order.number, "not-a-token"));
+    expect(malformed.response.status).toBe(400);
+    expect((await download(path(mine.order.number, mine.token, "credit-note"))).response.status).toBe(404);
+  });
 });

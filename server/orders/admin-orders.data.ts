@@ -22,6 +22,7 @@ import {
   keysetWhere,
 } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import { csvCell } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import {
   combos,
@@ -221,14 +222,6 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<A
   ]);
   const page = keysetPage(rows, ADMIN_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.order.id }));
   return { orders: page.items.map(presentRow), pageSize: ADMIN_PAGE_SIZE, total, ...page.cursors };
-}
-
-/** A cell as spreadsheet programs read it; a leading = + - @ is defused so a name cannot run as a formula. */
-function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const rupees = (paise: number) => (paise / 100).toFixed(2);

@@ -14,6 +14,7 @@ import {
 import { plainText } from "../../common/schemas/text.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { requireAdmin } from "../auth/session.ts";
+import { csvResponse } from "../csv.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -49,24 +50,7 @@ export function adminOrderRoutes(deps: Deps) {
       .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
         const pieces = await exportOrdersCsv(deps.db, c.req.valid("query"));
         const stamp = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
-        const encoder = new TextEncoder();
-        let started = false;
-        // Pulled piece by piece as the client reads, so a slow download holds one piece in memory, not the file.
-        const body = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            const { value, done } = await pieces.next();
-            if (done) return controller.close();
-            // A byte-order mark so spreadsheet programs read ₹ and Indian names as UTF-8.
-            controller.enqueue(encoder.encode(started ? value : `\uFEFF${value}`));
-            started = true;
-          },
-          async cancel() {
-            await pieces.return(undefined);
-          },
-        });
-        c.header("Content-Type", "text/csv; charset=utf-8");
-        c.header("Content-Disposition", `attachment; filename="orders-${stamp}.csv"`);
-        return c.body(body);
+        return csvResponse(pieces, `orders-${stamp}.csv`);
       })
       .get("/:number", validate("param", orderNumberSchema), async (c) => {
         return c.json({ order: await getAdminOrderDetail(deps.db, c.req.valid("param").number, new Date()) });

@@ -13,6 +13,7 @@ import { takeAllowance } from "../auth/throttles.ts";
 import { orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
+import { taxDocumentResponse } from "../invoices/document-download.ts";
 import { validate } from "../validate.ts";
 import { guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
@@ -72,78 +73,108 @@ export function guestOrderRoutes(deps: Deps) {
     };
   };
 
-  return new Hono()
-    .post("/", validate("json", guestOrderSchema), async (c) => {
-      const key = idempotencyKeyOf(c);
-      const request = c.req.valid("json");
-      const placed = await placeOrder(
-        deps,
-        {
-          buyer: {
-            kind: "guest",
-            email: request.email,
-            mobile: request.address.phone,
-            items: request.items,
-            discountCode: request.discountCode ?? null,
+  /** The guest order the signed link opens: 404 for no such guest order, 403 for another order's token. */
+  const linkedOrder = async (number: string, token: string): Promise<OrderRow> => {
+    const order = await findOrder(db, number);
+    if (!order?.guestEmail) throw notFound("There is no order with that number.");
+    if (!guestOrderTokenMatches(env, order.id, token)) {
+      throw httpError(
+        403,
+        "invalid_order_link",
+        "This link does not open this order. Use Find my order to have the right link e-mailed to you.",
+      );
+    }
+    return order;
+  };
+
+  return (
+    new Hono()
+      .post("/", validate("json", guestOrderSchema), async (c) => {
+        const key = idempotencyKeyOf(c);
+        const request = c.req.valid("json");
+        const placed = await placeOrder(
+          deps,
+          {
+            buyer: {
+              kind: "guest",
+              email: request.email,
+              mobile: request.address.phone,
+              items: request.items,
+              discountCode: request.discountCode ?? null,
+            },
+            request,
           },
-          request,
-        },
-        key,
-      );
-      const [order] = await db.select().from(orders).where(eq(orders.id, placed.orderId));
-      if (!order) throw notFound("That order could not be found.");
-      c.header("Idempotent-Replayed", String(placed.replayed));
-      return c.json(
-        { ...(await guestView(order)), token: guestOrderToken(env, order.id) },
-        placed.replayed ? 200 : 201,
-      );
-    })
-    .post("/find", validate("json", findOrderSchema), async (c) => {
-      const { number, contact } = c.req.valid("json");
-      const wait =
-        (await takeAsk(deps, `client:${clientAddress(c, env) ?? "unknown"}`, FIND_ORDER_LIMITS.perClient)) ??
-        (await takeAsk(deps, `order:${number}`, FIND_ORDER_LIMITS.perOrder));
-      if (wait !== null) {
-        throw tooManyRequests(
-          "too_many_requests",
-          `Too many tries. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
-          wait,
+          key,
         );
-      }
-      // The answer is the same whether or not an order matched, so it tells no one which orders exist.
-      await db.transaction(async (tx) => {
-        const [order] = await tx
-          .select({ id: orders.id })
-          .from(orders)
-          .where(
-            and(
-              eq(orders.number, number),
-              isNotNull(orders.guestEmail),
-              "email" in contact && contact.email
-                ? eq(orders.guestEmail, contact.email)
-                : eq(orders.shipPhone, contact.mobile ?? ""),
-            ),
-          );
-        if (order) await enqueueOrderMail(tx, order.id, "link");
-      });
-      deps.jobs.wake();
-      return c.json({ message: FIND_ORDER_ANSWER }, 202);
-    })
-    .get(
-      "/:number",
-      validate("param", orderNumberSchema),
-      validate("query", guestOrderTokenSchema),
-      async (c) => {
-        const order = await findOrder(db, c.req.valid("param").number);
-        if (!order?.guestEmail) throw notFound("There is no order with that number.");
-        if (!guestOrderTokenMatches(env, order.id, c.req.valid("query").token)) {
-          throw httpError(
-            403,
-            "invalid_order_link",
-            "This link does not open this order. Use Find my order to have the right link e-mailed to you.",
+        const [order] = await db.select().from(orders).where(eq(orders.id, placed.orderId));
+        if (!order) throw notFound("That order could not be found.");
+        c.header("Idempotent-Replayed", String(placed.replayed));
+        return c.json(
+          { ...(await guestView(order)), token: guestOrderToken(env, order.id) },
+          placed.replayed ? 200 : 201,
+        );
+      })
+      .post("/find", validate("json", findOrderSchema), async (c) => {
+        const { number, contact } = c.req.valid("json");
+        const wait =
+          (await takeAsk(
+            deps,
+            `client:${clientAddress(c, env) ?? "unknown"}`,
+            FIND_ORDER_LIMITS.perClient,
+          )) ?? (await takeAsk(deps, `order:${number}`, FIND_ORDER_LIMITS.perOrder));
+        if (wait !== null) {
+          throw tooManyRequests(
+            "too_many_requests",
+            `Too many tries. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
+            wait,
           );
         }
-        return c.json(await guestView(order));
-      },
-    );
+        // The answer is the same whether or not an order matched, so it tells no one which orders exist.
+        await db.transaction(async (tx) => {
+          const [order] = await tx
+            .select({ id: orders.id })
+            .from(orders)
+            .where(
+              and(
+                eq(orders.number, number),
+                isNotNull(orders.guestEmail),
+                "email" in contact && contact.email
+                  ? eq(orders.guestEmail, contact.email)
+                  : eq(orders.shipPhone, contact.mobile ?? ""),
+              ),
+            );
+          if (order) await enqueueOrderMail(tx, order.id, "link");
+        });
+        deps.jobs.wake();
+        return c.json({ message: FIND_ORDER_ANSWER }, 202);
+      })
+      .get(
+        "/:number",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        async (c) => {
+          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await guestView(order));
+        },
+      )
+      // The tax documents, behind the same signed link as the page that offers them.
+      .get(
+        "/:number/invoice.pdf",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        async (c) => {
+          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          return taxDocumentResponse(db, order.id, "invoice");
+        },
+      )
+      .get(
+        "/:number/credit-note.pdf",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        async (c) => {
+          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          return taxDocumentResponse(db, order.id, "credit_note");
+        },
+      )
+  );
 }

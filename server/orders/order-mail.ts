@@ -5,7 +5,10 @@ import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
+import { renderTaxDocumentPdf } from "../invoices/invoice-pdf.ts";
+import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
+import type { MailAttachment } from "../mail.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
 import type { Tx } from "./pricing.ts";
 
@@ -59,8 +62,24 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
   const link = order.email
     ? `${deps.env.PUBLIC_URL}/orders/${order.order.number}`
     : guestOrderLink(deps.env, order.order);
-  const mail = composeOrderMail(deps, order.order, lines, kind, link);
-  await deps.mailer.send({ to, ...mail });
+  const invoice = kind === "shipped" ? await invoiceAttachment(deps, orderId) : null;
+  const mail = composeOrderMail(deps, order.order, lines, kind, link, invoice?.number ?? null);
+  await deps.mailer.send({ to, ...mail, ...(invoice ? { attachments: [invoice.attachment] } : {}) });
+}
+
+/**
+ * The tax invoice as a PDF to go with the goods' mail, drawn when the job runs (a job's payload stays a few
+ * ids, and a retried job draws it again); null when the order has none (a shop not yet registered for GST).
+ */
+async function invoiceAttachment(deps: Deps, orderId: string) {
+  const view = await findTaxDocument(deps.db, orderId, "invoice");
+  if (!view) return null;
+  const attachment: MailAttachment = {
+    filename: documentFileName(view.document.number),
+    content: await renderTaxDocumentPdf(view),
+    contentType: "application/pdf",
+  };
+  return { number: view.document.number, attachment };
 }
 
 function composeOrderMail(
@@ -69,6 +88,7 @@ function composeOrderMail(
   lines: (typeof orderLines.$inferSelect)[],
   kind: OrderMailKind,
   link: string,
+  invoiceNumber: string | null,
 ) {
   const { SHOP_NAME, SHOP_PHONE, SHOP_EMAIL } = deps.env;
   const total = formatRupees(order.totalPaise);
@@ -110,6 +130,7 @@ function composeOrderMail(
             : paragraph("You can follow the parcel on the courier's website with this number."),
         );
       }
+      if (invoiceNumber) body.push(paragraph(`Your tax invoice ${invoiceNumber} is attached as a PDF.`));
       break;
     case "delivered":
       subject = `Order ${order.number} delivered`;

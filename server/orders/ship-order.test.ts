@@ -100,6 +100,9 @@ describe("shipping an order in one step", () => {
       subject: new RegExp(`^Order ${number} has shipped$`),
     });
     expect(mail.subject).toBe(`Order ${number} has shipped`);
+    // This shop has no GSTIN yet, so the order has no tax invoice to attach.
+    expect(mail.attachments).toEqual([]);
+    expect(mail.text).not.toContain("tax invoice");
     expect(mail.links).toContain(
       "https://www.bluedart.com/web/guest/trackdartresult?trackFor=0&trackNo=77812-BD",
     );

@@ -1,6 +1,7 @@
 import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
+import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody } from "../features/orders/order-body.tsx";
@@ -53,7 +54,13 @@ export function Component() {
         order={order}
         aside={
           <>
-            <DeliveryCard order={order} />
+            <DeliveryCard order={order}>
+              <TaxDocumentLinks
+                base={`/api/guest-orders/${order.number}`}
+                search={`?${new URLSearchParams({ token: search.get("token") ?? "" })}`}
+                documents={order.documents}
+              />
+            </DeliveryCard>
             <section aria-labelledby="account-heading" className={cardClass}>
               <h2 id="account-heading" className="font-serif text-xl font-semibold">
                 {inAccount ? "In your account" : "Keep your orders together"}
