@@ -85,7 +85,8 @@ function exactMatch(db: Db, q: string): SQL | undefined {
  * which need three characters (anything shorter matches nothing rather than everything slowly). A pattern
  * without digits (a part of a name or city) comes with the names and cities it matches, looked up among the
  * few thousand distinct terms (docs/decisions/047) instead of across every order; `terms` is undefined when
- * the pattern has digits or matches so many terms that it is better walked in time order.
+ * the pattern is a part of a number, mobile or PIN, or matches so many terms that it is better walked in time
+ * order over every field; and empty when it can only be a part of an e-mail.
  */
 type Search =
   | { exact: SQL }
@@ -105,7 +106,10 @@ async function resolveSearch(db: Db, q: string): Promise<Search> {
   const text = phoneLike ? q.replace(/\D/g, "").slice(-10) : q;
   if (text.length < 3) return { nothing: true };
   const pattern = `%${escapeLike(text)}%`;
-  if (/\d/.test(text)) return { pattern, terms: undefined };
+  // Digits with nothing but the number's own "PN" and dashes: a part of a number, mobile or PIN.
+  if (/\d/.test(text) && /^(pn)?[\d\s-]*$/i.test(text)) return { pattern, terms: undefined };
+  // Digits among other letters (aisha.k.1028) fit no name, city, number, mobile or PIN: only an e-mail.
+  if (/\d/.test(text)) return { pattern, terms: { names: [], cities: [] } };
   const matched = await db
     .select({ field: orderSearchTerms.field, term: orderSearchTerms.term })
     .from(orderSearchTerms)
