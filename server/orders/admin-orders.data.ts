@@ -385,10 +385,17 @@ export async function exportOrdersCsv(
     let batch = first;
     yield `${EXPORT_HEADER.map(csvCell).join(",")}\r\n`;
     while (batch.length > 0) {
-      yield `${batch.map((row) => row.line).join("\r\n")}\r\n`;
       const last = batch.at(-1);
-      if (batch.length < batchSize || !last) return;
-      batch = await exportBatch(db, filtered, { at: last.cursorAt, id: last.id }, batchSize);
+      // The next batch is read while this one is handed on, so the database and the download overlap.
+      const next =
+        batch.length === batchSize && last
+          ? exportBatch(db, filtered, { at: last.cursorAt, id: last.id }, batchSize).execute()
+          : undefined;
+      // Handled here too: a download cancelled meanwhile never awaits it, and its failure must not go unhandled.
+      next?.catch(() => undefined);
+      yield `${batch.map((row) => row.line).join("\r\n")}\r\n`;
+      if (!next) return;
+      batch = await next;
     }
   }
   return pieces();
