@@ -1,3 +1,4 @@
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { decodeCursor } from "../common/lists.ts";
 import type { AdminOrderPage, OrderDetail } from "../common/orders.ts";
@@ -11,11 +12,15 @@ import { startBenchShop } from "./support.ts";
  * issue 18's table timed 20 times in a row (median and p95, ms), and the ratio of the largest size to the
  * first day. Sizes: FIVE_YEAR_SIZES=0,100000,1000000 (or FIVE_YEAR_FULL=1); the default stays small so a
  * plain `npm run bench` ends in minutes. Times are wall-clock on a shared machine: compare within a run.
+ * FIVE_YEAR_DATA_DIR=/some/dir keeps each filled shop (except the empty one) in dir/<size> and reuses it on the
+ * next run, so queries can be tried at a million orders without filling it again (about 2.4 GB at 1 M).
  */
 const FULL_SIZES = [0, 100_000, 1_000_000];
 const DEFAULT_SIZES = [0, 10_000, 50_000];
 const RUNS = 20;
 const TARGET_MS = 100;
+/** Issue 18: every kind of search under 50 ms at a million orders. */
+const SEARCH_TARGET_MS = 50;
 const EXPORT_TARGET_MS = 500;
 const MAX_RATIO = 2;
 
@@ -52,20 +57,35 @@ async function time(run: () => Promise<unknown>, before?: () => Promise<unknown>
   return { median: percentile(taken, 0.5), p95: percentile(taken, 0.95) };
 }
 
+/** The kept shop of this size, or undefined for a throwaway one (the empty shop is never worth keeping). */
+function keptDirOf(size: number): string | undefined {
+  const root = process.env.FIVE_YEAR_DATA_DIR;
+  return root && size > 0 ? path.resolve(root, String(size)) : undefined;
+}
+
 async function measureSize(size: number, rows: Map<string, Row>) {
-  const shop = await startBenchShop();
+  const shop = await startBenchShop({}, keptDirOf(size));
   const { app, db } = shop;
   try {
     const started = performance.now();
-    const counts = await fillBigShop(db, { orders: size });
-    console.log(
-      `\n${size.toLocaleString("en-IN")} orders: filled in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
-        `(${counts.orderLines} lines, ${counts.orderEvents} events, ${counts.reviews} reviews)`,
-    );
+    const [held] = (await db.execute<{ count: number }>(sql`select count(*)::int as count from orders`)).rows;
+    if (held?.count) {
+      console.log(`\n${size.toLocaleString("en-IN")} orders: reusing the kept shop (${held.count} orders)`);
+    } else {
+      const counts = await fillBigShop(db, { orders: size });
+      // Written out now, not by the checkpointer while the first requests are timed.
+      await db.execute(sql`checkpoint`);
+      console.log(
+        `\n${size.toLocaleString("en-IN")} orders: filled in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
+          `(${counts.orderLines} lines, ${counts.orderEvents} events, ${counts.reviews} reviews)`,
+      );
+    }
     await db.execute(sql`update products set stock = 1000000; update combos set stock = 1000000`);
-    const admin = await signUpViaApp(app, "staff@prakriti.example");
+    // Fresh addresses each run: a kept shop already holds the accounts of earlier runs.
+    const run = Date.now().toString(36);
+    const admin = await signUpViaApp(app, `staff-${run}@prakriti.example`);
     await makeAdmin(db, admin.userId);
-    const shopper = await signUpViaApp(app, "shopper@example.in");
+    const shopper = await signUpViaApp(app, `shopper-${run}@example.in`);
     const addressId = await saveAddress(app, shopper.cookie);
     const fillCart = () =>
       putInCart(db, shopper.userId, [{ itemId: "coconut-oil" }, { itemId: "face-glow-oil" }]);
@@ -123,14 +143,19 @@ async function measureSize(size: number, rows: Map<string, Row>) {
     const search = (q: string | undefined) => () =>
       adminGet(`/api/admin/orders?q=${encodeURIComponent(q ?? "none")}`);
     const requests: [string, () => Promise<unknown>, number, (() => Promise<unknown>)?][] = [
-      ["admin search, order number", search(sample?.number ?? "PN-2026-000001"), TARGET_MS],
-      ["admin search, e-mail", search(sample?.email ?? "nobody@example.in"), TARGET_MS],
-      ["admin search, mobile", search(sample?.phone ?? "9876543210"), TARGET_MS],
-      ["admin search, part of a name", search(sample?.name.slice(1, 9) ?? "riya Sha"), TARGET_MS],
-      ["admin search, part of a number", search(sample?.number.slice(-6) ?? "000123"), TARGET_MS],
-      ["admin search, part of an e-mail", search(sample?.email.slice(2, 14) ?? "iya.sharma.1"), TARGET_MS],
-      ["admin search, PIN", search(sample?.pin ?? "400001"), TARGET_MS],
-      ["admin search, city", search(sample?.city ?? "Mumbai"), TARGET_MS],
+      ["admin search, order number", search(sample?.number ?? "PN-2026-000001"), SEARCH_TARGET_MS],
+      ["admin search, e-mail", search(sample?.email ?? "nobody@example.in"), SEARCH_TARGET_MS],
+      ["admin search, mobile", search(sample?.phone ?? "9876543210"), SEARCH_TARGET_MS],
+      ["admin search, part of a name", search(sample?.name.slice(1, 9) ?? "riya Sha"), SEARCH_TARGET_MS],
+      ["admin search, a surname", search(sample?.name.split(" ").at(-1) ?? "Sharma"), SEARCH_TARGET_MS],
+      ["admin search, part of a number", search(sample?.number.slice(-6) ?? "000123"), SEARCH_TARGET_MS],
+      [
+        "admin search, part of an e-mail",
+        search(sample?.email.slice(2, 14) ?? "iya.sharma.1"),
+        SEARCH_TARGET_MS,
+      ],
+      ["admin search, PIN", search(sample?.pin ?? "400001"), SEARCH_TARGET_MS],
+      ["admin search, city", search(sample?.city ?? "Mumbai"), SEARCH_TARGET_MS],
       ["admin orders list, page 1", () => adminGet("/api/admin/orders"), TARGET_MS],
       ["admin orders list, delivered", () => adminGet("/api/admin/orders?status=delivered"), TARGET_MS],
       [

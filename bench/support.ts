@@ -9,9 +9,12 @@ import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
 import { GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "../tests/database.ts";
 
-/** A whole shop on a throwaway embedded PostgreSQL, called in-process through app.request(). */
-export async function startBenchShop(envOverrides: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "shop-bench-"));
+/**
+ * A whole shop on an embedded PostgreSQL, called in-process through app.request(): a throwaway one, or the
+ * one in `keptDir` (created on first use), which outlives the run so a big generated shop is filled once.
+ */
+export async function startBenchShop(envOverrides: Record<string, string> = {}, keptDir?: string) {
+  const dataDir = keptDir ?? (await mkdtemp(path.join(tmpdir(), "shop-bench-")));
   const postgres = await startEmbeddedPostgres(dataDir);
   const { db, pool } = createDb(postgres.url, { max: 20 });
   await migrateDatabase(db);
@@ -36,7 +39,7 @@ export async function startBenchShop(envOverrides: Record<string, string> = {}) 
       await deps.catalogue.stop();
       await pool.end();
       await postgres.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keptDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

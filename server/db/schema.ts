@@ -556,6 +556,9 @@ export const orders = pgTable(
     index("orders_created_at_id_idx").on(table.createdAt, table.id),
     index("orders_status_created_at_id_idx").on(table.status, table.createdAt, table.id),
     index("orders_ship_phone_idx").on(table.shipPhone, table.createdAt, table.id),
+    // Partial search by name or city: the matching terms (orderSearchTerms) are looked up here, newest first.
+    index("orders_ship_name_created_at_id_idx").on(table.shipName, table.createdAt, table.id),
+    index("orders_ship_city_created_at_id_idx").on(table.shipCity, table.createdAt, table.id),
     check(
       "orders_amounts_not_negative",
       sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,
@@ -679,6 +682,21 @@ export const orderDayDeltas = pgTable(
     revenuePaise: bigint("revenue_paise", { mode: "number" }).notNull(),
   },
   (table) => [index("order_day_deltas_day_idx").on(table.day)],
+);
+
+/**
+ * Every name and city an order was ever shipped to, once each (docs/decisions/047): a part of a name is
+ * matched by trigram against these few thousand terms, not against a million orders, and the orders of
+ * the matching terms are then read through orders_ship_name_created_at_id_idx and its city twin. Written by
+ * triggers on orders (migration order_search_terms); never pruned, since a term without orders finds none.
+ */
+export const orderSearchTerms = pgTable(
+  "order_search_terms",
+  {
+    field: text("field", { enum: ["name", "city"] }).notNull(),
+    term: text("term").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.field, table.term] })],
 );
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed"] as const;

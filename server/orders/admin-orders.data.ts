@@ -1,5 +1,5 @@
 import { addDays, format, startOfWeek, subDays } from "date-fns";
-import { and, asc, eq, gte, ilike, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, type Column, eq, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { normalizeMobile } from "../../common/india.ts";
 import type { KeysetCursor, ListTotal } from "../../common/lists.ts";
 import { nextStatuses, ORDER_STATUSES, type OrderStatus } from "../../common/order-lifecycle.ts";
@@ -22,13 +22,14 @@ import {
   keysetWhere,
 } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import { csvCell } from "../csv.ts";
+import { csvRow } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import {
   combos,
   orderDayDeltas,
   orderEvents,
   orderLines,
+  orderSearchTerms,
   orderStatusDeltas,
   orders,
   products,
@@ -46,7 +47,7 @@ import {
 
 export const ADMIN_PAGE_SIZE = 25;
 /** Rows the export reads per query: enough to keep round trips few, few enough to keep memory flat. */
-const EXPORT_BATCH = 1_000;
+const EXPORT_BATCH = 5_000;
 
 /** India keeps one offset all year, so a day in India is a fixed 24-hour span of UTC. */
 const IST = "+05:30";
@@ -82,9 +83,19 @@ function exactMatch(db: Db, q: string): SQL | undefined {
 
 /**
  * What a search asks for: an exact match when there is one; otherwise a pattern for the trigram indexes,
- * which need three characters (anything shorter matches nothing rather than everything slowly).
+ * which need three characters (anything shorter matches nothing rather than everything slowly). A pattern
+ * without digits (a part of a name or city) comes with the names and cities it matches, looked up among the
+ * few thousand distinct terms (docs/decisions/047) instead of across every order; `terms` is undefined when
+ * the pattern is a part of a number, mobile or PIN, or matches so many terms that it is better walked in time
+ * order over every field; and empty when it can only be a part of an e-mail.
  */
-type Search = { exact: SQL } | { pattern: string } | { nothing: true };
+type Search =
+  | { exact: SQL }
+  | { pattern: string; terms: { names: string[]; cities: string[] } | undefined }
+  | { nothing: true };
+
+/** Beyond this many matching names and cities the word is common: its orders are found walking newest first. */
+const MAX_TERMS = 1_000;
 
 async function resolveSearch(db: Db, q: string): Promise<Search> {
   const exact = exactMatch(db, q);
@@ -95,7 +106,19 @@ async function resolveSearch(db: Db, q: string): Promise<Search> {
   const phoneLike = /^[\d\s+\-()]+$/.test(q);
   const text = phoneLike ? q.replace(/\D/g, "").slice(-10) : q;
   if (text.length < 3) return { nothing: true };
-  return { pattern: `%${escapeLike(text)}%` };
+  const pattern = `%${escapeLike(text)}%`;
+  // Digits with nothing but the number's own "PN" and dashes: a part of a number, mobile or PIN.
+  if (/\d/.test(text) && /^(pn)?[\d\s-]*$/i.test(text)) return { pattern, terms: undefined };
+  // Digits among other letters (aisha.k.1028) fit no name, city, number, mobile or PIN: only an e-mail.
+  if (/\d/.test(text)) return { pattern, terms: { names: [], cities: [] } };
+  const matched = await db
+    .select({ field: orderSearchTerms.field, term: orderSearchTerms.term })
+    .from(orderSearchTerms)
+    .where(ilike(orderSearchTerms.term, pattern))
+    .limit(MAX_TERMS + 1);
+  if (matched.length > MAX_TERMS) return { pattern, terms: undefined };
+  const of = (field: string) => matched.filter((row) => row.field === field).map((row) => row.term);
+  return { pattern, terms: { names: of("name"), cities: of("city") } };
 }
 
 type OrderFilters = Pick<AdminOrderQuery, "status" | "from" | "to" | "q">;
@@ -114,28 +137,47 @@ async function filters(db: Db, query: OrderFilters): Promise<Filters> {
 }
 
 /**
- * The partial search's two halves, each the newest `limit` matches past the cursor: orders whose number,
- * name, mobile, PIN or city match, and orders of the accounts whose e-mail matches. For each half the
- * planner walks the (created_at, id) index for a common word or takes the trigram index for a rare one,
- * judging from the statistics; measured at a million orders in bench/five-year.bench.ts.
+ * The partial search's parts, each the newest `limit` matches past the cursor: orders of the matching names
+ * and cities (read from their (term, created_at, id) indexes), or for a pattern with digits or a common word
+ * the orders whose number, name, mobile, PIN or city match (the trigram index, or the (created_at, id) index
+ * for a common word, as the planner judges); and orders of the accounts whose e-mail matches. Measured at a
+ * million orders in bench/five-year.bench.ts. Unordered parts serve the capped total: any `limit` matches of
+ * each part count the same, and the planner may then go from the matching accounts to their orders and stop,
+ * instead of walking every order newest first to find the oldest of a thousand.
  */
-function partialHalves(
+function partialParts(
   db: Db,
   base: SQL | undefined,
-  pattern: string,
+  search: Extract<Search, { pattern: string }>,
   request: KeysetRequest,
   limit: number,
+  ordered = true,
 ) {
   const keyset = keysetWhere(ORDER_KEYS, request);
-  const order = keysetOrder(ORDER_KEYS, request);
+  const order = ordered ? keysetOrder(ORDER_KEYS, request) : [];
   const columns = { id: orders.id, createdAt: orders.createdAt };
+  const { pattern, terms } = search;
+  const byTerms = terms && [
+    ...(terms.names.length ? [inArray(orders.shipName, terms.names)] : []),
+    ...(terms.cities.length ? [inArray(orders.shipCity, terms.cities)] : []),
+  ];
+  const byText =
+    byTerms === undefined
+      ? sql`${searchText} ilike ${pattern}`
+      : byTerms.length > 0
+        ? or(...byTerms)
+        : undefined;
   return [
-    db
-      .select(columns)
-      .from(orders)
-      .where(and(base, sql`${searchText} ilike ${pattern}`, keyset))
-      .orderBy(...order)
-      .limit(limit),
+    ...(byText
+      ? [
+          db
+            .select(columns)
+            .from(orders)
+            .where(and(base, byText, keyset))
+            .orderBy(...order)
+            .limit(limit),
+        ]
+      : []),
     db
       .select(columns)
       .from(orders)
@@ -143,8 +185,15 @@ function partialHalves(
       .where(and(base, ilike(users.email, pattern), keyset))
       .orderBy(...order)
       .limit(limit),
-  ] as const;
+  ];
 }
+
+/** The parts' rows as one union (a part alone needs none). */
+const unionOf = (parts: ReturnType<typeof partialParts>) =>
+  sql.join(
+    parts.map((part) => sql`(${part})`),
+    sql` union `,
+  );
 
 /** The condition that picks one keyset page of up to `limit` filtered orders (with the cursor's own condition). */
 function pageCondition(db: Db, { base, search }: Filters, request: KeysetRequest, limit: number) {
@@ -152,10 +201,10 @@ function pageCondition(db: Db, { base, search }: Filters, request: KeysetRequest
   if (!search) return and(base, keyset);
   if ("nothing" in search) return sql`false`;
   if ("exact" in search) return and(base, search.exact, keyset);
-  const [byText, byEmail] = partialHalves(db, base, search.pattern, request, limit);
+  const parts = partialParts(db, base, search, request, limit);
   const direction = request.before ? sql`asc` : sql`desc`;
   return and(
-    sql`${orders.id} = any(array(select m.id from ((${byText}) union (${byEmail})) as m
+    sql`${orders.id} = any(array(select m.id from (${unionOf(parts)}) as m
       order by m.created_at ${direction}, m.id ${direction} limit ${limit}))`,
     keyset,
   );
@@ -175,11 +224,9 @@ async function totalOf(db: Db, { base, search }: Filters): Promise<ListTotal> {
   if (!search) return all(base);
   if ("nothing" in search) return { count: 0, exact: true };
   if ("exact" in search) return all(and(base, search.exact));
-  const [byText, byEmail] = partialHalves(db, base, search.pattern, {}, SEARCH_TOTAL_CAP + 1);
+  const parts = partialParts(db, base, search, {}, SEARCH_TOTAL_CAP + 1, false);
   const [row] = (
-    await db.execute<{ count: number }>(
-      sql`select count(*)::int as count from ((${byText}) union (${byEmail})) as m`,
-    )
+    await db.execute<{ count: number }>(sql`select count(*)::int as count from (${unionOf(parts)}) as m`)
   ).rows;
   return cappedTotal(row?.count ?? 0, SEARCH_TOTAL_CAP);
 }
@@ -224,9 +271,6 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<A
   return { orders: page.items.map(presentRow), pageSize: ADMIN_PAGE_SIZE, total, ...page.cursors };
 }
 
-const rupees = (paise: number) => (paise / 100).toFixed(2);
-const indianDateTime = (moment: Date) =>
-  new Date(moment.getTime() + 330 * 60_000).toISOString().slice(0, 16).replace("T", " ");
 
 const EXPORT_HEADER = [
   "Order number",
@@ -251,89 +295,101 @@ const EXPORT_HEADER = [
   "Tracking number",
 ];
 
-/** Only what the export writes: no order events, no payment ids, no whole rows. */
-const exportColumns = {
-  id: orders.id,
-  cursorAt: cursorAt(orders.createdAt),
-  number: orders.number,
-  createdAt: orders.createdAt,
-  status: orders.status,
-  paymentMethod: orders.paymentMethod,
-  paid: sql<boolean>`${orders.paidAt} is not null`,
-  email: users.email,
-  shipName: orders.shipName,
-  shipPhone: orders.shipPhone,
-  shipLine1: orders.shipLine1,
-  shipLine2: orders.shipLine2,
-  shipCity: orders.shipCity,
-  shipState: orders.shipState,
-  shipPin: orders.shipPin,
-  items: sql<string>`(select coalesce(string_agg(${orderLines.quantity} || ' x ' || ${orderLines.name}, '; ' order by ${orderLines.position}), '') from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
-  subtotalPaise: orders.subtotalPaise,
-  discountCode: orders.discountCode,
-  discountPaise: orders.discountPaise,
-  shippingPaise: orders.shippingPaise,
-  totalPaise: orders.totalPaise,
-  courier: orders.courier,
-  trackingNumber: orders.trackingNumber,
-};
+/** Paise as rupees with two decimals, in SQL: 119900 is 1199.00. */
+const rupeesText = (paise: Column) => sql`(${paise} / 100.0)::numeric(14, 2)::text`;
 
-type ExportRow = Awaited<ReturnType<typeof exportBatch>>[number];
-
-function exportBatch(db: Db, filtered: Filters, after: KeysetCursor | undefined) {
-  return db
-    .select(exportColumns)
-    .from(orders)
-    .leftJoin(users, eq(users.id, orders.userId))
-    .where(pageCondition(db, filtered, { after }, EXPORT_BATCH))
-    .orderBy(...keysetOrder(ORDER_KEYS, {}))
-    .limit(EXPORT_BATCH);
+/**
+ * One order's CSV line, built by the database (csv_cell, migration 0022): the export reads only the columns
+ * it writes, the items as one string_agg, and the server only joins lines, so a batch costs no row objects,
+ * dates or per-cell work in JavaScript. The cells are those of EXPORT_HEADER, in its order. The e-mail and
+ * the items come from lateral lookups, not from expressions inside csv_cell: the inlined function names its
+ * argument several times, and a subquery there would run several times per order.
+ */
+function exportLine(account: { email: SQL.Aliased<string> }, lines: { items: SQL.Aliased<string> }) {
+  // The number, status, date, payment and the three amounts a check keeps from going negative are made by
+  // the shop itself and cannot start a formula or need quotes; every other cell goes through csv_cell.
+  const cells = [
+    orders.number,
+    sql`to_char(${orders.createdAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI')`,
+    orders.status,
+    sql`case when ${orders.paymentMethod} = 'cod' then 'Cash on delivery' else 'Razorpay' end`,
+    sql`case when ${orders.paidAt} is null then 'no' else 'yes' end`,
+    ...[
+      sql`${account.email}`,
+      orders.shipName,
+      orders.shipPhone,
+      sql`concat_ws(', ', nullif(${orders.shipLine1}, ''), nullif(${orders.shipLine2}, ''))`,
+      orders.shipCity,
+      orders.shipState,
+      orders.shipPin,
+      sql`coalesce(${lines.items}, '')`,
+    ].map((cell) => sql`csv_cell(${cell})`),
+    rupeesText(orders.subtotalPaise),
+    sql`csv_cell(${orders.discountCode})`,
+    rupeesText(orders.discountPaise),
+    rupeesText(orders.shippingPaise),
+    sql`csv_cell(${rupeesText(orders.totalPaise)})`,
+    sql`csv_cell(${orders.courier})`,
+    sql`csv_cell(${orders.trackingNumber})`,
+  ];
+  return sql<string>`concat_ws(',', ${sql.join(cells, sql`, `)})`;
 }
 
-function csvLine(row: ExportRow): string {
-  return [
-    row.number,
-    indianDateTime(row.createdAt),
-    row.status,
-    row.paymentMethod === "cod" ? "Cash on delivery" : "Razorpay",
-    row.paid ? "yes" : "no",
-    row.email,
-    row.shipName,
-    row.shipPhone,
-    [row.shipLine1, row.shipLine2].filter(Boolean).join(", "),
-    row.shipCity,
-    row.shipState,
-    row.shipPin,
-    row.items,
-    rupees(row.subtotalPaise),
-    row.discountCode,
-    rupees(row.discountPaise),
-    rupees(row.shippingPaise),
-    rupees(row.totalPaise),
-    row.courier,
-    row.trackingNumber,
-  ]
-    .map(csvCell)
-    .join(",");
+function exportBatch(db: Db, filtered: Filters, after: KeysetCursor | undefined, size: number) {
+  // Lookups per order rather than joins: a join of a 5,000-order batch may be planned as a hash of every account.
+  const account = db
+    .select({ email: sql<string>`${users.email}`.as("email") })
+    .from(users)
+    .where(eq(users.id, orders.userId))
+    .as("account");
+  const lines = db
+    .select({
+      items:
+        sql<string>`string_agg(${orderLines.quantity} || ' x ' || ${orderLines.name}, '; ' order by ${orderLines.position})`.as(
+          "items",
+        ),
+    })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orders.id))
+    .as("lines");
+  return db
+    .select({ id: orders.id, cursorAt: cursorAt(orders.createdAt), line: exportLine(account, lines) })
+    .from(orders)
+    .leftJoinLateral(account, sql`true`)
+    .leftJoinLateral(lines, sql`true`)
+    .where(pageCondition(db, filtered, { after }, size))
+    .orderBy(...keysetOrder(ORDER_KEYS, {}))
+    .limit(size);
 }
 
 /**
- * The filtered orders as CSV text, newest first, in pieces of up to EXPORT_BATCH rows read by keyset: memory
+ * The filtered orders as CSV text, newest first, in pieces of up to `batchSize` rows read by keyset: memory
  * stays flat whatever the export's length, and each query is a short index range scan (no transaction held
  * open for the whole download). The first piece is read before anything is yielded, so a database failure
  * still becomes an error response rather than a cut-off file.
  */
-export async function exportOrdersCsv(db: Db, query: OrderFilters): Promise<AsyncGenerator<string>> {
+export async function exportOrdersCsv(
+  db: Db,
+  query: OrderFilters,
+  batchSize = EXPORT_BATCH,
+): Promise<AsyncGenerator<string>> {
   const filtered = await filters(db, query);
-  const first = await exportBatch(db, filtered, undefined);
+  const first = await exportBatch(db, filtered, undefined, batchSize);
   async function* pieces() {
     let batch = first;
-    yield `${EXPORT_HEADER.map(csvCell).join(",")}\r\n`;
+    yield `${csvRow(EXPORT_HEADER)}\r\n`;
     while (batch.length > 0) {
-      yield `${batch.map(csvLine).join("\r\n")}\r\n`;
       const last = batch.at(-1);
-      if (batch.length < EXPORT_BATCH || !last) return;
-      batch = await exportBatch(db, filtered, { at: last.cursorAt, id: last.id });
+      // The next batch is read while this one is handed on, so the database and the download overlap.
+      const next =
+        batch.length === batchSize && last
+          ? exportBatch(db, filtered, { at: last.cursorAt, id: last.id }, batchSize).execute()
+          : undefined;
+      // Handled here too: a download cancelled meanwhile never awaits it, and its failure must not go unhandled.
+      next?.catch(() => undefined);
+      yield `${batch.map((row) => row.line).join("\r\n")}\r\n`;
+      if (!next) return;
+      batch = await next;
     }
   }
   return pieces();
