@@ -271,7 +271,6 @@ export async function listAdminOrders(db: Db, query: AdminOrderQuery): Promise<A
   return { orders: page.items.map(presentRow), pageSize: ADMIN_PAGE_SIZE, total, ...page.cursors };
 }
 
-
 const EXPORT_HEADER = [
   "Order number",
   "Placed (IST)",
