@@ -68,14 +68,14 @@ const searchText = sql`(${orders.number} || ' ' || ${orders.shipName} || ' ' || 
 const SEARCH_TOTAL_CAP = 1_000;
 
 /** An order number, an e-mail or a mobile: each found through its own unique or b-tree index. */
-function exactMatch(db: Db, q: string): SQL | undefined {
+async function exactMatch(db: Db, q: string): Promise<SQL | undefined> {
   if (/^PN-\d{4}-\d{6,}$/i.test(q)) return eq(orders.number, q.toUpperCase());
   if (/^[^\s@]+@[^\s@]+$/.test(q)) {
-    // Better Auth keeps e-mails lower-cased.
-    return inArray(
-      orders.userId,
-      db.select({ id: users.id }).from(users).where(eq(users.email, q.toLowerCase())),
-    );
+    // Better Auth keeps e-mails lower-cased, and so does a guest's order. An account's orders include the
+    // guest orders it took in when it was confirmed; an e-mail with no account can only be a guest's.
+    const email = q.toLowerCase();
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    return account ? eq(orders.userId, account.id) : eq(orders.guestEmail, email);
   }
   const mobile = normalizeMobile(q);
   return mobile ? eq(orders.shipPhone, mobile) : undefined;
@@ -98,7 +98,7 @@ type Search =
 const MAX_TERMS = 1_000;
 
 async function resolveSearch(db: Db, q: string): Promise<Search> {
-  const exact = exactMatch(db, q);
+  const exact = await exactMatch(db, q);
   if (exact) {
     const [hit] = await db.select({ one: sql`1` }).from(orders).where(exact).limit(1);
     if (hit) return { exact };
@@ -231,9 +231,12 @@ async function totalOf(db: Db, { base, search }: Filters): Promise<ListTotal> {
   return cappedTotal(row?.count ?? 0, SEARCH_TOTAL_CAP);
 }
 
+/** The customer's e-mail: their account's, or the one a guest ordered with. */
+const customerEmail = sql<string | null>`coalesce(${users.email}, ${orders.guestEmail})`;
+
 const rowColumns = {
   order: orders,
-  email: users.email,
+  email: customerEmail,
   itemCount: sql<number>`(select coalesce(sum(${orderLines.quantity}), 0)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
   cursorAt: cursorAt(orders.createdAt),
 };
@@ -314,7 +317,7 @@ function exportLine(account: { email: SQL.Aliased<string> }, lines: { items: SQL
     sql`case when ${orders.paymentMethod} = 'cod' then 'Cash on delivery' else 'Razorpay' end`,
     sql`case when ${orders.paidAt} is null then 'no' else 'yes' end`,
     ...[
-      sql`${account.email}`,
+      sql`coalesce(${account.email}, ${orders.guestEmail})`,
       orders.shipName,
       orders.shipPhone,
       sql`concat_ws(', ', nullif(${orders.shipLine1}, ''), nullif(${orders.shipLine2}, ''))`,
@@ -396,7 +399,7 @@ export async function exportOrdersCsv(
 
 export async function getAdminOrderDetail(db: Db, number: string, now: Date): Promise<AdminOrderDetail> {
   const [row] = await db
-    .select({ order: orders, email: users.email })
+    .select({ order: orders, email: customerEmail })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.number, number));

@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckoutSummary, OrderDetail, OrderPage } from "../../common/orders.ts";
-import { signUpViaApp } from "../../tests/accounts.ts";
+import type {
+  AdminOrderDetail,
+  AdminOrderPage,
+  CheckoutSummary,
+  OrderDetail,
+  OrderPage,
+} from "../../common/orders.ts";
+import { makeAdmin, signUpViaApp } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import {
@@ -321,6 +327,39 @@ describe("the guest order's link", () => {
     expect((mine.body as OrderPage).orders.map((order) => order.number)).toEqual([placed.body.order.number]);
     const reopened = await openGuestOrder(placed.body.order.number, placed.body.token);
     expect(reopened.body).toMatchObject({ inAccount: true, hasAccount: true });
+  });
+});
+
+describe("staff find a guest's order as they find an account's", () => {
+  it("by the e-mail it was placed with, and see that e-mail in the list, the order and the export", async () => {
+    const staff = await signUpViaApp(shop.app, "guest-desk@prakriti.example");
+    await makeAdmin(shop.db, staff.userId, "staff");
+    const asStaff = (path: string) =>
+      shop.app.request(path, jsonRequest({ method: "GET", cookie: staff.cookie }));
+    const buyer = guest({ email: "kavya.guest@example.in" });
+    const placed = await placeAsGuest({
+      ...buyer,
+      items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
+      paymentMethod: "cod",
+    });
+    expect(placed.status).toBe(201);
+    const { number } = placed.body.order;
+
+    const found = async (q: string) =>
+      ((await (await asStaff(`/api/admin/orders?q=${encodeURIComponent(q)}`)).json()) as AdminOrderPage)
+        .orders;
+    for (const q of ["KAVYA.GUEST@example.in", "Kavya.guest@EXAMPLE.in"]) {
+      const rows = await found(q);
+      expect(rows.map((row) => row.number)).toEqual([number]);
+      expect(rows[0]?.customerEmail).toBe("kavya.guest@example.in");
+    }
+    const detail = (await (await asStaff(`/api/admin/orders/${number}`)).json()) as {
+      order: AdminOrderDetail;
+    };
+    expect(detail.order.customerEmail).toBe("kavya.guest@example.in");
+    const csv = await (await asStaff(`/api/admin/orders/export.csv?q=${number}`)).text();
+    expect(csv.split("\r\n")[1]).toContain(`${number},`);
+    expect(csv.split("\r\n")[1]).toContain(",kavya.guest@example.in,");
   });
 });
 
