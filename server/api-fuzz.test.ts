@@ -150,6 +150,12 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/guest-orders": { body: guestOrderSchema, headers: idempotencyKey },
   "POST /api/guest-orders/find": { body: findOrderSchema },
   "GET /api/guest-orders/:number": { query: guestOrderTokenSchema },
+  "POST /api/guest-orders/:number/payment": { query: guestOrderTokenSchema },
+  "POST /api/guest-orders/:number/payment/verify": {
+    query: guestOrderTokenSchema,
+    body: verifyPaymentSchema,
+  },
+  "POST /api/guest-orders/:number/cancel": { query: guestOrderTokenSchema, body: cancelOrderSchema },
   "GET /api/orders": { query: orderListQuerySchema },
   "POST /api/orders": { body: placeOrderSchema, headers: idempotencyKey },
   "GET /api/orders/:number": {},

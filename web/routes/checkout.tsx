@@ -70,8 +70,7 @@ export const ErrorBoundary = RouteError;
 export function Component() {
   const summary = useLoaderData<typeof loader>();
   const { pricing, guest } = summary;
-  // Paying online happens on the order's page, which needs an account for now.
-  const payment = guest ? { ...summary.payment, razorpay: { enabled: false } } : summary.payment;
+  const { payment } = summary;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [addressId, setAddressId] = useState<string | null>(summary.addresses[0]?.id ?? null);
@@ -126,15 +125,25 @@ export function Component() {
     setPlacing(true);
     setError(null);
     try {
-      const placed = await api<{ order: { number: string }; token: string }>("/guest-orders", {
-        method: "POST",
-        headers: { "Idempotency-Key": idempotencyKey },
-        body: { email: checkedEmail.data, address: guestAddress, ...guest, paymentMethod: method },
-      });
+      const placed = await api<{ order: { number: string; status: string }; token: string }>(
+        "/guest-orders",
+        {
+          method: "POST",
+          headers: { "Idempotency-Key": idempotencyKey },
+          body: { email: checkedEmail.data, address: guestAddress, ...guest, paymentMethod: method },
+        },
+      );
       // The order is the guest's now: the cart kept in this browser (and its code) is done with.
       await clearItems();
       await removeDiscountCode();
-      navigate(`/guest-order/${placed.order.number}?token=${placed.token}&placed=1`, { replace: true });
+      const page = `/guest-order/${placed.order.number}?token=${placed.token}`;
+      if (placed.order.status !== "awaiting_payment") {
+        navigate(`${page}&placed=1`, { replace: true });
+        return;
+      }
+      // Paid through the order's signed link; dismissed or failed, the order's page offers Pay now.
+      const outcome = await payOnline(placed.order.number, placed.token).catch(() => null);
+      navigate(outcome?.result === "paid" ? `${page}&placed=1` : page, { replace: true });
     } catch (caught) {
       setPlacing(false);
       setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
@@ -369,15 +378,6 @@ export function Component() {
               {guest
                 ? "Enter your e-mail and delivery address to continue."
                 : "Save a delivery address to continue."}
-            </p>
-          )}
-          {guest && summary.payment.razorpay.enabled && (
-            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-              To pay online by UPI, card or netbanking,{" "}
-              <Link to="/login?redirectTo=%2Fcheckout" className="underline">
-                sign in or create an account
-              </Link>
-              .
             </p>
           )}
         </aside>
