@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
-import { orders } from "../../server/db/schema.ts";
+import { deliveryRules, orders } from "../../server/db/schema.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
@@ -154,6 +154,14 @@ describe("a guest orders with cash on delivery", () => {
 });
 
 describe("a guest pays online and cancels", () => {
+  beforeAll(async () => {
+    await database.db.insert(deliveryRules).values([
+      { prefix: "600005", rule: "not_served" },
+      { prefix: "600006", rule: "no_cod" },
+    ]);
+  });
+  afterAll(() => database.db.delete(deliveryRules));
+
   it.each([
     ["phone", "light"],
     ["desktop", "dark"],
@@ -177,17 +185,41 @@ describe("a guest pays online and cancels", () => {
         ["Full name", "Arun Kumar"],
         ["Mobile number", "91234 56780"],
         ["House, flat, building", "4, Temple Street"],
-        ["PIN code", "600004"],
       ] as const) {
         await form.getByLabel(label).fill(value);
       }
+      const cod = page.getByRole("radio", { name: /Cash on delivery/ });
+      const pay = page.getByRole("button", { name: "Pay ₹499" });
+
+      // Before anything is placed, a typed PIN gets Check delivery's answer, by the owner's rules.
+      await form.getByLabel("PIN code").fill("600005");
+      await form
+        .getByText("Sorry, we do not deliver to PIN code 600005 (Chennai, Tamil Nadu) yet.")
+        .waitFor();
+      await form.getByRole("button", { name: "Use this address" }).click();
+      await page.getByText(/yet\. Please enter another address\./).waitFor();
+      await expect(pay.isDisabled()).resolves.toBe(true);
+      await screenshot(page, `guest-checkout-not-served-${viewport}-${colorScheme}`);
+      await page.getByRole("button", { name: "Change" }).click();
+      await form.getByLabel("PIN code").fill("600006");
+      await form
+        .getByText(
+          /^Delivers to Chennai, Tamil Nadu by .+; cash on delivery not available for this PIN code$/,
+        )
+        .waitFor();
+      await expect(cod.isDisabled()).resolves.toBe(true);
+      await page.getByText("Cash on delivery is not available for PIN code 600006.").waitFor();
+      await form.getByLabel("PIN code").fill("600004");
+      await form.getByText(/^Delivers to Chennai, Tamil Nadu by .+; cash on delivery available$/).waitFor();
+      await expect(cod.isDisabled()).resolves.toBe(false);
       // The PIN fills the city and state in.
       await expect.poll(() => form.getByLabel("State or union territory").inputValue()).toBe("Tamil Nadu");
       await form.getByRole("button", { name: "Use this address" }).click();
       await page.getByRole("button", { name: "Change" }).waitFor();
+      await page.getByText(/^Delivers to Chennai, Tamil Nadu by .+; cash on delivery available$/).waitFor();
       await page.getByRole("radio", { name: /UPI, card or netbanking/ }).check();
       await screenshot(page, `guest-pay-checkout-${viewport}-${colorScheme}`);
-      await page.getByRole("button", { name: "Pay ₹499" }).click();
+      await pay.click();
 
       const razorpay = page.getByRole("dialog", { name: "Razorpay test checkout" });
       await razorpay.waitFor();
