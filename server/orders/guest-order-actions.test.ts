@@ -2,11 +2,14 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
+import { signUpViaApp } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
 import { waitForMail } from "../../tests/mail.ts";
-import { stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
+import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
+import { lookUpPin } from "../delivery/pin-directory.ts";
+import { claimGuestOrders } from "./claim-guest-orders.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let fake: FakeRazorpay;
@@ -219,5 +222,78 @@ describe("a guest cancels through the order's signed link", () => {
     const refused = await cancel(guest.number, guest.token);
     expect(refused.status).toBe(409);
     expect((await stored(guest.number))?.status).toBe("shipped");
+  });
+});
+
+describe("an order keeps the district of its address", () => {
+  it("from the form, else from India Post's directory; orders from before have none", async () => {
+    const typed = await callApi(shop.app, "POST", "/api/guest-orders", {
+      headers: { "Idempotency-Key": randomUUID() },
+      body: {
+        email: "district-typed@example.in",
+        address: { ...TEST_ADDRESS, phone: "9612345678", district: "Bengaluru Urban" },
+        items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
+        paymentMethod: "cod",
+      },
+    });
+    expect(typed.status).toBe(201);
+    expect((typed.body as GuestView).order.address.district).toBe("Bengaluru Urban");
+
+    const directory = (await lookUpPin(TEST_ADDRESS.pin))?.district;
+    expect(directory).toBeTruthy();
+    const untyped = await placeAsGuest("cod", [{ id: "coconut-oil", kind: "product", quantity: 1 }]);
+    expect(untyped.order.address.district).toBe(directory);
+    expect((await stored(untyped.number))?.shipDistrict).toBe(directory);
+
+    const member = await signUpViaApp(shop.app, "district-member@example.in");
+    await putInCart(shop.db, member.userId, [{ itemId: "coconut-oil" }]);
+    const addressId = await saveAddress(shop.app, member.cookie);
+    const placed = await placeOrderRequest(shop.app, member.cookie, { addressId, paymentMethod: "cod" });
+    expect(((await placed.json()) as { order: OrderDetail }).order.address.district).toBe(directory);
+
+    // An order placed before orders kept the district shows none rather than a guess.
+    await shop.db.update(orders).set({ shipDistrict: null }).where(eq(orders.number, untyped.number));
+    const old = await callApi(
+      shop.app,
+      "GET",
+      withToken(`/api/guest-orders/${untyped.number}`, untyped.token),
+    );
+    expect((old.body as GuestView).order.address.district).toBeNull();
+  });
+});
+
+describe("an account made after a guest order", () => {
+  it("starts its address book with the order's address, and only an empty one", async () => {
+    const guest = await placeAsGuest("cod", [{ id: "coconut-oil", kind: "product", quantity: 1 }]);
+    const account = await signUpViaApp(shop.app, guest.email);
+    const book = await callApi(shop.app, "GET", "/api/addresses", { as: account });
+    expect(book.status).toBe(200);
+    const directory = (await lookUpPin(TEST_ADDRESS.pin))?.district;
+    expect(book.body.addresses).toEqual([
+      {
+        id: expect.any(String),
+        name: TEST_ADDRESS.name,
+        phone: guest.phone,
+        line1: TEST_ADDRESS.line1,
+        line2: TEST_ADDRESS.line2,
+        city: TEST_ADDRESS.city,
+        district: directory,
+        state: TEST_ADDRESS.state,
+        pin: TEST_ADDRESS.pin,
+      },
+    ]);
+    const checkout = await callApi(shop.app, "GET", "/api/checkout", { as: account });
+    expect(checkout.body.addresses).toHaveLength(1);
+
+    // An account that keeps addresses already is left as it is.
+    const second = await placeAsGuest("cod", [{ id: "coconut-oil", kind: "product", quantity: 1 }]);
+    const keeper = await signUpViaApp(shop.app, `keeper-${second.email}`);
+    await saveAddress(shop.app, keeper.cookie, { ...TEST_ADDRESS, line1: "7, Keeper's Lane" });
+    await shop.db.update(orders).set({ guestEmail: keeper.email }).where(eq(orders.number, second.number));
+    await claimGuestOrders(shop.db, keeper.userId);
+    const kept = await callApi(shop.app, "GET", "/api/addresses", { as: keeper });
+    expect(kept.body.addresses.map((address: { line1: string }) => address.line1)).toEqual([
+      "7, Keeper's Lane",
+    ]);
   });
 });

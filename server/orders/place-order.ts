@@ -245,6 +245,8 @@ export async function placeOrder(
         shipLine1: address.line1,
         shipLine2: address.line2,
         shipCity: address.city,
+        // What the form sent (filled from the PIN), else the directory's, as saving an address does.
+        shipDistrict: address.district || delivery.place.district || null,
         shipState: address.state,
         shipPin: address.pin,
         estimatedDeliveryFrom: estimate.from,
