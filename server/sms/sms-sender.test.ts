@@ -110,6 +110,30 @@ describe("without a provider", () => {
   });
 });
 
+describe("order notices (free text)", () => {
+  const NOTICE = { to: "+919876543210", text: "Prakriti Naturals: order PN-2026-000001 is cancelled." };
+
+  it("go through Twilio and to DATA_DIR/sms/, and MSG91 (templates only) declines them unsent", async () => {
+    const before = fake.messages.length;
+    await expect(twilio().sendNotice(NOTICE)).resolves.toBe(true);
+    expect(fake.messages.at(-1)).toMatchObject({ provider: "twilio", to: NOTICE.to, body: NOTICE.text });
+
+    await expect(msg91().sendNotice(NOTICE)).resolves.toBe(false);
+    expect(fake.messages).toHaveLength(before + 1);
+
+    const dataDir = await mkdtemp(path.join(tmpdir(), "shop-sms-"));
+    try {
+      await createSmsSender(parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir })).sendNotice(NOTICE);
+      const files = await readdir(path.join(dataDir, "sms"));
+      expect(await readFile(path.join(dataDir, "sms", files[0] ?? ""), "utf8")).toBe(
+        `To: ${NOTICE.to}\n\n${NOTICE.text}\n`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("configuration", () => {
   it("refuses half a provider, or two", () => {
     expect(() => parseEnv({ MSG91_AUTH_KEY: "k" })).toThrow(/MSG91_TEMPLATE_ID/);

@@ -5,7 +5,17 @@ import type { Env } from "../env.ts";
 
 /** One sign-in code for one number; `text` is the whole message where the provider sends free text. */
 export type SmsCode = { to: string; code: string; text: string };
-export type SmsSender = { provider: "msg91" | "twilio" | "file"; send: (sms: SmsCode) => Promise<void> };
+/** A short notice in free text (an order placed, shipped or cancelled) to an account that has no e-mail. */
+export type SmsNotice = { to: string; text: string };
+export type SmsSender = {
+  provider: "msg91" | "twilio" | "file";
+  send: (sms: SmsCode) => Promise<void>;
+  /**
+   * False when the provider cannot carry free text: MSG91 sends only DLT-registered templates, and the shop has
+   * one for sign-in codes only (docs/decisions/045).
+   */
+  sendNotice: (notice: SmsNotice) => Promise<boolean>;
+};
 
 /** A provider that does not answer in this time has failed this try; the job tries again later. */
 const PROVIDER_TIMEOUT_MS = 10_000;
@@ -27,20 +37,36 @@ export const mobileSignInAvailable = (env: Env) =>
 /** Throws when the provider refuses or cannot be reached, so the job is retried; errors never carry the code. */
 export function createSmsSender(env: Env): SmsSender {
   const provider = smsProvider(env);
-  if (provider === "msg91") return { provider, send: (sms) => sendWithMsg91(env, sms) };
-  if (provider === "twilio") return { provider, send: (sms) => sendWithTwilio(env, sms) };
+  if (provider === "msg91") {
+    return { provider, send: (sms) => sendWithMsg91(env, sms), sendNotice: async () => false };
+  }
+  if (provider === "twilio") {
+    return {
+      provider,
+      send: (sms) => sendWithTwilio(env, sms),
+      sendNotice: async (notice) => {
+        await sendWithTwilio(env, notice);
+        return true;
+      },
+    };
+  }
   const folder = path.resolve(env.DATA_DIR, "sms");
+  const writeSms = async (sms: SmsNotice) => {
+    await mkdir(folder, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    const file = path.join(
+      folder,
+      `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`,
+    );
+    await writeFile(file, `To: ${sms.to}\n\n${sms.text}\n`);
+    if (env.NODE_ENV !== "test") console.log(`[sms] to ${sms.to}: ${sms.text}`);
+  };
   return {
     provider: "file",
-    async send(sms) {
-      await mkdir(folder, { recursive: true });
-      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-      const file = path.join(
-        folder,
-        `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`,
-      );
-      await writeFile(file, `To: ${sms.to}\n\n${sms.text}\n`);
-      if (env.NODE_ENV !== "test") console.log(`[sms] to ${sms.to}: ${sms.text}`);
+    send: writeSms,
+    sendNotice: async (notice) => {
+      await writeSms(notice);
+      return true;
     },
   };
 }
@@ -104,7 +130,7 @@ async function sendWithMsg91(env: Env, sms: SmsCode) {
 }
 
 /** Twilio's Messages resource: a form post with HTTP basic authentication; 201 with the message's sid. */
-async function sendWithTwilio(env: Env, sms: SmsCode) {
+async function sendWithTwilio(env: Env, sms: SmsNotice) {
   const sid = env.TWILIO_ACCOUNT_SID ?? "";
   const from = env.TWILIO_FROM ?? "";
   const form = new URLSearchParams({ To: sms.to, Body: sms.text });
