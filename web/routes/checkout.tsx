@@ -388,11 +388,6 @@ export function Component() {
               {notServedMessage} Please {guest ? "enter" : "choose"} another address.
             </p>
           )}
-          {!notServed && codChosenButUnavailable && (
-            <p className="mt-2 text-sm text-red-700 dark:text-red-400">
-              {codReason} Please choose another way to pay.
-            </p>
-          )}
           {!hasAddress && !blocked && (
             <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
               {guest
