@@ -7,6 +7,7 @@ import { FAKE_TWILIO, type FakeSmsProvider, startFakeSmsProvider } from "../../t
 import { readMails } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { orders, users } from "../db/schema.ts";
+import { orderNotice } from "./order-sms.ts";
 import { changeOrderStatus } from "./order-status.ts";
 
 let sms: FakeSmsProvider;
@@ -97,6 +98,13 @@ describe("order notices for an account made with a mobile number", () => {
     expect(await smsTo(mobile, new RegExp(`order ${order.number} has shipped`))).toBe(
       `Prakriti Naturals: order ${order.number} has shipped with Delhivery, tracking DLV555. Track it: https://www.delhivery.com/track/package/DLV555`,
     );
+    // The same notice for MSG91's registered template: its link is the courier's page too.
+    const [shipped] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    expect(shipped && orderNotice(shop.env, shipped, "shipped", "unused")?.vars).toEqual({
+      number: order.number,
+      status: "shipped",
+      link: "https://www.delhivery.com/track/package/DLV555",
+    });
 
     const second = await placeCod(shopper, "wax-powder");
     const cancelled = await callApi(shop.app, "POST", `/api/orders/${second.number}/cancel`, {
