@@ -246,7 +246,10 @@ export function Component() {
                             {address.city}, {address.state} {address.pin}
                             <br />
                             Mobile {formatMobile(address.phone)}
-                            {addressId === address.id && !addingAddress && answerLine}
+                            {addressId === address.id &&
+                              !addingAddress &&
+                              !summary.delivery[address.id]?.problem &&
+                              answerLine}
                             {summary.delivery[address.id]?.problem && (
                               <span className="mt-1 block font-medium text-red-700 dark:text-red-400">
                                 {summary.delivery[address.id]?.problem}
