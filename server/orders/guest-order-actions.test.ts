@@ -7,7 +7,7 @@ import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
-import { orderEvents, orders } from "../db/schema.ts";
+import { orderEvents, orders, users } from "../db/schema.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import { claimGuestOrders } from "./claim-guest-orders.ts";
 
@@ -295,5 +295,26 @@ describe("an account made after a guest order", () => {
     expect(kept.body.addresses.map((address: { line1: string }) => address.line1)).toEqual([
       "7, Keeper's Lane",
     ]);
+  });
+});
+
+describe("Razorpay Checkout's prefill", () => {
+  it("gives no e-mail for an account made with a mobile, which has only a stand-in address", async () => {
+    const member = await signUpViaApp(shop.app, "becomes-mobile@example.in");
+    await shop.db
+      .update(users)
+      .set({ email: "919812300001@mobile.invalid" })
+      .where(eq(users.id, member.userId));
+    await putInCart(shop.db, member.userId, [{ itemId: "coconut-oil" }]);
+    const addressId = await saveAddress(shop.app, member.cookie);
+    const placed = await placeOrderRequest(shop.app, member.cookie, { addressId, paymentMethod: "razorpay" });
+    const { order } = (await placed.json()) as { order: OrderDetail };
+    const options = await callApi(shop.app, "POST", `/api/orders/${order.number}/payment`, { as: member });
+    expect(options.status).toBe(200);
+    expect((options.body as RazorpayCheckout).prefill).toEqual({
+      name: TEST_ADDRESS.name,
+      email: "",
+      contact: "9876543210",
+    });
   });
 });
