@@ -70,8 +70,8 @@ export type OrderDetail = OrderListItem & {
   subtotalPaise: number;
   discount: { code: string; amountPaise: number } | null;
   shippingPaise: number;
-  /** As the order was shipped to: orders do not keep the district. */
-  address: Omit<Address, "district">;
+  /** As the order was shipped to; the district is null on orders placed before orders kept it. */
+  address: Omit<Address, "district"> & { district: string | null };
   estimate: DeliveryEstimate;
   courier: string | null;
   trackingNumber: string | null;

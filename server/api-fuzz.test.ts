@@ -152,6 +152,12 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/guest-orders/:number": { query: guestOrderTokenSchema },
   "GET /api/guest-orders/:number/invoice.pdf": { query: guestOrderTokenSchema },
   "GET /api/guest-orders/:number/credit-note.pdf": { query: guestOrderTokenSchema },
+  "POST /api/guest-orders/:number/payment": { query: guestOrderTokenSchema },
+  "POST /api/guest-orders/:number/payment/verify": {
+    query: guestOrderTokenSchema,
+    body: verifyPaymentSchema,
+  },
+  "POST /api/guest-orders/:number/cancel": { query: guestOrderTokenSchema, body: cancelOrderSchema },
   "GET /api/orders": { query: orderListQuerySchema },
   "POST /api/orders": { body: placeOrderSchema, headers: idempotencyKey },
   "GET /api/orders/:number": {},

@@ -116,6 +116,8 @@ const envSchema = z.object({
   MSG91_AUTH_KEY: optional(z.string().min(1)),
   /** The DLT-approved Flow template whose `##otp##` variable carries the code. */
   MSG91_TEMPLATE_ID: optional(z.string().min(1)),
+  /** A second DLT template for order notices to accounts without e-mail: ##number##, ##status##, ##link##. */
+  MSG91_ORDER_TEMPLATE_ID: optional(z.string().min(1)),
   MSG91_API_BASE: blankIsDefault(z.url().default("https://control.msg91.com")),
   TWILIO_ACCOUNT_SID: optional(
     z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be AC followed by 32 hex digits"),

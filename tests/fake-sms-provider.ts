@@ -1,15 +1,29 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export const FAKE_MSG91 = { authKey: "fake-msg91-auth-key", templateId: "fake-template-id" };
+export const FAKE_MSG91 = {
+  authKey: "fake-msg91-auth-key",
+  templateId: "fake-template-id",
+  orderTemplateId: "fake-order-template-id",
+};
 export const FAKE_TWILIO = {
   accountSid: `AC${"0123456789abcdef".repeat(2)}`,
   authToken: "fake-twilio-auth-token",
   from: "+15005550006",
 };
 
-/** One message the fake accepted: the number as the provider got it, and the code it carried. */
-export type FakeSms = { provider: "msg91" | "twilio"; to: string; code: string; body?: string };
+/**
+ * One message the fake accepted: the number as the provider got it, and the code it carried; an MSG91 order
+ * notice names its template and carries its variables instead.
+ */
+export type FakeSms = {
+  provider: "msg91" | "twilio";
+  to: string;
+  code: string;
+  body?: string;
+  template?: string;
+  vars?: Record<string, string>;
+};
 
 /**
  * A local copy of the two SMS APIs the shop speaks, on 127.0.0.1: MSG91's Flow API (`POST /api/v5/flow`, the
@@ -52,17 +66,27 @@ export async function startFakeSmsProvider() {
     }
     const body = JSON.parse(raw) as {
       template_id?: string;
-      recipients?: { mobiles?: string; otp?: string }[];
+      recipients?: ({ mobiles?: string; otp?: string } & Record<string, string>)[];
     };
     const recipient = body.recipients?.[0];
+    const notice = body.template_id === FAKE_MSG91.orderTemplateId;
     if (
-      body.template_id !== FAKE_MSG91.templateId ||
+      (body.template_id !== FAKE_MSG91.templateId && !notice) ||
       !recipient?.mobiles ||
       !/^91[6-9]\d{9}$/.test(recipient.mobiles)
     ) {
       return send(response, 400, { type: "error", message: "Invalid template or mobile" });
     }
-    record({ provider: "msg91", to: recipient.mobiles, code: String(recipient.otp ?? "") });
+    if (notice) {
+      const { mobiles, ...vars } = recipient;
+      // A DLT template's variables must all be filled, or MSG91 refuses the message.
+      if (!vars.number || !vars.status || !vars.link) {
+        return send(response, 400, { type: "error", message: "Template variables missing" });
+      }
+      record({ provider: "msg91", to: mobiles, code: "", template: body.template_id, vars });
+    } else {
+      record({ provider: "msg91", to: recipient.mobiles, code: String(recipient.otp ?? "") });
+    }
     send(response, 200, { type: "success", message: "3263686f6e6c696e65" });
   }
 

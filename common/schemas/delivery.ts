@@ -7,18 +7,30 @@ const pin = plainText().trim().regex(PIN_PATTERN, PIN_FORMAT_MESSAGE);
 
 export const pinParamSchema = z.object({ pin }).strict();
 
-/** "Check delivery" on a product or combo page: the PIN and, for the cash-on-delivery limit, the item. */
+/**
+ * "Check delivery": the PIN and, for the cash-on-delivery limit, the item (a product or combo page) or the
+ * order's total as the checkout priced it (the order itself is checked again when it is placed).
+ */
 export const deliveryCheckQuerySchema = z
   .object({
     pin,
     product: plainText().trim().min(1).max(100).optional(),
     combo: plainText().trim().min(1).max(100).optional(),
+    orderPaise: z.coerce
+      .number({ error: "must be a whole number of paise" })
+      .int("must be a whole number of paise")
+      .min(0, "must be a whole number of paise")
+      .max(100_000_000, "is too large")
+      .optional(),
   })
   .strict()
-  .refine((query) => !(query.product && query.combo), {
-    path: ["combo"],
-    message: "give a product or a combo, not both",
-  });
+  .refine(
+    (query) => [query.product, query.combo, query.orderPaise].filter((x) => x !== undefined).length <= 1,
+    {
+      path: ["combo"],
+      message: "give a product, a combo or an order total, not more than one",
+    },
+  );
 
 /** A PIN code or the first 1-5 digits of a range of them. */
 export const PREFIX_PATTERN = /^[1-9][0-9]{0,5}$/;

@@ -518,6 +518,8 @@ export const orders = pgTable(
     shipLine1: text("ship_line1").notNull(),
     shipLine2: text("ship_line2").notNull().default(""),
     shipCity: text("ship_city").notNull(),
+    /** The district the PIN look-up filled in (India Post's directory); null on orders placed before it was kept. */
+    shipDistrict: text("ship_district"),
     shipState: text("ship_state").notNull(),
     shipPin: text("ship_pin").notNull(),
     estimatedDeliveryFrom: date("estimated_delivery_from", { mode: "string" }).notNull(),

@@ -37,7 +37,10 @@ export function pinRoutes() {
   });
 }
 
-/** GET /api/delivery/check?pin=&product=: whether, when and how an item reaches a PIN, by the checkout's rules. */
+/**
+ * GET /api/delivery/check?pin=&product= (or &combo=, or &orderPaise= at checkout): whether, when and how an
+ * item or an order reaches a PIN, by the rules placing the order applies.
+ */
 export function deliveryCheckRoutes(deps: Deps) {
   const { db, env } = deps;
   return new Hono().get("/check", validate("query", deliveryCheckQuerySchema), async (c) => {
@@ -72,7 +75,7 @@ export function deliveryCheckRoutes(deps: Deps) {
         place,
         rule,
         cod: { enabled: env.COD_ENABLED, maxOrderPaise: env.COD_MAX_ORDER_PAISE },
-        totalPaise: pricePaise + shippingFor(pricePaise, shipping, pricePaise > 0),
+        totalPaise: query.orderPaise ?? pricePaise + shippingFor(pricePaise, shipping, pricePaise > 0),
         now: new Date(),
       }),
     );

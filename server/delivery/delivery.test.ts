@@ -121,8 +121,29 @@ describe("GET /api/delivery/check", () => {
     );
   });
 
+  it("at checkout, holds the order's total against the cash-on-delivery limit", async () => {
+    await clearRules();
+    const within = await api("GET", "/delivery/check?pin=600020&orderPaise=500000");
+    expect(within.body).toMatchObject({ served: true, cod: { available: true } });
+    expect(within.body.message).toBe(
+      `Delivers to Chennai, Tamil Nadu by ${byDate()}; cash on delivery available`,
+    );
+    const over = await api("GET", "/delivery/check?pin=600020&orderPaise=500100");
+    expect(over.body).toMatchObject({
+      served: true,
+      cod: { available: false, reason: "Cash on delivery is available for orders up to ₹5,000." },
+    });
+    expect(over.body.message).toBe(
+      `Delivers to Chennai, Tamil Nadu by ${byDate()}; cash on delivery not available`,
+    );
+  });
+
   it("refuses bad input with 400 naming the field", async () => {
     const cases: [string, string][] = [
+      ["/delivery/check?pin=600020&orderPaise=12.5", "orderPaise"],
+      ["/delivery/check?pin=600020&orderPaise=-1", "orderPaise"],
+      ["/delivery/check?pin=600020&orderPaise=lots", "orderPaise"],
+      ["/delivery/check?pin=600020&orderPaise=100&product=face-glow-oil", "combo"],
       ["/delivery/check?pin=1234", "pin"],
       ["/delivery/check?pin=600999", "pin"],
       ["/delivery/check", "pin"],

@@ -2,11 +2,13 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import type { OrderDetail } from "../../common/orders.ts";
 import {
+  cancelOrderSchema,
   findOrderSchema,
   guestOrderSchema,
   guestOrderTokenSchema,
   idempotencyKeySchema,
   orderNumberSchema,
+  verifyPaymentSchema,
 } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { takeAllowance } from "../auth/throttles.ts";
@@ -14,9 +16,12 @@ import { orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
+import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
+import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
 import { guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
+import { cancelAsCustomer } from "./order-status.ts";
 import { findOrder, getOrderDetail, type OrderRow } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
@@ -43,18 +48,37 @@ async function takeAsk(deps: Deps, subject: string, max: number): Promise<number
 }
 
 /**
- * Orders placed without an account: place one, open one by its signed link, and "Find my order", which mails
- * the link again. A guest order's page shows it and its tracking; changes to it go through the shop.
+ * Orders placed without an account: place one, open one by its signed link, pay for it online or cancel it
+ * through that link, and "Find my order", which mails the link again.
  */
 export function guestOrderRoutes(deps: Deps) {
   const { db, env } = deps;
 
   const present = async (order: OrderRow): Promise<OrderDetail> => {
-    const detail = await getOrderDetail(db, order, { now: new Date(), paymentsOpen: false });
-    // Cancelling, returning and paying need the account (or the shop) for now: a link in a mailbox is not
-    // enough to act on an order.
-    const none = { allowed: false, reason: null };
-    return { ...detail, actions: { cancel: none, requestReturn: none, pay: false } };
+    const detail = await getOrderDetail(db, order, {
+      now: new Date(),
+      paymentsOpen: razorpayConfig(env) !== null,
+    });
+    // The link pays for the order and cancels it as the account would; a return needs a conversation with the
+    // shop (photos, the parcel's way back), so it goes through the shop or an account.
+    return { ...detail, actions: { ...detail.actions, requestReturn: { allowed: false, reason: null } } };
+  };
+
+  /**
+   * The order a guest's link opens: the token stands in for the session, for one order. An order placed in an
+   * account is "not found" here, like a number that does not exist.
+   */
+  const linkedOrder = async (number: string, token: string): Promise<OrderRow> => {
+    const order = await findOrder(db, number);
+    if (!order?.guestEmail) throw notFound("There is no order with that number.");
+    if (!guestOrderTokenMatches(env, order.id, token)) {
+      throw httpError(
+        403,
+        "invalid_order_link",
+        "This link does not open this order. Use Find my order to have the right link e-mailed to you.",
+      );
+    }
+    return order;
   };
 
   /** The guest's own view: the order, the address it was placed with, and whether that has an account. */
@@ -71,20 +95,6 @@ export function guestOrderRoutes(deps: Deps) {
       inAccount: order.userId !== null,
       hasAccount: Boolean(account),
     };
-  };
-
-  /** The guest order the signed link opens: 404 for no such guest order, 403 for another order's token. */
-  const linkedOrder = async (number: string, token: string): Promise<OrderRow> => {
-    const order = await findOrder(db, number);
-    if (!order?.guestEmail) throw notFound("There is no order with that number.");
-    if (!guestOrderTokenMatches(env, order.id, token)) {
-      throw httpError(
-        403,
-        "invalid_order_link",
-        "This link does not open this order. Use Find my order to have the right link e-mailed to you.",
-      );
-    }
-    return order;
   };
 
   return (
@@ -174,6 +184,43 @@ export function guestOrderRoutes(deps: Deps) {
         async (c) => {
           const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
           return taxDocumentResponse(db, order.id, "credit_note");
+        },
+      )
+      // Paying online through the same Razorpay path as an account's order; the payment is confirmed by the
+      // browser's report or by Razorpay's webhook, whichever comes first.
+      .post(
+        "/:number/payment",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        async (c) => {
+          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await openOrderPayment(deps, order, order.guestEmail ?? ""));
+        },
+      )
+      .post(
+        "/:number/payment/verify",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        validate("json", verifyPaymentSchema),
+        async (c) => {
+          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await guestView(await verifyOrderPayment(deps, order, c.req.valid("json"))));
+        },
+      )
+      .post(
+        "/:number/cancel",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        validate("json", cancelOrderSchema),
+        async (c) => {
+          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          const cancelled = await cancelAsCustomer(
+            deps,
+            { orderId: order.id },
+            null,
+            c.req.valid("json").reason,
+          );
+          return c.json(await guestView(cancelled));
         },
       )
   );

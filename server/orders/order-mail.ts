@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { trackingUrl } from "../../common/couriers.ts";
 import { formatEstimate } from "../../common/delivery-estimate.ts";
 import { formatMobile } from "../../common/india.ts";
+import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -10,6 +11,7 @@ import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts"
 import { enqueueJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
+import { deliverOrderSms } from "./order-sms.ts";
 import type { Tx } from "./pricing.ts";
 
 /** `link`: a guest asked "Find my order" for the link to the order's page again. */
@@ -45,7 +47,7 @@ export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailK
  */
 export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderMailKind) {
   const [order] = await deps.db
-    .select({ order: orders, email: users.email })
+    .select({ order: orders, email: users.email, phoneNumber: users.phoneNumber })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
@@ -62,6 +64,11 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
   const link = order.email
     ? `${deps.env.PUBLIC_URL}/orders/${order.order.number}`
     : guestOrderLink(deps.env, order.order);
+  // An account made with a mobile number has no address to mail: its notices go by SMS instead.
+  if (order.email && isMobileAccountEmail(order.email)) {
+    if (order.phoneNumber) await deliverOrderSms(deps, order.order, order.phoneNumber, kind, link);
+    return;
+  }
   const invoice = kind === "shipped" ? await invoiceAttachment(deps, orderId) : null;
   const mail = composeOrderMail(deps, order.order, lines, kind, link, invoice?.number ?? null);
   await deps.mailer.send({ to, ...mail, ...(invoice ? { attachments: [invoice.attachment] } : {}) });

@@ -162,6 +162,24 @@ export async function changeOrderStatus(
 }
 
 /**
+ * The buyer's own cancellation, signed in or through a guest order's signed link: the lifecycle's rules for
+ * the customer decide whether it may still be cancelled (stock back, refund due, credit note, the mail).
+ */
+export function cancelAsCustomer(
+  deps: Deps,
+  where: { orderId: string } | { number: string; userId?: string },
+  actorUserId: string | null,
+  reason: string | undefined,
+): Promise<OrderRow> {
+  return changeOrderStatus(deps, where, {
+    to: "cancelled",
+    actor: "customer",
+    actorUserId,
+    note: reason ? `Reason: ${reason}` : null,
+  });
+}
+
+/**
  * A paid online order is refunded through Razorpay, to the original method; a cash-on-delivery refund is
  * paid by UPI or bank transfer by staff, who enter its reference. Runs while the order row is locked,
  * so two clicks cannot refund twice.

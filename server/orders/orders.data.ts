@@ -121,6 +121,7 @@ export function presentOrderDetail(
       line1: order.shipLine1,
       line2: order.shipLine2,
       city: order.shipCity,
+      district: order.shipDistrict,
       state: order.shipState as OrderDetail["address"]["state"],
       pin: order.shipPin,
     },

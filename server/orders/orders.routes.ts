@@ -1,6 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import type { RazorpayCheckout } from "../../common/orders.ts";
+import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import {
   cancelOrderSchema,
   orderListQuerySchema,
@@ -12,17 +12,13 @@ import {
 import { requireUser } from "../auth/session.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { httpError, notFound } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
-import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "../payments/razorpay.ts";
+import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
+import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
 import { idempotencyKeyOf } from "./guest-orders.routes.ts";
-import {
-  changeOrderStatus,
-  confirmRazorpayPayment,
-  lapseUnpaidOrder,
-  paymentDeadline,
-} from "./order-status.ts";
+import { cancelAsCustomer, changeOrderStatus } from "./order-status.ts";
 import { findOrder, getOrderDetail, listOrdersOf, type OrderRow } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
@@ -81,17 +77,12 @@ export function orderRoutes(deps: Deps) {
         async (c) => {
           const user = await requireUser(deps, c);
           const { number } = c.req.valid("param");
-          const { reason } = c.req.valid("json");
           await ownOrder(number, user.id);
-          const order = await changeOrderStatus(
+          const order = await cancelAsCustomer(
             deps,
             { number, userId: user.id },
-            {
-              to: "cancelled",
-              actor: "customer",
-              actorUserId: user.id,
-              note: reason ? `Reason: ${reason}` : null,
-            },
+            user.id,
+            c.req.valid("json").reason,
           );
           return c.json({ order: await present(order) });
         },
@@ -119,59 +110,10 @@ export function orderRoutes(deps: Deps) {
       )
       .post("/:number/payment", validate("param", orderNumberSchema), async (c) => {
         const user = await requireUser(deps, c);
-        let order = await ownOrder(c.req.valid("param").number, user.id);
-        const config = razorpayConfig(deps.env);
-        if (!config)
-          throw httpError(503, "payment_unavailable", "Online payment is not available at the moment.");
-        if (order.paymentMethod !== "razorpay" || order.status !== "awaiting_payment") {
-          throw httpError(409, "not_awaiting_payment", "This order is not waiting for an online payment.");
-        }
-        if (!order.razorpayOrderId) {
-          // Past its first hold without Checkout ever opened, the order lapses now rather than at the next sweep.
-          const deadline = paymentDeadline(deps.env, order);
-          if (deadline.at <= new Date() && (await lapseUnpaidOrder(deps, order.id))) {
-            throw httpError(
-              409,
-              "payment_window_over",
-              `This order was not paid within ${deadline.minutes} minutes, so it has been cancelled and its items put back on the shelf. Please place it again.`,
-            );
-          }
-          const created = await createRazorpayOrder(config, {
-            amountPaise: order.totalPaise,
-            receipt: order.number,
-            orderId: order.id,
-          });
-          // Two tabs asking at once: the first id stored wins, the other Razorpay order is simply never paid.
-          // Only while the order still waits: one that lapsed meanwhile gets no Checkout.
-          const [stored] = await deps.db
-            .update(orders)
-            .set({ razorpayOrderId: created.id })
-            .where(
-              and(
-                eq(orders.id, order.id),
-                isNull(orders.razorpayOrderId),
-                eq(orders.status, "awaiting_payment"),
-              ),
-            )
-            .returning();
-          order = stored ?? (await ownOrder(order.number, user.id));
-          if (order.status !== "awaiting_payment") {
-            throw httpError(409, "not_awaiting_payment", "This order is not waiting for an online payment.");
-          }
-        }
-        const elapsedSeconds = Math.floor((Date.now() - order.createdAt.getTime()) / 1000);
-        const checkout: RazorpayCheckout = {
-          keyId: config.keyId,
-          scriptUrl: config.checkoutUrl,
-          razorpayOrderId: order.razorpayOrderId ?? "",
-          amountPaise: order.totalPaise,
-          currency: "INR",
-          shopName: deps.env.SHOP_NAME,
-          description: `Order ${order.number}`,
-          prefill: { name: order.shipName, email: user.email, contact: order.shipPhone },
-          timeoutSeconds: Math.max(60, deps.env.PAYMENT_WINDOW_MINUTES * 60 - elapsedSeconds),
-        };
-        return c.json(checkout);
+        const order = await ownOrder(c.req.valid("param").number, user.id);
+        // An account made with a mobile has only a stand-in address (decision 042): Checkout asks for none then.
+        const email = isMobileAccountEmail(user.email) ? "" : user.email;
+        return c.json(await openOrderPayment(deps, order, email));
       })
       .post(
         "/:number/payment/verify",
@@ -180,29 +122,7 @@ export function orderRoutes(deps: Deps) {
         async (c) => {
           const user = await requireUser(deps, c);
           const order = await ownOrder(c.req.valid("param").number, user.id);
-          const payment = c.req.valid("json");
-          const config = razorpayConfig(deps.env);
-          if (!config)
-            throw httpError(503, "payment_unavailable", "Online payment is not available at the moment.");
-          // The signature is checked against the Razorpay order this shop created, never the one the browser names.
-          if (
-            !order.razorpayOrderId ||
-            payment.razorpayOrderId !== order.razorpayOrderId ||
-            !verifyPaymentSignature(
-              config.keySecret,
-              order.razorpayOrderId,
-              payment.razorpayPaymentId,
-              payment.razorpaySignature,
-            )
-          ) {
-            throw httpError(400, "invalid_payment_signature", "The payment could not be verified.");
-          }
-          const confirmed = await confirmRazorpayPayment(deps, {
-            razorpayOrderId: order.razorpayOrderId,
-            paymentId: payment.razorpayPaymentId,
-            via: "browser",
-          });
-          return c.json({ order: await present(confirmed?.order ?? order) });
+          return c.json({ order: await present(await verifyOrderPayment(deps, order, c.req.valid("json"))) });
         },
       )
   );

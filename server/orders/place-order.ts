@@ -209,16 +209,9 @@ export async function placeOrder(
         if (!razorpayConfig(env)) {
           throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
         }
-        // Paying, and retrying a payment, happen on the order's page, which for now needs the account.
-        if (!userId) {
-          throw httpError(
-            422,
-            "payment_unavailable",
-            "Paying online needs an account for now. Choose cash on delivery, or sign in to pay online.",
-          );
-        }
         // One waiting online payment per account (decision 020). Placements of one account queue on the cart
-        // lock above, so this sees any committed before; the partial unique index is the last guard.
+        // lock above, so this sees any committed before; the partial unique index is the last guard. A guest
+        // pays through the order's signed link (docs/decisions/045); an unpaid guest order lapses like any.
         if (userId) {
           const [waiting] = await tx
             .select({ number: orders.number })
@@ -252,6 +245,8 @@ export async function placeOrder(
         shipLine1: address.line1,
         shipLine2: address.line2,
         shipCity: address.city,
+        // What the form sent (filled from the PIN), else the directory's, as saving an address does.
+        shipDistrict: address.district || delivery.place.district || null,
         shipState: address.state,
         shipPin: address.pin,
         estimatedDeliveryFrom: estimate.from,

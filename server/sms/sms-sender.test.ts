@@ -110,6 +110,48 @@ describe("without a provider", () => {
   });
 });
 
+describe("order notices (free text)", () => {
+  const NOTICE = {
+    to: "+919876543210",
+    text: "Prakriti Naturals: order PN-2026-000001 is cancelled. See it: https://shop.example/orders/PN-2026-000001",
+    vars: {
+      number: "PN-2026-000001",
+      status: "cancelled",
+      link: "https://shop.example/orders/PN-2026-000001",
+    },
+  };
+
+  it("go through Twilio, MSG91's notice template and DATA_DIR/sms/; MSG91 without one declines them", async () => {
+    const before = fake.messages.length;
+    await expect(twilio().sendNotice(NOTICE)).resolves.toBe(true);
+    expect(fake.messages.at(-1)).toMatchObject({ provider: "twilio", to: NOTICE.to, body: NOTICE.text });
+
+    await expect(msg91().sendNotice(NOTICE)).resolves.toBe(false);
+    expect(fake.messages).toHaveLength(before + 1);
+    await expect(
+      msg91({ MSG91_ORDER_TEMPLATE_ID: FAKE_MSG91.orderTemplateId }).sendNotice(NOTICE),
+    ).resolves.toBe(true);
+    expect(fake.messages.at(-1)).toEqual({
+      provider: "msg91",
+      to: "919876543210",
+      code: "",
+      template: FAKE_MSG91.orderTemplateId,
+      vars: NOTICE.vars,
+    });
+
+    const dataDir = await mkdtemp(path.join(tmpdir(), "shop-sms-"));
+    try {
+      await createSmsSender(parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir })).sendNotice(NOTICE);
+      const files = await readdir(path.join(dataDir, "sms"));
+      expect(await readFile(path.join(dataDir, "sms", files[0] ?? ""), "utf8")).toBe(
+        `To: ${NOTICE.to}\n\n${NOTICE.text}\n`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("configuration", () => {
   it("refuses half a provider, or two", () => {
     expect(() => parseEnv({ MSG91_AUTH_KEY: "k" })).toThrow(/MSG91_TEMPLATE_ID/);

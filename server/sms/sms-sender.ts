@@ -5,7 +5,20 @@ import type { Env } from "../env.ts";
 
 /** One sign-in code for one number; `text` is the whole message where the provider sends free text. */
 export type SmsCode = { to: string; code: string; text: string };
-export type SmsSender = { provider: "msg91" | "twilio" | "file"; send: (sms: SmsCode) => Promise<void> };
+/**
+ * A short notice (an order placed, shipped or cancelled) to an account that has no e-mail: the free text, and
+ * its variables for a provider that sends only registered templates.
+ */
+export type SmsNotice = { to: string; text: string; vars: { number: string; status: string; link: string } };
+export type SmsSender = {
+  provider: "msg91" | "twilio" | "file";
+  send: (sms: SmsCode) => Promise<void>;
+  /**
+   * False when the notice cannot be sent: MSG91 sends only DLT-registered templates, and without
+   * MSG91_ORDER_TEMPLATE_ID the shop has one for sign-in codes only (docs/decisions/045).
+   */
+  sendNotice: (notice: SmsNotice) => Promise<boolean>;
+};
 
 /** A provider that does not answer in this time has failed this try; the job tries again later. */
 const PROVIDER_TIMEOUT_MS = 10_000;
@@ -27,20 +40,44 @@ export const mobileSignInAvailable = (env: Env) =>
 /** Throws when the provider refuses or cannot be reached, so the job is retried; errors never carry the code. */
 export function createSmsSender(env: Env): SmsSender {
   const provider = smsProvider(env);
-  if (provider === "msg91") return { provider, send: (sms) => sendWithMsg91(env, sms) };
-  if (provider === "twilio") return { provider, send: (sms) => sendWithTwilio(env, sms) };
+  if (provider === "msg91") {
+    return {
+      provider,
+      send: (sms) => sendWithMsg91(env, sms),
+      sendNotice: async (notice) => {
+        if (!env.MSG91_ORDER_TEMPLATE_ID) return false;
+        await sendMsg91Flow(env, env.MSG91_ORDER_TEMPLATE_ID, notice.to, notice.vars);
+        return true;
+      },
+    };
+  }
+  if (provider === "twilio") {
+    return {
+      provider,
+      send: (sms) => sendWithTwilio(env, sms),
+      sendNotice: async (notice) => {
+        await sendWithTwilio(env, notice);
+        return true;
+      },
+    };
+  }
   const folder = path.resolve(env.DATA_DIR, "sms");
+  const writeSms = async (sms: { to: string; text: string }) => {
+    await mkdir(folder, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    const file = path.join(
+      folder,
+      `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`,
+    );
+    await writeFile(file, `To: ${sms.to}\n\n${sms.text}\n`);
+    if (env.NODE_ENV !== "test") console.log(`[sms] to ${sms.to}: ${sms.text}`);
+  };
   return {
     provider: "file",
-    async send(sms) {
-      await mkdir(folder, { recursive: true });
-      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-      const file = path.join(
-        folder,
-        `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`,
-      );
-      await writeFile(file, `To: ${sms.to}\n\n${sms.text}\n`);
-      if (env.NODE_ENV !== "test") console.log(`[sms] to ${sms.to}: ${sms.text}`);
+    send: writeSms,
+    sendNotice: async (notice) => {
+      await writeSms(notice);
+      return true;
     },
   };
 }
@@ -82,7 +119,12 @@ const field = (body: unknown, name: string): string | undefined => {
  * MSG91's Flow API (India's DLT rules allow only registered templates): the template's `##otp##` variable
  * gets the code. MSG91 answers `{"type":"success"}` or `{"type":"error","message":...}`, at times with 200.
  */
-async function sendWithMsg91(env: Env, sms: SmsCode) {
+function sendWithMsg91(env: Env, sms: SmsCode) {
+  return sendMsg91Flow(env, env.MSG91_TEMPLATE_ID ?? "", sms.to, { otp: sms.code });
+}
+
+/** One Flow API call: a template and its variables, for one number. */
+async function sendMsg91Flow(env: Env, templateId: string, to: string, vars: Record<string, string>) {
   const { status, body } = await post(
     new URL("/api/v5/flow", env.MSG91_API_BASE).toString(),
     {
@@ -92,9 +134,9 @@ async function sendWithMsg91(env: Env, sms: SmsCode) {
         accept: "application/json",
       },
       body: JSON.stringify({
-        template_id: env.MSG91_TEMPLATE_ID,
+        template_id: templateId,
         short_url: "0",
-        recipients: [{ mobiles: sms.to.replace(/^\+/, ""), otp: sms.code }],
+        recipients: [{ ...vars, mobiles: to.replace(/^\+/, "") }],
       }),
     },
     "MSG91",
@@ -104,7 +146,7 @@ async function sendWithMsg91(env: Env, sms: SmsCode) {
 }
 
 /** Twilio's Messages resource: a form post with HTTP basic authentication; 201 with the message's sid. */
-async function sendWithTwilio(env: Env, sms: SmsCode) {
+async function sendWithTwilio(env: Env, sms: { to: string; text: string }) {
   const sid = env.TWILIO_ACCOUNT_SID ?? "";
   const from = env.TWILIO_FROM ?? "";
   const form = new URLSearchParams({ To: sms.to, Body: sms.text });

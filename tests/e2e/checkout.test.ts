@@ -53,7 +53,9 @@ async function enterAddress(page: Page) {
   await form.getByLabel("City or town").fill("Bengaluru");
   await form.getByLabel("PIN code").fill("560038");
   // The PIN fills district and state from India Post's directory; the city typed stays.
-  await form.getByText("Bangalore, Karnataka").waitFor();
+  await form.getByText("Bangalore, Karnataka", { exact: true }).waitFor();
+  // And, before anything is saved or placed, Check delivery's answer for this order.
+  await form.getByText(/^Delivers to Bangalore, Karnataka by .+; cash on delivery available$/).waitFor();
   await expect(form.getByLabel("City or town").inputValue()).resolves.toBe("Bengaluru");
   await form.getByLabel("State or union territory").selectOption("Tamil Nadu");
   await form.getByRole("button", { name: "Save address" }).click();

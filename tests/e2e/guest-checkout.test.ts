@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
-import { orders } from "../../server/db/schema.ts";
+import { deliveryRules, orders } from "../../server/db/schema.ts";
+import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { measureJourney } from "./journey-measure.ts";
@@ -10,15 +11,18 @@ import { measureJourney } from "./journey-measure.ts";
 let shop: Shop;
 let browser: Browser;
 let database: ReturnType<typeof createDb>;
+let fake: FakeRazorpay;
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+  fake = await startFakeRazorpay();
+  [shop, browser] = await Promise.all([startShop({ env: fake.env }), launchBrowser()]);
   database = createDb(shop.databaseUrl ?? "", { max: 2 });
 });
 afterAll(async () => {
   await database?.pool.end();
   await browser?.close();
   await shop?.stop();
+  await fake?.stop();
 });
 
 describe("a guest orders with cash on delivery", () => {
@@ -142,6 +146,105 @@ describe("a guest orders with cash on delivery", () => {
         subject: new RegExp(`^Your order ${number}$`),
       });
       expect(linkIn(again, "/guest-order/")).toBe(link);
+
+      expect(failures).toEqual([]);
+      await context.close();
+    },
+  );
+});
+
+describe("a guest pays online and cancels", () => {
+  beforeAll(async () => {
+    await database.db.insert(deliveryRules).values([
+      { prefix: "600005", rule: "not_served" },
+      { prefix: "600006", rule: "no_cod" },
+    ]);
+  });
+  afterAll(() => database.db.delete(deliveryRules));
+
+  it.each([
+    ["phone", "light"],
+    ["desktop", "dark"],
+  ] as const)(
+    "at %s size in %s mode: pays through Razorpay Checkout (the local fake), then cancels from the order's page",
+    async (viewport, colorScheme) => {
+      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on("pageerror", (error) => failures.push(error.message));
+      const email = `paying-guest-${viewport}@example.in`;
+
+      await page.goto("/product/face-glow-oil");
+      await page.getByRole("button", { name: "Add to cart" }).click();
+      await page.getByText("Face Glow Oil was added to cart!").waitFor();
+      await page.goto("/checkout?as=guest");
+      await page.getByRole("heading", { name: "Checkout" }).waitFor();
+      await page.getByLabel("E-mail").fill(email);
+      const form = page.getByRole("form", { name: "New delivery address" });
+      for (const [label, value] of [
+        ["Full name", "Arun Kumar"],
+        ["Mobile number", "91234 56780"],
+        ["House, flat, building", "4, Temple Street"],
+      ] as const) {
+        await form.getByLabel(label).fill(value);
+      }
+      const cod = page.getByRole("radio", { name: /Cash on delivery/ });
+      const pay = page.getByRole("button", { name: "Pay ₹499" });
+
+      // Before anything is placed, a typed PIN gets Check delivery's answer, by the owner's rules.
+      await form.getByLabel("PIN code").fill("600005");
+      await form
+        .getByText("Sorry, we do not deliver to PIN code 600005 (Chennai, Tamil Nadu) yet.")
+        .waitFor();
+      await form.getByRole("button", { name: "Use this address" }).click();
+      await page.getByText(/yet\. Please enter another address\./).waitFor();
+      await expect(pay.isDisabled()).resolves.toBe(true);
+      await screenshot(page, `guest-checkout-not-served-${viewport}-${colorScheme}`);
+      await page.getByRole("button", { name: "Change" }).click();
+      await form.getByLabel("PIN code").fill("600006");
+      await form
+        .getByText(
+          /^Delivers to Chennai, Tamil Nadu by .+; cash on delivery not available for this PIN code$/,
+        )
+        .waitFor();
+      await expect(cod.isDisabled()).resolves.toBe(true);
+      await page.getByText("Cash on delivery is not available for PIN code 600006.").waitFor();
+      await form.getByLabel("PIN code").fill("600004");
+      await form.getByText(/^Delivers to Chennai, Tamil Nadu by .+; cash on delivery available$/).waitFor();
+      await expect(cod.isDisabled()).resolves.toBe(false);
+      // The PIN fills the city and state in.
+      await expect.poll(() => form.getByLabel("State or union territory").inputValue()).toBe("Tamil Nadu");
+      await form.getByRole("button", { name: "Use this address" }).click();
+      await page.getByRole("button", { name: "Change" }).waitFor();
+      await page.getByText(/^Delivers to Chennai, Tamil Nadu by .+; cash on delivery available$/).waitFor();
+      await page.getByRole("radio", { name: /UPI, card or netbanking/ }).check();
+      await screenshot(page, `guest-pay-checkout-${viewport}-${colorScheme}`);
+      await pay.click();
+
+      const razorpay = page.getByRole("dialog", { name: "Razorpay test checkout" });
+      await razorpay.waitFor();
+      await razorpay.getByRole("button", { name: "Pay with UPI (test)" }).click();
+      await page.waitForURL(/\/guest-order\/PN-\d{4}-\d{6}\?token=[\w-]{43}&placed=1$/);
+      await page.getByText("Thank you! Your order is paid and confirmed.").waitFor();
+      const number = page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
+      const [paid] = await database.db.select().from(orders).where(eq(orders.number, number));
+      expect(paid).toMatchObject({ guestEmail: email, paymentMethod: "razorpay", status: "confirmed" });
+      expect(paid?.razorpayPaymentId).toMatch(/^pay_/);
+      await waitForMail(shop.dataDir, { to: email, subject: new RegExp(`^Order ${number} placed$`) });
+      await screenshot(page, `guest-pay-confirmed-${viewport}-${colorScheme}`);
+
+      // The order's page cancels it through the signed link, by the rules an account's order follows.
+      await page.getByRole("button", { name: "Cancel order" }).click();
+      const dialog = page.getByRole("dialog", { name: `Cancel order ${number}?` });
+      await dialog.getByText("refunded to your original payment method").waitFor();
+      await dialog.getByLabel("Reason (optional)").fill("Bought it in a shop");
+      await screenshot(page, `guest-cancel-dialog-${viewport}-${colorScheme}`);
+      await dialog.getByRole("button", { name: "Cancel order" }).click();
+      await page.getByText("Your order is cancelled.").waitFor();
+      await page.getByText("Cancelled", { exact: true }).first().waitFor();
+      const [cancelled] = await database.db.select().from(orders).where(eq(orders.number, number));
+      expect(cancelled?.status).toBe("cancelled");
+      await expect(page.getByRole("button", { name: "Cancel order" }).count()).resolves.toBe(0);
 
       expect(failures).toEqual([]);
       await context.close();

@@ -104,7 +104,7 @@ describe("the address form at checkout", () => {
     await form.getByText("We could not find this PIN code. Please check it.").waitFor();
 
     await form.getByLabel("PIN code").fill("600020");
-    await form.getByText("Chennai, Tamil Nadu").waitFor();
+    await form.getByText("Chennai, Tamil Nadu", { exact: true }).waitFor();
     await expect(form.getByLabel("City or town").inputValue()).resolves.toBe("Chennai");
     await expect(form.getByLabel("District").inputValue()).resolves.toBe("Chennai");
     await expect(form.getByLabel("State or union territory").inputValue()).resolves.toBe("Tamil Nadu");

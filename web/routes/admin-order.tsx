@@ -13,6 +13,7 @@ import {
   primaryButton,
   secondaryButton,
 } from "../features/orders/buttons.ts";
+import { placeLine } from "../features/orders/delivery-card.tsx";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
@@ -151,7 +152,7 @@ export function Component() {
               <br />
               {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
               <br />
-              {order.address.city}, {order.address.state} {order.address.pin}
+              {placeLine(order.address)}
               <br />
               <a href={`tel:+91${order.address.phone}`} className="underline">
                 {formatMobile(order.address.phone)}

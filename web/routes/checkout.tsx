@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import {
   Link,
   type LoaderFunctionArgs,
@@ -26,6 +26,7 @@ import {
   syncCartSession,
 } from "../features/cart/cart-store.ts";
 import { readAppliedCode, readGuestCart } from "../features/cart/guest-storage.ts";
+import { DeliveryAnswerText, useDeliveryAnswer } from "../features/delivery/delivery-check.tsx";
 import { AddressForm } from "../features/orders/address-form.tsx";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
@@ -70,8 +71,7 @@ export const ErrorBoundary = RouteError;
 export function Component() {
   const summary = useLoaderData<typeof loader>();
   const { pricing, guest } = summary;
-  // Paying online happens on the order's page, which needs an account for now.
-  const payment = guest ? { ...summary.payment, razorpay: { enabled: false } } : summary.payment;
+  const { payment } = summary;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [addressId, setAddressId] = useState<string | null>(summary.addresses[0]?.id ?? null);
@@ -79,6 +79,8 @@ export function Component() {
   const [email, setEmail] = useState("");
   const [emailError, setEmailError] = useState<string | null>(null);
   const [guestAddress, setGuestAddress] = useState<AddressInput | null>(null);
+  // The PIN being typed in a new address, once complete: checked for delivery before anything is placed.
+  const [typedPin, setTypedPin] = useState<string | null>(null);
   const defaultMethod: PaymentMethod | null = payment.razorpay.enabled
     ? "razorpay"
     : payment.cod.available
@@ -89,6 +91,10 @@ export function Component() {
   const [idempotencyKey] = useState(newRandomId);
   const [placing, setPlacing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const savedPin = summary.addresses.find((address) => address.id === addressId)?.pin ?? null;
+  const checkPin = guest ? (typedPin ?? guestAddress?.pin ?? null) : addingAddress ? typedPin : savedPin;
+  // Check delivery's answer for this order to this PIN: where, by when, whether cash is taken.
+  const deliveryAnswer = useDeliveryAnswer(checkPin, pricing.totalPaise).answer;
 
   if (pricing.lines.length === 0 && pricing.problems.length === 0) {
     return (
@@ -108,10 +114,13 @@ export function Component() {
   // The PIN rules the order will be held to (common/delivery-check.ts): a new address is checked when placed.
   const delivery = !guest && addressId ? summary.delivery[addressId] : undefined;
   const codReason =
+    (deliveryAnswer?.served ? deliveryAnswer.cod.reason : null) ??
     delivery?.codProblem ??
     (payment.cod.available ? null : `Available for orders up to ${formatRupees(payment.cod.maxOrderPaise)}.`);
   const codChosenButUnavailable = method === "cod" && codReason !== null;
-  const notServed = delivery !== undefined && !delivery.served;
+  const notServed = (delivery !== undefined && !delivery.served) || deliveryAnswer?.served === false;
+  const notServedMessage = deliveryAnswer?.served === false ? deliveryAnswer.message : delivery?.problem;
+  const answerLine = <DeliveryAnswerText answer={deliveryAnswer} error={null} className="mt-1" inline />;
   const hasAddress = guest ? guestAddress !== null : addressId !== null && !addingAddress;
   const canPlace = !blocked && hasAddress && !notServed && method !== null && !codChosenButUnavailable;
 
@@ -126,15 +135,25 @@ export function Component() {
     setPlacing(true);
     setError(null);
     try {
-      const placed = await api<{ order: { number: string }; token: string }>("/guest-orders", {
-        method: "POST",
-        headers: { "Idempotency-Key": idempotencyKey },
-        body: { email: checkedEmail.data, address: guestAddress, ...guest, paymentMethod: method },
-      });
+      const placed = await api<{ order: { number: string; status: string }; token: string }>(
+        "/guest-orders",
+        {
+          method: "POST",
+          headers: { "Idempotency-Key": idempotencyKey },
+          body: { email: checkedEmail.data, address: guestAddress, ...guest, paymentMethod: method },
+        },
+      );
       // The order is the guest's now: the cart kept in this browser (and its code) is done with.
       await clearItems();
       await removeDiscountCode();
-      navigate(`/guest-order/${placed.order.number}?token=${placed.token}&placed=1`, { replace: true });
+      const page = `/guest-order/${placed.order.number}?token=${placed.token}`;
+      if (placed.order.status !== "awaiting_payment") {
+        navigate(`${page}&placed=1`, { replace: true });
+        return;
+      }
+      // Paid through the order's signed link; dismissed or failed, the order's page offers Pay now.
+      const outcome = await payOnline(placed.order.number, placed.token).catch(() => null);
+      navigate(outcome?.result === "paid" ? `${page}&placed=1` : page, { replace: true });
     } catch (caught) {
       setPlacing(false);
       setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
@@ -198,6 +217,8 @@ export function Component() {
                 }}
                 address={guestAddress}
                 onAddress={setGuestAddress}
+                onPin={setTypedPin}
+                answer={answerLine}
               />
             ) : (
               <>
@@ -225,6 +246,10 @@ export function Component() {
                             {address.city}, {address.state} {address.pin}
                             <br />
                             Mobile {formatMobile(address.phone)}
+                            {addressId === address.id &&
+                              !addingAddress &&
+                              !summary.delivery[address.id]?.problem &&
+                              answerLine}
                             {summary.delivery[address.id]?.problem && (
                               <span className="mt-1 block font-medium text-red-700 dark:text-red-400">
                                 {summary.delivery[address.id]?.problem}
@@ -245,6 +270,8 @@ export function Component() {
                         revalidator.revalidate();
                       }}
                       onCancel={summary.addresses.length > 0 ? () => setAddingAddress(false) : undefined}
+                      onPin={setTypedPin}
+                      pinAnswer={answerLine}
                     />
                   ) : (
                     <button type="button" className={secondaryButton} onClick={() => setAddingAddress(true)}>
@@ -359,9 +386,9 @@ export function Component() {
                 ? `Pay ${formatRupees(pricing.totalPaise)}`
                 : `Place order · ${formatRupees(pricing.totalPaise)}`}
           </button>
-          {notServed && delivery?.problem && (
+          {notServed && notServedMessage && (
             <p className="mt-2 text-sm text-red-700 dark:text-red-400">
-              {delivery.problem} Please choose another address.
+              {notServedMessage} Please {guest ? "enter" : "choose"} another address.
             </p>
           )}
           {!hasAddress && !blocked && (
@@ -369,15 +396,6 @@ export function Component() {
               {guest
                 ? "Enter your e-mail and delivery address to continue."
                 : "Save a delivery address to continue."}
-            </p>
-          )}
-          {guest && summary.payment.razorpay.enabled && (
-            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-              To pay online by UPI, card or netbanking,{" "}
-              <Link to="/login?redirectTo=%2Fcheckout" className="underline">
-                sign in or create an account
-              </Link>
-              .
             </p>
           )}
         </aside>
@@ -393,12 +411,17 @@ function GuestDetails({
   onEmail,
   address,
   onAddress,
+  onPin,
+  answer,
 }: {
   email: string;
   emailError: string | null;
   onEmail: (email: string) => void;
   address: AddressInput | null;
   onAddress: (address: AddressInput | null) => void;
+  onPin: (pin: string | null) => void;
+  /** Whether and when the order reaches the address's PIN. */
+  answer: ReactNode;
 }) {
   const [editing, setEditing] = useState(address === null);
   return (
@@ -434,6 +457,8 @@ function GuestDetails({
             onAddress(chosen);
             setEditing(false);
           }}
+          onPin={onPin}
+          pinAnswer={answer}
         />
       ) : (
         <div className="flex flex-wrap items-start justify-between gap-3 rounded-md border border-brand-600 bg-brand-50 p-3 text-sm dark:bg-brand-900/40">
@@ -444,6 +469,7 @@ function GuestDetails({
             {address.city}, {address.state} {address.pin}
             <br />
             Mobile {address.phone}
+            {answer}
           </p>
           <button type="button" className={secondaryButton} onClick={() => setEditing(true)}>
             Change

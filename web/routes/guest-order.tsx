@@ -1,19 +1,26 @@
-import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import { useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody } from "../features/orders/order-body.tsx";
+import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
-import { api } from "../lib/api.ts";
+import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { formatDateTime } from "../lib/format-date.ts";
 
 type GuestOrderView = { order: OrderDetail; email: string; inAccount: boolean; hasAccount: boolean };
 
-/** A guest's order, opened from the link in its e-mail: the token in the address is the only key. */
+/**
+ * A guest's order, opened from the link in its e-mail (or straight after checkout): the token in the address is
+ * the only key, to see the order, pay for it online and cancel it.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   return api<GuestOrderView>(
@@ -26,18 +33,60 @@ export const ErrorBoundary = RouteError;
 export function Component() {
   const { order, email, inAccount, hasAccount } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
+  const revalidator = useRevalidator();
+  const token = search.get("token") ?? "";
+  const [cancelling, setCancelling] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const placedNow = search.get("placed") === "1";
   const signUp = `/signup?${new URLSearchParams({ email, redirectTo: "/orders" })}`;
+  const withToken = (path: string) => `${path}?token=${encodeURIComponent(token)}`;
+
+  async function pay() {
+    setBusy(true);
+    setError(null);
+    try {
+      const outcome = await payOnline(order.number, token);
+      if (outcome.result === "paid") {
+        setNotice(
+          `Thank you! Your payment is received and your order is confirmed. We have e-mailed a confirmation with a link to this page to ${email}.`,
+        );
+      }
+      revalidator.revalidate();
+    } catch (caught) {
+      setError(
+        isApiError(caught) || caught instanceof Error ? caught.message : "The payment could not be started.",
+      );
+      if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function cancel(reason: string | undefined) {
+    await api(withToken(`/guest-orders/${order.number}/cancel`), {
+      method: "POST",
+      body: reason ? { reason } : {},
+    });
+    setCancelling(false);
+    setNotice("Your order is cancelled.");
+    revalidator.revalidate();
+  }
 
   return (
     <div>
-      {placedNow && (
+      {(notice || (placedNow && order.status !== "awaiting_payment")) && (
         <p
           role="status"
           className="mt-3 rounded-md bg-brand-50 p-3 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
         >
-          Thank you! Your order is placed. We have e-mailed a confirmation with a link to this page to{" "}
-          <strong>{email}</strong>.
+          {notice ?? (
+            <>
+              Thank you! Your order is {order.paidAt ? "paid and confirmed" : "placed"}. We have e-mailed a
+              confirmation with a link to this page to <strong>{email}</strong>.
+            </>
+          )}
         </p>
       )}
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
@@ -49,6 +98,28 @@ export function Component() {
         </div>
         <StatusBadge status={order.status} />
       </div>
+
+      {order.status === "awaiting_payment" && (
+        <div className="mt-4 rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+          <p>
+            This order is waiting for your payment of {formatRupees(order.totalPaise)}. Unpaid orders are
+            cancelled after a while, so keep this page open until you have paid.
+          </p>
+          {order.actions.pay && (
+            <button type="button" className={`${primaryButton} mt-2`} onClick={pay} disabled={busy}>
+              Pay now
+            </button>
+          )}
+        </div>
+      )}
+      {error && (
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+        >
+          {error}
+        </p>
+      )}
 
       <OrderBody
         order={order}
@@ -93,15 +164,40 @@ export function Component() {
                 </>
               )}
             </section>
+            {(order.actions.cancel.allowed || order.actions.cancel.reason) && (
+              <section aria-labelledby="help-heading" className={cardClass}>
+                <h2 id="help-heading" className="font-serif text-xl font-semibold">
+                  Need to change something?
+                </h2>
+                {order.actions.cancel.allowed && (
+                  <button
+                    type="button"
+                    className={`${secondaryButton} mt-3`}
+                    onClick={() => setCancelling(true)}
+                  >
+                    Cancel order
+                  </button>
+                )}
+                {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
+              </section>
+            )}
             <p className="text-sm text-stone-600 dark:text-stone-400">
-              To cancel or change this order,{" "}
+              To change this order or return it,{" "}
               <Link to="/contact" className="underline">
                 contact us
               </Link>{" "}
-              with its number. Keep the e-mail with this page's link: anyone who has it can see the order.
+              with its number. Keep the e-mail with this page's link: anyone who has it can see and cancel the
+              order.
             </p>
           </>
         }
+      />
+
+      <CancelOrderDialog
+        order={order}
+        open={cancelling}
+        onClose={() => setCancelling(false)}
+        cancel={cancel}
       />
     </div>
   );

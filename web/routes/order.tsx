@@ -3,13 +3,8 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
-import {
-  cardClass,
-  dangerButton,
-  inputClass,
-  primaryButton,
-  secondaryButton,
-} from "../features/orders/buttons.ts";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody } from "../features/orders/order-body.tsx";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
@@ -38,26 +33,30 @@ export function Component() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  async function act(path: "cancel" | "return") {
+  async function requestReturn() {
     setBusy(true);
     setError(null);
     try {
-      await api(`/orders/${order.number}/${path}`, {
-        method: "POST",
-        body:
-          path === "cancel" ? (reason.trim() ? { reason: reason.trim() } : {}) : { reason: reason.trim() },
-      });
+      await api(`/orders/${order.number}/return`, { method: "POST", body: { reason: reason.trim() } });
       setDialog(null);
       setReason("");
-      setNotice(
-        path === "cancel" ? "Your order is cancelled." : "Your return request is sent. We will e-mail you.",
-      );
+      setNotice("Your return request is sent. We will e-mail you.");
       revalidator.revalidate();
     } catch (caught) {
       setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
     } finally {
       setBusy(false);
     }
+  }
+
+  async function cancel(cancelReason: string | undefined) {
+    await api(`/orders/${order.number}/cancel`, {
+      method: "POST",
+      body: cancelReason ? { reason: cancelReason } : {},
+    });
+    setDialog(null);
+    setNotice("Your order is cancelled.");
+    revalidator.revalidate();
   }
 
   async function pay() {
@@ -179,41 +178,12 @@ export function Component() {
         }
       />
 
-      <OrderDialog
+      <CancelOrderDialog
+        order={order}
         open={dialog === "cancel"}
-        title={`Cancel order ${order.number}?`}
         onClose={() => setDialog(null)}
-      >
-        <p className="text-sm">
-          {order.paidAt
-            ? `The ${formatRupees(order.totalPaise)} you paid is refunded to your original payment method within 6-8 days.`
-            : "Nothing will be charged."}
-        </p>
-        <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium">
-          Reason (optional)
-        </label>
-        <textarea
-          id="cancel-reason"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          rows={2}
-          maxLength={500}
-          className={inputClass}
-        />
-        {error && (
-          <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        )}
-        <div className="mt-4 flex flex-wrap justify-end gap-2">
-          <button type="button" className={secondaryButton} onClick={() => setDialog(null)}>
-            Keep order
-          </button>
-          <button type="button" className={dangerButton} disabled={busy} onClick={() => act("cancel")}>
-            {busy ? "Cancelling…" : "Cancel order"}
-          </button>
-        </div>
-      </OrderDialog>
+        cancel={cancel}
+      />
 
       <OrderDialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
         <label htmlFor="return-reason" className="block text-sm font-medium">
@@ -245,7 +215,7 @@ export function Component() {
             type="button"
             className={primaryButton}
             disabled={busy || reason.trim().length < 10}
-            onClick={() => act("return")}
+            onClick={requestReturn}
           >
             {busy ? "Sending…" : "Send request"}
           </button>

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import type { DeliveryCheck as DeliveryAnswer } from "../../../common/delivery-check.ts";
 import { api, isApiError } from "../../lib/api.ts";
 
@@ -30,11 +30,7 @@ export function DeliveryCheck({ item }: { item: { product: string } | { combo: s
       const query = new URLSearchParams({ pin: pin.replace(/\s/g, ""), ...item });
       setAnswer(await api<DeliveryAnswer>(`/delivery/check?${query}`));
     } catch (caught) {
-      setError(
-        isApiError(caught)
-          ? (caught.fields?.pin ?? caught.message)
-          : "Something went wrong. Please try again.",
-      );
+      setError(messageOf(caught));
     } finally {
       setChecking(false);
     }
@@ -69,19 +65,67 @@ export function DeliveryCheck({ item }: { item: { product: string } | { combo: s
           {checking ? "Checking…" : "Check"}
         </button>
       </form>
-      <p id={`${id}-answer`} role="status" className="mt-2 text-sm empty:hidden">
-        {error ? (
-          <span className="text-red-700 dark:text-red-400">{error}</span>
-        ) : answer ? (
-          <span
-            className={
-              answer.served ? "text-brand-800 dark:text-green-300" : "text-red-700 dark:text-red-400"
-            }
-          >
-            {answer.message}
-          </span>
-        ) : null}
-      </p>
+      <DeliveryAnswerText id={`${id}-answer`} answer={answer} error={error} />
     </section>
   );
+}
+
+const messageOf = (caught: unknown) =>
+  isApiError(caught) ? (caught.fields?.pin ?? caught.message) : "Something went wrong. Please try again.";
+
+/** The answer, or why there is none, in the words the server gives; announced as it changes. */
+export function DeliveryAnswerText({
+  id,
+  answer,
+  error,
+  className = "mt-2",
+  inline = false,
+}: {
+  id?: string;
+  answer: DeliveryAnswer | null;
+  error: string | null;
+  className?: string;
+  /** Inside phrasing content (a label, a paragraph): a block-level span instead of a paragraph. */
+  inline?: boolean;
+}) {
+  const Tag = inline ? "span" : "p";
+  return (
+    <Tag id={id} role="status" className={`${className} block text-sm empty:hidden`}>
+      {error ? (
+        <span className="text-red-700 dark:text-red-400">{error}</span>
+      ) : answer ? (
+        <span
+          className={answer.served ? "text-brand-800 dark:text-green-300" : "text-red-700 dark:text-red-400"}
+        >
+          {answer.message}
+        </span>
+      ) : null}
+    </Tag>
+  );
+}
+
+/**
+ * The same check at checkout, asked as soon as the address has a complete PIN (null: none yet), for the order's
+ * total as the checkout priced it; placing the order applies the same rules again.
+ */
+export function useDeliveryAnswer(pin: string | null, orderPaise: number) {
+  const [state, setState] = useState<{ pin: string; answer: DeliveryAnswer | null; error: string | null }>({
+    pin: "",
+    answer: null,
+    error: null,
+  });
+  useEffect(() => {
+    if (!pin) return;
+    let current = true;
+    const query = new URLSearchParams({ pin, orderPaise: String(orderPaise) });
+    api<DeliveryAnswer>(`/delivery/check?${query}`).then(
+      (answer) => current && setState({ pin, answer, error: null }),
+      (caught) => current && setState({ pin, answer: null, error: messageOf(caught) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [pin, orderPaise]);
+  // An answer for a PIN no longer in the form is never shown.
+  return pin && state.pin === pin ? state : { pin, answer: null, error: null };
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
 import { api, isApiError } from "../../lib/api.ts";
@@ -27,11 +27,17 @@ export function AddressForm({
   onUse,
   initial,
   onCancel,
+  onPin,
+  pinAnswer,
 }: {
   onSaved?: (address: SavedAddress) => void;
   onUse?: (address: AddressInput) => void;
   initial?: AddressInput;
   onCancel?: () => void;
+  /** The PIN as typed, once it is six digits (null while it is not), for checkout's delivery check. */
+  onPin?: (pin: string | null) => void;
+  /** Shown under the PIN field: checkout's answer to whether and when the order reaches it. */
+  pinAnswer?: ReactNode;
 }) {
   const id = useId();
   const [values, setValues] = useState<AddressInput>(initial ?? EMPTY);
@@ -54,6 +60,7 @@ export function AddressForm({
     set("pin")(event);
     setPlace(null);
     const pin = completePin(event.target.value);
+    onPin?.(pin);
     lookingUp.current = pin ?? "";
     if (!pin) return;
     try {
@@ -114,7 +121,13 @@ export function AddressForm({
     }
   }
 
-  const field = (name: Field, label: string, props: Record<string, unknown> = {}, hint?: string) => (
+  const field = (
+    name: Field,
+    label: string,
+    props: Record<string, unknown> = {},
+    hint?: string,
+    extra?: ReactNode,
+  ) => (
     <div>
       <label htmlFor={`${id}-${name}`} className="block text-sm font-medium">
         {label}
@@ -146,6 +159,7 @@ export function AddressForm({
           {errors[name]}
         </p>
       )}
+      {extra}
     </div>
   );
 
@@ -174,6 +188,7 @@ export function AddressForm({
             onChange: changePin,
           },
           place ?? "City, district and state fill in from the PIN code",
+          pinAnswer,
         )}
         {field("city", "City or town", { autoComplete: "address-level2", required: true })}
         {field("district", "District", {})}

@@ -4,6 +4,13 @@ import { formatMobile } from "../../../common/india.ts";
 import { type OrderDetail, PAYMENT_METHOD_LABELS } from "../../../common/orders.ts";
 import { cardClass } from "./buttons.ts";
 
+/** "Tambaram, Chengalpattu district, Tamil Nadu 600045": the district when it says more than the city. */
+export function placeLine(address: OrderDetail["address"]): string {
+  const district =
+    address.district && address.district !== address.city ? `, ${address.district} district` : "";
+  return `${address.city}${district}, ${address.state} ${address.pin}`;
+}
+
 /** Where an order goes, how it is paid, and once shipped the courier's tracking link: for customers and guests alike. */
 export function DeliveryCard({ order, children }: { order: OrderDetail; children?: ReactNode }) {
   return (
@@ -16,7 +23,7 @@ export function DeliveryCard({ order, children }: { order: OrderDetail; children
         <br />
         {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
         <br />
-        {order.address.city}, {order.address.state} {order.address.pin}
+        {placeLine(order.address)}
         <br />
         Mobile {formatMobile(order.address.phone)}
       </address>

@@ -45,9 +45,14 @@ export type PaymentOutcome = { result: "paid"; order: OrderDetail } | { result: 
 /**
  * Opens Razorpay Checkout for an order awaiting payment and, once the shopper pays, has the server
  * verify the signature. If the page never hears back, Razorpay's webhook confirms the order instead.
+ * A guest's order is paid through its signed link (`token`) instead of the account.
  */
-export async function payOnline(number: string): Promise<PaymentOutcome> {
-  const checkout = await api<RazorpayCheckout>(`/orders/${number}/payment`, { method: "POST" });
+export async function payOnline(number: string, token?: string): Promise<PaymentOutcome> {
+  const path = (action: string) =>
+    token
+      ? `/guest-orders/${number}/${action}?token=${encodeURIComponent(token)}`
+      : `/orders/${number}/${action}`;
+  const checkout = await api<RazorpayCheckout>(path("payment"), { method: "POST" });
   const Razorpay = await loadCheckout(checkout.scriptUrl);
   return new Promise((resolve, reject) => {
     const razorpay = new Razorpay({
@@ -61,7 +66,7 @@ export async function payOnline(number: string): Promise<PaymentOutcome> {
       timeout: checkout.timeoutSeconds,
       theme: { color: "#15803d" },
       handler: (response: RazorpayResponse) => {
-        api<{ order: OrderDetail }>(`/orders/${number}/payment/verify`, {
+        api<{ order: OrderDetail }>(path("payment/verify"), {
           method: "POST",
           body: {
             razorpayPaymentId: response.razorpay_payment_id,

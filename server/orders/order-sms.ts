@@ -1,0 +1,65 @@
+import { trackingUrl } from "../../common/couriers.ts";
+import type { orders } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { log } from "../log.ts";
+import type { SmsNotice } from "../sms/sms-sender.ts";
+import type { OrderMailKind } from "./order-mail.ts";
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** Rupees as SMS carry them: "Rs." keeps a message in the GSM alphabet (160 characters, not 70 with ₹). */
+const rupees = (paise: number) => `Rs.${(paise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
+
+/**
+ * The SMS that stands in for an order e-mail to an account made with a mobile number (no e-mail): placed,
+ * shipped (with the courier's tracking link) and cancelled; the other mails have no SMS. Short, one link each;
+ * `vars` are the same notice for a provider's registered template (MSG91_ORDER_TEMPLATE_ID).
+ */
+export function orderNotice(
+  env: Deps["env"],
+  order: OrderRow,
+  kind: OrderMailKind,
+  link: string,
+): Omit<SmsNotice, "to"> | null {
+  const shop = env.SHOP_NAME;
+  const { number } = order;
+  switch (kind) {
+    case "placed":
+      return {
+        text: `${shop}: order ${number} of ${rupees(order.totalPaise)} is ${order.paidAt ? "paid and confirmed" : "placed (cash on delivery)"}. See it: ${link}`,
+        vars: { number, status: "placed", link },
+      };
+    case "shipped": {
+      const tracking = trackingUrl(order.courier, order.trackingNumber, order.trackingUrl) ?? link;
+      return {
+        text: `${shop}: order ${number} has shipped with ${order.courier ?? "our courier"}, tracking ${order.trackingNumber ?? "-"}. Track it: ${tracking}`,
+        vars: { number, status: "shipped", link: tracking },
+      };
+    }
+    case "cancelled":
+      return {
+        text: `${shop}: order ${number} is cancelled.${order.paidAt ? ` Your ${rupees(order.totalPaise)} is refunded within 6-8 days.` : ""} See it: ${link}`,
+        vars: { number, status: "cancelled", link },
+      };
+    default:
+      return null;
+  }
+}
+
+/** Sends the notice to the account's verified number; one the provider cannot carry is logged. */
+export async function deliverOrderSms(
+  deps: Deps,
+  order: OrderRow,
+  phoneNumber: string,
+  kind: OrderMailKind,
+  link: string,
+) {
+  const notice = orderNotice(deps.env, order, kind, link);
+  if (!notice) return;
+  if (!(await deps.sms.sendNotice({ to: phoneNumber, ...notice }))) {
+    log.warn(
+      { order: order.number, kind, provider: deps.sms.provider },
+      "an order notice for an account without e-mail was not sent: MSG91 has no notice template (MSG91_ORDER_TEMPLATE_ID)",
+    );
+  }
+}

@@ -1,0 +1,103 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import type { RazorpayCheckout } from "../../common/orders.ts";
+import type { verifyPaymentSchema } from "../../common/schemas/orders.ts";
+import { orders } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError } from "../errors.ts";
+import { confirmRazorpayPayment, lapseUnpaidOrder, paymentDeadline } from "../orders/order-status.ts";
+import type { OrderRow } from "../orders/orders.data.ts";
+import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
+
+const notAwaitingPayment = () =>
+  httpError(409, "not_awaiting_payment", "This order is not waiting for an online payment.");
+
+function requireRazorpay(deps: Deps) {
+  const config = razorpayConfig(deps.env);
+  if (!config) throw httpError(503, "payment_unavailable", "Online payment is not available at the moment.");
+  return config;
+}
+
+/**
+ * The Razorpay Checkout options for an order waiting for online payment, creating its Razorpay order the
+ * first time. The caller has already decided the order is the asker's (their account, or a guest's signed
+ * link); `email` is who pays, for Checkout's prefill.
+ */
+export async function openOrderPayment(
+  deps: Deps,
+  found: OrderRow,
+  email: string,
+): Promise<RazorpayCheckout> {
+  const config = requireRazorpay(deps);
+  let order = found;
+  if (order.paymentMethod !== "razorpay" || order.status !== "awaiting_payment") throw notAwaitingPayment();
+  if (!order.razorpayOrderId) {
+    // Past its first hold without Checkout ever opened, the order lapses now rather than at the next sweep.
+    const deadline = paymentDeadline(deps.env, order);
+    if (deadline.at <= new Date() && (await lapseUnpaidOrder(deps, order.id))) {
+      throw httpError(
+        409,
+        "payment_window_over",
+        `This order was not paid within ${deadline.minutes} minutes, so it has been cancelled and its items put back on the shelf. Please place it again.`,
+      );
+    }
+    const created = await createRazorpayOrder(config, {
+      amountPaise: order.totalPaise,
+      receipt: order.number,
+      orderId: order.id,
+    });
+    // Two tabs asking at once: the first id stored wins, the other Razorpay order is simply never paid.
+    // Only while the order still waits: one that lapsed meanwhile gets no Checkout.
+    const [stored] = await deps.db
+      .update(orders)
+      .set({ razorpayOrderId: created.id })
+      .where(
+        and(eq(orders.id, order.id), isNull(orders.razorpayOrderId), eq(orders.status, "awaiting_payment")),
+      )
+      .returning();
+    order = stored ?? (await deps.db.select().from(orders).where(eq(orders.id, order.id)))[0] ?? order;
+    if (order.status !== "awaiting_payment") throw notAwaitingPayment();
+  }
+  const elapsedSeconds = Math.floor((Date.now() - order.createdAt.getTime()) / 1000);
+  return {
+    keyId: config.keyId,
+    scriptUrl: config.checkoutUrl,
+    razorpayOrderId: order.razorpayOrderId ?? "",
+    amountPaise: order.totalPaise,
+    currency: "INR",
+    shopName: deps.env.SHOP_NAME,
+    description: `Order ${order.number}`,
+    prefill: { name: order.shipName, email, contact: order.shipPhone },
+    timeoutSeconds: Math.max(60, deps.env.PAYMENT_WINDOW_MINUTES * 60 - elapsedSeconds),
+  };
+}
+
+/**
+ * What the browser reports after Razorpay Checkout, checked against the Razorpay order this shop created for
+ * this order (never the one the browser names). Returns the order as it is now.
+ */
+export async function verifyOrderPayment(
+  deps: Deps,
+  order: OrderRow,
+  payment: z.infer<typeof verifyPaymentSchema>,
+): Promise<OrderRow> {
+  const config = requireRazorpay(deps);
+  if (
+    !order.razorpayOrderId ||
+    payment.razorpayOrderId !== order.razorpayOrderId ||
+    !verifyPaymentSignature(
+      config.keySecret,
+      order.razorpayOrderId,
+      payment.razorpayPaymentId,
+      payment.razorpaySignature,
+    )
+  ) {
+    throw httpError(400, "invalid_payment_signature", "The payment could not be verified.");
+  }
+  const confirmed = await confirmRazorpayPayment(deps, {
+    razorpayOrderId: order.razorpayOrderId,
+    paymentId: payment.razorpayPaymentId,
+    via: "browser",
+  });
+  return confirmed?.order ?? order;
+}

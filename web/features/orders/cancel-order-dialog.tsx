@@ -1,0 +1,73 @@
+import { useState } from "react";
+import { formatRupees } from "../../../common/money.ts";
+import type { OrderDetail } from "../../../common/orders.ts";
+import { isApiError } from "../../lib/api.ts";
+import { dangerButton, inputClass, secondaryButton } from "./buttons.ts";
+import { OrderDialog } from "./order-dialog.tsx";
+
+/**
+ * "Cancel order?" with an optional reason, for the customer's and the guest's order pages alike;
+ * `cancel` sends it (to the account's or the signed link's endpoint) and rejects with what to show.
+ */
+export function CancelOrderDialog({
+  order,
+  open,
+  onClose,
+  cancel,
+}: {
+  order: Pick<OrderDetail, "number" | "paidAt" | "totalPaise">;
+  open: boolean;
+  onClose: () => void;
+  cancel: (reason: string | undefined) => Promise<void>;
+}) {
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      await cancel(reason.trim() || undefined);
+      setReason("");
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <OrderDialog open={open} title={`Cancel order ${order.number}?`} onClose={onClose}>
+      <p className="text-sm">
+        {order.paidAt
+          ? `The ${formatRupees(order.totalPaise)} you paid is refunded to your original payment method within 6-8 days.`
+          : "Nothing will be charged."}
+      </p>
+      <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium">
+        Reason (optional)
+      </label>
+      <textarea
+        id="cancel-reason"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        rows={2}
+        maxLength={500}
+        className={inputClass}
+      />
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      <div className="mt-4 flex flex-wrap justify-end gap-2">
+        <button type="button" className={secondaryButton} onClick={onClose}>
+          Keep order
+        </button>
+        <button type="button" className={dangerButton} disabled={busy} onClick={confirm}>
+          {busy ? "Cancelling…" : "Cancel order"}
+        </button>
+      </div>
+    </OrderDialog>
+  );
+}
