@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
           screen("shop", () => import("./routes/admin-shop.tsx")),
           screen("combos", () => import("./routes/admin-combos.tsx")),
           screen("delivery", () => import("./routes/admin-delivery.tsx")),
+          screen("staff", () => import("./routes/admin-staff.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

@@ -29,6 +29,7 @@ const SECTIONS = [
   { to: "/admin/combos", label: "Combos", owner: true },
   { to: "/admin/shop", label: "Shop", owner: true },
   { to: "/admin/delivery", label: "Delivery", owner: true },
+  { to: "/admin/staff", label: "Staff", owner: true },
   { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 
