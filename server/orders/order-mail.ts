@@ -6,6 +6,7 @@ import { formatRupees } from "../../common/money.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
+import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
 import type { Tx } from "./pricing.ts";
 
@@ -59,7 +60,8 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
   const link = order.email
     ? `${deps.env.PUBLIC_URL}/orders/${order.order.number}`
     : guestOrderLink(deps.env, order.order);
-  const mail = composeOrderMail(deps, order.order, lines, kind, link);
+  const signature = await readMailSignature(deps.db, deps.env);
+  const mail = composeOrderMail(deps, order.order, lines, kind, link, signature);
   await deps.mailer.send({ to, ...mail });
 }
 
@@ -69,8 +71,11 @@ function composeOrderMail(
   lines: (typeof orderLines.$inferSelect)[],
   kind: OrderMailKind,
   link: string,
+  signature: MailSignature,
 ) {
-  const { SHOP_NAME, SHOP_PHONE, SHOP_EMAIL } = deps.env;
+  const { SHOP_NAME } = deps.env;
+  const { phone, email, legalName } = signature;
+  const seller = legalName ? ` (sold by ${legalName})` : "";
   const total = formatRupees(order.totalPaise);
   const paidOnline = Boolean(order.paidAt);
 
@@ -190,7 +195,7 @@ function composeOrderMail(
     "",
     `See your order: ${link}`,
     "",
-    `${SHOP_NAME} · ${SHOP_PHONE} · ${SHOP_EMAIL}`,
+    `${SHOP_NAME}${seller} · ${phone} · ${email}`,
   ].join("\n");
 
   const cell = "padding:6px 0;border-bottom:1px solid #e7e5e4";
@@ -222,7 +227,7 @@ ${totalRow("Total (incl. GST)", total, true)}
 <p style="margin:0 0 20px;font-size:14px;line-height:1.5">${address.map(escapeHtml).join("<br>")}</p>
 <p style="margin:0 0 8px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#15803d;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:6px">See your order</a></p>
 </td></tr>
-<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(SHOP_NAME)} · ${escapeHtml(SHOP_PHONE)} · <a href="mailto:${escapeHtml(SHOP_EMAIL)}" style="color:#166534">${escapeHtml(SHOP_EMAIL)}</a></td></tr>
+<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(`${SHOP_NAME}${seller}`)} · ${escapeHtml(phone)} · <a href="mailto:${escapeHtml(email)}" style="color:#166534">${escapeHtml(email)}</a></td></tr>
 </table></td></tr></table>
 </body></html>`;
   return { subject, text, html };
