@@ -125,6 +125,8 @@ export const combos = pgTable(
     badge: text("badge").notNull(),
     benefits: jsonb("benefits").$type<string[]>().notNull(),
     image: text("image").notNull(),
+    /** The owner's own picture of the combo (an uploaded photo's key), shown instead of its products'; null: none. */
+    picture: text("picture"),
     stock: integer("stock").notNull().default(0),
     active: boolean("active").notNull().default(true),
     ...timestamps,

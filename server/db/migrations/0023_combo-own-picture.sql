@@ -1,0 +1,1 @@
+ALTER TABLE "combos" ADD COLUMN "picture" text;
