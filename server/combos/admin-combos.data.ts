@@ -3,8 +3,9 @@ import { imageFor } from "../../common/catalogue.ts";
 import type { AdminCombo, UpdateCombo } from "../../common/schemas/combos.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
-import { combos, productImageFiles, products } from "../db/schema.ts";
+import { combos, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
+import { attachUploads } from "../products/product-images.ts";
 
 type ComboRow = typeof combos.$inferSelect;
 type Member = { slug: string; name: string; pricePaise: number; active: boolean; images: string[] };
@@ -46,11 +47,8 @@ function present(row: ComboRow, members: Map<string, Member>): AdminCombo {
 async function checkPicture(tx: Tx, picture: string | null | undefined) {
   if (!picture) return;
   const id = picture.slice("uploads/".length);
-  const [stored] = await tx
-    .select({ id: productImageFiles.id })
-    .from(productImageFiles)
-    .where(eq(productImageFiles.id, id));
-  if (!stored) throw badField("picture", "The picture must be one uploaded here.");
+  const stored = await attachUploads(tx, [id]);
+  if (!stored.has(id)) throw badField("picture", "The picture must be one uploaded here.");
 }
 
 async function membersOf(db: Pick<Db, "select">, slugs: string[]): Promise<Map<string, Member>> {
