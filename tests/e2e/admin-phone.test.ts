@@ -24,6 +24,7 @@ const ADMIN_PAGES = [
   ["Codes", "/admin/discount-codes"],
   ["Combos", "/admin/combos"],
   ["Shop", "/admin/shop"],
+  ["Staff", "/admin/staff"],
 ] as const;
 
 beforeAll(async () => {
