@@ -72,7 +72,10 @@ export type Combo = {
   originalPricePaise: number;
   salePricePaise: number;
   savingsPaise: number;
+  /** The owner's picture of the combo when there is one, else its first product's. */
   image: ProductImage;
+  /** Whether `image` is the owner's own picture: then the card shows it instead of the products'. */
+  ownPicture: boolean;
   products: Pick<Product, "slug" | "name" | "image" | "pricePaise">[];
   inStock: boolean;
 };

@@ -8,6 +8,7 @@ import {
   normalizeCode,
   shortfallForCode,
   UNLIMITED,
+  usedUpMessage,
 } from "./discount.ts";
 
 const GLOW20: DiscountCode = {
@@ -54,7 +55,18 @@ describe("checking a code", () => {
     expect(checkDiscountCode("GLOW20", known, ["glow20"])).toEqual({
       ok: false,
       message: "This discount code has already been used",
+      usedUp: true,
     });
+  });
+
+  it("leaves a code of several uses per customer to the server's count, not the browser's used list", () => {
+    const twice = { ...GLOW20, code: "TWICE", usesPerCustomer: 2 };
+    expect(checkDiscountCode("twice", [twice], ["TWICE"])).toEqual({ ok: true, code: twice });
+  });
+
+  it("words the per-customer refusal with the spec's message for one use and the count for more", () => {
+    expect(usedUpMessage(1)).toBe("This discount code has already been used");
+    expect(usedUpMessage(2)).toBe("This code can be used 2 times per customer, and you have used it 2 times");
   });
 
   it("says invalid before already-used for an inactive code in the used list", () => {

@@ -26,6 +26,8 @@ export type DiscountCode = {
   endsAt: Date | null;
   maxUses: number | null;
   timesUsed: number;
+  /** Uses one customer may make; 1 as the spec's codes, null for no limit. */
+  usesPerCustomer: number | null;
 };
 
 /** What pricing a cart needs of a code. */
@@ -34,8 +36,23 @@ export type PricedCode = Pick<
   "code" | "percent" | "amountOffPaise" | "description" | "active" | "minAmountPaise"
 >;
 
-/** A code with no window and no total limit, as the spec's codes are. */
-export const UNLIMITED = { startsAt: null, endsAt: null, maxUses: null, timesUsed: 0 } as const;
+/** A code with no window and no total limit, used once per customer, as the spec's codes are. */
+export const UNLIMITED = {
+  startsAt: null,
+  endsAt: null,
+  maxUses: null,
+  timesUsed: 0,
+  usesPerCustomer: 1,
+} as const;
+
+/**
+ * The refusal once a customer has used all their uses of a code: the spec's words for a code used once
+ * each, and the number for a code that allows more.
+ */
+export function usedUpMessage(usesPerCustomer: number | null): string {
+  if (usesPerCustomer === null || usesPerCustomer <= 1) return DISCOUNT_MESSAGES.alreadyUsed;
+  return `This code can be used ${usesPerCustomer} times per customer, and you have used it ${usesPerCustomer} times`;
+}
 
 /**
  * Why an active code cannot be used right now, or null when it can: before its start, after its end, or
@@ -56,11 +73,13 @@ export const normalizeCode = (code: string) => code.trim().toUpperCase();
 
 export const appliedMessage = (description: string) => `${description} applied successfully!`;
 
-export type DiscountCheck = { ok: true; code: DiscountCode } | { ok: false; message: string };
+export type DiscountCheck = { ok: true; code: DiscountCode } | { ok: false; message: string; usedUp?: true };
 
 /**
  * Spec 5: unknown or inactive is invalid; a code in the used list is refused. In that order, with the
- * window and the total limit checked between the two.
+ * window and the total limit checked between the two. The browser's used list says only that a code was
+ * applied, not how often, so it refuses only codes of one use per customer; the uses of the others are
+ * counted by the server when the order is placed.
  */
 export function checkDiscountCode(
   entered: string,
@@ -73,8 +92,8 @@ export function checkDiscountCode(
   if (!code) return { ok: false, message: DISCOUNT_MESSAGES.invalid };
   const unavailable = codeUnavailable(code, now);
   if (unavailable) return { ok: false, message: unavailable };
-  if (usedCodes.map(normalizeCode).includes(wanted))
-    return { ok: false, message: DISCOUNT_MESSAGES.alreadyUsed };
+  if (code.usesPerCustomer === 1 && usedCodes.map(normalizeCode).includes(wanted))
+    return { ok: false, message: DISCOUNT_MESSAGES.alreadyUsed, usedUp: true };
   return { ok: true, code };
 }
 

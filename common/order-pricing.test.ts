@@ -22,6 +22,7 @@ const glow20: PricingDiscount = {
   minAmountPaise: 0,
   active: true,
   spent: false,
+  usesPerCustomer: 1,
 };
 
 describe("order pricing", () => {
@@ -73,6 +74,18 @@ describe("order pricing", () => {
     const spent = priceOrder({ items: [item()], discount: { ...glow20, spent: true }, shipping });
     expect(spent.discountProblem?.message).toBe("This discount code has already been used");
     expect(spent.totalPaise).toBe(59_900);
+  });
+
+  it("counts the uses in the refusal of a code allowed more than once per customer", () => {
+    const spent = priceOrder({
+      items: [item()],
+      discount: { ...glow20, spent: true, usesPerCustomer: 3 },
+      shipping,
+    });
+    expect(spent.discountProblem?.message).toBe(
+      "This code can be used 3 times per customer, and you have used it 3 times",
+    );
+    expect(spent.discount).toBeNull();
   });
 
   it("names the items that ran out or are gone", () => {

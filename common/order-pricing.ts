@@ -1,4 +1,4 @@
-import { DISCOUNT_MESSAGES, discountAmount } from "./discount.ts";
+import { DISCOUNT_MESSAGES, discountAmount, usedUpMessage } from "./discount.ts";
 import type { Paise } from "./money.ts";
 
 /**
@@ -32,8 +32,10 @@ export type PricingDiscount = {
   description: string;
   minAmountPaise: Paise;
   active: boolean;
-  /** The shopper's one use of this code went to an order already. */
+  /** The shopper's uses of this code all went to orders already. */
   spent: boolean;
+  /** Uses one customer may make (null: no limit), for the words of the refusal. */
+  usesPerCustomer: number | null;
 };
 
 export type ShippingRule = { freeShippingMinPaise: Paise; shippingFeePaise: Paise };
@@ -126,10 +128,10 @@ export function priceOrder(input: {
   let discount: OrderPricing["discount"] = null;
   let discountProblem: OrderPricing["discountProblem"] = null;
   if (input.discount) {
-    const { code, active, spent, description, unavailable } = input.discount;
+    const { code, active, spent, description, unavailable, usesPerCustomer } = input.discount;
     if (!active) discountProblem = { code, message: DISCOUNT_MESSAGES.invalid };
     else if (unavailable) discountProblem = { code, message: unavailable };
-    else if (spent) discountProblem = { code, message: DISCOUNT_MESSAGES.alreadyUsed };
+    else if (spent) discountProblem = { code, message: usedUpMessage(usesPerCustomer) };
     else discount = { code, description, amountPaise: discountAmount(subtotalPaise, input.discount) };
   }
 

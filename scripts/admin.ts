@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import type { UserRole } from "../common/account.ts";
-import { setRole } from "../server/admin/roles.ts";
+import { describeRoleChange, setRole } from "../server/admin/roles.ts";
 import { isAdminEmail } from "../server/auth/account-data.ts";
 import { createDb } from "../server/db/client.ts";
 import { connectEmbeddedPostgres } from "../server/db/embedded.ts";
@@ -12,8 +12,6 @@ import { parseEnv } from "../server/env.ts";
 const USAGE =
   "Usage: npm run admin -- grant <email> [--role staff|owner]   (staff unless --role owner)\n" +
   "       npm run admin -- revoke <email>";
-
-const DESCRIBED: Record<UserRole, string> = { customer: "a customer", staff: "staff", owner: "an owner" };
 
 /** grant defaults to staff: the smaller grant is the safer one to get by forgetting a flag. */
 function parse(args: string[]): { email: string; role: UserRole } | null {
@@ -42,20 +40,12 @@ async function main() {
   const who = userInfo().username;
   try {
     const change = await setRole(db, email, role, { id: `cli:${who}`, email: `npm run admin (${who})` });
-    switch (change.outcome) {
-      case "no_such_account":
-        console.error(`No account uses ${email}. The person must sign up first, then run this again.`);
-        return 1;
-      case "unchanged":
-        console.log(`${change.email} is already ${DESCRIBED[change.role]}.`);
-        break;
-      case "changed":
-        console.log(
-          change.role === "customer"
-            ? `${change.email} no longer has admin access; ${change.sessionsEnded} session(s) ended.`
-            : `${change.email} is now ${DESCRIBED[change.role]}${change.sessionsEnded ? `; ${change.sessionsEnded} session(s) ended` : ""}.`,
-        );
+    const said = describeRoleChange(change, email);
+    if (change.outcome === "no_such_account" || change.outcome === "last_owner") {
+      console.error(said);
+      return 1;
     }
+    console.log(said);
     if (role !== "owner" && isAdminEmail(env, email)) {
       console.warn(
         `Warning: ${email} is listed in ADMIN_EMAILS, which makes it an owner again at its next sign-in. Remove it there too.`,

@@ -69,6 +69,7 @@ import {
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
+import { setStaffRoleSchema } from "../common/schemas/staff.ts";
 import { addGstRateSchema, gstr1QuerySchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
@@ -199,6 +200,8 @@ const SHOP: Record<string, Schemas> = {
   "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
   "GET /api/admin/shop/banner": {},
   "PUT /api/admin/shop/banner": { body: updatePromoBannerSchema },
+  "GET /api/admin/staff": {},
+  "PUT /api/admin/staff": { body: setStaffRoleSchema },
   "GET /api/admin/combos": {},
   "POST /api/admin/combos": { body: createComboSchema },
   "GET /api/admin/combos/:id": {},

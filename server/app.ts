@@ -10,6 +10,7 @@ import { THEME_SCRIPT } from "../common/theme-script.ts";
 import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
+import { adminStaffRoutes } from "./admin/staff.routes.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
@@ -128,6 +129,7 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
     .route("/admin/tax", adminTaxRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
     .route("/admin/combos", adminComboRoutes(deps))
+    .route("/admin/staff", adminStaffRoutes(deps))
     .route("/config", configRoutes(deps))
     .route("/contact", contactRoutes(deps))
     .route("/questions", questionRoutes(deps))

@@ -1,4 +1,7 @@
+import type { ShopDetails } from "../common/schemas/shop.ts";
+import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
+import { getShopDetails } from "./shop/shop.data.ts";
 
 /** What mailer.send needs besides the recipient. */
 export type MailContent = { subject: string; text: string; html: string };
@@ -21,27 +24,63 @@ export type MailParts = {
   footnotes?: string[];
 };
 
+/**
+ * Who the shop's mails say to call or write to, and the seller's legal name: the owner's details once the
+ * owner has saved them (/admin/shop), the environment's SHOP_PHONE and SHOP_EMAIL until then. The legal
+ * name is shown only when the owner has set one other than the brand (SHOP_NAME, which stays the heading).
+ */
+export type MailSignature = { legalName: string | null; phone: string; email: string };
+
+export function mailSignature(env: Env, details: ShopDetails | null): MailSignature {
+  const owners = details?.updatedAt ? details : null;
+  const legalName = owners?.legalName.trim();
+  return {
+    legalName: legalName && legalName !== env.SHOP_NAME ? legalName : null,
+    phone: owners?.phone.trim() || env.SHOP_PHONE,
+    email: owners?.email.trim() || env.SHOP_EMAIL,
+  };
+}
+
+/** The signature as the shop's details stand now, read when a mail is composed. */
+export async function readMailSignature(db: Pick<Db, "select">, env: Env): Promise<MailSignature> {
+  return mailSignature(env, await getShopDetails(db));
+}
+
 const BRAND = "#14532d";
 const INK = "#1c1917";
 const MUTED = "#57534e";
 const PAPER = "#fafaf9";
 
-export function composeMail(env: Env, parts: MailParts): MailContent {
-  return { subject: parts.subject, text: composeText(env, parts), html: composeHtml(env, parts) };
+export function composeMail(
+  env: Env,
+  parts: MailParts,
+  signature: MailSignature = mailSignature(env, null),
+): MailContent {
+  return {
+    subject: parts.subject,
+    text: composeText(env, parts, signature),
+    html: composeHtml(env, parts, signature),
+  };
 }
 
-function composeText(env: Env, parts: MailParts): string {
+function composeText(env: Env, parts: MailParts, signature: MailSignature): string {
   const lines = [parts.heading, "", ...parts.paragraphs.flatMap((paragraph) => [paragraph, ""])];
   if (parts.details?.length) {
     lines.push(...parts.details.map(({ label, value }) => `${label}: ${value}`), "");
   }
   if (parts.action) lines.push(`${parts.action.label}:`, parts.action.url, "");
   if (parts.footnotes?.length) lines.push(...parts.footnotes.flatMap((note) => [note, ""]));
-  lines.push("--", env.SHOP_NAME, `${env.SHOP_PHONE} · ${env.SHOP_EMAIL}`, env.PUBLIC_URL);
+  lines.push(
+    "--",
+    env.SHOP_NAME,
+    ...(signature.legalName ? [`Sold by ${signature.legalName}`] : []),
+    `${signature.phone} · ${signature.email}`,
+    env.PUBLIC_URL,
+  );
   return `${lines.join("\n")}\n`;
 }
 
-function composeHtml(env: Env, parts: MailParts): string {
+function composeHtml(env: Env, parts: MailParts, signature: MailSignature): string {
   const paragraph = (text: string) =>
     `<p style="margin:0 0 16px;font-size:16px;line-height:1.6;color:${INK}">${escapeHtml(text)}</p>`;
   const details = parts.details?.length
@@ -88,7 +127,7 @@ ${footnotes}
 </td></tr>
 <tr><td style="padding:16px 28px 24px;border-top:1px solid #e7e5e4;font-family:ui-sans-serif,system-ui,'Segoe UI',Roboto,sans-serif;font-size:13px;line-height:1.5;color:${MUTED}">
 ${escapeHtml(env.SHOP_NAME)} · natural hair, skin and body care<br>
-Questions? Call <a href="tel:${escapeHtml(env.SHOP_PHONE.replace(/\s/g, ""))}" style="color:${BRAND}">${escapeHtml(env.SHOP_PHONE)}</a> or write to <a href="mailto:${escapeHtml(env.SHOP_EMAIL)}" style="color:${BRAND}">${escapeHtml(env.SHOP_EMAIL)}</a>.
+${signature.legalName ? `Sold by ${escapeHtml(signature.legalName)}<br>\n` : ""}Questions? Call <a href="tel:${escapeHtml(signature.phone.replace(/\s/g, ""))}" style="color:${BRAND}">${escapeHtml(signature.phone)}</a> or write to <a href="mailto:${escapeHtml(signature.email)}" style="color:${BRAND}">${escapeHtml(signature.email)}</a>.
 </td></tr>
 </table>
 </td></tr>

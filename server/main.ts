@@ -12,6 +12,7 @@ import { startJobWorker } from "./jobs/job-queue.ts";
 import { createLifecycle } from "./lifecycle.ts";
 import { log, serializeError } from "./log.ts";
 import { scheduleUnpaidOrderExpiry } from "./orders/order-status.ts";
+import { scheduleUploadSweep } from "./products/product-images.ts";
 import { seedShopDetails } from "./shop/shop.data.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen
@@ -68,6 +69,7 @@ async function main() {
     }),
   );
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+  lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
 
   // Read once before serving rather than on a shopper's first PIN look-up (a second or more and some 90 MB

@@ -66,6 +66,7 @@ export const routes: RouteObject[] = [
           screen("combos", () => import("./routes/admin-combos.tsx")),
           screen("delivery", () => import("./routes/admin-delivery.tsx")),
           screen("tax", () => import("./routes/admin-tax.tsx")),
+          screen("staff", () => import("./routes/admin-staff.tsx")),
         ],
       },
       screen("contact", () => import("./routes/contact.tsx")),

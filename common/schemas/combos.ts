@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UPLOADED_IMAGE_KEY } from "../catalogue.ts";
 import { slugSchema } from "./catalogue.ts";
 import { plainText } from "./text.ts";
 
@@ -33,6 +34,11 @@ const fields = {
     .positive("The sale price must be more than ₹0.")
     .refine((paise) => paise % 100 === 0, "The sale price must be a whole number of rupees."),
   active: z.boolean({ error: "Shown must be true or false." }),
+  /** The combo's own picture: a photo uploaded through /api/admin/product-images; null for none. */
+  picture: z
+    .string({ error: "The picture must be one uploaded here." })
+    .regex(UPLOADED_IMAGE_KEY, "The picture must be one uploaded here.")
+    .nullable(),
 };
 
 /** A new combo; its original price and savings are worked out on the server from its products' prices. */
@@ -42,6 +48,7 @@ export const createComboSchema = z
     ...fields,
     stock: z.number().int().min(0).max(100_000).default(0),
     active: fields.active.default(true),
+    picture: fields.picture.default(null),
   })
   .strict();
 
@@ -55,6 +62,7 @@ export const updateComboSchema = z
     productSlugs: fields.productSlugs.optional(),
     salePricePaise: fields.salePricePaise.optional(),
     active: fields.active.optional(),
+    picture: fields.picture.optional(),
   })
   .strict();
 
@@ -76,5 +84,7 @@ export type AdminCombo = {
   savingsPaise: number;
   stock: number;
   active: boolean;
+  /** The owner's own picture, or null when the card shows the products' pictures. */
+  picture: { key: string; small: string } | null;
   updatedAt: string;
 };

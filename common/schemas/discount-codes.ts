@@ -34,6 +34,12 @@ const fields = {
     .min(1, "The total number of uses must be 1 or more.")
     .max(10_000_000, "The total number of uses must be 1,00,00,000 or less.")
     .nullable(),
+  usesPerCustomer: z
+    .number({ error: "Uses per customer must be a number." })
+    .int("Uses per customer must be a whole number.")
+    .min(1, "Uses per customer must be 1 or more.")
+    .max(1000, "Uses per customer must be 1,000 or less.")
+    .nullable(),
   active: z.boolean({ error: "Active must be true or false." }),
 };
 
@@ -84,6 +90,7 @@ export const createDiscountCodeSchema = z
     startsAt: fields.startsAt.default(null),
     endsAt: fields.endsAt.default(null),
     maxUses: fields.maxUses.default(null),
+    usesPerCustomer: fields.usesPerCustomer.default(1),
     active: fields.active.default(true),
   })
   .strict()
@@ -99,6 +106,7 @@ export const updateDiscountCodeSchema = z
     startsAt: fields.startsAt.optional(),
     endsAt: fields.endsAt.optional(),
     maxUses: fields.maxUses.optional(),
+    usesPerCustomer: fields.usesPerCustomer.optional(),
     active: fields.active.optional(),
   })
   .strict()
@@ -125,6 +133,8 @@ export type AdminDiscountCode = {
   endsAt: string | null;
   maxUses: number | null;
   timesUsed: number;
+  /** Uses one customer may make; null for no limit. */
+  usesPerCustomer: number | null;
   active: boolean;
   createdAt: string;
   updatedAt: string;

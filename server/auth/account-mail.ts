@@ -1,8 +1,10 @@
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
+import type { Env } from "../env.ts";
 import { enqueueJob, type JobSignal } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import type { Mail, Mailer } from "../mail.ts";
+import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 
 export const ACCOUNT_MAIL_JOB = "account-mail";
 
@@ -14,8 +16,11 @@ const accountMailPayload = z.object({
   notAfter: z.iso.datetime(),
 });
 
-/** Sends an account e-mail off the request path; `validMinutes` is how long its link works. */
-export type SendAccountMail = (compose: () => Mail, validMinutes?: number) => void;
+/**
+ * Sends an account e-mail off the request path; `validMinutes` is how long its link works. The mail is
+ * composed with the shop's signature as the owner's details stand then (mail-templates.ts).
+ */
+export type SendAccountMail = (compose: (signature: MailSignature) => Mail, validMinutes?: number) => void;
 
 /**
  * Account e-mails (confirmation, sign-in link, reset, notices) go through the job queue, as order mails do
@@ -27,7 +32,7 @@ export type SendAccountMail = (compose: () => Mail, validMinutes?: number) => vo
  * The job holds the mail's link, so its payload is forgotten once the job is settled
  * (`forgetWhenSettled`, server/jobs/job-queue.ts), and a link past its validity is not sent at all.
  */
-export function accountMailSender(db: Db, jobs: JobSignal): SendAccountMail {
+export function accountMailSender(db: Db, env: Env, jobs: JobSignal): SendAccountMail {
   return (compose, validMinutes = NOTICE_VALID_MINUTES) => {
     setImmediate(() => {
       Promise.resolve()
@@ -35,7 +40,7 @@ export function accountMailSender(db: Db, jobs: JobSignal): SendAccountMail {
           const notAfter = new Date(Date.now() + validMinutes * 60_000).toISOString();
           await enqueueJob(db, {
             kind: ACCOUNT_MAIL_JOB,
-            payload: { mail: compose(), notAfter, forgetWhenSettled: true },
+            payload: { mail: compose(await readMailSignature(db, env)), notAfter, forgetWhenSettled: true },
           });
           jobs.wake();
         })

@@ -272,9 +272,9 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
       if (!wrongPassword || !(await lockAfterFailure(db, env, email))) return;
       const owner = await ctx.context.internalAdapter.findUserByEmail(normaliseEmail(email));
       if (owner) {
-        sendLater(() => ({
+        sendLater((signature) => ({
           to: owner.user.email,
-          ...signInLockedMail(env, { minutes: env.AUTH_ACCOUNT_LOCK_MINUTES }),
+          ...signInLockedMail(env, { minutes: env.AUTH_ACCOUNT_LOCK_MINUTES }, signature),
         }));
       }
     }

@@ -54,7 +54,7 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
   const secret = resolveAuthSecret(env);
   const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
   const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
-  const sendLater = accountMailSender(db, jobs);
+  const sendLater = accountMailSender(db, env, jobs);
 
   return betterAuth({
     appName: env.SHOP_NAME,
@@ -84,13 +84,16 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
       // existing one is told by e-mail.
       requireEmailVerification: true,
       onExistingUserSignUp: async ({ user }) => {
-        sendLater(() => ({ to: user.email, ...existingAccountMail(env) }));
+        sendLater((signature) => ({ to: user.email, ...existingAccountMail(env, signature) }));
       },
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
         sendLater(
-          () => ({ to: user.email, ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }) }),
+          (signature) => ({
+            to: user.email,
+            ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }, signature),
+          }),
           RESET_LINK_MINUTES,
         );
       },
@@ -103,7 +106,10 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
       expiresIn: CONFIRM_LINK_HOURS * 3600,
       sendVerificationEmail: async ({ user, url }) => {
         sendLater(
-          () => ({ to: user.email, ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }) }),
+          (signature) => ({
+            to: user.email,
+            ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }, signature),
+          }),
           CONFIRM_LINK_HOURS * 60,
         );
       },
@@ -127,9 +133,9 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
           const landing = new URL(url);
           landing.pathname = "/login/email-link/verify";
           sendLater(
-            () => ({
+            (signature) => ({
               to: email,
-              ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }),
+              ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }, signature),
             }),
             MAGIC_LINK_MINUTES,
           );

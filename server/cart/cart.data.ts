@@ -13,6 +13,7 @@ import {
   DISCOUNT_MESSAGES,
   type DiscountCode,
   normalizeCode,
+  usedUpMessage,
 } from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db } from "../db/client.ts";
@@ -21,7 +22,7 @@ import {
   type DbOrTx,
   findDiscountCode,
   findDiscountCodes,
-  recordDiscountUse,
+  takeCustomerUse,
 } from "../discounts/discounts.data.ts";
 
 export type { DbOrTx };
@@ -281,11 +282,14 @@ export async function clearCart(db: DbOrTx, userId: string, options: { removeDis
   await db.transaction(clear);
 }
 
-export type DiscountApplication = { ok: true; code: DiscountCode } | { ok: false; message: string };
+export type DiscountApplication =
+  | { ok: true; code: DiscountCode }
+  | { ok: false; message: string; usedUp?: true };
 
 /**
- * Spec 5 for a signed-in shopper: an unknown or inactive code is invalid; otherwise the use is recorded
- * at once (the primary key decides, so simultaneous attempts yield one success) and the code is applied.
+ * Spec 5 for a signed-in shopper: an unknown or inactive code is invalid; otherwise one of the account's
+ * uses of it is taken at once (the numbered primary key decides, so simultaneous attempts yield as many
+ * successes as uses were left) and the code is applied.
  */
 export function applyCodeToCart(db: Db, userId: string, entered: string): Promise<DiscountApplication> {
   return inTransaction(db, async (tx, abort) => {
@@ -294,8 +298,8 @@ export function applyCodeToCart(db: Db, userId: string, entered: string): Promis
     const unavailable = codeUnavailable(code, new Date());
     if (unavailable) return abort({ ok: false, message: unavailable });
     await touchCart(tx, userId);
-    if (!(await recordDiscountUse(tx, userId, code.code))) {
-      return abort({ ok: false, message: DISCOUNT_MESSAGES.alreadyUsed });
+    if (!(await takeCustomerUse(tx, { userId }, code.code, code.usesPerCustomer, null))) {
+      return abort({ ok: false, message: usedUpMessage(code.usesPerCustomer), usedUp: true });
     }
     await tx.update(carts).set({ discountCode: code.code }).where(eq(carts.userId, userId));
     return { ok: true, code };
@@ -376,12 +380,14 @@ export async function mergeIntoCart(
       const unavailable = code ? codeUnavailable(code, new Date()) : null;
       if (!code) discountMessage = DISCOUNT_MESSAGES.invalid;
       else if (unavailable) discountMessage = unavailable;
-      else if (await recordDiscountUse(tx, userId, code.code)) {
+      else if (cart?.discountCode === code.code) {
+        // Already applied here, with a use of its own: the guest's application is that same use.
+      } else if (await takeCustomerUse(tx, { userId }, code.code, code.usesPerCustomer, null)) {
         await tx.update(carts).set({ discountCode: code.code }).where(eq(carts.userId, userId));
-      } else if (cart?.discountCode !== code.code) discountMessage = DISCOUNT_MESSAGES.alreadyUsed;
+      } else discountMessage = usedUpMessage(code.usesPerCustomer);
     }
     for (const code of codes) {
-      if (code.code !== applied) await recordDiscountUse(tx, userId, code.code);
+      if (code.code !== applied) await takeCustomerUse(tx, { userId }, code.code, code.usesPerCustomer, null);
     }
     return { discountMessage };
   });

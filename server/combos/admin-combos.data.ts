@@ -1,9 +1,11 @@
 import { asc, eq, inArray } from "drizzle-orm";
+import { imageFor } from "../../common/catalogue.ts";
 import type { AdminCombo, UpdateCombo } from "../../common/schemas/combos.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { combos, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
+import { attachUploads } from "../products/product-images.ts";
 
 type ComboRow = typeof combos.$inferSelect;
 type Member = { slug: string; name: string; pricePaise: number; active: boolean; images: string[] };
@@ -33,8 +35,20 @@ function present(row: ComboRow, members: Map<string, Member>): AdminCombo {
     savingsPaise: row.originalPricePaise - row.salePricePaise,
     stock: row.stock,
     active: row.active,
+    picture: row.picture ? { key: row.picture, small: imageFor(row.picture).small } : null,
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * A combo's picture is a photo uploaded through the product photos' pipeline (/api/admin/product-images),
+ * stored once by its hash; a key with no stored photo behind it is refused.
+ */
+async function checkPicture(tx: Tx, picture: string | null | undefined) {
+  if (!picture) return;
+  const id = picture.slice("uploads/".length);
+  const stored = await attachUploads(tx, [id]);
+  if (!stored.has(id)) throw badField("picture", "The picture must be one uploaded here.");
 }
 
 async function membersOf(db: Pick<Db, "select">, slugs: string[]): Promise<Map<string, Member>> {
@@ -117,10 +131,12 @@ export async function createCombo(
     salePricePaise: number;
     stock: number;
     active: boolean;
+    picture: string | null;
   },
   actor: AuditActor,
 ): Promise<AdminCombo> {
   return db.transaction(async (tx) => {
+    await checkPicture(tx, input.picture);
     const { members, originalPricePaise } = await pricedMembers(tx, input.productSlugs, input.active);
     checkSalePrice(input.salePricePaise, originalPricePaise);
     const first = members.get(input.productSlugs[0] ?? "");
@@ -135,8 +151,9 @@ export async function createCombo(
         productSlugs: input.productSlugs,
         originalPricePaise,
         salePricePaise: input.salePricePaise,
-        // The combo's picture is its first product's until the owner can upload one of its own.
+        // Shown when the owner has given no picture of the combo's own (and kept for carts and orders).
         image: first?.images[0] ?? input.productSlugs[0] ?? input.id,
+        picture: input.picture,
         stock: input.stock,
         active: input.active,
       })
@@ -166,6 +183,7 @@ export async function updateCombo(
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(combos).where(eq(combos.id, id)).for("update");
     if (!current) return null;
+    await checkPicture(tx, input.picture);
     const productSlugs = input.productSlugs ?? current.productSlugs;
     const active = input.active ?? current.active;
     const salePricePaise = input.salePricePaise ?? current.salePricePaise;
@@ -180,6 +198,7 @@ export async function updateCombo(
         ...(input.description === undefined ? {} : { description: input.description }),
         ...(input.badge === undefined ? {} : { badge: input.badge }),
         ...(input.benefits === undefined ? {} : { benefits: input.benefits }),
+        ...(input.picture === undefined ? {} : { picture: input.picture }),
         productSlugs,
         originalPricePaise,
         salePricePaise,

@@ -22,7 +22,8 @@ export async function listCombos(db: Db, catalogue?: Product[]): Promise<Combo[]
       originalPricePaise: row.originalPricePaise,
       salePricePaise: row.salePricePaise,
       savingsPaise: row.originalPricePaise - row.salePricePaise,
-      image: imageFor(row.image),
+      image: imageFor(row.picture ?? row.image),
+      ownPicture: row.picture !== null,
       products: members.map(({ slug, name, image, pricePaise }) => ({ slug, name, image, pricePaise })),
       inStock: row.stock > 0 && members.length === row.productSlugs.length,
     };

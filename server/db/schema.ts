@@ -125,6 +125,8 @@ export const combos = pgTable(
     badge: text("badge").notNull(),
     benefits: jsonb("benefits").$type<string[]>().notNull(),
     image: text("image").notNull(),
+    /** The owner's own picture of the combo (an uploaded photo's key), shown instead of its products'; null: none. */
+    picture: text("picture"),
     stock: integer("stock").notNull().default(0),
     active: boolean("active").notNull().default(true),
     ...timestamps,
@@ -248,6 +250,8 @@ export const discountCodes = pgTable(
     maxUses: integer("max_uses"),
     /** Orders placed with the code so far; raised only by a guarded update when an order is placed. */
     timesUsed: integer("times_used").notNull().default(0),
+    /** Uses one customer may make (account, or a guest's e-mail and mobile); 1 as the spec's codes, null for no limit. */
+    usesPerCustomer: integer("uses_per_customer").default(1),
     ...timestamps,
   },
   (table) => [
@@ -265,11 +269,18 @@ export const discountCodes = pgTable(
       "discount_codes_uses",
       sql`${table.timesUsed} >= 0 and (${table.maxUses} is null or (${table.maxUses} >= 1 and ${table.timesUsed} <= ${table.maxUses}))`,
     ),
+    check(
+      "discount_codes_uses_per_customer",
+      sql`${table.usesPerCustomer} is null or ${table.usesPerCustomer} >= 1`,
+    ),
     index("discount_codes_created_at_code").on(table.createdAt, table.code),
   ],
 );
 
-/** One row per account and code: the primary key is what makes "used once" hold under concurrent requests. */
+/**
+ * One row per use of a code by an account, numbered 1, 2, ... per (account, code): the primary key on the
+ * number is what makes "at most N uses" hold under concurrent requests (decision 046).
+ */
 export const discountUses = pgTable(
   "discount_uses",
   {
@@ -279,11 +290,12 @@ export const discountUses = pgTable(
     code: text("code")
       .notNull()
       .references(() => discountCodes.code),
+    useNumber: integer("use_number").notNull().default(1),
     usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
     /** The order the use was spent on; null while it is only applied to the cart. */
     orderId: text("order_id"),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.code] })],
+  (table) => [primaryKey({ columns: [table.userId, table.code, table.useNumber] })],
 );
 
 export const carts = pgTable("carts", {
@@ -648,9 +660,9 @@ export const guestOrderRequests = pgTable("guest_order_requests", {
 });
 
 /**
- * A discount code's one use per customer, for guests: one row for the e-mail and one for the mobile each
- * guest order with a code spends ("email:asha@example.in", "mobile:9876543210"), so neither a new e-mail
- * nor a new browser uses the code again with the same other half.
+ * A discount code's uses per customer, for guests: one row for the e-mail and one for the mobile each
+ * guest order with a code spends ("email:asha@example.in", "mobile:9876543210"), numbered per contact as
+ * discount_uses are, so neither a new e-mail nor a new browser uses the code again with the same other half.
  */
 export const guestDiscountUses = pgTable(
   "guest_discount_uses",
@@ -659,12 +671,13 @@ export const guestDiscountUses = pgTable(
       .notNull()
       .references(() => discountCodes.code),
     contact: text("contact").notNull(),
+    useNumber: integer("use_number").notNull().default(1),
     orderId: text("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
     usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.code, table.contact] })],
+  (table) => [primaryKey({ columns: [table.code, table.contact, table.useNumber] })],
 );
 
 export const orderStatusDeltas = pgTable("order_status_deltas", {

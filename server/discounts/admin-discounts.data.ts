@@ -22,6 +22,7 @@ const toAdmin = (row: Row): AdminDiscountCode => ({
   endsAt: row.endsAt?.toISOString() ?? null,
   maxUses: row.maxUses,
   timesUsed: row.timesUsed,
+  usesPerCustomer: row.usesPerCustomer,
   active: row.active,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -98,6 +99,7 @@ export async function createDiscountCode(
         startsAt: input.startsAt ? new Date(input.startsAt) : null,
         endsAt: input.endsAt ? new Date(input.endsAt) : null,
         maxUses: input.maxUses,
+        usesPerCustomer: input.usesPerCustomer,
         active: input.active,
       })
       .onConflictDoNothing()
@@ -156,6 +158,7 @@ export async function updateDiscountCode(
         ...(input.description === undefined ? {} : { description: input.description.trim() }),
         ...(input.minAmountPaise === undefined ? {} : { minAmountPaise: input.minAmountPaise }),
         ...(input.active === undefined ? {} : { active: input.active }),
+        ...(input.usesPerCustomer === undefined ? {} : { usesPerCustomer: input.usesPerCustomer }),
         startsAt,
         endsAt,
         maxUses,

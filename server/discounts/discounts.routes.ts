@@ -3,7 +3,6 @@ import {
   appliedMessage,
   checkDiscountCode,
   DISCOUNT_LIMIT_MESSAGES,
-  DISCOUNT_MESSAGES,
   normalizeCode,
 } from "../../common/discount.ts";
 import { applyDiscountSchema } from "../../common/schemas/cart.ts";
@@ -15,10 +14,9 @@ import { validate } from "../validate.ts";
 import { findDiscountCode } from "./discounts.data.ts";
 
 /** The spec's refusals keep its exact words; the status and code say which one it was. */
-function refuse(message: string) {
+function refuse({ message, usedUp }: { message: string; usedUp?: true }) {
+  if (usedUp) return httpError(409, "discount_already_used", message);
   switch (message) {
-    case DISCOUNT_MESSAGES.alreadyUsed:
-      return httpError(409, "discount_already_used", message);
     case DISCOUNT_LIMIT_MESSAGES.limitReached:
       return httpError(409, "discount_limit_reached", message);
     case DISCOUNT_LIMIT_MESSAGES.expired:
@@ -45,7 +43,7 @@ export function discountRoutes(deps: Deps) {
           }
         }
         const result = await applyCodeToCart(db, user.id, body.code);
-        if (!result.ok) throw refuse(result.message);
+        if (!result.ok) throw refuse(result);
         return c.json({
           message: appliedMessage(result.code.description),
           cart: await priceCart(db, user.id),
@@ -59,7 +57,7 @@ export function discountRoutes(deps: Deps) {
       }
       const stored = await findDiscountCode(db, normalizeCode(body.code));
       const check = checkDiscountCode(body.code, stored ? [stored] : [], body.usedCodes ?? []);
-      if (!check.ok) throw refuse(check.message);
+      if (!check.ok) throw refuse(check);
       return c.json({
         message: appliedMessage(check.code.description),
         cart: await priceEntries(db, body.items, check.code.code),

@@ -2,8 +2,10 @@ import { and, eq, lt } from "drizzle-orm";
 import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
 import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
+import { log } from "../log.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB, type OrderMailKind } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
+import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
 import { deliverSignInCode, SIGN_IN_CODE_JOB } from "../sms/sign-in-code-job.ts";
 import type { JobHandler } from "./job-queue.ts";
 
@@ -19,6 +21,10 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     },
     [SIGN_IN_CODE_JOB]: async (payload) => {
       await deliverSignInCode({ env: deps.env, sms: deps.sms, secret: deps.authSecret }, payload);
+    },
+    [SWEEP_UPLOADS_JOB]: async () => {
+      const swept = await sweepUnusedUploads(deps.db);
+      if (swept > 0) log.info({ swept }, "photos uploaded but never saved were deleted");
     },
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {
       await expireUnpaidOrders(deps);

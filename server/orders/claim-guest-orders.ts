@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { addresses, discountUses, orders, users } from "../db/schema.ts";
+import { addresses, orders, users } from "../db/schema.ts";
+import { takeCustomerUse } from "../discounts/discounts.data.ts";
 
 /**
  * Guest orders placed with an account's address join that account's My Orders, once the address is
  * confirmed (a confirmed sign-up, an e-mail link, a provider that vouches for it): only the mailbox's owner
  * gets them. Runs at every sign-in, so orders placed as a guest later still arrive. An empty address book
- * gets the newest claimed order's address. A code a claimed order
- * used counts as the account's one use of it. An order still waiting for online payment stays out until it
+ * gets the newest claimed order's address. A code a claimed order used counts as one of the account's uses
+ * of it. An order still waiting for online payment stays out until it
  * is paid or lapses, since an account holds one such order at a time.
  */
 export async function claimGuestOrders(db: Db, userId: string): Promise<number> {
@@ -29,10 +30,10 @@ export async function claimGuestOrders(db: Db, userId: string): Promise<number> 
         ),
       )
       .returning();
-    const uses = claimed.flatMap(({ id, discountCode }) =>
-      discountCode ? [{ userId, code: discountCode, orderId: id }] : [],
-    );
-    if (uses.length > 0) await tx.insert(discountUses).values(uses).onConflictDoNothing();
+    // Each is a use that happened: recorded without a limit, so it counts against the account's next ones.
+    for (const { id, discountCode } of claimed) {
+      if (discountCode) await takeCustomerUse(tx, { userId }, discountCode, null, id);
+    }
     // The guest was offered an account "with the same address": a new address book starts with the address
     // of the newest order it takes in, so the next checkout has it ready.
     const newest = claimed.reduce<(typeof claimed)[number] | undefined>(

@@ -10,6 +10,7 @@ import { renderTaxDocumentPdf } from "../invoices/invoice-pdf.ts";
 import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
+import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
 import type { Tx } from "./pricing.ts";
@@ -69,8 +70,11 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
     if (order.phoneNumber) await deliverOrderSms(deps, order.order, order.phoneNumber, kind, link);
     return;
   }
-  const invoice = kind === "shipped" ? await invoiceAttachment(deps, orderId) : null;
-  const mail = composeOrderMail(deps, order.order, lines, kind, link, invoice?.number ?? null);
+  const [invoice, signature] = await Promise.all([
+    kind === "shipped" ? invoiceAttachment(deps, orderId) : null,
+    readMailSignature(deps.db, deps.env),
+  ]);
+  const mail = composeOrderMail(deps, order.order, lines, kind, link, invoice?.number ?? null, signature);
   await deps.mailer.send({ to, ...mail, ...(invoice ? { attachments: [invoice.attachment] } : {}) });
 }
 
@@ -96,8 +100,11 @@ function composeOrderMail(
   kind: OrderMailKind,
   link: string,
   invoiceNumber: string | null,
+  signature: MailSignature,
 ) {
-  const { SHOP_NAME, SHOP_PHONE, SHOP_EMAIL } = deps.env;
+  const { SHOP_NAME } = deps.env;
+  const { phone, email, legalName } = signature;
+  const seller = legalName ? ` (sold by ${legalName})` : "";
   const total = formatRupees(order.totalPaise);
   const paidOnline = Boolean(order.paidAt);
 
@@ -218,7 +225,7 @@ function composeOrderMail(
     "",
     `See your order: ${link}`,
     "",
-    `${SHOP_NAME} · ${SHOP_PHONE} · ${SHOP_EMAIL}`,
+    `${SHOP_NAME}${seller} · ${phone} · ${email}`,
   ].join("\n");
 
   const cell = "padding:6px 0;border-bottom:1px solid #e7e5e4";
@@ -250,7 +257,7 @@ ${totalRow("Total (incl. GST)", total, true)}
 <p style="margin:0 0 20px;font-size:14px;line-height:1.5">${address.map(escapeHtml).join("<br>")}</p>
 <p style="margin:0 0 8px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#15803d;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:6px">See your order</a></p>
 </td></tr>
-<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(SHOP_NAME)} · ${escapeHtml(SHOP_PHONE)} · <a href="mailto:${escapeHtml(SHOP_EMAIL)}" style="color:#166534">${escapeHtml(SHOP_EMAIL)}</a></td></tr>
+<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(`${SHOP_NAME}${seller}`)} · ${escapeHtml(phone)} · <a href="mailto:${escapeHtml(email)}" style="color:#166534">${escapeHtml(email)}</a></td></tr>
 </table></td></tr></table>
 </body></html>`;
   return { subject, text, html };

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import { type CodSettings, codProblem, notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
-import { DISCOUNT_LIMIT_MESSAGES } from "../../common/discount.ts";
+import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
@@ -11,8 +11,6 @@ import {
   cartItems,
   carts,
   combos,
-  discountUses,
-  guestDiscountUses,
   guestOrderRequests,
   orderEvents,
   orderLines,
@@ -24,13 +22,11 @@ import {
 import { deliveryTo } from "../delivery/delivery.data.ts";
 import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
-import { claimCodeUse } from "../discounts/discounts.data.ts";
+import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { type Buyer, guestContacts, loadCartForOrder } from "./pricing.ts";
-
-type GuestBuyer = Extract<Buyer, { kind: "guest" }>;
 
 const IST_OFFSET_MS = 330 * 60 * 1000;
 
@@ -178,7 +174,7 @@ export async function placeOrder(
         throw httpError(422, "not_served", message, { [field]: message });
       }
 
-      const { pricing } = await loadCartForOrder(tx, env, buyer, { lock: true });
+      const { pricing, usesPerCustomer } = await loadCartForOrder(tx, env, buyer, { lock: true });
       const [problem] = pricing.problems;
       if (problem) {
         throw httpError(
@@ -302,29 +298,22 @@ export async function placeOrder(
 
       if (pricing.discount) {
         const { code } = pricing.discount;
-        // The use recorded when the code was applied in the cart (or a new one) now belongs to this order, once.
-        // A guest's is recorded under the e-mail and the mobile: both must be new (the primary key decides
-        // between guests ordering at the same moment).
-        const spent = userId
-          ? await tx
-              .insert(discountUses)
-              .values({ userId, code, orderId })
-              .onConflictDoUpdate({
-                target: [discountUses.userId, discountUses.code],
-                set: { orderId },
-                setWhere: isNull(discountUses.orderId),
-              })
-              .returning({ code: discountUses.code })
-          : await tx
-              .insert(guestDiscountUses)
-              .values(guestContacts(buyer as GuestBuyer).map((contact) => ({ code, contact, orderId })))
-              .onConflictDoNothing()
-              .returning({ code: guestDiscountUses.code });
-        if (spent.length !== (userId ? 1 : 2)) {
+        // The use taken when the code was applied in the cart (or a new one within the limit) now belongs to
+        // this order. A guest's is taken under the e-mail and the mobile: both must have one left (the
+        // numbered primary key decides between orders placed at the same moment, decision 046).
+        let spent = true;
+        if (buyer.kind === "account") {
+          spent = await spendAccountUse(tx, buyer.userId, code, usesPerCustomer, orderId);
+        } else {
+          for (const contact of guestContacts(buyer)) {
+            spent &&= await takeCustomerUse(tx, { contact }, code, usesPerCustomer, orderId);
+          }
+        }
+        if (!spent) {
           throw httpError(
             409,
             "discount_unavailable",
-            `This discount code has already been used: ${pricing.discount.code}. Remove the code from your cart to order without it.`,
+            `${usedUpMessage(usesPerCustomer)}: ${code}. Remove the code from your cart to order without it.`,
           );
         }
         if (!(await claimCodeUse(tx, pricing.discount.code))) {

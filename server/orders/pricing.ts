@@ -22,6 +22,8 @@ export type CartForOrder = {
   pricing: OrderPricing;
   /** The cart's applied code, as stored (whether or not it can still be used). */
   discountCode: string | null;
+  /** That code's uses per customer (null: no limit). */
+  usesPerCustomer: number | null;
 };
 
 /**
@@ -78,7 +80,13 @@ export async function loadCartForOrder(
       .from(carts)
       .where(eq(carts.userId, buyer.userId));
     const [cart] = lock ? await cartQuery.for("update") : await cartQuery;
-    if (!cart) return { pricing: priceOrder({ items: [], discount: null, shipping }), discountCode: null };
+    if (!cart) {
+      return {
+        pricing: priceOrder({ items: [], discount: null, shipping }),
+        discountCode: null,
+        usesPerCustomer: null,
+      };
+    }
     discountCode = cart.discountCode;
     rows = await db
       .select()
@@ -188,37 +196,51 @@ export async function loadCartForOrder(
       description: code?.description ?? discountCode,
       minAmountPaise: code?.minAmountPaise ?? 0,
       active: code?.active ?? false,
-      spent: await codeSpentBy(db, buyer, discountCode, lock),
+      usesPerCustomer: code ? code.usesPerCustomer : 1,
+      spent: code ? await codeUsedUpBy(db, buyer, discountCode, code.usesPerCustomer) : false,
     };
   }
 
-  return { pricing: priceOrder({ items, discount, shipping }), discountCode };
+  return {
+    pricing: priceOrder({ items, discount, shipping }),
+    discountCode,
+    usesPerCustomer: discount?.usesPerCustomer ?? null,
+  };
 }
 
 /**
- * Whether the buyer's one use of the code went to an order already. A guest is known by e-mail and by mobile
- * (either used before is enough), and by the account that has the e-mail, so a code used signed in is not
- * used again by signing out.
+ * Whether the buyer has no use of the code left for this order. An account has one while a use taken when
+ * the code was applied is not yet spent, or while it has taken fewer than the limit. A guest is known by
+ * e-mail and by mobile (either at the limit is enough), and by the account that has the e-mail, so a code
+ * used signed in is not used again by signing out. The order's transaction decides for good
+ * (takeCustomerUse); this is the early word, shown at checkout.
  */
-async function codeSpentBy(db: Executor, buyer: Buyer, code: string, lock: boolean): Promise<boolean> {
+async function codeUsedUpBy(
+  db: Executor,
+  buyer: Buyer,
+  code: string,
+  limit: number | null,
+): Promise<boolean> {
+  if (limit === null) return false;
   if (buyer.kind === "account") {
-    const useQuery = db
-      .select({ orderId: discountUses.orderId })
+    const [uses] = await db
+      .select({
+        taken: sql<number>`count(*)::int`,
+        pending: sql<number>`count(*) filter (where ${discountUses.orderId} is null)::int`,
+      })
       .from(discountUses)
       .where(and(eq(discountUses.userId, buyer.userId), eq(discountUses.code, code)));
-    const [use] = lock ? await useQuery.for("update") : await useQuery;
-    return Boolean(use?.orderId);
+    return (uses?.pending ?? 0) === 0 && (uses?.taken ?? 0) >= limit;
   }
   // The guest checkout page prices the cart before the shopper has given either.
   if (!buyer.email && !buyer.mobile) return false;
   const [asGuest] = await db
-    .select({ code: guestDiscountUses.code })
+    .select({ most: sql<number>`coalesce(max(${guestDiscountUses.useNumber}), 0)::int` })
     .from(guestDiscountUses)
-    .where(and(eq(guestDiscountUses.code, code), inArray(guestDiscountUses.contact, guestContacts(buyer))))
-    .limit(1);
-  if (asGuest) return true;
+    .where(and(eq(guestDiscountUses.code, code), inArray(guestDiscountUses.contact, guestContacts(buyer))));
+  if ((asGuest?.most ?? 0) >= limit) return true;
   const [asAccount] = await db
-    .select({ code: discountUses.code })
+    .select({ spent: sql<number>`count(*)::int` })
     .from(discountUses)
     .innerJoin(users, eq(users.id, discountUses.userId))
     .where(
@@ -227,7 +249,6 @@ async function codeSpentBy(db: Executor, buyer: Buyer, code: string, lock: boole
         isNotNull(discountUses.orderId),
         sql`lower(${users.email}) = ${buyer.email}`,
       ),
-    )
-    .limit(1);
-  return Boolean(asAccount);
+    );
+  return (asAccount?.spent ?? 0) >= limit;
 }

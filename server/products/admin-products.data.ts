@@ -8,15 +8,9 @@ import type {
 } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
-import {
-  cartItems,
-  combos,
-  orderLines,
-  productImageFiles,
-  productSlugRedirects,
-  products,
-} from "../db/schema.ts";
+import { cartItems, combos, orderLines, productSlugRedirects, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
+import { attachUploads } from "./product-images.ts";
 
 type Row = typeof products.$inferSelect;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -172,11 +166,8 @@ async function checkImages(tx: Tx, keys: string[], current: string[]) {
   if (bad !== undefined) throw badField("images", `${bad} is not an uploaded image`);
   if (uploaded.length === 0) return;
   const ids = uploaded.map((key) => key.slice("uploads/".length));
-  const found = await tx
-    .select({ id: productImageFiles.id })
-    .from(productImageFiles)
-    .where(inArray(productImageFiles.id, ids));
-  const missing = ids.find((id) => !found.some((row) => row.id === id));
+  const found = await attachUploads(tx, ids);
+  const missing = ids.find((id) => !found.has(id));
   if (missing) throw badField("images", `uploads/${missing} is not an uploaded image`);
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import sharp from "sharp";
 import { imageFor } from "../../common/catalogue.ts";
@@ -8,6 +8,8 @@ import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { productImageFiles } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
+import { log, serializeError } from "../log.ts";
 
 /** The formats a photo may come in, as sharp reads them from the bytes (never the name or a header). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
@@ -75,10 +77,12 @@ export async function storeProductImage(
   if (bytes.length === 0) throw notAnImage();
   const id = createHash("sha256").update(bytes).digest("hex").slice(0, 32);
   const key = `uploads/${id}`;
+  // A photo uploaded again starts its day anew, so the sweep does not take it while the editor holds it.
   const [known] = await db
-    .select({ id: productImageFiles.id })
-    .from(productImageFiles)
-    .where(eq(productImageFiles.id, id));
+    .update(productImageFiles)
+    .set({ createdAt: sql`now()` })
+    .where(eq(productImageFiles.id, id))
+    .returning({ id: productImageFiles.id });
   if (!known) {
     const files = await renditions(bytes);
     await db.transaction(async (tx) => {
@@ -99,6 +103,62 @@ export async function storeProductImage(
     });
   }
   return { ...imageFor(key), key, alt: "" };
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * A save (product or combo) attaching uploaded photos, in its transaction: the photos that exist, with their
+ * rows locked and their time renewed. The sweep's DELETE waits for that lock and then finds them new, and
+ * a photo the sweep took first is missing here, so the save is refused instead of naming a photo that is gone.
+ */
+export async function attachUploads(tx: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx
+    .update(productImageFiles)
+    .set({ createdAt: sql`now()` })
+    .where(inArray(productImageFiles.id, ids))
+    .returning({ id: productImageFiles.id });
+  return new Set(rows.map((row) => row.id));
+}
+
+export const SWEEP_UPLOADS_JOB = "sweep-unused-uploads";
+
+/** How long a photo uploaded but not yet saved with a product or combo is kept for its editor. */
+export const UNUSED_UPLOAD_HOURS = 24;
+
+/**
+ * Deletes photos uploaded more than a day ago that nothing shows: no product's images, no combo's picture
+ * or image, and no order line (old orders keep their pictures). Returns how many went.
+ */
+export async function sweepUnusedUploads(db: Db, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - UNUSED_UPLOAD_HOURS * 60 * 60_000);
+  const key = sql`'uploads/' || f.id`;
+  const swept = await db.execute<{ id: string }>(sql`
+    delete from product_image_files f
+     where f.created_at < ${cutoff.toISOString()}::timestamptz
+       and not exists (select 1 from products p where p.images @> jsonb_build_array(${key}))
+       and not exists (select 1 from combos c where c.picture = ${key} or c.image = ${key})
+       and not exists (select 1 from order_lines l where l.image = ${key})
+    returning f.id`);
+  return swept.rows.length;
+}
+
+/**
+ * Queues the sweep once an hour while the shop runs. Every instance offers the same hour's job under one key,
+ * so it runs once across all instances. Returns the function that stops it.
+ */
+export function scheduleUploadSweep(db: Db): () => void {
+  const offer = () => {
+    const hour = new Date().toISOString().slice(0, 13);
+    enqueueJob(db, { kind: SWEEP_UPLOADS_JOB, payload: {}, key: `${SWEEP_UPLOADS_JOB}:${hour}` }).catch(
+      (error) => log.warn({ err: serializeError(error) }, "could not queue the sweep of unused photos"),
+    );
+  };
+  offer();
+  const timer = setInterval(offer, 60 * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const FILE = /^([0-9a-f]{32})(-400\.webp|-800\.webp|\.jpg)$/;

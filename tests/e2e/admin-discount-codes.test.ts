@@ -42,6 +42,7 @@ describe("the owner's discount codes", () => {
     await form.getByLabel("Amount off (₹)", { exact: true }).check();
     await form.getByLabel("Amount off (₹, whole rupees)").fill("150");
     await form.getByLabel("Total uses").fill("2");
+    expect(await form.getByLabel("Uses per customer").inputValue()).toBe("1");
     await form.getByLabel("Starts (India time)").fill("2026-12-10T10:00");
     await form.getByLabel("Ends (India time)").fill("2026-12-01T10:00");
     await form.getByRole("button", { name: "Create code" }).click();
@@ -54,6 +55,7 @@ describe("the owner's discount codes", () => {
     const twice = card(page, "TWICE");
     expect(await twice.getByText("₹150 off", { exact: true }).count()).toBe(1);
     expect(await twice.getByText("0 of 2").count()).toBe(1);
+    expect(await twice.getByText("Once", { exact: true }).count()).toBe(1);
     expect(await twice.getByText("10 Dec 2026, 10:00 am").count()).toBe(1);
 
     await twice.getByRole("link", { name: "Edit TWICE" }).click();

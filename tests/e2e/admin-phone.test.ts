@@ -25,6 +25,7 @@ const ADMIN_PAGES = [
   ["Combos", "/admin/combos"],
   ["Shop", "/admin/shop"],
   ["Tax", "/admin/tax"],
+  ["Staff", "/admin/staff"],
 ] as const;
 
 beforeAll(async () => {

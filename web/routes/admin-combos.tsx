@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from "react";
+import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
+import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -98,6 +99,23 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [picture, setPicture] = useState<AdminCombo["picture"]>(combo?.picture ?? null);
+  const [uploading, setUploading] = useState(false);
+
+  async function choosePicture(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0];
+    event.currentTarget.value = "";
+    if (!file) return;
+    setErrors((current) => ({ ...current, picture: "" }));
+    setUploading(true);
+    try {
+      const uploaded = await uploadPhoto(file);
+      if (uploaded.ok) setPicture({ key: uploaded.image.key, small: uploaded.image.small });
+      else setErrors((current) => ({ ...current, picture: uploaded.problem }));
+    } finally {
+      setUploading(false);
+    }
+  }
 
   // The catalogue as the shop shows it (products on sale), and any hidden product the combo still holds.
   const choices = [
@@ -124,6 +142,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
       productSlugs: chosen,
       salePricePaise: salePaise,
       active: form.get("active") === "on",
+      picture: picture?.key ?? null,
     };
     if (!combo) {
       body.id = text("id") || slugFrom(title);
@@ -329,11 +348,46 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           )}
         </div>
       )}
+      <fieldset className="sm:col-span-2" aria-describedby="combo-picture-hint">
+        <legend className="text-sm font-medium">Picture (optional)</legend>
+        <p id="combo-picture-hint" className="mt-1 text-xs text-stone-500 dark:text-stone-400">
+          A photo of the combo itself: JPEG, PNG or WebP, up to 10 MB, cropped square. Without one, the card
+          shows its products' pictures.
+        </p>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          {picture && (
+            <img
+              src={picture.small}
+              width={400}
+              height={400}
+              alt="Shown for this combo"
+              className="size-24 rounded-md border border-stone-200 bg-white object-cover dark:border-stone-700"
+            />
+          )}
+          <label className={`${secondaryButton} cursor-pointer`}>
+            {uploading ? "Uploading…" : picture ? "Replace picture" : "Upload a picture"}
+            <input
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              className="sr-only"
+              disabled={uploading}
+              onChange={choosePicture}
+              {...described("picture")}
+            />
+          </label>
+          {picture && (
+            <button type="button" className={secondaryButton} onClick={() => setPicture(null)}>
+              Remove picture
+            </button>
+          )}
+        </div>
+        {error("picture")}
+      </fieldset>
       <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
         <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={primaryButton} disabled={saving}>
+        <button type="submit" className={primaryButton} disabled={saving || uploading}>
           {saving ? "Saving…" : combo ? "Save changes" : "Create combo"}
         </button>
         <button type="button" className={secondaryButton} onClick={onDone}>

@@ -93,6 +93,8 @@ export function Component() {
                   {code.timesUsed}
                   {code.maxUses === null ? " (no limit)" : ` of ${code.maxUses}`}
                 </dd>
+                <dt className="text-stone-500 dark:text-stone-400">Per customer</dt>
+                <dd>{perCustomer(code.usesPerCustomer)}</dd>
                 <dt className="text-stone-500 dark:text-stone-400">From</dt>
                 <dd>{code.startsAt ? when(code.startsAt) : "Any time"}</dd>
                 <dt className="text-stone-500 dark:text-stone-400">Until</dt>
@@ -122,6 +124,9 @@ export function Component() {
   );
 }
 
+const perCustomer = (uses: number | null) =>
+  uses === null ? "No limit" : uses === 1 ? "Once" : `${uses} times`;
+
 function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: () => void }) {
   const revalidator = useRevalidator();
   const [kind, setKind] = useState<"percent" | "amount">(
@@ -145,6 +150,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
       startsAt: fromIndiaInput(text("startsAt")),
       endsAt: fromIndiaInput(text("endsAt")),
       maxUses: text("maxUses") ? Number(text("maxUses")) : null,
+      usesPerCustomer: text("usesPerCustomer") ? Number(text("usesPerCustomer")) : null,
       active: form.get("active") === "on",
     };
     if (!code) body.code = text("code");
@@ -331,9 +337,22 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         />,
         code ? `Used ${code.timesUsed} so far. Leave empty for no limit.` : "Leave empty for no limit.",
       )}
-      <p className="text-sm text-stone-600 sm:self-end dark:text-stone-400">
-        Each customer can use a code once.
-      </p>
+      {field(
+        "usesPerCustomer",
+        "Uses per customer",
+        <input
+          id="code-usesPerCustomer"
+          name="usesPerCustomer"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          defaultValue={code ? (code.usesPerCustomer ?? "") : 1}
+          className={inputClass}
+          {...described("usesPerCustomer")}
+        />,
+        "Counted per account, and per e-mail and mobile for guests. Leave empty for no limit.",
+      )}
       <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
         <input type="checkbox" name="active" defaultChecked={code ? code.active : true} /> On (shoppers can
         use it)

@@ -30,6 +30,7 @@ const SECTIONS = [
   { to: "/admin/shop", label: "Shop", owner: true },
   { to: "/admin/delivery", label: "Delivery", owner: true },
   { to: "/admin/tax", label: "Tax", owner: true },
+  { to: "/admin/staff", label: "Staff", owner: true },
   { to: "/admin/audit", label: "Audit log", owner: true },
 ];
 

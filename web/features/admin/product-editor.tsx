@@ -4,12 +4,12 @@ import { BADGES, CATEGORIES, CATEGORY_FILTERS, type Category, MENUS } from "../.
 import {
   type AdminProduct,
   type AdminProductImage,
-  MAX_IMAGE_BYTES,
   MAX_PRODUCT_IMAGES,
 } from "../../../common/schemas/admin-products.ts";
 import { api, isApiError } from "../../lib/api.ts";
 import { HEADER_MENUS } from "../header/menus.ts";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
+import { uploadPhoto } from "./upload-photo.ts";
 
 type Draft = {
   name: string;
@@ -85,15 +85,6 @@ function bodyOf(draft: Draft) {
     images: draft.images.map(({ key, alt }) => ({ key, alt })),
     active: draft.active,
   };
-}
-
-function readAsBase64(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
 }
 
 const MENU_LABELS = Object.fromEntries(HEADER_MENUS.map((menu) => [menu.key, menu.label]));
@@ -181,27 +172,19 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
     event.currentTarget.value = "";
     if (!file) return;
     setErrors((current) => ({ ...current, images: "" }));
-    if (file.size > MAX_IMAGE_BYTES) {
-      setErrors((current) => ({ ...current, images: `${file.name} is larger than 10 MB.` }));
-      return;
-    }
     setUploading(true);
     try {
-      const image = await api<AdminProductImage>("/admin/product-images", {
-        method: "POST",
-        body: { image: await readAsBase64(file) },
-      });
+      const uploaded = await uploadPhoto(file);
+      if (!uploaded.ok) {
+        setErrors((current) => ({ ...current, images: uploaded.problem }));
+        return;
+      }
+      const { image } = uploaded;
       setDraft((current) =>
         current.images.some((each) => each.key === image.key)
           ? current
           : { ...current, images: [...current.images, image] },
       );
-    } catch (caught) {
-      if (!isApiError(caught)) throw caught;
-      setErrors((current) => ({
-        ...current,
-        images: caught.fields?.image ? `${file.name}: ${caught.fields.image}` : caught.message,
-      }));
     } finally {
       setUploading(false);
     }

@@ -11,22 +11,34 @@ function ComboCard({ combo }: { combo: Combo }) {
       <span className="self-start rounded-full bg-amber-100 px-3 py-1 text-xs font-semibold text-amber-900 dark:bg-amber-400 dark:text-stone-950">
         {combo.badge}
       </span>
-      <ul className="my-5 flex justify-center -space-x-4" aria-label="In this combo">
-        {combo.products.slice(0, 3).map((product) => (
-          <li key={product.slug}>
-            <img
-              src={product.image.small}
-              width={88}
-              height={88}
-              alt={product.name}
-              title={product.name}
-              loading="lazy"
-              decoding="async"
-              className="size-20 rounded-full border-4 border-white bg-stone-100 object-cover shadow sm:size-22 dark:border-stone-900 dark:bg-stone-800"
-            />
-          </li>
-        ))}
-      </ul>
+      {combo.ownPicture ? (
+        <img
+          src={combo.image.small}
+          width={400}
+          height={400}
+          alt={combo.products.map((product) => product.name).join(", ")}
+          loading="lazy"
+          decoding="async"
+          className="my-5 aspect-square w-full rounded-xl bg-stone-100 object-cover dark:bg-stone-800"
+        />
+      ) : (
+        <ul className="my-5 flex justify-center -space-x-4" aria-label="In this combo">
+          {combo.products.slice(0, 3).map((product) => (
+            <li key={product.slug}>
+              <img
+                src={product.image.small}
+                width={88}
+                height={88}
+                alt={product.name}
+                title={product.name}
+                loading="lazy"
+                decoding="async"
+                className="size-20 rounded-full border-4 border-white bg-stone-100 object-cover shadow sm:size-22 dark:border-stone-900 dark:bg-stone-800"
+              />
+            </li>
+          ))}
+        </ul>
+      )}
       <h3 className="font-serif text-xl font-semibold">
         <Link to={`/combo/${combo.id}`} className="after:absolute after:inset-0 focus-visible:outline-none">
           {combo.title}

@@ -1,0 +1,73 @@
+import type { Browser } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
+
+let shop: Shop;
+let browser: Browser;
+let owner: TestAccount;
+
+beforeAll(async () => {
+  [shop, browser] = await Promise.all([
+    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
+    launchBrowser(),
+  ]);
+  owner = await signUpViaHttp(shop.url, "owner@example.in");
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+const sidewaysOverflow = (page: import("playwright-core").Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe("a combo's own picture", () => {
+  it("is uploaded by the owner and replaces the products' pictures on the card and page", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    await signInContext(context, shop.url, owner);
+    const page = await context.newPage();
+    await page.goto("/admin/combos?edit=skincare-combo");
+    const form = page.getByRole("form", { name: /^Edit / });
+    await form.waitFor();
+    const photo = await sharp({
+      create: { width: 1000, height: 700, channels: 3, background: { r: 214, g: 160, b: 90 } },
+    })
+      .jpeg()
+      .toBuffer();
+    await form
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "box.jpg", mimeType: "image/jpeg", buffer: photo });
+    await form.getByRole("button", { name: "Replace picture" }).waitFor();
+    const preview = await form.getByRole("img", { name: "Shown for this combo" }).getAttribute("src");
+    expect(preview).toMatch(/^\/images\/uploads\/[0-9a-f]{32}-400\.webp$/);
+    await screenshot(page, "combo-picture-editor-375-light");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await form.waitFor({ state: "detached" });
+    await context.close();
+
+    for (const viewport of ["phone", "desktop"] as const) {
+      for (const scheme of ["light", "dark"] as const) {
+        const shopper = await newContext(browser, shop, { viewport, colorScheme: scheme });
+        const home = await shopper.newPage();
+        await home.goto("/");
+        await scrollThrough(home);
+        const card = home.locator("#combos article").filter({ hasText: "Skincare" }).first();
+        await card.waitFor();
+        await expect
+          .poll(async () => card.locator("img").first().getAttribute("src"), { timeout: 10_000 })
+          .toBe(preview);
+        expect(await card.getByRole("list", { name: "In this combo" }).count()).toBe(0);
+        await card.scrollIntoViewIfNeeded();
+        expect(await sidewaysOverflow(home)).toBeLessThanOrEqual(0);
+        await card.screenshot({ path: `/tmp/owner-rest-shots/combo-card-${viewport}-${scheme}.png` });
+        await home.goto("/combo/skincare-combo");
+        const large = preview?.replace("-400.webp", "-800.webp");
+        await home.locator(`main img[src="${large}"]`).waitFor();
+        await screenshot(home, `combo-picture-page-${viewport}-${scheme}`);
+        await shopper.close();
+      }
+    }
+  });
+});
