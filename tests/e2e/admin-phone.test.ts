@@ -24,8 +24,10 @@ const ADMIN_PAGES = [
   ["Codes", "/admin/discount-codes"],
   ["Combos", "/admin/combos"],
   ["Shop", "/admin/shop"],
+  ["Delivery", "/admin/delivery"],
   ["Tax", "/admin/tax"],
   ["Staff", "/admin/staff"],
+  ["Audit log", "/admin/audit"],
 ] as const;
 
 beforeAll(async () => {
@@ -67,8 +69,20 @@ describe("the admin on a phone and a desktop", () => {
       for (const [label, path] of ADMIN_PAGES) {
         await page.goto(path);
         const nav = page.getByRole("navigation", { name: "Admin sections" });
-        await nav.getByRole("link", { name: label }).waitFor();
         await page.locator("main h1").first().waitFor();
+        if (viewport === "phone") {
+          // The sections fold behind one button naming the current page, so the page starts near the top.
+          const sections = nav.getByRole("button", { name: `Sections: ${label}` });
+          const box = await sections.boundingBox();
+          expect(box && box.y < 160, `the page's own content starts right below the bar on ${path}`).toBe(true);
+          expect(await nav.getByRole("link", { name: label }).isVisible()).toBe(false);
+          await sections.click();
+          if (path === "/admin/orders") {
+            await nav.getByRole("link", { name: label }).waitFor();
+            await screenshot(page, "admin-phone-sections-open");
+          }
+        }
+        await nav.getByRole("link", { name: label }).waitFor();
         // The shop's header and footer stay out of the admin.
         expect(await page.locator("header nav, footer").count(), path).toBe(0);
         await page.getByRole("link", { name: "Back to the shop", exact: true }).waitFor();

@@ -1,3 +1,4 @@
+import { useEffect, useId, useState } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -5,6 +6,7 @@ import {
   NavLink,
   Outlet,
   useLoaderData,
+  useLocation,
   useRouteError,
 } from "react-router";
 import { NO_ADMIN_ACCESS } from "../features/auth/auth-errors.ts";
@@ -37,13 +39,25 @@ const SECTIONS = [
 /** Kept out of the shop's frame (root-layout.tsx): staff work in their own, on a phone as on a desk. */
 export const handle: RouteHandle = { ownFrame: true };
 
+/** The section a path belongs to: its own page or one under it (an order under Orders). */
+const isIn = (section: (typeof SECTIONS)[number], pathname: string) =>
+  pathname === section.to || (!section.end && pathname.startsWith(`${section.to}/`));
+
 /**
  * The frame of every admin page: a bar with the way back to the shop and the theme switch, the sections
- * (wrapping onto a second line on a phone rather than scrolling out of view; a column on a wide screen),
- * and the page.
+ * and the page. On a wide screen the sections are a column beside the page; on a phone, where the owner's
+ * fourteen would take half the screen above every page, they fold behind one button naming the current one.
  */
 export function Component() {
   const { admin } = useLoaderData<typeof loader>();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  const sections = SECTIONS.filter((section) => !section.owner || admin.role === "owner");
+  const current = sections.find((section) => isIn(section, pathname));
+  // A section chosen from the folded list closes it, as the page it opens takes the screen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every new page
+  useEffect(() => setOpen(false), [pathname]);
   return (
     <div className="min-h-screen">
       <a
@@ -72,8 +86,31 @@ export function Component() {
       </header>
       <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 lg:grid-cols-[12rem_1fr] lg:gap-8 lg:py-6">
         <nav aria-label="Admin sections" className="min-w-0">
-          <ul className="flex flex-wrap gap-1.5 lg:flex-col">
-            {SECTIONS.filter((section) => !section.owner || admin.role === "owner").map((section) => (
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={() => setOpen((isOpen) => !isOpen)}
+            className="flex min-h-11 w-full items-center gap-2 rounded-lg border border-stone-300 bg-white px-3 text-left text-sm font-medium lg:hidden dark:border-stone-700 dark:bg-stone-900"
+          >
+            <span className="text-stone-600 dark:text-stone-400">Sections:</span>
+            <span className="flex-1 truncate">{current?.label ?? "Admin"}</span>
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              className={`size-5 shrink-0 transition-transform ${open ? "rotate-180" : ""}`}
+            >
+              <path d="m6 9 6 6 6-6" />
+            </svg>
+          </button>
+          <ul
+            id={listId}
+            className={`${open ? "mt-2 flex" : "hidden"} flex-wrap gap-1.5 lg:mt-0 lg:flex lg:flex-col`}
+          >
+            {sections.map((section) => (
               <li key={section.to}>
                 <NavLink
                   to={section.to}
