@@ -74,7 +74,7 @@ describe("the admin on a phone and a desktop", () => {
           // The sections fold behind one button naming the current page, so the page starts near the top.
           const sections = nav.getByRole("button", { name: `Sections: ${label}` });
           const box = await sections.boundingBox();
-          expect(box && box.y < 160, `the page's own content starts right below the bar on ${path}`).toBe(true);
+          expect(box && box.y < 160, `the sections button sits right below the bar on ${path}`).toBe(true);
           expect(await nav.getByRole("link", { name: label }).isVisible()).toBe(false);
           await sections.click();
           if (path === "/admin/orders") {
