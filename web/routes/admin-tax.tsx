@@ -77,6 +77,9 @@ function lastMonthInIndia(now = new Date()): string {
 
 const SECTION_LABELS: Record<Gstr1Section, { title: string; detail: string }> = {
   b2cs: { title: "B2C (small)", detail: "Table 7: by place of supply and rate" },
+  b2cl: { title: "B2C (large)", detail: "Table 5: inter-state invoices over ₹1,00,000, one by one" },
+  cdnur: { title: "Credit notes, B2C (large)", detail: "Table 9B: credit notes against those invoices" },
+  exempt: { title: "Nil-rated supplies", detail: "Table 8: sales at 0 %, inter- and intra-state" },
   hsn: { title: "HSN summary", detail: "Table 12: by HSN, rate and unit" },
   docs: { title: "Documents issued", detail: "Table 13: each series' first and last number" },
   documents: { title: "Invoices and credit notes", detail: "Every document, to check against the others" },
