@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-async function customer(address = TEST_ADDRESS) {
+async function customer(address: typeof TEST_ADDRESS & { district?: string } = TEST_ADDRESS) {
   const account = await signUpViaApp(shop.app, `buyer${++accounts}@example.in`);
   return { ...account, addressId: await saveAddress(shop.app, account.cookie, address) };
 }
@@ -179,6 +179,35 @@ describe("the tax invoice", () => {
     expect(text).toContain("Tamil Nadu (33)");
     expect(text).toContain("CGST");
     expect(text).toContain("SGST");
+  });
+
+  it("names the buyer's district when the order has one that says more than the city", async () => {
+    const ravi = await customer({
+      ...TEST_ADDRESS,
+      name: "Ravi Kumar",
+      city: "Tambaram",
+      district: "Chengalpattu",
+      state: "Tamil Nadu",
+      pin: "600045",
+    });
+    const order = await placeOrder(ravi);
+    expect((await confirm(order.number)).status).toBe(200);
+    const [invoice] = (await documentsOf(order.number)).documents;
+    expect(invoice?.buyer.lines).toEqual([
+      "12, Lotus Apartments, 3rd Cross",
+      "Indiranagar",
+      "Tambaram, Chengalpattu district 600045",
+    ]);
+    const text = await pdfText((await download(`/api/orders/${order.number}/invoice.pdf`, ravi)).bytes);
+    expect(text).toContain("Tambaram, Chengalpattu district 600045");
+
+    // An order from before districts were kept: the city and PIN alone.
+    const meera = await customer();
+    const older = await placeOrder(meera);
+    await shop.db.update(orders).set({ shipDistrict: null }).where(eq(orders.number, older.number));
+    expect((await confirm(older.number)).status).toBe(200);
+    const [plain] = (await documentsOf(older.number)).documents;
+    expect(plain?.buyer.lines.at(-1)).toBe("Bengaluru 560038");
   });
 
   it("a cancellation after invoicing issues a credit note in its own series, naming the invoice", async () => {
