@@ -44,10 +44,10 @@ export const rateToBp = (percent: number) => Math.round(percent * 100);
 export const bpToRate = (bp: number) => bp / 100;
 
 /**
- * The files of a month's GSTR-1 (docs/decisions/044): B2C (small) by place of supply and rate, the HSN
- * summary, the documents issued (table 13) and every invoice and credit note one by one.
+ * The files of a month's GSTR-1 (docs/decisions/044): B2C (small) by place of supply and rate, B2C (large)
+ * invoice by invoice and the credit notes against them, nil-rated supplies, the HSN summary, the documents issued (table 13) and every invoice and credit note one by one.
  */
-export const GSTR1_SECTIONS = ["b2cs", "hsn", "docs", "documents"] as const;
+export const GSTR1_SECTIONS = ["b2cs", "b2cl", "cdnur", "exempt", "hsn", "docs", "documents"] as const;
 export type Gstr1Section = (typeof GSTR1_SECTIONS)[number];
 
 /** GST began in July 2017: no return is filed for a month before it. */

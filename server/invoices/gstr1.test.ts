@@ -118,6 +118,7 @@ async function writeDocument(input: {
 
 const bathPowder = { hsn: "33073090", description: "Bath Powder", unit: "NOS", rateBp: 1800 };
 const coconutOil = { hsn: "15131900", description: "Coconut Oil", unit: "NOS", rateBp: 500 };
+const curryLeaves = { hsn: "07099990", description: "Fresh Curry Leaves", unit: "NOS", rateBp: 0 };
 
 async function download(query: string, who: TestAccount | null) {
   const response = await shop.app.request(
@@ -250,7 +251,87 @@ beforeAll(async () => {
     reason: "Goods returned",
     lines: [{ ...bathPowder, quantity: 1, taxable: 100000, igst: 18000 }],
   });
-}, 120_000);
+
+  // October 2025: a large inter-state invoice (B2C large) with a nil-rated line, a large intra-state one and
+  // two inter-state ones of at most ₹1,00,000 (B2C small); November: the large one's credit note.
+  const [large, largeIntra, small, limit, july, august] = [
+    await placeOrder(),
+    await placeOrder(),
+    await placeOrder(),
+    await placeOrder(),
+    await placeOrder(),
+    await placeOrder(),
+  ];
+  if (!large || !largeIntra || !small || !limit || !july || !august) throw new Error("orders");
+  const largeInvoice = await writeDocument({
+    kind: "invoice",
+    sequence: 10,
+    orderId: large.id,
+    at: "2025-10-06T11:00:00+05:30",
+    state: "Karnataka",
+    lines: [
+      { ...bathPowder, quantity: 50, taxable: 9_000_000, igst: 1_620_000 },
+      { ...coconutOil, quantity: 1, taxable: 20_000, igst: 1_000 },
+      { ...curryLeaves, quantity: 2, taxable: 5_000 },
+    ],
+  });
+  await writeDocument({
+    kind: "invoice",
+    sequence: 11,
+    orderId: largeIntra.id,
+    at: "2025-10-07T11:00:00+05:30",
+    state: "Tamil Nadu",
+    lines: [
+      { ...bathPowder, quantity: 50, taxable: 9_000_000, cgst: 810_000 },
+      { ...curryLeaves, quantity: 1, taxable: 3_000 },
+    ],
+  });
+  await writeDocument({
+    kind: "invoice",
+    sequence: 12,
+    orderId: small.id,
+    at: "2025-10-08T11:00:00+05:30",
+    state: "Karnataka",
+    lines: [{ ...bathPowder, quantity: 1, taxable: 5_000, igst: 900 }],
+  });
+  // Exactly ₹1,00,000 does not exceed the limit.
+  await writeDocument({
+    kind: "invoice",
+    sequence: 13,
+    orderId: limit.id,
+    at: "2025-10-31T23:00:00+05:30",
+    state: "Karnataka",
+    lines: [{ ...bathPowder, quantity: 47, taxable: 8_474_576, igst: 1_525_424 }],
+  });
+  await writeDocument({
+    kind: "credit_note",
+    sequence: 10,
+    orderId: large.id,
+    invoiceId: largeInvoice.id,
+    at: "2025-11-05T10:00:00+05:30",
+    state: "Karnataka",
+    reason: "Goods returned",
+    lines: [
+      { ...bathPowder, quantity: 50, taxable: 9_000_000, igst: 1_620_000 },
+      { ...coconutOil, quantity: 1, taxable: 20_000, igst: 1_000 },
+      { ...curryLeaves, quantity: 2, taxable: 5_000 },
+    ],
+  });
+  // ₹2,00,000 to another state: B2C (small) in July 2024, under the old ₹2,50,000 limit; large in August.
+  for (const [order, sequence, at] of [
+    [july, 20, "2024-07-31T23:59:00+05:30"],
+    [august, 21, "2024-08-01T00:00:00+05:30"],
+  ] as const) {
+    await writeDocument({
+      kind: "invoice",
+      sequence,
+      orderId: order.id,
+      at,
+      state: "Karnataka",
+      lines: [{ ...bathPowder, quantity: 90, taxable: 16_949_153, igst: 3_050_847 }],
+    });
+  }
+}, 180_000);
 afterAll(() => shop.close());
 
 describe("the GSTR-1 export", () => {
@@ -362,6 +443,76 @@ describe("the GSTR-1 export", () => {
     expect(documents.rows[1]).toMatch(new RegExp(`^Credit Note,CN/\\d\\d-\\d\\d/\\d{6},.*,${order.number},`));
     const b2cs = await csvOf(`month=${month}&section=b2cs`);
     expect(b2cs.rows).toEqual(["OE,33-Tamil Nadu,,18,0.00,0.00,0.00,0.00,0.00,"]);
+  });
+
+  it("keeps B2C (small) to what is not large, at rates above 0 %", async () => {
+    const { rows } = await csvOf("month=2025-10&section=b2cs");
+    expect(rows).toEqual([
+      // The ₹1,00,000 invoice and the ₹59.00 one; the ₹1,06,460 invoice is B2C (large).
+      "OE,29-Karnataka,,18,84795.76,15263.24,0.00,0.00,0.00,",
+      // Intra-state stays here however large; its 0 % line is table 8's.
+      "OE,33-Tamil Nadu,,18,90000.00,0.00,8100.00,8100.00,0.00,",
+    ]);
+  });
+
+  it("lists an inter-state invoice over ₹1,00,000 as B2C (large), one row per rate", async () => {
+    const { header, rows, response } = await csvOf("month=2025-10&section=b2cl");
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="gstr1-2025-10-b2cl.csv"');
+    expect(header).toBe(
+      "Invoice Number,Invoice date,Invoice Value,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Integrated Tax Amount,Cess Amount,E-Commerce GSTIN",
+    );
+    // The invoice value counts the 0 % line (50.00): 90000 + 16200 + 200 + 10 + 50.
+    expect(rows).toEqual([
+      "PN/25-26/000010,06-Oct-2025,106460.00,29-Karnataka,,5,200.00,10.00,0.00,",
+      "PN/25-26/000010,06-Oct-2025,106460.00,29-Karnataka,,18,90000.00,16200.00,0.00,",
+    ]);
+    expect((await csvOf("month=2025-11&section=b2cl")).rows).toEqual([]);
+  });
+
+  it("puts a credit note against a B2C (large) invoice in CDNUR, not netted in B2C (small)", async () => {
+    const { header, rows } = await csvOf("month=2025-11&section=cdnur");
+    expect(header).toBe(
+      "UR Type,Note Number,Note Date,Note Type,Place Of Supply,Note Value,Applicable % of Tax Rate,Rate,Taxable Value,Integrated Tax Amount,Cess Amount",
+    );
+    expect(rows).toEqual([
+      "B2CL,CN/25-26/000010,05-Nov-2025,C,29-Karnataka,106460.00,,5,200.00,10.00,0.00",
+      "B2CL,CN/25-26/000010,05-Nov-2025,C,29-Karnataka,106460.00,,18,90000.00,16200.00,0.00",
+    ]);
+    expect((await csvOf("month=2025-11&section=b2cs")).rows).toEqual([]);
+    // January's credit note reverses a small invoice: netted in B2C (small), so not here.
+    expect((await csvOf("month=2026-01&section=cdnur")).rows).toEqual([]);
+  });
+
+  it("used the ₹2,50,000 limit for invoices before August 2024", async () => {
+    expect((await csvOf("month=2024-07&section=b2cl")).rows).toEqual([]);
+    expect((await csvOf("month=2024-07&section=b2cs")).rows).toEqual([
+      "OE,29-Karnataka,,18,169491.53,30508.47,0.00,0.00,0.00,",
+    ]);
+    expect((await csvOf("month=2024-08&section=b2cl")).rows).toEqual([
+      "PN/25-26/000021,01-Aug-2024,200000.00,29-Karnataka,,18,169491.53,30508.47,0.00,",
+    ]);
+    expect((await csvOf("month=2024-08&section=b2cs")).rows).toEqual([]);
+  });
+
+  it("sums nil-rated lines for table 8 by inter- and intra-state, net of credit notes", async () => {
+    const { header, rows } = await csvOf("month=2025-10&section=exempt");
+    expect(header).toBe(
+      "Description,Nil Rated Supplies,Exempted(other than nil rated/non GST supply),Non-GST Supplies",
+    );
+    expect(rows).toEqual([
+      "Inter-State supplies to registered persons,0.00,0.00,0.00",
+      "Intra-State supplies to registered persons,0.00,0.00,0.00",
+      "Inter-State supplies to unregistered persons,50.00,0.00,0.00",
+      "Intra-State supplies to unregistered persons,30.00,0.00,0.00",
+    ]);
+    const november = await csvOf("month=2025-11&section=exempt");
+    expect(november.rows.slice(2)).toEqual([
+      "Inter-State supplies to unregistered persons,-50.00,0.00,0.00",
+      "Intra-State supplies to unregistered persons,0.00,0.00,0.00",
+    ]);
+    // The HSN summary still counts them (table 12 covers every supply), at rate 0.
+    const hsn = await csvOf("month=2025-10&section=hsn");
+    expect(hsn.rows).toContain("07099990,Fresh Curry Leaves,NOS-NUMBERS,3,80.00,0,80.00,0.00,0.00,0.00,0.00");
   });
 
   it("is the owner's alone, and names a bad month or section", async () => {

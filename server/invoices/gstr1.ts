@@ -50,6 +50,30 @@ function inMonth(month: ReturnType<typeof monthInIndia>) {
   return and(gte(taxDocuments.issuedAt, month.start), lt(taxDocuments.issuedAt, month.end));
 }
 
+/**
+ * Rule 59(4)(a)(ii) of the CGST Rules: an inter-state invoice to an unregistered buyer worth more than
+ * ₹1,00,000 is reported one by one (table 5, B2C large); ₹2,50,000 for invoices before 1 August 2024
+ * (notification 12/2024-Central Tax).
+ */
+export const B2CL_LIMIT_PAISE = 10_000_000;
+const B2CL_LIMIT_BEFORE_PAISE = 25_000_000;
+const B2CL_LIMIT_FROM = "2024-08-01T00:00:00+05:30";
+
+const originalInvoice = alias(taxDocuments, "original_invoice");
+
+function isLargeInvoice(invoice: typeof taxDocuments | typeof originalInvoice) {
+  return sql`(not ${invoice.intraState} and ${invoice.totalPaise} > (case when ${invoice.issuedAt} < ${sql.raw(`'${B2CL_LIMIT_FROM}'`)}::timestamptz then ${sql.raw(String(B2CL_LIMIT_BEFORE_PAISE))} else ${sql.raw(String(B2CL_LIMIT_PAISE))} end))`;
+}
+
+/**
+ * Whether a document belongs to B2C (large): an invoice by its own value, a credit note by the value of
+ * the invoice it reverses (table 9B then, not netted in B2CS). Needs `originalInvoice` left-joined.
+ */
+const inB2cLarge = sql`(case when ${taxDocuments.kind} = 'credit_note' then coalesce(${isLargeInvoice(originalInvoice)}, false) else ${isLargeInvoice(taxDocuments)} end)`;
+
+/** Nil-rated lines (0 %) are table 8's, not a taxable supply of tables 5, 7 or 9B. */
+const taxedLine = sql`${taxDocumentLines.rateBp} > 0`;
+
 const B2CS_HEADER = [
   "Type",
   "Place Of Supply",
@@ -63,7 +87,10 @@ const B2CS_HEADER = [
   "E-Commerce GSTIN",
 ];
 
-/** Table 7: B2C (small) supplies by place of supply and rate, net of the month's credit notes. */
+/**
+ * Table 7: B2C (small) supplies by place of supply and rate, net of the month's credit notes; without the
+ * B2C (large) invoices and their credit notes, and without nil-rated lines.
+ */
 async function b2csRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise<string[]> {
   const rows = await db
     .select({
@@ -76,7 +103,8 @@ async function b2csRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise
     })
     .from(taxDocumentLines)
     .innerJoin(taxDocuments, eq(taxDocuments.id, taxDocumentLines.documentId))
-    .where(inMonth(month))
+    .leftJoin(originalInvoice, eq(originalInvoice.id, taxDocuments.invoiceId))
+    .where(and(inMonth(month), taxedLine, sql`not ${inB2cLarge}`))
     .groupBy(taxDocuments.placeOfSupply, taxDocumentLines.rateBp)
     .orderBy(asc(taxDocuments.placeOfSupply), asc(taxDocumentLines.rateBp));
   return rows.map((row) =>
@@ -94,6 +122,138 @@ async function b2csRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise
       "",
     ]),
   );
+}
+
+const B2CL_HEADER = [
+  "Invoice Number",
+  "Invoice date",
+  "Invoice Value",
+  "Place Of Supply",
+  "Applicable % of Tax Rate",
+  "Rate",
+  "Taxable Value",
+  "Integrated Tax Amount",
+  "Cess Amount",
+  "E-Commerce GSTIN",
+];
+
+/**
+ * The taxed lines of the month's B2C (large) invoices, one row per invoice and rate (table 5). Such a
+ * supply is inter-state, so its only tax is IGST. The invoice value is the whole invoice's, 0 % lines too.
+ */
+async function b2clRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise<string[]> {
+  const rows = await db
+    .select({
+      number: taxDocuments.number,
+      issuedAt: taxDocuments.issuedAt,
+      totalPaise: taxDocuments.totalPaise,
+      placeOfSupply: taxDocuments.placeOfSupply,
+      rateBp: taxDocumentLines.rateBp,
+      taxablePaise: sql<number>`sum(${taxDocumentLines.taxablePaise})::bigint`.mapWith(Number),
+      igstPaise: sql<number>`sum(${taxDocumentLines.igstPaise})::bigint`.mapWith(Number),
+    })
+    .from(taxDocumentLines)
+    .innerJoin(taxDocuments, eq(taxDocuments.id, taxDocumentLines.documentId))
+    .where(and(inMonth(month), eq(taxDocuments.kind, "invoice"), taxedLine, isLargeInvoice(taxDocuments)))
+    .groupBy(taxDocuments.id, taxDocumentLines.rateBp)
+    .orderBy(asc(taxDocuments.sequence), asc(taxDocumentLines.rateBp));
+  return rows.map((row) =>
+    csvRow([
+      row.number,
+      toolDate(row.issuedAt),
+      rupees(row.totalPaise),
+      placeOfSupply(row.placeOfSupply),
+      "",
+      percent(row.rateBp),
+      rupees(row.taxablePaise),
+      rupees(row.igstPaise),
+      rupees(0),
+      "",
+    ]),
+  );
+}
+
+const CDNUR_HEADER = [
+  "UR Type",
+  "Note Number",
+  "Note Date",
+  "Note Type",
+  "Place Of Supply",
+  "Note Value",
+  "Applicable % of Tax Rate",
+  "Rate",
+  "Taxable Value",
+  "Integrated Tax Amount",
+  "Cess Amount",
+];
+
+/**
+ * Table 9B for unregistered buyers: the month's credit notes against B2C (large) invoices, whichever month
+ * the invoice was, one row per note and rate, amounts positive as the tool takes them ("C" says which way).
+ */
+async function cdnurRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise<string[]> {
+  const rows = await db
+    .select({
+      number: taxDocuments.number,
+      issuedAt: taxDocuments.issuedAt,
+      totalPaise: taxDocuments.totalPaise,
+      placeOfSupply: taxDocuments.placeOfSupply,
+      rateBp: taxDocumentLines.rateBp,
+      taxablePaise: sql<number>`sum(${taxDocumentLines.taxablePaise})::bigint`.mapWith(Number),
+      igstPaise: sql<number>`sum(${taxDocumentLines.igstPaise})::bigint`.mapWith(Number),
+    })
+    .from(taxDocumentLines)
+    .innerJoin(taxDocuments, eq(taxDocuments.id, taxDocumentLines.documentId))
+    .innerJoin(originalInvoice, eq(originalInvoice.id, taxDocuments.invoiceId))
+    .where(
+      and(inMonth(month), eq(taxDocuments.kind, "credit_note"), taxedLine, isLargeInvoice(originalInvoice)),
+    )
+    .groupBy(taxDocuments.id, taxDocumentLines.rateBp)
+    .orderBy(asc(taxDocuments.sequence), asc(taxDocumentLines.rateBp));
+  return rows.map((row) =>
+    csvRow([
+      "B2CL",
+      row.number,
+      toolDate(row.issuedAt),
+      "C",
+      placeOfSupply(row.placeOfSupply),
+      rupees(row.totalPaise),
+      "",
+      percent(row.rateBp),
+      rupees(row.taxablePaise),
+      rupees(row.igstPaise),
+      rupees(0),
+    ]),
+  );
+}
+
+const EXEMPT_HEADER = [
+  "Description",
+  "Nil Rated Supplies",
+  "Exempted(other than nil rated/non GST supply)",
+  "Non-GST Supplies",
+];
+
+/**
+ * Table 8: the month's nil-rated (0 %) lines, net of its credit notes, inter- and intra-state. Every buyer
+ * is unregistered (no buyer GSTIN is taken), so the two rows to registered persons stay at nothing; the
+ * shop sells no exempt or non-GST goods. All four rows are always written, as the tool's sheet has them.
+ */
+async function exemptRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise<string[]> {
+  const rows = await db
+    .select({ intraState: taxDocuments.intraState, totalPaise: netSum(taxDocumentLines.totalPaise) })
+    .from(taxDocumentLines)
+    .innerJoin(taxDocuments, eq(taxDocuments.id, taxDocumentLines.documentId))
+    .where(and(inMonth(month), eq(taxDocumentLines.rateBp, 0)))
+    .groupBy(taxDocuments.intraState);
+  const nil = (intraState: boolean) => rows.find((row) => row.intraState === intraState)?.totalPaise ?? 0;
+  const lines: [string, number][] = [
+    ["Inter-State supplies to registered persons", 0],
+    ["Intra-State supplies to registered persons", 0],
+    ["Inter-State supplies to unregistered persons", nil(false)],
+    ["Intra-State supplies to unregistered persons", nil(true)],
+  ];
+  return lines.map(([description, paise]) => csvRow([description, rupees(paise), rupees(0), rupees(0)]));
 }
 
 const HSN_HEADER = [
@@ -212,8 +372,6 @@ const DOCUMENTS_HEADER = [
   "Document Value",
 ];
 
-const originalInvoice = alias(taxDocuments, "original_invoice");
-
 function documentsBatch(
   db: Db,
   month: ReturnType<typeof monthInIndia>,
@@ -279,6 +437,9 @@ function documentLine(row: DocumentRow): string {
 
 const SUMMARIES = {
   b2cs: { header: B2CS_HEADER, rows: b2csRows },
+  b2cl: { header: B2CL_HEADER, rows: b2clRows },
+  cdnur: { header: CDNUR_HEADER, rows: cdnurRows },
+  exempt: { header: EXEMPT_HEADER, rows: exemptRows },
   hsn: { header: HSN_HEADER, rows: hsnRows },
   docs: { header: DOCS_HEADER, rows: docsRows },
 } as const;

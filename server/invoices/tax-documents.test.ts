@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => shop.close());
 
-async function customer(address = TEST_ADDRESS) {
+async function customer(address: typeof TEST_ADDRESS & { district?: string } = TEST_ADDRESS) {
   const account = await signUpViaApp(shop.app, `buyer${++accounts}@example.in`);
   return { ...account, addressId: await saveAddress(shop.app, account.cookie, address) };
 }
@@ -181,6 +181,35 @@ describe("the tax invoice", () => {
     expect(text).toContain("SGST");
   });
 
+  it("names the buyer's district when the order has one that says more than the city", async () => {
+    const ravi = await customer({
+      ...TEST_ADDRESS,
+      name: "Ravi Kumar",
+      city: "Tambaram",
+      district: "Chengalpattu",
+      state: "Tamil Nadu",
+      pin: "600045",
+    });
+    const order = await placeOrder(ravi);
+    expect((await confirm(order.number)).status).toBe(200);
+    const [invoice] = (await documentsOf(order.number)).documents;
+    expect(invoice?.buyer.lines).toEqual([
+      "12, Lotus Apartments, 3rd Cross",
+      "Indiranagar",
+      "Tambaram, Chengalpattu district 600045",
+    ]);
+    const text = await pdfText((await download(`/api/orders/${order.number}/invoice.pdf`, ravi)).bytes);
+    expect(text).toContain("Tambaram, Chengalpattu district 600045");
+
+    // An order from before districts were kept: the city and PIN alone.
+    const meera = await customer();
+    const older = await placeOrder(meera);
+    await shop.db.update(orders).set({ shipDistrict: null }).where(eq(orders.number, older.number));
+    expect((await confirm(older.number)).status).toBe(200);
+    const [plain] = (await documentsOf(older.number)).documents;
+    expect(plain?.buyer.lines.at(-1)).toBe("Bengaluru 560038");
+  });
+
   it("a cancellation after invoicing issues a credit note in its own series, naming the invoice", async () => {
     const meera = await customer();
     const order = await placeOrder(meera);
@@ -269,6 +298,85 @@ describe("the invoice beyond the account's order page", () => {
     const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []));
     expect(text).toContain(invoice.number);
     expect(text).toContain(`GSTIN: ${GSTIN}`);
+  });
+
+  it("its credit note goes with the cancelled mail as a PDF; an uninvoiced order's mail has none", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    await confirm(order.number);
+    const cancel = await callApi(shop.app, "POST", `/api/orders/${order.number}/cancel`, {
+      as: meera,
+      body: {},
+    });
+    expect(cancel.status).toBe(200);
+    const { documents } = await documentsOf(order.number);
+    const invoice = documents.find((document) => document.kind === "invoice");
+    const credit = documents.find((document) => document.kind === "credit_note");
+    if (!invoice || !credit) throw new Error("no invoice or credit note");
+    const mail = await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Order ${order.number} cancelled$`),
+    });
+    expect(mail.text).toContain(
+      `Your credit note ${credit.number}, which reverses tax invoice ${invoice.number}, is attached as a PDF.`,
+    );
+    expect(mail.attachments.map((attachment) => [attachment.filename, attachment.contentType])).toEqual([
+      [`${credit.number.replaceAll("/", "-")}.pdf`, "application/pdf"],
+    ]);
+    const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []));
+    expect(text).toContain("Credit Note");
+    expect(text).toContain(credit.number);
+    expect(text).toContain(`Against invoice: ${invoice.number}`);
+
+    // Cancelled before confirmation: no invoice, so no credit note to attach, and no word of one.
+    const ravi = await customer();
+    const early = await placeOrder(ravi);
+    await callApi(shop.app, "POST", `/api/orders/${early.number}/cancel`, { as: ravi, body: {} });
+    const plain = await waitForMail(shop.dataDir, {
+      to: ravi.email,
+      subject: new RegExp(`^Order ${early.number} cancelled$`),
+    });
+    expect(plain.attachments).toEqual([]);
+    expect(plain.text).not.toContain("credit note");
+  });
+
+  it("its credit note goes with the mail that says the returned goods arrived", async () => {
+    const meera = await customer();
+    const order = await placeOrder(meera);
+    await confirm(order.number);
+    const move = async (path: string, body: Record<string, unknown>, as: TestAccount = staff) => {
+      const moved = await callApi(shop.app, "POST", path, { as, body });
+      expect(moved.status, path).toBe(200);
+    };
+    const admin = `/api/admin/orders/${order.number}`;
+    await move(`${admin}/status`, { status: "packed" });
+    await move(`${admin}/ship`, { courier: "Delhivery", trackingNumber: "DL-55124" });
+    await move(`${admin}/status`, { status: "delivered" });
+    await move(
+      `/api/orders/${order.number}/return`,
+      { reason: "The jar arrived cracked and leaking." },
+      meera,
+    );
+    await move(`${admin}/status`, { status: "returned" });
+    const { documents } = await documentsOf(order.number);
+    const invoice = documents.find((document) => document.kind === "invoice");
+    const credit = documents.find((document) => document.kind === "credit_note");
+    if (!invoice || !credit) throw new Error("no invoice or credit note");
+    expect(credit.reason).toBe("Goods returned");
+    const mail = await waitForMail(shop.dataDir, {
+      to: meera.email,
+      subject: new RegExp(`^Return received for order ${order.number}$`),
+    });
+    expect(mail.text).toContain(`We have received the goods you sent back from your order ${order.number}.`);
+    expect(mail.text).toContain(
+      `Your credit note ${credit.number}, which reverses tax invoice ${invoice.number}`,
+    );
+    expect(mail.attachments.map((attachment) => attachment.filename)).toEqual([
+      `${credit.number.replaceAll("/", "-")}.pdf`,
+    ]);
+    const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []));
+    expect(text).toContain(credit.number);
+    expect(text).toContain("Goods returned");
   });
 
   it("downloads from the guest order page with its signed link, and no other order's", async () => {

@@ -40,10 +40,22 @@ async function supplierParty(tx: Executor): Promise<DocumentParty | null> {
   };
 }
 
+/**
+ * "Tambaram, Chengalpattu district 600045": the district (from the PIN look-up) when the order has one and
+ * it says more than the city, as the order pages write it; the state follows on its own line.
+ */
+function buyerPlace(order: OrderRow): string {
+  const district = order.shipDistrict?.trim();
+  const named = district && district.toLowerCase() !== order.shipCity.trim().toLowerCase();
+  return named
+    ? `${order.shipCity}, ${district} district ${order.shipPin}`
+    : `${order.shipCity} ${order.shipPin}`;
+}
+
 function buyerParty(order: OrderRow): DocumentParty {
   return {
     name: order.shipName,
-    lines: [order.shipLine1, order.shipLine2, `${order.shipCity} ${order.shipPin}`].filter(Boolean),
+    lines: [order.shipLine1, order.shipLine2, buyerPlace(order)].filter(Boolean),
     state: order.shipState,
     stateCode: isIndianState(order.shipState) ? stateCodeOf(order.shipState) : "",
     gstin: null,

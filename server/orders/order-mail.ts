@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { trackingUrl } from "../../common/couriers.ts";
 import { formatEstimate } from "../../common/delivery-estimate.ts";
+import type { DocumentKind } from "../../common/gst.ts";
 import { formatMobile } from "../../common/india.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
@@ -15,8 +16,18 @@ import { guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
 import type { Tx } from "./pricing.ts";
 
-/** `link`: a guest asked "Find my order" for the link to the order's page again. */
-export type OrderMailKind = "placed" | "shipped" | "delivered" | "cancelled" | "refunded" | "link";
+/**
+ * `link`: a guest asked "Find my order" for the link to the order's page again. `returned`: staff marked the
+ * goods of a return as received back.
+ */
+export type OrderMailKind =
+  | "placed"
+  | "shipped"
+  | "delivered"
+  | "cancelled"
+  | "returned"
+  | "refunded"
+  | "link";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -70,28 +81,53 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
     if (order.phoneNumber) await deliverOrderSms(deps, order.order, order.phoneNumber, kind, link);
     return;
   }
-  const [invoice, signature] = await Promise.all([
-    kind === "shipped" ? invoiceAttachment(deps, orderId) : null,
+  const documentKind = ATTACHED_DOCUMENT[kind];
+  const [document, signature] = await Promise.all([
+    documentKind ? documentAttachment(deps, orderId, documentKind) : null,
     readMailSignature(deps.db, deps.env),
   ]);
-  const mail = composeOrderMail(deps, order.order, lines, kind, link, invoice?.number ?? null, signature);
-  await deps.mailer.send({ to, ...mail, ...(invoice ? { attachments: [invoice.attachment] } : {}) });
+  const mail = composeOrderMail(deps, order.order, lines, kind, link, document, signature);
+  await deps.mailer.send({ to, ...mail, ...(document ? { attachments: [document.attachment] } : {}) });
 }
 
 /**
- * The tax invoice as a PDF to go with the goods' mail, drawn when the job runs (a job's payload stays a few
- * ids, and a retried job draws it again); null when the order has none (a shop not yet registered for GST).
+ * The tax document each mail carries: the invoice goes with the goods, the credit note that reverses it
+ * with the news of their cancellation or return (docs/decisions/038).
  */
-async function invoiceAttachment(deps: Deps, orderId: string) {
-  const view = await findTaxDocument(deps.db, orderId, "invoice");
+const ATTACHED_DOCUMENT: Partial<Record<OrderMailKind, DocumentKind>> = {
+  shipped: "invoice",
+  cancelled: "credit_note",
+  returned: "credit_note",
+};
+
+type AttachedDocument = { number: string; invoiceNumber: string | null; attachment: MailAttachment };
+
+/**
+ * A tax document as a PDF, drawn when the job runs (a job's payload stays a few ids, and a retried job draws
+ * it again); null when the order has none (a shop not yet registered for GST, or an order cancelled before
+ * it was confirmed and so never invoiced).
+ */
+async function documentAttachment(
+  deps: Deps,
+  orderId: string,
+  kind: DocumentKind,
+): Promise<AttachedDocument | null> {
+  const view = await findTaxDocument(deps.db, orderId, kind);
   if (!view) return null;
   const attachment: MailAttachment = {
     filename: documentFileName(view.document.number),
     content: await renderTaxDocumentPdf(view),
     contentType: "application/pdf",
   };
-  return { number: view.document.number, attachment };
+  return { number: view.document.number, invoiceNumber: view.invoice?.number ?? null, attachment };
 }
+
+const creditNoteParagraph = (document: AttachedDocument) =>
+  paragraph(
+    document.invoiceNumber
+      ? `Your credit note ${document.number}, which reverses tax invoice ${document.invoiceNumber}, is attached as a PDF.`
+      : `Your credit note ${document.number} is attached as a PDF.`,
+  );
 
 function composeOrderMail(
   deps: Deps,
@@ -99,7 +135,7 @@ function composeOrderMail(
   lines: (typeof orderLines.$inferSelect)[],
   kind: OrderMailKind,
   link: string,
-  invoiceNumber: string | null,
+  document: AttachedDocument | null,
   signature: MailSignature,
 ) {
   const { SHOP_NAME } = deps.env;
@@ -144,7 +180,7 @@ function composeOrderMail(
             : paragraph("You can follow the parcel on the courier's website with this number."),
         );
       }
-      if (invoiceNumber) body.push(paragraph(`Your tax invoice ${invoiceNumber} is attached as a PDF.`));
+      if (document) body.push(paragraph(`Your tax invoice ${document.number} is attached as a PDF.`));
       break;
     case "delivered":
       subject = `Order ${order.number} delivered`;
@@ -167,6 +203,20 @@ function composeOrderMail(
             : "Nothing was charged for this order.",
         ),
       );
+      if (document) body.push(creditNoteParagraph(document));
+      break;
+    case "returned":
+      subject = `Return received for order ${order.number}`;
+      heading = "We have received your return";
+      body.push(
+        paragraph(`We have received the goods you sent back from your order ${order.number}.`),
+        paragraph(
+          order.paymentMethod === "razorpay"
+            ? `The ${total} you paid will be refunded to your original payment method; approved refunds are processed within 6-8 days.`
+            : `We will refund ${total} by UPI or bank transfer; approved refunds are processed within 6-8 days.`,
+        ),
+      );
+      if (document) body.push(creditNoteParagraph(document));
       break;
     case "refunded":
       subject = `Refund for order ${order.number}`;

@@ -21,6 +21,7 @@ const MAIL_ON: Partial<Record<OrderStatus, OrderMailKind>> = {
   shipped: "shipped",
   delivered: "delivered",
   cancelled: "cancelled",
+  returned: "returned",
   refunded: "refunded",
 };
 

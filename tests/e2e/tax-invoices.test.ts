@@ -149,6 +149,11 @@ describe("the owner's tax page", () => {
     expect(text.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe(
       "HSN,Description,UQC,Total Quantity,Total Value,Rate,Taxable Value,Integrated Tax Amount,Central Tax Amount,State/UT Tax Amount,Cess Amount",
     );
+    const [large] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: /Download B2C \(large\) for 2026-01/ }).click(),
+    ]);
+    expect(large.suggestedFilename()).toBe("gstr1-2026-01-b2cl.csv");
     await close();
   }, 60_000);
 });

@@ -77,6 +77,9 @@ function lastMonthInIndia(now = new Date()): string {
 
 const SECTION_LABELS: Record<Gstr1Section, { title: string; detail: string }> = {
   b2cs: { title: "B2C (small)", detail: "Table 7: by place of supply and rate" },
+  b2cl: { title: "B2C (large)", detail: "Table 5: inter-state invoices over ₹1,00,000, one by one" },
+  cdnur: { title: "B2C (large) credit notes", detail: "Table 9B: credit notes against those invoices" },
+  exempt: { title: "Nil-rated supplies", detail: "Table 8: sales at 0 %, inter- and intra-state" },
   hsn: { title: "HSN summary", detail: "Table 12: by HSN, rate and unit" },
   docs: { title: "Documents issued", detail: "Table 13: each series' first and last number" },
   documents: { title: "Invoices and credit notes", detail: "Every document, to check against the others" },
@@ -92,7 +95,8 @@ function Gstr1Export() {
       </h2>
       <p className="mt-1 max-w-prose text-sm text-stone-600 dark:text-stone-400">
         The month's invoices and credit notes (by India time) as CSV files with the column names of GSTN's
-        offline tool. Credit notes are taken off the sales of the month they were issued in.
+        offline tool. Credit notes are taken off the sales of the month they were issued in; those against B2C
+        (large) invoices are listed on their own.
       </p>
       <div className="mt-3 max-w-xs">
         <label htmlFor="gstr1-month" className="block text-sm font-medium">
