@@ -199,6 +199,8 @@ describe("a guest pays online and cancels", () => {
       await form.getByRole("button", { name: "Use this address" }).click();
       await page.getByText(/yet\. Please enter another address\./).waitFor();
       await expect(pay.isDisabled()).resolves.toBe(true);
+      // Nor is a delivery date promised there.
+      expect(await page.getByText(/Estimated delivery:/).count()).toBe(0);
       await screenshot(page, `guest-checkout-not-served-${viewport}-${colorScheme}`);
       await page.getByRole("button", { name: "Change" }).click();
       await form.getByLabel("PIN code").fill("600006");

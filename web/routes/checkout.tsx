@@ -360,12 +360,15 @@ export function Component() {
               {formatRupees(summary.freeShippingMinPaise)} after discount).
             </p>
           )}
-          <p className="mt-3 text-sm">
-            <span className="font-medium">Estimated delivery:</span> {formatEstimate(summary.estimate)}
-            <span className="block text-xs text-stone-600 dark:text-stone-400">
-              We hand orders to the courier within 3-5 days.
-            </span>
-          </p>
+          {/* No date is promised to a PIN code the shop does not deliver to. */}
+          {!notServed && (
+            <p className="mt-3 text-sm">
+              <span className="font-medium">Estimated delivery:</span> {formatEstimate(summary.estimate)}
+              <span className="block text-xs text-stone-600 dark:text-stone-400">
+                We hand orders to the courier within 3-5 days.
+              </span>
+            </p>
+          )}
           {error && (
             <p
               role="alert"
