@@ -50,8 +50,10 @@ export async function takeAccountAllowance(tx: Tx, userId: string, action: Accou
   const { done, noun, rules } = ACCOUNT_LIMITS[action];
   const longest = Math.max(...rules.map((rule) => rule.minutes));
   await queueAccountAction(tx, userId, action);
+  // The time now, after the queue: not now(), this transaction's start, which may be earlier than the rows
+  // of the requests it queued behind, and would put their "try again" past the window's length.
   const clock = await tx.execute<{ now_ms: number }>(
-    sql`select extract(epoch from now())::float8 * 1000 as now_ms`,
+    sql`select extract(epoch from clock_timestamp())::float8 * 1000 as now_ms`,
   );
   const nowMs = Number(clock.rows[0]?.now_ms);
   const mine = and(eq(accountActions.userId, userId), eq(accountActions.action, action));

@@ -20,6 +20,7 @@ export const handle: RouteHandle = { meta: privatePage("Admin: edit product") };
 
 export function Component() {
   const { product } = useLoaderData<typeof loader>();
-  // A fresh editor per product (and per save's new version), never one product's typing in another's form.
-  return <ProductEditor key={product ? `${product.slug} ${product.version}` : "new"} product={product} />;
+  // A fresh editor per product, never one product's typing in another's form. Not per version: the editor
+  // keeps the version it saved, and a new editor after each save would drop its "Saved" before anyone read it.
+  return <ProductEditor key={product ? product.slug : "new"} product={product} />;
 }
