@@ -124,6 +124,17 @@ async function b2csRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise
   );
 }
 
+/** One document's taxed lines summed by rate, as tables 5 and 9B report them (IGST only: inter-state). */
+const perDocumentAndRate = {
+  number: taxDocuments.number,
+  issuedAt: taxDocuments.issuedAt,
+  totalPaise: taxDocuments.totalPaise,
+  placeOfSupply: taxDocuments.placeOfSupply,
+  rateBp: taxDocumentLines.rateBp,
+  taxablePaise: sql<number>`sum(${taxDocumentLines.taxablePaise})::bigint`.mapWith(Number),
+  igstPaise: sql<number>`sum(${taxDocumentLines.igstPaise})::bigint`.mapWith(Number),
+};
+
 const B2CL_HEADER = [
   "Invoice Number",
   "Invoice date",
@@ -143,15 +154,7 @@ const B2CL_HEADER = [
  */
 async function b2clRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise<string[]> {
   const rows = await db
-    .select({
-      number: taxDocuments.number,
-      issuedAt: taxDocuments.issuedAt,
-      totalPaise: taxDocuments.totalPaise,
-      placeOfSupply: taxDocuments.placeOfSupply,
-      rateBp: taxDocumentLines.rateBp,
-      taxablePaise: sql<number>`sum(${taxDocumentLines.taxablePaise})::bigint`.mapWith(Number),
-      igstPaise: sql<number>`sum(${taxDocumentLines.igstPaise})::bigint`.mapWith(Number),
-    })
+    .select(perDocumentAndRate)
     .from(taxDocumentLines)
     .innerJoin(taxDocuments, eq(taxDocuments.id, taxDocumentLines.documentId))
     .where(and(inMonth(month), eq(taxDocuments.kind, "invoice"), taxedLine, isLargeInvoice(taxDocuments)))
@@ -193,15 +196,7 @@ const CDNUR_HEADER = [
  */
 async function cdnurRows(db: Db, month: ReturnType<typeof monthInIndia>): Promise<string[]> {
   const rows = await db
-    .select({
-      number: taxDocuments.number,
-      issuedAt: taxDocuments.issuedAt,
-      totalPaise: taxDocuments.totalPaise,
-      placeOfSupply: taxDocuments.placeOfSupply,
-      rateBp: taxDocumentLines.rateBp,
-      taxablePaise: sql<number>`sum(${taxDocumentLines.taxablePaise})::bigint`.mapWith(Number),
-      igstPaise: sql<number>`sum(${taxDocumentLines.igstPaise})::bigint`.mapWith(Number),
-    })
+    .select(perDocumentAndRate)
     .from(taxDocumentLines)
     .innerJoin(taxDocuments, eq(taxDocuments.id, taxDocumentLines.documentId))
     .innerJoin(originalInvoice, eq(originalInvoice.id, taxDocuments.invoiceId))
