@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createApp } from "../server/app.ts";
+import { createShop } from "../server/app.ts";
 import { createDb, migrateDatabase } from "../server/db/client.ts";
 import { startEmbeddedPostgres } from "../server/db/embedded.ts";
 import { seedCatalogue } from "../server/db/seed/seed.ts";
@@ -31,8 +31,10 @@ export async function startBenchShop(envOverrides: Record<string, string> = {}, 
     ...envOverrides,
   });
   const deps = createDeps({ db, env });
+  const shop = createShop(deps);
   return {
-    app: createApp(deps),
+    app: shop.app,
+    listener: shop.listener,
     deps,
     db,
     async stop() {

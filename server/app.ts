@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
+import type { RequestListener } from "node:http";
 import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
@@ -41,6 +43,7 @@ import { adminProductImageRoutes, adminProductRoutes } from "./products/admin-pr
 import { uploadedImageRoutes } from "./products/product-images.ts";
 import { productRoutes, redirectMovedProductPages } from "./products/products.routes.ts";
 import { adminQuestionRoutes, questionRoutes } from "./questions/questions.routes.ts";
+import { createReplay } from "./replay.ts";
 import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 import { adminShopRoutes } from "./shop/shop.routes.ts";
@@ -50,10 +53,27 @@ export const distDir = path.resolve(import.meta.dirname, "../dist");
 /** The one inline script the pages carry (the theme, set before the first paint), allowed by its hash. */
 const themeScriptSource = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
 
-export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "draining"> } = {}) {
+type AppOptions = { lifecycle?: Pick<Lifecycle, "draining"> };
+
+/** The shop as a Hono app, for in-process requests (tests, the page renderer's API calls). */
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  return createShop(deps, options).app;
+}
+
+/**
+ * The shop, and the node request handler that serves it over HTTP: kept answers replayed in front of the
+ * app (server/replay.ts), everything else through it.
+ */
+export function createShop(
+  deps: Deps,
+  options: AppOptions = {},
+): { app: Hono; listener: () => RequestListener } {
   const app = new Hono();
   const { lifecycle } = options;
   const metrics = createMetrics({ pool: deps.db.$client, processMetrics: Boolean(deps.env.METRICS_TOKEN) });
+  const replay = createReplay({ catalogue: deps.catalogue, env: deps.env, metrics, lifecycle });
+  // Outermost, so what it keeps are the headers the app really sent.
+  app.use(replay.record);
   app.use(observeRequests(deps.env, metrics));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere.
   app.use(async (c, next) => {
@@ -169,7 +189,16 @@ export function createApp(deps: Deps, options: { lifecycle?: Pick<Lifecycle, "dr
   app.use("/product/:slug", redirectMovedProductPages(deps));
   serveWebApp(app, distDir, deps.catalogue);
   app.onError(handleError);
-  return app;
+  let listener: RequestListener | undefined;
+  return {
+    app,
+    // Made on first use: the adapter puts its own Request and Response in place of the global ones, which
+    // only a process that serves HTTP needs.
+    listener: () => {
+      listener ??= replay.listener(getRequestListener(app.fetch, { hostname: deps.env.HOST }));
+      return listener;
+    },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Context, Next } from "hono";
 import { getMimeType } from "hono/utils/mime";
 import { chooseEncoding } from "./catalogue/cached-json.ts";
+import { markReplayable } from "./replay.ts";
 
 type Bytes = Uint8Array<ArrayBuffer>;
 type Asset = { type: string; plain: Bytes; br?: Bytes; gzip?: Bytes };
@@ -50,7 +51,9 @@ export function hashedAssets(assetsRoot: string) {
       "Cache-Control": "public, max-age=31536000, immutable",
     };
     if (asset.br || asset.gzip) headers.Vary = "Accept-Encoding";
-    if (body !== asset.plain) headers["Content-Encoding"] = encoding === "br" ? "br" : "gzip";
+    const contentEncoding = body === asset.plain ? undefined : encoding === "br" ? "br" : "gzip";
+    if (contentEncoding) headers["Content-Encoding"] = contentEncoding;
+    markReplayable(c, { body, encoding: contentEncoding, catalogue: false });
     return c.body(body, 200, headers);
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { serve } from "@hono/node-server";
-import { createApp } from "./app.ts";
+import { createServer } from "node:http";
+import { createShop } from "./app.ts";
 import { createDb, migrateDatabase, withStartupLock } from "./db/client.ts";
 import { releaseSignalHooks, startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
@@ -55,7 +55,7 @@ async function main() {
   });
   const lifecycle = createLifecycle();
   const deps = createDeps({ db, env });
-  const app = createApp(deps, { lifecycle });
+  const { listener } = createShop(deps, { lifecycle });
 
   // Background work registers here how it is stopped; shutdown stops it after the last request.
   lifecycle.onStop(
@@ -78,10 +78,13 @@ async function main() {
     log.error({ err: serializeError(error) }, "the PIN code directory could not be read"),
   );
 
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  const server = createServer(listener());
+  server.listen(env.PORT, env.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : env.PORT;
     log.info(
-      { port: info.port, database: embedded ? "embedded" : "external" },
-      `Shop ready on http://localhost:${info.port} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
+      { port, database: embedded ? "embedded" : "external" },
+      `Shop ready on http://localhost:${port} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
     );
   });
 

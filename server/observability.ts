@@ -5,7 +5,7 @@ import client from "prom-client";
 import { fromTrustedProxy } from "./auth/client-address.ts";
 import type { Env } from "./env.ts";
 import { notFound, routeOf } from "./errors.ts";
-import { log } from "./log.ts";
+import { accessLog } from "./log.ts";
 
 // What a proxy may hand on as a request id: short, printable, no room for a log-injection payload.
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -73,6 +73,53 @@ export function createMetrics(options: { pool?: Pool; processMetrics: boolean })
   return { registry, requests, duration, ordersPlaced };
 }
 
+/** The request's id: the one a trusted proxy handed on (X-Request-Id), else a new one. */
+export function requestIdFor(offered: string | undefined, fromTrustedProxy: () => boolean): string {
+  return offered && REQUEST_ID.test(offered) && fromTrustedProxy() ? offered : randomUUID();
+}
+
+type Answered = { method: string; route: string; status: number };
+type Labels = { method: string; route: string; status: string };
+
+const labelsOf = (answered: Answered): Labels => ({
+  method: answered.method,
+  route: answered.route,
+  status: String(answered.status),
+});
+
+/**
+ * An answer given the same way again and again (a kept answer replayed): its metric labels and its access
+ * line's fixed fields made once, as a pino child, so each replay writes only its duration and id.
+ */
+export type RepeatedAnswer = Answered & { labels: Labels; line: typeof accessLog };
+
+export function repeatedAnswer(answered: Answered): RepeatedAnswer {
+  return { ...answered, labels: labelsOf(answered), line: accessLog.child(answered) };
+}
+
+/** Counts an answered request and writes its access line, whichever way it was answered. */
+export function recordRequest(
+  metrics: Metrics,
+  answered: Answered | RepeatedAnswer,
+  started: number,
+  requestId: string,
+) {
+  const seconds = (performance.now() - started) / 1000;
+  const repeated = "line" in answered ? answered : undefined;
+  const labels = repeated?.labels ?? labelsOf(answered);
+  metrics.requests.inc(labels);
+  metrics.duration.observe(labels, seconds);
+  if (answered.method === "POST" && answered.route === "/api/orders" && answered.status === 201) {
+    metrics.ordersPlaced.inc();
+  }
+  const ms = Math.round(seconds * 1000);
+  if (repeated) repeated.line.info({ ms, requestId }, "request");
+  else {
+    const { method, route, status } = answered;
+    accessLog.info({ method, route, status, ms, requestId }, "request");
+  }
+}
+
 /**
  * Gives every request an id (the trusted proxy's X-Request-Id, else a new one), returns it, and writes
  * one access line per request: method, route pattern, status, duration, id. Never the path or query
@@ -81,20 +128,16 @@ export function createMetrics(options: { pool?: Pool; processMetrics: boolean })
 export function observeRequests(env: Env, metrics: Metrics): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
-    const offered = c.req.header("x-request-id");
-    const requestId =
-      offered && REQUEST_ID.test(offered) && fromTrustedProxy(c, env) ? offered : randomUUID();
+    const requestId = requestIdFor(c.req.header("x-request-id"), () => fromTrustedProxy(c, env));
     c.set("requestId" as never, requestId as never);
     c.header("X-Request-Id", requestId);
     await next();
-    const seconds = (performance.now() - started) / 1000;
-    const labels = { method: c.req.method, route: routeOf(c), status: String(c.res.status) };
-    metrics.requests.inc(labels);
-    metrics.duration.observe(labels, seconds);
-    if (labels.method === "POST" && labels.route === "/api/orders" && c.res.status === 201) {
-      metrics.ordersPlaced.inc();
-    }
-    log.info({ ...labels, status: c.res.status, ms: Math.round(seconds * 1000), requestId }, "request");
+    recordRequest(
+      metrics,
+      { method: c.req.method, route: routeOf(c), status: c.res.status },
+      started,
+      requestId,
+    );
   };
 }
 

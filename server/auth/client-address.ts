@@ -65,7 +65,12 @@ export function clientAddressFromChain(
   return [...chain].reverse().find((address) => !isTrusted(trusted, address)) ?? chain.at(-1);
 }
 
+// Built once per list: the fast path of kept answers asks on every request (server/replay.ts).
+const builtLists = new WeakMap<string[], BlockList>();
+
 function trustedProxyList(entries: string[]): BlockList {
+  const built = builtLists.get(entries);
+  if (built) return built;
   const list = new BlockList();
   for (const entry of entries) {
     const [address = "", prefix] = entry.split("/");
@@ -73,6 +78,7 @@ function trustedProxyList(entries: string[]): BlockList {
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(prefix), type);
   }
+  builtLists.set(entries, list);
   return list;
 }
 
@@ -85,7 +91,11 @@ function isTrusted(list: BlockList, address: string): boolean {
  * may then be believed. In-process requests (no socket) count as proxied when proxies are configured.
  */
 export function fromTrustedProxy(c: Context, env: Env): boolean {
+  return isTrustedPeer(env, env.TRUSTED_PROXIES.length === 0 ? undefined : peerAddress(c));
+}
+
+/** Whether a connection from `peer` (none: in-process) is one of TRUSTED_PROXIES. */
+export function isTrustedPeer(env: Env, peer: string | undefined): boolean {
   if (env.TRUSTED_PROXIES.length === 0) return false;
-  const peer = peerAddress(c);
   return !peer || isTrusted(trustedProxyList(env.TRUSTED_PROXIES), peer);
 }

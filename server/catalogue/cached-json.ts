@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context } from "hono";
+import { markReplayable } from "../replay.ts";
 
 /**
  * An answer made once per catalogue version (a JSON body, or a server-rendered page): its bytes, a strong
@@ -92,5 +93,7 @@ export function sendCached(c: Context, entry: CachedAnswer): Response {
   if (ifNoneMatch && matches(ifNoneMatch, entry.tag)) return c.body(null, 304, headers);
   headers["Content-Type"] = entry.contentType;
   if (encoding) headers["Content-Encoding"] = encoding;
-  return c.body(encoding ? compressed(entry, encoding) : entry.body, 200, headers);
+  const body = encoding ? compressed(entry, encoding) : entry.body;
+  markReplayable(c, { body, encoding, catalogue: true });
+  return c.body(body, 200, headers);
 }

@@ -18,6 +18,11 @@ export type CatalogueCache = {
   remember<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Whether changes are being heard (and so answers remembered). */
   listening(): boolean;
+  /**
+   * A number that changes whenever what is remembered is forgotten (a change heard, the listener lost or
+   * back): an answer made while it stayed the same, with the listener connected, is the current catalogue's.
+   */
+  generation(): number;
   stop(): Promise<void>;
 };
 
@@ -40,9 +45,11 @@ export function createCatalogueCache(
   let retryMs = FIRST_RETRY_MS;
   let retryTimer: NodeJS.Timeout | undefined;
   let failures = 0;
+  let generation = 0;
 
   const forget = () => {
     entries = new Map();
+    generation++;
   };
 
   const lost = (current: pg.Client, reason: string) => {
@@ -113,6 +120,7 @@ export function createCatalogueCache(
       return loading;
     },
     listening: () => connected,
+    generation: () => generation,
     async stop() {
       stopped = true;
       if (retryTimer) clearTimeout(retryTimer);

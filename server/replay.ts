@@ -1,0 +1,138 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { Context, MiddlewareHandler } from "hono";
+import { isTrustedPeer } from "./auth/client-address.ts";
+import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
+import type { Env } from "./env.ts";
+import { routeOf } from "./errors.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import {
+  type Metrics,
+  type RepeatedAnswer,
+  recordRequest,
+  repeatedAnswer,
+  requestIdFor,
+} from "./observability.ts";
+
+type Bytes = Uint8Array<ArrayBuffer>;
+
+/**
+ * What a handler says of an answer it made from memory, the same for every visitor: its body, the
+ * Content-Encoding it chose, and whether it lasts only as long as the catalogue (else: for the process).
+ */
+export type Replayable = { body: Bytes; encoding: string | undefined; catalogue: boolean };
+
+const REPLAYABLE = "replayable";
+
+/** Marks the answer being made as one any later identical request may get again, byte for byte. */
+export function markReplayable(c: Context, replayable: Replayable) {
+  c.set(REPLAYABLE as never, replayable as never);
+}
+
+type Kept = {
+  /** The headers the app sent, as node's flat [name, value, ...] list, without the request's own. */
+  headers: string[];
+  body: Bytes;
+  /** Its metric labels and access-line fields, the same on every replay. */
+  answered: RepeatedAnswer;
+};
+
+/** Headers that belong to one request or connection, never replayed. */
+const OWN_HEADERS = new Set(["x-request-id", "connection", "keep-alive", "date", "content-length"]);
+/** Distinct addresses (with their Accept-Encoding) kept; past it, answers go through the app until a change. */
+const MAX_KEPT = 1000;
+
+type NodeBindings = { incoming?: IncomingMessage };
+
+/**
+ * The fast lane for kept answers (decision 048). The first GET of a catalogue answer, a public page or a
+ * hashed asset goes through the whole app, which marks it replayable (markReplayable); `record` then keeps
+ * the headers the app really sent with the body. Later GETs of the same address with the same
+ * Accept-Encoding are answered from that, in the node handler, before the request becomes a fetch Request:
+ * every header rule (security headers, caching, encoding) stays written once, in the app. Each replay still
+ * gets its own request id, access line and metrics. A conditional request (If-None-Match) and everything
+ * while shutting down go through the app; a catalogue change anywhere forgets all of it.
+ */
+export function createReplay(deps: {
+  catalogue: CatalogueCache;
+  env: Env;
+  metrics: Metrics;
+  lifecycle?: Pick<Lifecycle, "draining">;
+}) {
+  const { catalogue, env, metrics, lifecycle } = deps;
+  let kept = new Map<string, Kept>();
+  let keptGeneration = catalogue.generation();
+
+  /** The kept answers, emptied first if the catalogue changed since they were made. */
+  const current = () => {
+    const generation = catalogue.generation();
+    if (generation !== keptGeneration) {
+      kept = new Map();
+      keptGeneration = generation;
+    }
+    return kept;
+  };
+  const keyOf = (incoming: IncomingMessage) =>
+    `${incoming.url}\n${incoming.headers["accept-encoding"] ?? ""}`;
+
+  const record: MiddlewareHandler = async (c, next) => {
+    const generation = catalogue.generation();
+    const listening = catalogue.listening();
+    await next();
+    const replayable = c.get(REPLAYABLE as never) as Replayable | undefined;
+
+    const incoming = (c.env as NodeBindings | undefined)?.incoming;
+    if (!replayable || !incoming || c.req.method !== "GET" || c.res.status !== 200) return;
+    if (lifecycle?.draining || c.res.headers.has("set-cookie")) return;
+    // The body the handler kept is what was sent only if nothing after it re-encoded the answer.
+    if ((c.res.headers.get("content-encoding") ?? undefined) !== replayable.encoding) return;
+    // Made from the catalogue as it is now: the listener heard no change while this request ran.
+    if (
+      replayable.catalogue &&
+      !(listening && catalogue.listening() && catalogue.generation() === generation)
+    ) {
+      return;
+    }
+    const answers = current();
+    if (answers.size >= MAX_KEPT) return;
+    const headers: string[] = [];
+    c.res.headers.forEach((value, name) => {
+      if (!OWN_HEADERS.has(name)) headers.push(name, value);
+    });
+    headers.push("content-length", String(replayable.body.byteLength));
+    answers.set(keyOf(incoming), {
+      headers,
+      body: replayable.body,
+      answered: repeatedAnswer({ method: "GET", route: routeOf(c), status: 200 }),
+    });
+  };
+
+  /** Answers a request from what is kept, if it can be; false sends it on to the app. */
+  const replay = (incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
+    if (incoming.method !== "GET" || incoming.headers["if-none-match"] !== undefined || lifecycle?.draining) {
+      return false;
+    }
+    const answers = current();
+    if (answers.size === 0) return false;
+    const answer = answers.get(keyOf(incoming));
+    if (!answer) return false;
+    const started = performance.now();
+    const offered = incoming.headers["x-request-id"];
+    const requestId = requestIdFor(typeof offered === "string" ? offered : undefined, () =>
+      isTrustedPeer(env, incoming.socket.remoteAddress),
+    );
+    outgoing.writeHead(200, [...answer.headers, "x-request-id", requestId]);
+    outgoing.end(answer.body);
+    recordRequest(metrics, answer.answered, started, requestId);
+    return true;
+  };
+
+  return {
+    record,
+    /** The node request handler: kept answers first, `app` (the whole shop) for everything else. */
+    listener(app: RequestListener): RequestListener {
+      return (incoming, outgoing) => {
+        if (!replay(incoming, outgoing)) app(incoming, outgoing);
+      };
+    },
+  };
+}
