@@ -34,7 +34,7 @@ const BODY = new TextEncoder().encode(JSON.stringify({ items: ["badam-mix"] }));
  * A small app built like the shop's: the replay's recorder outermost, request ids and security headers,
  * a catalogue answer and a lasting one (a hashed asset), and a count of what reached the app.
  */
-function replayedApp(options: { draining?: boolean; trustedProxies?: string } = {}) {
+function replayedApp(options: { draining?: boolean; trustedProxies?: string; maxKept?: number } = {}) {
   let generation = 0;
   let listening = true;
   const catalogue = {
@@ -48,7 +48,7 @@ function replayedApp(options: { draining?: boolean; trustedProxies?: string } = 
   });
   const metrics = createMetrics({ processMetrics: false });
   const lifecycle = { draining: options.draining ?? false };
-  const replay = createReplay({ catalogue, env, metrics, lifecycle });
+  const replay = createReplay({ catalogue, env, metrics, lifecycle, maxKept: options.maxKept });
   const reached: string[] = [];
   const app = new Hono();
   app.use(replay.record);
@@ -143,6 +143,14 @@ describe("replaying kept answers in front of the app", () => {
     await fetch(`${url}/assets/app.js`);
     // Without the listener every catalogue answer is made afresh; a hashed asset never changes.
     expect(shop.reached.slice(3)).toEqual(["/api/catalogue", "/api/catalogue", "/assets/app.js"]);
+  });
+
+  it("lets the oldest kept answer go when full, so one-off addresses cannot keep the others out", async () => {
+    const shop = replayedApp({ maxKept: 2 });
+    const url = await listen(shop.listener);
+    for (const query of ["a", "b", "c", "c", "b", "a"]) await fetch(`${url}/api/catalogue?${query}`);
+    // a, b, c made; c and b replayed; a had gone when c came, so it is made again.
+    expect(shop.reached).toEqual(["/api/catalogue", "/api/catalogue", "/api/catalogue", "/api/catalogue"]);
   });
 
   it("never keeps an answer that sets a cookie, or one encoded after its handler", async () => {

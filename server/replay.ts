@@ -38,8 +38,6 @@ type Kept = {
 
 /** Headers that belong to one request or connection, never replayed. */
 const OWN_HEADERS = new Set(["x-request-id", "connection", "keep-alive", "date", "content-length"]);
-/** Distinct addresses (with their Accept-Encoding) kept; past it, answers go through the app until a change. */
-const MAX_KEPT = 1000;
 
 type NodeBindings = { incoming?: IncomingMessage };
 
@@ -57,8 +55,10 @@ export function createReplay(deps: {
   env: Env;
   metrics: Metrics;
   lifecycle?: Pick<Lifecycle, "draining">;
+  /** Distinct addresses (with their Accept-Encoding) kept at once. */
+  maxKept?: number;
 }) {
-  const { catalogue, env, metrics, lifecycle } = deps;
+  const { catalogue, env, metrics, lifecycle, maxKept = 1000 } = deps;
   let kept = new Map<string, Kept>();
   let keptGeneration = catalogue.generation();
 
@@ -93,7 +93,9 @@ export function createReplay(deps: {
       return;
     }
     const answers = current();
-    if (answers.size >= MAX_KEPT) return;
+    // Full (a crawler's thousand query strings): the longest kept goes, so an address asked for again is
+    // kept again rather than every new one going through the app until the next change.
+    if (answers.size >= maxKept) answers.delete(answers.keys().next().value as string);
     const headers: string[] = [];
     c.res.headers.forEach((value, name) => {
       if (!OWN_HEADERS.has(name)) headers.push(name, value);
