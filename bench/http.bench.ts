@@ -13,11 +13,12 @@ import type { Account, LoadPlan, LoadResult } from "./load.ts";
 import { startBenchShop } from "./support.ts";
 
 /**
- * The shop over real HTTP (@hono/node-server on 127.0.0.1) against a bare node:http server answering the
+ * The shop over real HTTP (its own node handler on 127.0.0.1) against a bare node:http server answering the
  * exact bytes of GET /api/products, and Debian's nginx serving them as a file when it is installed
- * (bench/setup.sh installs it). The load comes from autocannon in a process of its own, at CONNECTIONS
- * connections, after a warm-up. On a shared machine the absolute figures are noise; each target's ratio is
- * to a baseline measured just before it, which is what compares.
+ * (bench/setup.sh installs both it and wrk). The load comes from a process of its own (bench/load.ts: wrk
+ * for plain GETs, autocannon for a fixed rate and for cart and order writes), at CONNECTIONS connections,
+ * after a warm-up. On a shared machine the absolute figures are noise; each target's ratio is to a
+ * baseline measured next to it by the same load generator, which is what compares.
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -112,13 +113,13 @@ const padLeft = (text: string, width: number) => text.padStart(width);
 
 function printTable(rows: Row[]) {
   console.log(
-    `\n${pad("target", 52)}${padLeft("req/s", 8)}${padLeft("p50 ms", 8)}${padLeft("p99 ms", 8)}${padLeft("baseline", 10)}${padLeft("ratio", 7)}  errors/non-2xx`,
+    `\n${pad("target", 58)}${padLeft("req/s", 8)}${padLeft("p50 ms", 8)}${padLeft("p99 ms", 8)}${padLeft("baseline", 10)}${padLeft("ratio", 7)}  ${pad("load", 11)}errors/non-2xx`,
   );
   for (const { name, result, baseline, unit } of rows) {
     const ratio = result.requestsPerSecond / baseline;
     const extra = unit ? `  (${result.operationsPerSecond.toFixed(0)} ${unit})` : "";
     console.log(
-      `${pad(name, 52)}${padLeft(result.requestsPerSecond.toFixed(0), 8)}${padLeft(String(result.p50), 8)}${padLeft(String(result.p99), 8)}${padLeft(baseline.toFixed(0), 10)}${padLeft(ratio.toFixed(2), 7)}  ${result.errors}/${result.non2xx}${extra}`,
+      `${pad(name, 58)}${padLeft(result.requestsPerSecond.toFixed(0), 8)}${padLeft(String(result.p50), 8)}${padLeft(String(result.p99), 8)}${padLeft(baseline.toFixed(0), 10)}${padLeft(ratio.toFixed(2), 7)}  ${pad(result.tool, 11)}${result.errors}/${result.non2xx}${extra}`,
     );
   }
 }
@@ -166,15 +167,20 @@ export default async function httpBench() {
     const script = scripts[0] ? `/assets/${scripts[0]}` : undefined;
 
     console.log(
-      `\nHTTP on 127.0.0.1, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s each; load from autocannon in its own process.`,
+      `\nHTTP on 127.0.0.1, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s each; load from ${existsSync("/usr/bin/wrk") ? "wrk (plain GETs) and autocannon" : "autocannon (wrk is not installed: bash bench/setup.sh)"} in a process of its own.`,
     );
-    const baselineLoad = () => load(`http://127.0.0.1:${baselinePort}`, { kind: "get", path: "/" });
+    const baselineLoad = (tool?: LoadResult["tool"]) =>
+      load(
+        `http://127.0.0.1:${baselinePort}`,
+        { kind: "get", path: "/" },
+        { autocannon: tool === "autocannon" },
+      );
     const rows: Row[] = [];
-    // The machine's load drifts by several times within a run, so each target is measured right after a
-    // baseline of its own, and its ratio is to that one.
+    // The machine's load drifts by several times within a run, so each target is measured right next to a
+    // baseline of its own, made by the same load generator, and its ratio is to that one.
     const measured = async (name: string, run: () => Promise<LoadResult>, unit?: string) => {
-      const baseline = await baselineLoad();
       const result = await run();
+      const baseline = await baselineLoad(result.tool);
       rows.push({ name, result, baseline: baseline.requestsPerSecond, unit });
       return result;
     };

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what `npm run bench` compares the shop against and drives: Debian's nginx (the static-file
-# reference row) and Chromium (Lighthouse and the JavaScript budget). Needs root (apt-get).
+# reference row), wrk (the load of plain GETs) and Chromium (Lighthouse and the JavaScript budget). Needs
+# root (apt-get).
 set -euo pipefail
 missing=()
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+[ -x /usr/bin/wrk ] || missing+=(wrk)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "bench set-up: nginx and chromium are installed"
+  echo "bench set-up: nginx, wrk and chromium are installed"
   exit 0
 fi
 apt-get update
