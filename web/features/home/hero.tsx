@@ -10,6 +10,9 @@ import { HERO_IMAGE_SIZES, HERO_SLIDES } from "./hero-slides.ts";
 /** Spec: the hero moves to the next slide every 8 seconds. */
 export const HERO_ROTATION_MS = 8000;
 
+/** A slide picture's box: the picture, or its place until it is fetched. */
+const pictureBox = "order-1 mx-auto aspect-square w-3/5 max-w-[420px] rounded-3xl md:order-2 md:w-full";
+
 const controlClass =
   "inline-flex size-10 items-center justify-center rounded-full bg-white/80 text-stone-800 shadow hover:bg-white dark:bg-stone-800/80 dark:text-stone-100 dark:hover:bg-stone-800";
 
@@ -28,6 +31,15 @@ export function Hero({ shopName }: { shopName: string }) {
   const id = useId();
   const count = HERO_SLIDES.length;
   const rotating = !(hovered || focused || stopped || reducedMotion || aboutOpen);
+  // The other slides' pictures wait for the page's load event: stacked under the first one they count as
+  // on screen, and would be fetched at high priority beside the first slide's picture (the page's LCP).
+  const [othersWanted, setOthersWanted] = useState(false);
+  useEffect(() => {
+    const want = () => setOthersWanted(true);
+    if (document.readyState === "complete") return want();
+    window.addEventListener("load", want, { once: true });
+    return () => window.removeEventListener("load", want);
+  }, []);
 
   useEffect(() => {
     if (!rotating) return;
@@ -96,18 +108,23 @@ export function Hero({ shopName }: { shopName: string }) {
                     </button>
                   </div>
                 </div>
-                <img
-                  src={slide.image.large}
-                  srcSet={imageSrcSet(slide.image)}
-                  sizes={HERO_IMAGE_SIZES}
-                  width={800}
-                  height={800}
-                  alt={slide.imageAlt}
-                  loading={index === 0 ? "eager" : "lazy"}
-                  fetchPriority={index === 0 ? "high" : "auto"}
-                  decoding="async"
-                  className="order-1 mx-auto aspect-square w-3/5 max-w-[420px] rounded-3xl shadow-xl md:order-2 md:w-full"
-                />
+                {index === 0 || active || othersWanted ? (
+                  <img
+                    src={slide.image.large}
+                    srcSet={imageSrcSet(slide.image)}
+                    sizes={HERO_IMAGE_SIZES}
+                    width={800}
+                    height={800}
+                    alt={slide.imageAlt}
+                    loading={index === 0 ? "eager" : "lazy"}
+                    fetchPriority={index === 0 ? "high" : "auto"}
+                    decoding="async"
+                    className={`${pictureBox} shadow-xl`}
+                  />
+                ) : (
+                  // Holds the picture's place, so the carousel's height is the same before and after.
+                  <div className={pictureBox} />
+                )}
               </div>
             </div>
           );
