@@ -37,8 +37,15 @@ const BODY = new TextEncoder().encode(JSON.stringify({ items: ["badam-mix"] }));
 function replayedApp(options: { draining?: boolean; trustedProxies?: string; maxKept?: number } = {}) {
   let generation = 0;
   let listening = true;
+  let failOnce = false;
   const catalogue = {
-    generation: () => generation,
+    generation: () => {
+      if (failOnce) {
+        failOnce = false;
+        throw new Error("generation unreadable");
+      }
+      return generation;
+    },
     listening: () => listening,
   } as CatalogueCache;
   const env = parseEnv({
@@ -90,6 +97,9 @@ function replayedApp(options: { draining?: boolean; trustedProxies?: string; max
     },
     setListening: (value: boolean) => {
       listening = value;
+    },
+    failNextRead: () => {
+      failOnce = true;
     },
   };
 }
@@ -161,6 +171,16 @@ describe("replaying kept answers in front of the app", () => {
       await fetch(`${url}/api/gzipped-later`, { headers: { "Accept-Encoding": "identity" } });
     }
     expect(shop.reached).toHaveLength(4);
+  });
+
+  it("sends a request to the app when replaying it throws, rather than ending the process", async () => {
+    const shop = replayedApp();
+    const url = await listen(shop.listener);
+    await fetch(`${url}/api/catalogue`);
+    shop.failNextRead();
+    const answer = await fetch(`${url}/api/catalogue`);
+    expect(answer.status).toBe(200);
+    expect(shop.reached).toHaveLength(2);
   });
 
   it("sends every request to the app while shutting down, so each answer closes its connection there", async () => {

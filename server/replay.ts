@@ -5,6 +5,7 @@ import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import type { Env } from "./env.ts";
 import { routeOf } from "./errors.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import { log, serializeError } from "./log.ts";
 import {
   type Metrics,
   type RepeatedAnswer,
@@ -79,7 +80,6 @@ export function createReplay(deps: {
     const listening = catalogue.listening();
     await next();
     const replayable = c.get(REPLAYABLE as never) as Replayable | undefined;
-
     const incoming = (c.env as NodeBindings | undefined)?.incoming;
     if (!replayable || !incoming || c.req.method !== "GET" || c.res.status !== 200) return;
     if (lifecycle?.draining || c.res.headers.has("set-cookie")) return;
@@ -93,15 +93,16 @@ export function createReplay(deps: {
       return;
     }
     const answers = current();
+    const key = keyOf(incoming);
     // Full (a crawler's thousand query strings): the longest kept goes, so an address asked for again is
     // kept again rather than every new one going through the app until the next change.
-    if (answers.size >= maxKept) answers.delete(answers.keys().next().value as string);
+    if (!answers.has(key) && answers.size >= maxKept) answers.delete(answers.keys().next().value as string);
     const headers: string[] = [];
     c.res.headers.forEach((value, name) => {
       if (!OWN_HEADERS.has(name)) headers.push(name, value);
     });
     headers.push("content-length", String(replayable.body.byteLength));
-    answers.set(keyOf(incoming), {
+    answers.set(key, {
       headers,
       body: replayable.body,
       answered: repeatedAnswer({ method: "GET", route: routeOf(c), status: 200 }),
@@ -133,7 +134,15 @@ export function createReplay(deps: {
     /** The node request handler: kept answers first, `app` (the whole shop) for everything else. */
     listener(app: RequestListener): RequestListener {
       return (incoming, outgoing) => {
-        if (!replay(incoming, outgoing)) app(incoming, outgoing);
+        let replayed = false;
+        try {
+          replayed = replay(incoming, outgoing);
+        } catch (error) {
+          // A throw here would end the process: the request goes to the app, or its connection is closed.
+          log.error({ err: serializeError(error) }, "replaying a kept answer failed");
+          if (outgoing.headersSent) return void outgoing.destroy();
+        }
+        if (!replayed) app(incoming, outgoing);
       };
     },
   };
