@@ -134,6 +134,8 @@ describe("the header on a desktop", () => {
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+    // The server HTML has no Login: it appears once the browser knows nobody is signed in.
+    await header(page).getByRole("link", { name: "Login" }).waitFor();
     const seen: string[] = [];
     for (let press = 0; press < 12; press++) {
       await page.keyboard.press("Tab");
