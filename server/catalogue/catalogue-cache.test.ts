@@ -7,7 +7,7 @@ import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests
 import { createApp } from "../app.ts";
 import { createDb } from "../db/client.ts";
 import { createDeps, type Deps } from "../deps.ts";
-import { CATALOGUE_CHANNEL, LISTENER_APPLICATION_NAME } from "./catalogue-cache.ts";
+import { CATALOGUE_CHANNEL, createCatalogueCache, LISTENER_APPLICATION_NAME } from "./catalogue-cache.ts";
 
 // Two instances of the shop on one database, each with its own pool and listener, as two processes would be.
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -143,6 +143,27 @@ describe("the catalogue in memory, invalidated through LISTEN/NOTIFY", () => {
       expect(listeners.rows[0].n).toBe(2);
     } finally {
       await admin.end();
+    }
+  });
+});
+
+describe("the catalogue cache when full", () => {
+  it("forgets its oldest answer for a new one, so new answers are still remembered", async () => {
+    const cache = createCatalogueCache({ connectionString: shop.env.DATABASE_URL }, { maxEntries: 2 });
+    const loads: string[] = [];
+    const read = (key: string) =>
+      cache.remember(key, async () => {
+        loads.push(key);
+        return key;
+      });
+    try {
+      await read("first");
+      await vi.waitFor(() => expect(cache.listening()).toBe(true));
+      for (const key of ["a", "b", "c", "c", "b", "a"]) await read(key);
+      // Listening: a, b remembered; c pushes a out; a is read again.
+      expect(loads).toEqual(["first", "a", "b", "c", "a"]);
+    } finally {
+      await cache.stop();
     }
   });
 });

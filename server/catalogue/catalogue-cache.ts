@@ -5,7 +5,10 @@ export const CATALOGUE_CHANNEL = "catalogue_changed";
 /** How the listener's connection is named in pg_stat_activity (the reconnect test finds it by this). */
 export const LISTENER_APPLICATION_NAME = "shop-catalogue-listener";
 
-/** More distinct answers than this (product searches) are computed per request rather than remembered. */
+/**
+ * At most this many distinct answers (pages, product searches) are remembered per catalogue version; past it
+ * the oldest is forgotten, so a crawler's thousand query strings cannot leave the real pages unremembered.
+ */
 const MAX_ENTRIES = 500;
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 10_000;
@@ -35,7 +38,7 @@ type Log = Pick<Console, "info" | "error">;
  */
 export function createCatalogueCache(
   connection: pg.ClientConfig,
-  { log = console as Log } = {},
+  { log = console as Log, maxEntries = MAX_ENTRIES } = {},
 ): CatalogueCache {
   let entries = new Map<string, Promise<unknown>>();
   let client: pg.Client | undefined;
@@ -109,14 +112,13 @@ export function createCatalogueCache(
       const known = entries.get(key);
       if (known) return known as Promise<T>;
       const loading = load();
-      if (entries.size < MAX_ENTRIES) {
-        const owner = entries;
-        owner.set(key, loading);
-        // A failed load is not remembered: the next caller tries again.
-        loading.catch(() => {
-          if (owner.get(key) === loading) owner.delete(key);
-        });
-      }
+      const owner = entries;
+      if (owner.size >= maxEntries) owner.delete(owner.keys().next().value as string);
+      owner.set(key, loading);
+      // A failed load is not remembered: the next caller tries again.
+      loading.catch(() => {
+        if (owner.get(key) === loading) owner.delete(key);
+      });
       return loading;
     },
     listening: () => connected,
