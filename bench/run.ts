@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -10,6 +10,9 @@ import { pathToFileURL } from "node:url";
 // The shop as it is deployed (deploy/ sets NODE_ENV=production): React's production build renders the
 // pages, not its development build with its checks, several times slower.
 process.env.NODE_ENV = "production";
+// It logs every request as deployed, hundreds of thousands of lines a run: into a file, not through the table.
+process.env.LOG_FILE ||= path.resolve(import.meta.dirname, "../bench-results/shop.log");
+mkdirSync(path.dirname(process.env.LOG_FILE), { recursive: true });
 const folder = import.meta.dirname;
 const only = process.argv[2];
 const files = readdirSync(folder)

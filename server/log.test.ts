@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { redact, serializeError } from "./log.ts";
 
@@ -18,5 +22,30 @@ describe("log redaction", () => {
   it("serializes an already serialized error unchanged", () => {
     const once = serializeError(new Error("x"));
     expect(serializeError(once)).toBe(once);
+  });
+});
+
+describe("LOG_FILE", () => {
+  it("sends both loggers' lines to the file instead of stdout", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "shop-log-")), "shop.log");
+    const run = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        `const { log, accessLog } = await import(${JSON.stringify(path.resolve(import.meta.dirname, "log.ts"))});
+         log.info("started"); accessLog.info({ status: 200 }, "request");`,
+      ],
+      { env: { ...process.env, LOG_FILE: file, LOG_LEVEL: "info" }, encoding: "utf8" },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("");
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.msg)).toEqual(["started", "request"]);
   });
 });

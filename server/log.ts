@@ -1,6 +1,8 @@
 import pino from "pino";
 
 const level = process.env.LOG_LEVEL || (process.env.NODE_ENV === "test" ? "warn" : "info");
+/** Where every line goes, one stream for both loggers below: stdout, or the file LOG_FILE names (appended). */
+const destination = pino.destination(process.env.LOG_FILE || 1);
 
 let stampedAt = 0;
 let stamp = "";
@@ -15,28 +17,31 @@ function isoTime(): string {
 }
 
 /**
- * The one logger: JSON lines on stdout, one object per event. Nothing personal or secret is logged on
+ * The one logger: JSON lines on stdout (or LOG_FILE), one object per event. Nothing personal or secret is logged on
  * purpose, and the serializers below strip what libraries put into error messages by accident.
  */
-export const log = pino({
-  level,
-  base: { pid: process.pid },
-  timestamp: isoTime,
-  serializers: { err: serializeError, error: serializeError },
-  redact: {
-    paths: [
-      "password",
-      "token",
-      "*.password",
-      "*.token",
-      "headers.cookie",
-      "headers.authorization",
-      "*.headers.cookie",
-      "*.headers.authorization",
-    ],
-    censor: "[redacted]",
+export const log = pino(
+  {
+    level,
+    base: { pid: process.pid },
+    timestamp: isoTime,
+    serializers: { err: serializeError, error: serializeError },
+    redact: {
+      paths: [
+        "password",
+        "token",
+        "*.password",
+        "*.token",
+        "headers.cookie",
+        "headers.authorization",
+        "*.headers.cookie",
+        "*.headers.authorization",
+      ],
+      censor: "[redacted]",
+    },
   },
-});
+  destination,
+);
 
 export type Logger = typeof log;
 
@@ -45,7 +50,7 @@ export type Logger = typeof log;
  * route pattern, status, duration, request id: see recordRequest), none of them personal, so it goes
  * without the redaction every other line passes through, which cost a kept answer as much as its headers.
  */
-export const accessLog = pino({ level, base: { pid: process.pid }, timestamp: isoTime });
+export const accessLog = pino({ level, base: { pid: process.pid }, timestamp: isoTime }, destination);
 
 // Drizzle puts a failed query's parameters (session tokens, e-mail addresses, password hashes) into its
 // message after "params:"; connection URLs carry passwords; query strings carry magic-link tokens.
