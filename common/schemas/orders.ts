@@ -5,7 +5,7 @@ import { keysetQueryFields } from "../lists.ts";
 import { ORDER_STATUSES } from "../order-lifecycle.ts";
 import { addressInputSchema } from "./address.ts";
 import { cartEntriesSchema, discountCodeInputSchema } from "./cart.ts";
-import { INT4_MAX, pageSchema } from "./numbers.ts";
+import { INT4_MAX } from "./numbers.ts";
 import { plainText } from "./text.ts";
 
 /** Idempotency-Key: what a browser's crypto.randomUUID() gives, or any client's own 8-200 safe characters. */

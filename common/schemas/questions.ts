@@ -7,7 +7,6 @@ import {
   QUESTION_MIN_LENGTH,
 } from "../questions.ts";
 import { slugSchema } from "./catalogue.ts";
-import { pageSchema } from "./numbers.ts";
 import { boundedText } from "./text.ts";
 
 export const questionTextSchema = boundedText("Your question", QUESTION_MIN_LENGTH, QUESTION_MAX_LENGTH);

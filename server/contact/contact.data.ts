@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import {
   type AdminMessageFilter,
   type AdminMessagePage,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { imageFor } from "../../common/catalogue.ts";
 import { trackingUrl } from "../../common/couriers.ts";
 import { LIST_TOTAL_CAP } from "../../common/lists.ts";

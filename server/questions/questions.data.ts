@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type {
   AdminQuestion,
   AdminQuestionFilter,
