@@ -1,6 +1,7 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { withAppLoader } from "./common/app-loader-script.ts";
 import { THEME_SCRIPT, THEME_SCRIPT_PLACEHOLDER } from "./common/theme-script.ts";
 import { markdownPlugin } from "./scripts/vite-markdown.ts";
 import { ogImagesPlugin } from "./scripts/vite-og-images.ts";
@@ -18,13 +19,31 @@ function themeScriptPlugin(): Plugin {
   };
 }
 
+/** Puts the app loader (common/app-loader-script.ts) where Vite wrote the app's module script and preloads. */
+function appLoaderPlugin(): Plugin {
+  return {
+    name: "app-loader",
+    apply: "build",
+    // After Vite has written the built assets' tags into the page.
+    transformIndexHtml: { order: "post", handler: withAppLoader },
+  };
+}
+
 // `vite build` makes the browser's app in dist/; `vite build --ssr entry-server.tsx` makes the server's
 // renderer of the same routes in dist-server/ (outside dist/, which is served as files).
 export default defineConfig(({ isSsrBuild }) => ({
   root: "web",
   plugins: isSsrBuild
     ? [markdownPlugin(), react()]
-    : [markdownPlugin(), react(), tailwindcss(), themeScriptPlugin(), ogImagesPlugin(), precompressPlugin()],
+    : [
+        markdownPlugin(),
+        react(),
+        tailwindcss(),
+        themeScriptPlugin(),
+        appLoaderPlugin(),
+        ogImagesPlugin(),
+        precompressPlugin(),
+      ],
   build: isSsrBuild
     ? { outDir: "../dist-server", emptyOutDir: true, copyPublicDir: false }
     : {

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { APP_LOADER_SCRIPT } from "../common/app-loader-script.ts";
 import { THEME_SCRIPT } from "../common/theme-script.ts";
 import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
@@ -50,8 +51,13 @@ import { adminShopRoutes } from "./shop/shop.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 
-/** The one inline script the pages carry (the theme, set before the first paint), allowed by its hash. */
-const themeScriptSource = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
+/**
+ * The two inline scripts the pages carry, allowed by their hashes: the theme, set before the first paint,
+ * and the loader that starts the app after it.
+ */
+const inlineScriptSources = [THEME_SCRIPT, APP_LOADER_SCRIPT].map(
+  (script) => `'sha256-${createHash("sha256").update(script).digest("base64")}'`,
+);
 
 type AppOptions = { lifecycle?: Pick<Lifecycle, "draining"> };
 
@@ -88,8 +94,8 @@ export function createShop(
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", themeScriptSource, ...payments.script],
-        // React's style={{...}} props are inline styles; no inline scripts are allowed.
+        scriptSrc: ["'self'", ...inlineScriptSources, ...payments.script],
+        // React's style={{...}} props are inline styles; inline scripts only by their hashes (above).
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:", ...payments.img],
         connectSrc: ["'self'", ...payments.connect],

@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import {
   createBrowserRouter,
@@ -38,12 +38,16 @@ async function start(container: HTMLElement) {
   }
   await loadMatchedScreens();
   const router = createBrowserRouter(routes, { hydrationData: JSON.parse(data) as HydrationState });
-  hydrateRoot(
-    container,
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
-  );
+  // In a transition, hydration yields to the browser every few milliseconds instead of holding the main
+  // thread for the whole page: a tap or scroll during it is answered.
+  startTransition(() => {
+    hydrateRoot(
+      container,
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    );
+  });
 }
 
 const root = document.getElementById("root");

@@ -216,15 +216,17 @@ describe("the Content-Security-Policy", () => {
   it("allows the Razorpay Checkout hosts only when Razorpay is configured", async () => {
     const withRazorpay = (await shop.app.request("/api/health")).headers.get("Content-Security-Policy") ?? "";
     expect(withRazorpay).toMatch(
-      new RegExp(`script-src 'self' 'sha256-[A-Za-z0-9+/=]+' ${fake.url.replace(/\./g, "\\.")}`),
+      new RegExp(
+        `script-src 'self' 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+' ${fake.url.replace(/\./g, "\\.")}`,
+      ),
     );
     expect(withRazorpay).toContain(`frame-src 'self' ${fake.url}`);
 
     const plain = await createTestApp();
     try {
       const csp = (await plain.app.request("/api/health")).headers.get("Content-Security-Policy") ?? "";
-      // The theme script, by its hash, is the one inline script allowed.
-      expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+';/);
+      // The theme script and the app loader, by their hashes, are the only inline scripts allowed.
+      expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+';/);
       expect(csp).not.toContain("frame-src");
       const webhook = await plain.app.request("/api/payments/razorpay/webhook", {
         method: "POST",

@@ -259,6 +259,31 @@ describe("hydration", () => {
     },
   );
 
+  it("asks for the app's code once the page has painted, after its lead picture", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    const { problems } = watch(page);
+    await page.goto("/product/badam-mix");
+    await waitForApp(page);
+    const started = await page.evaluate(() => {
+      const resources = performance.getEntriesByType("resource");
+      const startOf = (pattern: RegExp) => resources.find((entry) => pattern.test(entry.name))?.startTime;
+      return {
+        paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+        picture: startOf(/\/images\/catalogue\/badam-mix-1-\d+\.webp$/),
+        app: startOf(/\/assets\/index-[\w-]+\.js$/),
+        vendor: startOf(/\/assets\/vendor-[\w-]+\.js$/),
+      };
+    });
+    expect(started.paint).toBeGreaterThan(0);
+    expect(started.picture).toBeLessThan(started.paint ?? 0);
+    expect(started.app).toBeGreaterThanOrEqual(started.paint ?? Number.POSITIVE_INFINITY);
+    expect(started.vendor).toBeGreaterThanOrEqual(started.paint ?? Number.POSITIVE_INFINITY);
+    // The loader and the theme script are allowed by the CSP (a refused one is a console error here).
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("keeps a dark theme from the first paint, before any JavaScript of the app", async () => {
     const context = await newContext(browser, shop, { colorScheme: "dark" });
     const page = await context.newPage();

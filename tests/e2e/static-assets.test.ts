@@ -32,7 +32,7 @@ afterAll(() => shop?.stop());
 describe("static files compressed at build", () => {
   it("sends the brotli or gzip file written beside a hashed asset, as the client accepts, cached for a year", async () => {
     const html = (await rawGet(`${shop.url}/`)).body.toString();
-    const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    const script = html.match(/data-entry="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(script).toBeDefined();
     const onDisk = path.join(dist, script ?? "");
     for (const [accept, encoding, file] of [
