@@ -325,7 +325,11 @@ describe("the dashboard", () => {
       await shop.app.request("/api/admin/dashboard", asAdmin())
     ).json()) as DashboardFigures;
     expect(figures.revenueByDay).toHaveLength(30);
-    expect(figures.today.orders).toBeGreaterThan(0);
+    expect(figures.revenueByDay.some((day) => day.orders > 0)).toBe(true);
+    // Today is the last of the 30 days (checked against the table above). The generated orders end now, so
+    // in an Indian day's first minutes it may still have none: no count of its own is assumed.
+    const lastDay = figures.revenueByDay.at(-1);
+    expect(figures.today).toEqual({ orders: lastDay?.orders, revenuePaise: lastDay?.revenuePaise });
   });
 });
 
