@@ -25,27 +25,60 @@ describe("log redaction", () => {
   });
 });
 
+/** Runs `code` in a node process of its own with `log` and `accessLog` imported. */
+function runWithLog(code: string, env: Record<string, string>) {
+  return spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const { log, accessLog } = await import(${JSON.stringify(path.resolve(import.meta.dirname, "log.ts"))});
+       ${code}`,
+    ],
+    { env: { ...process.env, LOG_LEVEL: "info", ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+}
+
+const parsedLines = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+
 describe("LOG_FILE", () => {
   it("sends both loggers' lines to the file instead of stdout", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "shop-log-")), "shop.log");
-    const run = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        `const { log, accessLog } = await import(${JSON.stringify(path.resolve(import.meta.dirname, "log.ts"))});
-         log.info("started"); accessLog.info({ status: 200 }, "request");`,
-      ],
-      { env: { ...process.env, LOG_FILE: file, LOG_LEVEL: "info" }, encoding: "utf8" },
-    );
+    const run = runWithLog(`log.info("started"); accessLog.info({ status: 200 }, "request");`, {
+      LOG_FILE: file,
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("");
-    const lines = readFileSync(file, "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    expect(lines.map((line) => line.msg)).toEqual(["started", "request"]);
+    expect(parsedLines(readFileSync(file, "utf8")).map((line) => line.msg)).toEqual(["started", "request"]);
+  });
+});
+
+describe("lines written asynchronously", () => {
+  // A process that ends at once, as one that cannot start does (log.fatal, then process.exit).
+  const burstThenExit = `for (let index = 0; index < 5000; index++) accessLog.info({ index }, "request");
+    log.fatal("could not start"); process.exit(1);`;
+
+  it("are all on stdout, whole and in order, when the process exits right after them", () => {
+    const run = runWithLog(burstThenExit, {});
+    expect(run.status).toBe(1);
+    const lines = parsedLines(run.stdout);
+    expect(lines).toHaveLength(5001);
+    expect(lines.slice(0, 5000).every((line, index) => line.index === index)).toBe(true);
+    expect(lines.at(-1)?.msg).toBe("could not start");
+  });
+
+  it("are all in LOG_FILE too, even when the process exits before the file is open", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "shop-log-")), "shop.log");
+    const run = runWithLog(burstThenExit, { LOG_FILE: file });
+    expect(run.status).toBe(1);
+    const lines = parsedLines(readFileSync(file, "utf8"));
+    expect(lines).toHaveLength(5001);
+    expect(lines.at(-1)?.msg).toBe("could not start");
   });
 });
