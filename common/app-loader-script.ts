@@ -4,7 +4,8 @@
  * without it (links work, the content is there), so on a slow phone connection its first paint and its main
  * picture get the bandwidth first and the app's ~100 kB follow; on a fast one the difference is a frame or
  * two. A hidden tab (which paints no frames) starts it at once, and so does a browser that does not report
- * paints (after its first frame).
+ * paints (after its first frame), and so does a page the server leaves empty for the app to draw (sign-in,
+ * cart, admin), which has nothing to paint until the app runs.
  *
  * The build (vite.config.ts) puts it in place of the module script and the modulepreload links Vite writes,
  * naming them in its own data attributes: its text is the same in every build, so the server's
@@ -35,6 +36,9 @@ export const APP_LOADER_SCRIPT = `(() => {
   }
   function afterPaint() {
     var observes = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes || [];
+    var root = document.getElementById("root");
+    // A page the server leaves to the app (sign-in, cart, admin) has nothing to paint before it.
+    if (!root || !root.firstChild) return startOnce();
     if (document.visibilityState === "hidden") return startOnce();
     if (observes.indexOf("paint") < 0) return requestAnimationFrame(function () { setTimeout(startOnce, 0); });
     new PerformanceObserver(function (list, observer) {

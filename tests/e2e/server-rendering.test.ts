@@ -284,6 +284,23 @@ describe("hydration", () => {
     await context.close();
   });
 
+  it("starts the app at once on a page the server leaves to it, which has nothing to paint before it", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await waitForApp(page);
+    const started = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+      const app = performance
+        .getEntriesByType("resource")
+        .find((entry) => /\/assets\/index-[\w-]+\.js$/.test(entry.name));
+      return { app: app?.startTime, contentLoaded: navigation?.domContentLoadedEventEnd };
+    });
+    // Asked for in the DOMContentLoaded handler, not after the loader's 3-second fallback.
+    expect(started.app).toBeLessThanOrEqual(started.contentLoaded ?? 0);
+    await context.close();
+  });
+
   it("keeps a dark theme from the first paint, before any JavaScript of the app", async () => {
     const context = await newContext(browser, shop, { colorScheme: "dark" });
     const page = await context.newPage();
