@@ -2,7 +2,15 @@ import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, scrollThrough, startShop, VIEWPORTS } from "../fixtures.ts";
+import {
+  launchBrowser,
+  newContext,
+  type Shop,
+  scrollThrough,
+  startShop,
+  VIEWPORTS,
+  waitForApp,
+} from "../fixtures.ts";
 
 // Everything a first visit to / downloads before the visitor does anything, gzipped at level 9 (so the
 // figure does not depend on the server's compression level). 1 kB = 1000 bytes.
@@ -46,7 +54,7 @@ describe("the JavaScript / loads", () => {
       const page = await context.newPage();
       const scripts = recordScripts(page);
       await page.goto("/");
-      await page.getByRole("heading", { name: "Best sellers" }).waitFor();
+      await waitForApp(page);
       await page.waitForLoadState("networkidle");
       const firstVisit = await scripts();
 
