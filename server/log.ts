@@ -29,8 +29,8 @@ function isoTime(): string {
 }
 
 /**
- * The one logger: JSON lines on stdout (or LOG_FILE), one object per event. Nothing personal or secret is logged on
- * purpose, and the serializers below strip what libraries put into error messages by accident.
+ * The one logger: JSON lines on stdout (or LOG_FILE), one object per event. Nothing personal or secret is
+ * logged on purpose, and the serializers below strip what libraries put into error messages by accident.
  */
 export const log = pino(
   {
