@@ -13,7 +13,10 @@
  */
 export const APP_LOADER_SCRIPT = `(() => {
   var loader = document.currentScript;
+  var started = false;
   function start() {
+    if (started) return;
+    started = true;
     (loader.dataset.preload || "").split(" ").forEach(function (href) {
       if (!href) return;
       var link = document.createElement("link");
@@ -28,27 +31,20 @@ export const APP_LOADER_SCRIPT = `(() => {
     entry.src = loader.dataset.entry;
     document.head.appendChild(entry);
   }
-  var started = false;
-  function startOnce() {
-    if (started) return;
-    started = true;
-    start();
-  }
   function afterPaint() {
-    var observes = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes || [];
     var root = document.getElementById("root");
     // A page the server leaves to the app (sign-in, cart, admin) has nothing to paint before it.
-    if (!root || !root.firstChild) return startOnce();
-    if (document.visibilityState === "hidden") return startOnce();
-    if (observes.indexOf("paint") < 0) return requestAnimationFrame(function () { setTimeout(startOnce, 0); });
+    if (!root || !root.firstChild || document.visibilityState === "hidden") return start();
+    var observes = (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
+    if (observes.indexOf("paint") < 0) return requestAnimationFrame(function () { setTimeout(start, 0); });
     new PerformanceObserver(function (list, observer) {
       if (!list.getEntriesByName("first-contentful-paint").length) return;
       observer.disconnect();
-      startOnce();
+      start();
     }).observe({ type: "paint", buffered: true });
     // A page still unpainted by then (a stylesheet stuck on a bad connection, a tab hidden meanwhile)
     // starts anyway.
-    setTimeout(startOnce, 3000);
+    setTimeout(start, 3000);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", afterPaint);
   else afterPaint();
