@@ -12,7 +12,6 @@ import { log, serializeError } from "../log.ts";
 import { mobileSignInAvailable } from "../sms/sms-sender.ts";
 import type { SendAccountMail } from "./account-mail.ts";
 import { clientAddressFromChain } from "./client-address.ts";
-import { signInLockedMail } from "./emails.ts";
 import { refuseForeignTargets } from "./redirect-check.ts";
 import {
   clearSignInAttempts,
@@ -272,10 +271,7 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
       if (!wrongPassword || !(await lockAfterFailure(db, env, email))) return;
       const owner = await ctx.context.internalAdapter.findUserByEmail(normaliseEmail(email));
       if (owner) {
-        sendLater((signature) => ({
-          to: owner.user.email,
-          ...signInLockedMail(env, { minutes: env.AUTH_ACCOUNT_LOCK_MINUTES }, signature),
-        }));
+        sendLater({ template: "sign-in-locked", to: owner.user.email });
       }
     }
   });

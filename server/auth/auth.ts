@@ -19,18 +19,17 @@ import { claimGuestOrders } from "../orders/claim-guest-orders.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { enqueueSignInCode } from "../sms/sign-in-code-job.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
-import { accountMailSender } from "./account-mail.ts";
+import {
+  accountMailSender,
+  CONFIRM_LINK_HOURS,
+  MAGIC_LINK_MINUTES,
+  RESET_LINK_MINUTES,
+} from "./account-mail.ts";
 import { createAuthHooks } from "./auth-hooks.ts";
-import { confirmEmailMail, existingAccountMail, magicLinkMail, resetPasswordMail } from "./emails.ts";
 import { mobileCodeIdentifier, verifyMobileCode, withHashedCode } from "./mobile-codes.ts";
 import { socialProviderConfigs } from "./social-providers.ts";
 
 export type Auth = ReturnType<typeof createAuth>;
-
-/** A sign-in link by e-mail works once and for this long (the issue allows at most 10 minutes). */
-export const MAGIC_LINK_MINUTES = 10;
-export const RESET_LINK_MINUTES = 60;
-export const CONFIRM_LINK_HOURS = 24;
 
 /** The sign-in methods a shopper can pick, in the order the buttons show. */
 export const SOCIAL_PROVIDERS = [
@@ -54,7 +53,7 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
   const secret = resolveAuthSecret(env);
   const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
   const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
-  const sendLater = accountMailSender(db, env, jobs);
+  const sendLater = accountMailSender(db, secret, jobs);
 
   return betterAuth({
     appName: env.SHOP_NAME,
@@ -84,18 +83,12 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
       // existing one is told by e-mail.
       requireEmailVerification: true,
       onExistingUserSignUp: async ({ user }) => {
-        sendLater((signature) => ({ to: user.email, ...existingAccountMail(env, signature) }));
+        sendLater({ template: "existing-account", to: user.email });
       },
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
-        sendLater(
-          (signature) => ({
-            to: user.email,
-            ...resetPasswordMail(env, { url, minutes: RESET_LINK_MINUTES }, signature),
-          }),
-          RESET_LINK_MINUTES,
-        );
+        sendLater({ template: "reset-password", to: user.email, url });
       },
     },
     emailVerification: {
@@ -105,13 +98,7 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
       autoSignInAfterVerification: true,
       expiresIn: CONFIRM_LINK_HOURS * 3600,
       sendVerificationEmail: async ({ user, url }) => {
-        sendLater(
-          (signature) => ({
-            to: user.email,
-            ...confirmEmailMail(env, { url, hours: CONFIRM_LINK_HOURS }, signature),
-          }),
-          CONFIRM_LINK_HOURS * 60,
-        );
+        sendLater({ template: "confirm-email", to: user.email, url });
       },
     },
 
@@ -132,13 +119,7 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
           // fetch every link would otherwise use up the single-use token before the shopper clicks.
           const landing = new URL(url);
           landing.pathname = "/login/email-link/verify";
-          sendLater(
-            (signature) => ({
-              to: email,
-              ...magicLinkMail(env, { url: landing.toString(), minutes: MAGIC_LINK_MINUTES }, signature),
-            }),
-            MAGIC_LINK_MINUTES,
-          );
+          sendLater({ template: "sign-in-link", to: email, url: landing.toString() });
         },
       }),
       // Google, Facebook, GitHub and X, each at base URLs tests can point at local fakes.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp } from "../../tests/database.ts";
 import { linkIn, readMails, waitForMail } from "../../tests/mail.ts";
 import { users, verifications } from "../db/schema.ts";
-import { MAGIC_LINK_MINUTES } from "./auth.ts";
+import { MAGIC_LINK_MINUTES } from "./account-mail.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {

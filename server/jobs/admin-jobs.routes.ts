@@ -20,6 +20,20 @@ const listed = {
   updatedAt: jobs.updatedAt,
 };
 
+/**
+ * What staff see of a job's payload: the fields that say what it is and for whom, named one by one. A payload
+ * may carry a secret (a sealed sign-in link or code) that is no business of staff's, even sealed, and a field
+ * added to some job later stays out until it is named here.
+ */
+const SHOWN_PAYLOAD_FIELDS = ["template", "to", "orderId", "kind", "forgotten"] as const;
+
+function presentJob({ payload, ...job }: { payload: Record<string, unknown> } & Record<string, unknown>) {
+  const shown = Object.fromEntries(
+    SHOWN_PAYLOAD_FIELDS.filter((field) => field in payload).map((field) => [field, payload[field]]),
+  );
+  return { ...job, payload: shown };
+}
+
 /** Staff: background jobs (mails that failed for good, usually), and queuing a failed one again. */
 export function adminJobRoutes(deps: Deps) {
   const { db } = deps;
@@ -36,7 +50,7 @@ export function adminJobRoutes(deps: Deps) {
         .where(status ? eq(jobs.status, status) : undefined)
         .orderBy(desc(jobs.id))
         .limit(limit ?? 50);
-      return c.json({ jobs: rows });
+      return c.json({ jobs: rows.map(presentJob) });
     })
     .post("/:id/retry", validate("param", jobParamSchema), async (c) => {
       const id = Number(c.req.valid("param").id);
@@ -56,6 +70,6 @@ export function adminJobRoutes(deps: Deps) {
         );
       }
       deps.jobs.wake();
-      return c.json({ job });
+      return c.json({ job: presentJob(job) });
     });
 }

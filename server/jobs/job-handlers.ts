@@ -15,7 +15,11 @@ const KEEP_DONE_JOBS_DAYS = 7;
 /** Every kind of job the shop queues and what does it. */
 export function jobHandlers(deps: Deps): Record<string, JobHandler> {
   return {
-    [ACCOUNT_MAIL_JOB]: (payload) => deliverAccountMail(deps.mailer, payload),
+    [ACCOUNT_MAIL_JOB]: (payload) =>
+      deliverAccountMail(
+        { db: deps.db, env: deps.env, mailer: deps.mailer, secret: deps.authSecret },
+        payload,
+      ),
     [ORDER_MAIL_JOB]: async (payload) => {
       await deliverOrderMail(deps, String(payload.orderId), payload.kind as OrderMailKind);
     },

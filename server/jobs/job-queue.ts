@@ -87,11 +87,11 @@ export function retryDelayMs(retryBaseMs: number, attempts: number): number {
 }
 
 /**
- * A job whose payload carries a secret (an account mail's sign-in link) asks for it to be forgotten once the
- * job is settled, done or failed for good: what is kept of it afterwards says what it was, not the secret.
+ * A job whose payload carries a secret, even sealed (an account mail's sign-in link), asks for it to be
+ * forgotten once the job is settled, done or failed for good: what is kept afterwards says what it was.
  */
 const FORGET_PAYLOAD = sql`case when (payload->>'forgetWhenSettled')::boolean
-  then jsonb_build_object('forgotten', true, 'to', payload#>'{mail,to}', 'subject', payload#>'{mail,subject}')
+  then jsonb_build_object('forgotten', true, 'template', payload->'template', 'to', payload->'to')
   else payload end`;
 
 /**

@@ -1,34 +1,18 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { MOBILE_CODE_MINUTES } from "../../common/mobile-sign-in.ts";
 import type { Db } from "../db/client.ts";
 import type { Env } from "../env.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
+import { sealSecret, unsealSecret } from "../secrets.ts";
 import type { SmsSender } from "./sms-sender.ts";
 
 export const SIGN_IN_CODE_JOB = "sms-sign-in-code";
 
 /**
- * The job row keeps the code sealed (AES-256-GCM under a key derived from the auth secret): the code is
- * stored hashed where it is checked, and a jobs table kept for a week must not hold it in the clear either.
+ * The job row keeps the code sealed (server/secrets.ts): the code is stored hashed where it is checked, and a
+ * jobs table kept for a week must not hold it in the clear either.
  */
-const sealKey = (secret: string) => createHash("sha256").update(`sms-sign-in-code:${secret}`).digest();
-
-function seal(secret: string, code: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", sealKey(secret), iv);
-  const sealed = Buffer.concat([cipher.update(code, "utf8"), cipher.final()]);
-  return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString("base64url")).join(".");
-}
-
-function unseal(secret: string, text: string): string {
-  const [iv = "", tag = "", sealed = ""] = text.split(".");
-  const decipher = createDecipheriv("aes-256-gcm", sealKey(secret), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString(
-    "utf8",
-  );
-}
+const SEAL_PURPOSE = "sms-sign-in-code";
 
 /** Queues the SMS carrying a sign-in code; it is sent by the job worker, and retried while the code is valid. */
 export async function enqueueSignInCode(
@@ -38,7 +22,11 @@ export async function enqueueSignInCode(
 ): Promise<void> {
   await enqueueJob(db, {
     kind: SIGN_IN_CODE_JOB,
-    payload: { to: sms.to, sealedCode: seal(secret, sms.code), expiresAt: sms.expiresAt.toISOString() },
+    payload: {
+      to: sms.to,
+      sealedCode: sealSecret(secret, SEAL_PURPOSE, sms.code),
+      expiresAt: sms.expiresAt.toISOString(),
+    },
   });
 }
 
@@ -59,6 +47,6 @@ export async function deliverSignInCode(
     );
     return;
   }
-  const code = unseal(deps.secret, String(payload.sealedCode));
+  const code = unsealSecret(deps.secret, SEAL_PURPOSE, String(payload.sealedCode));
   await deps.sms.send({ to, code, text: signInCodeText(deps.env, code) });
 }
