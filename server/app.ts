@@ -17,6 +17,7 @@ import { adminStaffRoutes } from "./admin/staff.routes.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
+import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
@@ -144,6 +145,7 @@ export function createShop(
     )
     .route("/account", accountRoutes(deps))
     .route("/admin", adminRoutes(deps))
+    .route("/catalogue", catalogueRoutes(deps))
     .route("/products", productRoutes(deps))
     .route("/combos", comboRoutes(deps))
     .route("/cart", cartRoutes(deps))

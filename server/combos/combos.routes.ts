@@ -8,21 +8,26 @@ import { cachedProducts } from "../products/products.routes.ts";
 import { validate } from "../validate.ts";
 import { listCombos } from "./combos.data.ts";
 
+/** The combos on offer, worked out once per catalogue version (decision 026). */
+export function cachedCombos(deps: Pick<Deps, "db" | "catalogue">) {
+  return deps.catalogue.remember("combos", async () => listCombos(deps.db, await cachedProducts(deps)));
+}
+
 export function comboRoutes(deps: Deps) {
   const { catalogue } = deps;
-  const cachedCombos = () =>
-    catalogue.remember("combos", async () => listCombos(deps.db, await cachedProducts(deps)));
   return new Hono()
     .get("/", async (c) =>
       sendCached(
         c,
-        await catalogue.remember("combos answer", async () => toCachedJson({ items: await cachedCombos() })),
+        await catalogue.remember("combos answer", async () =>
+          toCachedJson({ items: await cachedCombos(deps) }),
+        ),
       ),
     )
     .get("/:id", validate("param", z.object({ id: slugSchema })), async (c) => {
       const { id } = c.req.valid("param");
       const answer = await catalogue.remember(`combo ${id}`, async () => {
-        const combo = (await cachedCombos()).find((candidate) => candidate.id === id);
+        const combo = (await cachedCombos(deps)).find((candidate) => candidate.id === id);
         return combo && toCachedJson(combo);
       });
       if (!answer) throw notFound("No combo with that name is on offer.");

@@ -1,21 +1,20 @@
 import { useRouteLoaderData } from "react-router";
-import type { Combo, Product, ProductPage } from "../../common/catalogue.ts";
+import type { Combo, Product } from "../../common/catalogue.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import { api } from "./api.ts";
 import { getShopConfig } from "./shop-config.ts";
 
-/** What every page shares: the whole catalogue (21 products), the combos and the shop's details. */
+/** What every page shares: the whole catalogue (every active product and combo) and the shop's details. */
 export type ShopData = { products: Product[]; combos: Combo[]; config: ShopConfig };
 
 export const ROOT_ROUTE_ID = "root";
 
 export async function loadShopData(): Promise<ShopData> {
-  const [page, combos, config] = await Promise.all([
-    api<ProductPage>("/products?pageSize=100"),
-    api<{ items: Combo[] }>("/combos"),
+  const [catalogue, config] = await Promise.all([
+    api<{ products: Product[]; combos: Combo[] }>("/catalogue"),
     getShopConfig(),
   ]);
-  return { products: page.items, combos: combos.items, config };
+  return { ...catalogue, config };
 }
 
 export function useShopData(): ShopData {

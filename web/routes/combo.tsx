@@ -1,5 +1,5 @@
 import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
-import type { Combo, ProductPage } from "../../common/catalogue.ts";
+import type { Combo } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
@@ -9,21 +9,26 @@ import { ProductBadge } from "../features/catalogue/product-badge.tsx";
 import { BenefitList, StockStatus } from "../features/catalogue/product-facts.tsx";
 import { PRODUCT_IMAGE_SIZES } from "../features/catalogue/product-gallery.tsx";
 import { DeliveryCheck } from "../features/delivery/delivery-check.tsx";
-import { api } from "../lib/api.ts";
+import { api, isApiError } from "../lib/api.ts";
 import { imageSrcSet, ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
-import { getShopConfig } from "../lib/shop-config.ts";
+import { useShopData } from "../lib/shop-data.ts";
 
+/** The page's own data is its combo; the others, for the not-found page, are the root's (useShopData). */
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = params.id ?? "";
-  // Four combos: the list answers both "this one" and "the others" for the not-found page.
-  const [{ items: combos }, config] = await Promise.all([
-    api<{ items: Combo[] }>("/combos"),
-    getShopConfig(),
-  ]);
-  const combo = combos.find((candidate) => candidate.id === id) ?? null;
-  if (combo) return { id, combo, config };
-  const catalogue = await api<ProductPage>("/products?pageSize=100");
-  return data({ id, combo, config, combos, catalogue: catalogue.items }, { status: 404 });
+  const combo = await getComboOrNull(id);
+  if (combo) return { id, combo };
+  return data({ id, combo }, { status: 404 });
+}
+
+async function getComboOrNull(id: string): Promise<Combo | null> {
+  try {
+    return await api<Combo>(`/combos/${encodeURIComponent(id)}`);
+  } catch (error) {
+    // A malformed id (400) is as missing as an unknown one.
+    if (isApiError(error) && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -55,7 +60,8 @@ export const handle: RouteHandle<LoaderData> = {
 
 export function Component() {
   const data = useLoaderData<typeof loader>();
-  if (!data.combo) return <ComboNotFound id={data.id} combos={data.combos} products={data.catalogue} />;
+  const { products, combos } = useShopData();
+  if (!data.combo) return <ComboNotFound id={data.id} combos={combos} products={products} />;
   return <ComboDetail key={data.combo.id} combo={data.combo} />;
 }
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, type LoaderFunctionArgs, redirect, useLoaderData } from "react-router";
-import { CATEGORY_FILTERS, type Product, type ProductPage } from "../../common/catalogue.ts";
+import { CATEGORY_FILTERS, type Product } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { pickRelatedProducts, suggestProducts } from "../../common/product-suggestions.ts";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
@@ -18,7 +18,7 @@ import { ProductQuestions } from "../features/questions/product-questions.tsx";
 import { ProductReviews } from "../features/reviews/product-reviews.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { ogImagePath, pageTitle, type RouteHandle } from "../lib/document-head.ts";
-import { getShopConfig } from "../lib/shop-config.ts";
+import { useShopData } from "../lib/shop-data.ts";
 
 const MAX_QUANTITY = 99;
 
@@ -35,32 +35,18 @@ async function getProductOrNull(slug: string): Promise<Product | null> {
   }
 }
 
+/** The page's own data is its product; the catalogue for related products is the root's (useShopData). */
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
-  const [product, catalogue, config] = await Promise.all([
-    getProductOrNull(slug),
-    api<ProductPage>("/products?pageSize=100"),
-    getShopConfig(),
-  ]);
+  const product = await getProductOrNull(slug);
   // An earlier address of a renamed product: the API's redirect was followed, the page moves too.
   if (product && product.slug !== slug) {
     const { search } = new URL(request.url);
     throw redirect(`/product/${product.slug}${search}`, 301);
   }
-  if (!product) {
-    // The not-found page with suggestions, answered as a 404 so search engines drop the address.
-    return data(
-      {
-        slug,
-        product,
-        config,
-        catalogue: catalogue.items,
-        suggestions: suggestProducts(catalogue.items, slug),
-      },
-      { status: 404 },
-    );
-  }
-  return { slug, product, config, related: pickRelatedProducts(catalogue.items, product) };
+  // The not-found page with suggestions, answered as a 404 so search engines drop the address.
+  if (!product) return data({ slug, product }, { status: 404 });
+  return { slug, product };
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -93,11 +79,24 @@ export const handle: RouteHandle<LoaderData> = {
 
 export function Component() {
   const data = useLoaderData<typeof loader>();
+  const { products } = useShopData();
   if (!data.product) {
-    return <ProductNotFound slug={data.slug} suggestions={data.suggestions} products={data.catalogue} />;
+    return (
+      <ProductNotFound
+        slug={data.slug}
+        suggestions={suggestProducts(products, data.slug)}
+        products={products}
+      />
+    );
   }
   // A new product (a related card was followed) starts again at its first image and quantity 1.
-  return <ProductDetail key={data.product.slug} product={data.product} related={data.related} />;
+  return (
+    <ProductDetail
+      key={data.product.slug}
+      product={data.product}
+      related={pickRelatedProducts(products, data.product)}
+    />
+  );
 }
 
 function ProductDetail({ product, related }: { product: Product; related: Product[] }) {
