@@ -1,3 +1,5 @@
+import { Stars } from "../../components/stars.tsx";
+
 const reviewCount = new Intl.NumberFormat("en-IN");
 
 /**
@@ -17,16 +19,10 @@ export function StarRating({
   compact?: boolean;
   sourced?: boolean;
 }) {
-  const filled = `${Math.min(100, Math.max(0, (rating / 5) * 100))}%`;
   const noun = sourced ? (reviews === 1 ? "rating" : "ratings") : reviews === 1 ? "review" : "reviews";
   return (
     <p className="flex flex-wrap items-center gap-x-2 text-sm">
-      <span aria-hidden="true" className="relative inline-block text-base leading-none tracking-tight">
-        <span className="text-stone-300 dark:text-stone-600">★★★★★</span>
-        <span className="absolute inset-0 overflow-hidden text-amber-500" style={{ width: filled }}>
-          ★★★★★
-        </span>
-      </span>
+      <Stars rating={rating} />
       <span className={sourced ? undefined : "whitespace-nowrap"}>
         <span className="font-medium">{rating.toFixed(1)}</span>
         <span className="sr-only"> out of 5</span>

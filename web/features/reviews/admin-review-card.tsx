@@ -12,9 +12,9 @@ import {
   inputClass,
   labelClass,
 } from "../../components/form-styles.ts";
+import { Stars } from "../../components/stars.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 import { formatDateTime } from "../../lib/format-date.ts";
-import { StarRating } from "./star-rating.tsx";
 
 const STATUS_LABELS: Record<AdminReview["status"], string> = {
   pending: "Awaiting approval",
@@ -46,7 +46,7 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             </Link>
           </p>
           <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1">
-            <StarRating rating={review.rating} />
+            <Stars rating={review.rating} label={`${review.rating} out of 5 stars`} />
             <h2 id={`${id}-title`} className="font-semibold break-words">
               {review.title}
             </h2>

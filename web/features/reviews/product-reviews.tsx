@@ -12,11 +12,11 @@ import {
   type ReviewSummary,
 } from "../../../common/reviews.ts";
 import { buttonClass, cardClass, errorTextClass, hintClass } from "../../components/form-styles.ts";
+import { Stars } from "../../components/stars.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { formatDate } from "../../lib/format-date.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 import { ReviewForm } from "./review-form.tsx";
-import { StarRating } from "./star-rating.tsx";
 
 const reviewsPath = (slug: string, sort: ReviewSort, page: number) =>
   `/reviews?product=${encodeURIComponent(slug)}&sort=${sort}&page=${page}`;
@@ -140,7 +140,7 @@ function RatingSummary({ summary }: { summary: ReviewSummary }) {
           {summary.rating.toFixed(1)}
           <span className="text-base font-normal text-stone-600 dark:text-stone-400"> out of 5</span>
         </p>
-        <StarRating rating={summary.rating} size="text-xl" />
+        <Stars rating={summary.rating} size="text-xl" label={`${summary.rating} out of 5 stars`} />
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
           Based on {summary.ratingCount.toLocaleString("en-IN")}{" "}
           {summary.ratingCount === 1 ? "rating" : "ratings"}
@@ -185,7 +185,7 @@ function ReviewBody({ review }: { review: PublicReview }) {
   return (
     <article>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <StarRating rating={review.rating} />
+        <Stars rating={review.rating} label={`${review.rating} out of 5 stars`} />
         <h3 className="font-semibold break-words">{review.title}</h3>
       </div>
       <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600 dark:text-stone-400">

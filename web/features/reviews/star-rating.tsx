@@ -2,24 +2,6 @@ import { useId } from "react";
 
 const STARS = [1, 2, 3, 4, 5] as const;
 
-/** Five stars, filled to the rating (halves round to the nearer star), read out as "4.5 out of 5 stars". */
-export function StarRating({ rating, size = "text-base" }: { rating: number; size?: string }) {
-  const filled = Math.round(rating);
-  return (
-    <span role="img" aria-label={`${rating} out of 5 stars`} className={`inline-flex leading-none ${size}`}>
-      {STARS.map((star) => (
-        <span
-          key={star}
-          aria-hidden="true"
-          className={star <= filled ? "text-amber-500" : "text-stone-300 dark:text-stone-600"}
-        >
-          ★
-        </span>
-      ))}
-    </span>
-  );
-}
-
 /** A radio group of five stars: arrow keys move between them, as in any radio group. */
 export function StarRatingInput({
   value,
