@@ -16,16 +16,9 @@ import {
   usedUpMessage,
 } from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { cartItems, cartMerges, carts, combos, products } from "../db/schema.ts";
-import {
-  type DbOrTx,
-  findDiscountCode,
-  findDiscountCodes,
-  takeCustomerUse,
-} from "../discounts/discounts.data.ts";
-
-export type { DbOrTx };
+import { findDiscountCode, findDiscountCodes, takeCustomerUse } from "../discounts/discounts.data.ts";
 
 type StoredLine = CartEntry & { addedPricePaise: number | null };
 

@@ -2,14 +2,13 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { imageFor } from "../../common/catalogue.ts";
 import type { AdminCombo, UpdateCombo } from "../../common/schemas/combos.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { combos, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 import { attachUploads } from "../products/product-images.ts";
 
 type ComboRow = typeof combos.$inferSelect;
 type Member = { slug: string; name: string; pricePaise: number; active: boolean; images: string[] };
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const badField = (field: string, problem: string) =>
   httpError(400, "invalid_request", `${field}: ${problem}`, { [field]: problem });

@@ -6,6 +6,26 @@ import * as schema from "./schema.ts";
 
 export type Db = ReturnType<typeof createDb>["db"];
 
+/** A transaction, as `db.transaction` hands it to its callback. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** What a query that may run inside a caller's transaction or on its own takes. */
+export type DbOrTx = Db | Tx;
+
+/**
+ * Whether the error is PostgreSQL refusing a duplicate (23505), on the named constraint when one is given.
+ * Drizzle wraps the driver's error, so its cause is looked at too.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const details = [error, (error as { cause?: unknown } | undefined)?.cause] as ({
+    code?: string;
+    constraint?: string;
+  } | null)[];
+  return details.some(
+    (each) => each?.code === "23505" && (constraint === undefined || each.constraint === constraint),
+  );
+}
+
 export type DbOptions = {
   max?: number;
   /** Longest wait for a connection (a new one, or a free one from a full pool). */

@@ -1,10 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { DiscountCode } from "../../common/discount.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { discountCodes, discountUses, guestDiscountUses } from "../db/schema.ts";
-
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-export type DbOrTx = Db | Tx;
 
 const codeColumns = {
   code: discountCodes.code,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type DocumentKind, documentNumber, financialYear } from "../../common/gst.ts";
+import type { Tx } from "../db/client.ts";
 import { documentCounters } from "../db/schema.ts";
-import type { Tx } from "../orders/pricing.ts";
 
 export type TakenNumber = { number: string; financialYear: string; sequence: number };
 

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { computeTax, type DocumentKind, type GoodsLineInput, type TaxLine } from "../../common/gst.ts";
 import { formatMobile, isIndianState } from "../../common/india.ts";
 import { stateCodeOf } from "../../common/schemas/shop.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import {
   combos,
   type DocumentParty,
@@ -14,7 +14,6 @@ import {
 } from "../db/schema.ts";
 import { log } from "../log.ts";
 import type { OrderRow } from "../orders/orders.data.ts";
-import type { Tx } from "../orders/pricing.ts";
 import { getShopDetails } from "../shop/shop.data.ts";
 import { takeDocumentNumber } from "./document-numbers.ts";
 

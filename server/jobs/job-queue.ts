@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { jobs } from "../db/schema.ts";
 import { log, serializeError } from "../log.ts";
-import type { Tx } from "../orders/pricing.ts";
 
 /** What a job does with its payload; throwing means "try again later" until its last try. */
 export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;

@@ -5,6 +5,7 @@ import type { DocumentKind } from "../../common/gst.ts";
 import { formatMobile } from "../../common/india.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
+import type { Tx } from "../db/client.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { renderTaxDocumentPdf } from "../invoices/invoice-pdf.ts";
@@ -14,7 +15,6 @@ import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
-import type { Tx } from "./pricing.ts";
 
 /**
  * `link`: a guest asked "Find my order" for the link to the order's page again. `returned`: staff marked the

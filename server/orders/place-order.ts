@@ -6,6 +6,7 @@ import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
+import { isUniqueViolation } from "../db/client.ts";
 import {
   addresses,
   cartItems,
@@ -70,14 +71,6 @@ function paymentPending(number: string | undefined) {
     "payment_pending",
     `${number ? `Your order ${number}` : "One of your orders"} is still waiting for payment. Pay for it or cancel it in My Orders before placing another order paid online.`,
   );
-}
-
-function violates(error: unknown, constraint: string): boolean {
-  const details = [error, (error as { cause?: unknown } | undefined)?.cause] as ({
-    code?: string;
-    constraint?: string;
-  } | null)[];
-  return details.some((each) => each?.code === "23505" && each.constraint === constraint);
 }
 
 /** Cash on delivery is offered when switched on and the order is within the limit. */
@@ -346,7 +339,7 @@ export async function placeOrder(
       return { orderId, replayed: false, mail: status === "placed" };
     })
     .catch((error: unknown) => {
-      if (violates(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
+      if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
       throw error;
     });
 

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { CartEntry } from "../../common/cart.ts";
 import { codeUnavailable, normalizeCode } from "../../common/discount.ts";
 import { type OrderPricing, type PricingItem, priceOrder } from "../../common/order-pricing.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import {
   cartItems,
   carts,
@@ -15,7 +15,6 @@ import {
 } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Executor = Db | Tx;
 
 export type CartForOrder = {

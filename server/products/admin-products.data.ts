@@ -7,13 +7,12 @@ import type {
   UpdateProduct,
 } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, type DbOrTx, isUniqueViolation, type Tx } from "../db/client.ts";
 import { cartItems, combos, orderLines, productSlugRedirects, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 import { attachUploads } from "./product-images.ts";
 
 type Row = typeof products.$inferSelect;
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const badField = (field: string, problem: string) =>
   httpError(400, "invalid_request", `${field}: ${problem}`, { [field]: problem });
@@ -145,14 +144,9 @@ async function checkUnique(tx: Tx, input: { slug: string; name: string }, self: 
 }
 
 function uniqueProblem(error: unknown) {
-  for (const each of [error, (error as { cause?: unknown } | undefined)?.cause] as ({
-    code?: string;
-    constraint?: string;
-  } | null)[]) {
-    if (each?.code !== "23505") continue;
-    if (each.constraint === "products_pkey") return badField("slug", "is taken by another product");
-    if (each.constraint === "products_name_unique") return badField("name", "Another product has this name.");
-  }
+  if (isUniqueViolation(error, "products_pkey")) return badField("slug", "is taken by another product");
+  if (isUniqueViolation(error, "products_name_unique"))
+    return badField("name", "Another product has this name.");
   return null;
 }
 

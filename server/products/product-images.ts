@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { imageFor } from "../../common/catalogue.ts";
 import { MAX_IMAGE_BYTES, type UploadedProductImage } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { productImageFiles } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
@@ -104,8 +104,6 @@ export async function storeProductImage(
   }
   return { ...imageFor(key), key, alt: "" };
 }
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * A save (product or combo) attaching uploaded photos, in its transaction: the photos that exist, with their

@@ -20,7 +20,7 @@ import {
   keysetWhere,
 } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, isUniqueViolation } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
 import { queueAccountAction, takeAccountAllowance } from "../throttles/account-throttle.ts";
@@ -241,11 +241,6 @@ export async function getMyReview(db: Db, userId: string, productSlug: string): 
 }
 
 type ReviewFields = { rating: number; title: string; body: string };
-
-function isUniqueViolation(error: unknown): boolean {
-  const codeOf = (value: unknown) => (value as { code?: string } | undefined)?.code;
-  return codeOf(error) === "23505" || codeOf((error as { cause?: unknown }).cause) === "23505";
-}
 
 /**
  * A new review waits for approval. One per customer and product, held by a unique index under races; a

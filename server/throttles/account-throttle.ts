@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
+import type { Tx } from "../db/client.ts";
 import { accountActions } from "../db/schema.ts";
 import { tooManyRequests } from "../errors.ts";
-import type { Tx } from "../orders/pricing.ts";
 
 export type AccountAction = (typeof accountActions.$inferInsert)["action"];
 
