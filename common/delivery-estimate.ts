@@ -1,15 +1,14 @@
 import { addDays, format, isSunday, parseISO } from "date-fns";
+import { indianWallClock } from "./india-time.ts";
 
 /** The policy: handed to the courier within 3-5 days of ordering. */
 export const HANDOVER_DAYS = { min: 3, max: 5 } as const;
 /** Courier transit within India, from the couriers' published service levels (metros sooner, remote areas later). */
 export const TRANSIT_DAYS = { min: 2, max: 4 } as const;
 
-const IST_OFFSET_MS = 330 * 60 * 1000;
-
 /** The calendar date in India (UTC+5:30 all year) of a moment, as a local-noon Date so adding days never slips across midnight. */
 function indianCalendarDate(moment: Date): Date {
-  const shifted = new Date(moment.getTime() + IST_OFFSET_MS);
+  const shifted = indianWallClock(moment);
   return new Date(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate(), 12);
 }
 

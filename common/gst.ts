@@ -1,3 +1,4 @@
+import { indianWallClock } from "./india-time.ts";
 import type { Paise } from "./money.ts";
 
 /**
@@ -183,7 +184,7 @@ export const HSN_PATTERN = /^(\d{4}|\d{6}|\d{8})$/;
  * 1 April 2026 to 31 March 2027.
  */
 export function financialYear(at: Date): string {
-  const india = new Date(at.getTime() + 330 * 60_000);
+  const india = indianWallClock(at);
   const year = india.getUTCFullYear();
   const start = india.getUTCMonth() >= 3 ? year : year - 1;
   const two = (value: number) => String(value % 100).padStart(2, "0");

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, lt, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type DocumentKind, documentNumber, financialYear } from "../../common/gst.ts";
 import { isIndianState } from "../../common/india.ts";
+import { indianWallClock, startOfIndianDay } from "../../common/india-time.ts";
 import { stateCodeOf } from "../../common/schemas/shop.ts";
 import type { Gstr1Query, Gstr1Section } from "../../common/schemas/tax.ts";
 import { csvRow } from "../csv.ts";
@@ -15,15 +16,14 @@ import { orders, taxDocumentLines, taxDocuments } from "../db/schema.ts";
  * Credit notes count against the month they are issued in, whichever month their invoice was.
  */
 
-const IST_OFFSET_MS = 330 * 60_000;
 const LIST_BATCH = 1_000;
 
 /** The month's bounds in India time, and the one financial year it lies in (April to March). */
 export function monthInIndia(month: string) {
   const [year = 0, monthNumber = 0] = month.split("-").map(Number);
   const next = monthNumber === 12 ? `${year + 1}-01` : `${year}-${String(monthNumber + 1).padStart(2, "0")}`;
-  const start = new Date(`${month}-01T00:00:00+05:30`);
-  return { start, end: new Date(`${next}-01T00:00:00+05:30`), financialYear: financialYear(start) };
+  const start = startOfIndianDay(`${month}-01`);
+  return { start, end: startOfIndianDay(`${next}-01`), financialYear: financialYear(start) };
 }
 
 const rupees = (paise: number) => (paise / 100).toFixed(2);
@@ -31,7 +31,7 @@ const percent = (rateBp: number) => String(rateBp / 100);
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** The offline tool's date format, 05-Nov-2026, in India time. */
 function toolDate(moment: Date): string {
-  const india = new Date(moment.getTime() + IST_OFFSET_MS);
+  const india = indianWallClock(moment);
   const day = String(india.getUTCDate()).padStart(2, "0");
   return `${day}-${MONTHS[india.getUTCMonth()]}-${india.getUTCFullYear()}`;
 }
@@ -57,7 +57,7 @@ function inMonth(month: ReturnType<typeof monthInIndia>) {
  */
 export const B2CL_LIMIT_PAISE = 10_000_000;
 const B2CL_LIMIT_BEFORE_PAISE = 25_000_000;
-const B2CL_LIMIT_FROM = "2024-08-01T00:00:00+05:30";
+const B2CL_LIMIT_FROM = startOfIndianDay("2024-08-01").toISOString();
 
 const originalInvoice = alias(taxDocuments, "original_invoice");
 

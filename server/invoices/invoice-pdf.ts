@@ -4,6 +4,7 @@ import { create, type Font } from "fontkit";
 import PDFDocument from "pdfkit";
 import { amountInWords } from "../../common/amount-in-words.ts";
 import { formatRate } from "../../common/gst.ts";
+import { formatDate } from "../../common/india-time.ts";
 import type { TaxDocumentView } from "./tax-documents.ts";
 
 const PAGE = { width: 595.28, margin: 40 };
@@ -41,13 +42,7 @@ const indian = new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2, maximu
 const amount = (paise: number) => indian.format(paise / 100);
 
 /** 24 Nov 2026, the date in India. */
-const indianDate = (at: Date) =>
-  new Intl.DateTimeFormat("en-IN", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "Asia/Kolkata",
-  }).format(at);
+const indianDate = formatDate;
 
 /**
  * What the embedded font prints: Latin with its accents, punctuation and currency signs. Anything else in a

@@ -1,6 +1,7 @@
 import { addDays, format, startOfWeek, subDays } from "date-fns";
 import { and, asc, type Column, eq, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { normalizeMobile } from "../../common/india.ts";
+import { INDIA_TIME_ZONE, indianDate, startOfIndianDay } from "../../common/india-time.ts";
 import type { KeysetCursor, ListTotal } from "../../common/lists.ts";
 import { nextStatuses, ORDER_STATUSES, type OrderStatus } from "../../common/order-lifecycle.ts";
 import type {
@@ -48,11 +49,6 @@ import {
 export const ADMIN_PAGE_SIZE = 25;
 /** Rows the export reads per query: enough to keep round trips few, few enough to keep memory flat. */
 const EXPORT_BATCH = 5_000;
-
-/** India keeps one offset all year, so a day in India is a fixed 24-hour span of UTC. */
-const IST = "+05:30";
-const startOfIndianDay = (date: string) => new Date(`${date}T00:00:00${IST}`);
-const indianDate = (moment: Date) => new Date(moment.getTime() + 330 * 60_000).toISOString().slice(0, 10);
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -312,7 +308,7 @@ function exportLine(account: { email: SQL.Aliased<string> }, lines: { items: SQL
   // the shop itself and cannot start a formula or need quotes; every other cell goes through csv_cell.
   const cells = [
     orders.number,
-    sql`to_char(${orders.createdAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI')`,
+    sql`to_char(${orders.createdAt} at time zone ${INDIA_TIME_ZONE}, 'YYYY-MM-DD HH24:MI')`,
     orders.status,
     sql`case when ${orders.paymentMethod} = 'cod' then 'Cash on delivery' else 'Razorpay' end`,
     sql`case when ${orders.paidAt} is null then 'no' else 'yes' end`,

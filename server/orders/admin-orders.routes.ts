@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import type { SessionUser } from "../../common/account.ts";
+import { indianDate } from "../../common/india-time.ts";
 import {
   adminOrderQuerySchema,
   adminStatusChangeSchema,
@@ -49,7 +50,7 @@ export function adminOrderRoutes(deps: Deps) {
       })
       .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
         const pieces = await exportOrdersCsv(deps.db, c.req.valid("query"));
-        const stamp = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+        const stamp = indianDate(new Date());
         return csvResponse(pieces, `orders-${stamp}.csv`);
       })
       .get("/:number", validate("param", orderNumberSchema), async (c) => {

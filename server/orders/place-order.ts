@@ -3,6 +3,7 @@ import { and, eq, gte, sql } from "drizzle-orm";
 import { type CodSettings, codProblem, notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
+import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
@@ -29,11 +30,9 @@ import { razorpayConfig } from "../payments/razorpay.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { type Buyer, guestContacts, loadCartForOrder } from "./pricing.ts";
 
-const IST_OFFSET_MS = 330 * 60 * 1000;
-
 /** PN-2026-000123: the year in India and a running number. */
 export function formatOrderNumber(placedAt: Date, sequence: number) {
-  const year = new Date(placedAt.getTime() + IST_OFFSET_MS).getUTCFullYear();
+  const year = indianWallClock(placedAt).getUTCFullYear();
   return `PN-${year}-${String(sequence).padStart(6, "0")}`;
 }
 

@@ -1,4 +1,5 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
+import { formatDateTimeSeconds } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import {
   AUDIT_ENTITY_LABELS,
@@ -33,12 +34,7 @@ export const ErrorBoundary = OwnerOnlyError;
 
 export const handle: RouteHandle = { meta: privatePage("Admin: audit log") };
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-IN", {
-    dateStyle: "medium",
-    timeStyle: "medium",
-    timeZone: "Asia/Kolkata",
-  }).format(new Date(iso));
+const when = formatDateTimeSeconds;
 
 /** Field names as a person reads them: trackingNumber becomes "tracking number", minAmountPaise "min amount". */
 const fieldLabel = (key: string) =>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { formatDateTime, fromIndianDateTimeInput, toIndianDateTimeInput } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -18,20 +19,13 @@ export const ErrorBoundary = OwnerOnlyError;
 
 export const handle: RouteHandle = { meta: privatePage("Admin: discount codes") };
 
-const INDIA = "Asia/Kolkata";
-const IST_OFFSET_MS = 5.5 * 60 * 60 * 1000;
-
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: INDIA }).format(
-    new Date(iso),
-  );
+const when = formatDateTime;
 
 /** A stored instant as the India wall-clock time a datetime-local input shows. */
-const toIndiaInput = (iso: string | null) =>
-  iso ? new Date(Date.parse(iso) + IST_OFFSET_MS).toISOString().slice(0, 16) : "";
+const toIndiaInput = (iso: string | null) => (iso ? toIndianDateTimeInput(new Date(iso)) : "");
 
 /** What the owner typed is India time, whatever the device's own zone. */
-const fromIndiaInput = (value: string) => (value ? `${value}:00+05:30` : null);
+const fromIndiaInput = (value: string) => (value ? fromIndianDateTimeInput(value) : null);
 
 function status(code: AdminDiscountCode, now = Date.now()) {
   if (!code.active)

@@ -1,5 +1,6 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatMobile } from "../../common/india.ts";
+import { formatDateTime } from "../../common/india-time.ts";
 import { describeTotal } from "../../common/lists.ts";
 import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
@@ -9,7 +10,6 @@ import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
-import { formatDateTime } from "../lib/format-date.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 const FILTERS = ["status", "from", "to", "q"] as const;

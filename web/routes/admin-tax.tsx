@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { HSN_PATTERN } from "../../common/gst.ts";
+import { indianWallClock } from "../../common/india-time.ts";
 import {
   GSTR1_SECTIONS,
   type Gstr1Section,
@@ -69,7 +70,7 @@ export function Component() {
 
 /** Last month in India time: the one a GSTR-1 is filed for (by the 11th). */
 function lastMonthInIndia(now = new Date()): string {
-  const india = new Date(now.getTime() + 330 * 60_000);
+  const india = indianWallClock(now);
   const year = india.getUTCFullYear();
   const month = india.getUTCMonth(); // 0-based, so this is last month's 1-based number
   return month === 0 ? `${year - 1}-12` : `${year}-${String(month).padStart(2, "0")}`;

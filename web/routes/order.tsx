@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
@@ -13,7 +14,6 @@ import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
-import { formatDateTime } from "../lib/format-date.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,4 +1,5 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderPage } from "../../common/orders.ts";
 import { cardClass, primaryButton } from "../features/orders/buttons.ts";
@@ -7,7 +8,6 @@ import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
-import { formatDate } from "../lib/format-date.ts";
 import { listPositionOf } from "../lib/list-position.ts";
 import { requireSessionUser } from "../lib/session.ts";
 

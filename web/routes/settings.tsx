@@ -8,6 +8,7 @@ import {
   useLoaderData,
 } from "react-router";
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
+import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel } from "../../common/mobile-account.ts";
 import { Notice, TextField } from "../components/form-controls.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
@@ -280,8 +281,6 @@ function PasswordForm() {
   );
 }
 
-const when = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
-
 function SessionList({ sessions }: { sessions: AccountSession[] }) {
   const fetcher = useFetcher<SettingsResult>();
   return (
@@ -300,7 +299,7 @@ function SessionList({ sessions }: { sessions: AccountSession[] }) {
                 )}
               </p>
               <p className="text-sm text-stone-600 dark:text-stone-400">
-                Signed in {when.format(new Date(session.createdAt))}
+                Signed in {formatDateTime(session.createdAt)}
                 {session.ipAddress ? ` · ${session.ipAddress}` : ""}
               </p>
             </div>
@@ -310,7 +309,7 @@ function SessionList({ sessions }: { sessions: AccountSession[] }) {
               <input type="hidden" name="current" value={String(session.current)} />
               <button
                 type="submit"
-                aria-label={`Sign out ${session.current ? "this device" : describeDevice(session.userAgent)}, signed in ${when.format(new Date(session.createdAt))}`}
+                aria-label={`Sign out ${session.current ? "this device" : describeDevice(session.userAgent)}, signed in ${formatDateTime(session.createdAt)}`}
                 className="rounded-lg border border-stone-300 px-3 py-1.5 text-sm font-medium hover:bg-stone-100 dark:border-stone-600 dark:hover:bg-stone-800"
               >
                 Sign out

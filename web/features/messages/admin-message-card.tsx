@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { Form } from "react-router";
 import { CONTACT_MESSAGE_MAX_LENGTH, type ContactMessage } from "../../../common/contact.ts";
+import { formatDateTime } from "../../../common/india-time.ts";
 import {
   buttonClass,
   cardClass,
@@ -9,7 +10,6 @@ import {
   labelClass,
 } from "../../components/form-styles.ts";
 import { useAdminAction } from "../../lib/admin-data.ts";
-import { formatDateTime } from "../../lib/format-date.ts";
 
 /** One contact message in the inbox: read it, mark it read or unread, reply by e-mail. */
 export function AdminMessageCard({ message }: { message: ContactMessage }) {

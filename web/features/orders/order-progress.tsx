@@ -1,6 +1,6 @@
+import { formatDateTime, formatDayMonth } from "../../../common/india-time.ts";
 import { ORDER_PROGRESS, type OrderActor, STATUS_LABELS } from "../../../common/order-lifecycle.ts";
 import type { OrderEvent, OrderListItem } from "../../../common/orders.ts";
-import { formatDateTime, formatDayMonth } from "../../lib/format-date.ts";
 
 /** Whether each step of the usual way has been reached, with when. */
 function reachedSteps(events: OrderEvent[]) {

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Form, Link } from "react-router";
+import { formatDateTime } from "../../../common/india-time.ts";
 import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
 import {
   buttonClass,
@@ -9,7 +10,6 @@ import {
   labelClass,
 } from "../../components/form-styles.ts";
 import { useAdminAction } from "../../lib/admin-data.ts";
-import { formatDateTime } from "../../lib/format-date.ts";
 
 /** One question in the staff queue: read it, answer or edit the answer, hide or show it. */
 export function AdminQuestionCard({ question }: { question: AdminQuestion }) {

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import type { SessionUser } from "../../../common/account.ts";
+import { formatDate } from "../../../common/india-time.ts";
 import { type PublicQuestion, QUESTION_MAX_LENGTH, QUESTION_MIN_LENGTH } from "../../../common/questions.ts";
 import { withRedirect } from "../../../common/redirect-target.ts";
 import { textLength } from "../../../common/schemas/text.ts";
@@ -12,7 +13,6 @@ import {
   labelClass,
 } from "../../components/form-styles.ts";
 import { api, isApiError } from "../../lib/api.ts";
-import { formatDate } from "../../lib/format-date.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 
 type Loaded = { questions: PublicQuestion[]; user: SessionUser | null };

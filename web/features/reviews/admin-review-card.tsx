@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { Form, Link } from "react-router";
+import { formatDateTime } from "../../../common/india-time.ts";
 import {
   type AdminReview,
   REJECTION_REASON_MAX_LENGTH,
@@ -14,7 +15,6 @@ import {
 } from "../../components/form-styles.ts";
 import { Stars } from "../../components/stars.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
-import { formatDateTime } from "../../lib/format-date.ts";
 
 const STATUS_LABELS: Record<AdminReview["status"], string> = {
   pending: "Awaiting approval",

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import type { SessionUser } from "../../../common/account.ts";
+import { formatDate } from "../../../common/india-time.ts";
 import { withRedirect } from "../../../common/redirect-target.ts";
 import {
   type MyReview,
@@ -14,7 +15,6 @@ import {
 import { buttonClass, cardClass, errorTextClass, hintClass } from "../../components/form-styles.ts";
 import { Stars } from "../../components/stars.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { formatDate } from "../../lib/format-date.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 import { ReviewForm } from "./review-form.tsx";
 
