@@ -4,6 +4,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import { isMobileAccountEmail } from "../common/mobile-account.ts";
 import type { Env } from "./env.ts";
+import { log } from "./log.ts";
 
 export type MailAttachment = { filename: string; content: Buffer; contentType: string };
 export type Mail = {
@@ -51,9 +52,7 @@ function createTransportMailer(env: Env): Mailer {
       await writeFile(file, info.message as Buffer);
       const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
       if (env.NODE_ENV !== "test") {
-        console.log(
-          `[mail] to ${mail.to}: ${mail.subject}${links.length ? `\n  ${links.join("\n  ")}` : ""}`,
-        );
+        log.info({ to: mail.to, subject: mail.subject, links, file }, "mail written to a file (no SMTP_URL)");
       }
     },
   };

@@ -7,6 +7,7 @@ import type { Context, Hono } from "hono";
 import type * as EntryServer from "../../web/entry-server.tsx";
 import { sendCached, toCachedHtml } from "../catalogue/cached-json.ts";
 import type { CatalogueCache } from "../catalogue/catalogue-cache.ts";
+import { log, serializeError } from "../log.ts";
 
 export const distServerEntry = path.resolve(import.meta.dirname, "../../dist-server/entry-server.js");
 
@@ -93,7 +94,10 @@ export function createPageHandler(app: Hono, indexFile: string, cache?: Catalogu
       return await currentApp.run(app, () => module.renderPage(new URL(url.pathname + url.search, url)));
     } catch (error) {
       // The browser can still render it; the failure is ours to see in the log.
-      console.error(`Server rendering of ${url.pathname} failed:`, error);
+      log.error(
+        { err: serializeError(error), path: url.pathname },
+        "server rendering failed; the app renders it",
+      );
       return { kind: "shell" };
     }
   };
