@@ -36,7 +36,7 @@ export const FIND_ORDER_LIMITS = { perClient: 10, perOrder: 5, minutes: 15 };
 
 /** The one answer to a guest-order link that opens nothing, whatever the reason. */
 export const NO_ORDER_LINK =
-  "This link does not open an order. Check that it is the whole link from your e-mail, or use Find my order to have it e-mailed to you again.";
+  "This link does not open an order. Check that it is the whole link from your e-mail. Use Find my order to have it e-mailed to you again.";
 
 // The id a token is checked against when the number names no guest order: the same HMAC and comparison run.
 const NO_ORDER_ID = "00000000-0000-0000-0000-000000000000";
