@@ -46,6 +46,8 @@ const envSchema = z.object({
   /** An order paid online that is still unpaid after this long is cancelled and its stock released. */
   PAYMENT_WINDOW_MINUTES: count(30),
   PAYMENT_HOLD_MINUTES: count(10),
+  /** The most units of one product or combo an order waiting for online payment may hold (decision 050). */
+  UNPAID_ORDER_MAX_UNITS: blankIsDefault(z.coerce.number().int().min(1).default(10)),
   LOW_STOCK_THRESHOLD: count(10),
   /** The largest request body the API reads, in bytes; larger ones are refused with 413 while arriving. */
   API_BODY_LIMIT_BYTES: blankIsDefault(
@@ -112,6 +114,15 @@ const envSchema = z.object({
   AUTH_SMS_PER_NUMBER: blankIsDefault(z.coerce.number().int().min(1).default(3)),
   AUTH_SMS_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(10)),
   AUTH_SMS_WINDOW_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(15)),
+  /**
+   * Orders placed without an account (docs/decisions/050), per GUEST_ORDER_WINDOW_MINUTES, whichever instance
+   * is asked: by one client IP address (generous, since a mobile carrier puts many shoppers behind one), and
+   * with one e-mail or one mobile. Wrong guest-order links one client may try per window.
+   */
+  GUEST_ORDER_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(10)),
+  GUEST_ORDER_PER_CONTACT: blankIsDefault(z.coerce.number().int().min(1).default(5)),
+  GUEST_ORDER_WINDOW_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(60)),
+  GUEST_ORDER_LINK_MISSES_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(20)),
   // ---- SMS: MSG91 or Twilio; without either, codes are logged and written to DATA_DIR/sms/ (development only)
   MSG91_AUTH_KEY: optional(z.string().min(1)),
   /** The DLT-approved Flow template whose `##otp##` variable carries the code. */

@@ -58,6 +58,9 @@ export const GENEROUS_RATE_LIMITS = {
   AUTH_EMAIL_PER_ADDRESS: "1000",
   AUTH_SMS_PER_NUMBER: "1000",
   AUTH_SMS_PER_CLIENT: "1000",
+  GUEST_ORDER_PER_CLIENT: "1000",
+  GUEST_ORDER_PER_CONTACT: "1000",
+  GUEST_ORDER_LINK_MISSES_PER_CLIENT: "1000",
 };
 
 /** The whole API on its own database, called through app.request(). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { COURIERS, isHttpsUrl, TRACKING_NUMBER_PATTERN } from "../couriers.ts";
 import { normalizeMobile } from "../india.ts";
 import { keysetQueryFields } from "../lists.ts";
+import { isMobileAccountEmail } from "../mobile-account.ts";
 import { ORDER_STATUSES } from "../order-lifecycle.ts";
 import { addressInputSchema } from "./address.ts";
 import { cartEntriesSchema, discountCodeInputSchema } from "./cart.ts";
@@ -37,7 +38,9 @@ export const emailSchema = plainText()
  */
 export const guestOrderSchema = z
   .object({
-    email: emailSchema,
+    // The stand-in address of an account made with a mobile number is no one's mailbox: refused here as
+    // wherever else an address is typed, so a guest order can never name such an account.
+    email: emailSchema.refine((email) => !isMobileAccountEmail(email), "Enter your own e-mail address"),
     address: addressInputSchema,
     items: cartEntriesSchema.min(1, "Your cart is empty. Add something before checking out."),
     discountCode: discountCodeInputSchema.nullable().optional(),
@@ -57,6 +60,19 @@ export const guestCheckoutSchema = z
 /** The signed link of a guest order (`?token=`): 43 base64url characters of an HMAC. */
 export const guestOrderTokenSchema = z
   .object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "is not an order link") })
+  .strict();
+
+/**
+ * Adding a guest order to an account: with the token of the link mailed to the order's address, or with none
+ * when signed in to the account that has that address.
+ */
+export const claimGuestOrderSchema = z
+  .object({
+    claim: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "is not a link we sent")
+      .optional(),
+  })
   .strict();
 
 /** "Find my order": the number and the e-mail or mobile it was placed with. */

@@ -14,8 +14,7 @@ import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { JobSignal } from "../jobs/job-queue.ts";
-import { log, redact, serializeError, serializeLogArgument } from "../log.ts";
-import { claimGuestOrders } from "../orders/claim-guest-orders.ts";
+import { log, redact, serializeLogArgument } from "../log.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { enqueueSignInCode } from "../sms/sign-in-code-job.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
@@ -187,10 +186,6 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
           // Every sign-in method ends in a new session: the one place ADMIN_EMAILS is applied.
           after: async (session, context) => {
             await grantAdminByEmail(context?.context.internalAdapter, env, session.userId);
-            // A failure here must not undo the sign-in: the orders are claimed again at the next one.
-            await claimGuestOrders(db, session.userId).catch((error: unknown) =>
-              log.error({ err: serializeError(error) }, "guest orders could not be claimed"),
-            );
           },
         },
       },

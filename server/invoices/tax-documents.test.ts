@@ -420,14 +420,14 @@ describe("the invoice beyond the account's order page", () => {
 
     // Another order's token, a made-up order and a malformed token: refused in the error shape.
     const wrong = await download(path(mine.order.number, theirs.token));
-    expect(wrong.response.status).toBe(403);
+    expect(wrong.response.status).toBe(404);
     expect(JSON.parse(new TextDecoder().decode(wrong.bytes))).toMatchObject({
-      error: { code: "invalid_order_link" },
+      error: { code: "order_link_not_found" },
     });
     const missing = await download(path("PN-2026-999999", mine.token));
     expect(missing.response.status).toBe(404);
     expect(JSON.parse(new TextDecoder().decode(missing.bytes))).toMatchObject({
-      error: { code: "not_found" },
+      error: { code: "order_link_not_found" },
     });
     const malformed = await download(path(mine.order.number, "not-a-token"));
     expect(malformed.response.status).toBe(400);

@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import type { OrderDetail } from "../../common/orders.ts";
 import {
   cancelOrderSchema,
+  claimGuestOrderSchema,
   findOrderSchema,
   guestOrderSchema,
   guestOrderTokenSchema,
@@ -11,15 +12,17 @@ import {
   verifyPaymentSchema,
 } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
+import { currentUser, requireUser } from "../auth/session.ts";
 import { takeAllowance } from "../auth/throttles.ts";
-import { orders, users } from "../db/schema.ts";
+import { guestOrderRequests, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
 import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
-import { guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
+import { claimGuestOrder } from "./claim-guest-orders.ts";
+import { guestOrderClaimMatches, guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { cancelAsCustomer } from "./order-status.ts";
 import { findOrder, getOrderDetail, type OrderRow } from "./orders.data.ts";
@@ -30,6 +33,18 @@ export const FIND_ORDER_ANSWER =
 
 /** "Find my order" asks, per client address and per order number, each within 15 minutes. */
 export const FIND_ORDER_LIMITS = { perClient: 10, perOrder: 5, minutes: 15 };
+
+/** The one answer to a guest-order link that opens nothing, whatever the reason. */
+export const NO_ORDER_LINK =
+  "This link does not open an order. Check that it is the whole link from your e-mail. Use Find my order to have it e-mailed to you again.";
+
+// The id a token is checked against when the number names no guest order: the same HMAC and comparison run.
+const NO_ORDER_ID = "00000000-0000-0000-0000-000000000000";
+
+const waitMinutes = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+};
 
 /** The Idempotency-Key header every order placement needs, signed in or not. */
 export function idempotencyKeyOf(c: Context): string {
@@ -65,36 +80,87 @@ export function guestOrderRoutes(deps: Deps) {
   };
 
   /**
-   * The order a guest's link opens: the token stands in for the session, for one order. An order placed in an
-   * account is "not found" here, like a number that does not exist.
+   * The order a guest's link opens: the token stands in for the session, for one order. A wrong token, a number
+   * that does not exist and an order placed in an account all get the same 404 after the same work (the token
+   * is checked against a stand-in id when there is no guest order), so no answer tells which numbers exist.
+   * Each miss counts against the client, so no one can try links without end.
    */
-  const linkedOrder = async (number: string, token: string): Promise<OrderRow> => {
+  const linkedOrder = async (c: Context, number: string, token: string): Promise<OrderRow> => {
     const order = await findOrder(db, number);
-    if (!order?.guestEmail) throw notFound("There is no order with that number.");
-    if (!guestOrderTokenMatches(env, order.id, token)) {
-      throw httpError(
-        403,
-        "invalid_order_link",
-        "This link does not open this order. Use Find my order to have the right link e-mailed to you.",
+    const guestOrder = order?.guestEmail ? order : undefined;
+    const matches = guestOrderTokenMatches(env, guestOrder?.id ?? NO_ORDER_ID, token);
+    if (guestOrder && matches) return guestOrder;
+    const decision = await takeAllowance(
+      db,
+      "guest-order-link:client",
+      clientAddress(c, env) ?? "unknown",
+      env.GUEST_ORDER_LINK_MISSES_PER_CLIENT,
+      env.GUEST_ORDER_WINDOW_MINUTES,
+    );
+    if (!decision.allowed) {
+      throw tooManyRequests(
+        "too_many_requests",
+        `Too many links that open nothing. Please wait ${waitMinutes(decision.retryAfterSeconds)} and try again, or use Find my order.`,
+        decision.retryAfterSeconds,
       );
     }
-    return order;
+    throw httpError(404, "order_link_not_found", NO_ORDER_LINK);
   };
 
-  /** The guest's own view: the order, the address it was placed with, and whether that has an account. */
-  const guestView = async (order: OrderRow) => {
+  /**
+   * Counts a guest placement against the client address, the e-mail and the mobile (docs/decisions/050), in
+   * the database so the limits hold across instances. A retry of a placement already made (same
+   * Idempotency-Key) is not counted again: it places nothing.
+   */
+  const takePlacement = async (c: Context, key: string, email: string, mobile: string) => {
+    const [earlier] = await db
+      .select({ orderId: guestOrderRequests.orderId })
+      .from(guestOrderRequests)
+      .where(eq(guestOrderRequests.key, key));
+    if (earlier?.orderId) return;
+    const subjects: [string, string, number][] = [
+      ["guest-order:client", clientAddress(c, env) ?? "unknown", env.GUEST_ORDER_PER_CLIENT],
+      ["guest-order:email", email, env.GUEST_ORDER_PER_CONTACT],
+      ["guest-order:mobile", mobile, env.GUEST_ORDER_PER_CONTACT],
+    ];
+    for (const [kind, subject, max] of subjects) {
+      const decision = await takeAllowance(db, kind, subject, max, env.GUEST_ORDER_WINDOW_MINUTES);
+      if (!decision.allowed) {
+        // One message for the three limits: which one was reached would tell a stranger how an e-mail or a
+        // mobile has been used.
+        throw tooManyRequests(
+          "too_many_orders",
+          `Too many orders have been placed from here, or with this e-mail or mobile, in a short time. Please try again in ${waitMinutes(decision.retryAfterSeconds)}, or sign in to order.`,
+          decision.retryAfterSeconds,
+        );
+      }
+    }
+  };
+
+  /**
+   * The guest's own view: the order, the address it was placed with, whether it is in an account, and whether
+   * the person asking may add it to theirs now (signed in to the confirmed account with the order's address).
+   * Nothing here says whether any other account has that address.
+   */
+  const guestView = async (c: Context, order: OrderRow) => {
     const email = order.guestEmail ?? "";
-    const [account] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email}`)
-      .limit(1);
+    const user = order.userId ? null : await currentUser(deps, c);
     return {
       order: await present(order),
       email,
       inAccount: order.userId !== null,
-      hasAccount: Boolean(account),
+      canAddToAccount: user !== null && (await confirmedAccountWith(email)) === user.id,
     };
+  };
+
+  /** The id of the account whose confirmed address this is, if any. */
+  const confirmedAccountWith = async (email: string): Promise<string | null> => {
+    const [account] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${email}`, eq(users.emailVerified, true)))
+      .limit(1);
+    return account?.id ?? null;
   };
 
   return (
@@ -102,6 +168,7 @@ export function guestOrderRoutes(deps: Deps) {
       .post("/", validate("json", guestOrderSchema), async (c) => {
         const key = idempotencyKeyOf(c);
         const request = c.req.valid("json");
+        await takePlacement(c, key, request.email, request.address.phone);
         const placed = await placeOrder(
           deps,
           {
@@ -120,7 +187,7 @@ export function guestOrderRoutes(deps: Deps) {
         if (!order) throw notFound("That order could not be found.");
         c.header("Idempotent-Replayed", String(placed.replayed));
         return c.json(
-          { ...(await guestView(order)), token: guestOrderToken(env, order.id) },
+          { ...(await guestView(c, order)), token: guestOrderToken(env, order.id) },
           placed.replayed ? 200 : 201,
         );
       })
@@ -163,8 +230,8 @@ export function guestOrderRoutes(deps: Deps) {
         validate("param", orderNumberSchema),
         validate("query", guestOrderTokenSchema),
         async (c) => {
-          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
-          return c.json(await guestView(order));
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await guestView(c, order));
         },
       )
       // The tax documents, behind the same signed link as the page that offers them.
@@ -173,7 +240,7 @@ export function guestOrderRoutes(deps: Deps) {
         validate("param", orderNumberSchema),
         validate("query", guestOrderTokenSchema),
         async (c) => {
-          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
           return taxDocumentResponse(db, order.id, "invoice");
         },
       )
@@ -182,7 +249,7 @@ export function guestOrderRoutes(deps: Deps) {
         validate("param", orderNumberSchema),
         validate("query", guestOrderTokenSchema),
         async (c) => {
-          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
           return taxDocumentResponse(db, order.id, "credit_note");
         },
       )
@@ -193,7 +260,7 @@ export function guestOrderRoutes(deps: Deps) {
         validate("param", orderNumberSchema),
         validate("query", guestOrderTokenSchema),
         async (c) => {
-          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
           return c.json(await openOrderPayment(deps, order, order.guestEmail ?? ""));
         },
       )
@@ -203,8 +270,8 @@ export function guestOrderRoutes(deps: Deps) {
         validate("query", guestOrderTokenSchema),
         validate("json", verifyPaymentSchema),
         async (c) => {
-          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
-          return c.json(await guestView(await verifyOrderPayment(deps, order, c.req.valid("json"))));
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await guestView(c, await verifyOrderPayment(deps, order, c.req.valid("json"))));
         },
       )
       .post(
@@ -213,14 +280,69 @@ export function guestOrderRoutes(deps: Deps) {
         validate("query", guestOrderTokenSchema),
         validate("json", cancelOrderSchema),
         async (c) => {
-          const order = await linkedOrder(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
           const cancelled = await cancelAsCustomer(
             deps,
             { orderId: order.id },
             null,
             c.req.valid("json").reason,
           );
-          return c.json(await guestView(cancelled));
+          return c.json(await guestView(c, cancelled));
+        },
+      )
+      // Adding the order to an account, only as the owner of its e-mail address asks (docs/decisions/050): with
+      // the link mailed to that address, or signed in to the confirmed account that has it.
+      .post(
+        "/:number/claim",
+        validate("param", orderNumberSchema),
+        validate("query", guestOrderTokenSchema),
+        validate("json", claimGuestOrderSchema),
+        async (c) => {
+          const order = await linkedOrder(c, c.req.valid("param").number, c.req.valid("query").token);
+          const email = order.guestEmail ?? "";
+          const { claim } = c.req.valid("json");
+          let accountId: string | null;
+          if (claim !== undefined) {
+            if (!guestOrderClaimMatches(env, order.id, claim)) {
+              throw httpError(
+                403,
+                "invalid_claim_link",
+                "This is not the link we e-mailed for this order. Open the link in the order's e-mail.",
+              );
+            }
+            accountId = await confirmedAccountWith(email);
+            // Said only to whoever holds the mailed link, that is the mailbox's owner.
+            if (!accountId) {
+              throw httpError(
+                409,
+                "no_account",
+                `There is no confirmed account with ${email} yet. Create one with this address, confirm it, then use the link in the order's e-mail again.`,
+              );
+            }
+          } else {
+            const user = await requireUser(deps, c);
+            accountId = await confirmedAccountWith(email);
+            if (accountId !== user.id) {
+              throw httpError(
+                403,
+                "not_your_address",
+                "This order was placed with another e-mail address. The link in the order's e-mail adds it to the account with that address.",
+              );
+            }
+          }
+          const outcome = await claimGuestOrder(db, accountId, order.id);
+          if (outcome === "awaiting_payment") {
+            throw httpError(
+              409,
+              "payment_pending",
+              "This order is waiting for payment. Pay for it first, then add it to your account.",
+            );
+          }
+          if (outcome === "in_another_account") {
+            throw httpError(409, "order_in_account", "This order is already in an account.");
+          }
+          const [moved] = await db.select().from(orders).where(eq(orders.id, order.id));
+          return c.json(await guestView(c, moved ?? order));
         },
       )
   );

@@ -35,7 +35,7 @@ type GuestAnswer = {
   token: string;
   email: string;
   inAccount: boolean;
-  hasAccount: boolean;
+  canAddToAccount: boolean;
   error?: { code: string; message: string; fields?: Record<string, string> };
 };
 
@@ -240,12 +240,18 @@ describe("a discount code's one use per customer holds for guests", () => {
     });
     expect(asGuest.status).toBe(409);
 
-    // A guest who then confirms an account with that e-mail has the use in the account too.
+    // A guest who then adds the order to an account with that e-mail has the use in the account too.
     const later = guest({ email: "guest-then-member@example.in" });
-    expect(
-      (await placeAsGuest({ ...later, items, discountCode: "WELCOME10", paymentMethod: "cod" })).status,
-    ).toBe(201);
+    const ordered = await placeAsGuest({ ...later, items, discountCode: "WELCOME10", paymentMethod: "cod" });
+    expect(ordered.status).toBe(201);
     const joined = await signUpViaApp(shop.app, later.email);
+    const added = await callApi(
+      shop.app,
+      "POST",
+      `/api/guest-orders/${ordered.body.order.number}/claim?token=${encodeURIComponent(ordered.body.token)}`,
+      { as: joined, body: {} },
+    );
+    expect(added.status).toBe(200);
     const apply = await callApi(shop.app, "POST", "/api/discounts/apply", {
       as: joined,
       body: { code: "WELCOME10" },
@@ -288,12 +294,13 @@ describe("the guest order's link", () => {
       pay: false,
     });
 
+    // Refused exactly as a number that does not exist is (guest-order-limits.test.ts).
     const swapped = await openGuestOrder(a.body.order.number, b.body.token);
-    expect(swapped.status).toBe(403);
-    expect(swapped.body.error.code).toBe("invalid_order_link");
+    expect(swapped.status).toBe(404);
+    expect(swapped.body.error.code).toBe("order_link_not_found");
     const last = a.body.token.at(-1) === "A" ? "B" : "A";
     const altered = await openGuestOrder(a.body.order.number, `${a.body.token.slice(0, -1)}${last}`);
-    expect(altered.status).toBe(403);
+    expect(altered.status).toBe(404);
     const malformed = await openGuestOrder(a.body.order.number, "not-a-token");
     expect(malformed.status).toBe(400);
     expect((await openGuestOrder("PN-2026-999999", a.body.token)).status).toBe(404);
@@ -307,7 +314,7 @@ describe("the guest order's link", () => {
     expect((await openGuestOrder(order.number, a.body.token)).status).toBe(404);
   });
 
-  it("comes in the confirmation mail, and the order joins My Orders once the e-mail's account is confirmed", async () => {
+  it("comes in the confirmation mail, with the link that adds the order to the account with that address", async () => {
     const details = guest();
     const placed = await placeAsGuest({
       ...details,
@@ -318,16 +325,130 @@ describe("the guest order's link", () => {
       to: details.email,
       subject: new RegExp(`^Order ${placed.body.order.number} placed$`),
     });
-    const link = new URL(linkIn(mail, "/guest-order/"));
-    expect(link.pathname).toBe(`/guest-order/${placed.body.order.number}`);
-    expect(link.searchParams.get("token")).toBe(placed.body.token);
-    expect(placed.body).toMatchObject({ hasAccount: false, inAccount: false });
+    const links = mail.links
+      .map((each) => new URL(each))
+      .filter((url) => url.pathname.startsWith("/guest-order/"));
+    for (const link of links) {
+      expect(link.pathname).toBe(`/guest-order/${placed.body.order.number}`);
+      expect(link.searchParams.get("token")).toBe(placed.body.token);
+    }
+    const claim = links.find((link) => link.searchParams.has("claim"))?.searchParams.get("claim");
+    expect(claim).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The answer to whoever placed the order never carries it: only the mailbox does.
+    expect(JSON.stringify(placed.body)).not.toContain(claim);
+    expect(placed.body).toMatchObject({ inAccount: false, canAddToAccount: false });
 
     const account = await signUpViaApp(shop.app, details.email);
+    const addTo = (body: Record<string, unknown>, as?: { cookie: string }) =>
+      callApi(
+        shop.app,
+        "POST",
+        `/api/guest-orders/${placed.body.order.number}/claim?token=${encodeURIComponent(placed.body.token)}`,
+        { body, as },
+      );
+    const before = await callApi(shop.app, "GET", "/api/orders", { as: account });
+    expect((before.body as OrderPage).orders).toEqual([]);
+    const added = await addTo({ claim });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ inAccount: true, canAddToAccount: false });
     const mine = await callApi(shop.app, "GET", "/api/orders", { as: account });
     expect((mine.body as OrderPage).orders.map((order) => order.number)).toEqual([placed.body.order.number]);
-    const reopened = await openGuestOrder(placed.body.order.number, placed.body.token);
-    expect(reopened.body).toMatchObject({ inAccount: true, hasAccount: true });
+    // A second tap changes nothing.
+    expect((await addTo({ claim })).status).toBe(200);
+  });
+});
+
+describe("a guest order joins an account only when the owner of its address says so", () => {
+  const items = [{ id: "coconut-oil", kind: "product", quantity: 1 }];
+
+  it("a stranger's order with someone's e-mail puts nothing in their account at sign-in", async () => {
+    const victim = await signUpViaApp(shop.app, "victim@example.in");
+    const stranger = await placeAsGuest({
+      ...guest({ email: "victim@example.in" }),
+      address: { ...TEST_ADDRESS, line1: "13, Stranger's Street", phone: "9811122233" },
+      items,
+      discountCode: "WELCOME10",
+      paymentMethod: "cod",
+    });
+    expect(stranger.status).toBe(201);
+    // Signing in again, as the old code claimed guest orders at every sign-in.
+    const signedIn = await shop.app.request(
+      "/api/auth/sign-in/email",
+      jsonRequest({ method: "POST", body: { email: victim.email, password: "neem-and-tulsi-2026" } }),
+    );
+    expect(signedIn.status).toBe(200);
+
+    const mine = await callApi(shop.app, "GET", "/api/orders", { as: victim });
+    expect((mine.body as OrderPage).orders).toEqual([]);
+    const book = await callApi(shop.app, "GET", "/api/addresses", { as: victim });
+    expect(book.body.addresses).toEqual([]);
+    const apply = await callApi(shop.app, "POST", "/api/discounts/apply", {
+      as: victim,
+      body: { code: "WELCOME10" },
+    });
+    expect(apply.status).toBe(200);
+    expect((await openGuestOrder(stranger.body.order.number, stranger.body.token)).body.inAccount).toBe(
+      false,
+    );
+
+    // The order's own token, which the stranger holds, adds it to no account: not signed in, nor signed in
+    // to another, nor with a made-up mailed link.
+    const path = `/api/guest-orders/${stranger.body.order.number}/claim?token=${encodeURIComponent(stranger.body.token)}`;
+    expect((await callApi(shop.app, "POST", path, { body: {} })).status).toBe(401);
+    const other = await signUpViaApp(shop.app, "someone-else-entirely@example.in");
+    const asOther = await callApi(shop.app, "POST", path, { body: {}, as: other });
+    expect(asOther.status).toBe(403);
+    expect(asOther.body.error.code).toBe("not_your_address");
+    const forged = await callApi(shop.app, "POST", path, { body: { claim: stranger.body.token } });
+    expect(forged.status).toBe(403);
+    expect((await callApi(shop.app, "GET", "/api/orders", { as: victim })).body.orders).toEqual([]);
+  });
+
+  it("is offered on the order's page to the signed-in owner of the address, and added with one tap", async () => {
+    const owner = await signUpViaApp(shop.app, "taps-add@example.in");
+    const placed = await placeAsGuest({ ...guest({ email: owner.email }), items, paymentMethod: "cod" });
+    const path = `/api/guest-orders/${placed.body.order.number}`;
+    const query = `?token=${encodeURIComponent(placed.body.token)}`;
+    const seen = await callApi(shop.app, "GET", `${path}${query}`, { as: owner });
+    expect(seen.body).toMatchObject({ inAccount: false, canAddToAccount: true });
+    const added = await callApi(shop.app, "POST", `${path}/claim${query}`, { body: {}, as: owner });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ inAccount: true });
+    const book = await callApi(shop.app, "GET", "/api/addresses", { as: owner });
+    expect(book.body.addresses).toHaveLength(1);
+  });
+});
+
+describe("no answer tells whether an e-mail or mobile has an account", () => {
+  it("a guest order's answer is the same for an e-mail with an account and one without", async () => {
+    await signUpViaApp(shop.app, "has-an-account@example.in");
+    const items = [{ id: "coconut-oil", kind: "product", quantity: 1 }];
+    const withAccount = await placeAsGuest({
+      ...guest({ email: "has-an-account@example.in" }),
+      items,
+      paymentMethod: "cod",
+    });
+    const without = await placeAsGuest({
+      ...guest({ email: "has-none@example.in" }),
+      items,
+      paymentMethod: "cod",
+    });
+    const shape = (body: GuestAnswer) => {
+      const { order: _order, token: _token, email: _email, ...rest } = body;
+      return rest;
+    };
+    expect(shape(withAccount.body)).toEqual(shape(without.body));
+    expect(withAccount.body).not.toHaveProperty("hasAccount");
+  });
+
+  it("refuses a mobile account's stand-in address as a guest's e-mail", async () => {
+    const placed = await placeAsGuest({
+      ...guest({ email: "919876543210@mobile.invalid" }),
+      items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
+      paymentMethod: "cod",
+    });
+    expect(placed.status).toBe(400);
+    expect(placed.body.error?.fields).toHaveProperty("email");
   });
 });
 

@@ -13,7 +13,7 @@ import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts"
 import { enqueueJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
-import { guestOrderLink } from "./guest-order-link.ts";
+import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
 
 /**
@@ -86,9 +86,24 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
     documentKind ? documentAttachment(deps, orderId, documentKind) : null,
     readMailSignature(deps.db, deps.env),
   ]);
-  const mail = composeOrderMail(deps, order.order, lines, kind, link, document, signature);
+  // The one place the link that adds a guest order to an account is given: the order's own mailbox, whose
+  // owner alone may say it belongs with the account that has this address (docs/decisions/050).
+  const claim =
+    !order.email && CLAIM_OFFERED.has(kind)
+      ? claimParagraph(to, guestOrderClaimLink(deps.env, order.order))
+      : null;
+  const mail = composeOrderMail(deps, order.order, lines, kind, link, document, signature, claim);
   await deps.mailer.send({ to, ...mail, ...(document ? { attachments: [document.attachment] } : {}) });
 }
+
+const CLAIM_OFFERED = new Set<OrderMailKind>(["placed", "link"]);
+
+const claimParagraph = (email: string, href: string) =>
+  linkParagraph(
+    `Have an account with ${email}? Add this order to it: ${href}`,
+    "Add this order to my account",
+    href,
+  );
 
 /**
  * The tax document each mail carries: the invoice goes with the goods, the credit note that reverses it
@@ -137,6 +152,7 @@ function composeOrderMail(
   link: string,
   document: AttachedDocument | null,
   signature: MailSignature,
+  claim: Block | null,
 ) {
   const { SHOP_NAME } = deps.env;
   const { phone, email, legalName } = signature;
@@ -241,6 +257,7 @@ function composeOrderMail(
       );
       break;
   }
+  if (claim) body.push(claim);
 
   const itemsText = lines.map(
     (line) => `  ${line.quantity} × ${line.name}  ${formatRupees(line.lineTotalPaise)}`,

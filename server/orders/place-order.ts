@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, gte, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
 import { type CodSettings, codProblem, notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -137,6 +137,16 @@ export async function placeOrder(
         return { orderId: earlier.orderId, replayed: true, mail: false };
       }
 
+      // Guest placements paid online with one e-mail or one mobile queue here, before any stock row is locked
+      // (always the e-mail first, so two never wait on each other), and so see each other's waiting orders.
+      if (buyer.kind === "guest" && body.paymentMethod === "razorpay") {
+        for (const contact of guestContacts(buyer)) {
+          await tx.execute(
+            sql`select pg_advisory_xact_lock(hashtextextended(${`guest-unpaid:${contact}`}, 0))`,
+          );
+        }
+      }
+
       let address: Address & { id: string | null };
       if (isAccountOrder(placement)) {
         const addressId = placement.request.addressId;
@@ -206,6 +216,42 @@ export async function placeOrder(
             .from(orders)
             .where(and(eq(orders.userId, userId), eq(orders.status, "awaiting_payment")));
           if (waiting) throw paymentPending(waiting.number);
+        } else if (buyer.kind === "guest") {
+          // And one per guest e-mail and per guest mobile (docs/decisions/050), queued on the locks above. The
+          // answer names no order: whoever typed the e-mail may not be the one who placed it.
+          const [waiting] = await tx
+            .select({ id: orders.id })
+            .from(orders)
+            .where(
+              and(
+                isNull(orders.userId),
+                eq(orders.status, "awaiting_payment"),
+                or(eq(orders.guestEmail, buyer.email), eq(orders.shipPhone, buyer.mobile)),
+              ),
+            )
+            .limit(1);
+          if (waiting) {
+            throw httpError(
+              409,
+              "payment_pending",
+              `An order placed with this e-mail or mobile is still waiting for online payment. Pay for it through its link, let it lapse (${env.PAYMENT_HOLD_MINUTES} minutes if its payment was never started), or pay this one on delivery.`,
+            );
+          }
+        }
+        // An unpaid order holds its stock until it lapses: it may hold only so much of any one item, so no
+        // one can keep a product from everyone else by never paying (docs/decisions/050).
+        const held = Object.fromEntries(
+          pricing.lines
+            .filter((line) => line.quantity > env.UNPAID_ORDER_MAX_UNITS)
+            .map((line) => [line.itemId, `at most ${env.UNPAID_ORDER_MAX_UNITS} when paying online`]),
+        );
+        if (Object.keys(held).length > 0) {
+          throw httpError(
+            422,
+            "unpaid_quantity_limit",
+            `An order paid online can hold at most ${env.UNPAID_ORDER_MAX_UNITS} of one item while it waits for payment. Lower the quantity, or pay on delivery.`,
+            held,
+          );
         }
         status = "awaiting_payment";
       }

@@ -1,11 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { deliveryRules, orders } from "../../server/db/schema.ts";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
-import { linkIn, waitForMail } from "../mail.ts";
+import { waitForMail } from "../mail.ts";
 import { measureJourney } from "./journey-measure.ts";
 
 let shop: Shop;
@@ -83,9 +85,18 @@ describe("a guest orders with cash on delivery", () => {
       const measured = journey.result();
       console.log(`[journey] guest first order at ${viewport}: ${JSON.stringify(measured)}`);
       const number = page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
-      await expect(page.getByRole("link", { name: "Create an account" }).getAttribute("href")).resolves.toBe(
-        `/signup?email=${encodeURIComponent(email)}&redirectTo=%2Forders`,
+      // Signing up comes back to this page, where the new account can take the order in; the page says
+      // nothing about whether the address has an account already.
+      const signUp = new URL(
+        (await page.getByRole("link", { name: "Create an account" }).getAttribute("href")) ?? "",
+        shop.url,
       );
+      expect(signUp.pathname).toBe("/signup");
+      expect(signUp.searchParams.get("email")).toBe(email);
+      expect(signUp.searchParams.get("redirectTo")).toMatch(
+        new RegExp(`^/guest-order/${number}\\?token=[\\w-]{43}$`),
+      );
+      await expect(page.getByRole("button", { name: "Add to my account" }).count()).resolves.toBe(0);
       await screenshot(page, `guest-order-placed-${viewport}-${colorScheme}`);
       // The cart kept in the browser is done with.
       await page.getByRole("link", { name: "Cart, empty" }).first().waitFor();
@@ -97,7 +108,11 @@ describe("a guest orders with cash on delivery", () => {
         to: email,
         subject: new RegExp(`^Order ${number} placed$`),
       });
-      const link = linkIn(mail, "/guest-order/");
+      // Two links to the page: the order's own, and the one that adds it to the account with this address.
+      const pageLinks = mail.links.filter((each) => new URL(each).pathname.startsWith("/guest-order/"));
+      const link = pageLinks.find((each) => !new URL(each).searchParams.has("claim")) ?? "";
+      const claimLink = pageLinks.find((each) => new URL(each).searchParams.has("claim")) ?? "";
+      expect(claimLink).not.toBe("");
       const elsewhere = await newContext(browser, shop, { viewport, colorScheme });
       const other = await elsewhere.newPage();
       await other.goto(link);
@@ -119,6 +134,16 @@ describe("a guest orders with cash on delivery", () => {
         "https://www.delhivery.com/track/package/DLV1234567890",
       );
       await screenshot(other, `guest-order-shipped-${viewport}-${colorScheme}`);
+
+      // The mailed link offers to add the order to an account; with no account for the address, it says so
+      // (only the mailbox's owner has this link).
+      await other.goto(claimLink);
+      await other.getByRole("button", { name: "Add to my account" }).click();
+      await other
+        .getByRole("alert")
+        .getByText(/There is no confirmed account with/)
+        .waitFor();
+      await screenshot(other, `guest-order-add-to-account-${viewport}-${colorScheme}`);
 
       // An altered link opens nothing.
       await other.goto(link.replace(/token=([\w-])/, (_, first) => `token=${first === "A" ? "B" : "A"}`));
@@ -145,9 +170,59 @@ describe("a guest orders with cash on delivery", () => {
         to: email,
         subject: new RegExp(`^Your order ${number}$`),
       });
-      expect(linkIn(again, "/guest-order/")).toBe(link);
+      const againLinks = again.links.filter((each) => new URL(each).pathname.startsWith("/guest-order/"));
+      expect([...new Set(againLinks)].sort()).toEqual([claimLink, link].sort());
 
       expect(failures).toEqual([]);
+      await context.close();
+    },
+  );
+});
+
+describe("the owner of the address adds a guest order to their account", () => {
+  it.each([
+    ["desktop", "light"],
+    ["phone", "dark"],
+  ] as const)(
+    "at %s size in %s mode, from the order's page while signed in",
+    async (viewport, colorScheme) => {
+      const email = `adds-order-${viewport}@example.in`;
+      const account = await signUpViaHttp(shop.url, email);
+      const placed = await fetch(`${shop.url}/api/guest-orders`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: shop.url, "Idempotency-Key": randomUUID() },
+        body: JSON.stringify({
+          email,
+          address: {
+            name: "Meera Iyer",
+            phone: viewport === "desktop" ? "9876500001" : "9876500002",
+            line1: "12, Lotus Apartments",
+            line2: "",
+            city: "Bengaluru",
+            state: "Karnataka",
+            pin: "560038",
+          },
+          items: [{ id: "face-glow-oil", kind: "product", quantity: 1 }],
+          paymentMethod: "cod",
+        }),
+      });
+      expect(placed.status).toBe(201);
+      const { order, token } = (await placed.json()) as { order: { number: string }; token: string };
+
+      const context = await newContext(browser, shop, { viewport, colorScheme });
+      await signInContext(context, shop.url, account);
+      const page = await context.newPage();
+      // Signed in, the account has not got the order: only the owner's tap brings it in.
+      await page.goto("/orders");
+      await page.getByRole("heading", { name: "My Orders" }).waitFor();
+      await expect(page.getByText(order.number).count()).resolves.toBe(0);
+      await page.goto(`/guest-order/${order.number}?token=${token}`);
+      await page.getByRole("button", { name: "Add to my account" }).click();
+      await page.getByText("This order is now in My Orders.").waitFor();
+      await page.getByRole("heading", { name: "In your account" }).waitFor();
+      await screenshot(page, `guest-order-added-${viewport}-${colorScheme}`);
+      await page.goto("/orders");
+      await page.getByText(order.number).first().waitFor();
       await context.close();
     },
   );

@@ -15,7 +15,7 @@ import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
-type GuestOrderView = { order: OrderDetail; email: string; inAccount: boolean; hasAccount: boolean };
+type GuestOrderView = { order: OrderDetail; email: string; inAccount: boolean; canAddToAccount: boolean };
 
 /**
  * A guest's order, opened from the link in its e-mail (or straight after checkout): the token in the address is
@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { order, email, inAccount, hasAccount } = useLoaderData<typeof loader>();
+  const { order, email, inAccount, canAddToAccount } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const revalidator = useRevalidator();
   const token = search.get("token") ?? "";
@@ -40,8 +40,35 @@ export function Component() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const placedNow = search.get("placed") === "1";
-  const signUp = `/signup?${new URLSearchParams({ email, redirectTo: "/orders" })}`;
+  // The link mailed to the order's address carries `claim`: whoever opens it owns that mailbox.
+  const claim = search.get("claim");
   const withToken = (path: string) => `${path}?token=${encodeURIComponent(token)}`;
+  // Back to this page after signing in or up, where the order can then be added to the account.
+  const here = withToken(`/guest-order/${order.number}`);
+  const signUp = `/signup?${new URLSearchParams({ email, redirectTo: here })}`;
+  const [adding, setAdding] = useState(false);
+  const [addError, setAddError] = useState<{ code: string | null; message: string } | null>(null);
+
+  async function addToAccount() {
+    setAdding(true);
+    setAddError(null);
+    try {
+      await api(withToken(`/guest-orders/${order.number}/claim`), {
+        method: "POST",
+        body: claim ? { claim } : {},
+      });
+      setNotice("This order is now in My Orders.");
+      revalidator.revalidate();
+    } catch (caught) {
+      setAddError(
+        isApiError(caught)
+          ? { code: caught.code, message: caught.message }
+          : { code: null, message: "The order could not be added. Please try again." },
+      );
+    } finally {
+      setAdding(false);
+    }
+  }
 
   async function pay() {
     setBusy(true);
@@ -143,24 +170,45 @@ export function Component() {
                     My Orders
                   </Link>
                 </>
-              ) : hasAccount ? (
+              ) : canAddToAccount || claim ? (
                 <>
                   <p className="mt-2 text-sm">
-                    Sign in with {email} and this order joins your My Orders, with the rest.
+                    Add this order to your account for {email}: it joins My Orders, with the rest.
                   </p>
-                  <Link to={withRedirect("/login", "/orders")} className={`${primaryButton} mt-3`}>
-                    Sign in
-                  </Link>
+                  <button
+                    type="button"
+                    className={`${primaryButton} mt-3`}
+                    onClick={addToAccount}
+                    disabled={adding}
+                  >
+                    Add to my account
+                  </button>
+                  {addError && (
+                    <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+                      {addError.message}
+                    </p>
+                  )}
+                  {addError?.code === "no_account" && (
+                    <Link to={signUp} className={`${secondaryButton} mt-3`}>
+                      Create an account
+                    </Link>
+                  )}
                 </>
               ) : (
                 <>
                   <p className="mt-2 text-sm">
-                    Create an account with {email}: once you confirm it, this order and your next ones are in
-                    My Orders, and checkout remembers your address.
+                    Have an account with {email}? The e-mail we sent about this order has a link that adds it
+                    to your account, or sign in with that address and come back to this page. No account yet?
+                    Create one with {email}, and checkout will remember your address.
                   </p>
-                  <Link to={signUp} className={`${primaryButton} mt-3`}>
-                    Create an account
-                  </Link>
+                  <div className="mt-3 flex flex-wrap gap-2">
+                    <Link to={withRedirect("/login", here)} className={secondaryButton}>
+                      Sign in
+                    </Link>
+                    <Link to={signUp} className={primaryButton}>
+                      Create an account
+                    </Link>
+                  </div>
                 </>
               )}
             </section>
