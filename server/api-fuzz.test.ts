@@ -111,6 +111,7 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/products": { query: productQuerySchema },
   "GET /api/products/:slug": {},
   "GET /api/combos": {},
+  "GET /api/catalogue": {},
   "GET /api/combos/:id": {},
   "GET /api/cart": {},
   "GET /api/cart/version": {},
