@@ -5,7 +5,7 @@ import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { FAKE_MSG91, type FakeSmsProvider, startFakeSmsProvider } from "../../tests/fake-sms-provider.ts";
 import { readMails } from "../../tests/mail.ts";
 import { createApp } from "../app.ts";
-import { jobs, users, verifications } from "../db/schema.ts";
+import { authThrottles, jobs, users, verifications } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
 import { parseEnv } from "../env.ts";
 
@@ -317,5 +317,44 @@ describe("codes sent per number and per client address, across two instances", (
     const refused = await sendCode(freshMobile(), { app: at(1), ip: "203.0.113.50" });
     expect(refused.status).toBe(429);
     expect((await sendCode(freshMobile(), { app: at(1), ip: "203.0.113.51" })).status).toBe(200);
+  });
+});
+
+describe("the shop's hourly cap on sign-in codes, across two instances", () => {
+  let instances: { app: App; stop: () => Promise<void> }[];
+  beforeAll(async () => {
+    // The codes the tests above sent count towards the same hour: start this one from none.
+    await shop.db.delete(authThrottles);
+    const env = parseEnv({ ...envSource(), SMS_MAX_PER_HOUR: "5" });
+    instances = [0, 1].map(() => {
+      const deps = createDeps({ db: shop.db, env });
+      return { app: createApp(deps), stop: () => deps.catalogue.stop() };
+    });
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop();
+  });
+  const at = (n: number) => (instances[n % 2] as { app: App }).app;
+
+  it("sends 5 codes in the hour to any numbers from any clients on either instance, then refuses with 503", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => sendCode(freshMobile(), { app: at(n), ip: `198.51.100.${n + 1}` })),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(5);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused).toHaveLength(3);
+    for (const answer of refused) {
+      expect(answer).toEqual({
+        status: 503,
+        body: { code: "SMS_PAUSED", message: expect.stringContaining("e-mail") },
+      });
+    }
+    const queued = await shop.db.select().from(jobs).where(eq(jobs.kind, "sms-sign-in-code"));
+    const afterCap = await sendCode(freshMobile(), { app: at(0), ip: "198.51.100.99" });
+    expect(afterCap.status).toBe(503);
+    // A refused code is not queued.
+    expect(await shop.db.select().from(jobs).where(eq(jobs.kind, "sms-sign-in-code"))).toHaveLength(
+      queued.length,
+    );
   });
 });

@@ -30,6 +30,7 @@ const MESSAGES: Record<string, string> = {
   INVALID_OTP_FORMAT: "Please enter the 6-digit code from the SMS.",
   // The server answers every refused code alike (a pending code is nobody else's business), so this one
   // message covers a typo, an expired or used code and one tried too often.
+  SMS_PAUSED: "Codes by SMS are paused for a while. Please sign in with your e-mail, or try again later.",
   INVALID_OTP: "That code is not right or no longer works. Check the SMS, or ask for a new code.",
   // Provider redirects (lower-case codes from Better Auth's OAuth callback); {provider} is the provider's
   // name when the page knows it (the sign-in buttons add ?provider=), else "the provider".
