@@ -75,11 +75,10 @@ export async function processInTurn<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The shop's sizes of one photo: the 400 and 800 px squares every page's srcset offers (cropped to the
- * middle, turned upright by its EXIF orientation, metadata dropped) and the 1200 x 630 preview JPEG. The
- * upload is decoded once, to the 800 px square, and the rest are made from that, one after the other.
+ * The photo's format, read from its header by sharp (never the name or a Content-Type), and refused when too
+ * large to decode: cheap, so done before the photo waits its turn.
  */
-async function renditions(bytes: Buffer) {
+async function checkPhoto(bytes: Buffer) {
   let format: string | undefined;
   let pixels = 0;
   try {
@@ -91,6 +90,14 @@ async function renditions(bytes: Buffer) {
   }
   if (!format || !ACCEPTED_FORMATS.has(format)) throw notAnImage();
   if (pixels > MAX_INPUT_PIXELS) throw tooManyPixels();
+}
+
+/**
+ * The shop's sizes of one photo: the 400 and 800 px squares every page's srcset offers (cropped to the
+ * middle, turned upright by its EXIF orientation, metadata dropped) and the 1200 x 630 preview JPEG. The
+ * upload is decoded once, to the 800 px square, and the rest are made from that, one after the other.
+ */
+async function renditions(bytes: Buffer) {
   try {
     const square = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()
@@ -135,6 +142,7 @@ export async function storeProductImage(
     .where(eq(productImageFiles.id, id))
     .returning({ id: productImageFiles.id });
   if (!known) {
+    await checkPhoto(bytes);
     const files = await processInTurn(() => renditions(bytes));
     await db.transaction(async (tx) => {
       const [stored] = await tx
