@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COURIERS, trackingUrl } from "./couriers.ts";
+import { COURIERS, isKnownTrackingUrl, trackingUrl } from "./couriers.ts";
 
 describe("trackingUrl", () => {
   it("builds each listed courier's page from the tracking number", () => {
@@ -19,13 +19,26 @@ describe("trackingUrl", () => {
     }
   });
 
-  it("uses the address staff gave for Other, only when it is https", () => {
-    expect(trackingUrl("Other", "AB12", "https://track.example.in/AB12")).toBe(
-      "https://track.example.in/AB12",
+  it("uses the address staff gave for Other, only when it is https on a known tracking site", () => {
+    expect(trackingUrl("Other", "AB12", "https://tracker.shadowfax.in/AB12")).toBe(
+      "https://tracker.shadowfax.in/AB12",
     );
+    // Any https address was shown before: a look-alike page asking the shopper to "pay the duty" was one link away.
+    expect(trackingUrl("Other", "AB12", "https://track.example.in/AB12")).toBeNull();
     expect(trackingUrl("Other", "AB12", "javascript:alert(1)")).toBeNull();
-    expect(trackingUrl("Other", "AB12", "http://track.example.in/AB12")).toBeNull();
+    expect(trackingUrl("Other", "AB12", "http://tracker.shadowfax.in/AB12")).toBeNull();
     expect(trackingUrl("Other", "AB12")).toBeNull();
+  });
+
+  it("knows a tracking site by its host alone, not by a look-alike name, user name or port", () => {
+    expect(isKnownTrackingUrl("https://shadowfax.in/track?id=1")).toBe(true);
+    expect(isKnownTrackingUrl("https://www.ECOMEXPRESS.in/tracking/")).toBe(true);
+    expect(isKnownTrackingUrl("https://shadowfax.in.example.com/track")).toBe(false);
+    expect(isKnownTrackingUrl("https://notshadowfax.in/track")).toBe(false);
+    expect(isKnownTrackingUrl("https://shadowfax.in@example.com/track")).toBe(false);
+    expect(isKnownTrackingUrl("https://user@shadowfax.in/track")).toBe(false);
+    expect(isKnownTrackingUrl("https://shadowfax.in:8443/track")).toBe(false);
+    expect(isKnownTrackingUrl("not a url")).toBe(false);
   });
 
   it("gives no link without a courier or number, or for a number no listed courier issues", () => {

@@ -288,6 +288,32 @@ const ENDPOINTS: Endpoint[] = Object.entries({ ...SHOP, ...AUTH }).map(([key, sc
   return { method, path, ...schemas };
 });
 
+/** A route without its parameters' names: Better Auth's `/callback/:id` is AUTH's `/callback/:provider`. */
+const routeShape = (key: string) => key.replace(/:\w+/g, ":");
+
+type AuthApiEndpoint = {
+  path?: string;
+  options?: { method?: string | string[]; body?: z.ZodType; query?: z.ZodType };
+};
+
+/**
+ * Every endpoint Better Auth serves under /api/auth, read from the configured instance (plugins included), each
+ * with its own body and query schemas. The web app calls a few (AUTH, with values shaped for them); the rest
+ * are reachable by anyone all the same, so they are fuzzed too, and a plugin added later is without a change here.
+ */
+function betterAuthEndpoints(api: Record<string, AuthApiEndpoint>): Endpoint[] {
+  return Object.values(api).flatMap((endpoint) => {
+    if (!endpoint?.path || !endpoint.options?.method) return [];
+    const methods = [endpoint.options.method].flat().filter((method) => method !== "*");
+    return methods.map((method) => ({
+      method,
+      path: `/api/auth${endpoint.path}`,
+      body: endpoint.options?.body,
+      query: endpoint.options?.query,
+    }));
+  });
+}
+
 // ---- Values: real ones (so requests get past "not found" into the code), and hostile ones.
 
 const CONTROL = fc.constantFrom(
@@ -637,6 +663,11 @@ beforeAll(async () => {
   const sessions = await shop.deps.db.query.sessions.findMany({ columns: { id: true, userId: true } });
   // Never the customer's or admin's own sessions: ending those would sign the rest of the run out.
   known.sessionId = sessions.filter((row) => row.userId === authCustomer.userId).map((row) => row.id);
+
+  const listed = new Set(ENDPOINTS.map((endpoint) => routeShape(`${endpoint.method} ${endpoint.path}`)));
+  for (const endpoint of betterAuthEndpoints(shop.deps.auth.api as never)) {
+    if (!listed.has(routeShape(`${endpoint.method} ${endpoint.path}`))) ENDPOINTS.push(endpoint);
+  }
 }, 60_000);
 
 afterAll(async () => {
@@ -662,6 +693,18 @@ describe("fuzzing every endpoint of the API", () => {
     const fuzzed = new Set(Object.keys(SHOP));
     expect([...mounted].filter((route) => !fuzzed.has(route))).toEqual([]);
     expect([...fuzzed].filter((route) => !mounted.has(route))).toEqual([]);
+  });
+
+  it("covers every endpoint Better Auth serves, and lists none it does not", () => {
+    const served = betterAuthEndpoints(shop.deps.auth.api as never).map((endpoint) =>
+      routeShape(`${endpoint.method} ${endpoint.path}`),
+    );
+    // Sign-in, sessions, the phone-number and magic-link plugins, the providers' callbacks: dozens.
+    expect(served.length).toBeGreaterThan(30);
+    const fuzzed = new Set(ENDPOINTS.map((endpoint) => routeShape(`${endpoint.method} ${endpoint.path}`)));
+    expect(served.filter((route) => !fuzzed.has(route))).toEqual([]);
+    const stale = Object.keys(AUTH).filter((route) => !served.includes(routeShape(route)));
+    expect(stale).toEqual([]);
   });
 
   it(`answers ${RUNS} generated requests without a 5xx, every error in the error shape`, async () => {

@@ -123,6 +123,11 @@ const envSchema = z.object({
   GUEST_ORDER_PER_CONTACT: blankIsDefault(z.coerce.number().int().min(1).default(5)),
   GUEST_ORDER_WINDOW_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(60)),
   GUEST_ORDER_LINK_MISSES_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(20)),
+  /**
+   * Sign-in codes the whole shop sends per hour, across instances: each SMS is paid for, and many numbers
+   * from many addresses would pass the allowances above. Past it, codes are refused (503) until the hour ends.
+   */
+  SMS_MAX_PER_HOUR: blankIsDefault(z.coerce.number().int().min(1).default(500)),
   // ---- SMS: MSG91 or Twilio; without either, codes are logged and written to DATA_DIR/sms/ (development only)
   MSG91_AUTH_KEY: optional(z.string().min(1)),
   /** The DLT-approved Flow template whose `##otp##` variable carries the code. */

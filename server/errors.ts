@@ -115,12 +115,12 @@ export function routeOf(c: Context): string {
 }
 
 /**
- * Better Auth answers some refusals (an unknown path under /api/auth, an empty provider or token) with no body
- * at all; those get the error shape too. Its own JSON errors ({ code, message }, which its browser client
- * reads) pass unchanged.
+ * Better Auth answers some refusals (an unknown path under /api/auth, an empty provider or token, account-info
+ * signed out) with no body at all, some of them labelled JSON; those get the error shape too. Its own JSON
+ * errors ({ code, message }, which its browser client reads) pass unchanged.
  */
 export async function withErrorBody(response: Response): Promise<Response> {
-  if (response.status < 400 || (response.headers.get("content-type") ?? "").includes("json")) return response;
+  if (response.status < 400) return response;
   if ((await response.clone().text()).trim() !== "") return response;
   const status = response.status;
   const headers = new Headers(response.headers);

@@ -17,6 +17,8 @@ export const AUDIT_ENTITY_TYPES = [
   "tax",
   "product",
   "delivery_rule",
+  "job",
+  "export",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -34,6 +36,8 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   tax: "Tax rates and HSN",
   product: "Products",
   delivery_rule: "Delivery rules",
+  job: "Background jobs",
+  export: "Exports",
 };
 
 export const auditListQuerySchema = z

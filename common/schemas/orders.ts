@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COURIERS, isHttpsUrl, TRACKING_NUMBER_PATTERN } from "../couriers.ts";
+import { COURIERS, isKnownTrackingUrl, TRACKING_NUMBER_PATTERN } from "../couriers.ts";
 import { normalizeMobile } from "../india.ts";
 import { keysetQueryFields } from "../lists.ts";
 import { isMobileAccountEmail } from "../mobile-account.ts";
@@ -167,7 +167,7 @@ export type AdminStatusChange = z.infer<typeof adminStatusChangeSchema>;
 
 /**
  * Shipping in one step: the courier from the list and its tracking number; for a courier outside the list
- * ("Other") staff may give the https page where the parcel is followed.
+ * ("Other") staff may give the page where the parcel is followed, on a known tracking site (common/couriers.ts).
  */
 export const shipOrderSchema = z
   .object({
@@ -178,7 +178,10 @@ export const shipOrderSchema = z
     trackingUrl: plainText()
       .trim()
       .max(500, "must be at most 500 characters")
-      .refine(isHttpsUrl, "must be an https:// address")
+      .refine(
+        isKnownTrackingUrl,
+        "must be an https:// address on a known courier's or tracking service's site",
+      )
       .optional(),
     note: plainText({ multiline: true }).trim().max(500).optional(),
   })

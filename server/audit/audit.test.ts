@@ -4,7 +4,7 @@ import type { AuditPage } from "../../common/schemas/audit.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
-import { auditLog, discountCodes } from "../db/schema.ts";
+import { auditLog, discountCodes, jobs } from "../db/schema.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
@@ -198,5 +198,66 @@ describe("the audit log", () => {
     expect(control.status).toBe(400);
     expect(control.body.error.message).toContain("actorId");
     expect(await shop.db.select().from(auditLog).where(eq(auditLog.actorId, customer.userId))).toEqual([]);
+  });
+});
+
+describe("the audit log's record of reads that matter", () => {
+  it("records a failed job queued again by staff, and not a refused retry", async () => {
+    const [job] = await shop.db
+      .insert(jobs)
+      .values({
+        kind: "sweep-unused-uploads",
+        payload: {},
+        status: "failed",
+        attempts: 5,
+        lastError: "the database was away",
+      })
+      .returning({ id: jobs.id });
+    const id = String(job?.id);
+    const retried = await api(staff, "POST", `/admin/jobs/${id}/retry`);
+    expect(retried.status).toBe(200);
+    const { items } = await auditPage(owner, "?entityType=job");
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      actorId: staff.userId,
+      entityType: "job",
+      entityId: id,
+      action: "retry",
+      before: { kind: "sweep-unused-uploads", status: "failed", attempts: 5 },
+      after: { status: "queued", attempts: 0 },
+    });
+    // Queued now, so a second retry is refused (409) and records nothing.
+    expect((await api(staff, "POST", `/admin/jobs/${id}/retry`)).status).toBe(409);
+    expect((await auditPage(owner, "?entityType=job")).items).toHaveLength(1);
+  });
+
+  it("records each export with who asked and its filters: the orders CSV and the GSTR-1 files", async () => {
+    const orders = await shop.app.request("/api/admin/orders/export.csv?status=placed&q=meera", {
+      headers: { Cookie: staff.cookie },
+    });
+    expect(orders.status).toBe(200);
+    await orders.text();
+    const gstr1 = await shop.app.request("/api/admin/tax/gstr1.csv?month=2026-10&section=b2cs", {
+      headers: { Cookie: owner.cookie },
+    });
+    expect(gstr1.status).toBe(200);
+    await gstr1.text();
+    const { items } = await auditPage(owner, "?entityType=export");
+    expect(
+      items.map(({ actorId, entityId, action, after }) => ({ actorId, entityId, action, after })),
+    ).toEqual([
+      {
+        actorId: owner.userId,
+        entityId: "gstr1",
+        action: "export_csv",
+        after: { month: "2026-10", section: "b2cs" },
+      },
+      {
+        actorId: staff.userId,
+        entityId: "orders",
+        action: "export_csv",
+        after: { status: "placed", q: "meera" },
+      },
+    ]);
   });
 });

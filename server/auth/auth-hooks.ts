@@ -61,7 +61,7 @@ const bodyOf = (ctx: { body?: unknown }): Record<string, unknown> =>
  * error thrown from a hook as a server error, and these are the client's.
  */
 function refusal(
-  status: 400 | 404 | 429,
+  status: 400 | 404 | 429 | 503,
   body: { code: string; message: string },
   headers: Record<string, string> = {},
 ) {
@@ -223,7 +223,37 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
         await takeAllowance(db, "sms:number", number, env.AUTH_SMS_PER_NUMBER, minutes),
         "TOO_MANY_SMS",
         "Too many codes were sent to this number. Please check your messages, or try again later.",
-      )
+      ) ??
+      // Last, so a request the allowances above refuse does not use up the shop's hour.
+      refuseOverShopCap(await takeAllowance(db, "sms:shop", "all", env.SMS_MAX_PER_HOUR, 60))
+    );
+  }
+
+  /** When the shop last logged that its hourly cap was reached: once a minute per instance is enough. */
+  let capWarnedAt = 0;
+
+  /**
+   * The shop's hourly cap on sign-in codes: a 503, since it is no fault of this shopper's, with the hour's
+   * end as Retry-After. The owner learns of it from the log (many numbers asked for at once is an attack on
+   * the SMS bill, or a shop busier than the cap was set for).
+   */
+  function refuseOverShopCap(decision: ThrottleDecision): Response | null {
+    if (decision.allowed) return null;
+    if (Date.now() - capWarnedAt > 60_000) {
+      capWarnedAt = Date.now();
+      log.warn(
+        { cap: env.SMS_MAX_PER_HOUR, retryAfterSeconds: decision.retryAfterSeconds },
+        "the shop's hourly cap on sign-in codes by SMS is reached: codes are refused until the hour ends (SMS_MAX_PER_HOUR)",
+      );
+    }
+    const wait = String(decision.retryAfterSeconds);
+    return refusal(
+      503,
+      {
+        code: "SMS_PAUSED",
+        message: "Codes by SMS are paused for a while. Please sign in with your e-mail, or try again later.",
+      },
+      { "Retry-After": wait, "X-Retry-After": wait },
     );
   }
 

@@ -272,3 +272,14 @@ describe("what the auth API never gives out", () => {
     expect(body).not.toMatch(/password|accessToken|refreshToken/);
   });
 });
+
+describe("Better Auth's refusals without a body", () => {
+  it("answers account-info signed out with 401 in the error shape, not an empty JSON answer", async () => {
+    const response = await shop.app.request("/api/auth/account-info?accountId=nope");
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toEqual({
+      error: { code: "unauthenticated", message: expect.any(String) },
+    });
+  });
+});

@@ -23,14 +23,23 @@ export function withHashedCode(secret: string, row: { identifier: string; value:
   return { ...row, value: `${hashCode(secret, row.identifier, code)}:${tries}` };
 }
 
-const refuse = (status: "BAD_REQUEST" | "FORBIDDEN", code: string, message: string) =>
-  new APIError(status, { code, message });
+/**
+ * The one refusal of a code, whatever the reason: no code pending, wrong, expired, used, or tried too often.
+ * Telling them apart would tell anyone typing a stranger's number whether a code is waiting for it (someone
+ * is signing in now); the shopper's next step is the same in every case.
+ */
+const wrongCode = () =>
+  new APIError("BAD_REQUEST", {
+    code: "INVALID_OTP",
+    message: "That code is not right or no longer works. Check the SMS, or ask for a new code.",
+  });
 
 /**
  * Checks a code against the number's latest one. Each check first counts a try, in one conditional update
  * (so of many checks at once no more than MOBILE_CODE_TRIES are counted, whichever instance takes them);
  * past that, or past its expiry, the code is refused whatever is typed. A right code is deleted by the check
- * that uses it: it signs in once.
+ * that uses it: it signs in once. A number without a code runs the same statement (matching nothing), so
+ * its answer takes as long as a wrong code's.
  */
 export async function verifyMobileCode(
   db: Db,
@@ -38,35 +47,18 @@ export async function verifyMobileCode(
   row: { id: string; identifier: string } | null,
   code: string,
 ): Promise<true> {
-  if (!row)
-    throw refuse("BAD_REQUEST", "OTP_NOT_FOUND", "There is no code for this number. Ask for a new one.");
   const counted = await db.execute<{ hash: string }>(sql`
     update verifications
        set value = split_part(value, ':', 1) || ':' || (split_part(value, ':', 2)::int + 1), updated_at = now()
-     where id = ${row.id} and expires_at > now() and split_part(value, ':', 2)::int < ${MOBILE_CODE_TRIES}
+     where id = ${row?.id ?? ""} and expires_at > now() and split_part(value, ':', 2)::int < ${MOBILE_CODE_TRIES}
     returning split_part(value, ':', 1) as hash`);
   const stored = counted.rows[0]?.hash;
-  if (stored === undefined) {
-    const left = await db.execute<{ expired: boolean }>(
-      sql`select expires_at <= now() as expired from verifications where id = ${row.id}`,
-    );
-    const state = left.rows[0];
-    if (!state) throw refuse("BAD_REQUEST", "OTP_NOT_FOUND", "This code has been used. Ask for a new one.");
-    if (state.expired)
-      throw refuse("BAD_REQUEST", "OTP_EXPIRED", "This code has expired. Ask for a new one.");
-    throw refuse(
-      "FORBIDDEN",
-      "TOO_MANY_ATTEMPTS",
-      `This code was tried ${MOBILE_CODE_TRIES} times and no longer works. Ask for a new one.`,
-    );
-  }
-  const expected = Buffer.from(stored);
-  const given = Buffer.from(hashCode(secret, row.identifier, code));
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw refuse("BAD_REQUEST", "INVALID_OTP", "That code is not right. Check the SMS and try again.");
+  const expected = Buffer.from(stored ?? "");
+  const given = Buffer.from(hashCode(secret, row?.identifier ?? "", code));
+  if (!row || stored === undefined || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw wrongCode();
   }
   const used = await db.execute(sql`delete from verifications where id = ${row.id} returning id`);
-  if (used.rows.length === 0)
-    throw refuse("BAD_REQUEST", "OTP_NOT_FOUND", "This code has been used. Ask for a new one.");
+  if (used.rows.length === 0) throw wrongCode();
   return true;
 }

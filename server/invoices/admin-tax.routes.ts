@@ -64,6 +64,14 @@ export function adminTaxRoutes(deps: Deps) {
     .get("/", async (c) => c.json(await taxSettings(db)))
     .get("/gstr1.csv", validate("query", gstr1QuerySchema), async (c) => {
       const query = c.req.valid("query");
+      // A month's sales, with buyers' names in some sections: who took it is kept, as for the orders' file.
+      await recordAudit(db, {
+        actor: c.get("owner"),
+        entityType: "export",
+        entityId: "gstr1",
+        action: "export_csv",
+        after: query,
+      });
       return csvResponse(await exportGstr1(db, query), gstr1FileName(query));
     })
     .put(

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { adminJobQuerySchema, jobParamSchema } from "../../common/schemas/jobs.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { requireAdmin } from "../auth/session.ts";
 import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -54,12 +55,31 @@ export function adminJobRoutes(deps: Deps) {
     })
     .post("/:id/retry", validate("param", jobParamSchema), async (c) => {
       const id = Number(c.req.valid("param").id);
+      // Who asked, for the audit entry: a retry sends again what failed (a mail, an SMS), so it is staff's act.
+      const actor = await requireAdmin(deps, c);
       // A fresh set of tries, from now; only a job that failed for good (a queued one is tried anyway).
-      const [job] = await db
-        .update(jobs)
-        .set({ status: "queued", attempts: 0, runAt: sql`now()`, lockedUntil: null })
-        .where(and(eq(jobs.id, id), eq(jobs.status, "failed")))
-        .returning(listed);
+      const job = await db.transaction(async (tx) => {
+        const [before] = await tx
+          .select({ kind: jobs.kind, attempts: jobs.attempts })
+          .from(jobs)
+          .where(and(eq(jobs.id, id), eq(jobs.status, "failed")))
+          .for("update");
+        if (!before) return undefined;
+        const [retried] = await tx
+          .update(jobs)
+          .set({ status: "queued", attempts: 0, runAt: sql`now()`, lockedUntil: null })
+          .where(eq(jobs.id, id))
+          .returning(listed);
+        await recordAudit(tx, {
+          actor,
+          entityType: "job",
+          entityId: String(id),
+          action: "retry",
+          before: { kind: before.kind, status: "failed", attempts: before.attempts },
+          after: { status: "queued", attempts: 0 },
+        });
+        return retried;
+      });
       if (!job) {
         const [exists] = await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, id));
         if (!exists) throw notFound("There is no such job.");

@@ -49,6 +49,14 @@ export function adminOrderRoutes(deps: Deps) {
         return c.json(await listAdminOrders(deps.db, c.req.valid("query")));
       })
       .get("/export.csv", validate("query", adminOrderQuerySchema), async (c) => {
+        // The file carries every matching customer's name, address and phone: who took it, and which, is kept.
+        await recordAudit(deps.db, {
+          actor: c.get("admin"),
+          entityType: "export",
+          entityId: "orders",
+          action: "export_csv",
+          after: c.req.valid("query"),
+        });
         const pieces = await exportOrdersCsv(deps.db, c.req.valid("query"));
         const stamp = indianDate(new Date());
         return csvResponse(pieces, `orders-${stamp}.csv`);

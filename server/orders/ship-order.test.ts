@@ -61,6 +61,14 @@ describe("shipping an order in one step", () => {
     [{ courier: "Delhivery" }, "trackingNumber"],
     [{ courier: "Other", trackingNumber: "AB1234", trackingUrl: "javascript:alert(1)" }, "trackingUrl"],
     [{ courier: "Other", trackingNumber: "AB1234", trackingUrl: "http://track.example.in" }, "trackingUrl"],
+    [
+      { courier: "Other", trackingNumber: "AB1234", trackingUrl: "https://pay-duty.example.in/AB1234" },
+      "trackingUrl",
+    ],
+    [
+      { courier: "Other", trackingNumber: "AB1234", trackingUrl: "https://shadowfax.in.example.in/x" },
+      "trackingUrl",
+    ],
     [{ courier: "Delhivery", trackingNumber: "AB1234", trackingUrl: "https://x.example.in" }, "trackingUrl"],
     [{ courier: "Delhivery", trackingNumber: "AB1234", status: "delivered" }, "status"],
   ])("refuses %j with a 400 naming %s and changes nothing", async (body, field) => {
@@ -116,14 +124,14 @@ describe("shipping an order in one step", () => {
     const response = await ship(number, {
       courier: "Other",
       trackingNumber: "SF-99123",
-      trackingUrl: "https://track.shadowfax.example.in/SF-99123",
+      trackingUrl: "https://tracker.shadowfax.in/SF-99123",
     });
     expect(response.status).toBe(200);
     const mine = await callApi(shop.app, "GET", `/api/orders/${number}`, { as: meera });
     expect((mine.body as { order: OrderDetail }).order).toMatchObject({
       status: "shipped",
       courier: "Other",
-      trackingUrl: "https://track.shadowfax.example.in/SF-99123",
+      trackingUrl: "https://tracker.shadowfax.in/SF-99123",
     });
   });
 

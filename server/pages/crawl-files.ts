@@ -10,6 +10,8 @@ export const DISALLOWED_PATHS = [
   "/cart",
   "/checkout",
   "/orders",
+  // A guest's order page is reached by its link alone (the token in it): never a page to list.
+  "/guest-order/",
   "/settings",
   "/questions",
   "/admin",

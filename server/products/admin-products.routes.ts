@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { SessionUser } from "../../common/account.ts";
 import {
   adminProductListQuerySchema,
@@ -63,9 +64,19 @@ export function adminProductRoutes(deps: Deps) {
     );
 }
 
-/** Uploads a product photo (JSON: its bytes in base64) and answers its key and addresses. */
+/**
+ * Uploads a product photo (JSON: its bytes in base64) and answers its key and addresses. The shop's body
+ * limit leaves this path to the route (server/request-guards.ts): the owner check comes first and reads
+ * only headers, so a stranger's or a customer's body is refused unread, whatever its size or encoding.
+ */
 export function adminProductImageRoutes(deps: Deps) {
-  return ownerOnly(deps).post("/", validate("json", uploadProductImageSchema), async (c) => {
+  const photoLimit = bodyLimit({
+    maxSize: PRODUCT_IMAGE_BODY_LIMIT,
+    onError: () => {
+      throw imageTooLarge();
+    },
+  });
+  return ownerOnly(deps).post("/", photoLimit, validate("json", uploadProductImageSchema), async (c) => {
     const { image } = c.req.valid("json");
     // Checked before decoding, so an oversized file is refused without holding its bytes twice.
     if (Math.floor((image.length * 3) / 4) - (image.match(/=+$/)?.[0].length ?? 0) > MAX_IMAGE_BYTES) {

@@ -7,17 +7,32 @@ import { MAX_IMAGE_BYTES, type UploadedProductImage } from "../../common/schemas
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
 import { productImageFiles } from "../db/schema.ts";
-import { httpError, notFound } from "../errors.ts";
+import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 
 /** The formats a photo may come in, as sharp reads them from the bytes (never the name or a header). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
-/** Larger than any camera's photo: a decompression bomb is refused before it is decoded. */
-const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * A 50-megapixel phone's full-size photo (8,160 x 6,120) and no more: a larger one is refused from its header,
+ * before it is decoded. At 10,000 x 10,000 px a single interlaced PNG took seconds of CPU per rendition.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
+/** Photos waiting behind the one being processed; more are told to come back (429). */
+export const IMAGE_QUEUE_WAITING = 4;
+
+// One libvips thread per operation: with the queue below, photo processing holds one thread of libuv's
+// pool (four by default) and one core, never all of them. Password sign-in hashes with scrypt on that same
+// pool, and four large uploads at once once made it wait 23 s.
+sharp.concurrency(1);
 const OG_WIDTH = 1200;
 const OG_HEIGHT = 630;
 const OG_BACKGROUND = { r: 250, g: 250, b: 249 }; // stone-50, as the build's previews of bundled images
+
+const tooManyPixels = () =>
+  httpError(413, "payload_too_large", "image: must be 50 megapixels or fewer", {
+    image: "must be 50 megapixels or fewer",
+  });
 
 export const imageTooLarge = () =>
   httpError(413, "payload_too_large", "image: must be 10 MB or smaller", {
@@ -29,27 +44,70 @@ const notAnImage = () =>
     image: "is not a JPEG, PNG or WebP image",
   });
 
+let processing = false;
+const waiting: (() => void)[] = [];
+
 /**
- * The shop's sizes of one photo: the 400 and 800 px squares every page's srcset offers (cropped to the
- * middle, turned upright by its EXIF orientation, metadata dropped) and the 1200 x 630 preview JPEG.
+ * Runs photo work one at a time in this process, with at most IMAGE_QUEUE_WAITING waiting; past that, a 429
+ * with Retry-After. Uploads are the owner's, a few at a time, so the queue costs them seconds; without it,
+ * each took its share of the thread pool and the cores that sign-in and checkout need.
  */
-async function renditions(bytes: Buffer) {
-  let format: string | undefined;
+export async function processInTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (processing) {
+    if (waiting.length >= IMAGE_QUEUE_WAITING) {
+      throw tooManyRequests(
+        "images_busy",
+        "Several photos are being processed. Upload this one again in a few seconds.",
+        5,
+      );
+    }
+    // Woken by the work before it, which hands its turn over without releasing it.
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  processing = true;
   try {
-    ({ format } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata());
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else processing = false;
+  }
+}
+
+/**
+ * The photo's format, read from its header by sharp (never the name or a Content-Type), and refused when too
+ * large to decode: cheap, so done before the photo waits its turn.
+ */
+async function checkPhoto(bytes: Buffer) {
+  let format: string | undefined;
+  let pixels = 0;
+  try {
+    const metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    format = metadata.format;
+    pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
   } catch {
     throw notAnImage();
   }
   if (!format || !ACCEPTED_FORMATS.has(format)) throw notAnImage();
-  const square = (size: number) =>
-    sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
-      .rotate()
-      .resize(size, size, { fit: "cover", position: "centre" })
-      .flatten({ background: "#ffffff" })
-      .webp({ quality: 80 })
-      .toBuffer();
+  if (pixels > MAX_INPUT_PIXELS) throw tooManyPixels();
+}
+
+/**
+ * The shop's sizes of one photo: the 400 and 800 px squares every page's srcset offers (cropped to the
+ * middle, turned upright by its EXIF orientation, metadata dropped) and the 1200 x 630 preview JPEG. The
+ * upload is decoded once, to the 800 px square, and the rest are made from that, one after the other.
+ */
+async function renditions(bytes: Buffer) {
   try {
-    const [small, large] = await Promise.all([square(400), square(800)]);
+    const square = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(800, 800, { fit: "cover", position: "centre" })
+      .flatten({ background: "#ffffff" })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const fromSquare = () => sharp(square.data, { raw: square.info });
+    const large = await fromSquare().webp({ quality: 80 }).toBuffer();
+    const small = await fromSquare().resize(400, 400).webp({ quality: 80 }).toBuffer();
     const picture = await sharp(large).resize(OG_HEIGHT, OG_HEIGHT).toBuffer();
     const og = await sharp({
       create: { width: OG_WIDTH, height: OG_HEIGHT, channels: 3, background: OG_BACKGROUND },
@@ -84,7 +142,8 @@ export async function storeProductImage(
     .where(eq(productImageFiles.id, id))
     .returning({ id: productImageFiles.id });
   if (!known) {
-    const files = await renditions(bytes);
+    await checkPhoto(bytes);
+    const files = await processInTurn(() => renditions(bytes));
     await db.transaction(async (tx) => {
       const [stored] = await tx
         .insert(productImageFiles)

@@ -71,7 +71,9 @@ describe("signing in with a mobile number", () => {
     const code = await sms.codeFor("+919845012345", { after: before });
     await page.getByLabel("Code from the SMS").fill(code === "000000" ? "111111" : "000000");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByText("That code is not right. Check the SMS and try again.").waitFor();
+    await page
+      .getByText("That code is not right or no longer works. Check the SMS, or ask for a new code.")
+      .waitFor();
     await shot(page, "phone-wrong-code");
     await page.getByLabel("Code from the SMS").fill(code);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();

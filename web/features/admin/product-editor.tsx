@@ -481,8 +481,8 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
       <fieldset className={`${cardClass} mt-4`} aria-describedby="product-images-hint">
         <legend className="float-left w-full font-serif text-xl font-semibold">Images</legend>
         <p id="product-images-hint" className="clear-both pt-1 text-sm text-stone-600 dark:text-stone-400">
-          1 to {MAX_PRODUCT_IMAGES} photos: JPEG, PNG or WebP, up to 10 MB each, cropped square. The first is
-          the one on cards and in carts.
+          1 to {MAX_PRODUCT_IMAGES} photos: JPEG, PNG or WebP, up to 10 MB and 50 megapixels each, cropped
+          square. The first is the one on cards and in carts.
         </p>
         <ol className="mt-3 grid gap-3 sm:grid-cols-3" aria-label="Images in order">
           {draft.images.map((image, index) => (

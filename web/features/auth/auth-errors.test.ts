@@ -8,6 +8,10 @@ describe("sign-in messages", () => {
     );
   });
 
+  it("sends the shopper to e-mail sign-in while the shop's codes by SMS are paused", () => {
+    expect(authErrorMessage({ status: 503, code: "SMS_PAUSED" })).toContain("e-mail");
+  });
+
   it("says how long to wait after too many attempts", () => {
     expect(authErrorMessage({ status: 429, retryAfterSeconds: 42 })).toBe(
       "Too many attempts. Please wait 42 seconds and try again.",

@@ -28,10 +28,10 @@ const MESSAGES: Record<string, string> = {
   // Sign-in with a mobile number.
   INVALID_PHONE_NUMBER: "Please enter a 10-digit Indian mobile number, starting with 6, 7, 8 or 9.",
   INVALID_OTP_FORMAT: "Please enter the 6-digit code from the SMS.",
-  INVALID_OTP: "That code is not right. Check the SMS and try again.",
-  OTP_EXPIRED: "This code has expired. Please ask for a new one.",
-  OTP_NOT_FOUND: "This code has expired or has already been used. Please ask for a new one.",
-  TOO_MANY_ATTEMPTS: "This code was tried 5 times and no longer works. Please ask for a new one.",
+  // The server answers every refused code alike (a pending code is nobody else's business), so this one
+  // message covers a typo, an expired or used code and one tried too often.
+  SMS_PAUSED: "Codes by SMS are paused for a while. Please sign in with your e-mail, or try again later.",
+  INVALID_OTP: "That code is not right or no longer works. Check the SMS, or ask for a new code.",
   // Provider redirects (lower-case codes from Better Auth's OAuth callback); {provider} is the provider's
   // name when the page knows it (the sign-in buttons add ?provider=), else "the provider".
   account_not_linked:
