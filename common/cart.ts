@@ -1,5 +1,5 @@
 import type { ProductImage } from "./catalogue.ts";
-import { discountAmount, type PricedCode, shortfallForCode } from "./discount.ts";
+import { DISCOUNT_MESSAGES, discountAmount, type PricedCode, shortfallForCode } from "./discount.ts";
 import type { Paise } from "./money.ts";
 
 /** Quantities run from 1 to 99 per line; setting 0 removes the line. */
@@ -44,8 +44,10 @@ export type AppliedDiscount = {
   amountPaise: Paise;
   /** How much more to add before the code gives anything; 0 once it applies. */
   shortfallPaise: Paise;
-  /** False once staff have switched the code off since it was applied: it then takes nothing off. */
+  /** False when the code cannot be used on this order (see `problem`): it then takes nothing off. */
   valid: boolean;
+  /** Why the code takes nothing off, in the words Place order would refuse it with; null while it applies. */
+  problem: string | null;
 };
 
 export type PricedCart = {
@@ -91,15 +93,20 @@ export function summarizeCart(
   const subtotalPaise = priced
     .filter((line) => line.availability === "available")
     .reduce((sum, line) => sum + line.lineTotalPaise, 0);
+  const problem = discountCode
+    ? (discountCode.problem ?? (discountCode.active ? null : DISCOUNT_MESSAGES.invalid))
+    : null;
+  const usable = problem === null;
   const discount = discountCode && {
     code: discountCode.code,
     description: discountCode.description,
     percent: discountCode.percent,
     amountOffPaise: discountCode.amountOffPaise,
     minAmountPaise: discountCode.minAmountPaise,
-    amountPaise: discountCode.active ? discountAmount(subtotalPaise, discountCode) : 0,
-    shortfallPaise: discountCode.active ? shortfallForCode(subtotalPaise, discountCode) : 0,
-    valid: discountCode.active,
+    amountPaise: usable ? discountAmount(subtotalPaise, discountCode) : 0,
+    shortfallPaise: usable ? shortfallForCode(subtotalPaise, discountCode) : 0,
+    valid: usable,
+    problem,
   };
   const discountPaise = discount?.amountPaise ?? 0;
   return {
@@ -133,6 +140,7 @@ export function discountCodeOf(cart: PricedCart): PricedCode | null {
       amountOffPaise: discount.amountOffPaise,
       minAmountPaise: discount.minAmountPaise,
       active: discount.valid,
+      problem: discount.problem,
     }
   );
 }

@@ -30,11 +30,14 @@ export type DiscountCode = {
   usesPerCustomer: number | null;
 };
 
-/** What pricing a cart needs of a code. */
+/**
+ * What pricing a cart needs of a code: its terms, and why it takes nothing off for this shopper now (switched
+ * off, outside its window, its uses spent), in the words the order would be refused with.
+ */
 export type PricedCode = Pick<
   DiscountCode,
   "code" | "percent" | "amountOffPaise" | "description" | "active" | "minAmountPaise"
->;
+> & { problem?: string | null };
 
 /** A code with no window and no total limit, used once per customer, as the spec's codes are. */
 export const UNLIMITED = {

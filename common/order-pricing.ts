@@ -75,6 +75,17 @@ export type OrderPricing = {
   problems: PricingProblem[];
 };
 
+/**
+ * Why a code cannot be used on this order, in the words the shopper reads, or null. The cart shows the same
+ * words (common/cart.ts), so a code the cart shows as applied is the code the order gets.
+ */
+export function discountProblemOf(discount: PricingDiscount): string | null {
+  if (!discount.active) return DISCOUNT_MESSAGES.invalid;
+  if (discount.unavailable) return discount.unavailable;
+  if (discount.spent) return usedUpMessage(discount.usesPerCustomer);
+  return null;
+}
+
 /** Free at or above the threshold (after discount), else the fee; nothing to ship costs nothing. */
 export function shippingFor(afterDiscountPaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
   return !hasItems || afterDiscountPaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
@@ -128,10 +139,9 @@ export function priceOrder(input: {
   let discount: OrderPricing["discount"] = null;
   let discountProblem: OrderPricing["discountProblem"] = null;
   if (input.discount) {
-    const { code, active, spent, description, unavailable, usesPerCustomer } = input.discount;
-    if (!active) discountProblem = { code, message: DISCOUNT_MESSAGES.invalid };
-    else if (unavailable) discountProblem = { code, message: unavailable };
-    else if (spent) discountProblem = { code, message: usedUpMessage(usesPerCustomer) };
+    const { code, description } = input.discount;
+    const problem = discountProblemOf(input.discount);
+    if (problem) discountProblem = { code, message: problem };
     else discount = { code, description, amountPaise: discountAmount(subtotalPaise, input.discount) };
   }
 

@@ -13,12 +13,15 @@ import {
   DISCOUNT_MESSAGES,
   type DiscountCode,
   normalizeCode,
+  type PricedCode,
   usedUpMessage,
 } from "../../common/discount.ts";
+import { discountProblemOf, type PricingDiscount } from "../../common/order-pricing.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
-import type { Db, DbOrTx, Tx } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { cartItems, cartMerges, carts, combos, products } from "../db/schema.ts";
 import { findDiscountCode, findDiscountCodes, takeCustomerUse } from "../discounts/discounts.data.ts";
+import { loadDiscountFor } from "../orders/pricing.ts";
 
 type StoredLine = CartEntry & { addedPricePaise: number | null };
 
@@ -139,8 +142,10 @@ export async function priceCart(db: DbOrTx, userId: string): Promise<PricedCart>
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
   const lines = await resolveLines(db, items);
-  const code = cart.discountCode ? await findDiscountCode(db, cart.discountCode) : undefined;
-  return summarizeCart(lines, usableNow(code), cart.version);
+  const code = cart.discountCode
+    ? await loadDiscountFor(db, { kind: "account", userId }, cart.discountCode)
+    : null;
+  return summarizeCart(lines, code && asPricedCode(code), cart.version);
 }
 
 /** A guest's cart, sent as ids and quantities, priced the same way; nothing is stored. */
@@ -153,15 +158,14 @@ export async function priceEntries(
     db,
     entries.map((entry) => ({ ...entry, addedPricePaise: null })),
   );
-  const code = discountCode ? await findDiscountCode(db, normalizeCode(discountCode)) : undefined;
-  return summarizeCart(lines, usableNow(code), 0);
+  // Before checkout the guest's e-mail and mobile are not known, so their own uses cannot be counted yet.
+  const guest = { kind: "guest", email: "", mobile: "", items: entries, discountCode: null } as const;
+  const code = discountCode ? await loadDiscountFor(db, guest, normalizeCode(discountCode)) : null;
+  return summarizeCart(lines, code && asPricedCode(code), 0);
 }
 
-/** A code outside its window or with its uses spent is priced as one switched off: it takes nothing off. */
-function usableNow(code: DiscountCode | undefined): DiscountCode | null {
-  if (!code) return null;
-  return { ...code, active: code.active && codeUnavailable(code, new Date()) === null };
-}
+/** The cart is priced with the code as the order would be, so it says why a code takes nothing off. */
+const asPricedCode = (code: PricingDiscount): PricedCode => ({ ...code, problem: discountProblemOf(code) });
 
 /**
  * Every change to a cart goes through here first: it creates the cart row if needed and bumps its

@@ -501,3 +501,26 @@ describe("pricing a guest's cart", () => {
     expect(cart.checkoutBlocker).toContain("Lipstick");
   });
 });
+
+describe("a code in the cart and at Place order", () => {
+  it("is priced alike: a use spent elsewhere is shown in the cart, with the words the order would refuse it with", async () => {
+    const account = await newAccount();
+    await add(account, "hair-growth-oil");
+    expect((await call(account, "POST", "/discounts/apply", { code: "WELCOME10" })).status).toBe(200);
+    expect((await cartOf(account)).discount).toMatchObject({ code: "WELCOME10", valid: true, problem: null });
+
+    // The account's one use goes to an order placed elsewhere (another device) while the code stays applied.
+    await shop.db
+      .update(discountUses)
+      .set({ orderId: "placed-on-another-device" })
+      .where(and(eq(discountUses.userId, account.userId), eq(discountUses.code, "WELCOME10")));
+
+    const cart = await cartOf(account);
+    expect(cart.discount).toMatchObject({ code: "WELCOME10", valid: false, amountPaise: 0 });
+    expect(cart.discountPaise).toBe(0);
+    expect(cart.totalPaise).toBe(cart.subtotalPaise);
+    const checkout = await (await call(account, "GET", "/checkout")).json();
+    expect(checkout.pricing.discountProblem).toEqual({ code: "WELCOME10", message: cart.discount?.problem });
+    expect(cart.discount?.problem).toBe("This discount code has already been used");
+  });
+});

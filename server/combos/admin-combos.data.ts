@@ -2,7 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { imageFor } from "../../common/catalogue.ts";
 import type { AdminCombo, UpdateCombo } from "../../common/schemas/combos.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db, DbOrTx, Tx } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { combos, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 import { attachUploads } from "../products/product-images.ts";

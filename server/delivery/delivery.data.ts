@@ -12,10 +12,9 @@ import type {
   DeliveryRuleInput,
 } from "../../common/schemas/delivery.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { deliveryRules } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
-import type { Executor } from "../orders/pricing.ts";
 import { lookUpPin } from "./pin-directory.ts";
 
 type Row = typeof deliveryRules.$inferSelect;
@@ -32,7 +31,7 @@ export const unknownPin = (field: string, message = UNKNOWN_PIN_MESSAGE) =>
   httpError(400, "unknown_pin", `${field}: ${message}`, { [field]: message });
 
 /** The owner's rule that decides for this PIN (the longest matching prefix), or null. Uses the primary key. */
-export async function findDeliveryRule(db: Executor, pin: string): Promise<DeliveryRule | null> {
+export async function findDeliveryRule(db: DbOrTx, pin: string): Promise<DeliveryRule | null> {
   const prefixes = Array.from({ length: pin.length }, (_, index) => pin.slice(0, index + 1));
   const rows = await db
     .select({ prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note })
@@ -43,7 +42,7 @@ export async function findDeliveryRule(db: Executor, pin: string): Promise<Deliv
 
 /** A PIN's place in the directory and the owner's rule for it; 400 on `field` when the directory lacks it. */
 export async function deliveryTo(
-  db: Executor,
+  db: DbOrTx,
   pin: string,
   field: string,
 ): Promise<{ place: PinPlace; rule: DeliveryRule | null }> {

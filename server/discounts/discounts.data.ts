@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { DiscountCode } from "../../common/discount.ts";
-import type { Db, DbOrTx, Tx } from "../db/client.ts";
+import type { DbOrTx, Tx } from "../db/client.ts";
 import { discountCodes, discountUses, guestDiscountUses } from "../db/schema.ts";
 
 const codeColumns = {

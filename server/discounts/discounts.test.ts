@@ -51,6 +51,7 @@ describe("applying a code, signed in", () => {
       amountPaise: 24000, // 20% of 1,199 = 239.80, nearest rupee 240
       shortfallPaise: 0,
       valid: true,
+      problem: null,
     });
     expect(cart).toMatchObject({ subtotalPaise: 119900, discountPaise: 24000, totalPaise: 95900 });
     const [row] = await shop.db.select().from(carts).where(eq(carts.userId, account.userId));

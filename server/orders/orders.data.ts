@@ -12,9 +12,9 @@ import {
   keysetPage,
   keysetWhere,
 } from "../admin/keyset.ts";
+import type { DbOrTx } from "../db/client.ts";
 import { orderEvents, orderLines, orders } from "../db/schema.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
-import type { Executor } from "./pricing.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 type LineRow = typeof orderLines.$inferSelect;
@@ -55,7 +55,7 @@ export function lifecycleOf(order: OrderRow): LifecycleOrder {
 }
 
 /** Lines and history of several orders at once, in display order. */
-export async function loadOrderParts(db: Executor, orderIds: string[]) {
+export async function loadOrderParts(db: DbOrTx, orderIds: string[]) {
   if (orderIds.length === 0) return { linesOf: () => [], eventsOf: () => [] };
   const [lineRows, eventRows] = await Promise.all([
     db
@@ -146,11 +146,7 @@ export function presentOrderDetail(
 }
 
 /** One order by its number; with `userId`, only when it is that customer's (anyone else's is simply not found). */
-export async function findOrder(
-  db: Executor,
-  number: string,
-  userId?: string,
-): Promise<OrderRow | undefined> {
+export async function findOrder(db: DbOrTx, number: string, userId?: string): Promise<OrderRow | undefined> {
   const [order] = await db
     .select()
     .from(orders)
@@ -159,7 +155,7 @@ export async function findOrder(
 }
 
 export async function getOrderDetail(
-  db: Executor,
+  db: DbOrTx,
   order: OrderRow,
   options: { now: Date; paymentsOpen: boolean },
 ): Promise<OrderDetail> {
@@ -176,7 +172,7 @@ const ORDER_KEYS = { at: orders.createdAt, id: orders.id };
  * The customer's orders, newest first by keyset (docs/decisions/034) from orders_user_id_created_at_id_idx;
  * the total stops at 10,000 like every list's.
  */
-export async function listOrdersOf(db: Executor, userId: string, query: KeysetRequest): Promise<OrderPage> {
+export async function listOrdersOf(db: DbOrTx, userId: string, query: KeysetRequest): Promise<OrderPage> {
   const mine = eq(orders.userId, userId);
   const [rows, [counted]] = await Promise.all([
     db

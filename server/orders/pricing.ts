@@ -1,8 +1,13 @@
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { CartEntry } from "../../common/cart.ts";
 import { codeUnavailable, normalizeCode } from "../../common/discount.ts";
-import { type OrderPricing, type PricingItem, priceOrder } from "../../common/order-pricing.ts";
-import type { Db, DbOrTx, Tx } from "../db/client.ts";
+import {
+  type OrderPricing,
+  type PricingDiscount,
+  type PricingItem,
+  priceOrder,
+} from "../../common/order-pricing.ts";
+import type { DbOrTx } from "../db/client.ts";
 import {
   cartItems,
   carts,
@@ -14,8 +19,6 @@ import {
   users,
 } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-
-export type Executor = Db | Tx;
 
 export type CartForOrder = {
   pricing: OrderPricing;
@@ -62,7 +65,7 @@ type CartRow = {
  * This is the one place an order is priced; the cart's own pricing can replace the loading half.
  */
 export async function loadCartForOrder(
-  db: Executor,
+  db: DbOrTx,
   env: Env,
   buyer: Buyer,
   { lock }: { lock: boolean },
@@ -184,26 +187,34 @@ export async function loadCartForOrder(
     };
   });
 
-  let discount: Parameters<typeof priceOrder>[0]["discount"] = null;
-  if (discountCode) {
-    const [code] = await db.select().from(discountCodes).where(eq(discountCodes.code, discountCode));
-    discount = {
-      code: discountCode,
-      percent: code?.percent ?? 0,
-      amountOffPaise: code?.amountOffPaise ?? 0,
-      unavailable: code ? codeUnavailable(code, new Date()) : null,
-      description: code?.description ?? discountCode,
-      minAmountPaise: code?.minAmountPaise ?? 0,
-      active: code?.active ?? false,
-      usesPerCustomer: code ? code.usesPerCustomer : 1,
-      spent: code ? await codeUsedUpBy(db, buyer, discountCode, code.usesPerCustomer) : false,
-    };
-  }
-
+  const discount = discountCode ? await loadDiscountFor(db, buyer, discountCode) : null;
   return {
     pricing: priceOrder({ items, discount, shipping }),
     discountCode,
     usesPerCustomer: discount?.usesPerCustomer ?? null,
+  };
+}
+
+/**
+ * An applied code as it stands for this buyer now: its terms, its window and total limit, and whether the
+ * buyer's own uses are spent. The cart (server/cart/cart.data.ts) and the order are priced with it alike.
+ */
+export async function loadDiscountFor(
+  db: DbOrTx,
+  buyer: Buyer,
+  discountCode: string,
+): Promise<PricingDiscount> {
+  const [code] = await db.select().from(discountCodes).where(eq(discountCodes.code, discountCode));
+  return {
+    code: discountCode,
+    percent: code?.percent ?? 0,
+    amountOffPaise: code?.amountOffPaise ?? 0,
+    unavailable: code ? codeUnavailable(code, new Date()) : null,
+    description: code?.description ?? discountCode,
+    minAmountPaise: code?.minAmountPaise ?? 0,
+    active: code?.active ?? false,
+    usesPerCustomer: code ? code.usesPerCustomer : 1,
+    spent: code ? await codeUsedUpBy(db, buyer, discountCode, code.usesPerCustomer) : false,
   };
 }
 
@@ -214,12 +225,7 @@ export async function loadCartForOrder(
  * used signed in is not used again by signing out. The order's transaction decides for good
  * (takeCustomerUse); this is the early word, shown at checkout.
  */
-async function codeUsedUpBy(
-  db: Executor,
-  buyer: Buyer,
-  code: string,
-  limit: number | null,
-): Promise<boolean> {
+async function codeUsedUpBy(db: DbOrTx, buyer: Buyer, code: string, limit: number | null): Promise<boolean> {
   if (limit === null) return false;
   if (buyer.kind === "account") {
     const [uses] = await db

@@ -7,7 +7,7 @@ import type {
   UpdateProduct,
 } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import { type Db, type DbOrTx, isUniqueViolation, type Tx } from "../db/client.ts";
+import { type Db, isUniqueViolation, type Tx } from "../db/client.ts";
 import { cartItems, combos, orderLines, productSlugRedirects, products } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 import { attachUploads } from "./product-images.ts";

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { imageFor } from "../../common/catalogue.ts";
 import { MAX_IMAGE_BYTES, type UploadedProductImage } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db, DbOrTx, Tx } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { productImageFiles } from "../db/schema.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";

@@ -90,8 +90,9 @@ export function DiscountForm({
           </p>
         ))}
       {discount && !discount.valid && (
-        <p className="mt-2 text-sm text-amber-800 dark:text-amber-300">
-          This code is no longer offered, so it takes nothing off.
+        <p className="mt-2 text-sm text-amber-800 dark:text-amber-300" data-testid="discount-problem">
+          {discount.problem ?? "This code cannot be used now"}: {discount.code} takes nothing off. Remove it
+          to place your order.
         </p>
       )}
       {discount?.valid && discount.shortfallPaise > 0 && (
