@@ -584,6 +584,9 @@ export const orders = pgTable(
   ],
 );
 
+/** An order as its row stands. */
+export type OrderRow = typeof orders.$inferSelect;
+
 /** What was bought, at the price charged. */
 export const orderLines = pgTable(
   "order_lines",

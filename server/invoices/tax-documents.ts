@@ -6,6 +6,7 @@ import type { Db, Tx } from "../db/client.ts";
 import {
   combos,
   type DocumentParty,
+  type OrderRow,
   orderLines,
   orders,
   products,
@@ -13,7 +14,6 @@ import {
   taxDocuments,
 } from "../db/schema.ts";
 import { log } from "../log.ts";
-import type { OrderRow } from "../orders/orders.data.ts";
 import { getShopDetails } from "../shop/shop.data.ts";
 import { takeDocumentNumber } from "./document-numbers.ts";
 

@@ -27,6 +27,7 @@ import { csvRow } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import {
   combos,
+  type OrderRow,
   orderDayDeltas,
   orderEvents,
   orderLines,
@@ -38,13 +39,7 @@ import {
 } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
-import {
-  lifecycleOf,
-  loadOrderParts,
-  type OrderRow,
-  presentEvent,
-  presentOrderDetail,
-} from "./orders.data.ts";
+import { lifecycleOf, loadOrderParts, presentEvent, presentOrderDetail } from "./orders.data.ts";
 
 export const ADMIN_PAGE_SIZE = 25;
 /** Rows the export reads per query: enough to keep round trips few, few enough to keep memory flat. */

@@ -14,6 +14,7 @@ import {
 import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import { takeAllowance } from "../auth/throttles.ts";
+import type { OrderRow } from "../db/schema.ts";
 import { guestOrderRequests, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
@@ -25,7 +26,7 @@ import { claimGuestOrder } from "./claim-guest-orders.ts";
 import { guestOrderClaimMatches, guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { cancelAsCustomer } from "./order-status.ts";
-import { findOrder, getOrderDetail, type OrderRow } from "./orders.data.ts";
+import { findOrder, getOrderDetail } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
 export const FIND_ORDER_ANSWER =

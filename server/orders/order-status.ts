@@ -7,6 +7,7 @@ import {
 } from "../../common/order-lifecycle.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Tx } from "../db/client.ts";
+import type { OrderRow } from "../db/schema.ts";
 import { combos, orderEvents, orderLines, orders, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -15,7 +16,7 @@ import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { enqueueOrderMail, type OrderMailKind } from "./order-mail.ts";
-import { lifecycleOf, type OrderRow } from "./orders.data.ts";
+import { lifecycleOf } from "./orders.data.ts";
 
 const MAIL_ON: Partial<Record<OrderStatus, OrderMailKind>> = {
   shipped: "shipped",

@@ -13,10 +13,9 @@ import {
   keysetWhere,
 } from "../admin/keyset.ts";
 import type { DbOrTx } from "../db/client.ts";
-import { orderEvents, orderLines, orders } from "../db/schema.ts";
+import { type OrderRow, orderEvents, orderLines, orders } from "../db/schema.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
 
-export type OrderRow = typeof orders.$inferSelect;
 type LineRow = typeof orderLines.$inferSelect;
 type EventRow = typeof orderEvents.$inferSelect;
 

@@ -10,6 +10,7 @@ import {
   verifyPaymentSchema,
 } from "../../common/schemas/orders.ts";
 import { requireUser } from "../auth/session.ts";
+import type { OrderRow } from "../db/schema.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
@@ -19,7 +20,7 @@ import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
 import { idempotencyKeyOf } from "./guest-orders.routes.ts";
 import { cancelAsCustomer, changeOrderStatus } from "./order-status.ts";
-import { findOrder, getOrderDetail, listOrdersOf, type OrderRow } from "./orders.data.ts";
+import { findOrder, getOrderDetail, listOrdersOf } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
 const NO_SUCH_ORDER = "There is no order with that number in your account.";

@@ -2,11 +2,11 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { RazorpayCheckout } from "../../common/orders.ts";
 import type { verifyPaymentSchema } from "../../common/schemas/orders.ts";
+import type { OrderRow } from "../db/schema.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { confirmRazorpayPayment, lapseUnpaidOrder, paymentDeadline } from "../orders/order-status.ts";
-import type { OrderRow } from "../orders/orders.data.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
 
 const notAwaitingPayment = () =>
