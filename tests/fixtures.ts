@@ -108,6 +108,20 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 
+/**
+ * The shop and a browser for one test file, started together. Meant as a file's `beforeAll`, which takes the
+ * returned `stop` as its teardown:
+ * `beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);`
+ */
+export async function startShopAndBrowser(options?: Parameters<typeof startShop>[0]) {
+  const [shop, browser] = await Promise.all([startShop(options), launchBrowser()]);
+  const stop = async () => {
+    await browser.close();
+    await shop.stop();
+  };
+  return { shop, browser, stop };
+}
+
 export const VIEWPORTS = {
   phone: { width: 375, height: 812 },
   tablet: { width: 768, height: 1024 },

@@ -1,7 +1,7 @@
 import axe from "axe-core";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, type Shop, scrollThrough, startShop, VIEWPORTS } from "../fixtures.ts";
+import { type Shop, scrollThrough, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
 
 /** Every route of the specification's table, the blog, and the pages shown for unknown ids. */
 const PATHS = [
@@ -36,13 +36,7 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
   let context: BrowserContext;

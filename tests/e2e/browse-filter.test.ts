@@ -1,17 +1,11 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, loadLazyImages, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadLazyImages, newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 const grid = (page: Page) => page.locator("#featured");
 const cardNames = (page: Page) =>

@@ -1,18 +1,12 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.

@@ -1,25 +1,18 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
-  launchBrowser,
   loadLazyImages,
   newContext,
   type Shop,
   screenshot,
   scrollThrough,
-  startShop,
+  startShopAndBrowser,
 } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 describe("the combos and gifting section", () => {
   it("shows the four bundles with their products, prices and savings, and opens each one", async () => {

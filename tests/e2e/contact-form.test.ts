@@ -1,17 +1,11 @@
 import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 async function fillForm(page: Page, email = "asha@example.in") {
   const form = page.getByRole("form", { name: "Contact us" });

@@ -1,13 +1,12 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   expectTitle,
-  launchBrowser,
   newContext,
   openPage,
   type Shop,
   screenshot,
-  startShop,
+  startShopAndBrowser,
   VIEWPORTS,
 } from "../fixtures.ts";
 
@@ -17,13 +16,7 @@ const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_E
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop({ env: SHOP }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser({ env: SHOP })).stop);
 
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],

@@ -1,13 +1,12 @@
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import {
-  launchBrowser,
   newContext,
   type Shop,
   scrollThrough,
-  startShop,
+  startShopAndBrowser,
   VIEWPORTS,
   waitForApp,
 } from "../fixtures.ts";
@@ -19,13 +18,7 @@ const BUDGET_BYTES = 120_000;
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 /** Records every script the page downloads from now on, as file name and gzip -9 size. */
 function recordScripts(page: Page) {

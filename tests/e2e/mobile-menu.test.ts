@@ -1,17 +1,11 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
 const inView = (page: Page, selector: string) =>

@@ -1,14 +1,13 @@
 import pg from "pg";
 import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   expectTitle,
-  launchBrowser,
   newContext,
   openPage,
   type Shop,
   screenshot,
-  startShop,
+  startShopAndBrowser,
   VIEWPORTS,
   waitForApp,
 } from "../fixtures.ts";
@@ -16,13 +15,7 @@ import {
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>

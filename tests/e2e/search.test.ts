@@ -1,17 +1,11 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
 
 const START = new Date("2025-03-01T10:00:00+05:30");
 // The clock stands still from here on: only runFor() moves it, so every timer is exact.

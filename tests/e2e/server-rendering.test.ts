@@ -1,19 +1,13 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser, waitForApp } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 const PUBLIC_URL = "https://shop.example.in";
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop({ env: { PUBLIC_URL } }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+beforeAll(async () => ({ shop, browser } = await startShopAndBrowser({ env: { PUBLIC_URL } })).stop);
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${shop.url}${path}`, { headers });
 
