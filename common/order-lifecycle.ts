@@ -57,8 +57,10 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, 
   awaiting_payment: { confirmed: ["payment"], cancelled: ["customer", "admin", "system"] },
   placed: { confirmed: ["admin"], cancelled: ["customer", "admin"] },
   confirmed: { packed: ["admin"], cancelled: ["customer", "admin"] },
-  packed: { shipped: ["admin"], cancelled: ["customer", "admin"] },
-  shipped: { delivered: ["admin"] },
+  // "system": a courier aggregator's scans ship and deliver a booked parcel (docs/decisions/052).
+  packed: { shipped: ["admin", "system"], cancelled: ["customer", "admin"] },
+  // shipped -> returned: a parcel the courier brought back (returned to origin), received by staff.
+  shipped: { delivered: ["admin", "system"], returned: ["admin"] },
   delivered: { return_requested: ["customer", "admin"] },
   return_requested: { returned: ["admin"], delivered: ["admin"] },
   returned: { refunded: ["admin"] },

@@ -423,7 +423,9 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
       const answer = await call<{
         tracking_data?: { shipment_track_activities?: ShiprocketScan[] | null };
       }>("GET", `/courier/track/awb/${encodeURIComponent(awb)}`);
-      return (answer.tracking_data?.shipment_track_activities ?? [])
+      // Listed newest first; turned round so scans of the same second keep the courier's order.
+      return [...(answer.tracking_data?.shipment_track_activities ?? [])]
+        .reverse()
         .map(toTrackingScan)
         .filter((scan): scan is TrackingScan => scan !== null);
     },
