@@ -222,6 +222,10 @@ export async function bookShipment(
     });
     const now = new Date();
     const [booked] = await deps.db.transaction(async (tx) => {
+      // The order first, then its parcel, as every transaction here takes them: the history row below needs
+      // a share lock on the order, and a second click holding the order while it waits for this parcel
+      // would otherwise deadlock with it.
+      await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, order.id)).for("update");
       const rows = await tx
         .update(shipments)
         .set({
@@ -493,6 +497,8 @@ export async function actOnUndelivered(
 ) {
   const courier = requireCourier(deps);
   return deps.db.transaction(async (tx) => {
+    // Order, then parcel: the lock order of booking (see bookShipment).
+    await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, where.orderId)).for("update");
     const [shipment] = await tx
       .select()
       .from(shipments)

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { orderNumberSchema } from "../../common/schemas/orders.ts";
 import { plainText } from "../../common/schemas/text.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
-import { orders, shipments } from "../db/schema.ts";
+import { combos, orders, products, shipments } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
@@ -78,6 +78,26 @@ const shopperAttemptSchema = z
   })
   .strict();
 
+const parcelItemParam = z
+  .object({ kind: z.enum(["product", "combo"]), id: z.string().regex(/^[a-z0-9-]{1,80}$/, "is not an id") })
+  .strict();
+const measure = (label: string, max: number) =>
+  z
+    .number({ error: `${label} must be a number.` })
+    .int(`${label} must be a whole number.`)
+    .min(1, `${label} must be more than 0.`)
+    .max(max, `${label} must be at most ${max}.`)
+    .nullable();
+/** The packed weight (grams) and box (cm) of one product or combo; null clears a value. */
+const parcelSizeSchema = z
+  .object({
+    weightGrams: measure("Weight", 30_000),
+    lengthCm: measure("Length", 150),
+    breadthCm: measure("Breadth", 150),
+    heightCm: measure("Height", 150),
+  })
+  .strict();
+
 const pdf = (bytes: Uint8Array, name: string) =>
   new Response(Buffer.from(bytes), {
     headers: {
@@ -102,6 +122,65 @@ export function adminShippingRoutes(deps: Deps) {
         await next();
       })
       .get("/", (c) => c.json({ connected: deps.courier !== null, service: deps.courier?.name ?? null }))
+      // Orders ready for a courier: confirmed or packed, with no live parcel; oldest first, as they are packed.
+      .get("/ready", async (c) => {
+        const rows = await deps.db
+          .select({
+            number: orders.number,
+            status: orders.status,
+            name: orders.shipName,
+            city: orders.shipCity,
+            pin: orders.shipPin,
+            totalPaise: orders.totalPaise,
+            paymentMethod: orders.paymentMethod,
+            placedAt: orders.createdAt,
+          })
+          .from(orders)
+          .where(
+            and(
+              inArray(orders.status, ["confirmed", "packed"]),
+              sql`not exists (select 1 from shipments s where s.order_id = ${orders.id} and s.status <> 'cancelled')`,
+            ),
+          )
+          .orderBy(orders.createdAt)
+          .limit(100);
+        return c.json({ orders: rows.map((row) => ({ ...row, placedAt: row.placedAt.toISOString() })) });
+      })
+      .get("/parcel-sizes/:kind/:id", validate("param", parcelItemParam), async (c) => {
+        const { kind, id } = c.req.valid("param");
+        const table = kind === "product" ? products : combos;
+        const key = kind === "product" ? products.slug : combos.id;
+        const [row] = await deps.db
+          .select({
+            weightGrams: table.weightGrams,
+            lengthCm: table.lengthCm,
+            breadthCm: table.breadthCm,
+            heightCm: table.heightCm,
+          })
+          .from(table)
+          .where(eq(key, id));
+        if (!row) throw notFound(`There is no such ${kind}.`);
+        return c.json({ size: row });
+      })
+      .put(
+        "/parcel-sizes/:kind/:id",
+        validate("param", parcelItemParam),
+        validate("json", parcelSizeSchema),
+        async (c) => {
+          const { kind, id } = c.req.valid("param");
+          const size = c.req.valid("json");
+          const updated =
+            kind === "product"
+              ? await deps.db
+                  .update(products)
+                  .set(size)
+                  .where(eq(products.slug, id))
+                  .returning({ id: products.slug })
+              : await deps.db.update(combos).set(size).where(eq(combos.id, id)).returning({ id: combos.id });
+          if (!updated.length) throw notFound(`There is no such ${kind}.`);
+          return c.json({ size });
+        },
+      )
       .get("/orders/:number", validate("param", orderNumberSchema), async (c) => {
         return c.json({
           shipment: await shipmentView(deps, await orderId(deps, c.req.valid("param").number)),

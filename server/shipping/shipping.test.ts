@@ -248,6 +248,30 @@ describe("booking a courier", () => {
     expect(await stockOf(shop.db, SLUG)).toBe((stock ?? 0) + 1);
   });
 
+  it("keeps weights and box sizes of products and combos, strictly", async () => {
+    const path = "/api/admin/shipping/parcel-sizes/combo/skincare-combo";
+    const size = { weightGrams: 640, lengthCm: 20, breadthCm: 15, heightCm: 10 };
+    expect((await callApi(shop.app, "PUT", path, { as: admin, body: size })).status).toBe(200);
+    expect((await callApi(shop.app, "GET", path, { as: admin })).body).toEqual({ size });
+    const bad = await callApi(shop.app, "PUT", path, { as: admin, body: { ...size, weightGrams: 0 } });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("weightGrams");
+    expect((await callApi(shop.app, "PUT", path, { as: admin, body: { ...size, stock: 9 } })).status).toBe(
+      400,
+    );
+    expect((await callApi(shop.app, "PUT", path, { as: meera, body: size })).status).toBe(403);
+  });
+
+  it("lists the orders ready for a courier, not those booked", async () => {
+    const waiting = await readyOrder();
+    const sent = await readyOrder();
+    await booked(sent);
+    const response = await callApi(shop.app, "GET", "/api/admin/shipping/ready", { as: admin });
+    const numbers = (response.body as { orders: { number: string }[] }).orders.map((order) => order.number);
+    expect(numbers).toContain(waiting);
+    expect(numbers).not.toContain(sent);
+  });
+
   it("is not offered without a Shiprocket account", async () => {
     const bare = await createTestApp();
     try {
