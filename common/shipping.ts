@@ -85,3 +85,36 @@ export function packParcel(items: PackedItem[]): { parcel: Parcel } | { missingW
     parcel: { weightGrams, lengthCm, breadthCm, heightCm: Math.max(heightCm, SMALLEST_BOX_CM.height) },
   };
 }
+
+/** A parcel's journey as the API shows it (the shopper sees no charges or weight). */
+export type ShipmentView = {
+  service: string;
+  status: ShipmentStatus;
+  courier: string | null;
+  awb: string | null;
+  chargesPaise: number | null;
+  weightGrams: number | null;
+  pickupScheduledFor: string | null;
+  ndr: {
+    state: "open" | "reattempt_requested" | "return_requested" | "closed";
+    reason: string | null;
+    note: string | null;
+  } | null;
+  receivedBack: boolean;
+  scans: { at: string; label: string; activity: string; location: string; status: ShipmentStatus | null }[];
+};
+
+/** A courier offered for a parcel, cheapest and fastest marked. */
+export type CourierChoice = {
+  courierId: string;
+  name: string;
+  ratePaise: number;
+  estimatedDays: number | null;
+  etd: string | null;
+  cheapest: boolean;
+  fastest: boolean;
+};
+
+/** A failed delivery still waiting for someone's choice. */
+export const ndrWaiting = (shipment: Pick<ShipmentView, "status" | "ndr">) =>
+  shipment.status === "undelivered" && shipment.ndr?.state === "open";
