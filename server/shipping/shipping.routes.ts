@@ -4,7 +4,15 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { orderNumberSchema } from "../../common/schemas/orders.ts";
-import { plainText } from "../../common/schemas/text.ts";
+import {
+  bookSchema,
+  bulkSchema,
+  labelsQuery,
+  ownerNdrSchema,
+  parcelItemParam,
+  parcelSizeSchema,
+  shopperAttemptSchema,
+} from "../../common/schemas/shipping.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
 import { combos, orders, products, shipments } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -23,80 +31,6 @@ import {
 // The webhook's path (request-guards.ts TRACKING_WEBHOOK_PATH) avoids "shiprocket", "kartrocket", "sr" and
 // "kr": Shiprocket refuses webhook URLs holding them.
 import { type ShiprocketScan, toTrackingScan } from "./shiprocket.ts";
-
-const courierIdSchema = z.string().regex(/^\d{1,12}$/, "is not a courier id");
-const ruleSchema = z.enum(["cheapest", "fastest"]);
-const bookSchema = z
-  .object({ courierId: courierIdSchema.optional(), rule: ruleSchema.optional() })
-  .strict()
-  .refine((body) => Boolean(body.courierId) !== Boolean(body.rule), {
-    message: "give either courierId or rule",
-    path: ["courierId"],
-  });
-const bulkSchema = z
-  .object({
-    numbers: z.array(orderNumberSchema.shape.number).min(1).max(50),
-    rule: ruleSchema,
-  })
-  .strict();
-const labelsQuery = z.object({
-  orders: z
-    .string()
-    .transform((text) => text.split(",").filter(Boolean))
-    .pipe(z.array(orderNumberSchema.shape.number).min(1).max(50)),
-});
-/** A day within the next week, as YYYY-MM-DD. */
-const attemptDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "is not a date (YYYY-MM-DD)")
-  .refine((text) => {
-    const day = Date.parse(`${text}T00:00:00+05:30`);
-    const today = Date.parse(
-      `${new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10)}T00:00:00+05:30`,
-    );
-    return day >= today && day <= today + 7 * 86_400_000;
-  }, "must be today or within the next 7 days");
-const ownerNdrSchema = z.discriminatedUnion("action", [
-  z
-    .object({
-      action: z.literal("reattempt"),
-      date: attemptDate.optional(),
-      comments: plainText().max(200).optional(),
-    })
-    .strict(),
-  z.object({ action: z.literal("return"), comments: plainText().max(200).optional() }).strict(),
-]);
-const shopperAttemptSchema = z
-  .object({
-    date: attemptDate,
-    line1: plainText().min(5).max(120).optional(),
-    line2: plainText().max(120).optional(),
-    phone: z
-      .string()
-      .regex(/^(\+91)?[6-9]\d{9}$/, "is not an Indian mobile number")
-      .optional(),
-  })
-  .strict();
-
-const parcelItemParam = z
-  .object({ kind: z.enum(["product", "combo"]), id: z.string().regex(/^[a-z0-9-]{1,80}$/, "is not an id") })
-  .strict();
-const measure = (label: string, max: number) =>
-  z
-    .number({ error: `${label} must be a number.` })
-    .int(`${label} must be a whole number.`)
-    .min(1, `${label} must be more than 0.`)
-    .max(max, `${label} must be at most ${max}.`)
-    .nullable();
-/** The packed weight (grams) and box (cm) of one product or combo; null clears a value. */
-const parcelSizeSchema = z
-  .object({
-    weightGrams: measure("Weight", 30_000),
-    lengthCm: measure("Length", 150),
-    breadthCm: measure("Breadth", 150),
-    heightCm: measure("Height", 150),
-  })
-  .strict();
 
 const pdf = (bytes: Uint8Array, name: string) =>
   new Response(Buffer.from(bytes), {
