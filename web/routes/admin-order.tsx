@@ -289,7 +289,8 @@ export function Component() {
             )}
           </section>
 
-          {(order.status === "shipped" || order.status === "delivered") && (
+          {/* A parcel booked through the aggregator keeps its courier and AWB from the booking. */}
+          {(order.status === "shipped" || order.status === "delivered") && !shipment && (
             <section aria-labelledby="tracking-heading" className={cardClass}>
               <h2 id="tracking-heading" className="font-serif text-xl font-semibold">
                 Correct courier details
