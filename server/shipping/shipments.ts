@@ -292,14 +292,6 @@ function pickByRule(options: CourierOption[], rule: CourierRule): string {
   return chosen.courierId;
 }
 
-export async function liveShipment(deps: Deps, orderId: string) {
-  const [row] = await deps.db
-    .select()
-    .from(shipments)
-    .where(and(eq(shipments.orderId, orderId), sql`${shipments.status} not in ('cancelled', 'booking')`));
-  return row ?? null;
-}
-
 /** One PDF with the labels of these orders' parcels (the aggregator merges them), in the order given. */
 export async function labelsFor(deps: Deps, numbers: string[]): Promise<Uint8Array> {
   const courier = requireCourier(deps);
@@ -496,7 +488,16 @@ export async function actOnUndelivered(
   by: "owner" | "shopper",
 ) {
   const courier = requireCourier(deps);
-  return deps.db.transaction(async (tx) => {
+  const note = (
+    action.kind === "return"
+      ? `Return to us asked by the ${by}${action.comments ? `: ${action.comments}` : ""}`
+      : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${action.address ? `, address ${action.address.line1} ${action.address.line2}`.trimEnd() : ""}${action.comments ? `: ${action.comments}` : ""}`
+  ).slice(0, 500);
+  const chosen = action.kind === "return" ? "return_requested" : "reattempt_requested";
+  // The choice is claimed in a short transaction before Shiprocket is asked, so a second click finds it taken
+  // and no transaction stays open while the aggregator answers (it may take longer than PostgreSQL lets an
+  // idle transaction live).
+  const claimed = await deps.db.transaction(async (tx) => {
     // Order, then parcel: the lock order of booking (see bookShipment).
     await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, where.orderId)).for("update");
     const [shipment] = await tx
@@ -514,35 +515,34 @@ export async function actOnUndelivered(
         "There is no failed delivery waiting for a choice on this parcel.",
       );
     }
-    // Asked while the row is locked: a second click waits, then finds the choice made.
-    await courier.ndr(shipment.awb, action);
-    const note =
-      action.kind === "return"
-        ? `Return to us asked by the ${by}${action.comments ? `: ${action.comments}` : ""}`
-        : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${action.address ? `, address ${action.address.line1} ${action.address.line2}`.trimEnd() : ""}${action.comments ? `: ${action.comments}` : ""}`;
-    const [row] = await tx
+    await tx
       .update(shipments)
-      .set({
-        ndrState: action.kind === "return" ? "return_requested" : "reattempt_requested",
-        ndrNote: note.slice(0, 500),
-        updatedAt: new Date(),
-      })
-      .where(eq(shipments.id, shipment.id))
-      .returning();
-    const [order] = await tx
-      .select({ status: orders.status })
-      .from(orders)
-      .where(eq(orders.id, where.orderId));
-    await tx.insert(orderEvents).values({
-      orderId: where.orderId,
-      fromStatus: order?.status ?? "shipped",
-      toStatus: order?.status ?? "shipped",
-      actor: by === "owner" ? "admin" : "customer",
-      actorUserId: null,
-      note: note.slice(0, 500),
-      createdAt: new Date(),
-    });
-    return row as ShipmentRow;
+      .set({ ndrState: chosen, ndrNote: note, updatedAt: new Date() })
+      .where(eq(shipments.id, shipment.id));
+    return shipment;
+  });
+  try {
+    await courier.ndr(claimed.awb as string, action);
+  } catch (error) {
+    // Refused or unanswered: the failed delivery waits for a choice again.
+    await deps.db
+      .update(shipments)
+      .set({ ndrState: claimed.ndrState, ndrNote: claimed.ndrNote, updatedAt: new Date() })
+      .where(and(eq(shipments.id, claimed.id), eq(shipments.ndrState, chosen)));
+    throw error;
+  }
+  const [order] = await deps.db
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, where.orderId));
+  await deps.db.insert(orderEvents).values({
+    orderId: where.orderId,
+    fromStatus: order?.status ?? "shipped",
+    toStatus: order?.status ?? "shipped",
+    actor: by === "owner" ? "admin" : "customer",
+    actorUserId: null,
+    note,
+    createdAt: new Date(),
   });
 }
 

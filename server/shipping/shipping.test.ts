@@ -1,12 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
-import { waitForMail } from "../../tests/mail.ts";
+import { mailsTo, waitForMail } from "../../tests/mail.ts";
 import { putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
-import { orders, products, shipmentScans, shipments } from "../db/schema.ts";
+import { orderEvents, orders, products, shipmentScans, shipments } from "../db/schema.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
 import { parseShiprocketTime, shiprocketStatus } from "./shiprocket.ts";
 
@@ -333,6 +333,35 @@ describe("tracking moves the order", () => {
     await waitForMail(shop.dataDir, { to: MEERA, subject: new RegExp(`${number} delivered`) });
   });
 
+  it("applies the same update sent many times at once once: one shipped event, one mail", async () => {
+    const number = await readyOrder();
+    const awb = await booked(number);
+    fake.scan(awb, "PICKED UP");
+    fake.scan(awb, "IN TRANSIT");
+    fake.scan(awb, "OUT FOR DELIVERY");
+    const body = fake.webhookBody(awb);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => webhook(body)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    const [row] = await shipmentOf(number);
+    const scans = await shop.db
+      .select()
+      .from(shipmentScans)
+      .where(eq(shipmentScans.shipmentId, row?.id ?? ""));
+    expect(scans.length).toBe(3);
+    const [order] = await shop.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number));
+    const shippedEvents = await shop.db
+      .select()
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, order?.id ?? ""), eq(orderEvents.toStatus, "shipped")));
+    expect(shippedEvents.length).toBe(1);
+    await waitForMail(shop.dataDir, { to: MEERA, subject: new RegExp(`${number} is out for delivery`) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const mails = (await mailsTo(shop.dataDir, MEERA)).filter((mail) =>
+      mail.subject.includes(`${number} is out`),
+    );
+    expect(mails.length).toBe(1);
+  });
+
   it("asks Shiprocket after parcels no update has told of for a while", async () => {
     const number = await readyOrder();
     const awb = await booked(number);
@@ -399,11 +428,17 @@ describe("a parcel the courier could not deliver", () => {
     fake.scan(awb, "PICKED UP");
     fake.scan(awb, "UNDELIVERED");
     await webhook(fake.webhookBody(awb));
-    const returned = await callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/ndr`, {
-      as: admin,
-      body: { action: "return", comments: "Customer refused" },
-    });
-    expect(returned.status).toBe(200);
+    // Two staff clicking at once: Shiprocket hears one choice.
+    const choices = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/ndr`, {
+          as: admin,
+          body: { action: "return", comments: "Customer refused" },
+        }),
+      ),
+    );
+    expect(choices.map((choice) => choice.status).sort()).toEqual([200, 409, 409, 409]);
+    expect(fake.byAwb(awb).ndrActions.length).toBe(1);
     expect(fake.byAwb(awb).ndrActions.at(-1)).toMatchObject({ action: "return" });
     const early = await callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/received-back`, {
       as: admin,
