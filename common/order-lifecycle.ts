@@ -133,10 +133,16 @@ export function checkTransition(
   return { ok: true };
 }
 
+/**
+ * Changes made only by an action of their own, never offered as a plain status button: a shipped order is
+ * returned when staff mark its parcel received back from the courier (docs/decisions/052), which restocks.
+ */
+const OWN_ACTION_ONLY: Partial<Record<OrderStatus, readonly OrderStatus[]>> = { shipped: ["returned"] };
+
 /** The statuses an actor could move the order to now (for buttons). */
 export function nextStatuses(order: LifecycleOrder, actor: OrderActor, now: Date): OrderStatus[] {
   return (Object.keys(ORDER_TRANSITIONS[order.status]) as OrderStatus[]).filter(
-    (to) => checkTransition(order, to, actor, now).ok,
+    (to) => !OWN_ACTION_ONLY[order.status]?.includes(to) && checkTransition(order, to, actor, now).ok,
   );
 }
 

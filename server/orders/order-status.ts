@@ -103,6 +103,15 @@ export async function changeOrderStatus(
 
     const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
     if (!check.ok) throw httpError(409, "invalid_transition", check.reason);
+    // A shipped order comes back only as a parcel the courier returned, received back unopened (its stock
+    // restored): never by the plain status change, which would credit it with the goods still out.
+    if (change.to === "returned" && order.status === "shipped" && !change.restock) {
+      throw httpError(
+        409,
+        "invalid_transition",
+        "A shipped order comes back as a returned parcel: mark it received back once the courier has returned it.",
+      );
+    }
     if (change.onlyIf && !change.onlyIf(order)) {
       throw httpError(409, "invalid_transition", "The order changed in the meantime.");
     }

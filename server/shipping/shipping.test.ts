@@ -4,9 +4,10 @@ import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
-import { mailsTo, waitForMail } from "../../tests/mail.ts";
+import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import { putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders, products, shipmentScans, shipments } from "../db/schema.ts";
+import { orderNotice } from "../orders/order-sms.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
 import { parseShiprocketTime, shiprocketStatus } from "./shiprocket.ts";
 
@@ -377,6 +378,22 @@ describe("tracking moves the order", () => {
   });
 });
 
+describe("the shopper's SMS, for accounts made with a mobile number", () => {
+  it("says out for delivery, delivered and not delivered, each with the order's link", async () => {
+    const number = await readyOrder();
+    const [order] = await shop.db.select().from(orders).where(eq(orders.number, number));
+    if (!order) throw new Error("no order");
+    const link = `https://shop.example/orders/${number}`;
+    expect(orderNotice(shop.env, order, "out_for_delivery", link)?.text).toMatch(
+      /out for delivery today\. Keep Rs\./,
+    );
+    expect(orderNotice(shop.env, order, "delivered", link)?.text).toContain(link);
+    expect(orderNotice(shop.env, order, "undelivered", link)?.text).toMatch(
+      /could not deliver.*Choose a day/,
+    );
+  });
+});
+
 describe("a parcel the courier could not deliver", () => {
   it("opens a task; the shopper asks for another day, Shiprocket is told, and the parcel is delivered", async () => {
     const number = await readyOrder();
@@ -385,10 +402,11 @@ describe("a parcel the courier could not deliver", () => {
     fake.scan(awb, "UNDELIVERED");
     await webhook(fake.webhookBody(awb));
     expect((await shipmentOf(number))[0]).toMatchObject({ status: "undelivered", ndrState: "open" });
-    await waitForMail(shop.dataDir, {
+    const missed = await waitForMail(shop.dataDir, {
       to: MEERA,
       subject: new RegExp(`${number}: the courier could not deliver`),
     });
+    expect(linkIn(missed, `/orders/${number}`)).toContain(`/orders/${number}`);
     const list = await callApi(shop.app, "GET", "/api/admin/shipping/undelivered", { as: admin });
     expect((list.body as { parcels: { number: string }[] }).parcels.map((p) => p.number)).toContain(number);
 
@@ -444,6 +462,12 @@ describe("a parcel the courier could not deliver", () => {
       as: admin,
     });
     expect(early.status).toBe(409);
+    // Nor by the plain status change, which would issue the credit note with the goods still out.
+    const plainReturn = await callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {
+      as: admin,
+      body: { status: "returned" },
+    });
+    expect(plainReturn.status).toBe(409);
     fake.scan(awb, "RTO INITIATED");
     fake.scan(awb, "RTO DELIVERED");
     await webhook(fake.webhookBody(awb));

@@ -183,6 +183,12 @@ describe("shipping through Shiprocket", () => {
 
   it("the owner's shipping screens in the dark", async () => {
     const number = await packedOrder();
+    const missed = await packedOrder();
+    await apiAs(owner, "POST", `/api/admin/shipping/orders/${missed}/book`, { rule: "cheapest" });
+    const awb = (await apiAs(owner, "GET", `/api/admin/shipping/orders/${missed}`)).shipment.awb as string;
+    fake.scan(awb, "PICKED UP");
+    fake.scan(awb, "UNDELIVERED");
+    expect(await fake.sendWebhook(webhookUrl(), awb)).toBe(200);
     for (const viewport of ["phone", "desktop"] as const) {
       const context = await newContext(browser, shop, { viewport, colorScheme: "dark" });
       await signInContext(context, shop.url, owner);
@@ -193,8 +199,13 @@ describe("shipping through Shiprocket", () => {
       await shot(page, `ship-book-dialog-${viewport}-dark`);
       await page.goto("/admin/shipping");
       await page.getByRole("heading", { name: "Ready to book" }).waitFor();
+      await page.getByRole("list", { name: "Parcels needing a decision" }).getByText(missed).waitFor();
       await noSidewaysScroll(page);
       await shot(page, `ship-desk-${viewport}-dark`);
+      await page.goto(`/admin/orders/${missed}`);
+      await page.getByRole("button", { name: "Return to us" }).waitFor();
+      await noSidewaysScroll(page);
+      await shot(page, `ship-order-undelivered-${viewport}-dark`);
       await context.close();
     }
   });
