@@ -57,8 +57,10 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, 
   awaiting_payment: { confirmed: ["payment"], cancelled: ["customer", "admin", "system"] },
   placed: { confirmed: ["admin"], cancelled: ["customer", "admin"] },
   confirmed: { packed: ["admin"], cancelled: ["customer", "admin"] },
-  packed: { shipped: ["admin"], cancelled: ["customer", "admin"] },
-  shipped: { delivered: ["admin"] },
+  // "system": a courier aggregator's scans ship and deliver a booked parcel (docs/decisions/052).
+  packed: { shipped: ["admin", "system"], cancelled: ["customer", "admin"] },
+  // shipped -> returned: a parcel the courier brought back (returned to origin), received by staff.
+  shipped: { delivered: ["admin", "system"], returned: ["admin"] },
   delivered: { return_requested: ["customer", "admin"] },
   return_requested: { returned: ["admin"], delivered: ["admin"] },
   returned: { refunded: ["admin"] },
@@ -131,10 +133,16 @@ export function checkTransition(
   return { ok: true };
 }
 
+/**
+ * Changes made only by an action of their own, never offered as a plain status button: a shipped order is
+ * returned when staff mark its parcel received back from the courier (docs/decisions/052), which restocks.
+ */
+const OWN_ACTION_ONLY: Partial<Record<OrderStatus, readonly OrderStatus[]>> = { shipped: ["returned"] };
+
 /** The statuses an actor could move the order to now (for buttons). */
 export function nextStatuses(order: LifecycleOrder, actor: OrderActor, now: Date): OrderStatus[] {
   return (Object.keys(ORDER_TRANSITIONS[order.status]) as OrderStatus[]).filter(
-    (to) => checkTransition(order, to, actor, now).ok,
+    (to) => !OWN_ACTION_ONLY[order.status]?.includes(to) && checkTransition(order, to, actor, now).ok,
   );
 }
 

@@ -69,12 +69,21 @@ import {
   reviewFieldsSchema,
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
+import {
+  bookSchema,
+  bulkSchema,
+  labelsQuery,
+  ownerNdrSchema,
+  parcelSizeSchema,
+  shopperAttemptSchema,
+} from "../common/schemas/shipping.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { setStaffRoleSchema } from "../common/schemas/staff.ts";
 import { addGstRateSchema, gstr1QuerySchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
+import { type FakeShiprocket, startFakeShiprocket } from "../tests/fake-shiprocket.ts";
 import { FAKE_MSG91, type FakeSmsProvider, startFakeSmsProvider } from "../tests/fake-sms-provider.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../tests/orders.ts";
 
@@ -171,6 +180,30 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/orders/:number/return": { body: returnRequestSchema },
   "POST /api/orders/:number/payment": {},
   "POST /api/orders/:number/payment/verify": { body: verifyPaymentSchema },
+  "GET /api/orders/:number/shipment": {},
+  "POST /api/orders/:number/delivery-attempt": { body: shopperAttemptSchema },
+  "POST /api/shipping/tracking-updates": {
+    body: z.object({ awb: z.string(), current_status: z.string() }),
+    headers: () =>
+      fc.oneof(
+        fc.constant({}),
+        fc.string({ minLength: 1, maxLength: 40 }).map((key) => ({ "x-api-key": key })),
+        fc.constant({ "x-api-key": SHIPROCKET_WEBHOOK_TOKEN }),
+      ),
+  },
+  "GET /api/admin/shipping": {},
+  "GET /api/admin/shipping/ready": {},
+  "GET /api/admin/shipping/parcel-sizes/:kind/:id": {},
+  "PUT /api/admin/shipping/parcel-sizes/:kind/:id": { body: parcelSizeSchema },
+  "GET /api/admin/shipping/orders/:number": {},
+  "GET /api/admin/shipping/orders/:number/couriers": {},
+  "POST /api/admin/shipping/orders/:number/book": { body: bookSchema },
+  "GET /api/admin/shipping/orders/:number/label.pdf": {},
+  "POST /api/admin/shipping/bulk": { body: bulkSchema },
+  "GET /api/admin/shipping/labels.pdf": { query: labelsQuery },
+  "GET /api/admin/shipping/undelivered": {},
+  "POST /api/admin/shipping/orders/:number/ndr": { body: ownerNdrSchema },
+  "POST /api/admin/shipping/orders/:number/received-back": {},
   "POST /api/payments/razorpay/webhook": {
     body: z.object({ event: z.enum(["payment.captured", "order.paid", "refund.created"]) }),
     headers: () =>
@@ -629,6 +662,9 @@ function requestFor(endpoint: Endpoint): fc.Arbitrary<Generated> {
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let razorpay: FakeRazorpay;
+let shiprocket: FakeShiprocket;
+/** The fake's token is random; the fuzzer sends this one, which the shop is configured with. */
+const SHIPROCKET_WEBHOOK_TOKEN = "fuzz-webhook-token-0123456789";
 let sms: FakeSmsProvider;
 const accounts: Record<"customer" | "admin" | "authCustomer", TestAccount | undefined> = {
   customer: undefined,
@@ -638,9 +674,12 @@ const accounts: Record<"customer" | "admin" | "authCustomer", TestAccount | unde
 
 beforeAll(async () => {
   razorpay = await startFakeRazorpay();
+  shiprocket = await startFakeShiprocket();
   sms = await startFakeSmsProvider();
   shop = await createTestApp({
     ...razorpay.env,
+    ...shiprocket.env,
+    SHIPROCKET_WEBHOOK_TOKEN,
     MSG91_AUTH_KEY: FAKE_MSG91.authKey,
     MSG91_TEMPLATE_ID: FAKE_MSG91.templateId,
     MSG91_API_BASE: sms.base,
@@ -673,6 +712,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.close();
   await razorpay?.stop();
+  await shiprocket?.stop();
   await sms?.close();
 });
 

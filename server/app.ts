@@ -48,6 +48,11 @@ import { adminQuestionRoutes, questionRoutes } from "./questions/questions.route
 import { createReplay } from "./replay.ts";
 import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
+import {
+  adminShippingRoutes,
+  orderShippingRoutes,
+  trackingWebhookRoutes,
+} from "./shipping/shipping.routes.ts";
 import { adminShopRoutes } from "./shop/shop.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
@@ -171,6 +176,9 @@ export function createShop(
     .route("/admin/delivery-rules", adminDeliveryRuleRoutes(deps))
     .route("/checkout", checkoutRoutes(deps))
     .route("/orders", orderRoutes(deps))
+    .route("/orders", orderShippingRoutes(deps))
+    .route("/shipping", trackingWebhookRoutes(deps))
+    .route("/admin/shipping", adminShippingRoutes(deps))
     .route("/guest-orders", guestOrderRoutes(deps))
     .route("/payments", paymentRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))

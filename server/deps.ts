@@ -5,6 +5,8 @@ import type { Env } from "./env.ts";
 import { createJobSignal, type JobSignal } from "./jobs/job-queue.ts";
 import { createMailer, type Mailer } from "./mail.ts";
 import { resolveAuthSecret } from "./secrets.ts";
+import type { CourierService } from "./shipping/courier-service.ts";
+import { createShiprocket, shiprocketConfig } from "./shipping/shiprocket.ts";
 import { createSmsSender, type SmsSender } from "./sms/sms-sender.ts";
 
 /** What every router is built from: a plain object, passed in, so tests can build an app per database. */
@@ -20,6 +22,8 @@ export type Deps = {
   sms: SmsSender;
   /** Better Auth's secret, which also seals sign-in codes waiting in the job queue. */
   authSecret: string;
+  /** The courier aggregator, when one is configured; null means staff ship by hand ("Mark shipped"). */
+  courier: CourierService | null;
 };
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
@@ -35,5 +39,12 @@ export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
     jobs,
     sms: createSmsSender(env),
     authSecret: resolveAuthSecret(env),
+    courier: courierServiceFor(env),
   };
+}
+
+/** Shiprocket when its API user is configured; a second aggregator would be chosen here. */
+function courierServiceFor(env: Env): CourierService | null {
+  const config = shiprocketConfig(env);
+  return config ? createShiprocket(config) : null;
 }

@@ -116,3 +116,23 @@ describe(".env.example", () => {
     });
   });
 });
+
+describe("Shiprocket configuration", () => {
+  it("is all or nothing, with Shiprocket's API as the default base", () => {
+    const env = parseEnv({});
+    expect(env.SHIPROCKET_EMAIL).toBeUndefined();
+    expect(env.SHIPROCKET_API_BASE).toBe("https://apiv2.shiprocket.in/v1/external");
+    expect(() =>
+      parseEnv({ SHIPROCKET_EMAIL: "api@shop.example", SHIPROCKET_PASSWORD: "secret" }),
+    ).toThrowError(
+      /SHIPROCKET_PICKUP_LOCATION: set SHIPROCKET_EMAIL, SHIPROCKET_PASSWORD and SHIPROCKET_PICKUP_LOCATION together/,
+    );
+    expect(() => parseEnv({ SHIPROCKET_WEBHOOK_TOKEN: "short" })).toThrowError(/SHIPROCKET_WEBHOOK_TOKEN/);
+    const full = parseEnv({
+      SHIPROCKET_EMAIL: "api@shop.example",
+      SHIPROCKET_PASSWORD: "secret",
+      SHIPROCKET_PICKUP_LOCATION: "Primary",
+    });
+    expect(full.SHIPROCKET_PICKUP_LOCATION).toBe("Primary");
+  });
+});

@@ -43,6 +43,16 @@ const envSchema = z.object({
   RAZORPAY_CHECKOUT_URL: optional(z.url()).transform(
     (url) => url ?? "https://checkout.razorpay.com/v1/checkout.js",
   ),
+  // ---- Shipping through Shiprocket (docs/decisions/052); without the e-mail and password staff ship by hand
+  /** An API user made in Shiprocket's panel (Settings > API), not the owner's own sign-in. */
+  SHIPROCKET_EMAIL: optional(z.email()),
+  SHIPROCKET_PASSWORD: optional(z.string().min(1)),
+  /** The pickup address's name ("nickname") in Shiprocket; parcels are collected from there. */
+  SHIPROCKET_PICKUP_LOCATION: optional(z.string().min(1)),
+  /** Only tests change it (a local fake). */
+  SHIPROCKET_API_BASE: blankIsDefault(z.url().default("https://apiv2.shiprocket.in/v1/external")),
+  /** The token Shiprocket sends in x-api-key with each tracking update; without it the webhook answers nothing. */
+  SHIPROCKET_WEBHOOK_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
   /** An order paid online that is still unpaid after this long is cancelled and its stock released. */
   PAYMENT_WINDOW_MINUTES: count(30),
   PAYMENT_HOLD_MINUTES: count(10),
@@ -196,6 +206,17 @@ const productionRules = envSchema.superRefine((env, context) => {
       code: "custom",
       path: [env.RAZORPAY_KEY_ID ? "RAZORPAY_KEY_SECRET" : "RAZORPAY_KEY_ID"],
       message: "set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither",
+    });
+  }
+  // Half a Shiprocket account would offer "Book shipment" that can only fail.
+  const shiprocket = [env.SHIPROCKET_EMAIL, env.SHIPROCKET_PASSWORD, env.SHIPROCKET_PICKUP_LOCATION];
+  if (shiprocket.some(Boolean) && !shiprocket.every(Boolean)) {
+    const names = ["SHIPROCKET_EMAIL", "SHIPROCKET_PASSWORD", "SHIPROCKET_PICKUP_LOCATION"];
+    const missing = names.filter((_, i) => !shiprocket[i]);
+    context.addIssue({
+      code: "custom",
+      path: [missing[0] ?? "SHIPROCKET_EMAIL"],
+      message: `set SHIPROCKET_EMAIL, SHIPROCKET_PASSWORD and SHIPROCKET_PICKUP_LOCATION together (missing ${missing.join(", ")})`,
     });
   }
   // One SMS provider, wholly configured, or none.

@@ -13,6 +13,7 @@ import { createLifecycle } from "./lifecycle.ts";
 import { log, serializeError } from "./log.ts";
 import { scheduleUnpaidOrderExpiry } from "./orders/order-status.ts";
 import { scheduleUploadSweep } from "./products/product-images.ts";
+import { scheduleShipmentPolling } from "./shipping/shipments.ts";
 import { seedShopDetails } from "./shop/shop.data.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen
@@ -69,6 +70,7 @@ async function main() {
     }),
   );
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+  lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
   lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
 

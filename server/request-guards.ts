@@ -8,6 +8,9 @@ import { PRODUCT_IMAGE_UPLOAD_PATH } from "./products/admin-products.routes.ts";
 
 /** Razorpay's server-to-server notices: a limit of their own, and verified by signature rather than origin. */
 export const RAZORPAY_WEBHOOK_PATH = "/api/payments/razorpay/webhook";
+/** Shiprocket's tracking updates: verified by their x-api-key token rather than origin, limited by their route. */
+export const TRACKING_WEBHOOK_PATH = "/api/shipping/tracking-updates";
+const SERVER_TO_SERVER = new Set([RAZORPAY_WEBHOOK_PATH, TRACKING_WEBHOOK_PATH]);
 
 function describeBytes(bytes: number) {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} kB`;
@@ -38,7 +41,7 @@ export function limitRequestBodies(env: Env): MiddlewareHandler {
   return (c, next) =>
     c.req.method === "GET" ||
     c.req.method === "HEAD" ||
-    c.req.path === RAZORPAY_WEBHOOK_PATH ||
+    SERVER_TO_SERVER.has(c.req.path) ||
     (c.req.method === "POST" && c.req.path === PRODUCT_IMAGE_UPLOAD_PATH)
       ? next()
       : limit(c, next);
@@ -51,17 +54,14 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * is the shop's (or, without an Origin, Sec-Fetch-Site says same-origin), the rule Better Auth applies to
  * its endpoints. A site next door (a sibling subdomain is "same-site", so SameSite cookies do not stop it)
  * cannot post a form: a form cannot send application/json, which every such request must be, body or not.
- * Better Auth checks its own /api/auth/*, and Razorpay's webhook is verified by its signature.
+ * Better Auth checks its own /api/auth/*, Razorpay's webhook is verified by its signature and Shiprocket's by
+ * its token.
  */
 export function requireSameOriginJson(env: Env): MiddlewareHandler {
   const shopOrigin = new URL(env.PUBLIC_URL).origin;
   return async (c, next) => {
     const path = c.req.path;
-    if (
-      !STATE_CHANGING.has(c.req.method) ||
-      path === RAZORPAY_WEBHOOK_PATH ||
-      path.startsWith("/api/auth/")
-    ) {
+    if (!STATE_CHANGING.has(c.req.method) || SERVER_TO_SERVER.has(path) || path.startsWith("/api/auth/")) {
       return next();
     }
     const origin = c.req.header("Origin");

@@ -13,12 +13,14 @@ import {
   pgSequence,
   pgTable,
   primaryKey,
+  serial,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { ORDER_ACTORS, ORDER_STATUSES } from "../../common/order-lifecycle.ts";
+import { SHIPMENT_STATUSES } from "../../common/shipping.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -56,6 +58,11 @@ export const products = pgTable(
       .notNull()
       .default(1800)
       .references(() => gstRates.rateBp),
+    /** Packed weight in grams and box size in whole cm, for courier booking (docs/decisions/052); null until set. */
+    weightGrams: integer("weight_grams"),
+    lengthCm: integer("length_cm"),
+    breadthCm: integer("breadth_cm"),
+    heightCm: integer("height_cm"),
     /** Bumped by every editor save: a save sent with an older version was made over someone else's change. */
     version: integer("version").notNull().default(1),
     ...timestamps,
@@ -63,6 +70,10 @@ export const products = pgTable(
   (table) => [
     check("products_price_positive", sql`${table.pricePaise} > 0`),
     check("products_stock_not_negative", sql`${table.stock} >= 0`),
+    check(
+      "products_parcel_size_positive",
+      sql`coalesce(${table.weightGrams}, 1) > 0 and coalesce(${table.lengthCm}, 1) > 0 and coalesce(${table.breadthCm}, 1) > 0 and coalesce(${table.heightCm}, 1) > 0`,
+    ),
     check(
       "products_hsn_code_digits",
       sql`${table.hsnCode} is null or ${table.hsnCode} ~ '^([0-9]{4}|[0-9]{6}|[0-9]{8})$'`,
@@ -129,11 +140,20 @@ export const combos = pgTable(
     picture: text("picture"),
     stock: integer("stock").notNull().default(0),
     active: boolean("active").notNull().default(true),
+    /** Packed weight in grams and box size in whole cm, for courier booking (docs/decisions/052); null until set. */
+    weightGrams: integer("weight_grams"),
+    lengthCm: integer("length_cm"),
+    breadthCm: integer("breadth_cm"),
+    heightCm: integer("height_cm"),
     ...timestamps,
   },
   (table) => [
     check("combos_sale_below_original", sql`${table.salePricePaise} < ${table.originalPricePaise}`),
     check("combos_stock_not_negative", sql`${table.stock} >= 0`),
+    check(
+      "combos_parcel_size_positive",
+      sql`coalesce(${table.weightGrams}, 1) > 0 and coalesce(${table.lengthCm}, 1) > 0 and coalesce(${table.breadthCm}, 1) > 0 and coalesce(${table.heightCm}, 1) > 0`,
+    ),
   ],
 );
 
@@ -939,5 +959,77 @@ export const deliveryRules = pgTable(
   (table) => [
     check("delivery_rules_prefix", sql`${table.prefix} ~ '^[1-9][0-9]{0,5}$'`),
     check("delivery_rules_rule", sql`${table.rule} in ('not_served', 'no_cod', 'served')`),
+  ],
+);
+
+// ---- Shipping through a courier aggregator (docs/decisions/052)
+
+export const NDR_STATES = ["open", "reattempt_requested", "return_requested", "closed"] as const;
+
+/**
+ * A parcel booked with an aggregator for an order. The row is written before the aggregator is asked
+ * (status "booking", no AWB), so a second click finds it and books nothing; a refusal deletes it again.
+ */
+export const shipments = pgTable(
+  "shipments",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** Which aggregator ("Shiprocket"). */
+    service: text("service").notNull(),
+    /** "booking" while the aggregator is being asked; then where the parcel is. */
+    status: text("status", { enum: ["booking", ...SHIPMENT_STATUSES] }).notNull(),
+    aggregatorOrderId: text("aggregator_order_id"),
+    aggregatorShipmentId: text("aggregator_shipment_id"),
+    awb: text("awb").unique(),
+    courierId: text("courier_id"),
+    courierName: text("courier_name"),
+    labelUrl: text("label_url"),
+    chargesPaise: integer("charges_paise"),
+    weightGrams: integer("weight_grams").notNull(),
+    pickupScheduledFor: text("pickup_scheduled_for"),
+    /** When the last scan happened (the courier's time) and when the shop last heard of the parcel. */
+    lastScanAt: timestamp("last_scan_at", { withTimezone: true }),
+    lastHeardAt: timestamp("last_heard_at", { withTimezone: true }),
+    /** A failed delivery (NDR): open until the shopper or the owner chooses; what was chosen. */
+    ndrState: text("ndr_state", { enum: NDR_STATES }),
+    ndrReason: text("ndr_reason"),
+    ndrNote: text("ndr_note"),
+    /** Staff marked a parcel returned to origin as received back (stock restored). */
+    receivedBackAt: timestamp("received_back_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    // One live parcel per order: the last guard against booking twice, under any race.
+    uniqueIndex("shipments_one_live_per_order").on(table.orderId).where(sql`${table.status} <> 'cancelled'`),
+    index("shipments_status_last_heard_idx").on(table.status, table.lastHeardAt),
+    index("shipments_ndr_state_idx").on(table.ndrState).where(sql`${table.ndrState} is not null`),
+  ],
+);
+
+/**
+ * Each courier scan, once: the same scan sent again (every webhook carries all scans so far, and polling
+ * reads them too) hits the unique key and is skipped. The parcel's status is that of its latest scan by
+ * the courier's time, so scans arriving out of order still leave the right status.
+ */
+export const shipmentScans = pgTable(
+  "shipment_scans",
+  {
+    id: serial("id").primaryKey(),
+    shipmentId: text("shipment_id")
+      .notNull()
+      .references(() => shipments.id, { onDelete: "cascade" }),
+    scannedAt: timestamp("scanned_at", { withTimezone: true }).notNull(),
+    code: text("code").notNull(),
+    label: text("label").notNull(),
+    activity: text("activity").notNull(),
+    location: text("location").notNull(),
+    status: text("status", { enum: SHIPMENT_STATUSES }),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("shipment_scans_once").on(table.shipmentId, table.scannedAt, table.code, table.label),
   ],
 );

@@ -6,6 +6,7 @@ import { log } from "../log.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB, type OrderMailKind } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
 import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
+import { POLL_SHIPMENTS_JOB, pollQuietShipments } from "../shipping/shipments.ts";
 import { deliverSignInCode, SIGN_IN_CODE_JOB } from "../sms/sign-in-code-job.ts";
 import type { JobHandler } from "./job-queue.ts";
 
@@ -29,6 +30,10 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     [SWEEP_UPLOADS_JOB]: async () => {
       const swept = await sweepUnusedUploads(deps.db);
       if (swept > 0) log.info({ swept }, "photos uploaded but never saved were deleted");
+    },
+    [POLL_SHIPMENTS_JOB]: async () => {
+      const asked = await pollQuietShipments(deps);
+      if (asked > 0) log.info({ asked }, "quiet parcels asked after");
     },
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {
       await expireUnpaidOrders(deps);

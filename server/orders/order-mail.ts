@@ -27,7 +27,9 @@ export type OrderMailKind =
   | "cancelled"
   | "returned"
   | "refunded"
-  | "link";
+  | "link"
+  | "out_for_delivery"
+  | "undelivered";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -197,6 +199,31 @@ function composeOrderMail(
         );
       }
       if (document) body.push(paragraph(`Your tax invoice ${document.number} is attached as a PDF.`));
+      break;
+    case "out_for_delivery":
+      subject = `Order ${order.number} is out for delivery`;
+      heading = "Your order arrives today";
+      body.push(
+        paragraph(
+          `${order.courier ?? "The courier"} is bringing your order ${order.number} today.${order.paymentMethod === "cod" ? ` Please keep ${total} ready to pay on delivery.` : ""}`,
+        ),
+      );
+      break;
+    case "undelivered":
+      // docs/decisions/052: the shopper may ask for another attempt or correct the address on the order's page.
+      subject = `Order ${order.number}: the courier could not deliver`;
+      heading = "We missed you";
+      body.push(
+        paragraph(
+          `${order.courier ?? "The courier"} could not deliver your order ${order.number}. Tell us a day that suits you, or correct the address, and the courier will try again.`,
+        ),
+        linkParagraph(
+          `Choose a day or correct the address: ${link}`,
+          "Choose a day or correct the address",
+          link,
+        ),
+        paragraph("If we hear nothing within two days, the parcel may be returned to us."),
+      );
       break;
     case "delivered":
       subject = `Order ${order.number} delivered`;

@@ -12,7 +12,8 @@ const rupees = (paise: number) => `Rs.${(paise / 100).toLocaleString("en-IN", { 
 
 /**
  * The SMS that stands in for an order e-mail to an account made with a mobile number (no e-mail): placed,
- * shipped (with the courier's tracking link) and cancelled; the other mails have no SMS. Short, one link each;
+ * shipped (with the courier's tracking link), out for delivery, delivered, not delivered (a courier's failed
+ * attempt) and cancelled; the other mails have no SMS. Short, one link each;
  * `vars` are the same notice for a provider's registered template (MSG91_ORDER_TEMPLATE_ID).
  */
 export function orderNotice(
@@ -36,6 +37,21 @@ export function orderNotice(
         vars: { number, status: "shipped", link: tracking },
       };
     }
+    case "out_for_delivery":
+      return {
+        text: `${shop}: order ${number} is out for delivery today.${order.paymentMethod === "cod" ? ` Keep ${rupees(order.totalPaise)} ready.` : ""} See it: ${link}`,
+        vars: { number, status: "out for delivery", link },
+      };
+    case "delivered":
+      return {
+        text: `${shop}: order ${number} is delivered. Anything wrong? Tell us within 6 days: ${link}`,
+        vars: { number, status: "delivered", link },
+      };
+    case "undelivered":
+      return {
+        text: `${shop}: the courier could not deliver order ${number}. Choose a day or correct the address: ${link}`,
+        vars: { number, status: "not delivered", link },
+      };
     case "cancelled":
       return {
         text: `${shop}: order ${number} is cancelled.${order.paidAt ? ` Your ${rupees(order.totalPaise)} is refunded within 6-8 days.` : ""} See it: ${link}`,

@@ -15,6 +15,7 @@ import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
+import { cancelShipmentFirst } from "../shipping/cancel-parcel.ts";
 import { enqueueOrderMail, type OrderMailKind } from "./order-mail.ts";
 import { lifecycleOf } from "./orders.data.ts";
 
@@ -43,6 +44,8 @@ export type StatusChange = {
   noteFor?: (order: OrderRow) => string;
   /** A staff member's change, recorded in the audit log with the change. */
   audit?: AuditActor;
+  /** Put the goods back on the shelf (a parcel returned to origin unopened); cancelling always does. */
+  restock?: boolean;
 };
 
 /**
@@ -81,18 +84,35 @@ export async function changeOrderStatus(
   change: StatusChange,
 ): Promise<OrderRow> {
   const now = change.now ?? new Date();
+  const condition =
+    "orderId" in where
+      ? eq(orders.id, where.orderId)
+      : where.userId
+        ? and(eq(orders.number, where.number), eq(orders.userId, where.userId))
+        : eq(orders.number, where.number);
+  if (change.to === "cancelled") {
+    // A parcel booked with a courier is cancelled at the aggregator first (docs/decisions/052), and only for
+    // an order that may be cancelled now; the transaction below checks again under the lock.
+    const [current] = await deps.db.select().from(orders).where(condition);
+    if (current && checkTransition(lifecycleOf(current), "cancelled", change.actor, now).ok) {
+      await cancelShipmentFirst(deps, current.id);
+    }
+  }
   const updated = await deps.db.transaction(async (tx) => {
-    const condition =
-      "orderId" in where
-        ? eq(orders.id, where.orderId)
-        : where.userId
-          ? and(eq(orders.number, where.number), eq(orders.userId, where.userId))
-          : eq(orders.number, where.number);
     const [order] = await tx.select().from(orders).where(condition).for("update");
     if (!order) throw notFound("There is no such order.");
 
     const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
     if (!check.ok) throw httpError(409, "invalid_transition", check.reason);
+    // A shipped order comes back only as a parcel the courier returned, received back unopened (its stock
+    // restored): never by the plain status change, which would credit it with the goods still out.
+    if (change.to === "returned" && order.status === "shipped" && !change.restock) {
+      throw httpError(
+        409,
+        "invalid_transition",
+        "A shipped order comes back as a returned parcel: mark it received back once the courier has returned it.",
+      );
+    }
     if (change.onlyIf && !change.onlyIf(order)) {
       throw httpError(409, "invalid_transition", "The order changed in the meantime.");
     }
@@ -110,8 +130,8 @@ export async function changeOrderStatus(
       note = [`${change.courier}, tracking ${change.trackingNumber}`, note].filter(Boolean).join(". ");
     }
     if (change.to === "delivered" && order.status === "shipped") set.deliveredAt = now;
-    if (change.to === "cancelled") {
-      set.cancelledAt = now;
+    if (change.to === "cancelled" || change.restock) {
+      if (change.to === "cancelled") set.cancelledAt = now;
       await restock(tx, order.id);
     }
     if (change.to === "refunded") {

@@ -5,6 +5,7 @@ import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -12,7 +13,14 @@ import { useShopData } from "../lib/shop-data.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  return api<{ items: AdminCombo[] }>("/admin/combos");
+  const editing = new URL(request.url).searchParams.get("edit");
+  const [list, parcel] = await Promise.all([
+    api<{ items: AdminCombo[] }>("/admin/combos"),
+    editing && /^[a-z0-9-]{1,80}$/.test(editing)
+      ? api<{ size: ParcelSize }>(`/admin/shipping/parcel-sizes/combo/${editing}`).catch(() => null)
+      : null,
+  ]);
+  return { ...list, size: parcel?.size ?? null };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -23,7 +31,7 @@ const hiddenTone = "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-ston
 const liveTone = "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100";
 
 export function Component() {
-  const { items } = useLoaderData<typeof loader>();
+  const { items, size } = useLoaderData<typeof loader>();
   const [params, setParams] = useSearchParams();
   const editing = params.get("edit");
   const creating = params.get("new") === "1";
@@ -42,6 +50,7 @@ export function Component() {
       {(creating || current) && (
         <ComboEditor key={current?.id ?? "new"} combo={current ?? null} onDone={close} />
       )}
+      {current && size && <ParcelSizeForm key={current.id} kind="combo" id={current.id} size={size} />}
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Combos">
         {items.map((combo) => (
           <li key={combo.id} className={cardClass}>

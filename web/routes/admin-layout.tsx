@@ -22,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const SECTIONS = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/stock", label: "Stock" },
   { to: "/admin/questions", label: "Questions" },
   { to: "/admin/reviews", label: "Reviews" },

@@ -6,6 +6,7 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import type { ShipmentView } from "../../common/shipping.ts";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import {
   cardClass,
@@ -20,13 +21,20 @@ import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
+import { AdminShipmentPanel } from "../features/shipping/admin-shipment-panel.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminUser(request);
-  return api<{ order: AdminOrderDetail }>(`/admin/orders/${encodeURIComponent(params.number ?? "")}`);
+  const number = encodeURIComponent(params.number ?? "");
+  const [detail, shipping, parcel] = await Promise.all([
+    api<{ order: AdminOrderDetail }>(`/admin/orders/${number}`),
+    api<{ connected: boolean }>("/admin/shipping"),
+    api<{ shipment: ShipmentView | null }>(`/admin/shipping/orders/${number}`),
+  ]);
+  return { ...detail, shippingConnected: shipping.connected, shipment: parcel.shipment };
 }
 
 export const ErrorBoundary = RouteError;
@@ -52,7 +60,7 @@ function actionLabel(to: OrderStatus, from: OrderStatus): string {
 }
 
 export function Component() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, shippingConnected, shipment } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
   const [courier, setCourier] = useState(order.courier ?? "");
@@ -179,6 +187,17 @@ export function Component() {
             <TaxDocumentLinks base={`/api/admin/orders/${order.number}`} documents={order.documents} />
           </section>
 
+          <AdminShipmentPanel
+            number={order.number}
+            status={order.status}
+            connected={shippingConnected}
+            shipment={shipment}
+            onChanged={(text) => {
+              setMessage({ kind: "ok", text });
+              revalidator.revalidate();
+            }}
+          />
+
           <section aria-labelledby="actions-heading" className={cardClass}>
             <h2 id="actions-heading" className="font-serif text-xl font-semibold">
               Update status
@@ -212,14 +231,14 @@ export function Component() {
                     ))}
                   </div>
                 )}
-                {canShip && (
+                {canShip && !shipment && (
                   <button
                     type="button"
                     disabled={busy}
                     className={`${primaryButton} mt-4 mr-2 w-full sm:w-auto`}
                     onClick={() => setShipping(true)}
                   >
-                    Ship
+                    {shippingConnected ? "Mark shipped by hand" : "Ship"}
                   </button>
                 )}
                 {canRefund && (
@@ -270,7 +289,8 @@ export function Component() {
             )}
           </section>
 
-          {(order.status === "shipped" || order.status === "delivered") && (
+          {/* A parcel booked through the aggregator keeps its courier and AWB from the booking. */}
+          {(order.status === "shipped" || order.status === "delivered") && !shipment && (
             <section aria-labelledby="tracking-heading" className={cardClass}>
               <h2 id="tracking-heading" className="font-serif text-xl font-semibold">
                 Correct courier details

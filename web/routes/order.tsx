@@ -3,6 +3,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
+import type { ShipmentView } from "../../common/shipping.ts";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
@@ -12,19 +13,25 @@ import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
+import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireSessionUser(request);
-  return api<{ order: OrderDetail }>(`/orders/${encodeURIComponent(params.number ?? "")}`);
+  const number = encodeURIComponent(params.number ?? "");
+  const [detail, parcel] = await Promise.all([
+    api<{ order: OrderDetail }>(`/orders/${number}`),
+    api<{ shipment: ShipmentView | null }>(`/orders/${number}/shipment`),
+  ]);
+  return { ...detail, shipment: parcel.shipment };
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, shipment } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const revalidator = useRevalidator();
   const [dialog, setDialog] = useState<"cancel" | "return" | null>(null);
@@ -136,6 +143,16 @@ export function Component() {
             <DeliveryCard order={order}>
               <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
             </DeliveryCard>
+            {shipment && (
+              <ShopperParcelCard
+                number={order.number}
+                shipment={shipment}
+                onChanged={(text) => {
+                  setNotice(text);
+                  revalidator.revalidate();
+                }}
+              />
+            )}
             {(order.actions.cancel.allowed ||
               order.actions.cancel.reason ||
               order.actions.requestReturn.allowed ||

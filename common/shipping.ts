@@ -1,0 +1,120 @@
+/**
+ * Parcels and their journey, as both the admin and the shopper's order page show them (docs/decisions/052).
+ */
+
+/** A parcel as an aggregator prices it: grams and whole centimetres. */
+export type Parcel = { weightGrams: number; lengthCm: number; breadthCm: number; heightCm: number };
+
+/** Where a parcel is, in the shop's words; an aggregator's own labels are mapped onto these. */
+export const SHIPMENT_STATUSES = [
+  "booked",
+  "pickup_scheduled",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "undelivered",
+  "rto_initiated",
+  "rto_delivered",
+  "cancelled",
+  "lost",
+] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+
+export const SHIPMENT_STATUS_LABELS: Record<ShipmentStatus, string> = {
+  booked: "Booked",
+  pickup_scheduled: "Pickup scheduled",
+  picked_up: "Picked up",
+  in_transit: "In transit",
+  out_for_delivery: "Out for delivery",
+  delivered: "Delivered",
+  undelivered: "Delivery attempt failed",
+  rto_initiated: "Returning to us",
+  rto_delivered: "Returned to us",
+  cancelled: "Cancelled",
+  lost: "Lost",
+};
+
+/** Statuses after which nothing more happens to a parcel, so the shop stops asking after it. */
+export const FINAL_SHIPMENT_STATUSES: readonly ShipmentStatus[] = [
+  "delivered",
+  "rto_delivered",
+  "cancelled",
+  "lost",
+];
+
+/**
+ * The packing rule: the goods' weights plus the box and filling, in a box as long and wide as the largest item
+ * and as tall as the items stacked. Couriers charge the larger of this weight and the box's volumetric weight,
+ * so an honest box matters as much as the grams.
+ */
+export const PACKAGING_GRAMS = 150;
+/** Couriers' smallest box; an item with no size set is taken to fit in it. */
+export const SMALLEST_BOX_CM = { length: 10, breadth: 10, height: 5 };
+/** A parcel is not stacked taller than this; more goes side by side (the breadth doubles instead). */
+const MAX_HEIGHT_CM = 40;
+
+export type PackedItem = {
+  name: string;
+  quantity: number;
+  weightGrams: number | null;
+  lengthCm: number | null;
+  breadthCm: number | null;
+  heightCm: number | null;
+};
+
+/** The parcel for an order's items, or the names of the items whose weight is not set yet. */
+export function packParcel(items: PackedItem[]): { parcel: Parcel } | { missingWeight: string[] } {
+  const missingWeight = items.filter((item) => !item.weightGrams).map((item) => item.name);
+  if (missingWeight.length) return { missingWeight };
+  let weightGrams = PACKAGING_GRAMS;
+  let lengthCm = SMALLEST_BOX_CM.length;
+  let breadthCm = SMALLEST_BOX_CM.breadth;
+  let heightCm = 0;
+  for (const item of items) {
+    weightGrams += (item.weightGrams ?? 0) * item.quantity;
+    lengthCm = Math.max(lengthCm, item.lengthCm ?? SMALLEST_BOX_CM.length);
+    breadthCm = Math.max(breadthCm, item.breadthCm ?? SMALLEST_BOX_CM.breadth);
+    heightCm += (item.heightCm ?? SMALLEST_BOX_CM.height) * item.quantity;
+  }
+  while (heightCm > MAX_HEIGHT_CM) {
+    heightCm = Math.ceil(heightCm / 2);
+    breadthCm *= 2;
+  }
+  return {
+    parcel: { weightGrams, lengthCm, breadthCm, heightCm: Math.max(heightCm, SMALLEST_BOX_CM.height) },
+  };
+}
+
+/** A parcel's journey as the API shows it (the shopper sees no charges or weight). */
+export type ShipmentView = {
+  service: string;
+  status: ShipmentStatus;
+  courier: string | null;
+  awb: string | null;
+  chargesPaise: number | null;
+  weightGrams: number | null;
+  pickupScheduledFor: string | null;
+  ndr: {
+    state: "open" | "reattempt_requested" | "return_requested" | "closed";
+    reason: string | null;
+    note: string | null;
+  } | null;
+  receivedBack: boolean;
+  scans: { at: string; label: string; activity: string; location: string; status: ShipmentStatus | null }[];
+};
+
+/** A courier offered for a parcel, cheapest and fastest marked. */
+export type CourierChoice = {
+  courierId: string;
+  name: string;
+  ratePaise: number;
+  estimatedDays: number | null;
+  etd: string | null;
+  cheapest: boolean;
+  fastest: boolean;
+};
+
+/** A failed delivery still waiting for someone's choice. */
+export const ndrWaiting = (shipment: Pick<ShipmentView, "status" | "ndr">) =>
+  shipment.status === "undelivered" && shipment.ndr?.state === "open";

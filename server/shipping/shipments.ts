@@ -1,0 +1,582 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, isNotNull, lt, notInArray, or, sql } from "drizzle-orm";
+import type { OrderStatus } from "../../common/order-lifecycle.ts";
+import {
+  FINAL_SHIPMENT_STATUSES,
+  type Parcel,
+  packParcel,
+  type ShipmentStatus,
+} from "../../common/shipping.ts";
+import {
+  combos,
+  orderEvents,
+  orderLines,
+  orders,
+  products,
+  shipmentScans,
+  shipments,
+  users,
+} from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError, notFound } from "../errors.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
+import { log, serializeError } from "../log.ts";
+import { enqueueOrderMail } from "../orders/order-mail.ts";
+import { changeOrderStatus } from "../orders/order-status.ts";
+import type { CourierOption, CourierService, NdrAction, TrackingScan } from "./courier-service.ts";
+
+export type ShipmentRow = typeof shipments.$inferSelect;
+
+/** Orders in these states may be booked: the goods are ready or about to be packed. */
+const BOOKABLE: readonly OrderStatus[] = ["confirmed", "packed"];
+
+/** A reservation older than this belongs to a request that died mid-booking; another may take over. */
+const STALE_BOOKING_MS = 2 * 60_000;
+
+export function requireCourier(deps: Deps): CourierService {
+  if (!deps.courier) {
+    throw httpError(
+      503,
+      "shipping_not_configured",
+      "No courier aggregator is connected (SHIPROCKET_EMAIL and friends); ship by hand with Mark shipped.",
+    );
+  }
+  return deps.courier;
+}
+
+async function findOrder(deps: Deps, number: string) {
+  const [order] = await deps.db.select().from(orders).where(eq(orders.number, number));
+  if (!order) throw notFound("There is no order with that number.");
+  return order;
+}
+
+/** The order's parcel by the packing rule, from its products' and combos' weights and sizes now. */
+export async function parcelForOrder(deps: Deps, orderId: string): Promise<Parcel> {
+  const lines = await deps.db
+    .select({
+      name: orderLines.name,
+      quantity: orderLines.quantity,
+      weightGrams: sql<number | null>`coalesce(${products.weightGrams}, ${combos.weightGrams})`,
+      lengthCm: sql<number | null>`coalesce(${products.lengthCm}, ${combos.lengthCm})`,
+      breadthCm: sql<number | null>`coalesce(${products.breadthCm}, ${combos.breadthCm})`,
+      heightCm: sql<number | null>`coalesce(${products.heightCm}, ${combos.heightCm})`,
+    })
+    .from(orderLines)
+    .leftJoin(products, and(eq(orderLines.kind, "product"), eq(products.slug, orderLines.itemId)))
+    .leftJoin(combos, and(eq(orderLines.kind, "combo"), eq(combos.id, orderLines.itemId)))
+    .where(eq(orderLines.orderId, orderId))
+    .orderBy(orderLines.position);
+  const packed = packParcel(lines);
+  if ("missingWeight" in packed) {
+    throw httpError(
+      422,
+      "weight_missing",
+      `Set the weight of ${packed.missingWeight.join(", ")} in the catalogue editor first: couriers price by weight.`,
+    );
+  }
+  return packed.parcel;
+}
+
+/** Couriers serving the order's PIN for its parcel, cheapest and fastest marked. */
+export async function courierChoices(deps: Deps, number: string) {
+  const courier = requireCourier(deps);
+  const order = await findOrder(deps, number);
+  const parcel = await parcelForOrder(deps, order.id);
+  const options = await courier.couriersFor({
+    pin: order.shipPin,
+    parcel,
+    cod: order.paymentMethod === "cod",
+    declaredValuePaise: order.totalPaise,
+  });
+  return { parcel, couriers: markChoices(options) };
+}
+
+export function markChoices(options: CourierOption[]) {
+  const cheapest = [...options].sort((a, b) => a.ratePaise - b.ratePaise)[0];
+  const fastest = [...options].sort(
+    (a, b) => (a.estimatedDays ?? 99) - (b.estimatedDays ?? 99) || a.ratePaise - b.ratePaise,
+  )[0];
+  return options
+    .map((option) => ({
+      ...option,
+      cheapest: option.courierId === cheapest?.courierId,
+      fastest: option.courierId === fastest?.courierId,
+    }))
+    .sort((a, b) => a.ratePaise - b.ratePaise);
+}
+
+export type CourierRule = "cheapest" | "fastest";
+
+/**
+ * Books the order's parcel with the chosen courier (or by the rule): reserve, ask the aggregator, record.
+ * The reservation row (one live shipment per order, a unique index) is what makes a double click or a retry
+ * book once: the second request finds it and either returns the finished booking or is told it is under way.
+ * A refusal deletes the reservation (and cancels an order the aggregator had already made), so nothing is
+ * left half-recorded.
+ */
+export async function bookShipment(
+  deps: Deps,
+  number: string,
+  choice: { courierId: string } | { rule: CourierRule },
+  actorUserId: string | null,
+): Promise<{ shipment: ShipmentRow; alreadyBooked: boolean }> {
+  const courier = requireCourier(deps);
+  const order = await findOrder(deps, number);
+  const parcel = await parcelForOrder(deps, order.id);
+
+  const reservation = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
+    if (!locked) throw notFound("There is no order with that number.");
+    const [live] = await tx
+      .select()
+      .from(shipments)
+      .where(and(eq(shipments.orderId, order.id), sql`${shipments.status} <> 'cancelled'`))
+      .for("update");
+    if (live && live.status !== "booking") return { existing: live };
+    if (live) {
+      if (Date.now() - live.updatedAt.getTime() < STALE_BOOKING_MS) {
+        throw httpError(409, "booking_in_progress", "This order is being booked right now; wait a moment.");
+      }
+      await tx.delete(shipments).where(eq(shipments.id, live.id));
+    }
+    if (!BOOKABLE.includes(locked.status)) {
+      throw httpError(
+        409,
+        "invalid_transition",
+        "Only a confirmed or packed order can be booked with a courier.",
+      );
+    }
+    const [row] = await tx
+      .insert(shipments)
+      .values({
+        id: randomUUID(),
+        orderId: order.id,
+        service: courier.name,
+        status: "booking",
+        weightGrams: parcel.weightGrams,
+      })
+      .returning();
+    return { reserved: row as ShipmentRow };
+  });
+  if ("existing" in reservation && reservation.existing)
+    return { shipment: reservation.existing, alreadyBooked: true };
+  const reserved = (reservation as { reserved: ShipmentRow }).reserved;
+
+  let aggregatorOrderId: string | null = null;
+  try {
+    const courierId =
+      "courierId" in choice
+        ? choice.courierId
+        : pickByRule(
+            await courier.couriersFor({
+              pin: order.shipPin,
+              parcel,
+              cod: order.paymentMethod === "cod",
+              declaredValuePaise: order.totalPaise,
+            }),
+            choice.rule,
+          );
+    const lines = await deps.db
+      .select()
+      .from(orderLines)
+      .leftJoin(products, and(eq(orderLines.kind, "product"), eq(products.slug, orderLines.itemId)))
+      .where(eq(orderLines.orderId, order.id))
+      .orderBy(orderLines.position);
+    const [account] = order.userId
+      ? await deps.db.select({ email: users.email }).from(users).where(eq(users.id, order.userId))
+      : [];
+    const created = await courier.createOrder({
+      reference: order.number,
+      orderedAt: order.createdAt,
+      name: order.shipName,
+      phone: order.shipPhone,
+      email: account?.email ?? order.guestEmail,
+      line1: order.shipLine1,
+      line2: order.shipLine2,
+      city: order.shipCity,
+      state: order.shipState,
+      pin: order.shipPin,
+      cod: order.paymentMethod === "cod",
+      items: lines.map(({ order_lines: line, products: product }) => ({
+        name: line.name,
+        sku: line.itemId,
+        units: line.quantity,
+        unitPricePaise: line.unitPricePaise,
+        hsn: product?.hsnCode ?? null,
+      })),
+      subtotalPaise: order.subtotalPaise,
+      discountPaise: order.discountPaise,
+      shippingPaise: order.shippingPaise,
+      parcel,
+    });
+    aggregatorOrderId = created.aggregatorOrderId;
+    const assigned = await courier.assignCourier(created.shipmentId, courierId);
+    // The label and the pickup can be asked again later; a failure here does not undo a paid booking.
+    const labelUrl = await courier.labelUrl([created.shipmentId]).catch((error) => {
+      log.warn({ order: number, err: serializeError(error) }, "the label was not made at booking");
+      return null;
+    });
+    const pickup = await courier.schedulePickup([created.shipmentId]).catch((error) => {
+      log.warn({ order: number, err: serializeError(error) }, "the pickup was not scheduled at booking");
+      return null;
+    });
+    const now = new Date();
+    const [booked] = await deps.db.transaction(async (tx) => {
+      // The order first, then its parcel, as every transaction here takes them: the history row below needs
+      // a share lock on the order, and a second click holding the order while it waits for this parcel
+      // would otherwise deadlock with it.
+      await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, order.id)).for("update");
+      const rows = await tx
+        .update(shipments)
+        .set({
+          status: pickup ? "pickup_scheduled" : "booked",
+          aggregatorOrderId: created.aggregatorOrderId,
+          aggregatorShipmentId: created.shipmentId,
+          awb: assigned.awb,
+          courierId: assigned.courierId,
+          courierName: assigned.courierName,
+          chargesPaise: assigned.chargesPaise,
+          labelUrl,
+          pickupScheduledFor: pickup?.scheduledFor ?? null,
+          lastHeardAt: now,
+          updatedAt: now,
+        })
+        .where(eq(shipments.id, reserved.id))
+        .returning();
+      const [current] = await tx
+        .select({ status: orders.status })
+        .from(orders)
+        .where(eq(orders.id, order.id));
+      await tx.insert(orderEvents).values({
+        orderId: order.id,
+        fromStatus: current?.status ?? order.status,
+        toStatus: current?.status ?? order.status,
+        actor: "admin",
+        actorUserId,
+        note: `Booked with ${assigned.courierName} through ${courier.name}, AWB ${assigned.awb}`,
+        createdAt: now,
+      });
+      return rows;
+    });
+    // The label goes on a packed box: booking a confirmed order packs it.
+    if (order.status === "confirmed") {
+      await changeOrderStatus(
+        deps,
+        { orderId: order.id },
+        { to: "packed", actor: "admin", actorUserId, note: "Packed when the courier was booked" },
+      ).catch((error) => {
+        if ((error as { status?: number }).status !== 409) throw error;
+      });
+    }
+    return { shipment: booked as ShipmentRow, alreadyBooked: false };
+  } catch (error) {
+    await deps.db.delete(shipments).where(eq(shipments.id, reserved.id));
+    if (aggregatorOrderId) {
+      await courier
+        .cancel([aggregatorOrderId])
+        .catch((cancelError) =>
+          log.error(
+            { order: number, aggregatorOrderId, err: serializeError(cancelError) },
+            "an aggregator order left by a refused booking could not be cancelled",
+          ),
+        );
+    }
+    throw error;
+  }
+}
+
+function pickByRule(options: CourierOption[], rule: CourierRule): string {
+  const marked = markChoices(options);
+  const chosen = marked.find((option) => (rule === "cheapest" ? option.cheapest : option.fastest));
+  if (!chosen) throw httpError(422, "pin_not_served", "No courier serves this PIN code.");
+  return chosen.courierId;
+}
+
+/** One PDF with the labels of these orders' parcels (the aggregator merges them), in the order given. */
+export async function labelsFor(deps: Deps, numbers: string[]): Promise<Uint8Array> {
+  const courier = requireCourier(deps);
+  const rows = await deps.db
+    .select({ number: orders.number, shipmentId: shipments.aggregatorShipmentId })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(
+      and(inArray(orders.number, numbers), isNotNull(shipments.awb), sql`${shipments.status} <> 'cancelled'`),
+    );
+  const ids = numbers
+    .map((number) => rows.find((row) => row.number === number)?.shipmentId)
+    .filter((id): id is string => Boolean(id));
+  if (!ids.length) throw notFound("None of these orders has a booked parcel.");
+  return courier.fetchLabel(await courier.labelUrl(ids));
+}
+
+/** How the order follows its parcel: the order statuses each parcel status implies, in the order to take them. */
+const ORDER_STEPS: Partial<Record<ShipmentStatus, OrderStatus[]>> = {
+  picked_up: ["shipped"],
+  in_transit: ["shipped"],
+  out_for_delivery: ["shipped"],
+  undelivered: ["shipped"],
+  rto_initiated: ["shipped"],
+  rto_delivered: ["shipped"],
+  delivered: ["shipped", "delivered"],
+};
+
+/**
+ * Applies scans to a parcel: each scan is stored once (a unique key over parcel, time and code), and the
+ * parcel takes the status of its latest scan by the courier's time, whatever order the scans came in.
+ * Returns how many scans were new.
+ */
+export async function applyScans(deps: Deps, shipmentId: string, scans: TrackingScan[], now = new Date()) {
+  const result = await deps.db.transaction(async (tx) => {
+    const [shipment] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId)).for("update");
+    if (!shipment) return null;
+    const fresh = scans.length
+      ? await tx
+          .insert(shipmentScans)
+          .values(
+            // Oldest first, so two scans of the same second rank (by id) in the order the courier made them.
+            [...scans]
+              .sort((a, b) => a.at.getTime() - b.at.getTime())
+              .map((scan) => ({
+                shipmentId,
+                scannedAt: scan.at,
+                code: scan.code,
+                label: scan.label,
+                activity: scan.activity,
+                location: scan.location,
+                status: scan.status,
+              })),
+          )
+          .onConflictDoNothing()
+          .returning({ id: shipmentScans.id })
+      : [];
+    const [latest] = await tx
+      .select()
+      .from(shipmentScans)
+      .where(and(eq(shipmentScans.shipmentId, shipmentId), isNotNull(shipmentScans.status)))
+      .orderBy(desc(shipmentScans.scannedAt), desc(shipmentScans.id))
+      .limit(1);
+    const status = latest?.status ?? shipment.status;
+    const changed = status !== shipment.status && shipment.status !== "cancelled";
+    const set: Partial<typeof shipments.$inferInsert> = { lastHeardAt: now, updatedAt: now };
+    if (changed) {
+      set.status = status;
+      set.lastScanAt = latest?.scannedAt ?? null;
+      if (status === "undelivered") {
+        set.ndrState = "open";
+        set.ndrReason = latest?.activity || "The courier could not deliver";
+        set.ndrNote = null;
+        await enqueueOrderMail(tx, shipment.orderId, "undelivered");
+      } else if (shipment.ndrState === "open" || shipment.ndrState === "reattempt_requested") {
+        // The parcel moved on (out again, delivered, or coming back): the failed attempt is settled.
+        set.ndrState = "closed";
+      }
+      if (status === "out_for_delivery") await enqueueOrderMail(tx, shipment.orderId, "out_for_delivery");
+    }
+    await tx.update(shipments).set(set).where(eq(shipments.id, shipmentId));
+    return { shipment: { ...shipment, ...set } as ShipmentRow, fresh: fresh.length, mailed: changed };
+  });
+  if (!result) return 0;
+  if (result.mailed) deps.jobs.wake();
+  await moveOrderWithParcel(deps, result.shipment);
+  return result.fresh;
+}
+
+/**
+ * Brings the order to where its parcel is (packed -> shipped -> delivered), by the shop itself. Derived from
+ * the parcel's status rather than from each scan, so running it again changes nothing, and a crash between
+ * the scans and the order is mended by the next update.
+ */
+async function moveOrderWithParcel(deps: Deps, shipment: ShipmentRow) {
+  for (const to of shipment.status === "booking" ? [] : (ORDER_STEPS[shipment.status] ?? [])) {
+    const [order] = await deps.db
+      .select({ status: orders.status })
+      .from(orders)
+      .where(eq(orders.id, shipment.orderId));
+    if (!order || order.status === to) continue;
+    if (!(to === "shipped" ? order.status === "packed" : order.status === "shipped")) continue;
+    try {
+      await changeOrderStatus(
+        deps,
+        { orderId: shipment.orderId },
+        {
+          to,
+          actor: "system",
+          actorUserId: null,
+          note: to === "delivered" ? `Delivered by ${shipment.courierName}` : null,
+          courier: shipment.courierName ?? shipment.service,
+          trackingNumber: shipment.awb ?? undefined,
+          trackingUrl: shipment.awb
+            ? `https://shiprocket.co/tracking/${encodeURIComponent(shipment.awb)}`
+            : null,
+          onlyIf: (row) => row.status === order.status,
+        },
+      );
+    } catch (error) {
+      // Another update moved it meanwhile.
+      if ((error as { status?: number }).status !== 409) throw error;
+    }
+  }
+}
+
+/** Applies the scans the aggregator reports for one AWB (webhook or poll); false for an AWB not the shop's. */
+export async function applyScansForAwb(deps: Deps, awb: string, scans: TrackingScan[]) {
+  const [shipment] = await deps.db.select({ id: shipments.id }).from(shipments).where(eq(shipments.awb, awb));
+  if (!shipment) return false;
+  await applyScans(deps, shipment.id, scans);
+  return true;
+}
+
+/** Parcels not heard of for this long are asked after. */
+export const POLL_AFTER_MS = 3 * 60 * 60_000;
+export const POLL_SHIPMENTS_JOB = "poll-shipments";
+
+/** Asks the aggregator after parcels on their way that no webhook has told of lately. Returns how many. */
+export async function pollQuietShipments(deps: Deps, now = new Date(), limit = 50) {
+  if (!deps.courier) return 0;
+  const quiet = await deps.db
+    .select({ id: shipments.id, awb: shipments.awb })
+    .from(shipments)
+    .where(
+      and(
+        isNotNull(shipments.awb),
+        notInArray(shipments.status, ["booking", ...FINAL_SHIPMENT_STATUSES]),
+        or(
+          lt(shipments.lastHeardAt, new Date(now.getTime() - POLL_AFTER_MS)),
+          sql`${shipments.lastHeardAt} is null`,
+        ),
+      ),
+    )
+    .orderBy(asc(shipments.lastHeardAt))
+    .limit(limit);
+  let asked = 0;
+  for (const { id, awb } of quiet) {
+    try {
+      await applyScans(deps, id, await deps.courier.track(awb as string), now);
+      asked++;
+    } catch (error) {
+      log.warn({ awb, err: serializeError(error) }, "a parcel's tracking could not be read");
+    }
+  }
+  return asked;
+}
+
+/** Offers the poll every 15 minutes; one instance runs each (the job's key). Returns the stop function. */
+export function scheduleShipmentPolling(deps: Deps): () => void {
+  if (!deps.courier) return () => {};
+  const offer = () => {
+    const slot = Math.floor(Date.now() / (15 * 60_000));
+    enqueueJob(deps.db, {
+      kind: POLL_SHIPMENTS_JOB,
+      payload: {},
+      key: `${POLL_SHIPMENTS_JOB}:${slot}`,
+    }).catch((error) => log.warn({ err: serializeError(error) }, "could not queue the parcel poll"));
+  };
+  offer();
+  const timer = setInterval(offer, 5 * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Sends a choice about an undelivered parcel to the aggregator (the owner's, or the shopper's re-attempt
+ * request) and records it. Only an open failed delivery can be acted on, once: the row is locked meanwhile.
+ */
+export async function actOnUndelivered(
+  deps: Deps,
+  where: { orderId: string },
+  action: NdrAction,
+  by: "owner" | "shopper",
+) {
+  const courier = requireCourier(deps);
+  const note = (
+    action.kind === "return"
+      ? `Return to us asked by the ${by}${action.comments ? `: ${action.comments}` : ""}`
+      : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${action.address ? `, address ${action.address.line1} ${action.address.line2}`.trimEnd() : ""}${action.comments ? `: ${action.comments}` : ""}`
+  ).slice(0, 500);
+  const chosen = action.kind === "return" ? "return_requested" : "reattempt_requested";
+  // The choice is claimed in a short transaction before Shiprocket is asked, so a second click finds it taken
+  // and no transaction stays open while the aggregator answers (it may take longer than PostgreSQL lets an
+  // idle transaction live).
+  const claimed = await deps.db.transaction(async (tx) => {
+    // Order, then parcel: the lock order of booking (see bookShipment).
+    await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, where.orderId)).for("update");
+    const [shipment] = await tx
+      .select()
+      .from(shipments)
+      .where(and(eq(shipments.orderId, where.orderId), sql`${shipments.status} <> 'cancelled'`))
+      .for("update");
+    if (!shipment?.awb) throw notFound("This order has no parcel with a courier.");
+    const open =
+      shipment.ndrState === "open" || (by === "owner" && shipment.ndrState === "reattempt_requested");
+    if (shipment.status !== "undelivered" || !open) {
+      throw httpError(
+        409,
+        "no_failed_delivery",
+        "There is no failed delivery waiting for a choice on this parcel.",
+      );
+    }
+    await tx
+      .update(shipments)
+      .set({ ndrState: chosen, ndrNote: note, updatedAt: new Date() })
+      .where(eq(shipments.id, shipment.id));
+    return shipment;
+  });
+  try {
+    await courier.ndr(claimed.awb as string, action);
+  } catch (error) {
+    // Refused or unanswered: the failed delivery waits for a choice again.
+    await deps.db
+      .update(shipments)
+      .set({ ndrState: claimed.ndrState, ndrNote: claimed.ndrNote, updatedAt: new Date() })
+      .where(and(eq(shipments.id, claimed.id), eq(shipments.ndrState, chosen)));
+    throw error;
+  }
+  const [order] = await deps.db
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, where.orderId));
+  await deps.db.insert(orderEvents).values({
+    orderId: where.orderId,
+    fromStatus: order?.status ?? "shipped",
+    toStatus: order?.status ?? "shipped",
+    actor: by === "owner" ? "admin" : "customer",
+    actorUserId: null,
+    note,
+    createdAt: new Date(),
+  });
+}
+
+/** The parcel's journey as shown to the shopper and staff: its status and scans, oldest first. */
+export async function shipmentView(deps: Deps, orderId: string) {
+  const [shipment] = await deps.db
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.orderId, orderId), sql`${shipments.status} not in ('cancelled', 'booking')`));
+  if (!shipment) return null;
+  const scans = await deps.db
+    .select({
+      at: shipmentScans.scannedAt,
+      label: shipmentScans.label,
+      activity: shipmentScans.activity,
+      location: shipmentScans.location,
+      status: shipmentScans.status,
+    })
+    .from(shipmentScans)
+    .where(eq(shipmentScans.shipmentId, shipment.id))
+    .orderBy(asc(shipmentScans.scannedAt), asc(shipmentScans.id));
+  return {
+    service: shipment.service,
+    status: shipment.status as ShipmentStatus,
+    courier: shipment.courierName,
+    awb: shipment.awb,
+    chargesPaise: shipment.chargesPaise,
+    weightGrams: shipment.weightGrams,
+    pickupScheduledFor: shipment.pickupScheduledFor,
+    ndr: shipment.ndrState
+      ? { state: shipment.ndrState, reason: shipment.ndrReason, note: shipment.ndrNote }
+      : null,
+    receivedBack: shipment.receivedBackAt !== null,
+    scans: scans.map((scan) => ({ ...scan, at: scan.at.toISOString() })),
+  };
+}
+export type ShipmentView = NonNullable<Awaited<ReturnType<typeof shipmentView>>>;

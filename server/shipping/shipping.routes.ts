@@ -1,0 +1,378 @@
+import { timingSafeEqual } from "node:crypto";
+import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { orderNumberSchema } from "../../common/schemas/orders.ts";
+import {
+  bookSchema,
+  bulkSchema,
+  labelsQuery,
+  ownerNdrSchema,
+  parcelItemParam,
+  parcelSizeSchema,
+  shopperAttemptSchema,
+} from "../../common/schemas/shipping.ts";
+import { requireAdmin, requireUser } from "../auth/session.ts";
+import { combos, orders, products, shipments } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { httpError, notFound } from "../errors.ts";
+import { log, serializeError } from "../log.ts";
+import { changeOrderStatus } from "../orders/order-status.ts";
+import { validate } from "../validate.ts";
+import {
+  actOnUndelivered,
+  applyScansForAwb,
+  bookShipment,
+  courierChoices,
+  labelsFor,
+  shipmentView,
+} from "./shipments.ts";
+// The webhook's path (request-guards.ts TRACKING_WEBHOOK_PATH) avoids "shiprocket", "kartrocket", "sr" and
+// "kr": Shiprocket refuses webhook URLs holding them.
+import { type ShiprocketScan, toTrackingScan } from "./shiprocket.ts";
+
+const pdf = (bytes: Uint8Array, name: string) =>
+  new Response(Buffer.from(bytes), {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `inline; filename="${name}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+
+async function orderId(deps: Deps, number: string) {
+  const [order] = await deps.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number));
+  if (!order) throw notFound("There is no order with that number.");
+  return order.id;
+}
+
+/** Staff's shipping desk: couriers for an order, booking (one or many), labels, failed deliveries, returns. */
+export function adminShippingRoutes(deps: Deps) {
+  return (
+    new Hono<{ Variables: { adminId: string } }>()
+      .use(async (c, next) => {
+        c.set("adminId", (await requireAdmin(deps, c)).id);
+        await next();
+      })
+      .get("/", (c) => c.json({ connected: deps.courier !== null, service: deps.courier?.name ?? null }))
+      // Orders ready for a courier: confirmed or packed, with no live parcel; oldest first, as they are packed.
+      .get("/ready", async (c) => {
+        const rows = await deps.db
+          .select({
+            number: orders.number,
+            status: orders.status,
+            name: orders.shipName,
+            city: orders.shipCity,
+            pin: orders.shipPin,
+            totalPaise: orders.totalPaise,
+            paymentMethod: orders.paymentMethod,
+            placedAt: orders.createdAt,
+          })
+          .from(orders)
+          .where(
+            and(
+              inArray(orders.status, ["confirmed", "packed"]),
+              sql`not exists (select 1 from shipments s where s.order_id = ${orders.id} and s.status <> 'cancelled')`,
+            ),
+          )
+          .orderBy(orders.createdAt)
+          .limit(100);
+        return c.json({ orders: rows.map((row) => ({ ...row, placedAt: row.placedAt.toISOString() })) });
+      })
+      .get("/parcel-sizes/:kind/:id", validate("param", parcelItemParam), async (c) => {
+        const { kind, id } = c.req.valid("param");
+        const table = kind === "product" ? products : combos;
+        const key = kind === "product" ? products.slug : combos.id;
+        const [row] = await deps.db
+          .select({
+            weightGrams: table.weightGrams,
+            lengthCm: table.lengthCm,
+            breadthCm: table.breadthCm,
+            heightCm: table.heightCm,
+          })
+          .from(table)
+          .where(eq(key, id));
+        if (!row) throw notFound(`There is no such ${kind}.`);
+        return c.json({ size: row });
+      })
+      .put(
+        "/parcel-sizes/:kind/:id",
+        validate("param", parcelItemParam),
+        validate("json", parcelSizeSchema),
+        async (c) => {
+          const { kind, id } = c.req.valid("param");
+          const size = c.req.valid("json");
+          const updated =
+            kind === "product"
+              ? await deps.db
+                  .update(products)
+                  .set(size)
+                  .where(eq(products.slug, id))
+                  .returning({ id: products.slug })
+              : await deps.db.update(combos).set(size).where(eq(combos.id, id)).returning({ id: combos.id });
+          if (!updated.length) throw notFound(`There is no such ${kind}.`);
+          return c.json({ size });
+        },
+      )
+      .get("/orders/:number", validate("param", orderNumberSchema), async (c) => {
+        return c.json({
+          shipment: await shipmentView(deps, await orderId(deps, c.req.valid("param").number)),
+        });
+      })
+      .get("/orders/:number/couriers", validate("param", orderNumberSchema), async (c) => {
+        return c.json(await courierChoices(deps, c.req.valid("param").number));
+      })
+      .post(
+        "/orders/:number/book",
+        validate("param", orderNumberSchema),
+        validate("json", bookSchema),
+        async (c) => {
+          const { number } = c.req.valid("param");
+          const body = c.req.valid("json");
+          const { alreadyBooked } = await bookShipment(
+            deps,
+            number,
+            body.courierId ? { courierId: body.courierId } : { rule: body.rule ?? "cheapest" },
+            c.get("adminId"),
+          );
+          const view = await shipmentView(deps, await orderId(deps, number));
+          return c.json({ shipment: view, alreadyBooked }, alreadyBooked ? 200 : 201);
+        },
+      )
+      .get("/orders/:number/label.pdf", validate("param", orderNumberSchema), async (c) => {
+        const { number } = c.req.valid("param");
+        return pdf(await labelsFor(deps, [number]), `label-${number}.pdf`);
+      })
+      // Several orders at once, one after another: each booking is its own (a refusal stops only that order).
+      .post("/bulk", validate("json", bulkSchema), async (c) => {
+        const { numbers, rule } = c.req.valid("json");
+        const results: {
+          number: string;
+          ok: boolean;
+          awb?: string | null;
+          courier?: string | null;
+          error?: string;
+        }[] = [];
+        for (const number of [...new Set(numbers)]) {
+          try {
+            const { shipment } = await bookShipment(deps, number, { rule }, c.get("adminId"));
+            results.push({ number, ok: true, awb: shipment.awb, courier: shipment.courierName });
+          } catch (error) {
+            const message = (error as { message?: string }).message ?? "could not be booked";
+            if (!(error as { status?: number }).status)
+              log.error({ number, err: serializeError(error) }, "bulk booking");
+            results.push({ number, ok: false, error: message });
+          }
+        }
+        return c.json({ results });
+      })
+      .get("/labels.pdf", validate("query", labelsQuery), async (c) => {
+        return pdf(await labelsFor(deps, c.req.valid("query").orders), "labels.pdf");
+      })
+      .get("/undelivered", async (c) => {
+        const rows = await deps.db
+          .select({
+            number: orders.number,
+            name: orders.shipName,
+            city: orders.shipCity,
+            pin: orders.shipPin,
+            phone: orders.shipPhone,
+            status: shipments.status,
+            courier: shipments.courierName,
+            awb: shipments.awb,
+            ndrState: shipments.ndrState,
+            ndrReason: shipments.ndrReason,
+            ndrNote: shipments.ndrNote,
+            lastScanAt: shipments.lastScanAt,
+          })
+          .from(shipments)
+          .innerJoin(orders, eq(orders.id, shipments.orderId))
+          .where(
+            or(
+              inArray(shipments.ndrState, ["open", "reattempt_requested", "return_requested"]),
+              and(eq(shipments.status, "rto_delivered"), sql`${shipments.receivedBackAt} is null`),
+              eq(shipments.status, "rto_initiated"),
+            ),
+          )
+          .orderBy(desc(shipments.lastScanAt))
+          .limit(200);
+        return c.json({
+          parcels: rows.map((row) => ({ ...row, lastScanAt: row.lastScanAt?.toISOString() ?? null })),
+        });
+      })
+      .post(
+        "/orders/:number/ndr",
+        validate("param", orderNumberSchema),
+        validate("json", ownerNdrSchema),
+        async (c) => {
+          const { number } = c.req.valid("param");
+          const body = c.req.valid("json");
+          const id = await orderId(deps, number);
+          await actOnUndelivered(
+            deps,
+            { orderId: id },
+            body.action === "return"
+              ? { kind: "return", comments: body.comments ?? "Return to origin" }
+              : {
+                  kind: "reattempt",
+                  date: body.date ?? null,
+                  comments: body.comments ?? "Please attempt again",
+                },
+            "owner",
+          );
+          return c.json({ shipment: await shipmentView(deps, id) });
+        },
+      )
+      // A parcel returned to origin, received back unopened: the order is returned, its stock back on the shelf,
+      // and a credit note issued (as for any return), in one transaction.
+      .post("/orders/:number/received-back", validate("param", orderNumberSchema), async (c) => {
+        const { number } = c.req.valid("param");
+        const id = await orderId(deps, number);
+        const [shipment] = await deps.db
+          .select({ id: shipments.id })
+          .from(shipments)
+          .where(
+            and(eq(shipments.orderId, id), eq(shipments.status, "rto_delivered"), isNotNull(shipments.awb)),
+          );
+        if (!shipment) throw httpError(409, "not_returned", "This order's parcel has not come back to you.");
+        await changeOrderStatus(
+          deps,
+          { orderId: id },
+          {
+            to: "returned",
+            actor: "admin",
+            actorUserId: c.get("adminId"),
+            note: "Parcel returned by the courier, received back unopened",
+            restock: true,
+          },
+        );
+        await deps.db
+          .update(shipments)
+          .set({ receivedBackAt: new Date() })
+          .where(eq(shipments.id, shipment.id));
+        return c.json({ shipment: await shipmentView(deps, id) });
+      })
+  );
+}
+
+/** The shopper's view of the parcel, and their answer to a failed delivery. */
+export function orderShippingRoutes(deps: Deps) {
+  const ownOrderId = async (number: string, userId: string) => {
+    const [order] = await deps.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.number, number), eq(orders.userId, userId)));
+    if (!order) throw notFound("There is no order with that number in your account.");
+    return order.id;
+  };
+  return new Hono()
+    .get("/:number/shipment", validate("param", orderNumberSchema), async (c) => {
+      const user = await requireUser(deps, c);
+      const view = await shipmentView(deps, await ownOrderId(c.req.valid("param").number, user.id));
+      // The shopper sees the journey, not what the shop paid for it.
+      return c.json({ shipment: view ? { ...view, chargesPaise: null, weightGrams: null } : null });
+    })
+    .post(
+      "/:number/delivery-attempt",
+      validate("param", orderNumberSchema),
+      validate("json", shopperAttemptSchema),
+      async (c) => {
+        const user = await requireUser(deps, c);
+        const id = await ownOrderId(c.req.valid("param").number, user.id);
+        const body = c.req.valid("json");
+        await actOnUndelivered(
+          deps,
+          { orderId: id },
+          {
+            kind: "reattempt",
+            date: body.date,
+            comments: body.line1 ? "Customer corrected the address" : "Customer asked for another attempt",
+            address: body.line1 ? { line1: body.line1, line2: body.line2 ?? "" } : null,
+            phone: body.phone ?? null,
+          },
+          "shopper",
+        );
+        const view = await shipmentView(deps, id);
+        return c.json({ shipment: view ? { ...view, chargesPaise: null, weightGrams: null } : null });
+      },
+    );
+}
+
+/** The part of Shiprocket's tracking webhook the shop reads; the rest is ignored. */
+const trackingUpdate = z.object({
+  awb: z.union([z.string(), z.number()]).transform(String),
+  current_status: z.string().optional(),
+  current_status_id: z.union([z.string(), z.number()]).optional(),
+  current_timestamp: z.string().optional(),
+  scans: z
+    .array(
+      z.looseObject({
+        date: z.string(),
+        status: z.string().nullish(),
+        activity: z.string().nullish(),
+        location: z.string().nullish(),
+        "sr-status": z.union([z.string(), z.number()]).nullish(),
+        "sr-status-label": z.string().nullish(),
+      }),
+    )
+    .max(500)
+    .optional(),
+});
+
+function sameToken(expected: string, given: string) {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Shiprocket's tracking webhook. It is answered 200 whatever happens (Shiprocket wants nothing else, and a
+ * sender that is not Shiprocket learns nothing), but acted on only with the right x-api-key. An update lost
+ * here (the database away) is picked up by the poll of quiet parcels.
+ */
+export function trackingWebhookRoutes(deps: Deps) {
+  return new Hono().post(
+    "/tracking-updates",
+    bodyLimit({ maxSize: 512 * 1024, onError: (c) => c.json({ received: false }, 200) }),
+    async (c) => {
+      const token = deps.env.SHIPROCKET_WEBHOOK_TOKEN;
+      if (!token || !sameToken(token, c.req.header("x-api-key") ?? "")) {
+        log.warn({ configured: Boolean(token) }, "a tracking update without the right x-api-key was ignored");
+        return c.json({ received: false }, 200);
+      }
+      let update: z.infer<typeof trackingUpdate>;
+      try {
+        update = trackingUpdate.parse(await c.req.json());
+      } catch {
+        log.warn("a tracking update that is not Shiprocket's shape was ignored");
+        return c.json({ received: false }, 200);
+      }
+      const scans = (update.scans ?? []).map((scan) => toTrackingScan(scan as ShiprocketScan));
+      // Shiprocket's test call and early updates may carry no scans: the current status stands for one.
+      if (!scans.length && update.current_timestamp && update.current_status) {
+        scans.push(
+          toTrackingScan({
+            date: update.current_timestamp,
+            status: update.current_status,
+            activity: update.current_status,
+            location: "",
+            "sr-status": update.current_status_id ?? null,
+            "sr-status-label": update.current_status,
+          }),
+        );
+      }
+      try {
+        const known = await applyScansForAwb(
+          deps,
+          update.awb,
+          scans.filter((scan) => scan !== null),
+        );
+        if (!known) log.info({ awb: update.awb }, "a tracking update for a parcel the shop did not book");
+      } catch (error) {
+        log.error({ awb: update.awb, err: serializeError(error) }, "a tracking update could not be applied");
+      }
+      return c.json({ received: true }, 200);
+    },
+  );
+}

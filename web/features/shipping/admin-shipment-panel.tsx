@@ -1,0 +1,296 @@
+import { useState } from "react";
+import { indianDate } from "../../../common/india-time.ts";
+import { formatRupees } from "../../../common/money.ts";
+import type { OrderStatus } from "../../../common/order-lifecycle.ts";
+import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
+import { api, isApiError } from "../../lib/api.ts";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
+import { OrderDialog } from "../orders/order-dialog.tsx";
+import { ParcelJourney } from "./parcel-journey.tsx";
+
+/** Today and the next days in India, as YYYY-MM-DD, for a re-attempt's date. */
+export function nextDays(count: number): string[] {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, day) => indianDate(new Date(now + (day + 1) * 86_400_000)));
+}
+
+type Choices = { couriers: CourierChoice[]; parcel: { weightGrams: number } };
+
+const errorText = (caught: unknown) => (isApiError(caught) ? caught.message : "Something went wrong.");
+
+/**
+ * The order's parcel on staff's order page: "Book shipment" while the order is confirmed or packed, then the
+ * label, the scans, and the choices a failed delivery or a returned parcel asks for.
+ */
+export function AdminShipmentPanel({
+  number,
+  status,
+  connected,
+  shipment,
+  onChanged,
+}: {
+  number: string;
+  status: OrderStatus;
+  connected: boolean;
+  shipment: ShipmentView | null;
+  onChanged: (message: string) => void;
+}) {
+  const [booking, setBooking] = useState(false);
+  const [choices, setChoices] = useState<Choices | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [date, setDate] = useState(nextDays(1)[0] ?? "");
+
+  if (!connected && !shipment) return null;
+  const bookable = !shipment && (status === "confirmed" || status === "packed");
+  if (!shipment && !bookable) return null;
+
+  async function act(path: string, body: Record<string, unknown>, done: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/admin/shipping/orders/${number}/${path}`, { method: "POST", body });
+      onChanged(done);
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="parcel-heading" className={cardClass}>
+      <h2 id="parcel-heading" className="font-serif text-xl font-semibold">
+        Parcel
+      </h2>
+      {bookable && (
+        <>
+          <p className="mt-2 text-sm">
+            Book a courier, print the label, and the courier collects the parcel.
+          </p>
+          <button
+            type="button"
+            disabled={busy}
+            className={`${primaryButton} mt-3 w-full sm:w-auto`}
+            onClick={async () => {
+              // The couriers are asked when staff ask, not on every visit to the order (each ask is a call to
+              // the aggregator).
+              setBusy(true);
+              setError(null);
+              try {
+                setChoices(await api<Choices>(`/admin/shipping/orders/${number}/couriers`));
+                setBooking(true);
+              } catch (caught) {
+                setError(errorText(caught));
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {busy ? "Asking couriers…" : "Book shipment"}
+          </button>
+          <BookDialog
+            open={booking}
+            number={number}
+            choices={choices}
+            onClose={() => setBooking(false)}
+            onBooked={(message) => {
+              setBooking(false);
+              onChanged(message);
+            }}
+          />
+        </>
+      )}
+      {shipment && (
+        <div className="mt-2 space-y-3">
+          <ParcelJourney shipment={shipment} />
+          <p className="text-sm text-stone-700 dark:text-stone-300">
+            {shipment.service}
+            {shipment.chargesPaise !== null ? ` · charged ${formatRupees(shipment.chargesPaise)}` : ""}
+            {shipment.weightGrams ? ` · ${shipment.weightGrams} g` : ""}
+          </p>
+          <a
+            href={`/api/admin/shipping/orders/${number}/label.pdf`}
+            target="_blank"
+            rel="noreferrer"
+            className={secondaryButton}
+          >
+            Print label
+          </a>
+          {shipment.status === "undelivered" &&
+            (shipment.ndr?.state === "open" || shipment.ndr?.state === "reattempt_requested") && (
+              <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+                <p className="font-medium">
+                  Not delivered: {shipment.ndr?.reason ?? "the courier could not deliver"}
+                </p>
+                {shipment.ndr?.note && <p className="mt-1">{shipment.ndr.note}</p>}
+                <label htmlFor="reattempt-date" className="mt-2 block font-medium">
+                  Try again on
+                </label>
+                <select
+                  id="reattempt-date"
+                  value={date}
+                  onChange={(event) => setDate(event.target.value)}
+                  className={inputClass}
+                >
+                  {nextDays(3).map((day) => (
+                    <option key={day} value={day}>
+                      {day}
+                    </option>
+                  ))}
+                </select>
+                <div className="mt-2 flex flex-wrap gap-2">
+                  <button
+                    type="button"
+                    disabled={busy}
+                    className={primaryButton}
+                    onClick={() =>
+                      act("ndr", { action: "reattempt", date }, "Another attempt asked of the courier.")
+                    }
+                  >
+                    Ask for another attempt
+                  </button>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    className={secondaryButton}
+                    onClick={() =>
+                      act("ndr", { action: "return" }, "The courier is asked to bring the parcel back.")
+                    }
+                  >
+                    Return to us
+                  </button>
+                </div>
+              </div>
+            )}
+          {shipment.status === "rto_delivered" && !shipment.receivedBack && (
+            <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+              <p>
+                The courier has brought the parcel back. Open it, check it, then mark it received: the stock
+                goes back on the shelf and a credit note is issued.
+              </p>
+              <button
+                type="button"
+                disabled={busy}
+                className={`${primaryButton} mt-2`}
+                onClick={() => act("received-back", {}, "Parcel received back; stock restored.")}
+              >
+                Mark received back
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {error && (
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+        >
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The couriers serving the PIN, cheapest first; "Cheapest" and "Fastest" marked; one is booked. */
+function BookDialog({
+  open,
+  number,
+  choices,
+  onClose,
+  onBooked,
+}: {
+  open: boolean;
+  number: string;
+  choices: Choices | null;
+  onClose: () => void;
+  onBooked: (message: string) => void;
+}) {
+  const cheapest = choices?.couriers.find((courier) => courier.cheapest)?.courierId ?? null;
+  const [picked, setPicked] = useState<string | null>(null);
+  const chosen = picked ?? cheapest;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function book() {
+    if (!chosen || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<{ shipment: ShipmentView }>(`/admin/shipping/orders/${number}/book`, {
+        method: "POST",
+        body: { courierId: chosen },
+      });
+      onBooked(`Booked with ${answer.shipment.courier}, AWB ${answer.shipment.awb}. Print the label.`);
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <OrderDialog open={open} title={`Book a courier for ${number}`} onClose={onClose}>
+      {choices && (
+        <fieldset>
+          <legend className="text-sm">
+            Parcel of {choices.parcel.weightGrams} g. Couriers serving the PIN:
+          </legend>
+          <ul className="mt-2 space-y-2">
+            {choices.couriers.map((courier) => (
+              <li key={courier.courierId}>
+                <label className="flex cursor-pointer items-start gap-3 rounded-md border border-stone-200 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40">
+                  <input
+                    type="radio"
+                    name="courier"
+                    value={courier.courierId}
+                    checked={chosen === courier.courierId}
+                    onChange={() => setPicked(courier.courierId)}
+                    className="mt-1"
+                  />
+                  <span className="flex-1">
+                    <span className="flex flex-wrap items-center gap-2 font-medium">
+                      {courier.name}
+                      {courier.cheapest && (
+                        <span className="rounded bg-brand-100 px-1.5 py-0.5 text-xs text-brand-800 dark:bg-brand-800 dark:text-brand-50">
+                          Cheapest
+                        </span>
+                      )}
+                      {courier.fastest && (
+                        <span className="rounded bg-sky-100 px-1.5 py-0.5 text-xs text-sky-900 dark:bg-sky-900 dark:text-sky-50">
+                          Fastest
+                        </span>
+                      )}
+                    </span>
+                    <span className="block text-stone-700 dark:text-stone-300">
+                      {formatRupees(courier.ratePaise)}
+                      {courier.estimatedDays ? ` · ${courier.estimatedDays} days` : ""}
+                      {courier.etd ? ` (by ${courier.etd})` : ""}
+                    </span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      )}
+      {error && (
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+        >
+          {error}
+        </p>
+      )}
+      <div className="mt-4 flex flex-wrap justify-end gap-2">
+        <button type="button" className={secondaryButton} onClick={onClose}>
+          Not now
+        </button>
+        <button type="button" disabled={!chosen || busy} className={primaryButton} onClick={book}>
+          {busy ? "Booking…" : "Book courier"}
+        </button>
+      </div>
+    </OrderDialog>
+  );
+}

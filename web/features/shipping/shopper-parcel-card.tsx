@@ -1,0 +1,110 @@
+import { type FormEvent, useState } from "react";
+import { ndrWaiting, type ShipmentView } from "../../../common/shipping.ts";
+import { api, isApiError } from "../../lib/api.ts";
+import { cardClass, inputClass, primaryButton } from "../orders/buttons.ts";
+import { nextDays } from "./admin-shipment-panel.tsx";
+import { ParcelJourney } from "./parcel-journey.tsx";
+
+/**
+ * The shopper's parcel: where it is, every scan, and after a failed delivery the way to ask for another
+ * attempt on a day that suits, or to correct the address (the "undelivered" mail links here).
+ */
+export function ShopperParcelCard({
+  number,
+  shipment,
+  onChanged,
+}: {
+  number: string;
+  shipment: ShipmentView;
+  onChanged: (message: string) => void;
+}) {
+  const [date, setDate] = useState(nextDays(1)[0] ?? "");
+  const [line1, setLine1] = useState("");
+  const [line2, setLine2] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/orders/${number}/delivery-attempt`, {
+        method: "POST",
+        body: { date, ...(line1.trim() ? { line1: line1.trim(), line2: line2.trim() } : {}) },
+      });
+      onChanged("The courier will try again on the day you chose.");
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="parcel-heading" className={cardClass}>
+      <h2 id="parcel-heading" className="font-serif text-xl font-semibold">
+        Your parcel
+      </h2>
+      <div className="mt-2">
+        <ParcelJourney shipment={shipment} />
+      </div>
+      {ndrWaiting(shipment) && (
+        <form
+          onSubmit={submit}
+          className="mt-4 space-y-2 rounded-md bg-amber-50 p-3 text-sm dark:bg-amber-900/30"
+        >
+          <p className="font-medium">The courier could not deliver. When should they come again?</p>
+          <label htmlFor="attempt-date" className="block font-medium">
+            Day
+          </label>
+          <select
+            id="attempt-date"
+            value={date}
+            onChange={(event) => setDate(event.target.value)}
+            className={inputClass}
+          >
+            {nextDays(3).map((day) => (
+              <option key={day} value={day}>
+                {day}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="attempt-line1" className="block font-medium">
+            Corrected address (only if it was wrong)
+          </label>
+          <input
+            id="attempt-line1"
+            value={line1}
+            maxLength={120}
+            autoComplete="address-line1"
+            onChange={(event) => setLine1(event.target.value)}
+            className={inputClass}
+          />
+          <label htmlFor="attempt-line2" className="block font-medium">
+            Landmark or area
+          </label>
+          <input
+            id="attempt-line2"
+            value={line2}
+            maxLength={120}
+            autoComplete="address-line2"
+            onChange={(event) => setLine2(event.target.value)}
+            className={inputClass}
+          />
+          {error && (
+            <p
+              role="alert"
+              className="rounded-md bg-red-50 p-2 text-red-800 dark:bg-red-900/30 dark:text-red-200"
+            >
+              {error}
+            </p>
+          )}
+          <button type="submit" disabled={busy} className={primaryButton}>
+            {busy ? "Sending…" : "Ask for another attempt"}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
