@@ -45,6 +45,10 @@ describe("the server HTML of a product page", () => {
     expect(meta(html, "og:url")).toBe(`${PUBLIC_URL}/product/badam-mix`);
     expect(meta(html, "og:type")).toBe("product");
     expect(meta(html, "og:image")).toBe(`${PUBLIC_URL}/images/og/badam-mix-1.jpg`);
+    // The preview names the shop (issue 30): the card's brand line and the picture's description.
+    expect(meta(html, "og:site_name")).toBe("Prakriti Naturals");
+    expect(meta(html, "og:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
+    expect(meta(html, "twitter:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
     expect(meta(html, "twitter:card")).toBe("summary_large_image");
     expect(meta(html, "product:price:amount")).toBe("399.00");
     expect(meta(html, "product:price:currency")).toBe("INR");
@@ -75,7 +79,18 @@ describe("the server HTML of a product page", () => {
       },
     });
     expect(product?.image).toContain(`${PUBLIC_URL}/images/catalogue/badam-mix-1-800.webp`);
-    expect(product).not.toHaveProperty("aggregateRating");
+    // The stars and count the page shows, as ratings (docs/decisions/060).
+    const catalogue = {
+      product: (await (await get("/api/products/badam-mix")).json()) as { rating: number; reviewCount: number },
+    };
+    expect(product?.aggregateRating).toEqual({
+      "@type": "AggregateRating",
+      ratingValue: catalogue.product.rating,
+      ratingCount: catalogue.product.reviewCount,
+      bestRating: 5,
+      worstRating: 1,
+    });
+    expect(root).toContain(catalogue.product.reviewCount.toLocaleString("en-IN"));
     const trail = data.find((item) => item["@type"] === "BreadcrumbList") as
       | { itemListElement: { position: number; name: string }[] }
       | undefined;
