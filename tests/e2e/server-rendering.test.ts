@@ -8,7 +8,11 @@ let browser: Browser;
 const PUBLIC_URL = "https://shop.example.in";
 
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop({ env: { PUBLIC_URL } }), launchBrowser()]);
+  // LOG_LEVEL info: the ready line is an info line, and tests log warnings only by default.
+  [shop, browser] = await Promise.all([
+    startShop({ env: { PUBLIC_URL, LOG_LEVEL: "info" } }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -30,6 +34,13 @@ function structuredData(html: string): Record<string, unknown>[] {
     (match) => JSON.parse(match[1] ?? "") as Record<string, unknown>,
   );
 }
+
+describe("starting", () => {
+  it("names PUBLIC_URL in its ready line, not a guessed localhost (issue 30)", () => {
+    expect(shop.output()).toContain(`Shop ready on ${PUBLIC_URL} (`);
+    expect(shop.output()).not.toContain("Shop ready on http://localhost");
+  });
+});
 
 describe("the server HTML of a product page", () => {
   it("carries the page itself, its title, description, canonical, link-preview tags and JSON-LD", async () => {
