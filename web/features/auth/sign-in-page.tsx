@@ -14,6 +14,7 @@ import { fetchSessionUser } from "../../lib/session-user.ts";
 import { AuthCard } from "./auth-card.tsx";
 import { authClient } from "./auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
+import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
 export type SignInMode = "shop" | "admin";
@@ -52,7 +53,12 @@ export async function loadSignInPage(request: Request, mode: SignInMode): Promis
     fetchSessionUser(),
     api<{ providers: SocialProviderInfo[]; mobile: boolean }>("/account/providers"),
   ]);
-  if (user && !error && (mode === "shop" || isStaffRole(user.role))) throw redirect(redirectTo);
+  if (user && !error && (mode === "shop" || isStaffRole(user.role))) {
+    // A confirmation link, an e-mail link or a provider lands here signed in and goes straight on: without a
+    // word the shopper cannot tell it worked. The toast outlives the redirect (it lives in the layout).
+    if (typeof window !== "undefined") showSignedInToast(user.email);
+    throw redirect(redirectTo);
+  }
   const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
   const provider = providers.find(({ id }) => id === url.searchParams.get("provider"));
   return {

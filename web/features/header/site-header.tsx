@@ -42,10 +42,11 @@ export function SiteHeader() {
           <MobileMenu products={products} />
           <Link
             to="/"
-            className="flex items-center gap-2 rounded-lg px-1 font-serif text-lg font-semibold whitespace-nowrap text-brand-800 sm:text-xl dark:text-brand-100"
+            className="flex min-w-0 items-center gap-2 rounded-lg px-1 font-serif text-lg leading-tight font-semibold text-brand-800 sm:text-xl sm:whitespace-nowrap dark:text-brand-100"
           >
-            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8" />
-            {config.shopName}
+            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8 shrink-0" />
+            {/* A signed-in phone also shows the avatar: the name then takes two lines rather than the icons' room. */}
+            <span className="min-w-0">{config.shopName}</span>
           </Link>
           <nav aria-label="Site" className="ml-6 hidden items-center gap-1 lg:flex">
             <button type="button" className={navLinkClass} onClick={() => goToSection(SECTION_IDS.about)}>
@@ -61,7 +62,8 @@ export function SiteHeader() {
               <ThemeToggle />
             </div>
             <CartButton count={cartCount} />
-            <div className="ml-1 hidden sm:block">
+            {/* On a phone too: the spec gives the header the avatar; only Login waits in the menu sheet. */}
+            <div className="ml-1">
               <AccountMenu />
             </div>
           </div>
