@@ -210,6 +210,27 @@ describe("signed out", () => {
     await page.waitForURL("**/login?redirectTo=%2Fcheckout");
     await context.close();
   });
+
+  it("tells a guest who left everything empty what each field needs, the e-mail too (issue 30)", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/product/face-glow-oil");
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await page.goto("/checkout?as=guest");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    const form = page.getByRole("form", { name: "New delivery address" });
+    await form.getByRole("button", { name: "Use this address" }).click();
+    await form.getByText("Name is required").waitFor();
+    const email = page.getByLabel("E-mail");
+    await page.getByText("Enter a valid e-mail address").waitFor();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await email.getAttribute("aria-describedby")).toContain("guest-email-error");
+    // Typing clears it, as for the other fields.
+    await email.fill("meera@example.in");
+    expect(await page.getByText("Enter a valid e-mail address").count()).toBe(0);
+    await context.close();
+  });
 });
 
 describe("how the order screens look", () => {
