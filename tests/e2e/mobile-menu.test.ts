@@ -1,5 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { launchBrowser, newContext, type Shop, startShop } from "../fixtures.ts";
 
 let shop: Shop;
@@ -23,6 +24,49 @@ const inView = (page: Page, selector: string) =>
   });
 
 describe("the mobile menu at 375 px", () => {
+  it("signed in, shows Contact Us whole: nothing is cut off by a scroller of its own (issue 30)", async () => {
+    const account = await signUpViaHttp(shop.url, "kavya.menu@example.in");
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
+      await signInContext(context, shop.url, account);
+      const page = await context.newPage();
+      await page.goto("/");
+      await page
+        .getByRole("banner")
+        .getByRole("button", { name: /^Account menu/ })
+        .waitFor();
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await menu(page).getByRole("navigation", { name: "Your account" }).waitFor();
+      // Each row of the menu is whole inside whatever scrolls it: the list used to end in "Contact U…".
+      const cut = await menu(page)
+        .getByRole("navigation", { name: "Mobile" })
+        .evaluate((nav) => {
+          const rows = [...nav.querySelectorAll("summary, a, button")] as HTMLElement[];
+          return (
+            rows
+              // Only what is drawn: the links inside a folded category are not.
+              .filter((row) => row.checkVisibility())
+              .filter((row) => {
+                let scroller = row.parentElement;
+                while (scroller && getComputedStyle(scroller).overflowY === "visible")
+                  scroller = scroller.parentElement;
+                const area = (scroller ?? document.documentElement).getBoundingClientRect();
+                const box = row.getBoundingClientRect();
+                const visible = box.bottom > area.top && box.top < area.bottom;
+                return visible && (box.top < area.top - 1 || box.bottom > area.bottom + 1);
+              })
+              .map((row) => row.textContent)
+          );
+        });
+      expect(cut).toEqual([]);
+      const contact = menu(page).getByRole("button", { name: "Contact Us" });
+      const box = await contact.boundingBox();
+      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(812);
+      await page.screenshot({ path: `test-results/screenshots/mobile-menu-signed-in-${colorScheme}.png` });
+      await context.close();
+    }
+  });
+
   it("holds the category menus, About Us, Blog, Contact Us and Login; Contact Us scrolls to the form", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
       const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
