@@ -30,6 +30,14 @@ const overlaps = (a: Box, b: Box) =>
 describe("the header of a signed-in shopper", () => {
   it("shows the avatar with the e-mail's first letter at 375 and 1280 px, light and dark, with room for it", async () => {
     const account = await signUpViaHttp(shop.url, "kavya.raghunathan@example.in");
+    // Signed out, a phone's header keeps the shop's name on one line: no space is kept for an account control.
+    const signedOut = await newContext(browser, shop, { viewport: "phone" });
+    const visitor = await signedOut.newPage();
+    await visitor.goto("/");
+    await visitor.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const name = await header(visitor).getByRole("link", { name: "Prakriti Naturals" }).boundingBox();
+    expect(name?.height).toBeLessThanOrEqual(32);
+    await signedOut.close();
     for (const viewport of ["phone", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
         const context = await newContext(browser, shop, { viewport, colorScheme });

@@ -22,9 +22,8 @@ export function AccountMenu() {
   useEffect(() => {
     void refreshSession();
   }, [location.pathname]);
-  // The space is kept while the session loads, so the header does not shift; on a phone only a signed-in
-  // visitor gets a control here, so nothing is kept.
-  if (user === undefined) return <span className="hidden h-10 w-20 sm:block" aria-hidden="true" />;
+  // The space is kept while the session loads, so the header does not shift.
+  if (user === undefined) return <span className="block h-10 w-20" aria-hidden="true" />;
   if (!user) {
     const onSignInPage = SIGN_IN_PAGES.some((page) => location.pathname.startsWith(page));
     const back = onSignInPage ? "/" : location.pathname + location.search;
@@ -33,7 +32,7 @@ export function AccountMenu() {
     return (
       <Link
         to={back === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(back)}`}
-        className="hidden h-10 items-center rounded-full bg-brand-700 px-5 sm:inline-flex text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
+        className="inline-flex h-10 items-center rounded-full bg-brand-700 px-5 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
       >
         Login
       </Link>

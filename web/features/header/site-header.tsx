@@ -19,7 +19,8 @@ const navLinkClass =
 /** Promo banner and header, stuck to the top; its height is published so anchors land below it. */
 export function SiteHeader() {
   const { products, config } = useShopData();
-  const cartCount = useCartCount({ signedIn: useSessionUser() != null });
+  const user = useSessionUser();
+  const cartCount = useCartCount({ signedIn: user != null });
   const goToSection = useGoToSection();
   const topRef = useRef<HTMLDivElement>(null);
 
@@ -62,8 +63,9 @@ export function SiteHeader() {
               <ThemeToggle />
             </div>
             <CartButton count={cartCount} />
-            {/* On a phone too: the spec gives the header the avatar; only Login waits in the menu sheet. */}
-            <div className="ml-1">
+            {/* The avatar on a phone too, as the spec asks; Login (and the space kept while the session
+                loads) only from 640 px, where there is room: on a phone Login is in the menu sheet. */}
+            <div className={user ? "ml-1" : "ml-1 hidden sm:block"}>
               <AccountMenu />
             </div>
           </div>
