@@ -196,7 +196,10 @@ export function Component() {
                 </time>
               </div>
               <p className="mt-1 text-sm [overflow-wrap:anywhere] text-stone-700 dark:text-stone-300">
-                <span className="font-mono">{subjectOf(entry)}</span> by {entry.actorEmail}
+                <span className={subjectOf(entry) === entry.entityId ? "font-mono" : undefined}>
+                  {subjectOf(entry)}
+                </span>{" "}
+                by {entry.actorEmail}
               </p>
               {fields.length > 0 ? (
                 <dl className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
