@@ -45,7 +45,12 @@ export default defineConfig(({ isSsrBuild }) => ({
         precompressPlugin(),
       ],
   build: isSsrBuild
-    ? { outDir: "../dist-server", emptyOutDir: true, copyPublicDir: false }
+    ? {
+        outDir: "../dist-server",
+        emptyOutDir: true,
+        copyPublicDir: false,
+        rolldownOptions: { checks: { bundlerTimings: false } },
+      }
     : {
         outDir: "../dist",
         emptyOutDir: true,
@@ -64,6 +69,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
         rolldownOptions: {
+          // Rolldown's report of slow plugin callbacks prints in yellow on every first start and reads like a
+          // warning to an owner; the slow ones (og-images, precompress) are slow on purpose, once per build.
+          checks: { bundlerTimings: false },
           output: {
             codeSplitting: {
               // React and the router in one chunk of their own: a release of the shop's code leaves it cached,

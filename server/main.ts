@@ -84,9 +84,12 @@ async function main() {
   server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
+    // The address shoppers are sent to (PUBLIC_URL), not a guess: a shop told to live at 127.0.0.1 or
+    // behind a proxy printed "localhost". Only PORT=0 without a PUBLIC_URL leaves the default unknowable.
+    const shownUrl = env.PUBLIC_URL === "http://localhost:0" ? `http://localhost:${port}` : env.PUBLIC_URL;
     log.info(
       { port, database: embedded ? "embedded" : "external" },
-      `Shop ready on http://localhost:${port} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
+      `Shop ready on ${shownUrl} (${embedded ? `embedded PostgreSQL in ${env.DATA_DIR}` : "PostgreSQL at DATABASE_URL"})`,
     );
   });
 

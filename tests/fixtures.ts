@@ -109,9 +109,8 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * The shop and a browser for one test file, started together. Meant as a file's `beforeAll`, which takes the
- * returned `stop` as its teardown:
- * `beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);`
+ * The shop and a browser for one test file, started together. Meant for a file's `beforeAll`, which returns
+ * `stop` as its teardown (vitest runs a function beforeAll returns after the file's tests).
  */
 export async function startShopAndBrowser(options?: Parameters<typeof startShop>[0]) {
   const [shop, browser] = await Promise.all([startShop(options), launchBrowser()]);

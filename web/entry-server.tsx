@@ -79,7 +79,7 @@ export async function renderPage(url: URL): Promise<RenderedPage> {
     status: context.statusCode,
     head: renderHeadHtml(
       meta,
-      headTags(meta, shop.config.publicUrl, url.pathname),
+      headTags(meta, shop.config.publicUrl, url.pathname, shop.config.shopName),
       toJsonLd(meta.structuredData ?? [], shop.config),
     ),
     body,

@@ -1,4 +1,4 @@
-import { getOAuthState } from "better-auth/api";
+import { APIError, getOAuthState } from "better-auth/api";
 import type { OAuth2Tokens } from "better-auth/oauth2";
 import type { GenericOAuthConfig } from "better-auth/plugins";
 import type { Env } from "../env.ts";
@@ -141,11 +141,13 @@ function github(env: Env): GenericOAuthConfig {
       // Missing for a token without user:email or a GitHub App without the e-mail permission: no address.
       const emails = (await getJson<GitHubEmail[]>(api("/user/emails"), headers)) ?? [];
       const usable = Array.isArray(emails)
-        ? emails.filter(
-            (entry) => entry.verified === true && !entry.email.endsWith("@users.noreply.github.com"),
-          )
+        ? emails.filter((entry) => entry.verified === true && isRealGitHubAddress(entry.email))
         : [];
       const chosen = usable.find((entry) => entry.primary) ?? usable[0];
+      // An address GitHub lists but has not verified is a different problem from none at all: the shopper can
+      // fix it at GitHub in a minute, so say that rather than "did not share an address".
+      if (!chosen && Array.isArray(emails) && emails.some((entry) => isRealGitHubAddress(entry.email)))
+        await sendBackWithError("email_not_verified", env.PUBLIC_URL);
       return {
         id: String(profile.id),
         name: profile.name || profile.login,
@@ -155,6 +157,19 @@ function github(env: Env): GenericOAuthConfig {
       };
     },
   };
+}
+
+const isRealGitHubAddress = (email: string) => !email.endsWith("@users.noreply.github.com");
+
+/**
+ * Ends the provider callback with a redirect to the page the flow named for errors (`?error=<code>`), as
+ * Better Auth's own failures do. getUserInfo has no request context, but a thrown redirect is answered as one.
+ */
+async function sendBackWithError(code: string, publicUrl: string): Promise<never> {
+  const state = await getOAuthState().catch(() => null);
+  const target = new URL(state?.errorURL ?? "/login", publicUrl);
+  target.searchParams.set("error", code);
+  throw new APIError("FOUND", undefined, { Location: target.toString() });
 }
 
 type GitHubUser = {

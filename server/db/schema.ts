@@ -817,6 +817,8 @@ export type DocumentParty = {
   stateCode: string;
   gstin?: string | null;
   phone?: string | null;
+  /** The seller's FSSAI licence, which a food business prints on its bills; absent on documents made before. */
+  fssaiLicence?: string | null;
 };
 
 /**

@@ -57,6 +57,13 @@ describe("GET /api/pincodes/:pin", () => {
     expect((await api("GET", "/pincodes/194101")).body).toMatchObject({ district: "Leh", state: "Ladakh" });
     expect((await api("GET", "/pincodes/605001")).body).toMatchObject({ state: "Puducherry" });
     expect((await api("GET", "/pincodes/560038")).body).toMatchObject({ state: "Karnataka" });
+    // Delhi's districts are not cities: 110001 is New Delhi (Connaught Place), 110085 (Rohini) Delhi (issue 30).
+    expect((await api("GET", "/pincodes/110001")).body).toMatchObject({
+      city: "New Delhi",
+      district: "Central Delhi",
+      state: "Delhi",
+    });
+    expect((await api("GET", "/pincodes/110085")).body).toMatchObject({ city: "Delhi", state: "Delhi" });
   });
 
   it("refuses a PIN that is not 6 digits, or that India Post does not list, with 400 naming pin", async () => {
@@ -117,7 +124,7 @@ describe("GET /api/delivery/check", () => {
     const combo = await api("GET", "/delivery/check?pin=110001&combo=skincare-combo");
     expect(combo.status).toBe(200);
     expect(combo.body.message).toBe(
-      `Delivers to Central Delhi, Delhi by ${byDate()}; cash on delivery available`,
+      `Delivers to New Delhi, Delhi by ${byDate()}; cash on delivery available`,
     );
   });
 

@@ -4,7 +4,7 @@ import type { PinPlace } from "../../common/delivery-check.ts";
 import { type IndianState, isIndianState, pinMatchesState } from "../../common/india.ts";
 
 /** One post office as India Post's directory lists it (the package's data file, decision 043). */
-type DirectoryRow = { name: string; pincode: number; district: string; state: string };
+type DirectoryRow = { name: string; pincode: number; district: string; state: string; division?: string };
 
 /** The directory's spellings of today's states and union territories, where they differ from ours. */
 const STATE_NAMES: Record<string, IndianState> = {
@@ -35,7 +35,20 @@ const cleanName = (name: string) =>
 const mostCommon = (counts: Map<string, number>) =>
   [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
 
-type Tally = { districts: Map<string, number>; states: Map<IndianState, number> };
+type Tally = {
+  districts: Map<string, number>;
+  states: Map<IndianState, number>;
+  cities: Map<string, number>;
+};
+
+/**
+ * Delhi's districts (Central Delhi, South West Delhi...) are parts of one city, and no one writes "Central
+ * Delhi" as the city of an address. Its postal divisions say which: "New Delhi Central", "New Delhi GPO"
+ * (New Delhi) or "Delhi North", "Delhi East" (Delhi). Everywhere else the district names the city.
+ */
+function delhiCity(row: DirectoryRow): string {
+  return /^new delhi\b/i.test(row.division ?? "") ? "New Delhi" : "Delhi";
+}
 
 /** Every PIN once: the district most of its offices are in, and each state it reaches. */
 export function buildDirectory(rows: readonly DirectoryRow[]): Map<string, PinPlace> {
@@ -46,11 +59,13 @@ export function buildDirectory(rows: readonly DirectoryRow[]): Map<string, PinPl
     if (!state || !/^[1-9]\d{5}$/.test(pin)) continue;
     let tally = tallies.get(pin);
     if (!tally) {
-      tally = { districts: new Map(), states: new Map() };
+      tally = { districts: new Map(), states: new Map(), cities: new Map() };
       tallies.set(pin, tally);
     }
     const district = cleanName(row.district);
     tally.districts.set(district, (tally.districts.get(district) ?? 0) + 1);
+    const city = state === "Delhi" ? delhiCity(row) : district;
+    tally.cities.set(city, (tally.cities.get(city) ?? 0) + 1);
     tally.states.set(state, (tally.states.get(state) ?? 0) + 1);
   }
   const directory = new Map<string, PinPlace>();
@@ -60,7 +75,7 @@ export function buildDirectory(rows: readonly DirectoryRow[]): Map<string, PinPl
     const inRange = new Map([...tally.states].filter(([state]) => pinMatchesState(pin, state)));
     const state = (mostCommon(inRange.size ? inRange : tally.states) ?? states[0]) as IndianState;
     const district = mostCommon(tally.districts) ?? "";
-    directory.set(pin, { pin, city: district, district, state, states });
+    directory.set(pin, { pin, city: mostCommon(tally.cities) ?? district, district, state, states });
   }
   return directory;
 }

@@ -103,6 +103,8 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
     .fillColor(INK)
     .font(BOLD)
     .text(`GSTIN: ${supplier.gstin ?? ""}`, { width: CONTENT * 0.6 });
+  // FSSAI requires a food business's licence number on its invoices (the shop sells Badam Mix and other food).
+  if (supplier.fssaiLicence) doc.text(`FSSAI Lic. No.: ${supplier.fssaiLicence}`, { width: CONTENT * 0.6 });
   if (supplier.phone)
     doc
       .font(BODY)

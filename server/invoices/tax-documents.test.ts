@@ -81,6 +81,26 @@ async function documentsOf(number: string) {
 }
 
 describe("the tax invoice", () => {
+  it("prints the FSSAI licence saved in the shop's details, for a food item (issue 30)", async () => {
+    await shop.db.update(shopDetails).set({ fssaiLicence: "12419005000123" }).where(eq(shopDetails.id, 1));
+    try {
+      const meera = await customer();
+      await putInCart(shop.db, meera.userId, [{ itemId: "badam-mix" }]);
+      const response = await placeOrderRequest(shop.app, meera.cookie, {
+        addressId: meera.addressId,
+        paymentMethod: "cod",
+      });
+      expect(response.status).toBe(201);
+      const { order } = (await response.json()) as { order: OrderDetail };
+      expect((await confirm(order.number)).status).toBe(200);
+      const text = await pdfText((await download(`/api/orders/${order.number}/invoice.pdf`, meera)).bytes);
+      expect(text).toContain("Badam Mix");
+      expect(text).toContain("FSSAI Lic. No.: 12419005000123");
+    } finally {
+      await shop.db.update(shopDetails).set({ fssaiLicence: null }).where(eq(shopDetails.id, 1));
+    }
+  });
+
   it("is issued when staff confirm a cash-on-delivery order, once, and adds up to the order's total", async () => {
     const meera = await customer();
     const order = await placeOrder(meera);

@@ -36,6 +36,7 @@ async function supplierParty(tx: Executor): Promise<DocumentParty | null> {
     stateCode,
     gstin: shop.gstin,
     phone: shop.phone,
+    fssaiLicence: shop.fssaiLicence,
   };
 }
 

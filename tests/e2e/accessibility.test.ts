@@ -36,7 +36,11 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
   let context: BrowserContext;

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordAudit } from "../../server/audit/audit.ts";
 import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { jsonRequest } from "../database.ts";
@@ -110,6 +112,50 @@ describe("the owner's audit log", () => {
     }
     await screenshot(page, "admin-audit-staff-refused-375-light");
     await close();
+  });
+
+  it("words a product's new pictures for a person and fits 375 px: no raw JSON, no storage keys (issue 30)", async () => {
+    // The entries a product edit and a photo upload write (server/products), as they are stored.
+    const keys = [randomUUID(), randomUUID()].map((id) => `uploads/${id}`);
+    const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
+    const actor = { id: owner.userId, email: owner.email };
+    const product = { slug: "face-glow-oil", name: "Face Glow Oil", pricePaise: 49_900 };
+    await recordAudit(db, {
+      actor,
+      entityType: "product",
+      entityId: keys[0] ?? "",
+      action: "upload_image",
+      after: { key: keys[0], bytes: 1_482_113, small: 18_220, large: 64_118 },
+    });
+    await recordAudit(db, {
+      actor,
+      entityType: "product",
+      entityId: "face-glow-oil",
+      action: "update",
+      before: { ...product, images: ["catalogue/face-glow-oil-1"], imageAlts: [] },
+      after: { ...product, images: ["catalogue/face-glow-oil-1", ...keys], imageAlts: ["", "", ""] },
+    });
+    await pool.end();
+    for (const scheme of ["light", "dark"] as const) {
+      const { page, close } = await pageAs(owner, "phone", scheme);
+      await page.goto("/admin/audit?entityType=product");
+      const changes = page.getByRole("list", { name: "Changes, newest first" }).getByRole("listitem");
+      const edit = changes.filter({ hasText: "Products: update" });
+      await edit.waitFor();
+      expect(await edit.getByRole("deletion").allTextContents()).toEqual(["1 picture", "none"]);
+      expect(await edit.getByRole("insertion").allTextContents()).toEqual([
+        "3 pictures, 2 new",
+        "3 without a description",
+      ]);
+      const upload = changes.filter({ hasText: "Products: upload image" });
+      await upload.getByText("A new picture by owner@example.in").waitFor();
+      const text = (await changes.allTextContents()).join(" ");
+      expect(text).not.toMatch(/[[\]{}"]|uploads\//);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `admin-audit-product-375-${scheme}`);
+      await close();
+    }
   });
 
   it("is looked at on a phone and a wide screen, light and dark", async () => {

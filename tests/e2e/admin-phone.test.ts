@@ -139,6 +139,22 @@ describe("the admin on a phone and a desktop", () => {
       expect(await page.getByRole("button", { name: "Ship", exact: true }).count()).toBe(0);
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `admin-phone-shipped-${viewport}-dark`);
+
+      // The courier form starts from what was just saved, and still holds it right after Mark delivered,
+      // without a reload (issue 30).
+      const courierForm = page.getByRole("region", { name: "Correct courier details" });
+      await expect(courierForm.getByLabel("Courier").inputValue()).resolves.toBe("Blue Dart");
+      await expect(courierForm.getByLabel("Tracking number").inputValue()).resolves.toBe("BD-77812");
+      // The status note is read by the shopper: the form says so.
+      const note = page.getByLabel("Note for the shopper's order history (optional)");
+      expect(await note.getAttribute("aria-describedby")).toBe("status-note-hint");
+      await page.getByText("The shopper sees this note, word for word, on their order page.").waitFor();
+      await page.getByRole("button", { name: "Mark delivered" }).click();
+      await page.getByText("Delivered", { exact: true }).first().waitFor();
+      await page.getByRole("button", { name: "Mark delivered" }).waitFor({ state: "detached" });
+      await expect(courierForm.getByLabel("Courier").inputValue()).resolves.toBe("Blue Dart");
+      await expect(courierForm.getByLabel("Tracking number").inputValue()).resolves.toBe("BD-77812");
+      await screenshot(page, `admin-phone-delivered-${viewport}-dark`);
       await context.close();
     }, 120_000);
   }

@@ -5,7 +5,11 @@ import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const START = new Date("2025-03-01T10:00:00+05:30");
 // The clock stands still from here on: only runFor() moves it, so every timer is exact.
@@ -22,6 +26,16 @@ const currentSlide = (page: Page) =>
   page.locator("[aria-roledescription=slide][data-active]").getAttribute("aria-label");
 
 describe("the promo banner", () => {
+  it("has a minimise button a thumb can hit at 375 px: at least 44 x 44 (issue 30)", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/");
+    const box = await page.getByRole("button", { name: "Minimise offer banner" }).boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(44);
+    expect(box?.height).toBeGreaterThanOrEqual(44);
+    await context.close();
+  });
+
   it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async () => {
     const context = await newContext(browser, shop);
     const page = await context.newPage();

@@ -5,7 +5,11 @@ import { loadLazyImages, newContext, type Shop, screenshot, startShopAndBrowser 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const grid = (page: Page) => page.locator("#featured");
 const cardNames = (page: Page) =>

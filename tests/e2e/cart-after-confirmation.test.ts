@@ -6,7 +6,11 @@ import { linkIn, waitForMail } from "../mail.ts";
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.

@@ -210,6 +210,107 @@ describe("signed out", () => {
     await page.waitForURL("**/login?redirectTo=%2Fcheckout");
     await context.close();
   });
+
+  it("tells a guest who left everything empty what each field needs, the e-mail too (issue 30)", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/product/face-glow-oil");
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await page.goto("/checkout?as=guest");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    const form = page.getByRole("form", { name: "New delivery address" });
+    await form.getByRole("button", { name: "Use this address" }).click();
+    await form.getByText("Name is required").waitFor();
+    const email = page.getByLabel("E-mail");
+    await page.getByText("Enter a valid e-mail address").waitFor();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await email.getAttribute("aria-describedby")).toContain("guest-email-error");
+    // Typing clears it, as for the other fields.
+    await email.fill("meera@example.in");
+    expect(await page.getByText("Enter a valid e-mail address").count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe("a refunded order's progress", () => {
+  it("keeps its eight steps' labels apart at 375 px and 1280 px, light and dark (issue 30)", async () => {
+    const shopper = await newAccount("refunded");
+    const owner = await newAccount("owner");
+    await makeAdmin(database.db, owner.userId);
+    const call = async (as: TestAccount, method: string, path: string, body: unknown, headers = {}) => {
+      const response = await fetch(`${shop.url}/api${path}`, {
+        method,
+        headers: { "Content-Type": "application/json", Origin: shop.url, Cookie: as.cookie, ...headers },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      return response.json();
+    };
+    await putInCart(database.db, shopper.userId, [{ itemId: "badam-mix" }]);
+    const { address } = await call(shopper, "POST", "/addresses", {
+      name: "Meera Iyer",
+      phone: "98765 43210",
+      line1: "12, Lotus Apartments",
+      city: "Bengaluru",
+      state: "Karnataka",
+      pin: "560038",
+    });
+    const { order } = await call(
+      shopper,
+      "POST",
+      "/orders",
+      { addressId: address.id, paymentMethod: "cod" },
+      { "Idempotency-Key": crypto.randomUUID() },
+    );
+    const admin = `/admin/orders/${order.number}`;
+    for (const status of ["confirmed", "packed"]) await call(owner, "POST", `${admin}/status`, { status });
+    await call(owner, "POST", `${admin}/ship`, { courier: "Delhivery", trackingNumber: "DLV1234567890" });
+    for (const status of ["delivered", "return_requested", "returned"])
+      await call(owner, "POST", `${admin}/status`, { status });
+    await call(owner, "POST", `${admin}/status`, { status: "refunded", refundReference: "UPI-55512" });
+
+    for (const viewport of ["phone", "desktop"] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await newContext(browser, shop, { viewport, colorScheme });
+        await signInContext(context, shop.url, shopper);
+        const page = await context.newPage();
+        await page.goto(`/orders/${order.number}`);
+        const steps = page.getByRole("list", { name: "Order progress" }).getByRole("listitem");
+        await steps.first().waitFor();
+        expect(await steps.count()).toBe(8);
+        // Each step's label and date: no two boxes share a pixel, and none leaves the screen.
+        const boxes = await steps.evaluateAll((items) =>
+          items.flatMap((item) =>
+            [...item.querySelectorAll(":scope > span:not([aria-hidden]), :scope > time")].map((part) => {
+              const range = document.createRange();
+              // The words themselves, without the label's screen-reader suffix.
+              range.selectNodeContents(part.firstChild ?? part);
+              const box = range.getBoundingClientRect();
+              return {
+                text: part.textContent,
+                left: box.left,
+                right: box.right,
+                top: box.top,
+                bottom: box.bottom,
+              };
+            }),
+          ),
+        );
+        expect(boxes).toHaveLength(16);
+        const width = page.viewportSize()?.width ?? 0;
+        for (const [index, a] of boxes.entries()) {
+          expect(a.right, `${a.text} inside the screen`).toBeLessThanOrEqual(width);
+          for (const b of boxes.slice(index + 1)) {
+            const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+            expect(apart, `${a.text} and ${b.text}`).toBe(true);
+          }
+        }
+        await screenshot(page, `order-refunded-${viewport}-${colorScheme}`);
+        await context.close();
+      }
+    }
+  });
 });
 
 describe("how the order screens look", () => {

@@ -12,7 +12,11 @@ import {
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 describe("the combos and gifting section", () => {
   it("shows the four bundles with their products, prices and savings, and opens each one", async () => {

@@ -5,7 +5,11 @@ import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 async function fillForm(page: Page, email = "asha@example.in") {
   const form = page.getByRole("form", { name: "Contact us" });

@@ -16,7 +16,11 @@ const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_E
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser({ env: SHOP })).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser({ env: SHOP });
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],

@@ -1,11 +1,16 @@
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const header = (page: Page) => page.getByRole("banner");
 const inView = (page: Page, selector: string) =>
@@ -15,6 +20,56 @@ const inView = (page: Page, selector: string) =>
     const box = element.getBoundingClientRect();
     return box.top >= headerBottom - 1 && box.top < window.innerHeight / 2;
   });
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe("the header of a signed-in shopper", () => {
+  it("shows the avatar with the e-mail's first letter at 375 and 1280 px, light and dark, with room for it", async () => {
+    const account = await signUpViaHttp(shop.url, "kavya.raghunathan@example.in");
+    // Signed out, a phone's header keeps the shop's name on one line: no space is kept for an account control.
+    const signedOut = await newContext(browser, shop, { viewport: "phone" });
+    const visitor = await signedOut.newPage();
+    await visitor.goto("/");
+    await visitor.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const name = await header(visitor).getByRole("link", { name: "Prakriti Naturals" }).boundingBox();
+    expect(name?.height).toBeLessThanOrEqual(32);
+    await signedOut.close();
+    for (const viewport of ["phone", "desktop"] as const) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await newContext(browser, shop, { viewport, colorScheme });
+        await signInContext(context, shop.url, account);
+        const page = await context.newPage();
+        await page.goto("/");
+        const avatar = header(page).getByRole("button", { name: `Account menu for ${account.email}` });
+        await avatar.waitFor();
+        expect(await avatar.textContent()).toBe("k");
+        const width = page.viewportSize()?.width ?? 0;
+        const boxes = {
+          avatar: await avatar.boundingBox(),
+          cart: await header(page).getByRole("link", { name: /^Cart/ }).boundingBox(),
+          search: await header(page).getByRole("button", { name: "Search products" }).boundingBox(),
+          name: await header(page).getByRole("link", { name: "Prakriti Naturals" }).boundingBox(),
+        };
+        for (const [name, box] of Object.entries(boxes)) {
+          expect(box, name).not.toBeNull();
+          expect((box?.x ?? 0) + (box?.width ?? 0), `${name} inside the screen`).toBeLessThanOrEqual(width);
+        }
+        // Nothing in the header runs into anything else, and the page does not scroll sideways.
+        const entries = Object.entries(boxes) as [string, Box][];
+        for (const [i, [a, boxA]] of entries.entries())
+          for (const [b, boxB] of entries.slice(i + 1))
+            expect(overlaps(boxA, boxB), `${a} and ${b}`).toBe(false);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.screenshot({
+          path: `test-results/screenshots/header-signed-in-${viewport}-${colorScheme}.png`,
+        });
+        await context.close();
+      }
+    }
+  });
+});
 
 describe("the header on a desktop", () => {
   it("lists each category's products in its menu, and closes on Escape or a click elsewhere", async () => {
@@ -65,10 +120,10 @@ describe("the header on a desktop", () => {
     const page = await context.newPage();
     // A catalogue in which no product is in the Combos & Gifting menu. The cart page is rendered in the
     // browser, whose catalogue request can be rewritten (public pages carry theirs in the server's HTML).
-    await page.route("**/api/products?pageSize=100", async (route) => {
+    await page.route("**/api/catalogue", async (route) => {
       const response = await route.fetch();
       const body = await response.json();
-      for (const product of body.items)
+      for (const product of body.products)
         product.menus = product.menus.filter((menu: string) => menu !== "combos");
       await route.fulfill({ response, json: body });
     });

@@ -12,7 +12,11 @@ import {
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 describe("the landing page's layout", () => {
   it("has the spec's sections in the spec's order", async () => {

@@ -18,7 +18,11 @@ const BUDGET_BYTES = 120_000;
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 /** Records every script the page downloads from now on, as file name and gzip -9 size. */
 function recordScripts(page: Page) {

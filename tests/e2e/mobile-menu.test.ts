@@ -1,11 +1,16 @@
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
 const inView = (page: Page, selector: string) =>
@@ -17,6 +22,49 @@ const inView = (page: Page, selector: string) =>
   });
 
 describe("the mobile menu at 375 px", () => {
+  it("signed in, shows Contact Us whole: nothing is cut off by a scroller of its own (issue 30)", async () => {
+    const account = await signUpViaHttp(shop.url, "kavya.menu@example.in");
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
+      await signInContext(context, shop.url, account);
+      const page = await context.newPage();
+      await page.goto("/");
+      await page
+        .getByRole("banner")
+        .getByRole("button", { name: /^Account menu/ })
+        .waitFor();
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await menu(page).getByRole("navigation", { name: "Your account" }).waitFor();
+      // Each row of the menu is whole inside whatever scrolls it: the list used to end in "Contact U…".
+      const cut = await menu(page)
+        .getByRole("navigation", { name: "Mobile" })
+        .evaluate((nav) => {
+          const rows = [...nav.querySelectorAll("summary, a, button")] as HTMLElement[];
+          return (
+            rows
+              // Only what is drawn: the links inside a folded category are not.
+              .filter((row) => row.checkVisibility())
+              .filter((row) => {
+                let scroller = row.parentElement;
+                while (scroller && getComputedStyle(scroller).overflowY === "visible")
+                  scroller = scroller.parentElement;
+                const area = (scroller ?? document.documentElement).getBoundingClientRect();
+                const box = row.getBoundingClientRect();
+                const visible = box.bottom > area.top && box.top < area.bottom;
+                return visible && (box.top < area.top - 1 || box.bottom > area.bottom + 1);
+              })
+              .map((row) => row.textContent)
+          );
+        });
+      expect(cut).toEqual([]);
+      const contact = menu(page).getByRole("button", { name: "Contact Us" });
+      const box = await contact.boundingBox();
+      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(812);
+      await page.screenshot({ path: `test-results/screenshots/mobile-menu-signed-in-${colorScheme}.png` });
+      await context.close();
+    }
+  });
+
   it("holds the category menus, About Us, Blog, Contact Us and Login; Contact Us scrolls to the form", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
       const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
@@ -86,10 +134,10 @@ describe("the mobile menu at 375 px", () => {
     const page = await context.newPage();
     // The cart page is rendered in the browser, whose catalogue request can be rewritten (public pages
     // carry theirs in the server's HTML).
-    await page.route("**/api/products?pageSize=100", async (route) => {
+    await page.route("**/api/catalogue", async (route) => {
       const response = await route.fetch();
       const body = await response.json();
-      for (const product of body.items)
+      for (const product of body.products)
         product.menus = product.menus.filter((name: string) => name !== "bestsellers");
       await route.fulfill({ response, json: body });
     });

@@ -78,7 +78,14 @@ describe("signing in with a mobile number", () => {
     await page.getByLabel("Code from the SMS").fill(code);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/");
-    // At 375 px the account menu sits behind the menu button: the session says who is signed in.
+    // The code signs in and the page changes: the shopper is told so, and the header shows the avatar even
+    // at 375 px (issue 30).
+    await page.getByRole("status").getByText("You're signed in as +91 98450 12345.").waitFor();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: "Account menu for +91 98450 12345" })
+      .waitFor();
+    await shot(page, "phone-signed-in-toast");
     const session = (await (await page.request.get("/api/auth/get-session")).json()) as {
       user: { phoneNumber: string; email: string };
     };
@@ -108,6 +115,30 @@ describe("signing in with a mobile number", () => {
     await page.waitForURL(/\/orders\/PN-\d{4}-\d{6}\?placed=1$/);
     await page.getByText("Thank you! Your order is placed.").waitFor();
     await shot(page, "phone-order-placed");
+
+    // Settings for an account made with a mobile number: no e-mail links, no password to reset with an
+    // address it does not have, no "Not set" then "only way" contradiction, and no number for a name.
+    await page.goto("/settings");
+    await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
+    await expect(page.getByRole("textbox", { name: "Name" }).inputValue()).resolves.toBe("");
+    const password = page.getByRole("region", { name: "Password" });
+    await password
+      .getByText(
+        "You sign in with a code we send by SMS to +91 98450 12345. An account made with a mobile number has no password.",
+      )
+      .waitFor();
+    const ways = page.getByRole("region", { name: "Ways to sign in" });
+    await ways.getByText("+91 98450 12345: a code by SMS each time").waitFor();
+    const settingsText = (await page.getByRole("main").textContent()) ?? "";
+    for (const wrong of [
+      "e-mail link",
+      "Forgot your password",
+      "Not set",
+      "only way to sign in",
+      "e-mail address",
+    ])
+      expect(settingsText, wrong).not.toContain(wrong);
+    await shot(page, "phone-settings-mobile-account");
 
     const [user] = await database.db.select().from(users).where(eq(users.phoneNumber, "+919845012345"));
     expect(user?.phoneNumberVerified).toBe(true);

@@ -15,7 +15,11 @@ import {
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>

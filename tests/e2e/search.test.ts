@@ -5,7 +5,11 @@ import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtu
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const START = new Date("2025-03-01T10:00:00+05:30");
 // The clock stands still from here on: only runFor() moves it, so every timer is exact.

@@ -7,7 +7,12 @@ let shop: Shop;
 let browser: Browser;
 const PUBLIC_URL = "https://shop.example.in";
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser({ env: { PUBLIC_URL } })).stop);
+// LOG_LEVEL info: the ready line is an info line, and tests log warnings only by default.
+beforeAll(async () => {
+  const started = await startShopAndBrowser({ env: { PUBLIC_URL, LOG_LEVEL: "info" } });
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${shop.url}${path}`, { headers });
 
@@ -25,6 +30,13 @@ function structuredData(html: string): Record<string, unknown>[] {
   );
 }
 
+describe("starting", () => {
+  it("names PUBLIC_URL in its ready line, not a guessed localhost (issue 30)", () => {
+    expect(shop.output()).toContain(`Shop ready on ${PUBLIC_URL} (`);
+    expect(shop.output()).not.toContain("Shop ready on http://localhost");
+  });
+});
+
 describe("the server HTML of a product page", () => {
   it("carries the page itself, its title, description, canonical, link-preview tags and JSON-LD", async () => {
     const response = await get("/product/badam-mix");
@@ -39,6 +51,10 @@ describe("the server HTML of a product page", () => {
     expect(meta(html, "og:url")).toBe(`${PUBLIC_URL}/product/badam-mix`);
     expect(meta(html, "og:type")).toBe("product");
     expect(meta(html, "og:image")).toBe(`${PUBLIC_URL}/images/og/badam-mix-1.jpg`);
+    // The preview names the shop (issue 30): the card's brand line and the picture's description.
+    expect(meta(html, "og:site_name")).toBe("Prakriti Naturals");
+    expect(meta(html, "og:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
+    expect(meta(html, "twitter:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
     expect(meta(html, "twitter:card")).toBe("summary_large_image");
     expect(meta(html, "product:price:amount")).toBe("399.00");
     expect(meta(html, "product:price:currency")).toBe("INR");
@@ -69,7 +85,21 @@ describe("the server HTML of a product page", () => {
       },
     });
     expect(product?.image).toContain(`${PUBLIC_URL}/images/catalogue/badam-mix-1-800.webp`);
-    expect(product).not.toHaveProperty("aggregateRating");
+    // The stars and count the page shows, as ratings (docs/decisions/060).
+    const catalogue = {
+      product: (await (await get("/api/products/badam-mix")).json()) as {
+        rating: number;
+        reviewCount: number;
+      },
+    };
+    expect(product?.aggregateRating).toEqual({
+      "@type": "AggregateRating",
+      ratingValue: catalogue.product.rating,
+      ratingCount: catalogue.product.reviewCount,
+      bestRating: 5,
+      worstRating: 1,
+    });
+    expect(root).toContain(catalogue.product.reviewCount.toLocaleString("en-IN"));
     const trail = data.find((item) => item["@type"] === "BreadcrumbList") as
       | { itemListElement: { position: number; name: string }[] }
       | undefined;

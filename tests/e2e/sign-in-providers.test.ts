@@ -140,9 +140,11 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
     await page.getByRole("button", { name: "Continue as Ravi" }).click();
     await page.waitForURL("**/login?**error=email_not_found**");
     const alert = page.getByRole("alert");
+    // X's wording: what the shopper can do, never "allow X to share", which is the shop's app setting.
     await alert
-      .getByText("We could not sign you in with X (Twitter): it did not share an e-mail address")
+      .getByText("We could not sign you in with X (Twitter): X did not give us an e-mail address")
       .waitFor();
+    expect(await alert.textContent()).not.toContain("allow X");
     expect(await page.getByRole("button", { name: /^Account menu/ }).count()).toBe(0);
     await alert.getByRole("link", { name: "E-mail me a sign-in link" }).click();
     await page.waitForURL("**/login/email-link**");
@@ -151,6 +153,30 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
       "email",
     );
     fakes.twitter.restore();
+    await context.close();
+  });
+
+  it("says a GitHub address that is there but unverified is unverified, not missing", async () => {
+    fakes.github.signInAs({
+      id: "77009",
+      name: "Uma",
+      username: "uma",
+      email: undefined,
+      emails: [{ email: "uma.code@example.in", primary: true, verified: false, visibility: "private" }],
+    });
+    const context = await newContext(browser, shop);
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Continue with GitHub" }).click();
+    await page.getByRole("button", { name: "Continue as Uma" }).click();
+    await page.waitForURL("**/login?**error=email_not_verified**");
+    const alert = page.getByRole("alert");
+    await alert
+      .getByText("We could not sign you in with GitHub: your e-mail address there is not verified yet")
+      .waitFor();
+    expect(await alert.textContent()).not.toContain("did not share");
+    await alert.getByRole("link", { name: "E-mail me a sign-in link" }).waitFor();
+    expect(await page.getByRole("button", { name: /^Account menu/ }).count()).toBe(0);
     await context.close();
   });
 

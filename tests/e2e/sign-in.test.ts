@@ -70,6 +70,8 @@ describe("signing up and in with e-mail and password", () => {
     });
     await page.goto(linkIn(mail, "/api/auth/verify-email"));
     await page.waitForURL("**/settings");
+    // The link signs in on its way through: the shopper is told so (issue 30).
+    await page.getByRole("status").getByText(`You're signed in as ${email}.`).waitFor();
     await signedInAs(page, email);
 
     await avatar(page).click();

@@ -5,7 +5,11 @@ import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtu
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => ({ shop, browser } = await startShopAndBrowser()).stop);
+beforeAll(async () => {
+  const started = await startShopAndBrowser();
+  ({ shop, browser } = started);
+  return started.stop;
+});
 
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 

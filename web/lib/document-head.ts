@@ -86,7 +86,7 @@ export type HeadTag = { tag: "meta" | "link"; attrs: Record<string, string> };
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 /** Every tag of the head that differs per page, besides <title> and JSON-LD (the server's alone). */
-export function headTags(meta: PageMeta, publicUrl: string, pathname: string): HeadTag[] {
+export function headTags(meta: PageMeta, publicUrl: string, pathname: string, shopName: string): HeadTag[] {
   const url = `${publicUrl}${meta.canonicalPath ?? pathname}`;
   const tags: HeadTag[] = [];
   const named = (name: string, content: string) => tags.push({ tag: "meta", attrs: { name, content } });
@@ -103,6 +103,8 @@ export function headTags(meta: PageMeta, publicUrl: string, pathname: string): H
   property("og:url", url);
   property("og:type", meta.type ?? "website");
   property("og:locale", "en_IN");
+  // The preview card's brand line: WhatsApp and Facebook show it above the title.
+  property("og:site_name", shopName);
   named("twitter:card", meta.image ? "summary_large_image" : "summary");
   named("twitter:title", meta.title);
   if (meta.description) named("twitter:description", meta.description);
@@ -112,9 +114,12 @@ export function headTags(meta: PageMeta, publicUrl: string, pathname: string): H
     property("og:image:type", "image/jpeg");
     property("og:image:width", String(OG_IMAGE_SIZE.width));
     property("og:image:height", String(OG_IMAGE_SIZE.height));
-    property("og:image:alt", meta.image.alt);
+    // The picture is the product on a plain ground, made once at build; the shop's name goes in its alt
+    // rather than into the pixels, so a renamed shop is never previewed under its old name.
+    const alt = meta.image.alt.includes(shopName) ? meta.image.alt : `${meta.image.alt}, by ${shopName}`;
+    property("og:image:alt", alt);
     named("twitter:image", image);
-    named("twitter:image:alt", meta.image.alt);
+    named("twitter:image:alt", alt);
   }
   if (meta.pricePaise !== undefined) {
     property("product:price:amount", (meta.pricePaise / 100).toFixed(2));

@@ -2,8 +2,8 @@ import { CATEGORY_FILTERS, type Combo, type Product } from "../../common/catalog
 import type { ShopConfig } from "../../common/shop-config.ts";
 import type { StructuredData } from "./document-head.ts";
 
-// schema.org JSON-LD for search engines, made on the server only (web/entry-server.tsx). The catalogue's rating figures are left out on purpose: they were
-// collected before this shop existed and cannot be traced to reviews here (docs/decisions/024).
+// schema.org JSON-LD for search engines, made on the server only (web/entry-server.tsx). A product's rating
+// is the one its page shows, as a count of ratings rather than of reviews (docs/decisions/060 replaces 024).
 
 const CONTEXT = "https://schema.org";
 
@@ -53,6 +53,24 @@ function productData(product: Product, config: ShopConfig) {
     brand: { "@type": "Brand", name: config.shopName },
     url,
     offers: offer(url, product.pricePaise, product.inStock, config),
+    ...aggregateRating(product),
+  };
+}
+
+/**
+ * The stars and count the page shows beside the price. ratingCount, not reviewCount: most were given before
+ * the shop opened and have no written review behind them (the page says so too). None when there is none.
+ */
+function aggregateRating(product: Product) {
+  if (product.reviewCount <= 0 || product.rating <= 0) return {};
+  return {
+    aggregateRating: {
+      "@type": "AggregateRating",
+      ratingValue: product.rating,
+      ratingCount: product.reviewCount,
+      bestRating: 5,
+      worstRating: 1,
+    },
   };
 }
 

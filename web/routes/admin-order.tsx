@@ -63,8 +63,6 @@ export function Component() {
   const { order, shippingConnected, shipment } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
-  const [courier, setCourier] = useState(order.courier ?? "");
-  const [tracking, setTracking] = useState(order.trackingNumber ?? "");
   const [refundReference, setRefundReference] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
@@ -206,16 +204,21 @@ export function Component() {
               <p className="mt-2 text-sm">This order is closed; nothing more can change.</p>
             ) : (
               <>
+                {/* The note goes into the order's history, which the shopper reads word for word: say so. */}
                 <label htmlFor="status-note" className="mt-3 block text-sm font-medium">
-                  Note for the history (optional)
+                  Note for the shopper's order history (optional)
                 </label>
                 <input
                   id="status-note"
                   value={note}
                   onChange={(event) => setNote(event.target.value)}
                   maxLength={500}
+                  aria-describedby="status-note-hint"
                   className={inputClass}
                 />
+                <p id="status-note-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+                  The shopper sees this note, word for word, on their order page.
+                </p>
                 {plain.length > 0 && (
                   <div className="mt-3 flex flex-wrap gap-2">
                     {plain.map((status) => (
@@ -295,48 +298,14 @@ export function Component() {
               <h2 id="tracking-heading" className="font-serif text-xl font-semibold">
                 Correct courier details
               </h2>
-              <form
-                className="mt-2 space-y-2"
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  send(
-                    "tracking",
-                    "PUT",
-                    { courier: courier.trim(), trackingNumber: tracking.trim() },
-                    "Courier details saved.",
-                  );
-                }}
-              >
-                <label htmlFor="fix-courier" className="block text-sm font-medium">
-                  Courier
-                </label>
-                <input
-                  id="fix-courier"
-                  list="couriers"
-                  required
-                  value={courier}
-                  onChange={(event) => setCourier(event.target.value)}
-                  className={inputClass}
-                />
-                <datalist id="couriers">
-                  {COURIERS.map((name) => (
-                    <option key={name} value={name} />
-                  ))}
-                </datalist>
-                <label htmlFor="fix-tracking" className="block text-sm font-medium">
-                  Tracking number
-                </label>
-                <input
-                  id="fix-tracking"
-                  required
-                  value={tracking}
-                  onChange={(event) => setTracking(event.target.value)}
-                  className={inputClass}
-                />
-                <button type="submit" disabled={busy} className={secondaryButton}>
-                  Save courier details
-                </button>
-              </form>
+              {/* Keyed by what is saved: the fields start from the order as it is now, also right after
+                  it was shipped or delivered on this page (they used to stay empty until a reload). */}
+              <CourierDetailsForm
+                key={`${order.courier ?? ""}|${order.trackingNumber ?? ""}`}
+                order={order}
+                busy={busy}
+                onSave={(details) => send("tracking", "PUT", details, "Courier details saved.")}
+              />
             </section>
           )}
         </div>
@@ -373,6 +342,58 @@ export function Component() {
         </div>
       </OrderDialog>
     </div>
+  );
+}
+
+function CourierDetailsForm({
+  order,
+  busy,
+  onSave,
+}: {
+  order: Pick<AdminOrderDetail, "courier" | "trackingNumber">;
+  busy: boolean;
+  onSave: (details: { courier: string; trackingNumber: string }) => void;
+}) {
+  const [courier, setCourier] = useState(order.courier ?? "");
+  const [tracking, setTracking] = useState(order.trackingNumber ?? "");
+  return (
+    <form
+      className="mt-2 space-y-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave({ courier: courier.trim(), trackingNumber: tracking.trim() });
+      }}
+    >
+      <label htmlFor="fix-courier" className="block text-sm font-medium">
+        Courier
+      </label>
+      <input
+        id="fix-courier"
+        list="couriers"
+        required
+        value={courier}
+        onChange={(event) => setCourier(event.target.value)}
+        className={inputClass}
+      />
+      <datalist id="couriers">
+        {COURIERS.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+      <label htmlFor="fix-tracking" className="block text-sm font-medium">
+        Tracking number
+      </label>
+      <input
+        id="fix-tracking"
+        required
+        value={tracking}
+        onChange={(event) => setTracking(event.target.value)}
+        className={inputClass}
+      />
+      <button type="submit" disabled={busy} className={secondaryButton}>
+        Save courier details
+      </button>
+    </form>
   );
 }
 

@@ -124,11 +124,17 @@ export function Component() {
   const hasAddress = guest ? guestAddress !== null : addressId !== null && !addingAddress;
   const canPlace = !blocked && hasAddress && !notServed && method !== null && !codChosenButUnavailable;
 
+  /** The guest's e-mail, checked as the server will; its message shows under the field. */
+  function checkGuestEmail() {
+    const checked = emailSchema.safeParse(email);
+    if (!checked.success) setEmailError(checked.error.issues[0]?.message ?? "Enter a valid e-mail address");
+    return checked;
+  }
+
   async function placeGuestOrder() {
     if (!guest || !guestAddress || !method) return;
-    const checkedEmail = emailSchema.safeParse(email);
+    const checkedEmail = checkGuestEmail();
     if (!checkedEmail.success) {
-      setEmailError(checkedEmail.error.issues[0]?.message ?? "Enter a valid e-mail address");
       document.getElementById("guest-email")?.focus();
       return;
     }
@@ -217,6 +223,8 @@ export function Component() {
                 }}
                 address={guestAddress}
                 onAddress={setGuestAddress}
+                // With the address form's own messages, so an empty e-mail is not the one field left silent.
+                onAddressAttempt={checkGuestEmail}
                 onPin={setTypedPin}
                 answer={answerLine}
               />
@@ -414,6 +422,7 @@ function GuestDetails({
   onEmail,
   address,
   onAddress,
+  onAddressAttempt,
   onPin,
   answer,
 }: {
@@ -422,6 +431,7 @@ function GuestDetails({
   onEmail: (email: string) => void;
   address: AddressInput | null;
   onAddress: (address: AddressInput | null) => void;
+  onAddressAttempt: () => void;
   onPin: (pin: string | null) => void;
   /** Whether and when the order reaches the address's PIN. */
   answer: ReactNode;
@@ -462,6 +472,7 @@ function GuestDetails({
           }}
           onPin={onPin}
           pinAnswer={answer}
+          onSubmitAttempt={onAddressAttempt}
         />
       ) : (
         <div className="flex flex-wrap items-start justify-between gap-3 rounded-md border border-brand-600 bg-brand-50 p-3 text-sm dark:bg-brand-900/40">

@@ -20,6 +20,7 @@ import { Notice, PrimaryButton, TextField, textLink } from "../components/form-c
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, authErrorMessage } from "../features/auth/auth-errors.ts";
+import { showSignedInToast } from "../features/auth/signed-in-toast.ts";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
@@ -48,7 +49,9 @@ export async function action({ request }: ActionFunctionArgs): Promise<ActionDat
     const result = await attemptAuth((fetchOptions) =>
       authClient.phoneNumber.verify({ phoneNumber, code }, fetchOptions),
     );
-    return result.ok ? redirect(redirectTo) : { step: "code", phoneNumber, error: result.message };
+    if (!result.ok) return { step: "code", phoneNumber, error: result.message };
+    showSignedInToast(result.data.user.email);
+    return redirect(redirectTo);
   }
 
   // "send" and "resend": the number as typed (the server takes spaces, +91 and a leading 0 too).

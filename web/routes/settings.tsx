@@ -9,7 +9,7 @@ import {
 } from "react-router";
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
 import { formatDateTime } from "../../common/india-time.ts";
-import { accountLabel } from "../../common/mobile-account.ts";
+import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { Notice, TextField } from "../components/form-controls.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
@@ -62,7 +62,11 @@ function connectNotice(query: URLSearchParams, providers: SocialProviderInfo[]) 
   const connected = named(query.get("connected"));
   if (connected)
     return { tone: "success" as const, message: `${connected} is connected: you can sign in with it.` };
-  const message = redirectErrorMessage(query.get("error"), named(query.get("provider")));
+  const message = redirectErrorMessage(
+    query.get("error"),
+    named(query.get("provider")),
+    query.get("provider"),
+  );
   return message ? { tone: "error" as const, message } : null;
 }
 
@@ -131,6 +135,9 @@ async function settingsAction(form: FormData, intent: string): Promise<SettingsR
 export function Component() {
   const { user, sessions, hasPassword, methods, linked, providers, mobile, phoneNumber, methodsNotice } =
     useLoaderData<typeof loader>();
+  // An account made with a mobile number has no real e-mail address (common/mobile-account.ts): nothing here
+  // may send it to e-mail links or "Forgot your password?", which need one.
+  const mobileAccount = isMobileAccountEmail(user.email);
   return (
     <div className="mx-auto max-w-3xl space-y-6 py-2 sm:py-6">
       <header>
@@ -141,12 +148,20 @@ export function Component() {
       </header>
 
       <Section title="Your name" id="name">
-        <NameForm name={user.name} />
+        <NameForm name={mobileAccount && isOnlyANumber(user.name) ? "" : user.name} />
       </Section>
 
       <Section title="Password" id="password">
         {hasPassword ? (
           <PasswordForm />
+        ) : mobileAccount ? (
+          <p className="text-stone-700 dark:text-stone-300">
+            You sign in with a code we send by SMS to <strong>{accountLabel(user.email)}</strong>
+            {methods.length > 0
+              ? `, or with ${methods.map((method) => PROVIDER_NAMES[method] ?? method).join(" or ")}`
+              : ""}
+            . An account made with a mobile number has no password.
+          </p>
         ) : (
           <p className="text-stone-700 dark:text-stone-300">
             Your account has no password: you sign in with{" "}
@@ -163,7 +178,12 @@ export function Component() {
       </Section>
 
       <Section title="Ways to sign in" id="sign-in-methods">
-        <SignInMethods linked={linked} providers={providers} notice={methodsNotice} />
+        <SignInMethods
+          linked={linked}
+          providers={providers}
+          notice={methodsNotice}
+          mobileNumber={mobileAccount ? accountLabel(user.email) : null}
+        />
       </Section>
 
       {(mobile || phoneNumber) && (
@@ -181,7 +201,10 @@ export function Component() {
       </Section>
 
       <Section title="Delete your account" id="delete" danger>
-        <DeleteAccount hasPassword={hasPassword} />
+        <DeleteAccount
+          hasPassword={hasPassword}
+          contact={mobileAccount ? "mobile number" : "e-mail address"}
+        />
       </Section>
     </div>
   );
@@ -217,6 +240,12 @@ function Result({ data, intent }: { data: SettingsResult | undefined; intent: st
   if (!data || data.intent !== intent) return null;
   return <Notice tone={data.ok ? "success" : "error"}>{data.message}</Notice>;
 }
+
+/**
+ * Better Auth needs a name, so an account made with a mobile number is given the number as one
+ * (server/auth/auth.ts): that is no name to offer the shopper as theirs.
+ */
+const isOnlyANumber = (name: string) => /^[+\d\s()-]*$/.test(name.trim());
 
 const saveButton =
   "rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 aria-disabled:opacity-70 dark:bg-brand-600 dark:hover:bg-brand-700";

@@ -34,9 +34,24 @@ describe("sign-in messages", () => {
     );
     expect(redirectErrorMessage("invalid_code", "GitHub")).toMatch(/^GitHub did not confirm the sign-in/);
     expect(redirectErrorMessage("invalid_code")).toMatch(/^The provider did not confirm/);
-    expect(redirectErrorMessage("email_not_found", "X (Twitter)")).toContain(
-      "with X (Twitter): it did not share an e-mail address",
+    expect(redirectErrorMessage("email_not_found", "Facebook", "facebook")).toContain(
+      "with Facebook: it did not share an e-mail address",
     );
+    expect(redirectErrorMessage("something_new")).toBe("Something went wrong. Please try again.");
+  });
+
+  it("gives each provider failure its own reason (issue 30)", () => {
+    // X's app setting is the shop's, not the shopper's: the message never asks them to change it.
+    const noAddressAtX = redirectErrorMessage("email_not_found", "X (Twitter)", "twitter") ?? "";
+    expect(noAddressAtX).toContain("X did not give us an e-mail address");
+    expect(noAddressAtX).toContain("confirm your address in X's settings");
+    expect(noAddressAtX).not.toMatch(/allow X/);
+    // GitHub listed an address but had not verified it: not "did not share".
+    const unverified = redirectErrorMessage("email_not_verified", "GitHub", "github") ?? "";
+    expect(unverified).toMatch(
+      /^We could not sign you in with GitHub: your e-mail address there is not verified/,
+    );
+    expect(unverified).not.toMatch(/did not share/);
     expect(redirectErrorMessage("something_new")).toBe("Something went wrong. Please try again.");
     expect(redirectErrorMessage(null)).toBeNull();
   });

@@ -41,6 +41,13 @@ const MESSAGES: Record<string, string> = {
     "That {provider} account is already connected to another account here. Sign in with it there, or connect a different one.",
   email_not_found:
     "We could not sign you in with {provider}: it did not share an e-mail address, and the shop needs one to send your order e-mails. Nothing was saved. Sign in with an e-mail link instead, or allow {provider} to share your address and try again.",
+  // X shares an address only when the shop's X app asks for it (a setting the shopper cannot change) and
+  // the X account has a confirmed one: tell the shopper only what is theirs to do.
+  "email_not_found:twitter":
+    "We could not sign you in with {provider}: X did not give us an e-mail address, and the shop needs one to send your order e-mails. X gives one only for an account with a confirmed address. Nothing was saved. Sign in with an e-mail link instead, or confirm your address in X's settings and try again.",
+  // GitHub listed an address but has not verified it (server/auth/social-providers.ts).
+  email_not_verified:
+    "We could not sign you in with {provider}: your e-mail address there is not verified yet, and the shop uses only an address {provider} has verified. Nothing was saved. Verify it in your {provider} e-mail settings and try again, or sign in with an e-mail link.",
   email_doesn_t_match: "The e-mail address from {provider} does not match this account.",
   access_denied:
     "You cancelled signing in with {provider}. Nothing was changed; try again or sign in another way.",
@@ -90,11 +97,15 @@ function describeWait(seconds: number | undefined): string {
 
 /**
  * The message for an `?error=` parameter that a link or a provider sent the shopper back with, naming the
- * provider when it is known.
+ * provider when it is known; a provider may have its own wording of a code (`code:providerId`).
  */
-export function redirectErrorMessage(code: string | null, providerName?: string): string | null {
+export function redirectErrorMessage(
+  code: string | null,
+  providerName?: string,
+  providerId?: string | null,
+): string | null {
   if (!code) return null;
-  const message = MESSAGES[code] ?? FALLBACK;
+  const message = (providerId && MESSAGES[`${code}:${providerId}`]) || MESSAGES[code] || FALLBACK;
   const named = message.replaceAll("{provider}", providerName ?? "the provider");
   return named.charAt(0).toUpperCase() + named.slice(1);
 }

@@ -14,6 +14,7 @@ import { fetchSessionUser } from "../../lib/session-user.ts";
 import { AuthCard } from "./auth-card.tsx";
 import { authClient } from "./auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
+import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
 export type SignInMode = "shop" | "admin";
@@ -30,6 +31,7 @@ type LoaderData = {
   error: string | null;
   /** The provider a failed provider sign-in came back from, when it is one of the configured ones. */
   providerName: string | null;
+  providerId: string | null;
   notice: string | null;
   signedInAs: SessionUser | null;
 };
@@ -51,10 +53,25 @@ export async function loadSignInPage(request: Request, mode: SignInMode): Promis
     fetchSessionUser(),
     api<{ providers: SocialProviderInfo[]; mobile: boolean }>("/account/providers"),
   ]);
-  if (user && !error && (mode === "shop" || isStaffRole(user.role))) throw redirect(redirectTo);
+  if (user && !error && (mode === "shop" || isStaffRole(user.role))) {
+    // A confirmation link, an e-mail link or a provider lands here signed in and goes straight on: without a
+    // word the shopper cannot tell it worked. The toast outlives the redirect (it lives in the layout).
+    if (typeof window !== "undefined") showSignedInToast(user.email);
+    throw redirect(redirectTo);
+  }
   const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
-  const providerName = providers.find(({ id }) => id === url.searchParams.get("provider"))?.name ?? null;
-  return { mode, providers, mobile, redirectTo, error, providerName, notice, signedInAs: user };
+  const provider = providers.find(({ id }) => id === url.searchParams.get("provider"));
+  return {
+    mode,
+    providers,
+    mobile,
+    redirectTo,
+    error,
+    providerName: provider?.name ?? null,
+    providerId: provider?.id ?? null,
+    notice,
+    signedInAs: user,
+  };
 }
 
 type ActionData = { error: string; email: string; code?: string };
@@ -83,7 +100,7 @@ const primaryLink =
   "block rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700";
 
 /** A provider that gave no address, or one the shop cannot trust: the e-mail link proves the address. */
-const PROVIDER_FAILURES_FOR_A_LINK = new Set(["email_not_found", "account_not_linked"]);
+const PROVIDER_FAILURES_FOR_A_LINK = new Set(["email_not_found", "email_not_verified", "account_not_linked"]);
 
 function emailLinkPage(mode: SignInMode, redirectTo: string) {
   const query = new URLSearchParams();
@@ -94,7 +111,7 @@ function emailLinkPage(mode: SignInMode, redirectTo: string) {
 }
 
 export function SignInPage() {
-  const { mode, providers, mobile, redirectTo, error, providerName, notice, signedInAs } =
+  const { mode, providers, mobile, redirectTo, error, providerName, providerId, notice, signedInAs } =
     useLoaderData() as LoaderData;
   const action = useActionData() as ActionData | undefined;
   const navigation = useNavigation();
@@ -136,7 +153,7 @@ export function SignInPage() {
       )}
       {!action && !noAdminAccess && error && (
         <Notice tone="error">
-          <p>{redirectErrorMessage(error, providerName ?? undefined)}</p>
+          <p>{redirectErrorMessage(error, providerName ?? undefined, providerId)}</p>
           {PROVIDER_FAILURES_FOR_A_LINK.has(error) && (
             <Link
               to={emailLinkPage(mode, redirectTo)}

@@ -80,7 +80,8 @@ export function PromoBanner() {
           }}
           aria-label="Minimise offer banner"
           title="Minimise"
-          className="shrink-0 rounded-full px-2 py-0.5 text-lg leading-none hover:bg-white/15"
+          // 44 x 44, a thumb's size; the negative margin keeps the banner as low as its text needs.
+          className="-my-2 -mr-2 flex size-11 shrink-0 items-center justify-center rounded-full text-lg leading-none hover:bg-white/15"
         >
           <span aria-hidden="true">–</span>
         </button>

@@ -19,7 +19,8 @@ const navLinkClass =
 /** Promo banner and header, stuck to the top; its height is published so anchors land below it. */
 export function SiteHeader() {
   const { products, config } = useShopData();
-  const cartCount = useCartCount({ signedIn: useSessionUser() != null });
+  const user = useSessionUser();
+  const cartCount = useCartCount({ signedIn: user != null });
   const goToSection = useGoToSection();
   const topRef = useRef<HTMLDivElement>(null);
 
@@ -42,10 +43,11 @@ export function SiteHeader() {
           <MobileMenu products={products} />
           <Link
             to="/"
-            className="flex items-center gap-2 rounded-lg px-1 font-serif text-lg font-semibold whitespace-nowrap text-brand-800 sm:text-xl dark:text-brand-100"
+            className="flex min-w-0 items-center gap-2 rounded-lg px-1 font-serif text-lg leading-tight font-semibold text-brand-800 sm:text-xl sm:whitespace-nowrap dark:text-brand-100"
           >
-            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8" />
-            {config.shopName}
+            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8 shrink-0" />
+            {/* A signed-in phone also shows the avatar: the name then takes two lines rather than the icons' room. */}
+            <span className="min-w-0">{config.shopName}</span>
           </Link>
           <nav aria-label="Site" className="ml-6 hidden items-center gap-1 lg:flex">
             <button type="button" className={navLinkClass} onClick={() => goToSection(SECTION_IDS.about)}>
@@ -61,7 +63,9 @@ export function SiteHeader() {
               <ThemeToggle />
             </div>
             <CartButton count={cartCount} />
-            <div className="ml-1 hidden sm:block">
+            {/* The avatar on a phone too, as the spec asks; Login (and the space kept while the session
+                loads) only from 640 px, where there is room: on a phone Login is in the menu sheet. */}
+            <div className={user ? "ml-1" : "ml-1 hidden sm:block"}>
               <AccountMenu />
             </div>
           </div>

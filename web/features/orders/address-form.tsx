@@ -29,6 +29,7 @@ export function AddressForm({
   onCancel,
   onPin,
   pinAnswer,
+  onSubmitAttempt,
 }: {
   onSaved?: (address: SavedAddress) => void;
   onUse?: (address: AddressInput) => void;
@@ -38,6 +39,8 @@ export function AddressForm({
   onPin?: (pin: string | null) => void;
   /** Shown under the PIN field: checkout's answer to whether and when the order reaches it. */
   pinAnswer?: ReactNode;
+  /** Every press of the submit button, valid or not: a guest's e-mail above the form is checked with it. */
+  onSubmitAttempt?: () => void;
 }) {
   const id = useId();
   const [values, setValues] = useState<AddressInput>(initial ?? EMPTY);
@@ -90,6 +93,7 @@ export function AddressForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
+    onSubmitAttempt?.();
     const checked = addressInputSchema.safeParse(values);
     if (!checked.success) {
       const found: Partial<Record<Field, string>> = {};

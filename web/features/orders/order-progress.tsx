@@ -12,6 +12,10 @@ function reachedSteps(events: OrderEvent[]) {
   return reached;
 }
 
+/** Down from the step above to this one's dot on a phone (gap-2 between steps); across from 640 px. */
+const STACKED_CONNECTOR =
+  "bottom-1/2 left-[11px] h-[calc(100%+0.5rem)] w-0.5 sm:top-2.5 sm:right-1/2 sm:bottom-auto sm:left-auto sm:h-0.5 sm:w-full";
+
 /**
  * The order's way from placed to delivered as a compact line of steps. Orders that left that way
  * (cancelled, returned, refunded) show the steps they actually took instead.
@@ -29,10 +33,13 @@ export function OrderProgress({ order }: { order: Pick<OrderListItem, "status" |
             all.findIndex((e) => e.toStatus === event.toStatus) === index,
         )
         .map((event) => ({ status: event.toStatus, at: event.at as string | null }));
+  // Across a phone, five steps fit (about 65 px each); a returned or refunded order's eight do not, and their
+  // labels ran into each other: there the steps go down the screen instead, across again from 640 px.
+  const stacked = steps.length > 5;
   return (
     <ol
       aria-label="Order progress"
-      className="grid text-center text-xs sm:text-sm"
+      className={`text-xs sm:grid sm:text-center sm:text-sm ${stacked ? "flex flex-col gap-2" : "grid text-center"}`}
       style={{ gridTemplateColumns: `repeat(${steps.length}, minmax(0, 1fr))` }}
     >
       {steps.map((step, index) => {
@@ -41,13 +48,13 @@ export function OrderProgress({ order }: { order: Pick<OrderListItem, "status" |
         return (
           <li
             key={step.status}
-            className="relative flex flex-col items-center gap-1 px-0.5"
+            className={`relative flex items-center gap-1 px-0.5 sm:flex-col ${stacked ? "gap-x-2" : "flex-col"}`}
             aria-current={current ? "step" : undefined}
           >
             {index > 0 && (
               <span
                 aria-hidden="true"
-                className={`absolute top-2.5 right-1/2 h-0.5 w-full ${done ? "bg-brand-600" : "bg-stone-300 dark:bg-stone-600"}`}
+                className={`absolute ${stacked ? STACKED_CONNECTOR : "top-2.5 right-1/2 h-0.5 w-full"} ${done ? "bg-brand-600" : "bg-stone-300 dark:bg-stone-600"}`}
               />
             )}
             <span

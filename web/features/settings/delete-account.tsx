@@ -7,7 +7,14 @@ import { Notice, TextField } from "../../components/form-controls.tsx";
  * without one must have signed in recently, which Better Auth checks). The native dialog keeps focus inside
  * and closes on Escape.
  */
-export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
+export function DeleteAccount({
+  hasPassword,
+  contact = "e-mail address",
+}: {
+  hasPassword: boolean;
+  /** What the account is known by: an e-mail address, or the mobile number it was made with. */
+  contact?: "e-mail address" | "mobile number";
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const fetcher = useFetcher<{ intent: string; ok: boolean; message: string }>();
   const busy = fetcher.state !== "idle";
@@ -16,8 +23,8 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
   return (
     <div className="space-y-4">
       <p className="text-stone-700 dark:text-stone-300">
-        This removes your name, e-mail address, sign-in methods, sessions and saved cart. Orders you have
-        placed stay in the shop's records for accounting, without your name or e-mail address.
+        This removes your name, {contact}, sign-in methods, sessions and saved cart. Orders you have placed
+        stay in the shop's records for accounting, without your name or {contact}.
       </p>
       <button
         type="button"

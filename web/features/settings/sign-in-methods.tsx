@@ -20,9 +20,12 @@ export function SignInMethods({
   linked,
   providers,
   notice,
+  mobileNumber,
 }: {
   linked: LinkedAccount[];
   providers: SocialProviderInfo[];
+  /** Set for an account made with a mobile number: that number is its way in, and it has no password. */
+  mobileNumber: string | null;
   /** What the provider's redirect back to Settings said (connected, or why not). */
   notice: { tone: "success" | "error"; message: string } | null;
 }) {
@@ -30,6 +33,8 @@ export function SignInMethods({
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const hasPassword = linked.some((account) => account.providerId === "credential");
+  // Better Auth keeps the last connected account whatever else signs in (an account's mobile number is not
+  // in its list), so the rule is the same for every account; only the explanation differs.
   const onlyOne = linked.length <= 1;
 
   async function connect(provider: SocialProviderInfo["id"]) {
@@ -58,12 +63,24 @@ export function SignInMethods({
       {error && <Notice tone="error">{error}</Notice>}
       {fetcher.data && <Notice tone={fetcher.data.ok ? "success" : "error"}>{fetcher.data.message}</Notice>}
       <ul className="divide-y divide-stone-200 dark:divide-stone-800">
-        <li className="flex flex-wrap items-center justify-between gap-3 py-3">
-          <div>
-            <p className="font-medium">Password</p>
-            <p className="text-sm text-stone-600 dark:text-stone-400">{hasPassword ? "Set" : "Not set"}</p>
-          </div>
-        </li>
+        {mobileNumber && (
+          <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div>
+              <p className="font-medium">Mobile number</p>
+              <p className="text-sm text-stone-600 dark:text-stone-400">
+                {mobileNumber}: a code by SMS each time
+              </p>
+            </div>
+          </li>
+        )}
+        {(hasPassword || !mobileNumber) && (
+          <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div>
+              <p className="font-medium">Password</p>
+              <p className="text-sm text-stone-600 dark:text-stone-400">{hasPassword ? "Set" : "Not set"}</p>
+            </div>
+          </li>
+        )}
         {providers.map(({ id, name }) => {
           const account = linked.find((entry) => entry.providerId === id);
           return (
@@ -107,10 +124,11 @@ export function SignInMethods({
           );
         })}
       </ul>
-      {onlyOne && !hasPassword && (
+      {onlyOne && !hasPassword && linked.length > 0 && (
         <p id="last-method-note" className="text-sm text-stone-600 dark:text-stone-300">
-          This is your only way to sign in, so it cannot be disconnected. Connect another one, or set a
-          password with “Forgot your password?” on the sign-in page, first.
+          {mobileNumber
+            ? "The only connected account cannot be disconnected: connect another one first. Your mobile number signs you in either way."
+            : "This is your only way to sign in, so it cannot be disconnected. Connect another one, or set a password with “Forgot your password?” on the sign-in page, first."}
         </p>
       )}
     </div>
