@@ -367,7 +367,7 @@ export const cartMerges = pgTable(
 
 // ---- Conversation: product questions, product reviews and contact messages.
 // Authors are referenced with ON DELETE SET NULL: a deleted account's questions and reviews stay, anonymised
-// (docs/decisions/009-conversation-after-account-deletion.md).
+// (docs/decisions/057-conversation-after-account-deletion.md).
 
 export const questions = pgTable(
   "questions",

@@ -85,7 +85,7 @@ describe("the server HTML of a product page", () => {
       },
     });
     expect(product?.image).toContain(`${PUBLIC_URL}/images/catalogue/badam-mix-1-800.webp`);
-    // The stars and count the page shows, as ratings (docs/decisions/060).
+    // The stars and count the page shows, as ratings (docs/decisions/058).
     const catalogue = {
       product: (await (await get("/api/products/badam-mix")).json()) as {
         rating: number;

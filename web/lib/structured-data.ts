@@ -3,7 +3,7 @@ import type { ShopConfig } from "../../common/shop-config.ts";
 import type { StructuredData } from "./document-head.ts";
 
 // schema.org JSON-LD for search engines, made on the server only (web/entry-server.tsx). A product's rating
-// is the one its page shows, as a count of ratings rather than of reviews (docs/decisions/060 replaces 024).
+// is the one its page shows, as a count of ratings rather than of reviews (docs/decisions/058 replaces 024).
 
 const CONTEXT = "https://schema.org";
 

@@ -29,7 +29,7 @@ import { CART_KEY } from "./storage-keys.ts";
 /**
  * The one cart in the browser. A guest's lines live in localStorage and are priced by the server on
  * each change; a signed-in shopper's cart lives on the server, changed line by line, and every open
- * tab polls its version to follow changes made elsewhere (docs/decisions/005).
+ * tab polls its version to follow changes made elsewhere (docs/decisions/040).
  */
 
 export type CartSnapshot = {
