@@ -19,6 +19,18 @@ export const ORDER_STATUSES = [
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Who made a change: the shopper, staff, the payment gateway, or the shop itself (an unpaid order expiring). */
+/** What the shopper is told about an order (by mail, and by SMS to an account made with a mobile). */
+export type OrderMailKind =
+  | "placed"
+  | "shipped"
+  | "delivered"
+  | "cancelled"
+  | "returned"
+  | "refunded"
+  | "link"
+  | "out_for_delivery"
+  | "undelivered";
+
 export const ORDER_ACTORS = ["customer", "admin", "payment", "system"] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];
 

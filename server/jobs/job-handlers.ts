@@ -1,9 +1,10 @@
 import { and, eq, lt } from "drizzle-orm";
+import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
 import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { log } from "../log.ts";
-import { deliverOrderMail, ORDER_MAIL_JOB, type OrderMailKind } from "../orders/order-mail.ts";
+import { deliverOrderMail, ORDER_MAIL_JOB } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
 import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
 import { POLL_SHIPMENTS_JOB, pollQuietShipments } from "../shipping/shipments.ts";

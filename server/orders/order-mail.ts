@@ -5,6 +5,7 @@ import type { DocumentKind } from "../../common/gst.ts";
 import { formatMobile } from "../../common/india.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
+import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import type { Tx } from "../db/client.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -20,16 +21,6 @@ import { deliverOrderSms } from "./order-sms.ts";
  * `link`: a guest asked "Find my order" for the link to the order's page again. `returned`: staff marked the
  * goods of a return as received back.
  */
-export type OrderMailKind =
-  | "placed"
-  | "shipped"
-  | "delivered"
-  | "cancelled"
-  | "returned"
-  | "refunded"
-  | "link"
-  | "out_for_delivery"
-  | "undelivered";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

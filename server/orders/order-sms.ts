@@ -1,9 +1,9 @@
 import { trackingUrl } from "../../common/couriers.ts";
+import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import type { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { log } from "../log.ts";
 import type { SmsNotice } from "../sms/sms-sender.ts";
-import type { OrderMailKind } from "./order-mail.ts";
 
 type OrderRow = typeof orders.$inferSelect;
 

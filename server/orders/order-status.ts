@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import {
   checkTransition,
   type OrderActor,
+  type OrderMailKind,
   type OrderStatus,
   STATUS_LABELS,
 } from "../../common/order-lifecycle.ts";
@@ -16,7 +17,7 @@ import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { cancelShipmentFirst } from "../shipping/cancel-parcel.ts";
-import { enqueueOrderMail, type OrderMailKind } from "./order-mail.ts";
+import { enqueueOrderMail } from "./order-mail.ts";
 import { lifecycleOf } from "./orders.data.ts";
 
 const MAIL_ON: Partial<Record<OrderStatus, OrderMailKind>> = {
