@@ -13,15 +13,8 @@ export const CONTACT_TEXTS = {
   networkError: "Network error. Please try again.",
 } as const;
 
-/** What POST /api/contact answers: the shape the spec's form reads (ok, errors[0].message). */
-export type ContactResult =
-  | { ok: true }
-  | {
-      ok: false;
-      errors: { message: string; field?: string }[];
-      /** The API's one error shape as well, for clients that read that. */
-      error: { code: string; message: string };
-    };
+/** What POST /api/contact answers when the message is taken; a refusal is the API's one error shape. */
+export type ContactResult = { ok: true };
 
 export type ContactReply = { body: string; sentAt: string };
 

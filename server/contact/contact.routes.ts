@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { z } from "zod";
 import { CONTACT_MESSAGES_PER_HOUR, type ContactResult } from "../../common/contact.ts";
@@ -14,7 +13,7 @@ import { clientAddress } from "../auth/client-address.ts";
 import type { SessionUser } from "../auth/session.ts";
 import { requireAdmin } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
-import { type ErrorBody, handleError, httpError, notFound } from "../errors.ts";
+import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
 import { validate } from "../validate.ts";
@@ -29,78 +28,61 @@ import { forwardContactMessage } from "./contact-forward.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-function failure(code: string, messages: { message: string; field?: string }[]): ContactResult {
-  const first = messages[0]?.message ?? "Something went wrong. Please try again.";
-  return { ok: false, errors: messages, error: { code, message: first } };
-}
-
-function validationFailure(error: ZodError): ContactResult {
-  return failure(
-    "invalid_request",
-    error.issues.flatMap((issue) =>
-      issue.code === "unrecognized_keys"
-        ? issue.keys.map((key) => ({ field: key, message: `The field "${key}" is not accepted here.` }))
-        : [{ field: issue.path.join("."), message: issue.message }],
-    ),
-  );
-}
-
 /**
- * POST /api/contact answers in the shape the spec's contact form reads: { ok: true }, or a 4xx with
- * { ok: false, errors: [{ message }] } (plus the API's usual error object).
+ * A refused message, in the API's one error shape: the form shows `error.message`, the first problem found,
+ * and `error.fields` names each field's.
  */
+function validationFailure(error: ZodError) {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) fields[key] ??= `The field "${key}" is not accepted here.`;
+    } else {
+      fields[issue.path.join(".")] ??= issue.message;
+    }
+  }
+  const [first = "Something went wrong. Please try again."] = Object.values(fields);
+  return httpError(400, "invalid_request", first, fields);
+}
+
+/** POST /api/contact answers { ok: true }, or a 4xx in the API's one error shape. */
 export function contactRoutes(deps: Deps) {
   const { db, env } = deps;
-  return new Hono()
-    .post(
-      "/",
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) =>
-          c.json(failure("payload_too_large", [{ message: "Your message is too long to send." }]), 413),
-      }),
-      async (c) => {
-        const raw: unknown = await c.req.json().catch(() => undefined);
-        if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-          return c.json(
-            failure("invalid_request", [{ message: "The message could not be read. Please try again." }]),
-            400,
-          );
-        }
-        // The honeypot field is invisible to people; whoever fills it is a bot, and is told all went well.
-        const honeypot = (raw as { company?: unknown }).company;
-        if (typeof honeypot === "string" && honeypot.trim() !== "")
-          return c.json({ ok: true } satisfies ContactResult);
-
-        const parsed = contactMessageSchema.safeParse(raw);
-        if (!parsed.success) return c.json(validationFailure(parsed.error), 400);
-        const { company: _empty, ...message } = parsed.data;
-        const result = await storeContactMessage(db, { ...message, clientIp: clientAddress(c, env) });
-        if ("limited" in result) {
-          return c.json(
-            failure("too_many_requests", [
-              {
-                message: `You have sent ${CONTACT_MESSAGES_PER_HOUR} messages in the last hour. Please wait a while before sending another, or call us on ${env.SHOP_PHONE}.`,
-              },
-            ]),
-            429,
-          );
-        }
-        void forwardContactMessage(deps, result.stored).catch((error) =>
-          log.error({ err: serializeError(error) }, "contact message forwarding crashed"),
-        );
-        return c.json({ ok: true } satisfies ContactResult);
+  return new Hono().post(
+    "/",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw httpError(413, "payload_too_large", "Your message is too long to send.");
       },
-    )
-    .onError(async (error, c) => {
-      // Unexpected failures keep the form's shape too, with the API's usual status and message.
-      const response = handleError(error, c);
-      const body = (await response.clone().json()) as ErrorBody;
-      return c.json(
-        failure(body.error.code, [{ message: body.error.message }]),
-        response.status as ContentfulStatusCode,
+    }),
+    async (c) => {
+      const raw: unknown = await c.req.json().catch(() => undefined);
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        throw httpError(400, "invalid_request", "The message could not be read. Please try again.");
+      }
+      // The honeypot field is invisible to people; whoever fills it is a bot, and is told all went well.
+      const honeypot = (raw as { company?: unknown }).company;
+      if (typeof honeypot === "string" && honeypot.trim() !== "")
+        return c.json({ ok: true } satisfies ContactResult);
+
+      const parsed = contactMessageSchema.safeParse(raw);
+      if (!parsed.success) throw validationFailure(parsed.error);
+      const { company: _empty, ...message } = parsed.data;
+      const result = await storeContactMessage(db, { ...message, clientIp: clientAddress(c, env) });
+      if ("limited" in result) {
+        throw httpError(
+          429,
+          "too_many_requests",
+          `You have sent ${CONTACT_MESSAGES_PER_HOUR} messages in the last hour. Please wait a while before sending another, or call us on ${env.SHOP_PHONE}.`,
+        );
+      }
+      void forwardContactMessage(deps, result.stored).catch((error) =>
+        log.error({ err: serializeError(error) }, "contact message forwarding crashed"),
       );
-    });
+      return c.json({ ok: true } satisfies ContactResult);
+    },
+  );
 }
 
 const idParam = validate("param", z.object({ id: z.uuid("is not a valid id") }));

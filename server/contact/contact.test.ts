@@ -73,24 +73,20 @@ describe("POST /api/contact", () => {
       "phone",
       'The field "phone" is not accepted here.',
     ],
-  ])("refuses %j with errors[0].message for %s", async (input, field, message) => {
+  ])("refuses %j in the API's error shape, naming %s", async (input, field, message) => {
     const { status, body } = await send(input);
     expect(status).toBe(400);
-    expect(body).toEqual({
-      ok: false,
-      errors: [{ field, message }],
-      error: { code: "invalid_request", message },
-    });
+    expect(body).toEqual({ error: { code: "invalid_request", message, fields: { [field]: message } } });
   });
 
   it("takes 5000 characters, and answers unreadable or oversized bodies in the same shape", async () => {
     expect((await send({ name: "A", email: "long@example.in", message: "m".repeat(5000) })).status).toBe(200);
     const garbled = await send("{not json");
     expect(garbled.status).toBe(400);
-    expect(garbled.body.errors[0].message).toBe("The message could not be read. Please try again.");
+    expect(garbled.body.error.message).toBe("The message could not be read. Please try again.");
     const huge = await send({ name: "A", email: "huge@example.in", message: "m".repeat(70_000) });
     expect(huge.status).toBe(413);
-    expect(huge.body.ok).toBe(false);
+    expect(huge.body.error.code).toBe("payload_too_large");
   });
 
   it("tells a bot that filled the honeypot all went well, and stores nothing", async () => {
@@ -124,7 +120,7 @@ describe("POST /api/contact", () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     const limited = results.filter((r) => r.status === 429);
     expect(limited).toHaveLength(5);
-    expect(limited[0]?.body.errors[0].message).toBe(
+    expect(limited[0]?.body.error.message).toBe(
       "You have sent 5 messages in the last hour. Please wait a while before sending another, or call us on +91 98765 43210.",
     );
     const stored = await shop.db.select().from(contactMessages);
