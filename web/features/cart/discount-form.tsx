@@ -37,7 +37,8 @@ export function DiscountForm({
       {discount ? (
         <div className="flex items-start justify-between gap-3">
           <p className="text-sm">
-            Code <span className="font-semibold">{discount.code}</span> applied
+            Code <span className="font-semibold">{discount.code}</span>{" "}
+            {discount.valid ? "applied" : "in your cart"}
             <span className="block text-stone-600 dark:text-stone-400">{discount.description}</span>
           </p>
           <button
