@@ -5,9 +5,9 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
-import { nextDays } from "../features/shipping/admin-shipment-panel.tsx";
+import { ReattemptDaySelect, useReattemptDay } from "../features/shipping/reattempt-day.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -275,7 +275,7 @@ function WaitingCard({
   busy: boolean;
   act: (number: string, path: string, body: Record<string, unknown>, done: string) => void;
 }) {
-  const [date, setDate] = useState(nextDays(1)[0] ?? "");
+  const [date, setDate] = useReattemptDay();
   const decidable =
     parcel.status === "undelivered" &&
     (parcel.ndrState === "open" || parcel.ndrState === "reattempt_requested");
@@ -300,21 +300,12 @@ function WaitingCard({
       {parcel.ndrNote && <p className="mt-1 text-stone-600 dark:text-stone-400">{parcel.ndrNote}</p>}
       {decidable && (
         <div className="mt-2">
-          <label htmlFor={`date-${parcel.number}`} className="block font-medium">
-            Try again on
-          </label>
-          <select
+          <ReattemptDaySelect
             id={`date-${parcel.number}`}
+            label="Try again on"
             value={date}
-            onChange={(event) => setDate(event.target.value)}
-            className={inputClass}
-          >
-            {nextDays(3).map((day) => (
-              <option key={day} value={day}>
-                {day}
-              </option>
-            ))}
-          </select>
+            onChange={setDate}
+          />
           <div className="mt-2 flex flex-wrap gap-2">
             <button
               type="button"

@@ -1,18 +1,12 @@
 import { useState } from "react";
-import { indianDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
+import { cardClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
 import { OrderDialog } from "../orders/order-dialog.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
-
-/** Today and the next days in India, as YYYY-MM-DD, for a re-attempt's date. */
-export function nextDays(count: number): string[] {
-  const now = Date.now();
-  return Array.from({ length: count }, (_, day) => indianDate(new Date(now + (day + 1) * 86_400_000)));
-}
+import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
 type Choices = { couriers: CourierChoice[]; parcel: { weightGrams: number } };
 
@@ -39,7 +33,7 @@ export function AdminShipmentPanel({
   const [choices, setChoices] = useState<Choices | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [date, setDate] = useState(nextDays(1)[0] ?? "");
+  const [date, setDate] = useReattemptDay();
 
   if (!connected && !shipment) return null;
   const bookable = !shipment && (status === "confirmed" || status === "packed");
@@ -124,21 +118,12 @@ export function AdminShipmentPanel({
                   Not delivered: {shipment.ndr?.reason ?? "the courier could not deliver"}
                 </p>
                 {shipment.ndr?.note && <p className="mt-1">{shipment.ndr.note}</p>}
-                <label htmlFor="reattempt-date" className="mt-2 block font-medium">
-                  Try again on
-                </label>
-                <select
+                <ReattemptDaySelect
                   id="reattempt-date"
+                  label="Try again on"
                   value={date}
-                  onChange={(event) => setDate(event.target.value)}
-                  className={inputClass}
-                >
-                  {nextDays(3).map((day) => (
-                    <option key={day} value={day}>
-                      {day}
-                    </option>
-                  ))}
-                </select>
+                  onChange={setDate}
+                />
                 <div className="mt-2 flex flex-wrap gap-2">
                   <button
                     type="button"

@@ -2,8 +2,8 @@ import { type FormEvent, useState } from "react";
 import { ndrWaiting, type ShipmentView } from "../../../common/shipping.ts";
 import { api, isApiError } from "../../lib/api.ts";
 import { cardClass, inputClass, primaryButton } from "../orders/buttons.ts";
-import { nextDays } from "./admin-shipment-panel.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
+import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
 /**
  * The shopper's parcel: where it is, every scan, and after a failed delivery the way to ask for another
@@ -18,7 +18,7 @@ export function ShopperParcelCard({
   shipment: ShipmentView;
   onChanged: (message: string) => void;
 }) {
-  const [date, setDate] = useState(nextDays(1)[0] ?? "");
+  const [date, setDate] = useReattemptDay();
   const [line1, setLine1] = useState("");
   const [line2, setLine2] = useState("");
   const [busy, setBusy] = useState(false);
@@ -55,21 +55,7 @@ export function ShopperParcelCard({
           className="mt-4 space-y-2 rounded-md bg-amber-50 p-3 text-sm dark:bg-amber-900/30"
         >
           <p className="font-medium">The courier could not deliver. When should they come again?</p>
-          <label htmlFor="attempt-date" className="block font-medium">
-            Day
-          </label>
-          <select
-            id="attempt-date"
-            value={date}
-            onChange={(event) => setDate(event.target.value)}
-            className={inputClass}
-          >
-            {nextDays(3).map((day) => (
-              <option key={day} value={day}>
-                {day}
-              </option>
-            ))}
-          </select>
+          <ReattemptDaySelect id="attempt-date" label="Day" value={date} onChange={setDate} />
           <label htmlFor="attempt-line1" className="block font-medium">
             Corrected address (only if it was wrong)
           </label>

@@ -1,0 +1,41 @@
+import { useState } from "react";
+import { formatEstimateDate } from "../../../common/delivery-estimate.ts";
+import { indianDate } from "../../../common/india-time.ts";
+import { inputClass } from "../orders/buttons.ts";
+
+/** The next days in India, as YYYY-MM-DD: when a courier may be asked to try a parcel again. */
+function nextDays(count: number): string[] {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, day) => indianDate(new Date(now + (day + 1) * 86_400_000)));
+}
+
+/** The day a re-attempt is asked for, tomorrow unless changed; one state for the owner's and the shopper's forms. */
+export const useReattemptDay = () => useState(nextDays(1)[0] ?? "");
+
+/** A labelled choice of the next three days, written as people read them ("Fri, 27 Nov"). */
+export function ReattemptDaySelect({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (day: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={id} className="mt-2 block font-medium">
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)} className={inputClass}>
+        {nextDays(3).map((day) => (
+          <option key={day} value={day}>
+            {formatEstimateDate(day)}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
