@@ -109,8 +109,8 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * The shop and a browser for one test file, started together. Meant for a file's `beforeAll`, which returns
- * `stop` as its teardown (vitest runs a function beforeAll returns after the file's tests).
+ * The shop and a browser for one test file, started together; `stop` closes both. A file holds them as
+ * `({ shop, browser, stop } = await startShopAndBrowser())` in its beforeAll and `stop?.()` in its afterAll.
  */
 export async function startShopAndBrowser(options?: Parameters<typeof startShop>[0]) {
   const [shop, browser] = await Promise.all([startShop(options), launchBrowser()]);

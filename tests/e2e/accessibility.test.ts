@@ -36,11 +36,11 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
   let context: BrowserContext;

@@ -5,7 +5,7 @@ import { recordAudit } from "../../server/audit/audit.ts";
 import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { jsonRequest } from "../database.ts";
-import { expectTitle, launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { expectTitle, newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -18,11 +18,9 @@ const call = (as: TestAccount, method: string, path: string, body?: unknown) =>
     jsonRequest({ method, body, cookie: as.cookie, headers: { Origin: shop.url } }),
   );
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
   staff = await signUpViaHttp(shop.url, "packer@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
@@ -48,10 +46,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   expect((await call(owner, "PATCH", "/admin/discount-codes/DIWALI15", { percent: 12 })).status).toBe(200);
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 async function pageAs(account: TestAccount, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
   const context = await newContext(browser, shop, { viewport, colorScheme });

@@ -1,23 +1,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 async function ownerPage(viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
   const context = await newContext(browser, shop, { viewport, colorScheme });

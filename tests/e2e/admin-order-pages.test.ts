@@ -3,18 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { createDb } from "../../server/db/client.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 /** Staff page through a shop's orders by Newer / Older, on a phone and a desktop, light and dark. */
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 2 });
   try {
@@ -23,10 +21,7 @@ beforeAll(async () => {
     await pool.end();
   }
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 describe("the staff's order list", () => {
   for (const viewport of ["phone", "desktop"] as const) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { createDb } from "../../server/db/client.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 /** Every admin page on a phone (375 px) and a desktop (1280 px): its own frame, nothing wider than the screen. */
 let shop: Shop;
@@ -30,11 +30,9 @@ const ADMIN_PAGES = [
   ["Audit log", "/admin/audit"],
 ] as const;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 2 });
   try {
@@ -51,10 +49,7 @@ beforeAll(async () => {
     await pool.end();
   }
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,23 +1,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, scrollThrough, startShop, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, scrollThrough, startShopAndBrowser, waitForApp } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 /** Looked at by a person after the run: /tmp/admin-shop-<name>.png. */
 const shot = (page: Page, name: string) =>

@@ -1,15 +1,15 @@
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLazyImages, newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 const grid = (page: Page) => page.locator("#featured");
 const cardNames = (page: Page) =>

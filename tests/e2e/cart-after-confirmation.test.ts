@@ -1,16 +1,16 @@
 import type { Browser } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.

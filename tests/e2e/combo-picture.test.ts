@@ -2,23 +2,18 @@ import type { Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, scrollThrough, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 const sidewaysOverflow = (page: import("playwright-core").Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

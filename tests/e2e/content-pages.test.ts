@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   expectTitle,
   newContext,
@@ -16,11 +16,11 @@ const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_E
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser({ env: SHOP });
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: SHOP }));
 });
+afterAll(() => stop?.());
 
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],

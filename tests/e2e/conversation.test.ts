@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTACT_TEXTS } from "../../common/contact.ts";
 import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
 import { readMails } from "../mail.ts";
 
 let shop: Shop;
@@ -11,8 +11,9 @@ let browser: Browser;
 let customer: TestAccount;
 let admin: TestAccount;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
+  ({ shop, browser, stop } = await startShopAndBrowser());
   customer = await signUpViaHttp(shop.url, "priya.sharma@example.in");
   admin = await signUpViaHttp(shop.url, "staff@example.in");
   if (!shop.databaseUrl) throw new Error("the shop has no test database");
@@ -20,10 +21,7 @@ beforeAll(async () => {
   await makeAdmin(db, admin.userId);
   await pool.end();
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 async function open(account: TestAccount | null, options: Parameters<typeof newContext>[2] = {}) {
   const context = await newContext(browser, shop, options);

@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   loadLazyImages,
   newContext,
@@ -12,11 +12,11 @@ import {
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 describe("the landing page's layout", () => {
   it("has the spec's sections in the spec's order", async () => {

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import {
   newContext,
@@ -18,11 +18,11 @@ const BUDGET_BYTES = 120_000;
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 /** Records every script the page downloads from now on, as file name and gzip -9 size. */
 function recordScripts(page: Page) {

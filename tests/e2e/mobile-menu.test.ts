@@ -1,16 +1,16 @@
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
 const inView = (page: Page, selector: string) =>

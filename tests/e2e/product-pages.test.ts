@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { Browser, Page, Route } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   expectTitle,
   newContext,
@@ -15,11 +15,11 @@ import {
 let shop: Shop;
 let browser: Browser;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser();
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser());
 });
+afterAll(() => stop?.());
 
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>

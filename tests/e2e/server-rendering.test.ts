@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { newContext, type Shop, screenshot, startShopAndBrowser, waitForApp } from "../fixtures.ts";
 
@@ -8,11 +8,11 @@ let browser: Browser;
 const PUBLIC_URL = "https://shop.example.in";
 
 // LOG_LEVEL info: the ready line is an info line, and tests log warnings only by default.
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const started = await startShopAndBrowser({ env: { PUBLIC_URL, LOG_LEVEL: "info" } });
-  ({ shop, browser } = started);
-  return started.stop;
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { PUBLIC_URL, LOG_LEVEL: "info" } }));
 });
+afterAll(() => stop?.());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${shop.url}${path}`, { headers });
 

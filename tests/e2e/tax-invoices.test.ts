@@ -7,7 +7,7 @@ import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { createDb } from "../../server/db/client.ts";
 import { orders, products, shopDetails, taxDocuments } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, startShop, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, startShopAndBrowser, waitForApp } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { pdfText } from "../pdf-text.ts";
 
@@ -16,11 +16,9 @@ let browser: Browser;
 let owner: TestAccount;
 const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 
+let stop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner@example.in" } }),
-    launchBrowser(),
-  ]);
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
   owner = await signUpViaHttp(shop.url, "owner@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
   try {
@@ -40,10 +38,7 @@ beforeAll(async () => {
     await pool.end();
   }
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => stop?.());
 
 /** Looked at by a person after the run: /tmp/tax-<name>.png. */
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/tax-${name}.png`, fullPage: true });
