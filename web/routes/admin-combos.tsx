@@ -1,5 +1,5 @@
 import { type ChangeEvent, type FormEvent, useState } from "react";
-import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -50,7 +50,9 @@ export function Component() {
       {(creating || current) && (
         <ComboEditor key={current?.id ?? "new"} combo={current ?? null} onDone={close} />
       )}
-      {current && size && <ParcelSizeForm key={current.id} kind="combo" id={current.id} size={size} />}
+      {current && size && (
+        <ParcelSizeForm key={`parcel-${current.id}`} kind="combo" id={current.id} size={size} />
+      )}
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Combos">
         {items.map((combo) => (
           <li key={combo.id} className={cardClass}>
@@ -101,7 +103,6 @@ const slugFrom = (title: string) =>
 
 function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () => void }) {
   const { products } = useShopData();
-  const revalidator = useRevalidator();
   const [chosen, setChosen] = useState<string[]>(combo?.products.map((product) => product.slug) ?? []);
   const [title, setTitle] = useState(combo?.title ?? "");
   const [sale, setSale] = useState(combo ? String(combo.salePricePaise / 100) : "");
@@ -165,7 +166,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         method: combo ? "PATCH" : "POST",
         body,
       });
-      revalidator.revalidate();
+      // Closing the editor changes the address, which runs the loaders again: the list shows the save.
       onDone();
     } catch (caught) {
       if (!isApiError(caught)) throw caught;

@@ -30,7 +30,9 @@ export function Component() {
   return (
     <>
       <ProductEditor key={product ? product.slug : "new"} product={product} />
-      {product && size && <ParcelSizeForm key={product.slug} kind="product" id={product.slug} size={size} />}
+      {product && size && (
+        <ParcelSizeForm key={`parcel-${product.slug}`} kind="product" id={product.slug} size={size} />
+      )}
     </>
   );
 }
