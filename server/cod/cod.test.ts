@@ -112,6 +112,11 @@ describe("recording cash by hand", () => {
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("already_collected");
     expect(await remittancesOf(order.number)).toHaveLength(1);
+    const detail = await shop.app.request(`/api/admin/orders/${order.number}`, asAdmin());
+    expect(((await detail.json()) as { order: { cash: unknown } }).order.cash).toEqual({
+      ...cash,
+      source: "manual",
+    });
 
     const audit = await shop.db
       .select({ action: auditLog.action, actorEmail: auditLog.actorEmail })
