@@ -126,7 +126,7 @@ function OrderList({ title, orders, count }: { title: string; orders: CodOrderRo
                 <Link to={`/admin/orders/${order.number}`} className="font-mono font-medium underline">
                   {order.number}
                 </Link>
-                <p className="truncate text-sm text-stone-600 dark:text-stone-400">
+                <p className="text-sm break-words text-stone-600 dark:text-stone-400">
                   {order.shipName}, {order.shipPin} · delivered {formatDate(order.deliveredAt)}
                   {order.awb && <span className="font-mono"> · AWB {order.awb}</span>}
                 </p>

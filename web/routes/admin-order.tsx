@@ -168,7 +168,7 @@ export function Component() {
             </address>
             <p className="mt-2 text-sm">
               {PAYMENT_METHOD_LABELS[order.paymentMethod]}
-              {order.paidAt ? `, paid ${formatDateTime(order.paidAt)}` : ", not paid"}
+              {order.paidAt ? `, paid ${formatDateTime(order.paidAt)}` : order.cash ? "" : ", not paid"}
               {order.razorpayPaymentId && (
                 <span className="block font-mono text-xs">{order.razorpayPaymentId}</span>
               )}
