@@ -41,7 +41,12 @@ export type RecordCash = z.infer<typeof recordCashSchema>;
 
 /** The remittance report as text; 900,000 characters is some 12,000 rows, under the 1 MB body limit, more than a courier remits in a month. */
 export const importRemittanceSchema = z
-  .object({ csv: z.string().min(1, "is required").max(900_000, "must be at most 900,000 characters") })
+  .object({
+    // The shop's one text rule, multi-line: a NUL or a broken character would only fail later, in PostgreSQL.
+    csv: plainText({ multiline: true })
+      .min(1, "is required")
+      .max(900_000, "must be at most 900,000 characters"),
+  })
   .strict();
 
 export const codSummaryQuerySchema = z.object({ from: isoDay.optional(), to: isoDay.optional() }).strict();

@@ -192,6 +192,11 @@ describe("importing a remittance report", () => {
     expect(await remittancesOf(byNumber.number)).toEqual([expect.objectContaining({ source: "import" })]);
   });
 
+  it("refuses a file with control characters, which no report holds", async () => {
+    const response = await importCsv("order,amount,date,reference\nPN-2026-000001\u0000,1,2026-03-02,X\n");
+    expect(response.status).toBe(400);
+  });
+
   it("refuses a file whose first line does not name the columns", async () => {
     const response = await importCsv("PN-2026-000001,100,2026-03-02,X\n");
     expect(response.status).toBe(400);
