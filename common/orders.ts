@@ -1,3 +1,4 @@
+import type { CodCash, CodRefundMethod } from "./cod.ts";
 /** Response shapes of the checkout and order APIs, shared by the server's presenters and the web app. */
 import type { DeliveryEstimate } from "./delivery-estimate.ts";
 import type { ListCursors, ListTotal } from "./lists.ts";
@@ -132,6 +133,10 @@ export type AdminOrderDetail = Omit<OrderDetail, "actions" | "events"> & {
   events: AdminOrderEvent[];
   razorpayPaymentId: string | null;
   refundReference: string | null;
+  /** How a cash-on-delivery refund was paid back (docs/decisions/059); null otherwise. */
+  refundMethod: CodRefundMethod | null;
+  /** The cash recorded for a cash-on-delivery order; null until recorded. */
+  cash: CodCash | null;
   /** Statuses staff may move the order to now. */
   nextStatuses: OrderStatus[];
 };

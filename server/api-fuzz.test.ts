@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../common/cod.ts";
 import { addressInputSchema } from "../common/schemas/address.ts";
 import {
   adminProductListQuerySchema,
@@ -191,6 +192,9 @@ const SHOP: Record<string, Schemas> = {
         fc.constant({ "x-api-key": SHIPROCKET_WEBHOOK_TOKEN }),
       ),
   },
+  "GET /api/admin/cod": { query: codSummaryQuerySchema },
+  "POST /api/admin/cod/orders/:number/cash": { body: recordCashSchema },
+  "POST /api/admin/cod/remittances": { body: importRemittanceSchema },
   "GET /api/admin/shipping": {},
   "GET /api/admin/shipping/ready": {},
   "GET /api/admin/shipping/parcel-sizes/:kind/:id": {},

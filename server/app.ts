@@ -19,6 +19,7 @@ import { withClientAddress } from "./auth/client-address.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
+import { adminCodRoutes } from "./cod/cod.routes.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
@@ -181,6 +182,7 @@ export function createShop(
     .route("/admin/shipping", adminShippingRoutes(deps))
     .route("/guest-orders", guestOrderRoutes(deps))
     .route("/payments", paymentRoutes(deps))
+    .route("/admin/cod", adminCodRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
     .route("/admin/dashboard", adminDashboardRoutes(deps))

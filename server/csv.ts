@@ -45,3 +45,49 @@ export function csvResponse(pieces: AsyncGenerator<string>, fileName: string): R
     },
   });
 }
+
+/**
+ * Reads CSV text as spreadsheet programs and couriers' portals write it (RFC 4180): quoted cells may hold
+ * commas, doubled quotes and line breaks; CRLF or LF; a leading byte-order mark is dropped. Rows that are
+ * wholly empty are kept as [""] so a caller can count lines; the exports above write the same dialect.
+ * Each row comes with the line it starts on, for messages a person can find in the file.
+ */
+export function parseCsv(text: string): { line: number; cells: string[] }[] {
+  const rows: { line: number; cells: string[] }[] = [];
+  const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  let cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let line = 1;
+  let rowLine = 1;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    if (quoted) {
+      if (char === '"' && source[index + 1] === '"') {
+        cell += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else {
+        if (char === "\n") line++;
+        cell += char;
+      }
+    } else if (char === '"' && cell === "") quoted = true;
+    else if (char === ",") {
+      cells.push(cell);
+      cell = "";
+    } else if (char === "\n" || char === "\r") {
+      if (char === "\r" && source[index + 1] === "\n") index++;
+      cells.push(cell);
+      rows.push({ line: rowLine, cells });
+      cells = [];
+      cell = "";
+      line++;
+      rowLine = line;
+    } else cell += char;
+  }
+  if (cell !== "" || cells.length > 0) {
+    cells.push(cell);
+    rows.push({ line: rowLine, cells });
+  }
+  return rows;
+}

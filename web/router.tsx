@@ -56,6 +56,7 @@ export const routes: RouteObject[] = [
           screen("orders/:number", () => import("./routes/admin-order.tsx")),
           screen("stock", () => import("./routes/admin-stock.tsx")),
           screen("shipping", () => import("./routes/admin-shipping.tsx")),
+          screen("cod", () => import("./routes/admin-cod.tsx")),
           screen("questions", () => import("./routes/admin-questions.tsx")),
           screen("reviews", () => import("./routes/admin-reviews.tsx")),
           screen("messages", () => import("./routes/admin-messages.tsx")),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COD_REFUND_METHODS } from "../cod.ts";
 import { COURIERS, isKnownTrackingUrl, TRACKING_NUMBER_PATTERN } from "../couriers.ts";
 import { normalizeMobile } from "../india.ts";
 import { keysetQueryFields } from "../lists.ts";
@@ -153,6 +154,8 @@ export const adminStatusChangeSchema = z
     courier: text(60).optional(),
     trackingNumber: text(60).optional(),
     refundReference: text(100).optional(),
+    /** How a cash-on-delivery refund was paid back; required for those (server/orders/order-status.ts). */
+    refundMethod: z.enum(COD_REFUND_METHODS).optional(),
   })
   .strict()
   .superRefine((change, context) => {

@@ -19,6 +19,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { COD_REFUND_METHODS } from "../../common/cod.ts";
 import { ORDER_ACTORS, ORDER_STATUSES } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUSES } from "../../common/shipping.ts";
 
@@ -562,6 +563,11 @@ export const orders = pgTable(
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /** The Razorpay refund id, or the UPI / bank reference of a cash-on-delivery refund. */
     refundReference: text("refund_reference"),
+    /**
+     * How a refund reached the shopper when no gateway carried it (a cash-on-delivery order): UPI, a bank
+     * transfer, cash in hand or store credit. Null for Razorpay refunds (the gateway's id says it all).
+     */
+    refundMethod: text("refund_method", { enum: COD_REFUND_METHODS }),
     courier: text("courier"),
     trackingNumber: text("tracking_number"),
     /** The tracking page staff give for a courier outside the list ("Other"); listed couriers' pages are built. */
@@ -1033,5 +1039,36 @@ export const shipmentScans = pgTable(
   },
   (table) => [
     uniqueIndex("shipment_scans_once").on(table.shipmentId, table.scannedAt, table.code, table.label),
+  ],
+);
+
+// ---- Cash on delivery counted (docs/decisions/059)
+
+/**
+ * The cash a courier collected for a delivered cash-on-delivery order, once recorded: by staff by hand, or
+ * from the courier's or aggregator's remittance report. One row per order (the unique key), so recording the
+ * same cash twice, or importing the same report twice at once, records it once.
+ */
+export const codRemittances = pgTable(
+  "cod_remittances",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text("order_id")
+      .notNull()
+      .unique()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    amountPaise: integer("amount_paise").notNull(),
+    /** The day the remittance says the cash was collected or paid over (India's calendar). */
+    collectedOn: date("collected_on", { mode: "string" }).notNull(),
+    /** The courier's remittance id, UTR or receipt number: what an accountant matches the bank line to. */
+    reference: text("reference").notNull(),
+    source: text("source", { enum: ["manual", "import"] }).notNull(),
+    /** Null once that staff account is deleted; the audit log keeps the e-mail. */
+    recordedBy: text("recorded_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("cod_remittances_collected_on_idx").on(table.collectedOn),
+    check("cod_remittances_amount_positive", sql`${table.amountPaise} > 0`),
   ],
 );

@@ -23,6 +23,7 @@ import {
   keysetWhere,
 } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import { cashOf } from "../cod/cod.data.ts";
 import { csvRow } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import {
@@ -421,6 +422,8 @@ export async function getAdminOrderDetail(db: Db, number: string, now: Date): Pr
     events: eventRows.map(({ event, actorEmail }) => ({ ...presentEvent(event), actorEmail })),
     razorpayPaymentId: order.razorpayPaymentId,
     refundReference: order.refundReference,
+    refundMethod: order.refundMethod,
+    cash: order.paymentMethod === "cod" ? await cashOf(db, order.id) : null,
     nextStatuses: nextStatuses(lifecycleOf(order), "admin", now),
   };
 }

@@ -98,6 +98,7 @@ export function adminOrderRoutes(deps: Deps) {
               courier: change.courier,
               trackingNumber: change.trackingNumber,
               refundReference: change.refundReference,
+              refundMethod: change.refundMethod,
               audit: c.get("admin"),
             },
           );

@@ -166,10 +166,20 @@ describe("the order desk", () => {
     await setStatus(order.number, { status: "return_requested", note: "Customer phoned: jar broken" });
     await setStatus(order.number, { status: "returned" });
     expect((await setStatus(order.number, { status: "refunded" })).status).toBe(400);
-    const refunded = await setStatus(order.number, { status: "refunded", refundReference: "UPI 4321 0987" });
+    const noMethod = await setStatus(order.number, { status: "refunded", refundReference: "UPI 4321 0987" });
+    expect(noMethod.status).toBe(400);
+    expect(((await noMethod.json()) as { error: { message: string } }).error.message).toMatch(
+      /^refundMethod/,
+    );
+    const refunded = await setStatus(order.number, {
+      status: "refunded",
+      refundReference: "UPI 4321 0987",
+      refundMethod: "upi",
+    });
     expect(((await refunded.json()) as { order: AdminOrderDetail }).order).toMatchObject({
       status: "refunded",
       refundReference: "UPI 4321 0987",
+      refundMethod: "upi",
       nextStatuses: [],
     });
   });

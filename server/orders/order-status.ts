@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { COD_REFUND_METHOD_LABELS, type CodRefundMethod } from "../../common/cod.ts";
 import {
   checkTransition,
   type OrderActor,
@@ -38,6 +39,8 @@ export type StatusChange = {
   /** For a courier outside the list: the page where the parcel is followed. */
   trackingUrl?: string | null;
   refundReference?: string;
+  /** How a refund without a gateway (cash on delivery) reached the shopper. */
+  refundMethod?: CodRefundMethod;
   now?: Date;
   /** Checked on the locked row: when false the change is refused (409), as if the lifecycle forbade it. */
   onlyIf?: (order: OrderRow) => boolean;
@@ -136,9 +139,22 @@ export async function changeOrderStatus(
       await restock(tx, order.id);
     }
     if (change.to === "refunded") {
+      // Cash came in by hand, so it goes back by hand too: the books need to say how (UPI, bank, cash, credit).
+      if (order.paymentMethod === "cod" && !change.refundMethod) {
+        throw httpError(
+          400,
+          "invalid_request",
+          "refundMethod: say how the cash-on-delivery refund was paid",
+          {
+            refundMethod: "say how the cash-on-delivery refund was paid",
+          },
+        );
+      }
       const reference = await refund(deps, order, change.refundReference);
       set.refundReference = reference;
-      note = [`Refund ${reference}`, note].filter(Boolean).join(". ");
+      if (order.paymentMethod === "cod") set.refundMethod = change.refundMethod;
+      const method = set.refundMethod ? `${COD_REFUND_METHOD_LABELS[set.refundMethod]} ` : "";
+      note = [`Refund ${method}${reference}`, note].filter(Boolean).join(". ");
     }
 
     const [row] = await tx.update(orders).set(set).where(eq(orders.id, order.id)).returning();
@@ -158,19 +174,20 @@ export async function changeOrderStatus(
     });
     if (!row) throw notFound("There is no such order.");
     if (change.audit) {
-      const { status, courier, trackingNumber, trackingUrl, refundReference } = order;
+      const { status, courier, trackingNumber, trackingUrl, refundReference, refundMethod } = order;
       await recordAudit(tx, {
         actor: change.audit,
         entityType: "order",
         entityId: order.number,
         action: "status",
-        before: { status, courier, trackingNumber, trackingUrl, refundReference },
+        before: { status, courier, trackingNumber, trackingUrl, refundReference, refundMethod },
         after: {
           status: row.status,
           courier: row.courier,
           trackingNumber: row.trackingNumber,
           trackingUrl: row.trackingUrl,
           refundReference: row.refundReference,
+          refundMethod: row.refundMethod,
           note,
         },
       });

@@ -16,6 +16,7 @@ let packed: string[];
 const ADMIN_PAGES = [
   ["Dashboard", "/admin"],
   ["Orders", "/admin/orders"],
+  ["Cash on delivery", "/admin/cod"],
   ["Stock", "/admin/stock"],
   ["Questions", "/admin/questions"],
   ["Reviews", "/admin/reviews"],
@@ -70,14 +71,14 @@ describe("the admin on a phone and a desktop", () => {
           const sections = nav.getByRole("button", { name: `Sections: ${label}` });
           const box = await sections.boundingBox();
           expect(box && box.y < 160, `the sections button sits right below the bar on ${path}`).toBe(true);
-          expect(await nav.getByRole("link", { name: label }).isVisible()).toBe(false);
+          expect(await nav.getByRole("link", { name: label, exact: true }).isVisible()).toBe(false);
           await sections.click();
           if (path === "/admin/orders") {
-            await nav.getByRole("link", { name: label }).waitFor();
+            await nav.getByRole("link", { name: label, exact: true }).waitFor();
             await screenshot(page, "admin-phone-sections-open");
           }
         }
-        await nav.getByRole("link", { name: label }).waitFor();
+        await nav.getByRole("link", { name: label, exact: true }).waitFor();
         // The shop's header and footer stay out of the admin.
         expect(await page.locator("header nav, footer").count(), path).toBe(0);
         await page.getByRole("link", { name: "Back to the shop", exact: true }).waitFor();

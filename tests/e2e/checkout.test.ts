@@ -268,7 +268,11 @@ describe("a refunded order's progress", () => {
     await call(owner, "POST", `${admin}/ship`, { courier: "Delhivery", trackingNumber: "DLV1234567890" });
     for (const status of ["delivered", "return_requested", "returned"])
       await call(owner, "POST", `${admin}/status`, { status });
-    await call(owner, "POST", `${admin}/status`, { status: "refunded", refundReference: "UPI-55512" });
+    await call(owner, "POST", `${admin}/status`, {
+      status: "refunded",
+      refundReference: "UPI-55512",
+      refundMethod: "upi",
+    });
 
     for (const viewport of ["phone", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {

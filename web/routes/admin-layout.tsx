@@ -23,6 +23,7 @@ const SECTIONS = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/shipping", label: "Shipping" },
+  { to: "/admin/cod", label: "Cash on delivery" },
   { to: "/admin/stock", label: "Stock" },
   { to: "/admin/questions", label: "Questions" },
   { to: "/admin/reviews", label: "Reviews" },

@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
+import { COD_REFUND_METHOD_LABELS, COD_REFUND_METHODS, type CodRefundMethod } from "../../common/cod.ts";
 import { COURIERS, type Courier } from "../../common/couriers.ts";
 import { formatMobile } from "../../common/india.ts";
-import { formatDateTime } from "../../common/india-time.ts";
+import { formatDate, formatDateTime, indianDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
@@ -64,6 +65,7 @@ export function Component() {
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
   const [refundReference, setRefundReference] = useState("");
+  const [refundMethod, setRefundMethod] = useState<CodRefundMethod | "">("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
@@ -166,12 +168,20 @@ export function Component() {
             </address>
             <p className="mt-2 text-sm">
               {PAYMENT_METHOD_LABELS[order.paymentMethod]}
-              {order.paidAt ? `, paid ${formatDateTime(order.paidAt)}` : ", not paid"}
+              {order.paidAt ? `, paid ${formatDateTime(order.paidAt)}` : order.cash ? "" : ", not paid"}
               {order.razorpayPaymentId && (
                 <span className="block font-mono text-xs">{order.razorpayPaymentId}</span>
               )}
-              {order.refundReference && <span className="block">Refund: {order.refundReference}</span>}
+              {order.refundReference && (
+                <span className="block">
+                  Refund: {order.refundMethod ? `${COD_REFUND_METHOD_LABELS[order.refundMethod]}, ` : ""}
+                  {order.refundReference}
+                </span>
+              )}
             </p>
+            {order.paymentMethod === "cod" && order.deliveredAt && (
+              <CashCollected order={order} onRecorded={() => revalidator.revalidate()} />
+            )}
             {order.trackingNumber && (
               <p className="mt-2 text-sm break-words">
                 {order.courier}, tracking <span className="font-mono">{order.trackingNumber}</span>
@@ -253,8 +263,32 @@ export function Component() {
                       </p>
                     ) : (
                       <div>
+                        {order.paymentMethod === "cod" && (
+                          <>
+                            <label htmlFor="refund-method" className="block text-sm font-medium">
+                              Paid back by
+                            </label>
+                            <select
+                              id="refund-method"
+                              value={refundMethod}
+                              onChange={(event) =>
+                                setRefundMethod(event.target.value as CodRefundMethod | "")
+                              }
+                              className={`${inputClass} mb-2`}
+                            >
+                              <option value="">Choose…</option>
+                              {COD_REFUND_METHODS.map((method) => (
+                                <option key={method} value={method}>
+                                  {COD_REFUND_METHOD_LABELS[method]}
+                                </option>
+                              ))}
+                            </select>
+                          </>
+                        )}
                         <label htmlFor="refund-reference" className="block text-sm font-medium">
-                          UPI or bank transfer reference
+                          {order.paymentMethod === "cod"
+                            ? "Reference (UPI, bank, receipt or credit note)"
+                            : "UPI or bank transfer reference"}
                         </label>
                         <input
                           id="refund-reference"
@@ -266,10 +300,22 @@ export function Component() {
                     )}
                     <button
                       type="button"
-                      disabled={busy || (!refundsOnline && !refundReference.trim())}
+                      disabled={
+                        busy ||
+                        (!refundsOnline && !refundReference.trim()) ||
+                        (order.paymentMethod === "cod" && !refundMethod)
+                      }
                       className={primaryButton}
                       onClick={() =>
-                        move("refunded", refundsOnline ? {} : { refundReference: refundReference.trim() })
+                        move(
+                          "refunded",
+                          refundsOnline
+                            ? {}
+                            : {
+                                refundReference: refundReference.trim(),
+                                ...(order.paymentMethod === "cod" && refundMethod ? { refundMethod } : {}),
+                              },
+                        )
                       }
                     >
                       {refundsOnline
@@ -523,3 +569,89 @@ function ShipDialog({
 }
 
 export const handle: RouteHandle = { meta: privatePage("Admin: order") };
+
+/**
+ * A delivered cash-on-delivery order's cash: what was recorded, or a small form to record it by hand (the
+ * courier's remittance report does the same in bulk on the Cash on delivery page).
+ */
+function CashCollected({ order, onRecorded }: { order: AdminOrderDetail; onRecorded: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (order.cash) {
+    return (
+      <p className="mt-2 rounded-md bg-emerald-50 p-2 text-sm text-emerald-900 dark:bg-emerald-900/30 dark:text-emerald-100">
+        Cash collected: {formatRupees(order.cash.amountPaise)} on {formatDate(order.cash.collectedOn)}, ref{" "}
+        <span className="font-mono break-all">{order.cash.reference}</span>
+        {order.cash.source === "import" ? " (from a remittance report)" : ""}
+      </p>
+    );
+  }
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const amountPaise = Math.round(Number(String(data.get("amount") ?? "").replace(/[₹,\s]/g, "")) * 100);
+    setSaving(true);
+    setError(null);
+    try {
+      await api(`/admin/cod/orders/${order.number}/cash`, {
+        method: "POST",
+        body: {
+          amountPaise,
+          collectedOn: String(data.get("collectedOn") ?? ""),
+          reference: String(data.get("reference") ?? ""),
+        },
+      });
+      setOpen(false);
+      onRecorded();
+    } catch (caught) {
+      if (!isApiError(caught)) throw caught;
+      setError(caught.message);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <div className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+      <p>Cash to collect: {formatRupees(order.totalPaise)}</p>
+      {!open ? (
+        <button type="button" className={`${secondaryButton} mt-2`} onClick={() => setOpen(true)}>
+          Record cash collected
+        </button>
+      ) : (
+        <form onSubmit={submit} aria-label="Record cash collected" className="mt-2 grid gap-2">
+          <label className="block font-medium">
+            Amount (₹)
+            <input
+              name="amount"
+              inputMode="decimal"
+              defaultValue={(order.totalPaise / 100).toFixed(2)}
+              className={inputClass}
+            />
+          </label>
+          <label className="block font-medium">
+            Collected on
+            <input
+              name="collectedOn"
+              type="date"
+              defaultValue={indianDate(new Date())}
+              className={inputClass}
+            />
+          </label>
+          <label className="block font-medium">
+            Reference
+            <input name="reference" maxLength={100} required className={inputClass} />
+          </label>
+          {error && (
+            <p role="alert" className="text-red-700 dark:text-red-400">
+              {error}
+            </p>
+          )}
+          <button type="submit" disabled={saving} className={primaryButton}>
+            Record
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
