@@ -163,7 +163,7 @@ describe("GitHub: the address comes from /user/emails, and only a verified one",
     });
     const before = await counts();
     const { location, cookie } = await flow("github");
-    expectRefused(location, "email_not_found");
+    expectRefused(location, "email_not_verified");
     expect(cookie).not.toContain("session_token=");
     expect(await counts()).toEqual(before);
     expect(await shop.db.select().from(users).where(eq(users.email, "kiran@example.in"))).toHaveLength(0);
