@@ -8,6 +8,7 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
+import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import {
   cardClass,
@@ -67,7 +68,7 @@ export function Component() {
   const [refundReference, setRefundReference] = useState("");
   const [refundMethod, setRefundMethod] = useState<CodRefundMethod | "">("");
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ResultMessageState | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [shipping, setShipping] = useState(false);
 
@@ -117,18 +118,7 @@ export function Component() {
         </div>
         <StatusBadge status={order.status} />
       </div>
-      {message && (
-        <p
-          role={message.kind === "error" ? "alert" : "status"}
-          className={`mt-3 rounded-md p-3 text-sm ${
-            message.kind === "error"
-              ? "bg-red-50 text-red-800 dark:bg-red-900/30 dark:text-red-200"
-              : "bg-brand-50 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
-          }`}
-        >
-          {message.text}
-        </p>
-      )}
+      <ResultMessage message={message} />
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_24rem]">
         <div className="space-y-6">

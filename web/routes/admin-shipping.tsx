@@ -5,6 +5,7 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
+import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "../features/shipping/reattempt-day.tsx";
@@ -67,7 +68,7 @@ export function Component() {
   const [selected, setSelected] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<BulkResult[] | null>(null);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ResultMessageState | null>(null);
 
   if (!connected) {
     return (
@@ -124,18 +125,7 @@ export function Component() {
     <div>
       <h1 className="font-serif text-3xl font-semibold">Shipping</h1>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Couriers booked through {service}.</p>
-      {message && (
-        <p
-          role={message.kind === "error" ? "alert" : "status"}
-          className={`mt-3 rounded-md p-3 text-sm ${
-            message.kind === "error"
-              ? "bg-red-50 text-red-800 dark:bg-red-900/30 dark:text-red-200"
-              : "bg-brand-50 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
-          }`}
-        >
-          {message.text}
-        </p>
-      )}
+      <ResultMessage message={message} />
 
       {results && (
         <section aria-labelledby="booked-heading" className={`${cardClass} mt-4`}>

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { cardClass, inputClass, secondaryButton } from "../orders/buttons.ts";
 
@@ -33,7 +34,7 @@ export function ParcelSizeForm({
     Object.fromEntries(FIELDS.map(({ key }) => [key, size[key] === null ? "" : String(size[key])])),
   );
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ResultMessageState | null>(null);
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -83,11 +84,7 @@ export function ParcelSizeForm({
       <button type="submit" disabled={busy} className={`${secondaryButton} mt-3`}>
         {busy ? "Saving…" : "Save weight and size"}
       </button>
-      {message && (
-        <p role={message.kind === "error" ? "alert" : "status"} className="mt-2 text-sm">
-          {message.text}
-        </p>
-      )}
+      <ResultMessage message={message} />
     </form>
   );
 }
