@@ -31,6 +31,7 @@ import { discountRoutes } from "./discounts/discounts.routes.ts";
 import { handleError, httpError, notFound, withErrorBody } from "./errors.ts";
 import { hashedAssets } from "./hashed-assets.ts";
 import { adminTaxRoutes } from "./invoices/admin-tax.routes.ts";
+import { missedInvoiceRoutes } from "./invoices/missed-invoices.routes.ts";
 import { adminJobRoutes } from "./jobs/admin-jobs.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
@@ -161,6 +162,7 @@ export function createShop(
     .route("/admin/product-images", adminProductImageRoutes(deps))
     .route("/admin/audit", adminAuditRoutes(deps))
     .route("/admin/tax", adminTaxRoutes(deps))
+    .route("/admin/missed-invoices", missedInvoiceRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
     .route("/admin/combos", adminComboRoutes(deps))
     .route("/admin/staff", adminStaffRoutes(deps))

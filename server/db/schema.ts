@@ -846,6 +846,11 @@ export const taxDocuments = pgTable(
     invoiceId: uuid("invoice_id").references((): AnyPgColumn => taxDocuments.id),
     reason: text("reason"),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
+    /**
+     * When the goods were supplied (the order confirmed), on an invoice issued later than that: the owner
+     * issuing one missed while the shop's GSTIN was unset (docs/decisions/060). Null: supplied when issued.
+     */
+    suppliedAt: timestamp("supplied_at", { withTimezone: true }),
     supplier: jsonb("supplier").$type<DocumentParty>().notNull(),
     buyer: jsonb("buyer").$type<DocumentParty>().notNull(),
     /** Place of supply: the delivery state, and whether it is the shop's own (CGST + SGST) or not (IGST). */

@@ -122,6 +122,9 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
   const facts: [string, string][] = [
     [credit ? "Credit note no." : "Invoice no.", document.number],
     [credit ? "Credit note date" : "Invoice date", indianDate(document.issuedAt)],
+    ...(document.suppliedAt
+      ? ([["Date of supply", indianDate(document.suppliedAt)]] as [string, string][])
+      : []),
     ["Order no.", orderNumber],
     ...(credit && invoice
       ? ([

@@ -163,9 +163,15 @@ async function insertDocument(
 /**
  * Issues the order's tax invoice, in the transaction that confirms the order (which holds the order's row
  * lock): once per order, numbered in the financial year of `now`. Returns null, and logs why, when the
- * shop's details do not allow a tax invoice yet.
+ * shop's details do not allow a tax invoice yet. `suppliedAt`: an invoice issued after the goods were
+ * supplied (server/invoices/missed-invoices.ts) records when.
  */
-export async function issueInvoice(tx: Tx, order: OrderRow, now: Date): Promise<TaxDocumentRow | null> {
+export async function issueInvoice(
+  tx: Tx,
+  order: OrderRow,
+  now: Date,
+  { suppliedAt = null }: { suppliedAt?: Date | null } = {},
+): Promise<TaxDocumentRow | null> {
   const [existing] = await tx
     .select()
     .from(taxDocuments)
@@ -199,6 +205,7 @@ export async function issueInvoice(tx: Tx, order: OrderRow, now: Date): Promise<
       invoiceId: null,
       reason: null,
       issuedAt: now,
+      suppliedAt,
       supplier,
       buyer: buyerParty(order),
       placeOfSupply: order.shipState,
