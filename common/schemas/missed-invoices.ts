@@ -1,6 +1,22 @@
 import { z } from "zod";
 import type { OrderStatus } from "../order-lifecycle.ts";
 
+/**
+ * Orders whose goods were supplied, or are being packed and sent, and so need a tax invoice. A cancelled
+ * order was never supplied; a returned or refunded one would need its invoice and a credit note at once,
+ * netting to nothing: both are left out (docs/decisions/060).
+ */
+export const INVOICE_DUE_STATUSES = [
+  "confirmed",
+  "packed",
+  "shipped",
+  "delivered",
+  "return_requested",
+] as const satisfies readonly OrderStatus[];
+
+export const invoiceDue = (status: OrderStatus) =>
+  (INVOICE_DUE_STATUSES as readonly string[]).includes(status);
+
 /** Whether the shop's details allow a tax invoice, and what they lack ("GSTIN", "registered address"). */
 export type SellerInvoiceStatus = { canIssue: boolean; missing: string[] };
 

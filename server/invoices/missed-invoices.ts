@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
-import type { OrderStatus } from "../../common/order-lifecycle.ts";
-import type {
-  IssueMissedInvoices,
-  MissedInvoiceOrder,
-  SellerInvoiceStatus,
+import {
+  INVOICE_DUE_STATUSES,
+  type IssueMissedInvoices,
+  invoiceDue,
+  type MissedInvoiceOrder,
+  type SellerInvoiceStatus,
 } from "../../common/schemas/missed-invoices.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
@@ -11,19 +12,6 @@ import { orderEvents, orders, taxDocuments } from "../db/schema.ts";
 import { log } from "../log.ts";
 import { getShopDetails } from "../shop/shop.data.ts";
 import { issueInvoice } from "./tax-documents.ts";
-
-/**
- * Orders whose goods were supplied, or are being packed and sent, and so need a tax invoice. A cancelled
- * order was never supplied; a returned or refunded one would need its invoice and a credit note at once,
- * netting to nothing: both are left out (docs/decisions/060).
- */
-export const INVOICE_DUE_STATUSES = [
-  "confirmed",
-  "packed",
-  "shipped",
-  "delivered",
-  "return_requested",
-] as const satisfies readonly OrderStatus[];
 
 /** The most orders one "Issue all" takes: the rest stay in the list for the next click. */
 export const ISSUE_BATCH_LIMIT = 200;
@@ -87,7 +75,7 @@ async function issueOne(db: Db, number: string, actor: AuditActor, now: Date): P
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.number, number)).for("update");
     if (!order) return { order: number, issued: false, reason: "There is no such order." };
-    if (!(INVOICE_DUE_STATUSES as readonly string[]).includes(order.status)) {
+    if (!invoiceDue(order.status)) {
       return {
         order: number,
         issued: false,

@@ -1,18 +1,26 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { AdminSummary } from "../../common/admin.ts";
+import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
 import { AdminDashboard, loadDashboardFigures } from "../features/orders/admin-dashboard.tsx";
+import { MissedInvoicesPanel } from "../features/orders/missed-invoices.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireAdminUser } from "../lib/session.ts";
 
-export async function loader() {
-  const [summary, orders] = await Promise.all([api<AdminSummary>("/admin/summary"), loadDashboardFigures()]);
-  return { summary, orders };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await requireAdminUser(request);
+  const [summary, orders, missed] = await Promise.all([
+    api<AdminSummary>("/admin/summary"),
+    loadDashboardFigures(),
+    api<MissedInvoices>("/admin/missed-invoices"),
+  ]);
+  return { summary, orders, missed, isOwner: admin.role === "owner" };
 }
 
 const count = new Intl.NumberFormat("en-IN");
 
 export function Component() {
-  const { summary, orders } = useLoaderData<typeof loader>();
+  const { summary, orders, missed, isOwner } = useLoaderData<typeof loader>();
   const figures = [
     {
       label: "Customers",
@@ -36,6 +44,7 @@ export function Component() {
   return (
     <div className="space-y-8">
       <h1 className="font-serif text-3xl font-semibold">Dashboard</h1>
+      <MissedInvoicesPanel missed={missed} isOwner={isOwner} />
       <AdminDashboard figures={orders} />
       <section aria-labelledby="figures">
         <h2 id="figures" className="sr-only">

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, indianDate } from "../../common/india-time.
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import { invoiceDue, type SellerInvoiceStatus } from "../../common/schemas/missed-invoices.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
@@ -18,6 +19,7 @@ import {
   secondaryButton,
 } from "../features/orders/buttons.ts";
 import { placeLine } from "../features/orders/delivery-card.tsx";
+import { OrderInvoiceNotice } from "../features/orders/missed-invoices.tsx";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
@@ -29,14 +31,21 @@ import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdminUser(request);
+  const admin = await requireAdminUser(request);
   const number = encodeURIComponent(params.number ?? "");
-  const [detail, shipping, parcel] = await Promise.all([
+  const [detail, shipping, parcel, seller] = await Promise.all([
     api<{ order: AdminOrderDetail }>(`/admin/orders/${number}`),
     api<{ connected: boolean }>("/admin/shipping"),
     api<{ shipment: ShipmentView | null }>(`/admin/shipping/orders/${number}`),
+    api<SellerInvoiceStatus>("/admin/missed-invoices/seller"),
   ]);
-  return { ...detail, shippingConnected: shipping.connected, shipment: parcel.shipment };
+  return {
+    ...detail,
+    shippingConnected: shipping.connected,
+    shipment: parcel.shipment,
+    seller,
+    isOwner: admin.role === "owner",
+  };
 }
 
 export const ErrorBoundary = RouteError;
@@ -62,7 +71,7 @@ function actionLabel(to: OrderStatus, from: OrderStatus): string {
 }
 
 export function Component() {
-  const { order, shippingConnected, shipment } = useLoaderData<typeof loader>();
+  const { order, shippingConnected, shipment, seller, isOwner } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
   const [refundReference, setRefundReference] = useState("");
@@ -119,6 +128,17 @@ export function Component() {
         <StatusBadge status={order.status} />
       </div>
       <ResultMessage message={message} />
+      {!order.documents.invoice && (!seller.canIssue || invoiceDue(order.status)) && (
+        <OrderInvoiceNotice
+          number={order.number}
+          seller={seller}
+          isOwner={isOwner}
+          onDone={(result) => {
+            setMessage(result);
+            revalidator.revalidate();
+          }}
+        />
+      )}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_24rem]">
         <div className="space-y-6">
