@@ -37,6 +37,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
+import { adminOrderEditRoutes } from "./orders/edit-order.routes.ts";
 import { guestOrderRoutes } from "./orders/guest-orders.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
 import { crawlFileRoutes } from "./pages/crawl-files.ts";
@@ -185,6 +186,7 @@ export function createShop(
     .route("/guest-orders", guestOrderRoutes(deps))
     .route("/payments", paymentRoutes(deps))
     .route("/admin/cod", adminCodRoutes(deps))
+    .route("/admin/orders", adminOrderEditRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
     .route("/admin/dashboard", adminDashboardRoutes(deps))

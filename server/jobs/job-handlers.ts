@@ -4,6 +4,7 @@ import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
 import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { log } from "../log.ts";
+import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "../orders/order-change-notice.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
 import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
@@ -25,6 +26,7 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     [ORDER_MAIL_JOB]: async (payload) => {
       await deliverOrderMail(deps, String(payload.orderId), payload.kind as OrderMailKind);
     },
+    [ORDER_CHANGE_JOB]: (payload) => deliverOrderChangeNotice(deps, payload),
     [SIGN_IN_CODE_JOB]: async (payload) => {
       await deliverSignInCode({ env: deps.env, sms: deps.sms, secret: deps.authSecret }, payload);
     },
