@@ -93,7 +93,10 @@ describe("staff correct an order's address", () => {
     expect(audits).toHaveLength(1);
     expect(audits[0]?.before).toMatchObject({ line1: "12, Lotus Apartments, 3rd Cross" });
 
-    const mail = await waitForMail(shop.dataDir, { to: buyer.email, subject: new RegExp(`^Order ${number} changed$`) });
+    const mail = await waitForMail(shop.dataDir, {
+      to: buyer.email,
+      subject: new RegExp(`^Order ${number} changed$`),
+    });
     expect(mail.text).toContain("7, Palm Grove, 5th Main");
 
     const again = await editAddress(number, NEW_ADDRESS);
@@ -195,7 +198,10 @@ describe("staff change an order's items", () => {
     expect(await stockOf(shop.db, "badam-mix")).toBe(49);
     expect(body.result.summary).toContain("Bath Powder 2 → 3");
     expect(body.result.summary).toContain("added");
-    const mail = await waitForMail(shop.dataDir, { to: buyer.email, subject: new RegExp(`^Order ${number} changed$`) });
+    const mail = await waitForMail(shop.dataDir, {
+      to: buyer.email,
+      subject: new RegExp(`^Order ${number} changed$`),
+    });
     expect(mail.text).toContain("Bath Powder 2 → 3");
 
     // Removing a line puts its units back.

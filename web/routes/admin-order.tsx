@@ -8,6 +8,7 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
 import { invoiceDue, type SellerInvoiceStatus } from "../../common/schemas/missed-invoices.ts";
+import { orderEditable } from "../../common/schemas/order-edit.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
@@ -21,6 +22,7 @@ import {
 import { placeLine } from "../features/orders/delivery-card.tsx";
 import { OrderInvoiceNotice } from "../features/orders/missed-invoices.tsx";
 import { OrderDialog } from "../features/orders/order-dialog.tsx";
+import { OrderEditPanel } from "../features/orders/order-edit.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
 import { RouteError } from "../features/orders/route-error.tsx";
@@ -215,6 +217,16 @@ export function Component() {
               revalidator.revalidate();
             }}
           />
+
+          {orderEditable(order.status) && !shipment && (
+            <OrderEditPanel
+              order={order}
+              onDone={(result) => {
+                setMessage(result);
+                revalidator.revalidate();
+              }}
+            />
+          )}
 
           <section aria-labelledby="actions-heading" className={cardClass}>
             <h2 id="actions-heading" className="font-serif text-xl font-semibold">

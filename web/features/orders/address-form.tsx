@@ -30,6 +30,9 @@ export function AddressForm({
   onPin,
   pinAnswer,
   onSubmitAttempt,
+  submitTo,
+  submitLabel,
+  formLabel = "New delivery address",
 }: {
   onSaved?: (address: SavedAddress) => void;
   onUse?: (address: AddressInput) => void;
@@ -41,6 +44,11 @@ export function AddressForm({
   pinAnswer?: ReactNode;
   /** Every press of the submit button, valid or not: a guest's e-mail above the form is checked with it. */
   onSubmitAttempt?: () => void;
+  /** Sends the checked address somewhere else than the address book (staff correcting an order); its
+   * refusals are shown on the form as the address book's are. */
+  submitTo?: (address: AddressInput) => Promise<void>;
+  submitLabel?: string;
+  formLabel?: string;
 }) {
   const id = useId();
   const [values, setValues] = useState<AddressInput>(initial ?? EMPTY);
@@ -112,11 +120,15 @@ export function AddressForm({
     }
     setSaving(true);
     try {
-      const { address } = await api<{ address: SavedAddress }>("/addresses", {
-        method: "POST",
-        body: values,
-      });
-      onSaved?.(address);
+      if (submitTo) {
+        await submitTo(values);
+      } else {
+        const { address } = await api<{ address: SavedAddress }>("/addresses", {
+          method: "POST",
+          body: values,
+        });
+        onSaved?.(address);
+      }
     } catch (error) {
       if (isApiError(error) && error.fields) setErrors(error.fields as Partial<Record<Field, string>>);
       setFormError(isApiError(error) ? error.message : "Something went wrong. Please try again.");
@@ -168,7 +180,7 @@ export function AddressForm({
   );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="New delivery address" className="space-y-3">
+    <form onSubmit={submit} noValidate aria-label={formLabel} className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-2">
         {field("name", "Full name", { autoComplete: "name", required: true })}
         {field(
@@ -232,7 +244,7 @@ export function AddressForm({
       )}
       <div className="flex flex-wrap gap-2">
         <button type="submit" disabled={saving} className={primaryButton}>
-          {saving ? "Saving…" : onUse ? "Use this address" : "Save address"}
+          {saving ? "Saving…" : (submitLabel ?? (onUse ? "Use this address" : "Save address"))}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel} className={secondaryButton}>
