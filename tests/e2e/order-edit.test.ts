@@ -1,0 +1,246 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gstinCheckCharacter } from "../../common/gstin.ts";
+import { createDb } from "../../server/db/client.ts";
+import { orderLines, orders, products, taxDocuments } from "../../server/db/schema.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { putInCart, TEST_ADDRESS } from "../orders.ts";
+
+let shop: Shop;
+let browser: Browser;
+let owner: TestAccount;
+let meera: TestAccount;
+let meeraAddress: string;
+const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
+const VIEWS = [
+  ["phone", "light"],
+  ["phone", "dark"],
+  ["desktop", "light"],
+  ["desktop", "dark"],
+] as const;
+
+let stop: (() => Promise<void>) | undefined;
+beforeAll(async () => {
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
+  owner = await signUpViaHttp(shop.url, "owner@example.in");
+  meera = await signUpViaHttp(shop.url, "meera@example.in");
+  const address = await request("/api/addresses", {
+    method: "POST",
+    cookie: meera.cookie,
+    body: TEST_ADDRESS,
+  });
+  meeraAddress = (address.body.address as { id: string }).id;
+}, 120_000);
+afterAll(() => stop?.());
+
+async function request(
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+) {
+  const response = await fetch(`${shop.url}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      Origin: shop.url,
+      "Content-Type": "application/json",
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function withDb<T>(work: (db: ReturnType<typeof createDb>["db"]) => Promise<T>): Promise<T> {
+  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
+  try {
+    return await work(db);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Meera's cash-on-delivery order of 2 × Bath Powder, placed through the API; confirmed by the owner if asked. */
+async function placeOrder(confirm: boolean): Promise<string> {
+  await withDb((db) => putInCart(db, meera.userId, [{ itemId: "bath-powder", quantity: 2 }]));
+  const placed = await request("/api/orders", {
+    method: "POST",
+    cookie: meera.cookie,
+    headers: { "Idempotency-Key": randomUUID() },
+    body: { addressId: meeraAddress, paymentMethod: "cod" },
+  });
+  expect(placed.status).toBe(201);
+  const { number } = placed.body.order as { number: string };
+  if (confirm) {
+    const confirmed = await request(`/api/admin/orders/${number}/status`, {
+      method: "POST",
+      cookie: owner.cookie,
+      body: { status: "confirmed" },
+    });
+    expect(confirmed.status).toBe(200);
+  }
+  return number;
+}
+
+async function ownerPage(path: string, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
+  const context = await newContext(browser, shop, { viewport, colorScheme });
+  await signInContext(context, shop.url, owner);
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.locator("main h1").first().waitFor();
+  return { page, close: () => context.close() };
+}
+
+const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe("invoices missed before the GSTIN was saved", () => {
+  let missed: string;
+
+  it("are named on the dashboard and the order page while the details are incomplete", async () => {
+    missed = await placeOrder(true);
+    for (const [viewport, scheme] of VIEWS) {
+      const dashboard = await ownerPage("/admin", viewport, scheme);
+      const panel = dashboard.page.getByRole("region", { name: "Tax invoices" });
+      await panel.getByText("No tax invoice can be issued").waitFor();
+      expect(await panel.textContent()).toContain("GSTIN and registered address are not saved");
+      expect(await panel.getByRole("link", { name: "Shop details" }).getAttribute("href")).toBe(
+        "/admin/shop",
+      );
+      await panel.getByRole("link", { name: missed }).waitFor();
+      expect(await sidewaysOverflow(dashboard.page)).toBeLessThanOrEqual(0);
+      await screenshot(dashboard.page, `order-edit-dashboard-${viewport}-${scheme}`);
+      await dashboard.close();
+
+      const order = await ownerPage(`/admin/orders/${missed}`, viewport, scheme);
+      await order.page
+        .getByRole("region", { name: "Tax invoice", exact: true })
+        .getByText("No tax invoice can be issued")
+        .waitFor();
+      expect(await sidewaysOverflow(order.page)).toBeLessThanOrEqual(0);
+      await screenshot(order.page, `order-edit-no-invoice-${viewport}-${scheme}`);
+      await order.close();
+    }
+  }, 240_000);
+
+  it("the owner saves the GSTIN and address, then issues the missed invoice from the order page", async () => {
+    const { page, close } = await ownerPage("/admin/shop", "phone", "light");
+    const form = page.getByRole("form", { name: "Shop details" });
+    await form.getByLabel("Legal name").fill("Prakriti Naturals Private Limited");
+    await form.getByLabel("Registered address").fill("14, Kamaraj Salai");
+    await form.getByLabel("City").fill("Chennai");
+    await form.getByLabel("PIN code").fill("600017");
+    await form.getByLabel("State").selectOption("Tamil Nadu");
+    await form.getByLabel("GSTIN").fill(GSTIN);
+    await form.getByLabel("Grievance officer's name").fill("Meera Kulkarni");
+    await form.getByRole("button", { name: "Save details" }).click();
+    await form.getByText("Saved. The shop shows the new details now.").waitFor();
+
+    await page.goto(`/admin/orders/${missed}`);
+    const notice = page.getByRole("region", { name: "Tax invoice", exact: true });
+    await notice.getByText("This order has no tax invoice.").waitFor();
+    await screenshot(page, "order-edit-issue-phone-light");
+    await notice.getByRole("button", { name: "Issue invoice" }).click();
+    const said = page.getByRole("status").filter({ hasText: /^Invoice PN\/\d{2}-\d{2}\/\d{6} issued for / });
+    await said.waitFor();
+    const invoice = await withDb(async (db) => {
+      const [row] = await db
+        .select({ number: taxDocuments.number, suppliedAt: taxDocuments.suppliedAt })
+        .from(taxDocuments)
+        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+        .where(eq(orders.number, missed));
+      return row;
+    });
+    expect(invoice?.suppliedAt).not.toBeNull();
+    expect(await said.textContent()).toContain(`Invoice ${invoice?.number} issued for ${missed}.`);
+    await page.getByRole("link", { name: `Download tax invoice ${invoice?.number}` }).waitFor();
+    await notice.waitFor({ state: "detached" });
+    await screenshot(page, "order-edit-issued-phone-light");
+
+    await page.goto("/admin");
+    await page.locator("main h1").first().waitFor();
+    expect(await page.getByRole("region", { name: "Tax invoices" }).count()).toBe(0);
+    await close();
+  }, 120_000);
+});
+
+describe("an order changed before packing", () => {
+  it("shows the editors without spilling sideways at 375 and 1280 px, light and dark", async () => {
+    const number = await placeOrder(false);
+    for (const [viewport, scheme] of VIEWS) {
+      const { page, close } = await ownerPage(`/admin/orders/${number}`, viewport, scheme);
+      const panel = page.getByRole("region", { name: "Change the order" });
+      await panel.getByRole("button", { name: "Change address" }).click();
+      await panel.getByRole("form", { name: "Delivery address of this order" }).waitFor();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `order-edit-address-${viewport}-${scheme}`);
+      await panel.getByRole("button", { name: "Cancel" }).click();
+      await panel.getByRole("button", { name: "Change items" }).click();
+      await panel.getByLabel("Quantity of Bath Powder", { exact: true }).waitFor();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `order-edit-items-${viewport}-${scheme}`);
+      await close();
+    }
+  }, 240_000);
+
+  it("staff correct the address and change a quantity; the history and the stock follow", async () => {
+    const number = await placeOrder(false);
+    const stockBefore = await withDb(async (db) => {
+      const [row] = await db
+        .select({ stock: products.stock })
+        .from(products)
+        .where(eq(products.slug, "bath-powder"));
+      return row?.stock ?? 0;
+    });
+    const { page, close } = await ownerPage(`/admin/orders/${number}`, "phone", "dark");
+    const panel = page.getByRole("region", { name: "Change the order" });
+
+    await panel.getByRole("button", { name: "Change address" }).click();
+    const form = panel.getByRole("form", { name: "Delivery address of this order" });
+    await form.getByLabel("House, flat, building").fill("7, Palm Grove, 5th Main");
+    await form.getByLabel("Full name").fill("");
+    await form.getByRole("button", { name: "Save address" }).click();
+    // Checked with checkout's own schema before it is sent: nothing saved.
+    await form.getByText("Name is required").waitFor();
+    await form.getByLabel("Full name").fill("Meera Iyer");
+    await form.getByLabel("PIN code").fill("560041");
+    await form.getByRole("button", { name: "Save address" }).click();
+    await page.getByRole("status").filter({ hasText: "Delivery address changed:" }).waitFor();
+    const customer = page.getByRole("region", { name: "Customer and delivery" });
+    await customer.getByText("7, Palm Grove, 5th Main").waitFor();
+    await page
+      .getByRole("region", { name: "History" })
+      .getByText(/→ Meera Iyer, .*7, Palm Grove/)
+      .waitFor();
+
+    await panel.getByRole("button", { name: "Change items" }).click();
+    await panel.getByRole("button", { name: "Increase quantity of bath powder" }).click();
+    await panel.getByRole("button", { name: "Save items" }).click();
+    await page.getByRole("status").filter({ hasText: "Bath Powder 2 → 3" }).waitFor();
+    await page
+      .getByRole("region", { name: "History" })
+      .getByText(/Items changed: Bath Powder 2 → 3/)
+      .waitFor();
+    await screenshot(page, "order-edit-done-phone-dark");
+    await close();
+
+    const after = await withDb(async (db) => {
+      const [row] = await db.select().from(orders).where(eq(orders.number, number));
+      const lines = await db
+        .select()
+        .from(orderLines)
+        .where(eq(orderLines.orderId, row?.id ?? ""));
+      const [stock] = await db
+        .select({ stock: products.stock })
+        .from(products)
+        .where(eq(products.slug, "bath-powder"));
+      return { row, lines, stock: stock?.stock };
+    });
+    expect(after.lines.map((line) => line.quantity)).toEqual([3]);
+    expect(after.row?.subtotalPaise).toBe(3 * 59900);
+    expect(after.row?.shipPin).toBe("560041");
+    expect(after.stock).toBe(stockBefore - 1);
+  }, 120_000);
+});
