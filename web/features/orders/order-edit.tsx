@@ -100,32 +100,32 @@ function ItemsEditor({
     <div className="space-y-3">
       <ul className="divide-y divide-stone-200 dark:divide-stone-700">
         {lines.map((line) => (
-          <li key={line.itemId} className="flex flex-wrap items-end justify-between gap-3 py-3">
-            <div className="min-w-0 flex-1">
-              <p className="font-medium break-words">{line.name}</p>
-              <p className="text-sm text-stone-600 dark:text-stone-400">
-                {formatRupees(line.unitPricePaise)} each, as ordered
-              </p>
+          <li key={line.itemId} className="py-3">
+            <p className="font-medium break-words">{line.name}</p>
+            <p className="text-sm text-stone-600 dark:text-stone-400">
+              {formatRupees(line.unitPricePaise)} each, as ordered
+            </p>
+            <div className="mt-2 flex flex-wrap items-end gap-3">
+              <QuantityInput
+                label={`Quantity of ${line.name}`}
+                value={line.quantity}
+                min={1}
+                max={EDIT_MAX_QUANTITY}
+                onChange={(quantity) =>
+                  setLines((current) =>
+                    current.map((each) => (each.itemId === line.itemId ? { ...each, quantity } : each)),
+                  )
+                }
+              />
+              <button
+                type="button"
+                className={secondaryButton}
+                disabled={lines.length === 1}
+                onClick={() => setLines((current) => current.filter((each) => each.itemId !== line.itemId))}
+              >
+                Remove
+              </button>
             </div>
-            <QuantityInput
-              label={`Quantity of ${line.name}`}
-              value={line.quantity}
-              min={1}
-              max={EDIT_MAX_QUANTITY}
-              onChange={(quantity) =>
-                setLines((current) =>
-                  current.map((each) => (each.itemId === line.itemId ? { ...each, quantity } : each)),
-                )
-              }
-            />
-            <button
-              type="button"
-              className={secondaryButton}
-              disabled={lines.length === 1}
-              onClick={() => setLines((current) => current.filter((each) => each.itemId !== line.itemId))}
-            >
-              Remove
-            </button>
           </li>
         ))}
       </ul>
