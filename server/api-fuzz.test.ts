@@ -37,6 +37,8 @@ import {
   updateDiscountCodeSchema,
 } from "../common/schemas/discount-codes.ts";
 import { adminJobQuerySchema } from "../common/schemas/jobs.ts";
+import { issueMissedInvoicesSchema } from "../common/schemas/missed-invoices.ts";
+import { editOrderAddressSchema, editOrderItemsSchema } from "../common/schemas/order-edit.ts";
 import {
   adminOrderQuerySchema,
   adminStatusChangeSchema,
@@ -226,6 +228,11 @@ const SHOP: Record<string, Schemas> = {
   "POST /api/admin/orders/:number/status": { body: adminStatusChangeSchema },
   "POST /api/admin/orders/:number/ship": { body: shipOrderSchema },
   "PUT /api/admin/orders/:number/tracking": { body: trackingSchema },
+  "PUT /api/admin/orders/:number/address": { body: editOrderAddressSchema },
+  "PUT /api/admin/orders/:number/items": { body: editOrderItemsSchema },
+  "GET /api/admin/missed-invoices": {},
+  "GET /api/admin/missed-invoices/seller": {},
+  "POST /api/admin/missed-invoices/issue": { body: issueMissedInvoicesSchema },
   "GET /api/admin/discount-codes": { query: discountCodeListQuerySchema },
   "POST /api/admin/discount-codes": { body: createDiscountCodeSchema },
   "GET /api/admin/discount-codes/:code": {},
