@@ -7,9 +7,11 @@ import { formatDate, formatDateTime, indianDate } from "../../common/india-time.
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import type { OrderRtoView } from "../../common/rto.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
+import { RtoPanel } from "../features/cod/rto-panel.tsx";
 import {
   cardClass,
   dangerButton,
@@ -31,12 +33,13 @@ import { requireAdminUser } from "../lib/session.ts";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminUser(request);
   const number = encodeURIComponent(params.number ?? "");
-  const [detail, shipping, parcel] = await Promise.all([
+  const [detail, shipping, parcel, returned] = await Promise.all([
     api<{ order: AdminOrderDetail }>(`/admin/orders/${number}`),
     api<{ connected: boolean }>("/admin/shipping"),
     api<{ shipment: ShipmentView | null }>(`/admin/shipping/orders/${number}`),
+    api<{ rto: OrderRtoView | null; chargesPaise: number | null }>(`/admin/rto/orders/${number}`),
   ]);
-  return { ...detail, shippingConnected: shipping.connected, shipment: parcel.shipment };
+  return { ...detail, shippingConnected: shipping.connected, shipment: parcel.shipment, returned };
 }
 
 export const ErrorBoundary = RouteError;
@@ -62,7 +65,7 @@ function actionLabel(to: OrderStatus, from: OrderStatus): string {
 }
 
 export function Component() {
-  const { order, shippingConnected, shipment } = useLoaderData<typeof loader>();
+  const { order, shippingConnected, shipment, returned } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
   const [refundReference, setRefundReference] = useState("");
@@ -190,6 +193,18 @@ export function Component() {
             status={order.status}
             connected={shippingConnected}
             shipment={shipment}
+            onChanged={(text) => {
+              setMessage({ kind: "ok", text });
+              revalidator.revalidate();
+            }}
+          />
+
+          <RtoPanel
+            number={order.number}
+            status={order.status}
+            rto={returned.rto}
+            chargesPaise={returned.chargesPaise}
+            receivedElsewhere={shipment?.status === "rto_delivered" && !shipment.receivedBack}
             onChanged={(text) => {
               setMessage({ kind: "ok", text });
               revalidator.revalidate();
