@@ -17,10 +17,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const handle: RouteHandle = { meta: privatePage("Admin: cash-on-delivery rules") };
 
-const KIND_LABELS: Record<CodPlaceKind, string> = {
-  pin: "PIN or first digits",
-  district: "District",
-  state: "State",
+const KIND_LABELS: Record<CodPlaceKind, string> = { pin: "PIN code", district: "District", state: "State" };
+const VALUE_LABELS: Record<CodPlaceKind, string> = {
+  pin: "PIN code, or its first digits",
+  district: "District name",
+  state: "State or union territory",
 };
 
 const problemOf = (caught: unknown) =>
@@ -289,7 +290,7 @@ function PlaceForm({
       </label>
       {kind === "state" ? (
         <label className="text-sm font-medium">
-          {KIND_LABELS[kind]}
+          {VALUE_LABELS[kind]}
           <select name="value" required className={inputClass}>
             {INDIAN_STATE_NAMES.map((state) => (
               <option key={state}>{state}</option>
@@ -298,7 +299,7 @@ function PlaceForm({
         </label>
       ) : (
         <label className="text-sm font-medium">
-          {KIND_LABELS[kind]}
+          {VALUE_LABELS[kind]}
           <input
             name="value"
             required
