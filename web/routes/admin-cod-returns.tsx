@@ -66,7 +66,7 @@ export function Component() {
       </dl>
       <section aria-labelledby="rto-rows" className="mt-6">
         <h2 id="rto-rows" className="font-serif text-xl font-semibold">
-          By {RTO_GROUP_LABELS[stats.by].toLowerCase()}
+          By {stats.by === "pin" ? RTO_GROUP_LABELS.pin : RTO_GROUP_LABELS[stats.by].toLowerCase()}
         </h2>
         {stats.rows.length === 0 ? (
           <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
