@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkDelivery, codProblem, type PinPlace, ruleForPin } from "./delivery-check.ts";
+import type { CodRules } from "./cod-rules.ts";
+import { checkDelivery, type PinPlace, ruleForPin } from "./delivery-check.ts";
 
 const CHENNAI: PinPlace = {
   pin: "600020",
@@ -8,7 +9,13 @@ const CHENNAI: PinPlace = {
   state: "Tamil Nadu",
   states: ["Tamil Nadu"],
 };
-const COD = { enabled: true, maxOrderPaise: 500_000 };
+const COD: CodRules = {
+  enabled: true,
+  maxOrderPaise: 500_000,
+  firstOrderMaxPaise: 100_000,
+  prepaidOnlyAfterRtos: 1,
+  places: [{ kind: "district", value: "Chennai", maxPaise: 300_000, note: "" }],
+};
 // Tuesday 24 November 2026, 10:00 in India.
 const NOW = new Date("2026-11-24T04:30:00Z");
 
@@ -26,16 +33,22 @@ describe("ruleForPin", () => {
   });
 });
 
-describe("codProblem", () => {
-  it("names the reason cash cannot be taken, the shop's switch first", () => {
-    expect(codProblem(COD, 100_000, null, "600020")).toBeNull();
-    expect(codProblem({ ...COD, enabled: false }, 100_000, { rule: "no_cod" }, "600020")).toBe(
+describe("checkDelivery and the COD rules", () => {
+  it("names the reason cash cannot be taken by the owner's rules, leaving the customer's own to the order", () => {
+    const cod = (totalPaise: number, rules: CodRules = COD, rule: { rule: "no_cod" } | null = null) =>
+      checkDelivery({ place: CHENNAI, rule, codRules: rules, totalPaise, now: NOW }).cod;
+    // Above the first-order cap, but nobody is known on a product page.
+    expect(cod(200_000)).toEqual({ available: true, reason: null });
+    expect(cod(100_000, { ...COD, enabled: false }, { rule: "no_cod" }).reason).toBe(
       "Cash on delivery is not available at the moment.",
     );
-    expect(codProblem(COD, 100_000, { rule: "no_cod" }, "600020")).toBe(
+    expect(cod(100_000, COD, { rule: "no_cod" }).reason).toBe(
       "Cash on delivery is not available for PIN code 600020.",
     );
-    expect(codProblem(COD, 500_001, null, "600020")).toBe(
+    expect(cod(300_001).reason).toBe(
+      "Cash on delivery for Chennai district is available for orders up to ₹3,000.",
+    );
+    expect(cod(500_001, { ...COD, places: [] }).reason).toBe(
       "Cash on delivery is available for orders up to ₹5,000.",
     );
   });
@@ -43,7 +56,7 @@ describe("codProblem", () => {
 
 describe("checkDelivery", () => {
   it("answers in the issue's words, the last day of the checkout's estimate in India time", () => {
-    const answer = checkDelivery({ place: CHENNAI, rule: null, cod: COD, totalPaise: 49_900, now: NOW });
+    const answer = checkDelivery({ place: CHENNAI, rule: null, codRules: COD, totalPaise: 49_900, now: NOW });
     // Ordered Tuesday: 3-5 days to hand over and 2-4 in transit (no Sunday deliveries), so by Thursday 3 December.
     expect(answer.message).toBe("Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery available");
     expect(answer.estimate).toEqual({ from: "2026-11-30", to: "2026-12-03" });
@@ -51,14 +64,15 @@ describe("checkDelivery", () => {
 
   it("says when the PIN is not served, or takes no cash", () => {
     expect(
-      checkDelivery({ place: CHENNAI, rule: { rule: "not_served" }, cod: COD, totalPaise: 0, now: NOW }),
+      checkDelivery({ place: CHENNAI, rule: { rule: "not_served" }, codRules: COD, totalPaise: 0, now: NOW }),
     ).toMatchObject({
       served: false,
       estimate: null,
       message: "Sorry, we do not deliver to PIN code 600020 (Chennai, Tamil Nadu) yet.",
     });
     expect(
-      checkDelivery({ place: CHENNAI, rule: { rule: "no_cod" }, cod: COD, totalPaise: 0, now: NOW }).message,
+      checkDelivery({ place: CHENNAI, rule: { rule: "no_cod" }, codRules: COD, totalPaise: 0, now: NOW })
+        .message,
     ).toBe("Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for this PIN code");
   });
 });

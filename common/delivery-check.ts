@@ -1,6 +1,7 @@
+import { type CodRules, evaluateCod } from "./cod-rules.ts";
 import { type DeliveryEstimate, estimateDelivery, formatEstimateDate } from "./delivery-estimate.ts";
 import type { IndianState } from "./india.ts";
-import { formatRupees, type Paise } from "./money.ts";
+import type { Paise } from "./money.ts";
 
 export const PIN_FORMAT_MESSAGE = "Enter the 6-digit PIN code";
 export const UNKNOWN_PIN_MESSAGE = "We could not find this PIN code. Please check it.";
@@ -40,22 +41,8 @@ export function ruleForPin<T extends Pick<DeliveryRule, "prefix">>(
   return best;
 }
 
+/** The two switches the checkout summary shows beside the choice of payment. */
 export type CodSettings = { enabled: boolean; maxOrderPaise: Paise };
-
-/** Why cash on delivery cannot be offered for this order to this PIN, or null when it can: checkout, order and check alike. */
-export function codProblem(
-  settings: CodSettings,
-  totalPaise: Paise,
-  rule: Pick<DeliveryRule, "rule"> | null,
-  pin: string,
-): string | null {
-  if (!settings.enabled) return "Cash on delivery is not available at the moment.";
-  if (rule?.rule === "no_cod") return `Cash on delivery is not available for PIN code ${pin}.`;
-  if (totalPaise > settings.maxOrderPaise) {
-    return `Cash on delivery is available for orders up to ${formatRupees(settings.maxOrderPaise)}.`;
-  }
-  return null;
-}
 
 export const notServedMessage = (place: Pick<PinPlace, "pin" | "city" | "state">) =>
   `Sorry, we do not deliver to PIN code ${place.pin} (${place.city}, ${place.state}) yet.`;
@@ -75,7 +62,7 @@ export type DeliveryCheck = {
 export function checkDelivery(input: {
   place: PinPlace;
   rule: Pick<DeliveryRule, "rule"> | null;
-  cod: CodSettings;
+  codRules: CodRules;
   /** What one of the item costs delivered, to hold against the cash-on-delivery limit. */
   totalPaise: Paise;
   now: Date;
@@ -95,9 +82,19 @@ export function checkDelivery(input: {
     };
   }
   const estimate = estimateDelivery(input.now);
-  const reason = codProblem(input.cod, input.totalPaise, rule, place.pin);
+  // Nobody is known yet here: the customer's own rules (first order, returns) are applied when the order is placed.
+  const decision = evaluateCod(input.codRules, {
+    totalPaise: input.totalPaise,
+    pin: place.pin,
+    district: place.district,
+    state: place.state,
+    pinNoCod: rule?.rule === "no_cod",
+    earlierDelivered: null,
+    earlierRtos: null,
+  });
+  const reason = decision.available ? null : decision.reason;
   const codText = reason
-    ? `cash on delivery not available${rule?.rule === "no_cod" ? " for this PIN code" : ""}`
+    ? `cash on delivery not available${!decision.available && decision.rule === "pin_no_cod" ? " for this PIN code" : ""}`
     : "cash on delivery available";
   return {
     ...base,

@@ -14,6 +14,7 @@ export const ORDER_STATUSES = [
   "cancelled",
   "return_requested",
   "returned",
+  "returned_to_origin",
   "refunded",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -44,6 +45,7 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   cancelled: "Cancelled",
   return_requested: "Return requested",
   returned: "Returned",
+  returned_to_origin: "Returned to origin",
   refunded: "Refunded",
 };
 
@@ -58,6 +60,7 @@ export const TRANSITION_VERBS: Record<OrderStatus, string> = {
   cancelled: "cancelled",
   return_requested: "returned",
   returned: "marked returned",
+  returned_to_origin: "marked returned to origin",
   refunded: "refunded",
 };
 
@@ -71,11 +74,13 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, 
   confirmed: { packed: ["admin"], cancelled: ["customer", "admin"] },
   // "system": a courier aggregator's scans ship and deliver a booked parcel (docs/decisions/052).
   packed: { shipped: ["admin", "system"], cancelled: ["customer", "admin"] },
-  // shipped -> returned: a parcel the courier brought back (returned to origin), received by staff.
-  shipped: { delivered: ["admin", "system"], returned: ["admin"] },
+  // shipped -> returned_to_origin: the parcel refused or undeliverable, coming back at the shop's cost (by hand,
+  // or from the courier's RTO scans). Its stock comes back when staff mark it received (docs/decisions/062).
+  shipped: { delivered: ["admin", "system"], returned_to_origin: ["admin", "system"] },
   delivered: { return_requested: ["customer", "admin"] },
   return_requested: { returned: ["admin"], delivered: ["admin"] },
   returned: { refunded: ["admin"] },
+  returned_to_origin: { refunded: ["admin"] },
   cancelled: { refunded: ["admin"] },
   refunded: {},
 };
@@ -139,7 +144,11 @@ export function checkTransition(
       };
     }
   }
-  if (to === "refunded" && order.status === "cancelled" && !order.paidAt) {
+  if (
+    to === "refunded" &&
+    (order.status === "cancelled" || order.status === "returned_to_origin") &&
+    !order.paidAt
+  ) {
     return { ok: false, reason: "Nothing was paid for this order, so there is nothing to refund." };
   }
   return { ok: true };
@@ -147,9 +156,12 @@ export function checkTransition(
 
 /**
  * Changes made only by an action of their own, never offered as a plain status button: a shipped order is
- * returned when staff mark its parcel received back from the courier (docs/decisions/052), which restocks.
+ * returned to origin by the "Returned to origin" form, which records what the parcel cost both ways
+ * (docs/decisions/062).
  */
-const OWN_ACTION_ONLY: Partial<Record<OrderStatus, readonly OrderStatus[]>> = { shipped: ["returned"] };
+const OWN_ACTION_ONLY: Partial<Record<OrderStatus, readonly OrderStatus[]>> = {
+  shipped: ["returned_to_origin"],
+};
 
 /** The statuses an actor could move the order to now (for buttons). */
 export function nextStatuses(order: LifecycleOrder, actor: OrderActor, now: Date): OrderStatus[] {

@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../common/cod.ts";
+import { codPlaceRuleKeySchema, codPlaceRuleSchema, codSettingsSchema } from "../common/cod-rules.ts";
+import { recordRtoSchema, rtoStatsQuerySchema } from "../common/rto.ts";
 import { addressInputSchema } from "../common/schemas/address.ts";
 import {
   adminProductListQuerySchema,
@@ -197,6 +199,14 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/cod": { query: codSummaryQuerySchema },
   "POST /api/admin/cod/orders/:number/cash": { body: recordCashSchema },
   "POST /api/admin/cod/remittances": { body: importRemittanceSchema },
+  "GET /api/admin/cod-rules": {},
+  "PUT /api/admin/cod-rules/settings": { body: codSettingsSchema },
+  "PUT /api/admin/cod-rules/places": { body: codPlaceRuleSchema },
+  "DELETE /api/admin/cod-rules/places": { query: codPlaceRuleKeySchema },
+  "GET /api/admin/rto/stats": { query: rtoStatsQuerySchema },
+  "GET /api/admin/rto/orders/:number": {},
+  "POST /api/admin/rto/orders/:number": { body: recordRtoSchema },
+  "POST /api/admin/rto/orders/:number/received": {},
   "GET /api/admin/shipping": {},
   "GET /api/admin/shipping/ready": {},
   "GET /api/admin/shipping/parcel-sizes/:kind/:id": {},

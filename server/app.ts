@@ -20,6 +20,8 @@ import { cartRoutes } from "./cart/cart.routes.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import { adminCodRoutes } from "./cod/cod.routes.ts";
+import { adminCodRuleRoutes } from "./cod/cod-rules.routes.ts";
+import { adminRtoRoutes } from "./cod/rto.routes.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
@@ -185,6 +187,8 @@ export function createShop(
     .route("/admin/shipping", adminShippingRoutes(deps))
     .route("/guest-orders", guestOrderRoutes(deps))
     .route("/payments", paymentRoutes(deps))
+    .route("/admin/cod-rules", adminCodRuleRoutes(deps))
+    .route("/admin/rto", adminRtoRoutes(deps))
     .route("/admin/cod", adminCodRoutes(deps))
     .route("/admin/orders", adminOrderEditRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))

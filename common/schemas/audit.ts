@@ -17,6 +17,7 @@ export const AUDIT_ENTITY_TYPES = [
   "tax",
   "product",
   "delivery_rule",
+  "cod_rule",
   "job",
   "export",
 ] as const;
@@ -36,6 +37,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   tax: "Tax rates and HSN",
   product: "Products",
   delivery_rule: "Delivery rules",
+  cod_rule: "Cash-on-delivery rules",
   job: "Background jobs",
   export: "Exports",
 };

@@ -1077,3 +1077,74 @@ export const codRemittances = pgTable(
     check("cod_remittances_amount_positive", sql`${table.amountPaise} > 0`),
   ],
 );
+
+// ---- The owner's cash-on-delivery rules and parcels returned to origin (docs/decisions/062)
+
+/**
+ * The owner's COD switches, one row. While `updated_by` is null (never saved) the environment's COD_ENABLED and
+ * COD_MAX_ORDER_PAISE are read instead of the two first columns: the environment gives only first values.
+ */
+export const codSettings = pgTable(
+  "cod_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    enabled: boolean("enabled").notNull().default(true),
+    maxOrderPaise: integer("max_order_paise").notNull().default(500_000),
+    firstOrderMaxPaise: integer("first_order_max_paise"),
+    prepaidOnlyAfterRtos: integer("prepaid_only_after_rtos"),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (table) => [
+    check("cod_settings_one_row", sql`${table.id} = 1`),
+    check(
+      "cod_settings_amounts",
+      sql`${table.maxOrderPaise} >= 0 and coalesce(${table.firstOrderMaxPaise}, 0) >= 0 and coalesce(${table.prepaidOnlyAfterRtos}, 1) >= 1`,
+    ),
+  ],
+);
+
+/** COD off (max_paise null) or capped for a PIN or PIN prefix, a district or a state. */
+export const codPlaceRules = pgTable(
+  "cod_place_rules",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: ["pin", "district", "state"] }).notNull(),
+    value: text("value").notNull(),
+    maxPaise: integer("max_paise"),
+    note: text("note").notNull().default(""),
+    ...timestamps,
+  },
+  (table) => [
+    // A district typed "patna" and "Patna" is one district.
+    uniqueIndex("cod_place_rules_kind_value").on(table.kind, sql`lower(${table.value})`),
+    check("cod_place_rules_kind", sql`${table.kind} in ('pin', 'district', 'state')`),
+    check("cod_place_rules_max", sql`coalesce(${table.maxPaise}, 0) >= 0`),
+  ],
+);
+
+/**
+ * A parcel returned to origin: one row per order (the key), written with the order's move to
+ * returned_to_origin. `received_at` is set once, by the update that puts the stock back, so a second click or
+ * a concurrent one finds it set and restocks nothing.
+ */
+export const orderRto = pgTable(
+  "order_rto",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    source: text("source", { enum: ["manual", "tracking"] }).notNull(),
+    /** What the shop paid to send the parcel and to have it brought back. */
+    forwardPaise: integer("forward_paise").notNull(),
+    returnPaise: integer("return_paise").notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+    recordedBy: text("recorded_by").references(() => users.id, { onDelete: "set null" }),
+    receivedAt: timestamp("received_at", { withTimezone: true }),
+    receivedBy: text("received_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    index("order_rto_recorded_at_idx").on(table.recordedAt),
+    check("order_rto_costs", sql`${table.forwardPaise} >= 0 and ${table.returnPaise} >= 0`),
+  ],
+);

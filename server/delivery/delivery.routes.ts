@@ -11,6 +11,7 @@ import {
   pinParamSchema,
 } from "../../common/schemas/delivery.ts";
 import { requireOwner } from "../auth/session.ts";
+import { cachedCodRules } from "../cod/cod-rules.ts";
 import { combos, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -65,7 +66,10 @@ export function deliveryCheckRoutes(deps: Deps) {
         throw httpError(400, "invalid_request", "combo: is not one we sell", { combo: "is not one we sell" });
       pricePaise = combo.pricePaise;
     }
-    const { place, rule } = await deliveryTo(db, query.pin, "pin");
+    const [{ place, rule }, codRules] = await Promise.all([
+      deliveryTo(db, query.pin, "pin"),
+      cachedCodRules(deps),
+    ]);
     const shipping = {
       freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
       shippingFeePaise: env.SHIPPING_FEE_PAISE,
@@ -74,7 +78,7 @@ export function deliveryCheckRoutes(deps: Deps) {
       checkDelivery({
         place,
         rule,
-        cod: { enabled: env.COD_ENABLED, maxOrderPaise: env.COD_MAX_ORDER_PAISE },
+        codRules,
         totalPaise: query.orderPaise ?? pricePaise + shippingFor(pricePaise, shipping, pricePaise > 0),
         now: new Date(),
       }),

@@ -1,18 +1,19 @@
 import { Hono } from "hono";
 import { imageFor } from "../../common/catalogue.ts";
-import { codProblem, notServedMessage } from "../../common/delivery-check.ts";
+import type { CodRules } from "../../common/cod-rules.ts";
+import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import type { AddressDelivery, CheckoutSummary } from "../../common/orders.ts";
 import type { SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
 import { listAddresses } from "../addresses/addresses.data.ts";
 import { requireUser } from "../auth/session.ts";
+import { cachedCodRules, decideCod } from "../cod/cod-rules.ts";
 import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
-import { codAvailable, codSettings } from "./place-order.ts";
 import { type CartForOrder, loadCartForOrder } from "./pricing.ts";
 
 /** What the checkout page shows: the cart priced exactly as the order will be, addresses, payment choices. */
@@ -20,22 +21,26 @@ export function checkoutRoutes(deps: Deps) {
   const summarize = async (
     { pricing }: CartForOrder,
     addresses: SavedAddress[],
-  ): Promise<CheckoutSummary> => ({
-    pricing,
-    images: Object.fromEntries(pricing.lines.map((line) => [line.itemId, imageFor(line.image).small])),
-    addresses,
-    estimate: estimateDelivery(new Date()),
-    payment: {
-      cod: {
-        enabled: deps.env.COD_ENABLED,
-        maxOrderPaise: deps.env.COD_MAX_ORDER_PAISE,
-        available: codAvailable(deps.env, pricing.totalPaise),
+    userId: string | null,
+  ): Promise<CheckoutSummary> => {
+    const rules = await cachedCodRules(deps);
+    return {
+      pricing,
+      images: Object.fromEntries(pricing.lines.map((line) => [line.itemId, imageFor(line.image).small])),
+      addresses,
+      estimate: estimateDelivery(new Date()),
+      payment: {
+        cod: {
+          enabled: rules.enabled,
+          maxOrderPaise: rules.maxOrderPaise,
+          available: rules.enabled && pricing.totalPaise <= rules.maxOrderPaise,
+        },
+        razorpay: { enabled: razorpayConfig(deps.env) !== null },
       },
-      razorpay: { enabled: razorpayConfig(deps.env) !== null },
-    },
-    freeShippingMinPaise: deps.env.FREE_SHIPPING_MIN_PAISE,
-    delivery: await addressDelivery(deps, addresses, pricing.totalPaise),
-  });
+      freeShippingMinPaise: deps.env.FREE_SHIPPING_MIN_PAISE,
+      delivery: await addressDelivery(deps, rules, addresses, pricing.totalPaise, userId),
+    };
+  };
 
   return (
     new Hono()
@@ -45,7 +50,7 @@ export function checkoutRoutes(deps: Deps) {
           loadCartForOrder(deps.db, deps.env, { kind: "account", userId: user.id }, { lock: false }),
           listAddresses(deps.db, user.id),
         ]);
-        return c.json(await summarize(cart, addresses));
+        return c.json(await summarize(cart, addresses, user.id));
       })
       // A guest's cart lives in the browser: it is sent to be priced by the same function the order uses. The
       // code's one use per customer is checked when the order names the e-mail and mobile.
@@ -57,7 +62,7 @@ export function checkoutRoutes(deps: Deps) {
           { kind: "guest", email: "", mobile: "", items, discountCode: discountCode ?? null },
           { lock: false },
         );
-        return c.json(await summarize(cart, []));
+        return c.json(await summarize(cart, [], null));
       })
   );
 }
@@ -65,8 +70,10 @@ export function checkoutRoutes(deps: Deps) {
 /** For each saved address, whether the order can go there and be paid in cash: the rules placeOrder applies. */
 async function addressDelivery(
   deps: Deps,
+  rules: CodRules,
   addresses: SavedAddress[],
   totalPaise: number,
+  userId: string | null,
 ): Promise<Record<string, AddressDelivery>> {
   const entries = await Promise.all(
     addresses.map(async (address): Promise<[string, AddressDelivery]> => {
@@ -87,14 +94,15 @@ async function addressDelivery(
       if (rule?.rule === "not_served") {
         return [address.id, { served: false, problem: notServedMessage(place), codProblem: null }];
       }
-      return [
-        address.id,
-        {
-          served: true,
-          problem: null,
-          codProblem: codProblem(codSettings(deps.env), totalPaise, rule, address.pin),
-        },
-      ];
+      const cod = await decideCod(deps.db, rules, {
+        totalPaise,
+        pin: address.pin,
+        district: place.district,
+        state: address.state,
+        deliveryRule: rule,
+        customer: { userId, mobile: address.phone, pin: address.pin, line1: address.line1 },
+      });
+      return [address.id, { served: true, problem: null, codProblem: cod.available ? null : cod.reason }];
     }),
   );
   return Object.fromEntries(entries);

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import { codProblem, notServedMessage } from "../../common/delivery-check.ts";
+import { notServedMessage } from "../../common/delivery-check.ts";
 import { DISCOUNT_LIMIT_MESSAGES } from "../../common/discount.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
@@ -8,6 +8,7 @@ import { type PricingDiscount, type PricingItem, priceOrder } from "../../common
 import type { Address } from "../../common/schemas/address.ts";
 import { type EditOrderItems, type OrderEditResult, orderEditable } from "../../common/schemas/order-edit.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import { decideCod, readCodRules } from "../cod/cod-rules.ts";
 import type { Tx } from "../db/client.ts";
 import {
   combos,
@@ -24,7 +25,6 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
-import { codSettings } from "./place-order.ts";
 import { type Buyer, loadDiscountFor } from "./pricing.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
@@ -159,10 +159,7 @@ export async function editOrderAddress(
       throw httpError(422, "not_served", message, { pin: message });
     }
     if (order.paymentMethod === "cod") {
-      const problem = codProblem(codSettings(deps.env), order.totalPaise, delivery.rule, address.pin);
-      if (problem) {
-        throw httpError(422, "cod_unavailable", `Cash on delivery: ${problem}`, { pin: problem });
-      }
+      await refuseCodUnlessRulesAllow(tx, deps, order.userId, order.totalPaise, { ...address, delivery }, "pin");
     }
     await tx
       .update(orders)
@@ -449,8 +446,8 @@ export async function editOrderItems(
     }
     if (order.paymentMethod === "cod") {
       const delivery = await deliveryTo(tx, order.shipPin, "pin");
-      const problem = codProblem(codSettings(deps.env), pricing.totalPaise, delivery.rule, order.shipPin);
-      if (problem) throw httpError(422, "cod_unavailable", `Cash on delivery: ${problem}`);
+      const address = { pin: order.shipPin, state: order.shipState, phone: order.shipPhone, line1: order.shipLine1 };
+      await refuseCodUnlessRulesAllow(tx, deps, order.userId, pricing.totalPaise, { ...address, delivery });
     }
 
     for (const key of keys) {
@@ -533,4 +530,26 @@ export async function editOrderItems(
   });
   if (result.changed) deps.jobs.wake();
   return result;
+}
+
+/** A changed COD order is held to the owner's COD rules as they stand now, as a new order would be (decision 062). */
+async function refuseCodUnlessRulesAllow(
+  tx: Tx,
+  deps: Deps,
+  userId: string | null,
+  totalPaise: number,
+  to: { pin: string; state: string; phone: string; line1: string; delivery: Awaited<ReturnType<typeof deliveryTo>> },
+  field?: "pin",
+) {
+  const decision = await decideCod(tx, await readCodRules(tx, deps.env), {
+    totalPaise,
+    pin: to.pin,
+    district: to.delivery.place.district,
+    state: to.state,
+    deliveryRule: to.delivery.rule,
+    customer: { userId, mobile: to.phone, pin: to.pin, line1: to.line1 },
+  });
+  if (decision.available) return;
+  const message = `Cash on delivery: ${decision.reason}`;
+  throw httpError(422, "cod_unavailable", message, field ? { [field]: decision.reason } : undefined);
 }

@@ -10,7 +10,7 @@ import {
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Tx } from "../db/client.ts";
 import type { OrderRow } from "../db/schema.ts";
-import { combos, orderEvents, orderLines, orders, products } from "../db/schema.ts";
+import { combos, orderEvents, orderLines, orderRto, orders, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
@@ -48,15 +48,20 @@ export type StatusChange = {
   noteFor?: (order: OrderRow) => string;
   /** A staff member's change, recorded in the audit log with the change. */
   audit?: AuditActor;
-  /** Put the goods back on the shelf (a parcel returned to origin unopened); cancelling always does. */
+  /** Put the goods back on the shelf; cancelling always does. */
   restock?: boolean;
+  /**
+   * A parcel returned to origin: what it cost both ways, recorded with the move (docs/decisions/062). The move
+   * is refused without it, so every returned_to_origin order has its row.
+   */
+  rto?: { source: "manual" | "tracking"; forwardPaise: number; returnPaise: number };
 };
 
 /**
  * Puts the stock of a cancelled order back on the shelf, locking rows in the order that placing an order
  * takes them (products, then combos, each by key), so a cancellation and an order never deadlock.
  */
-async function restock(tx: Tx, orderId: string) {
+export async function restock(tx: Tx, orderId: string) {
   const lines = await tx
     .select({ itemId: orderLines.itemId, kind: orderLines.kind, quantity: orderLines.quantity })
     .from(orderLines)
@@ -108,13 +113,11 @@ export async function changeOrderStatus(
 
     const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
     if (!check.ok) throw httpError(409, "invalid_transition", check.reason);
-    // A shipped order comes back only as a parcel the courier returned, received back unopened (its stock
-    // restored): never by the plain status change, which would credit it with the goods still out.
-    if (change.to === "returned" && order.status === "shipped" && !change.restock) {
+    if (change.to === "returned_to_origin" && !change.rto) {
       throw httpError(
         409,
         "invalid_transition",
-        "A shipped order comes back as a returned parcel: mark it received back once the courier has returned it.",
+        "Record a return to origin with what the parcel cost both ways (Returned to origin, on the order page).",
       );
     }
     if (change.onlyIf && !change.onlyIf(order)) {
@@ -158,6 +161,16 @@ export async function changeOrderStatus(
     }
 
     const [row] = await tx.update(orders).set(set).where(eq(orders.id, order.id)).returning();
+    if (change.to === "returned_to_origin" && change.rto) {
+      await tx.insert(orderRto).values({
+        orderId: order.id,
+        source: change.rto.source,
+        forwardPaise: change.rto.forwardPaise,
+        returnPaise: change.rto.returnPaise,
+        recordedAt: now,
+        recordedBy: change.actorUserId,
+      });
+    }
     // The tax invoice is issued when the order is confirmed, and reversed by a credit note when an invoiced
     // order is cancelled or its goods come back (docs/decisions/038), in this transaction.
     if (change.to === "confirmed") await issueInvoice(tx, order, now);

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
-import { type CodSettings, codProblem, notServedMessage } from "../../common/delivery-check.ts";
+import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
 import { indianWallClock } from "../../common/india-time.ts";
@@ -8,6 +8,7 @@ import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import type { OrderPricing } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
+import { decideCod, readCodRules } from "../cod/cod-rules.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   addresses,
@@ -72,16 +73,6 @@ function paymentPending(number: string | undefined) {
     `${number ? `Your order ${number}` : "One of your orders"} is still waiting for payment. Pay for it or cancel it in My Orders before placing another order paid online.`,
   );
 }
-
-/** Cash on delivery is offered when switched on and the order is within the limit. */
-export function codAvailable(env: Deps["env"], totalPaise: number) {
-  return env.COD_ENABLED && totalPaise <= env.COD_MAX_ORDER_PAISE;
-}
-
-export const codSettings = (env: Deps["env"]): CodSettings => ({
-  enabled: env.COD_ENABLED,
-  maxOrderPaise: env.COD_MAX_ORDER_PAISE,
-});
 
 /**
  * Places an order, signed in or as a guest, once per Idempotency-Key, in one transaction of named steps.
@@ -254,8 +245,21 @@ async function choosePayment(
   { address, delivery }: Destination,
 ): Promise<OrderStatus> {
   if (request.paymentMethod === "cod") {
-    const problem = codProblem(codSettings(env), pricing.totalPaise, delivery.rule, address.pin);
-    if (problem) throw httpError(422, "cod_unavailable", problem);
+    // Read in this transaction, not from memory: the order is held to the rules as they stand when it is placed.
+    const decision = await decideCod(tx, await readCodRules(tx, env), {
+      totalPaise: pricing.totalPaise,
+      pin: address.pin,
+      district: delivery.place.district,
+      state: address.state,
+      deliveryRule: delivery.rule,
+      customer: {
+        userId: buyer.kind === "account" ? buyer.userId : null,
+        mobile: address.phone,
+        pin: address.pin,
+        line1: address.line1,
+      },
+    });
+    if (!decision.available) throw httpError(422, "cod_unavailable", decision.reason);
     return "placed";
   }
   if (!razorpayConfig(env)) {

@@ -315,8 +315,8 @@ const ORDER_STEPS: Partial<Record<ShipmentStatus, OrderStatus[]>> = {
   in_transit: ["shipped"],
   out_for_delivery: ["shipped"],
   undelivered: ["shipped"],
-  rto_initiated: ["shipped"],
-  rto_delivered: ["shipped"],
+  rto_initiated: ["shipped", "returned_to_origin"],
+  rto_delivered: ["shipped", "returned_to_origin"],
   delivered: ["shipped", "delivered"],
 };
 
@@ -402,7 +402,22 @@ async function moveOrderWithParcel(deps: Deps, shipment: ShipmentRow) {
           to,
           actor: "system",
           actorUserId: null,
-          note: to === "delivered" ? `Delivered by ${shipment.courierName}` : null,
+          note:
+            to === "delivered"
+              ? `Delivered by ${shipment.courierName}`
+              : to === "returned_to_origin"
+                ? `Returned to origin by ${shipment.courierName}`
+                : null,
+          // The aggregator bills a return at the forward rate: both are recorded at the parcel's charges,
+          // and staff may correct them (docs/decisions/062).
+          rto:
+            to === "returned_to_origin"
+              ? {
+                  source: "tracking",
+                  forwardPaise: shipment.chargesPaise ?? 0,
+                  returnPaise: shipment.chargesPaise ?? 0,
+                }
+              : undefined,
           courier: shipment.courierName ?? shipment.service,
           trackingNumber: shipment.awb ?? undefined,
           trackingUrl: shipment.awb

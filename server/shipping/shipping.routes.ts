@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import type { SessionUser } from "../../common/account.ts";
 import { orderNumberSchema } from "../../common/schemas/orders.ts";
 import {
   bookSchema,
@@ -14,6 +15,7 @@ import {
   shopperAttemptSchema,
 } from "../../common/schemas/shipping.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
+import { receiveRto } from "../cod/rto.ts";
 import { combos, orders, products, shipments } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -50,9 +52,11 @@ async function orderId(deps: Deps, number: string) {
 /** Staff's shipping desk: couriers for an order, booking (one or many), labels, failed deliveries, returns. */
 export function adminShippingRoutes(deps: Deps) {
   return (
-    new Hono<{ Variables: { adminId: string } }>()
+    new Hono<{ Variables: { adminId: string; admin: SessionUser } }>()
       .use(async (c, next) => {
-        c.set("adminId", (await requireAdmin(deps, c)).id);
+        const admin = await requireAdmin(deps, c);
+        c.set("adminId", admin.id);
+        c.set("admin", admin);
         await next();
       })
       .get("/", (c) => c.json({ connected: deps.courier !== null, service: deps.courier?.name ?? null }))
@@ -224,33 +228,45 @@ export function adminShippingRoutes(deps: Deps) {
           return c.json({ shipment: await shipmentView(deps, id) });
         },
       )
-      // A parcel returned to origin, received back unopened: the order is returned, its stock back on the shelf,
-      // and a credit note issued (as for any return), in one transaction.
+      // A parcel returned to origin, received back unopened: its stock back on the shelf and a credit note
+      // issued, once (server/cod/rto.ts). An order the scans have not yet moved is returned to origin first.
       .post("/orders/:number/received-back", validate("param", orderNumberSchema), async (c) => {
         const { number } = c.req.valid("param");
         const id = await orderId(deps, number);
         const [shipment] = await deps.db
-          .select({ id: shipments.id })
+          .select({
+            id: shipments.id,
+            chargesPaise: shipments.chargesPaise,
+            courierName: shipments.courierName,
+          })
           .from(shipments)
           .where(
             and(eq(shipments.orderId, id), eq(shipments.status, "rto_delivered"), isNotNull(shipments.awb)),
           );
         if (!shipment) throw httpError(409, "not_returned", "This order's parcel has not come back to you.");
-        await changeOrderStatus(
-          deps,
-          { orderId: id },
-          {
-            to: "returned",
-            actor: "admin",
-            actorUserId: c.get("adminId"),
-            note: "Parcel returned by the courier, received back unopened",
-            restock: true,
-          },
-        );
-        await deps.db
-          .update(shipments)
-          .set({ receivedBackAt: new Date() })
-          .where(eq(shipments.id, shipment.id));
+        const admin = c.get("admin");
+        try {
+          await changeOrderStatus(
+            deps,
+            { orderId: id },
+            {
+              to: "returned_to_origin",
+              actor: "admin",
+              actorUserId: admin.id,
+              note: `Returned to origin by ${shipment.courierName}`,
+              rto: {
+                source: "tracking",
+                forwardPaise: shipment.chargesPaise ?? 0,
+                returnPaise: shipment.chargesPaise ?? 0,
+              },
+              onlyIf: (order) => order.status === "shipped",
+            },
+          );
+        } catch (error) {
+          // Already returned to origin by the scans (or a click a moment ago).
+          if ((error as { status?: number }).status !== 409) throw error;
+        }
+        await receiveRto(deps, number, admin);
         return c.json({ shipment: await shipmentView(deps, id) });
       })
   );

@@ -6,7 +6,7 @@ import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import { putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
-import { orderEvents, orders, products, shipmentScans, shipments } from "../db/schema.ts";
+import { orderEvents, orderRto, orders, products, shipmentScans, shipments } from "../db/schema.ts";
 import { orderNotice } from "../orders/order-sms.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
 import { parseShiprocketTime, shiprocketStatus } from "./shiprocket.ts";
@@ -42,6 +42,8 @@ const book = (number: string, body: Record<string, unknown>) =>
   callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/book`, { as: admin, body });
 const orderStatus = async (number: string) =>
   (await shop.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number)))[0]?.status;
+const orderIdOf = async (number: string) =>
+  (await shop.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number)))[0]?.id ?? "";
 const shipmentOf = async (number: string) =>
   (
     await shop.db
@@ -465,24 +467,35 @@ describe("a parcel the courier could not deliver", () => {
     // Nor by the plain status change, which would issue the credit note with the goods still out.
     const plainReturn = await callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {
       as: admin,
-      body: { status: "returned" },
+      body: { status: "returned_to_origin" },
     });
     expect(plainReturn.status).toBe(409);
+    const stock = await stockOf(shop.db, SLUG);
     fake.scan(awb, "RTO INITIATED");
+    await webhook(fake.webhookBody(awb));
+    // The courier's RTO scan returns the order to origin by itself, costs taken from the parcel's charges.
+    expect(await orderStatus(number)).toBe("returned_to_origin");
+    const [rto] = await shop.db
+      .select()
+      .from(orderRto)
+      .where(eq(orderRto.orderId, await orderIdOf(number)));
+    expect(rto).toMatchObject({ source: "tracking", receivedAt: null });
+    expect(rto?.forwardPaise).toBe(rto?.returnPaise);
+    expect(await stockOf(shop.db, SLUG)).toBe(stock);
     fake.scan(awb, "RTO DELIVERED");
     await webhook(fake.webhookBody(awb));
     expect((await shipmentOf(number))[0]?.status).toBe("rto_delivered");
-    const stock = await stockOf(shop.db, SLUG);
     const received = await callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/received-back`, {
       as: admin,
     });
     expect(received.status).toBe(200);
-    expect(await orderStatus(number)).toBe("returned");
+    expect(await orderStatus(number)).toBe("returned_to_origin");
     expect(await stockOf(shop.db, SLUG)).toBe((stock ?? 0) + 1);
+    // A second click is answered as done, and restocks nothing.
     const again = await callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/received-back`, {
       as: admin,
     });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(200);
     expect(await stockOf(shop.db, SLUG)).toBe((stock ?? 0) + 1);
   });
 });

@@ -9,6 +9,7 @@ import {
 } from "../../common/cod.ts";
 import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
+import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -30,6 +31,7 @@ export function Component() {
   const summary = useLoaderData<typeof loader>();
   return (
     <div>
+      <CodTabs />
       <h1 className="font-serif text-3xl font-semibold">Cash on delivery</h1>
       <p className="mt-2 max-w-prose text-sm text-stone-600 dark:text-stone-400">
         A delivered cash-on-delivery order is cash to collect until it is recorded, here from the courier's

@@ -9,9 +9,11 @@ import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
 import { invoiceDue, type SellerInvoiceStatus } from "../../common/schemas/missed-invoices.ts";
 import { orderEditable } from "../../common/schemas/order-edit.ts";
+import type { OrderRtoView } from "../../common/rto.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
+import { RtoPanel } from "../features/cod/rto-panel.tsx";
 import {
   cardClass,
   dangerButton,
@@ -35,17 +37,19 @@ import { requireAdminUser } from "../lib/session.ts";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdminUser(request);
   const number = encodeURIComponent(params.number ?? "");
-  const [detail, shipping, parcel, seller] = await Promise.all([
+  const [detail, shipping, parcel, seller, returned] = await Promise.all([
     api<{ order: AdminOrderDetail }>(`/admin/orders/${number}`),
     api<{ connected: boolean }>("/admin/shipping"),
     api<{ shipment: ShipmentView | null }>(`/admin/shipping/orders/${number}`),
     api<SellerInvoiceStatus>("/admin/missed-invoices/seller"),
+    api<{ rto: OrderRtoView | null; chargesPaise: number | null }>(`/admin/rto/orders/${number}`),
   ]);
   return {
     ...detail,
     shippingConnected: shipping.connected,
     shipment: parcel.shipment,
     seller,
+    returned,
     isOwner: admin.role === "owner",
   };
 }
@@ -73,7 +77,7 @@ function actionLabel(to: OrderStatus, from: OrderStatus): string {
 }
 
 export function Component() {
-  const { order, shippingConnected, shipment, seller, isOwner } = useLoaderData<typeof loader>();
+  const { order, shippingConnected, shipment, seller, isOwner, returned } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
   const [refundReference, setRefundReference] = useState("");
@@ -227,6 +231,18 @@ export function Component() {
               }}
             />
           )}
+
+          <RtoPanel
+            number={order.number}
+            status={order.status}
+            rto={returned.rto}
+            chargesPaise={returned.chargesPaise}
+            receivedElsewhere={shipment?.status === "rto_delivered" && !shipment.receivedBack}
+            onChanged={(text) => {
+              setMessage({ kind: "ok", text });
+              revalidator.revalidate();
+            }}
+          />
 
           <section aria-labelledby="actions-heading" className={cardClass}>
             <h2 id="actions-heading" className="font-serif text-xl font-semibold">

@@ -10,6 +10,7 @@ const TONES: Record<OrderStatus, string> = {
   cancelled: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
   return_requested: "bg-orange-100 text-orange-900 dark:bg-orange-900/40 dark:text-orange-100",
   returned: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
+  returned_to_origin: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100",
   refunded: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
 };
 

@@ -1,0 +1,159 @@
+import { type FormEvent, useState } from "react";
+import { formatDateTime } from "../../../common/india-time.ts";
+import { formatRupees, rupeesToPaise } from "../../../common/money.ts";
+import type { OrderStatus } from "../../../common/order-lifecycle.ts";
+import type { OrderRtoView } from "../../../common/rto.ts";
+import { api, isApiError } from "../../lib/api.ts";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
+
+/**
+ * A shipped parcel refused or undeliverable: staff record it returned to origin with what it cost both ways,
+ * then mark it received when it is back on the shelf (stock restored once). docs/decisions/062.
+ */
+export function RtoPanel({
+  number,
+  status,
+  rto,
+  chargesPaise,
+  receivedElsewhere,
+  onChanged,
+}: {
+  number: string;
+  status: OrderStatus;
+  rto: OrderRtoView | null;
+  chargesPaise: number | null;
+  /** The parcel panel already offers "Mark received back" for this parcel. */
+  receivedElsewhere: boolean;
+  onChanged: (text: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (status !== "shipped" && status !== "returned_to_origin") return null;
+
+  async function send(path: string, body: unknown, done: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/admin/rto/orders/${encodeURIComponent(number)}${path}`, { method: "POST", body });
+      setOpen(false);
+      onChanged(done);
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Could not save. Check your connection and try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function record(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const rupees = (name: string) => rupeesToPaise(Number(data.get(name) || 0));
+    void send(
+      "",
+      {
+        forwardPaise: rupees("forward"),
+        returnPaise: rupees("return"),
+        note: String(data.get("note") ?? "").trim() || undefined,
+      },
+      "Recorded as returned to origin. Mark it received when the parcel is back on the shelf.",
+    );
+  }
+
+  const charges = chargesPaise === null ? "" : String(chargesPaise / 100);
+  return (
+    <section aria-labelledby="rto-heading" className={cardClass}>
+      <h2 id="rto-heading" className="font-serif text-xl font-semibold">
+        Returned to origin
+      </h2>
+      {rto ? (
+        <div className="mt-2 space-y-2 text-sm">
+          <p>
+            Recorded {formatDateTime(rto.recordedAt)}{" "}
+            {rto.source === "tracking" ? "from the courier's scans" : "by staff"}. Shipping out{" "}
+            {formatRupees(rto.forwardPaise)}, back {formatRupees(rto.returnPaise)}:{" "}
+            <strong>{formatRupees(rto.forwardPaise + rto.returnPaise)}</strong> spent.
+          </p>
+          {rto.receivedAt ? (
+            <p>Received back {formatDateTime(rto.receivedAt)}; its stock is back on the shelf.</p>
+          ) : receivedElsewhere ? (
+            <p>Mark the parcel received back in the parcel's panel above once it is with you.</p>
+          ) : (
+            <div className="rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+              <p>
+                When the parcel is back with you, unopened, mark it received: its stock goes back on the
+                shelf.
+              </p>
+              <button
+                type="button"
+                disabled={busy}
+                className={`${primaryButton} mt-2`}
+                onClick={() => void send("/received", undefined, "Parcel received back; stock restored.")}
+              >
+                Mark received back
+              </button>
+            </div>
+          )}
+        </div>
+      ) : open ? (
+        <form
+          onSubmit={record}
+          className="mt-2 grid gap-3 sm:grid-cols-2"
+          aria-label="Record a return to origin"
+        >
+          <label className="text-sm font-medium">
+            Shipping out (₹)
+            <input
+              name="forward"
+              type="number"
+              min="0"
+              step="0.01"
+              required
+              defaultValue={charges}
+              className={inputClass}
+            />
+          </label>
+          <label className="text-sm font-medium">
+            Shipping back (₹)
+            <input
+              name="return"
+              type="number"
+              min="0"
+              step="0.01"
+              required
+              defaultValue={charges}
+              className={inputClass}
+            />
+          </label>
+          <label className="text-sm font-medium sm:col-span-2">
+            Why it came back (optional)
+            <input name="note" maxLength={300} className={inputClass} placeholder="Refused at the door" />
+          </label>
+          <div className="flex flex-wrap gap-2 sm:col-span-2">
+            <button type="submit" disabled={busy} className={primaryButton}>
+              Record return to origin
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setOpen(false)}>
+              Keep as shipped
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="mt-2 text-sm">
+          <p>Refused or undeliverable, and coming back at the shop's cost? Record it with what it cost.</p>
+          <button type="button" className={`${secondaryButton} mt-2`} onClick={() => setOpen(true)}>
+            Returned to origin…
+          </button>
+        </div>
+      )}
+      {error && (
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+        >
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,327 @@
+import { type FormEvent, useState } from "react";
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
+import { type AdminCodRules, COD_PLACE_KINDS, type CodPlaceKind } from "../../common/cod-rules.ts";
+import { INDIAN_STATE_NAMES } from "../../common/india.ts";
+import { formatRupees, rupeesToPaise } from "../../common/money.ts";
+import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
+import { CodTabs } from "../features/cod/cod-tabs.tsx";
+import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
+import { api, isApiError, toQuery } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireAdminUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireAdminUser(request);
+  return { rules: await api<AdminCodRules>("/admin/cod-rules"), isOwner: user.role === "owner" };
+}
+
+export const handle: RouteHandle = { meta: privatePage("Admin: cash-on-delivery rules") };
+
+const KIND_LABELS: Record<CodPlaceKind, string> = { pin: "PIN code", district: "District", state: "State" };
+const VALUE_LABELS: Record<CodPlaceKind, string> = {
+  pin: "PIN code, or its first digits",
+  district: "District name",
+  state: "State or union territory",
+};
+
+const problemOf = (caught: unknown) =>
+  isApiError(caught) ? caught.message : "Could not save. Check your connection and try again.";
+
+/** The owner's cash-on-delivery rules (docs/decisions/062): checkout applies them at once, with its reason. */
+export function Component() {
+  const { rules, isOwner } = useLoaderData<typeof loader>();
+  const [message, setMessage] = useState<ResultMessageState | null>(null);
+  const revalidator = useRevalidator();
+  const done = (text: string) => {
+    setMessage({ kind: "ok", text });
+    revalidator.revalidate();
+  };
+  const failed = (caught: unknown) => setMessage({ kind: "error", text: problemOf(caught) });
+  return (
+    <div>
+      <CodTabs />
+      <h1 className="font-serif text-3xl font-semibold">Cash-on-delivery rules</h1>
+      <p className="mt-2 max-w-prose text-sm text-stone-600 dark:text-stone-400">
+        Checkout offers cash on delivery only where these allow it, and tells the shopper why when it does
+        not. Caps compare the order's total with shipping. The strictest rule that applies wins.
+        {!isOwner && " Only the owner can change them."}
+      </p>
+      <ResultMessage message={message} />
+      <SettingsForm rules={rules} isOwner={isOwner} onDone={done} onFailed={failed} />
+      <section aria-labelledby="places-heading" className={`${cardClass} mt-4`}>
+        <h2 id="places-heading" className="font-serif text-xl font-semibold">
+          Places
+        </h2>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+          Cash on delivery off, or capped, for a PIN code or its first digits, a district or a state. Among
+          PIN rules the longest prefix decides.
+        </p>
+        {isOwner && <PlaceForm onDone={done} onFailed={failed} />}
+        <ul className="mt-3 divide-y divide-stone-200 dark:divide-stone-700" aria-label="Place rules">
+          {rules.places.map((place) => (
+            <li
+              key={`${place.kind}:${place.value}`}
+              className="flex flex-wrap items-center justify-between gap-2 py-2"
+            >
+              <div>
+                <p className="font-medium">
+                  {KIND_LABELS[place.kind]}: {place.value}
+                </p>
+                <p className="text-sm text-stone-600 dark:text-stone-400">
+                  {place.maxPaise === null
+                    ? "No cash on delivery"
+                    : `Cash on delivery up to ${formatRupees(place.maxPaise)}`}
+                  {place.note && ` · ${place.note}`}
+                </p>
+              </div>
+              {isOwner && (
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  aria-label={`Remove the rule for ${place.value}`}
+                  onClick={async () => {
+                    try {
+                      await api(
+                        `/admin/cod-rules/places${toQuery({ kind: place.kind, value: place.value })}`,
+                        {
+                          method: "DELETE",
+                        },
+                      );
+                      done(`Rule for ${place.value} removed.`);
+                    } catch (caught) {
+                      failed(caught);
+                    }
+                  }}
+                >
+                  Remove
+                </button>
+              )}
+            </li>
+          ))}
+          {rules.places.length === 0 && (
+            <li className="py-2 text-sm text-stone-600 dark:text-stone-400">None.</li>
+          )}
+        </ul>
+      </section>
+      <section aria-labelledby="pin-no-cod-heading" className={`${cardClass} mt-4`}>
+        <h2 id="pin-no-cod-heading" className="font-serif text-xl font-semibold">
+          From the delivery rules
+        </h2>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+          PIN codes marked “No cash on delivery” on the{" "}
+          <Link to="/admin/delivery" className="underline">
+            Delivery
+          </Link>{" "}
+          page also refuse cash. New ones are best added above, as a PIN rule.
+        </p>
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label="PIN codes without cash on delivery">
+          {rules.pinNoCod.map((rule) => (
+            <li
+              key={rule.prefix}
+              className="rounded-full bg-amber-100 px-3 py-1 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
+            >
+              {rule.prefix}
+              {rule.note && ` · ${rule.note}`}
+            </li>
+          ))}
+          {rules.pinNoCod.length === 0 && (
+            <li className="text-sm text-stone-600 dark:text-stone-400">None.</li>
+          )}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function SettingsForm({
+  rules,
+  isOwner,
+  onDone,
+  onFailed,
+}: {
+  rules: AdminCodRules;
+  isOwner: boolean;
+  onDone: (text: string) => void;
+  onFailed: (caught: unknown) => void;
+}) {
+  const [saving, setSaving] = useState(false);
+  const { settings } = rules;
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const optional = (name: string) => {
+      const value = String(data.get(name) ?? "").trim();
+      return value === "" ? null : Number(value);
+    };
+    const firstOrder = optional("firstOrder");
+    setSaving(true);
+    try {
+      await api("/admin/cod-rules/settings", {
+        method: "PUT",
+        body: {
+          enabled: data.get("enabled") === "on",
+          maxOrderPaise: rupeesToPaise(Number(data.get("maxOrder"))),
+          firstOrderMaxPaise: firstOrder === null ? null : rupeesToPaise(firstOrder),
+          prepaidOnlyAfterRtos: optional("afterRtos"),
+        },
+      });
+      onDone("Cash-on-delivery settings saved; checkout follows them now.");
+    } catch (caught) {
+      onFailed(caught);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} className={`${cardClass} mt-4`} aria-labelledby="settings-heading">
+      <h2 id="settings-heading" className="font-serif text-xl font-semibold">
+        For every order
+      </h2>
+      <fieldset disabled={!isOwner || saving} className="mt-2 grid gap-3 sm:grid-cols-2">
+        <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
+          <input type="checkbox" name="enabled" defaultChecked={settings.enabled} className="h-5 w-5" />
+          Offer cash on delivery
+        </label>
+        <label className="text-sm font-medium">
+          Largest order paid in cash (₹)
+          <input
+            name="maxOrder"
+            type="number"
+            min="0"
+            step="1"
+            required
+            defaultValue={settings.maxOrderPaise / 100}
+            className={inputClass}
+          />
+        </label>
+        <label className="text-sm font-medium">
+          Largest first order paid in cash (₹, empty for no separate limit)
+          <input
+            name="firstOrder"
+            type="number"
+            min="0"
+            step="1"
+            defaultValue={settings.firstOrderMaxPaise === null ? "" : settings.firstOrderMaxPaise / 100}
+            className={inputClass}
+          />
+        </label>
+        <label className="text-sm font-medium sm:col-span-2">
+          Pay online only after this many parcels returned to origin (by account, mobile or address; empty for
+          never)
+          <input
+            name="afterRtos"
+            type="number"
+            min="1"
+            max="100"
+            step="1"
+            defaultValue={settings.prepaidOnlyAfterRtos ?? ""}
+            className={inputClass}
+          />
+        </label>
+        {isOwner && (
+          <div className="sm:col-span-2">
+            <button type="submit" className={primaryButton}>
+              Save settings
+            </button>
+          </div>
+        )}
+      </fieldset>
+      {settings.updatedAt === null && (
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+          Not saved yet: these are the server's first values.
+        </p>
+      )}
+    </form>
+  );
+}
+
+function PlaceForm({
+  onDone,
+  onFailed,
+}: {
+  onDone: (text: string) => void;
+  onFailed: (caught: unknown) => void;
+}) {
+  const [kind, setKind] = useState<CodPlaceKind>("pin");
+  const [saving, setSaving] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const cap = String(data.get("cap") ?? "").trim();
+    setSaving(true);
+    try {
+      await api("/admin/cod-rules/places", {
+        method: "PUT",
+        body: {
+          kind,
+          value: String(data.get("value") ?? "").trim(),
+          maxPaise: cap === "" ? null : rupeesToPaise(Number(cap)),
+          note: String(data.get("note") ?? "").trim(),
+        },
+      });
+      form.reset();
+      onDone(`Rule for ${data.get("value")} saved; checkout follows it now.`);
+    } catch (caught) {
+      onFailed(caught);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <form
+      onSubmit={submit}
+      className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+      aria-label="Add a place rule"
+    >
+      <label className="text-sm font-medium">
+        Kind
+        <select
+          value={kind}
+          onChange={(event) => setKind(event.target.value as CodPlaceKind)}
+          className={inputClass}
+        >
+          {COD_PLACE_KINDS.map((each) => (
+            <option key={each} value={each}>
+              {KIND_LABELS[each]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {kind === "state" ? (
+        <label className="text-sm font-medium">
+          {VALUE_LABELS[kind]}
+          <select name="value" required className={inputClass}>
+            {INDIAN_STATE_NAMES.map((state) => (
+              <option key={state}>{state}</option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <label className="text-sm font-medium">
+          {VALUE_LABELS[kind]}
+          <input
+            name="value"
+            required
+            maxLength={kind === "pin" ? 6 : 80}
+            inputMode={kind === "pin" ? "numeric" : "text"}
+            className={inputClass}
+          />
+        </label>
+      )}
+      <label className="text-sm font-medium">
+        Cap (₹, empty for no cash)
+        <input name="cap" type="number" min="0" step="1" className={inputClass} />
+      </label>
+      <label className="text-sm font-medium">
+        Note
+        <input name="note" maxLength={200} className={inputClass} />
+      </label>
+      <div className="sm:col-span-2 lg:col-span-4">
+        <button type="submit" disabled={saving} className={primaryButton}>
+          Save rule
+        </button>
+      </div>
+    </form>
+  );
+}
