@@ -1,3 +1,5 @@
+import { THEME_STORAGE_KEY } from "./theme-script.ts";
+
 /**
  * Starts the app's code once the server-rendered page has painted (its first contentful paint, as the
  * browser reports it), instead of alongside the stylesheet and the LCP picture. The page is complete HTML
@@ -6,6 +8,14 @@
  * two. A hidden tab (which paints no frames) starts it at once, and so does a browser that does not report
  * paints (after its first frame), and so does a page the server leaves empty for the app to draw (sign-in,
  * cart, admin), which has nothing to paint until the app runs.
+ *
+ * It also keeps the taps the server's page takes before the app has started (decision 060). The page's
+ * buttons are there long before the app (on a slow phone, seconds), and a tap on one did nothing. Each tap
+ * on a button is held here, the button is marked as taken at once (`data-tap-taken`, `aria-busy`; styled in
+ * web/styles.css, with the words of its `data-tap-label` where it has them, "Adding…"), the app is started
+ * at once if it was still waiting for the paint, and web/lib/kept-taps.ts carries the taps out in order
+ * when the app has hydrated. The theme toggle (`data-theme-toggle`) needs no app: it is switched here, as
+ * the app would, so the page turns dark under the finger.
  *
  * The build (vite.config.ts) puts it in place of the module script and the modulepreload links Vite writes,
  * naming them in its own data attributes: its text is the same in every build, so the server's
@@ -31,6 +41,48 @@ export const APP_LOADER_SCRIPT = `(() => {
     entry.src = loader.dataset.entry;
     document.head.appendChild(entry);
   }
+  var kept = [];
+  var ariaBusy = new Map();
+  function keepTap(event) {
+    var control = event.target instanceof Element ? event.target.closest("button") : null;
+    if (!control || control.disabled) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (control.hasAttribute("data-theme-toggle")) {
+      var root = document.documentElement;
+      var dark = !root.classList.contains("dark");
+      root.classList.toggle("dark", dark);
+      root.style.colorScheme = dark ? "dark" : "light";
+      try {
+        localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)}, dark ? "dark" : "light");
+      } catch (_) {}
+      return;
+    }
+    if (ariaBusy.has(control)) {
+      // A second tap on Add to cart is one the app would ignore while the first is under way.
+      if (control.hasAttribute("data-tap-label")) return;
+    } else {
+      ariaBusy.set(control, control.getAttribute("aria-busy"));
+      control.setAttribute("data-tap-taken", "");
+      control.setAttribute("aria-busy", "true");
+    }
+    kept.push(control);
+    start();
+  }
+  document.addEventListener("click", keepTap, true);
+  // Called once by the app when it has hydrated: from then on the app answers taps itself.
+  window.__takeKeptTaps = function () {
+    document.removeEventListener("click", keepTap, true);
+    ariaBusy.forEach(function (busy, control) {
+      control.removeAttribute("data-tap-taken");
+      if (busy === null) control.removeAttribute("aria-busy");
+      else control.setAttribute("aria-busy", busy);
+    });
+    ariaBusy.clear();
+    var taps = kept;
+    kept = [];
+    return taps;
+  };
   function afterPaint() {
     var root = document.getElementById("root");
     // A page the server leaves to the app (sign-in, cart, admin) has nothing to paint before it.
