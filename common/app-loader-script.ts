@@ -39,6 +39,9 @@ export const APP_LOADER_SCRIPT = `(() => {
     entry.type = "module";
     entry.crossOrigin = "";
     entry.src = loader.dataset.entry;
+    // No app is coming (its code could not be fetched): the taps kept cannot be carried out, so the page
+    // stops saying they will be.
+    entry.onerror = takeKeptTaps;
     document.head.appendChild(entry);
   }
   var kept = [];
@@ -70,8 +73,7 @@ export const APP_LOADER_SCRIPT = `(() => {
     start();
   }
   document.addEventListener("click", keepTap, true);
-  // Called once by the app when it has hydrated: from then on the app answers taps itself.
-  window.__takeKeptTaps = function () {
+  function takeKeptTaps() {
     document.removeEventListener("click", keepTap, true);
     ariaBusy.forEach(function (busy, control) {
       control.removeAttribute("data-tap-taken");
@@ -82,7 +84,9 @@ export const APP_LOADER_SCRIPT = `(() => {
     var taps = kept;
     kept = [];
     return taps;
-  };
+  }
+  // Called once by the app when it has hydrated: from then on the app answers taps itself.
+  window.__takeKeptTaps = takeKeptTaps;
   function afterPaint() {
     var root = document.getElementById("root");
     // A page the server leaves to the app (sign-in, cart, admin) has nothing to paint before it.

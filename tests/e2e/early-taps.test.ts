@@ -140,6 +140,22 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     }
   });
 
+  it("stops showing a tap as taken when the app's code cannot be fetched", async () => {
+    const { context, page } = await slowPhonePage(browser, shop);
+    await page.route("**/assets/index-*.js", (route) => route.abort());
+    await page.goto("/product/badam-mix", { waitUntil: "commit" });
+    const add = page.getByRole("button", { name: "Add to cart" });
+    await add.click(SLOW);
+    await page.waitForFunction(
+      () => !document.querySelector("[data-tap-taken]") && !document.querySelector("[aria-busy=true]"),
+      undefined,
+      SLOW,
+    );
+    expect(await add.getAttribute("aria-busy")).toBe("false");
+    expect(await appStarted(page)).toBe(false);
+    await context.close();
+  });
+
   it("changes a quantity and applies a code in the cart as soon as they show", async () => {
     // The cart is drawn by the app itself (the server leaves it empty): its buttons answer once shown.
     const context = await newContext(browser, shop, { viewport: "phone" });
