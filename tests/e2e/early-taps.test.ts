@@ -102,6 +102,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     expect((await taps()).map((tap) => tap.beforeApp)).toEqual([true, true]);
     expect(await isDark(page)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+    await page.screenshot({ path: "test-results/screenshots/early-tap-menu-desktop-dark.png" });
 
     await page.locator("html[data-hydrated]").waitFor({ state: "attached", ...SLOW });
     await page.getByRole("banner").getByRole("button", { name: "Switch to light theme" }).waitFor(SLOW);
@@ -120,6 +121,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
       { beforeApp: true, shownTaken: true },
       { beforeApp: true, shownTaken: true },
     ]);
+    await page.screenshot({ path: "test-results/screenshots/early-tap-hero-banner-phone-light.png" });
     await page.getByRole("button", { name: "20% OFF - Click to expand" }).waitFor(SLOW);
     expect(await page.getByRole("button", { name: /^Slide 2:/ }).getAttribute("aria-current")).toBe("true");
     await context.close();
