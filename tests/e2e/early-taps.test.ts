@@ -49,12 +49,29 @@ async function recordTaps(page: Page) {
     );
 }
 
+/**
+ * Holds back the app's entry until release(): the first kept tap starts the app at once, and on a fast
+ * moment of this shared machine it could start before a test's second tap.
+ */
+async function holdApp(page: Page) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/assets/index-*.js", async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
 describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 Mbit/s, 150 ms)", () => {
   it("adds to the cart from a product page, with the quantity chosen by a tap on +", async () => {
     const { context, page } = await slowPhonePage(browser, shop);
     const taps = await recordTaps(page);
+    const releaseApp = await holdApp(page);
     await page.goto("/product/badam-mix", { waitUntil: "commit" });
     await page.getByRole("button", { name: "Increase quantity" }).click(SLOW);
     const add = page.getByRole("button", { name: "Add to cart" });
@@ -67,6 +84,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     expect(await add.getAttribute("aria-busy")).toBe("true");
     expect(await add.evaluate((button) => getComputedStyle(button, "::after").content)).toBe('"Adding…"');
     await screenshot(page, "early-tap-adding-phone-light");
+    releaseApp();
 
     await page.getByText("Badam Mix was added to cart!").waitFor(SLOW);
     expect(await appStarted(page)).toBe(true);
@@ -94,6 +112,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
   it("switches the theme under the finger, and the app keeps it", async () => {
     const { context, page } = await slowPhonePage(browser, shop, { viewport: "desktop" });
     const taps = await recordTaps(page);
+    const releaseApp = await holdApp(page);
     await page.goto("/", { waitUntil: "commit" });
     await page.getByRole("banner").getByRole("button", { name: "Switch to dark theme" }).click(SLOW);
     // A category menu tapped at once too: it opens when the app starts.
@@ -103,6 +122,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     expect(await isDark(page)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
     await page.screenshot({ path: "test-results/screenshots/early-tap-menu-desktop-dark.png" });
+    releaseApp();
 
     await page.locator("html[data-hydrated]").waitFor({ state: "attached", ...SLOW });
     await page.getByRole("banner").getByRole("button", { name: "Switch to light theme" }).waitFor(SLOW);
@@ -114,6 +134,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
   it("minimises the banner and moves the hero on", async () => {
     const { context, page } = await slowPhonePage(browser, shop);
     const taps = await recordTaps(page);
+    const releaseApp = await holdApp(page);
     await page.goto("/", { waitUntil: "commit" });
     await page.getByRole("button", { name: "Next slide" }).click(SLOW);
     await page.getByRole("button", { name: "Minimise offer banner" }).click(SLOW);
@@ -122,6 +143,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
       { beforeApp: true, shownTaken: true },
     ]);
     await page.screenshot({ path: "test-results/screenshots/early-tap-hero-banner-phone-light.png" });
+    releaseApp();
     await page.getByRole("button", { name: "20% OFF - Click to expand" }).waitFor(SLOW);
     expect(await page.getByRole("button", { name: /^Slide 2:/ }).getAttribute("aria-current")).toBe("true");
     await context.close();
