@@ -14,7 +14,8 @@ import { THEME_STORAGE_KEY } from "./theme-script.ts";
  * on a button is held here, the button is marked as taken at once (`data-tap-taken`, `aria-busy`; styled in
  * web/styles.css, with the words of its `data-tap-label` where it has them, "Adding…"), the app is started
  * at once if it was still waiting for the paint, and web/lib/kept-taps.ts carries the taps out in order
- * when the app has hydrated. The theme toggle (`data-theme-toggle`) needs no app: it is switched here, as
+ * when the app has hydrated, after putting back into the app what was typed into its fields meanwhile. The
+ * theme toggle (`data-theme-toggle`) needs no app: it is switched here, as
  * the app would, so the page turns dark under the finger.
  *
  * The build (vite.config.ts) puts it in place of the module script and the modulepreload links Vite writes,
@@ -73,17 +74,31 @@ export const APP_LOADER_SCRIPT = `(() => {
     start();
   }
   document.addEventListener("click", keepTap, true);
+  // Text typed before the app: the field shows it, but the app's state would not hold it.
+  var typed = new Map();
+  function keepTyping(event) {
+    var field = event.target;
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+    typed.set(field, field.value);
+    start();
+  }
+  document.addEventListener("input", keepTyping, true);
   function takeKeptTaps() {
     document.removeEventListener("click", keepTap, true);
+    document.removeEventListener("input", keepTyping, true);
     ariaBusy.forEach(function (busy, control) {
       control.removeAttribute("data-tap-taken");
       if (busy === null) control.removeAttribute("aria-busy");
       else control.setAttribute("aria-busy", busy);
     });
     ariaBusy.clear();
-    var taps = kept;
+    var taken = { taps: kept, typed: [] };
+    typed.forEach(function (value, field) {
+      taken.typed.push({ field: field, value: value });
+    });
     kept = [];
-    return taps;
+    typed.clear();
+    return taken;
   }
   // Called once by the app when it has hydrated: from then on the app answers taps itself.
   window.__takeKeptTaps = takeKeptTaps;

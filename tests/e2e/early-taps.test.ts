@@ -94,6 +94,21 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
+  it("checks delivery to a PIN typed and sent before the app", async () => {
+    const { context, page } = await slowPhonePage(browser, shop);
+    const taps = await recordTaps(page);
+    const releaseApp = await holdApp(page);
+    await page.goto("/product/badam-mix", { waitUntil: "commit" });
+    const check = page.getByRole("region", { name: "Check delivery" });
+    await check.getByLabel("PIN code").fill("600020", SLOW);
+    await check.getByRole("button", { name: "Check" }).click(SLOW);
+    expect(await taps()).toEqual([{ beforeApp: true, shownTaken: true }]);
+    releaseApp();
+    await check.getByText(/^Delivers to Chennai, Tamil Nadu by /).waitFor(SLOW);
+    expect(await check.getByLabel("PIN code").inputValue()).toBe("600020");
+    await context.close();
+  });
+
   it("adds a combo from its page", async () => {
     const { context, page } = await slowPhonePage(browser, shop, { colorScheme: "dark" });
     const taps = await recordTaps(page);
