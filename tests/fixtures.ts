@@ -146,9 +146,9 @@ export async function newContext(
 const HYDRATION_WAIT_MS = 5000;
 
 /**
- * A page the server rendered shows its buttons before React has hydrated them, and a click in between
- * is lost, as it would be for a person. Tests act at machine speed: page.goto and page.reload on
- * server-rendered pages also wait until the app responds.
+ * A page the server rendered shows its buttons before React has hydrated them; a click in between is kept
+ * and carried out only when the app starts (decision 063), later than a test acting at machine speed looks
+ * for its result. So page.goto and page.reload on server-rendered pages also wait until the app responds.
  */
 function waitForHydrationAfterLoads(page: Page) {
   const afterLoad =
@@ -185,8 +185,8 @@ export async function openPage(
 }
 
 /**
- * Public pages arrive rendered from the server: their heading is there before React has hydrated them
- * and a click would do nothing. Waits for both.
+ * Public pages arrive rendered from the server: their heading is there before React has hydrated them,
+ * and a click would be carried out only when it has. Waits for both.
  */
 export async function waitForApp(page: Page) {
   await page.locator("main h1").first().waitFor();

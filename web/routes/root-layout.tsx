@@ -13,6 +13,7 @@ const SiteFooter = lazy(() =>
 
 import { SiteHeader } from "../features/header/site-header.tsx";
 import type { RouteHandle } from "../lib/document-head.ts";
+import { carryOutKeptTaps } from "../lib/kept-taps.ts";
 import { loadShopData } from "../lib/shop-data.ts";
 
 /** The catalogue, combos and shop details, fetched once for every page (see shouldRevalidate). */
@@ -24,8 +25,10 @@ export const shouldRevalidate = () => false;
 export function RootLayout() {
   const navigation = useNavigation();
   // The server's HTML shows before it responds to clicks: this marks the moment it does (tests wait for it).
+  // Taps taken before it (by the app loader's inline script) are carried out then.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
+    void carryOutKeptTaps();
   }, []);
   const matches = useMatches();
   const fullWidth = matches.some((match) => (match.handle as RouteHandle | undefined)?.fullWidth);
@@ -77,6 +80,10 @@ export function RootLayout() {
 export function RootError() {
   const error = useRouteError();
   console.error(error);
+  // No screen to carry them out on, but the page's own buttons must answer from now on.
+  useEffect(() => {
+    void carryOutKeptTaps();
+  }, []);
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center px-4 text-center">
       <h1 className="font-serif text-2xl font-semibold">The shop could not be loaded</h1>

@@ -29,6 +29,8 @@ export function AddToCartButton({ item, inStock, children }: AddToCartButtonProp
         onClick={add}
         disabled={!inStock || adding}
         aria-busy={adding}
+        // What it says at once when tapped before the app has started (common/app-loader-script.ts).
+        data-tap-label="Adding…"
         className="h-11 min-w-44 rounded-lg bg-brand-700 px-6 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-stone-400 disabled:text-stone-900 dark:disabled:bg-stone-700 dark:disabled:text-stone-300"
       >
         {inStock ? (adding ? "Adding…" : "Add to cart") : "Out of stock"}

@@ -16,6 +16,8 @@ export function ThemeToggle({
     <button
       type="button"
       onClick={toggleTheme}
+      // Switched by the app loader's inline script when tapped before the app has started.
+      data-theme-toggle=""
       aria-label={withLabel ? undefined : label}
       title={label}
       className={`inline-flex items-center gap-2 rounded-full p-2 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800 ${className}`}
