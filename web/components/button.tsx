@@ -26,7 +26,7 @@ const VARIANTS: Record<Exclude<ButtonVariant, "link">, string> = {
 };
 
 const SIZES: Record<ButtonSize, string> = {
-  sm: "px-3 py-1.5 text-sm",
+  sm: "px-4 py-2 text-sm",
   md: "px-4 py-2",
   lg: "px-5 py-3 font-semibold",
 };

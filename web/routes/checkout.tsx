@@ -18,6 +18,9 @@ import {
 } from "../../common/orders.ts";
 import type { AddressInput } from "../../common/schemas/address.ts";
 import { emailSchema } from "../../common/schemas/orders.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
 import {
   clearItems,
   ensureCartStarted,
@@ -28,7 +31,6 @@ import {
 import { readAppliedCode, readGuestCart } from "../features/cart/guest-storage.ts";
 import { DeliveryAnswerText, useDeliveryAnswer } from "../features/delivery/delivery-check.tsx";
 import { AddressForm } from "../features/orders/address-form.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
 import { RouteError } from "../features/orders/route-error.tsx";
@@ -103,7 +105,7 @@ export function Component() {
         <p className="mt-2 text-stone-600 dark:text-stone-400">
           Add something you love, then come back to check out.
         </p>
-        <Link to="/" className={`${primaryButton} mt-4`}>
+        <Link to="/" className={`${buttonClass()} mt-4`}>
           Continue shopping
         </Link>
       </section>
@@ -282,7 +284,11 @@ export function Component() {
                       pinAnswer={answerLine}
                     />
                   ) : (
-                    <button type="button" className={secondaryButton} onClick={() => setAddingAddress(true)}>
+                    <button
+                      type="button"
+                      className={buttonClass({ variant: "secondary" })}
+                      onClick={() => setAddingAddress(true)}
+                    >
                       Add a new address
                     </button>
                   )}
@@ -389,7 +395,7 @@ export function Component() {
             type="button"
             onClick={placeOrder}
             disabled={!canPlace || placing}
-            className={`${primaryButton} mt-4 w-full py-3 text-lg`}
+            className={`${buttonClass()} mt-4 w-full py-3 text-lg`}
           >
             {placing
               ? "Placing your order…"
@@ -452,7 +458,7 @@ function GuestDetails({
           onChange={(event) => onEmail(event.target.value)}
           aria-invalid={emailError ? true : undefined}
           aria-describedby={emailError ? "guest-email-hint guest-email-error" : "guest-email-hint"}
-          className={inputClass}
+          className={controlClass}
         />
         <p id="guest-email-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
           We send your order confirmation and its link here. No account needed.
@@ -485,7 +491,11 @@ function GuestDetails({
             Mobile {address.phone}
             {answer}
           </p>
-          <button type="button" className={secondaryButton} onClick={() => setEditing(true)}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "secondary" })}
+            onClick={() => setEditing(true)}
+          >
             Change
           </button>
         </div>

@@ -1,5 +1,6 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
-import { Notice, textLink } from "../components/form-controls.tsx";
+import { buttonClass } from "../components/button.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { redirectErrorMessage } from "../features/auth/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -19,7 +20,7 @@ export function Component() {
     return (
       <AuthCard title="Sign in with an e-mail link">
         <Notice tone="error">{redirectErrorMessage("INVALID_TOKEN")}</Notice>
-        <Link to="/login/email-link" className={`block text-center ${textLink}`}>
+        <Link to="/login/email-link" className={`block text-center ${buttonClass({ variant: "link" })}`}>
           Send me a new link
         </Link>
       </AuthCard>

@@ -10,7 +10,8 @@ import {
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
 import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
-import { Notice, TextField } from "../components/form-controls.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";

@@ -6,9 +6,11 @@ import {
   type AdminProductImage,
   MAX_PRODUCT_IMAGES,
 } from "../../../common/schemas/admin-products.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { HEADER_MENUS } from "../header/menus.ts";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
 import { uploadPhoto } from "./upload-photo.ts";
 
 type Draft = {
@@ -246,7 +248,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
             <div className="mt-3 flex flex-wrap gap-3">
               <button
                 type="button"
-                className={primaryButton}
+                className={buttonClass()}
                 disabled={saving}
                 onClick={() => void saveOverTheirs()}
               >
@@ -257,7 +259,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
                   href={`/admin/products/${product.slug}`}
                   target="_blank"
                   rel="noreferrer"
-                  className={secondaryButton}
+                  className={buttonClass({ variant: "secondary" })}
                 >
                   See their version (new tab)
                 </a>
@@ -295,7 +297,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
               const name = event.currentTarget.value;
               setDraft((current) => ({ ...current, name, ...(slugTouched ? {} : { slug: slugFrom(name) }) }));
             }}
-            className={inputClass}
+            className={controlClass}
             {...described("name")}
           />,
         )}
@@ -310,7 +312,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
               setSlugTouched(true);
               set("slug", event.currentTarget.value);
             }}
-            className={`${inputClass} font-mono`}
+            className={`${controlClass} font-mono`}
             {...described("slug")}
           />,
           product
@@ -325,7 +327,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
             value={draft.price}
             inputMode="decimal"
             onChange={(event) => set("price", event.currentTarget.value)}
-            className={inputClass}
+            className={controlClass}
             {...described("pricePaise")}
           />,
         )}
@@ -337,7 +339,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
             value={draft.originalPrice}
             inputMode="decimal"
             onChange={(event) => set("originalPrice", event.currentTarget.value)}
-            className={inputClass}
+            className={controlClass}
             {...described("originalPricePaise")}
           />,
           "Optional. Shown struck through, with a SALE tag, when above the price.",
@@ -351,7 +353,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
             rows={4}
             maxLength={2000}
             onChange={(event) => set("description", event.currentTarget.value)}
-            className={inputClass}
+            className={controlClass}
             {...described("description")}
           />,
           undefined,
@@ -375,7 +377,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
                     benefits[index] = event.currentTarget.value;
                     set("benefits", benefits);
                   }}
-                  className={inputClass}
+                  className={controlClass}
                   {...described(`benefits.${index}`)}
                 />
                 <FieldError id={`product-benefits.${index}-error`} text={errorOf(`benefits.${index}`)} />
@@ -400,7 +402,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
                   : (CATEGORY_FILTERS[category].subcategories[0] ?? ""),
               }));
             }}
-            className={inputClass}
+            className={controlClass}
             {...described("category")}
           >
             {CATEGORIES.map((category) => (
@@ -417,7 +419,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
             id="product-subcategory"
             value={draft.subcategory}
             onChange={(event) => set("subcategory", event.currentTarget.value)}
-            className={inputClass}
+            className={controlClass}
             {...described("subcategory")}
           >
             {subcategories.map((subcategory) => (
@@ -434,7 +436,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
             id="product-badge"
             value={draft.badge}
             onChange={(event) => set("badge", event.currentTarget.value)}
-            className={inputClass}
+            className={controlClass}
             {...described("badge")}
           >
             <option value="">None</option>
@@ -513,12 +515,12 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
                       draft.images.map((each, at) => (at === index ? { ...each, alt } : each)),
                     );
                   }}
-                  className={inputClass}
+                  className={controlClass}
                 />
                 <div className="mt-2 flex flex-wrap gap-2">
                   <button
                     type="button"
-                    className={`${secondaryButton} min-h-11 px-3`}
+                    className={`${buttonClass({ variant: "secondary" })} min-h-11 px-3`}
                     disabled={index === 0}
                     onClick={() => moveImage(index, -1)}
                     aria-label={`Move image ${index + 1} earlier`}
@@ -527,7 +529,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
                   </button>
                   <button
                     type="button"
-                    className={`${secondaryButton} min-h-11 px-3`}
+                    className={`${buttonClass({ variant: "secondary" })} min-h-11 px-3`}
                     disabled={index === draft.images.length - 1}
                     onClick={() => moveImage(index, 1)}
                     aria-label={`Move image ${index + 1} later`}
@@ -536,7 +538,7 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
                   </button>
                   <button
                     type="button"
-                    className={`${secondaryButton} min-h-11 px-3`}
+                    className={`${buttonClass({ variant: "secondary" })} min-h-11 px-3`}
                     onClick={() =>
                       set(
                         "images",
@@ -553,7 +555,10 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
         </ol>
         {draft.images.length < MAX_PRODUCT_IMAGES && (
           <div className="mt-3">
-            <label htmlFor="product-image-file" className={`${secondaryButton} min-h-11 cursor-pointer`}>
+            <label
+              htmlFor="product-image-file"
+              className={`${buttonClass({ variant: "secondary" })} min-h-11 cursor-pointer`}
+            >
               {uploading ? "Uploading…" : "Add a photo"}
             </label>
             <input
@@ -574,10 +579,10 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
       </fieldset>
 
       <div className="mt-4 flex flex-wrap gap-3">
-        <button type="submit" className={`${primaryButton} min-h-11`} disabled={saving || uploading}>
+        <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving || uploading}>
           {saving ? "Saving…" : product ? "Save changes" : "Create product"}
         </button>
-        <Link to="/admin/products" className={`${secondaryButton} min-h-11`}>
+        <Link to="/admin/products" className={`${buttonClass({ variant: "secondary" })} min-h-11`}>
           Back to products
         </Link>
       </div>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { SocialProviderInfo } from "../../../common/account.ts";
-import { Notice, secondaryButton } from "../../components/form-controls.tsx";
+import { buttonClass } from "../../components/button.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { authClient } from "./auth-client.ts";
 import { attemptAuth } from "./auth-errors.ts";
 
@@ -64,7 +65,7 @@ export function SocialButtons({
         <button
           key={id}
           type="button"
-          className={secondaryButton}
+          className={buttonClass({ variant: "secondary", size: "lg", block: true })}
           aria-disabled={pending !== null || undefined}
           onClick={() => pending === null && signInWith(id)}
         >

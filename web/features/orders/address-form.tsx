@@ -1,9 +1,10 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { completePin, lookUpPin } from "../delivery/pin-lookup.ts";
-import { inputClass, primaryButton, secondaryButton } from "./buttons.ts";
 
 const EMPTY: AddressInput = {
   name: "",
@@ -146,7 +147,7 @@ export function AddressForm({
           [hint ? `${id}-${name}-hint` : "", errors[name] ? `${id}-${name}-error` : ""].join(" ").trim() ||
           undefined
         }
-        className={inputClass}
+        className={controlClass}
         {...props}
       />
       {hint && (
@@ -209,7 +210,7 @@ export function AddressForm({
             required
             aria-invalid={errors.state ? true : undefined}
             aria-describedby={errors.state ? `${id}-state-error` : undefined}
-            className={inputClass}
+            className={controlClass}
           >
             <option value="">Choose…</option>
             {INDIAN_STATE_NAMES.map((state) => (
@@ -231,11 +232,11 @@ export function AddressForm({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={saving} className={primaryButton}>
+        <button type="submit" disabled={saving} className={buttonClass()}>
           {saving ? "Saving…" : onUse ? "Use this address" : "Save address"}
         </button>
         {onCancel && (
-          <button type="button" onClick={onCancel} className={secondaryButton}>
+          <button type="button" onClick={onCancel} className={buttonClass({ variant: "secondary" })}>
             Cancel
           </button>
         )}

@@ -5,13 +5,8 @@ import { formatDate } from "../../../common/india-time.ts";
 import { type PublicQuestion, QUESTION_MAX_LENGTH, QUESTION_MIN_LENGTH } from "../../../common/questions.ts";
 import { withRedirect } from "../../../common/redirect-target.ts";
 import { textLength } from "../../../common/schemas/text.ts";
-import {
-  buttonClass,
-  errorTextClass,
-  hintClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { controlClass, errorTextClass, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 
@@ -139,7 +134,7 @@ function AskQuestionForm({ slug }: { slug: string }) {
         disabled={sending}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        className={inputClass}
+        className={controlClass}
       />
       <p id={`${id}-hint`} className={hintClass}>
         {QUESTION_MIN_LENGTH} to {QUESTION_MAX_LENGTH} characters ({length} written). We answer by e-mail and
@@ -150,7 +145,7 @@ function AskQuestionForm({ slug }: { slug: string }) {
           {error}
         </p>
       )}
-      <button type="submit" disabled={sending} className={`${buttonClass.primary} mt-3`}>
+      <button type="submit" disabled={sending} className={`${buttonClass({ size: "sm" })} mt-3`}>
         {sending ? "Sending…" : "Ask question"}
       </button>
       <p role="status" className="mt-3 text-brand-800 dark:text-brand-100">

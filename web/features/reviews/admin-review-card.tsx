@@ -6,13 +6,9 @@ import {
   REJECTION_REASON_MAX_LENGTH,
   REVIEW_REPLY_MAX_LENGTH,
 } from "../../../common/reviews.ts";
-import {
-  buttonClass,
-  cardClass,
-  errorTextClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass, errorTextClass, labelClass } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
@@ -86,7 +82,13 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
       <Form method="post" preventScrollReset className="mt-4 flex flex-wrap gap-2">
         <input type="hidden" name="id" value={review.id} />
         {review.status !== "approved" && (
-          <button type="submit" name="intent" value="approve" disabled={busy} className={buttonClass.primary}>
+          <button
+            type="submit"
+            name="intent"
+            value="approve"
+            disabled={busy}
+            className={buttonClass({ size: "sm" })}
+          >
             Approve
           </button>
         )}
@@ -95,7 +97,7 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             type="button"
             onClick={() => setRejecting(true)}
             disabled={busy}
-            className={buttonClass.danger}
+            className={buttonClass({ variant: "danger-outline", size: "sm" })}
           >
             {review.status === "rejected" ? "Change reason" : "Reject"}
           </button>
@@ -117,13 +119,23 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             required
             minLength={5}
             disabled={busy}
-            className={inputClass}
+            className={controlClass}
           />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="submit" name="intent" value="reject" disabled={busy} className={buttonClass.danger}>
+            <button
+              type="submit"
+              name="intent"
+              value="reject"
+              disabled={busy}
+              className={buttonClass({ variant: "danger-outline", size: "sm" })}
+            >
               Reject review
             </button>
-            <button type="button" onClick={() => setRejecting(false)} className={buttonClass.secondary}>
+            <button
+              type="button"
+              onClick={() => setRejecting(false)}
+              className={buttonClass({ variant: "secondary", size: "sm" })}
+            >
               Cancel
             </button>
           </div>
@@ -154,7 +166,7 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             required
             disabled={busy}
             aria-invalid={replyError ? true : undefined}
-            className={inputClass}
+            className={controlClass}
           />
           {replyError && (
             <p role="alert" className={errorTextClass}>
@@ -167,7 +179,7 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
               name="intent"
               value="reply"
               disabled={busy}
-              className={buttonClass.secondary}
+              className={buttonClass({ variant: "secondary", size: "sm" })}
             >
               {review.reply ? "Update reply" : "Publish reply"}
             </button>
@@ -178,7 +190,7 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
                 value="remove-reply"
                 formNoValidate
                 disabled={busy}
-                className={buttonClass.danger}
+                className={buttonClass({ variant: "danger-outline", size: "sm" })}
               >
                 Remove reply
               </button>

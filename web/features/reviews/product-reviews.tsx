@@ -12,7 +12,9 @@ import {
   type ReviewSort,
   type ReviewSummary,
 } from "../../../common/reviews.ts";
-import { buttonClass, cardClass, errorTextClass, hintClass } from "../../components/form-styles.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { errorTextClass, hintClass } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
@@ -115,7 +117,7 @@ export function ProductReviews({ slug }: { slug: string }) {
               type="button"
               onClick={showMore}
               disabled={loadingMore}
-              className={`${buttonClass.secondary} mt-4`}
+              className={`${buttonClass({ variant: "secondary", size: "sm" })} mt-4`}
             >
               {loadingMore ? "Loading…" : "Show more reviews"}
             </button>
@@ -301,7 +303,7 @@ function OwnReview({ slug, onChanged }: { slug: string; onChanged: () => void })
         </Link>
       )}
       {user && !mine && mode !== "edit" && (
-        <button type="button" onClick={() => setMode("edit")} className={buttonClass.primary}>
+        <button type="button" onClick={() => setMode("edit")} className={buttonClass({ size: "sm" })}>
           Write a review
         </button>
       )}
@@ -341,24 +343,37 @@ function OwnReview({ slug, onChanged }: { slug: string; onChanged: () => void })
           {mode === "confirm-delete" ? (
             <div className="mt-4 flex flex-wrap items-center gap-3">
               <p className="font-medium">Delete your review for good?</p>
-              <button type="button" onClick={remove} disabled={busy} className={buttonClass.danger}>
+              <button
+                type="button"
+                onClick={remove}
+                disabled={busy}
+                className={buttonClass({ variant: "danger-outline", size: "sm" })}
+              >
                 {busy ? "Deleting…" : "Yes, delete it"}
               </button>
               <button
                 type="button"
                 onClick={() => setMode("view")}
                 disabled={busy}
-                className={buttonClass.secondary}
+                className={buttonClass({ variant: "secondary", size: "sm" })}
               >
                 Keep it
               </button>
             </div>
           ) : (
             <div className="mt-4 flex flex-wrap gap-3">
-              <button type="button" onClick={() => setMode("edit")} className={buttonClass.secondary}>
+              <button
+                type="button"
+                onClick={() => setMode("edit")}
+                className={buttonClass({ variant: "secondary", size: "sm" })}
+              >
                 Edit review
               </button>
-              <button type="button" onClick={() => setMode("confirm-delete")} className={buttonClass.danger}>
+              <button
+                type="button"
+                onClick={() => setMode("confirm-delete")}
+                className={buttonClass({ variant: "danger-outline", size: "sm" })}
+              >
                 Delete review
               </button>
             </div>

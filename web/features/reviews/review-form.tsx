@@ -6,13 +6,8 @@ import {
   REVIEW_TITLE_MAX_LENGTH,
 } from "../../../common/reviews.ts";
 import { textLength } from "../../../common/schemas/text.ts";
-import {
-  buttonClass,
-  errorTextClass,
-  hintClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { controlClass, errorTextClass, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { StarRatingInput } from "./star-rating.tsx";
 
@@ -119,7 +114,7 @@ export function ReviewForm({
           disabled={saving}
           aria-invalid={errors.title ? true : undefined}
           aria-describedby={describedBy("title")}
-          className={inputClass}
+          className={controlClass}
         />
         {errors.title && (
           <p id={`${id}-title-error`} className={errorTextClass}>
@@ -140,7 +135,7 @@ export function ReviewForm({
           disabled={saving}
           aria-invalid={errors.body ? true : undefined}
           aria-describedby={describedBy("body", `${id}-body-hint`)}
-          className={inputClass}
+          className={controlClass}
         />
         <p id={`${id}-body-hint`} className={hintClass}>
           {REVIEW_BODY_MIN_LENGTH} to {REVIEW_BODY_MAX_LENGTH} characters ({textLength(fields.body)} written).
@@ -158,11 +153,16 @@ export function ReviewForm({
         </p>
       )}
       <div className="flex flex-wrap gap-3">
-        <button type="submit" disabled={saving} className={buttonClass.primary}>
+        <button type="submit" disabled={saving} className={buttonClass({ size: "sm" })}>
           {saving ? "Saving…" : existing ? "Save changes" : "Submit review"}
         </button>
         {onCancel && (
-          <button type="button" onClick={onCancel} disabled={saving} className={buttonClass.secondary}>
+          <button
+            type="button"
+            onClick={onCancel}
+            disabled={saving}
+            className={buttonClass({ variant: "secondary", size: "sm" })}
+          >
             Cancel
           </button>
         )}

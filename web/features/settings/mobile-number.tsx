@@ -1,7 +1,8 @@
 import { useFetcher } from "react-router";
 import { formatMobile } from "../../../common/india.ts";
 import { MOBILE_CODE_LENGTH, nationalDigits, toE164Mobile } from "../../../common/mobile-sign-in.ts";
-import { Notice, TextField } from "../../components/form-controls.tsx";
+import { TextField } from "../../components/field.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { authClient } from "../auth/auth-client.ts";
 import { attemptAuth, authErrorMessage } from "../auth/auth-errors.ts";
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import type { SocialProviderInfo } from "../../../common/account.ts";
-import { Notice } from "../../components/form-controls.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { authClient } from "../auth/auth-client.ts";
 import { attemptAuth } from "../auth/auth-errors.ts";
 

@@ -2,8 +2,9 @@ import { useState } from "react";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
 import { OrderDialog } from "../orders/order-dialog.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
@@ -65,7 +66,7 @@ export function AdminShipmentPanel({
           <button
             type="button"
             disabled={busy}
-            className={`${primaryButton} mt-3 w-full sm:w-auto`}
+            className={`${buttonClass()} mt-3 w-full sm:w-auto`}
             onClick={async () => {
               // The couriers are asked when staff ask, not on every visit to the order (each ask is a call to
               // the aggregator).
@@ -107,7 +108,7 @@ export function AdminShipmentPanel({
             href={`/api/admin/shipping/orders/${number}/label.pdf`}
             target="_blank"
             rel="noreferrer"
-            className={secondaryButton}
+            className={buttonClass({ variant: "secondary" })}
           >
             Print label
           </a>
@@ -128,7 +129,7 @@ export function AdminShipmentPanel({
                   <button
                     type="button"
                     disabled={busy}
-                    className={primaryButton}
+                    className={buttonClass()}
                     onClick={() =>
                       act("ndr", { action: "reattempt", date }, "Another attempt asked of the courier.")
                     }
@@ -138,7 +139,7 @@ export function AdminShipmentPanel({
                   <button
                     type="button"
                     disabled={busy}
-                    className={secondaryButton}
+                    className={buttonClass({ variant: "secondary" })}
                     onClick={() =>
                       act("ndr", { action: "return" }, "The courier is asked to bring the parcel back.")
                     }
@@ -157,7 +158,7 @@ export function AdminShipmentPanel({
               <button
                 type="button"
                 disabled={busy}
-                className={`${primaryButton} mt-2`}
+                className={`${buttonClass()} mt-2`}
                 onClick={() => act("received-back", {}, "Parcel received back; stock restored.")}
               >
                 Mark received back
@@ -269,10 +270,10 @@ function BookDialog({
         </p>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <button type="button" className={secondaryButton} onClick={onClose}>
+        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
           Not now
         </button>
-        <button type="button" disabled={!chosen || busy} className={primaryButton} onClick={book}>
+        <button type="button" disabled={!chosen || busy} className={buttonClass()} onClick={book}>
           {busy ? "Booking…" : "Book courier"}
         </button>
       </div>
