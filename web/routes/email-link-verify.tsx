@@ -29,10 +29,7 @@ export function Component() {
   return (
     <AuthCard title="Finish signing in" intro="One more click and you are signed in on this device.">
       {/* A full page load: the verify endpoint sets the session cookie and redirects onwards. */}
-      <a
-        href={`/api/auth/magic-link/verify${search}`}
-        className="block w-full rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
-      >
+      <a href={`/api/auth/magic-link/verify${search}`} className={buttonClass({ size: "lg", block: true })}>
         Sign me in
       </a>
       <p className="text-sm text-stone-600 dark:text-stone-300">

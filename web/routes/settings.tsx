@@ -10,6 +10,7 @@ import {
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
 import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
+import { buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
 import { authClient } from "../features/auth/auth-client.ts";
@@ -248,8 +249,7 @@ function Result({ data, intent }: { data: SettingsResult | undefined; intent: st
  */
 const isOnlyANumber = (name: string) => /^[+\d\s()-]*$/.test(name.trim());
 
-const saveButton =
-  "rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 aria-disabled:opacity-70 dark:bg-brand-600 dark:hover:bg-brand-700";
+const saveButton = buttonClass({ size: "lg" });
 
 function NameForm({ name }: { name: string }) {
   const fetcher = useFetcher<SettingsResult>();

@@ -91,8 +91,7 @@ export async function signInWithPassword(request: Request, mode: SignInMode) {
   return redirect(redirectTo);
 }
 
-const primaryLink =
-  "block rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700";
+const primaryLink = buttonClass({ size: "lg", block: true });
 
 /** A provider that gave no address, or one the shop cannot trust: the e-mail link proves the address. */
 const PROVIDER_FAILURES_FOR_A_LINK = new Set(["email_not_found", "email_not_verified", "account_not_linked"]);

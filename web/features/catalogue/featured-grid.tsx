@@ -8,6 +8,7 @@ import {
   type SortOption,
 } from "../../../common/catalogue.ts";
 import { pageCount, priceBounds, queryCatalogue } from "../../../common/catalogue-rules.ts";
+import { buttonClass } from "../../components/button.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { FiltersPanel } from "./filters-panel.tsx";
@@ -188,7 +189,7 @@ export function FeaturedGrid({ products }: { products: Product[] }) {
           <button
             type="button"
             onClick={() => setState({ ...DEFAULT_GRID_STATE, sort: state.sort })}
-            className="mt-6 rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900"
+            className={`${buttonClass({ variant: "brand" })} mt-6`}
           >
             Clear filters
           </button>

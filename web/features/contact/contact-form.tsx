@@ -4,6 +4,7 @@ import {
   CONTACT_NAME_MAX_LENGTH,
   CONTACT_TEXTS,
 } from "../../../common/contact.ts";
+import { buttonClass } from "../../components/button.tsx";
 import { sendContactMessage } from "./send-contact-message.ts";
 
 type Status = "idle" | "submitting" | "success" | "error";
@@ -90,10 +91,7 @@ export function ContactForm() {
           <label htmlFor={`${id}-company`}>Company</label>
           <input id={`${id}-company`} name="company" tabIndex={-1} autoComplete="off" />
         </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-70 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
-        >
+        <button type="submit" className={buttonClass({ variant: "brand", size: "lg" })}>
           {sending && (
             <span
               aria-hidden="true"

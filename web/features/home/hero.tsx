@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { buttonClass } from "../../components/button.tsx";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import { LazyDialog } from "../../components/lazy-dialog.tsx";
 import { imageSrcSet } from "../../lib/document-head.ts";
@@ -94,7 +95,7 @@ export function Hero({ shopName }: { shopName: string }) {
                     <button
                       type="button"
                       onClick={() => goToSection(SECTION_IDS.featured)}
-                      className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
+                      className={`${buttonClass({ variant: "brand", size: "lg" })} shadow`}
                     >
                       Shop Now
                     </button>
@@ -186,7 +187,7 @@ export function Hero({ shopName }: { shopName: string }) {
         <button
           type="button"
           onClick={() => setAboutOpen(false)}
-          className="mt-6 self-start rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900"
+          className={`${buttonClass({ variant: "brand" })} mt-6 self-start`}
         >
           Continue shopping
         </button>
