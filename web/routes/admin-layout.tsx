@@ -10,9 +10,9 @@ import {
   useRouteError,
 } from "react-router";
 import { buttonClass } from "../components/button.tsx";
-import { NO_ADMIN_ACCESS } from "../features/auth/auth-errors.ts";
 import { ThemeToggle } from "../features/theme/theme-toggle.tsx";
 import { isApiError } from "../lib/api.ts";
+import { NO_ADMIN_ACCESS } from "../lib/auth-errors.ts";
 import type { RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 

@@ -7,7 +7,7 @@ import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
 import { buttonClass } from "../components/button.tsx";
 import { controlClass } from "../components/field.tsx";
-import { RouteError } from "../features/orders/route-error.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";

@@ -8,7 +8,7 @@ import { SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shippi
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
-import { RouteError } from "../features/orders/route-error.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "../features/shipping/reattempt-day.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";

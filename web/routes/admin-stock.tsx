@@ -3,7 +3,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import type { StockItem, StockList } from "../../common/orders.ts";
 import { buttonClass } from "../components/button.tsx";
 import { controlClass } from "../components/field.tsx";
-import { RouteError } from "../features/orders/route-error.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";

@@ -21,6 +21,7 @@ import { emailSchema } from "../../common/schemas/orders.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import {
   clearItems,
   ensureCartStarted,
@@ -33,7 +34,6 @@ import { DeliveryAnswerText, useDeliveryAnswer } from "../features/delivery/deli
 import { AddressForm } from "../features/orders/address-form.tsx";
 import { OrderLines, OrderTotals } from "../features/orders/order-lines.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { newRandomId } from "../lib/random-id.ts";

@@ -2,7 +2,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { buttonClass } from "../components/button.tsx";
 import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /**

@@ -20,10 +20,10 @@ import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, authErrorMessage } from "../features/auth/auth-errors.ts";
 import { showSignedInToast } from "../features/auth/signed-in-toast.ts";
 import { api } from "../lib/api.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, authErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** Signing in with a mobile number: the number, then the code sent to it by SMS. */

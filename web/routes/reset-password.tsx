@@ -11,8 +11,8 @@ import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** The link in the reset e-mail lands here with ?token=, or with ?error= when it has expired or was used. */

@@ -13,8 +13,6 @@ import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.
 import { buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
 import { MobileNumber, mobileNumberAction } from "../features/settings/mobile-number.tsx";
@@ -25,6 +23,8 @@ import {
 } from "../features/settings/sign-in-methods.tsx";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireSessionUser } from "../lib/session.ts";
 

@@ -15,10 +15,10 @@ import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Divider, Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth } from "../features/auth/auth-errors.ts";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { fetchSessionUser } from "../lib/session-user.ts";
 

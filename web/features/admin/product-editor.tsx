@@ -10,7 +10,7 @@ import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { HEADER_MENUS } from "../header/menus.ts";
+import { HEADER_MENUS } from "../../lib/header-menus.ts";
 import { uploadPhoto } from "./upload-photo.ts";
 
 type Draft = {

@@ -5,10 +5,10 @@ import { Button, buttonClass } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { Divider, Notice } from "../../components/notice.tsx";
 import { api } from "../../lib/api.ts";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "../../lib/auth-errors.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 import { AuthCard } from "./auth-card.tsx";
-import { authClient } from "./auth-client.ts";
-import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
 import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 

@@ -2,8 +2,8 @@ import { useState } from "react";
 import type { SocialProviderInfo } from "../../../common/account.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { Notice } from "../../components/notice.tsx";
-import { authClient } from "./auth-client.ts";
-import { attemptAuth } from "./auth-errors.ts";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth } from "../../lib/auth-errors.ts";
 
 // Brand marks from Simple Icons (CC0), drawn in each brand's colour.
 const MARKS: Record<SocialProviderInfo["id"], { path: string; className: string }> = {

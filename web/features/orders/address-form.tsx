@@ -4,7 +4,7 @@ import { type AddressInput, addressInputSchema, type SavedAddress } from "../../
 import { buttonClass } from "../../components/button.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { completePin, lookUpPin } from "../delivery/pin-lookup.ts";
+import { completePin, lookUpPin } from "../../lib/pin-lookup.ts";
 
 const EMPTY: AddressInput = {
   name: "",

@@ -3,8 +3,8 @@ import { formatRupees } from "../../../common/money.ts";
 import type { OrderDetail } from "../../../common/orders.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { controlClass } from "../../components/field.tsx";
+import { OrderDialog } from "../../components/order-dialog.tsx";
 import { isApiError } from "../../lib/api.ts";
-import { OrderDialog } from "./order-dialog.tsx";
 
 /**
  * "Cancel order?" with an optional reason, for the customer's and the guest's order pages alike;

@@ -4,8 +4,8 @@ import { MOBILE_CODE_LENGTH, nationalDigits, toE164Mobile } from "../../../commo
 import { buttonClass } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
-import { authClient } from "../auth/auth-client.ts";
-import { attemptAuth, authErrorMessage } from "../auth/auth-errors.ts";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth, authErrorMessage } from "../../lib/auth-errors.ts";
 
 export type MobileResult =
   | { intent: "mobile-send"; ok: false; message: string }

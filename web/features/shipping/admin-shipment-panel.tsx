@@ -4,8 +4,8 @@ import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { OrderDialog } from "../../components/order-dialog.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { OrderDialog } from "../orders/order-dialog.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
