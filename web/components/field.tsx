@@ -64,11 +64,14 @@ export function Field({ label, hint, error, id, className, children }: FieldProp
   );
 }
 
-/** A control's error on its own, for controls laid out without a Field (a row of them, a table cell). */
-export function FieldError({ id, error }: { id?: string; error?: string | null }) {
+/**
+ * A control's error on its own, for controls laid out without a Field (a row of them, a table cell).
+ * `alert` announces it the moment it appears, for an error that comes back from the server after a save.
+ */
+export function FieldError({ id, error, alert }: { id?: string; error?: string | null; alert?: boolean }) {
   if (!error) return null;
   return (
-    <p id={id} className={errorTextClass}>
+    <p id={id} role={alert ? "alert" : undefined} className={errorTextClass}>
       {error}
     </p>
   );

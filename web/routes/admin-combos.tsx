@@ -4,7 +4,7 @@ import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";
@@ -185,12 +185,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
     }
   }
 
-  const error = (name: string) =>
-    errors[name] && (
-      <p id={`combo-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-        {errors[name]}
-      </p>
-    );
+  const error = (name: string) => <FieldError id={`combo-${name}-error`} error={errors[name]} alert />;
   const described = (name: string) =>
     errors[name] ? { "aria-describedby": `combo-${name}-error`, "aria-invalid": true } : {};
 

@@ -8,7 +8,7 @@ import {
 import type { AdminDeliveryRule, AdminDeliveryRulePage } from "../../common/schemas/delivery.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -105,12 +105,7 @@ function RuleForm() {
     }
   }
 
-  const error = (name: string) =>
-    errors[name] && (
-      <p id={`rule-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-        {errors[name]}
-      </p>
-    );
+  const error = (name: string) => <FieldError id={`rule-${name}-error`} error={errors[name]} alert />;
   const described = (name: string) =>
     errors[name] ? { "aria-describedby": `rule-${name}-error`, "aria-invalid": true } : {};
 

@@ -5,7 +5,7 @@ import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -179,11 +179,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
       </label>
       {input}
       {hint && !errors[name] && <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">{hint}</p>}
-      {errors[name] && (
-        <p id={`code-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
-      )}
+      <FieldError id={`code-${name}-error`} error={errors[name]} alert />
     </div>
   );
   const described = (name: string) =>

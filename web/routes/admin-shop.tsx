@@ -4,7 +4,7 @@ import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -69,9 +69,7 @@ function Field({
       </label>
       {children(described)}
       {errors[name] ? (
-        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
+        <FieldError id={`${id}-error`} error={errors[name]} alert />
       ) : (
         hint && (
           <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500 dark:text-stone-400">

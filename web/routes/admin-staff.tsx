@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-ro
 import type { StaffList, StaffMember, StaffRoleAnswer } from "../../common/schemas/staff.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -107,11 +107,7 @@ export function Component() {
             className={controlClass}
             {...(fieldError ? { "aria-invalid": true, "aria-describedby": "staff-email-error" } : {})}
           />
-          {fieldError && (
-            <p id="staff-email-error" className="mt-1 text-sm text-red-700 dark:text-red-400">
-              {fieldError}
-            </p>
-          )}
+          <FieldError id="staff-email-error" error={fieldError} />
         </div>
         <div>
           <label htmlFor="staff-role" className="block text-sm font-medium">

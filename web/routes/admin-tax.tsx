@@ -10,7 +10,7 @@ import {
 } from "../../common/schemas/tax.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -115,11 +115,7 @@ function Gstr1Export() {
           aria-invalid={valid ? undefined : true}
           className={controlClass}
         />
-        {!valid && (
-          <p id="gstr1-month-error" role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-            Choose a month from July 2017 on.
-          </p>
-        )}
+        <FieldError id="gstr1-month-error" error={valid ? null : "Choose a month from July 2017 on."} alert />
       </div>
       <ul aria-label="GSTR-1 files" className="mt-4 grid gap-2 sm:grid-cols-2">
         {GSTR1_SECTIONS.map((section) => (

@@ -4,7 +4,7 @@ import { CONTACT_MESSAGE_MAX_LENGTH, type ContactMessage } from "../../../common
 import { formatDateTime } from "../../../common/india-time.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass, errorTextClass, labelClass } from "../../components/field.tsx";
+import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
 /** One contact message in the inbox: read it, mark it read or unread, reply by e-mail. */
@@ -97,11 +97,7 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
             aria-describedby={replyError ? `${id}-reply-error` : undefined}
             className={controlClass}
           />
-          {replyError && (
-            <p id={`${id}-reply-error`} role="alert" className={errorTextClass}>
-              {replyError}
-            </p>
-          )}
+          <FieldError id={`${id}-reply-error`} error={replyError} alert />
           <button
             type="submit"
             name="intent"

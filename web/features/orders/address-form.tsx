@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
 import { buttonClass } from "../../components/button.tsx";
-import { controlClass } from "../../components/field.tsx";
+import { controlClass, FieldError } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { completePin, lookUpPin } from "../../lib/pin-lookup.ts";
 
@@ -159,11 +159,7 @@ export function AddressForm({
           {hint}
         </p>
       )}
-      {errors[name] && (
-        <p id={`${id}-${name}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
-      )}
+      <FieldError id={`${id}-${name}-error`} error={errors[name]} />
       {extra}
     </div>
   );
@@ -219,11 +215,7 @@ export function AddressForm({
               </option>
             ))}
           </select>
-          {errors.state && (
-            <p id={`${id}-state-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-              {errors.state}
-            </p>
-          )}
+          <FieldError id={`${id}-state-error`} error={errors.state} />
         </div>
       </div>
       {formError && (

@@ -4,7 +4,7 @@ import { formatDateTime } from "../../../common/india-time.ts";
 import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass, errorTextClass, labelClass } from "../../components/field.tsx";
+import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
 /** One question in the staff queue: read it, answer or edit the answer, hide or show it. */
@@ -72,11 +72,7 @@ export function AdminQuestionCard({ question }: { question: AdminQuestion }) {
           aria-describedby={answerError ? `${id}-answer-error` : undefined}
           className={controlClass}
         />
-        {answerError && (
-          <p id={`${id}-answer-error`} role="alert" className={errorTextClass}>
-            {answerError}
-          </p>
-        )}
+        <FieldError id={`${id}-answer-error`} error={answerError} alert />
         <div className="mt-3 flex flex-wrap gap-2">
           <button
             type="submit"

@@ -6,7 +6,7 @@ import { type PublicQuestion, QUESTION_MAX_LENGTH, QUESTION_MIN_LENGTH } from ".
 import { withRedirect } from "../../../common/redirect-target.ts";
 import { textLength } from "../../../common/schemas/text.ts";
 import { buttonClass } from "../../components/button.tsx";
-import { controlClass, errorTextClass, hintClass, labelClass } from "../../components/field.tsx";
+import { controlClass, errorTextClass, FieldError, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 
@@ -140,11 +140,7 @@ function AskQuestionForm({ slug }: { slug: string }) {
         {QUESTION_MIN_LENGTH} to {QUESTION_MAX_LENGTH} characters ({length} written). We answer by e-mail and
         publish the answer here.
       </p>
-      {error && (
-        <p id={`${id}-error`} role="alert" className={errorTextClass}>
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} alert />
       <button type="submit" disabled={sending} className={`${buttonClass({ size: "sm" })} mt-3`}>
         {sending ? "Sending…" : "Ask question"}
       </button>

@@ -7,7 +7,7 @@ import {
 } from "../../../common/reviews.ts";
 import { textLength } from "../../../common/schemas/text.ts";
 import { buttonClass } from "../../components/button.tsx";
-import { controlClass, errorTextClass, hintClass, labelClass } from "../../components/field.tsx";
+import { controlClass, errorTextClass, FieldError, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { StarRatingInput } from "./star-rating.tsx";
 
@@ -116,11 +116,7 @@ export function ReviewForm({
           aria-describedby={describedBy("title")}
           className={controlClass}
         />
-        {errors.title && (
-          <p id={`${id}-title-error`} className={errorTextClass}>
-            {errors.title}
-          </p>
-        )}
+        <FieldError id={`${id}-title-error`} error={errors.title} />
       </div>
       <div>
         <label htmlFor={`${id}-body`} className={labelClass}>
@@ -141,11 +137,7 @@ export function ReviewForm({
           {REVIEW_BODY_MIN_LENGTH} to {REVIEW_BODY_MAX_LENGTH} characters ({textLength(fields.body)} written).
           Reviews are published once the shop has read them.
         </p>
-        {errors.body && (
-          <p id={`${id}-body-error`} className={errorTextClass}>
-            {errors.body}
-          </p>
-        )}
+        <FieldError id={`${id}-body-error`} error={errors.body} />
       </div>
       {errors.form && (
         <p role="alert" className={errorTextClass}>
