@@ -11,24 +11,23 @@ const BASE =
 
 const VARIANTS: Record<Exclude<ButtonVariant, "link">, string> = {
   // Forms and admin screens: a deeper green in dark mode keeps white text readable.
-  primary:
-    "rounded-lg bg-brand-700 font-medium text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700",
+  primary: "rounded-lg bg-brand-700 text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700",
   // The storefront's own calls to action: a pill that turns light on a dark page, like the header's.
   brand:
-    "rounded-full bg-brand-700 font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white",
+    "rounded-full bg-brand-700 text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white",
   secondary:
-    "rounded-lg border border-stone-300 bg-white font-medium text-stone-800 hover:bg-stone-100 dark:border-stone-600 dark:bg-stone-900 dark:text-stone-100 dark:hover:bg-stone-800",
+    "rounded-lg border border-stone-300 bg-white text-stone-800 hover:bg-stone-100 dark:border-stone-600 dark:bg-stone-900 dark:text-stone-100 dark:hover:bg-stone-800",
   // For the step that cannot be undone (the confirming button of a cancel or a removal).
-  danger: "rounded-lg bg-red-700 font-medium text-white hover:bg-red-800",
+  danger: "rounded-lg bg-red-700 text-white hover:bg-red-800",
   // For a destructive choice that sits beside others (Delete next to Approve).
   "danger-outline":
-    "rounded-lg border border-red-300 bg-white font-medium text-red-800 hover:bg-red-50 dark:border-red-800 dark:bg-stone-900 dark:text-red-300 dark:hover:bg-red-950",
+    "rounded-lg border border-red-300 bg-white text-red-800 hover:bg-red-50 dark:border-red-800 dark:bg-stone-900 dark:text-red-300 dark:hover:bg-red-950",
 };
 
 const SIZES: Record<ButtonSize, string> = {
   sm: "px-4 py-2 text-sm",
   md: "px-4 py-2",
-  lg: "px-5 py-3 font-semibold",
+  lg: "px-5 py-3",
 };
 
 const LINK =
@@ -37,7 +36,11 @@ const LINK =
 /** The classes of a button look, for a <Link> or <a> that should look like a button. */
 export function buttonClass({ variant = "primary", size = "md", block = false }: ButtonLook = {}): string {
   if (variant === "link") return LINK;
-  return `${BASE} ${VARIANTS[variant]} ${SIZES[size]}${block ? " w-full" : ""}`;
+  // One weight per button (two font-* classes would be settled by stylesheet order, not by intent): the
+  // storefront's pills and the large filled buttons that end a form are semibold, the rest medium.
+  const filled = variant === "primary" || variant === "danger";
+  const weight = variant === "brand" || (size === "lg" && filled) ? "font-semibold" : "font-medium";
+  return `${BASE} ${VARIANTS[variant]} ${SIZES[size]} ${weight}${block ? " w-full" : ""}`;
 }
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
