@@ -1,7 +1,7 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 import type { AdminProduct } from "../../../common/schemas/admin-products.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button, buttonClass } from "../../components/button.tsx";
 import { ProductDetails } from "./product-details.tsx";
 import { ProductImages } from "./product-images.tsx";
 import { type ProductEditorState, useProductEditor } from "./use-product-editor.ts";
@@ -42,13 +42,9 @@ export function ProductEditor({ product }: { product: AdminProduct | null }) {
       <ProductDetails product={product} editor={editor} />
       <ProductImages editor={editor} />
       <div className="mt-4 flex flex-wrap gap-3">
-        <button
-          type="submit"
-          className={`${buttonClass()} min-h-11`}
-          disabled={editor.saving || editor.uploading}
-        >
+        <Button type="submit" className="min-h-11" disabled={editor.saving || editor.uploading}>
           {editor.saving ? "Saving…" : product ? "Save changes" : "Create product"}
-        </button>
+        </Button>
         <Link to="/admin/products" className={`${buttonClass({ variant: "secondary" })} min-h-11`}>
           Back to products
         </Link>
@@ -71,14 +67,9 @@ function SaveOutcome({ product, editor }: { product: AdminProduct | null; editor
             <p className="font-medium">{message}</p>
             <p className="mt-1 text-sm">What you typed is still in the form below.</p>
             <div className="mt-3 flex flex-wrap gap-3">
-              <button
-                type="button"
-                className={buttonClass()}
-                disabled={saving}
-                onClick={() => void editor.saveOverTheirs()}
-              >
+              <Button type="button" disabled={saving} onClick={() => void editor.saveOverTheirs()}>
                 Save mine over theirs
-              </button>
+              </Button>
               {product && (
                 <a
                   href={`/admin/products/${product.slug}`}

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { SocialProviderInfo } from "../../../common/account.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { authClient } from "../../lib/auth-client.ts";
 import { attemptAuth } from "../../lib/auth-errors.ts";
@@ -62,10 +62,12 @@ export function SocialButtons({
     <div className="space-y-3">
       {error && <Notice tone="error">{error}</Notice>}
       {providers.map(({ id, name }) => (
-        <button
+        <Button
           key={id}
           type="button"
-          className={buttonClass({ variant: "secondary", size: "lg", block: true })}
+          variant="secondary"
+          size="lg"
+          block
           aria-disabled={pending !== null || undefined}
           onClick={() => pending === null && signInWith(id)}
         >
@@ -73,7 +75,7 @@ export function SocialButtons({
             <path fill="currentColor" d={MARKS[id].path} />
           </svg>
           {pending === id ? `Opening ${name}…` : `Continue with ${name}`}
-        </button>
+        </Button>
       ))}
     </div>
   );

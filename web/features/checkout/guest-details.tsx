@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from "react";
 import type { AddressInput } from "../../../common/schemas/address.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { Field, Input } from "../../components/field.tsx";
 import { AddressForm } from "../orders/address-form.tsx";
 
@@ -64,13 +64,9 @@ export function GuestDetails({
             Mobile {address.phone}
             {answer}
           </p>
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setEditing(true)}
-          >
+          <Button type="button" variant="secondary" onClick={() => setEditing(true)}>
             Change
-          </button>
+          </Button>
         </div>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { formatEstimate } from "../../../common/delivery-estimate.ts";
 import { formatRupees } from "../../../common/money.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { OrderLines, OrderTotals } from "../orders/order-lines.tsx";
 import { CartProblems } from "./cart-problems.tsx";
@@ -55,18 +55,18 @@ export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData
           {checkout.error}
         </p>
       )}
-      <button
+      <Button
         type="button"
         onClick={checkout.placeOrder}
         disabled={!checkout.canPlace || checkout.placing}
-        className={`${buttonClass()} mt-4 w-full py-3 text-lg`}
+        className="mt-4 w-full py-3 text-lg"
       >
         {checkout.placing
           ? "Placing your order…"
           : method === "razorpay"
             ? `Pay ${formatRupees(pricing.totalPaise)}`
             : `Place order · ${formatRupees(pricing.totalPaise)}`}
-      </button>
+      </Button>
       {notServed && notServedMessage && (
         <p className="mt-2 text-sm text-red-700 dark:text-red-400">
           {notServedMessage} Please {guest ? "enter" : "choose"} another address.

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { formatMobile } from "../../../common/india.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { AddressForm } from "../orders/address-form.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
 
@@ -68,13 +68,9 @@ export function SavedAddresses({
             pinAnswer={answer}
           />
         ) : (
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setAddingAddress(true)}
-          >
+          <Button type="button" variant="secondary" onClick={() => setAddingAddress(true)}>
             Add a new address
-          </button>
+          </Button>
         )}
       </div>
     </>

@@ -4,7 +4,7 @@ import {
   CONTACT_NAME_MAX_LENGTH,
   CONTACT_TEXTS,
 } from "../../../common/contact.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { sendContactMessage } from "./send-contact-message.ts";
 
 type Status = "idle" | "submitting" | "success" | "error";
@@ -91,7 +91,7 @@ export function ContactForm() {
           <label htmlFor={`${id}-company`}>Company</label>
           <input id={`${id}-company`} name="company" tabIndex={-1} autoComplete="off" />
         </div>
-        <button type="submit" className={buttonClass({ variant: "brand", size: "lg" })}>
+        <Button type="submit" variant="brand" size="lg">
           {sending && (
             <span
               aria-hidden="true"
@@ -99,7 +99,7 @@ export function ContactForm() {
             />
           )}
           {sending ? "Sending…" : "Send message"}
-        </button>
+        </Button>
       </fieldset>
       <div aria-live="polite">
         {status === "success" && (

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import { LazyDialog } from "../../components/lazy-dialog.tsx";
 import { imageSrcSet } from "../../lib/document-head.ts";
@@ -92,13 +92,15 @@ export function Hero({ shopName }: { shopName: string }) {
                     {slide.text}
                   </p>
                   <div className="mt-6 flex flex-wrap gap-3">
-                    <button
+                    <Button
                       type="button"
                       onClick={() => goToSection(SECTION_IDS.featured)}
-                      className={`${buttonClass({ variant: "brand", size: "lg" })} shadow`}
+                      variant="brand"
+                      size="lg"
+                      className="shadow"
                     >
                       Shop Now
-                    </button>
+                    </Button>
                     <button
                       type="button"
                       onClick={() => setAboutOpen(true)}
@@ -184,13 +186,9 @@ export function Hero({ shopName }: { shopName: string }) {
 
       <LazyDialog open={aboutOpen} onClose={() => setAboutOpen(false)} title={`About ${shopName}`}>
         <AboutStory shopName={shopName} />
-        <button
-          type="button"
-          onClick={() => setAboutOpen(false)}
-          className={`${buttonClass({ variant: "brand" })} mt-6 self-start`}
-        >
+        <Button type="button" onClick={() => setAboutOpen(false)} variant="brand" className="mt-6 self-start">
           Continue shopping
-        </button>
+        </Button>
       </LazyDialog>
     </section>
   );

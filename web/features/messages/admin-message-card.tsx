@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Form } from "react-router";
 import { CONTACT_MESSAGE_MAX_LENGTH, type ContactMessage } from "../../../common/contact.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
@@ -63,15 +63,9 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
       <Form method="post" preventScrollReset className="mt-4">
         <input type="hidden" name="id" value={message.id} />
         <input type="hidden" name="read" value={message.read ? "false" : "true"} />
-        <button
-          type="submit"
-          name="intent"
-          value="read"
-          disabled={busy}
-          className={buttonClass({ variant: "secondary", size: "sm" })}
-        >
+        <Button type="submit" name="intent" value="read" disabled={busy} variant="secondary" size="sm">
           {message.read ? "Mark as unread" : "Mark as read"}
-        </button>
+        </Button>
       </Form>
 
       <details className="mt-3" open={replyError !== undefined}>
@@ -98,15 +92,9 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
             className={controlClass}
           />
           <FieldError id={`${id}-reply-error`} error={replyError} alert />
-          <button
-            type="submit"
-            name="intent"
-            value="reply"
-            disabled={busy}
-            className={`${buttonClass({ size: "sm" })} mt-2`}
-          >
+          <Button type="submit" name="intent" value="reply" disabled={busy} size="sm" className="mt-2">
             {busy ? "Sending…" : "Send reply"}
-          </button>
+          </Button>
         </Form>
       </details>
       {result && !result.ok && !replyError && (

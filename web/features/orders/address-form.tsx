@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { controlClass, FieldError } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { completePin, lookUpPin } from "../../lib/pin-lookup.ts";
@@ -224,13 +224,13 @@ export function AddressForm({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={saving} className={buttonClass()}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : onUse ? "Use this address" : "Save address"}
-        </button>
+        </Button>
         {onCancel && (
-          <button type="button" onClick={onCancel} className={buttonClass({ variant: "secondary" })}>
+          <Button type="button" onClick={onCancel} variant="secondary">
             Cancel
-          </button>
+          </Button>
         )}
       </div>
     </form>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderDetail } from "../../../common/orders.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { OrderDialog } from "../../components/order-dialog.tsx";
 import { isApiError } from "../../lib/api.ts";
@@ -62,17 +62,12 @@ export function CancelOrderDialog({
         </p>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
+        <Button type="button" variant="secondary" onClick={onClose}>
           Keep order
-        </button>
-        <button
-          type="button"
-          className={buttonClass({ variant: "danger" })}
-          disabled={busy}
-          onClick={confirm}
-        >
+        </Button>
+        <Button type="button" variant="danger" disabled={busy} onClick={confirm}>
           {busy ? "Cancelling…" : "Cancel order"}
-        </button>
+        </Button>
       </div>
     </OrderDialog>
   );

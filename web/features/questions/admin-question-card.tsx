@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Form, Link } from "react-router";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
@@ -74,25 +74,20 @@ export function AdminQuestionCard({ question }: { question: AdminQuestion }) {
         />
         <FieldError id={`${id}-answer-error`} error={answerError} alert />
         <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="submit"
-            name="intent"
-            value="answer"
-            disabled={busy}
-            className={buttonClass({ size: "sm" })}
-          >
+          <Button type="submit" name="intent" value="answer" disabled={busy} size="sm">
             {question.answer === null ? "Publish answer" : "Update answer"}
-          </button>
-          <button
+          </Button>
+          <Button
             type="submit"
             name="intent"
             value={question.hidden ? "show" : "hide"}
             formNoValidate
             disabled={busy}
-            className={buttonClass({ variant: "secondary", size: "sm" })}
+            variant="secondary"
+            size="sm"
           >
             {question.hidden ? "Show on product page" : "Hide question"}
-          </button>
+          </Button>
         </div>
         {result && !result.ok && result.intent !== "answer" && (
           <p role="alert" className={errorTextClass}>

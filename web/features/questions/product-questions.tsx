@@ -5,7 +5,7 @@ import { formatDate } from "../../../common/india-time.ts";
 import { type PublicQuestion, QUESTION_MAX_LENGTH, QUESTION_MIN_LENGTH } from "../../../common/questions.ts";
 import { withRedirect } from "../../../common/redirect-target.ts";
 import { textLength } from "../../../common/schemas/text.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { controlClass, errorTextClass, FieldError, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
@@ -141,9 +141,9 @@ function AskQuestionForm({ slug }: { slug: string }) {
         publish the answer here.
       </p>
       <FieldError id={`${id}-error`} error={error} alert />
-      <button type="submit" disabled={sending} className={`${buttonClass({ size: "sm" })} mt-3`}>
+      <Button type="submit" disabled={sending} size="sm" className="mt-3">
         {sending ? "Sending…" : "Ask question"}
-      </button>
+      </Button>
       <p role="status" className="mt-3 text-brand-800 dark:text-brand-100">
         {asked && (
           <>

@@ -6,7 +6,7 @@ import {
   REJECTION_REASON_MAX_LENGTH,
   REVIEW_REPLY_MAX_LENGTH,
 } from "../../../common/reviews.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass, errorTextClass, labelClass } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
@@ -82,25 +82,20 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
       <Form method="post" preventScrollReset className="mt-4 flex flex-wrap gap-2">
         <input type="hidden" name="id" value={review.id} />
         {review.status !== "approved" && (
-          <button
-            type="submit"
-            name="intent"
-            value="approve"
-            disabled={busy}
-            className={buttonClass({ size: "sm" })}
-          >
+          <Button type="submit" name="intent" value="approve" disabled={busy} size="sm">
             Approve
-          </button>
+          </Button>
         )}
         {!rejecting && (
-          <button
+          <Button
             type="button"
             onClick={() => setRejecting(true)}
             disabled={busy}
-            className={buttonClass({ variant: "danger-outline", size: "sm" })}
+            variant="danger-outline"
+            size="sm"
           >
             {review.status === "rejected" ? "Change reason" : "Reject"}
-          </button>
+          </Button>
         )}
       </Form>
 
@@ -122,22 +117,19 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             className={controlClass}
           />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
+            <Button
               type="submit"
               name="intent"
               value="reject"
               disabled={busy}
-              className={buttonClass({ variant: "danger-outline", size: "sm" })}
+              variant="danger-outline"
+              size="sm"
             >
               Reject review
-            </button>
-            <button
-              type="button"
-              onClick={() => setRejecting(false)}
-              className={buttonClass({ variant: "secondary", size: "sm" })}
-            >
+            </Button>
+            <Button type="button" onClick={() => setRejecting(false)} variant="secondary" size="sm">
               Cancel
-            </button>
+            </Button>
           </div>
         </Form>
       )}
@@ -174,26 +166,21 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             </p>
           )}
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="submit"
-              name="intent"
-              value="reply"
-              disabled={busy}
-              className={buttonClass({ variant: "secondary", size: "sm" })}
-            >
+            <Button type="submit" name="intent" value="reply" disabled={busy} variant="secondary" size="sm">
               {review.reply ? "Update reply" : "Publish reply"}
-            </button>
+            </Button>
             {review.reply && (
-              <button
+              <Button
                 type="submit"
                 name="intent"
                 value="remove-reply"
                 formNoValidate
                 disabled={busy}
-                className={buttonClass({ variant: "danger-outline", size: "sm" })}
+                variant="danger-outline"
+                size="sm"
               >
                 Remove reply
-              </button>
+              </Button>
             )}
           </div>
         </Form>

@@ -6,7 +6,7 @@ import {
   REVIEW_TITLE_MAX_LENGTH,
 } from "../../../common/reviews.ts";
 import { textLength } from "../../../common/schemas/text.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { controlClass, errorTextClass, FieldError, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { StarRatingInput } from "./star-rating.tsx";
@@ -145,18 +145,13 @@ export function ReviewForm({
         </p>
       )}
       <div className="flex flex-wrap gap-3">
-        <button type="submit" disabled={saving} className={buttonClass({ size: "sm" })}>
+        <Button type="submit" disabled={saving} size="sm">
           {saving ? "Saving…" : existing ? "Save changes" : "Submit review"}
-        </button>
+        </Button>
         {onCancel && (
-          <button
-            type="button"
-            onClick={onCancel}
-            disabled={saving}
-            className={buttonClass({ variant: "secondary", size: "sm" })}
-          >
+          <Button type="button" onClick={onCancel} disabled={saving} variant="secondary" size="sm">
             Cancel
-          </button>
+          </Button>
         )}
       </div>
     </form>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
@@ -83,9 +83,9 @@ export function ParcelSizeForm({
           </div>
         ))}
       </div>
-      <button type="submit" disabled={busy} className={`${buttonClass({ variant: "secondary" })} mt-3`}>
+      <Button type="submit" disabled={busy} variant="secondary" className="mt-3">
         {busy ? "Saving…" : "Save weight and size"}
-      </button>
+      </Button>
       <ResultMessage message={message} />
     </form>
   );

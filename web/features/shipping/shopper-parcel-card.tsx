@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { ndrWaiting, type ShipmentView } from "../../../common/shipping.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
@@ -88,9 +88,9 @@ export function ShopperParcelCard({
               {error}
             </p>
           )}
-          <button type="submit" disabled={busy} className={buttonClass()}>
+          <Button type="submit" disabled={busy}>
             {busy ? "Sending…" : "Ask for another attempt"}
-          </button>
+          </Button>
         </form>
       )}
     </section>
