@@ -159,7 +159,14 @@ export async function editOrderAddress(
       throw httpError(422, "not_served", message, { pin: message });
     }
     if (order.paymentMethod === "cod") {
-      await refuseCodUnlessRulesAllow(tx, deps, order.userId, order.totalPaise, { ...address, delivery }, "pin");
+      await refuseCodUnlessRulesAllow(
+        tx,
+        deps,
+        order.userId,
+        order.totalPaise,
+        { ...address, delivery },
+        "pin",
+      );
     }
     await tx
       .update(orders)
@@ -446,7 +453,12 @@ export async function editOrderItems(
     }
     if (order.paymentMethod === "cod") {
       const delivery = await deliveryTo(tx, order.shipPin, "pin");
-      const address = { pin: order.shipPin, state: order.shipState, phone: order.shipPhone, line1: order.shipLine1 };
+      const address = {
+        pin: order.shipPin,
+        state: order.shipState,
+        phone: order.shipPhone,
+        line1: order.shipLine1,
+      };
       await refuseCodUnlessRulesAllow(tx, deps, order.userId, pricing.totalPaise, { ...address, delivery });
     }
 
@@ -538,7 +550,13 @@ async function refuseCodUnlessRulesAllow(
   deps: Deps,
   userId: string | null,
   totalPaise: number,
-  to: { pin: string; state: string; phone: string; line1: string; delivery: Awaited<ReturnType<typeof deliveryTo>> },
+  to: {
+    pin: string;
+    state: string;
+    phone: string;
+    line1: string;
+    delivery: Awaited<ReturnType<typeof deliveryTo>>;
+  },
   field?: "pin",
 ) {
   const decision = await decideCod(tx, await readCodRules(tx, deps.env), {

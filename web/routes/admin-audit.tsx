@@ -7,8 +7,10 @@ import {
   type AuditEntryView,
   type AuditPage,
 } from "../../common/schemas/audit.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -145,7 +147,7 @@ export function Component() {
             id="audit-entity"
             name="entityType"
             defaultValue={search.get("entityType") ?? ""}
-            className={inputClass}
+            className={controlClass}
           >
             <option value="">Everything</option>
             {AUDIT_ENTITY_TYPES.map((type) => (
@@ -161,7 +163,7 @@ export function Component() {
             id="audit-actor"
             name="actorId"
             defaultValue={search.get("actorId") ?? ""}
-            className={inputClass}
+            className={controlClass}
           >
             <option value="">Anyone</option>
             {actors.map((actor) => (
@@ -171,11 +173,11 @@ export function Component() {
             ))}
           </select>
         </div>
-        <button type="submit" className={primaryButton}>
+        <button type="submit" className={buttonClass()}>
           Show
         </button>
         {filtered && (
-          <Link to="." className={secondaryButton}>
+          <Link to="." className={buttonClass({ variant: "secondary" })}>
             Clear
           </Link>
         )}
@@ -244,12 +246,18 @@ export function Component() {
       )}
       <nav aria-label="Pages" className="mt-4 flex gap-3">
         {cursors.previous && (
-          <Link to={toQuery({ ...kept, before: cursors.previous })} className={secondaryButton}>
+          <Link
+            to={toQuery({ ...kept, before: cursors.previous })}
+            className={buttonClass({ variant: "secondary" })}
+          >
             Newer
           </Link>
         )}
         {cursors.next && (
-          <Link to={toQuery({ ...kept, after: cursors.next })} className={secondaryButton}>
+          <Link
+            to={toQuery({ ...kept, after: cursors.next })}
+            className={buttonClass({ variant: "secondary" })}
+          >
             Older
           </Link>
         )}

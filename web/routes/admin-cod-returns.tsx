@@ -9,8 +9,10 @@ import {
   type RtoFigures,
   type RtoStats,
 } from "../../common/rto.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
-import { cardClass, inputClass, secondaryButton } from "../features/orders/buttons.ts";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -39,15 +41,15 @@ export function Component() {
       <Form method="get" className="mt-3 flex flex-wrap items-end gap-2" aria-label="Period and grouping">
         <label className="text-sm font-medium">
           From
-          <input type="date" name="from" defaultValue={stats.from} className={inputClass} />
+          <input type="date" name="from" defaultValue={stats.from} className={controlClass} />
         </label>
         <label className="text-sm font-medium">
           To
-          <input type="date" name="to" defaultValue={stats.to} className={inputClass} />
+          <input type="date" name="to" defaultValue={stats.to} className={controlClass} />
         </label>
         <label className="text-sm font-medium">
           By
-          <select name="by" defaultValue={stats.by} className={inputClass}>
+          <select name="by" defaultValue={stats.by} className={controlClass}>
             {RTO_GROUPS.map((group) => (
               <option key={group} value={group}>
                 {RTO_GROUP_LABELS[group]}
@@ -55,7 +57,7 @@ export function Component() {
             ))}
           </select>
         </label>
-        <button type="submit" className={secondaryButton}>
+        <button type="submit" className={buttonClass({ variant: "secondary" })}>
           Show
         </button>
       </Form>

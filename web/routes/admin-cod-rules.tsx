@@ -3,9 +3,11 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "re
 import { type AdminCodRules, COD_PLACE_KINDS, type CodPlaceKind } from "../../common/cod-rules.ts";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import { formatRupees, rupeesToPaise } from "../../common/money.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -77,7 +79,7 @@ export function Component() {
               {isOwner && (
                 <button
                   type="button"
-                  className={secondaryButton}
+                  className={buttonClass({ variant: "secondary" })}
                   aria-label={`Remove the rule for ${place.value}`}
                   onClick={async () => {
                     try {
@@ -191,7 +193,7 @@ function SettingsForm({
             step="1"
             required
             defaultValue={settings.maxOrderPaise / 100}
-            className={inputClass}
+            className={controlClass}
           />
         </label>
         <label className="text-sm font-medium">
@@ -202,7 +204,7 @@ function SettingsForm({
             min="0"
             step="1"
             defaultValue={settings.firstOrderMaxPaise === null ? "" : settings.firstOrderMaxPaise / 100}
-            className={inputClass}
+            className={controlClass}
           />
         </label>
         <label className="text-sm font-medium sm:col-span-2">
@@ -215,12 +217,12 @@ function SettingsForm({
             max="100"
             step="1"
             defaultValue={settings.prepaidOnlyAfterRtos ?? ""}
-            className={inputClass}
+            className={controlClass}
           />
         </label>
         {isOwner && (
           <div className="sm:col-span-2">
-            <button type="submit" className={primaryButton}>
+            <button type="submit" className={buttonClass()}>
               Save settings
             </button>
           </div>
@@ -279,7 +281,7 @@ function PlaceForm({
         <select
           value={kind}
           onChange={(event) => setKind(event.target.value as CodPlaceKind)}
-          className={inputClass}
+          className={controlClass}
         >
           {COD_PLACE_KINDS.map((each) => (
             <option key={each} value={each}>
@@ -291,7 +293,7 @@ function PlaceForm({
       {kind === "state" ? (
         <label className="text-sm font-medium">
           {VALUE_LABELS[kind]}
-          <select name="value" required className={inputClass}>
+          <select name="value" required className={controlClass}>
             {INDIAN_STATE_NAMES.map((state) => (
               <option key={state}>{state}</option>
             ))}
@@ -305,20 +307,20 @@ function PlaceForm({
             required
             maxLength={kind === "pin" ? 6 : 80}
             inputMode={kind === "pin" ? "numeric" : "text"}
-            className={inputClass}
+            className={controlClass}
           />
         </label>
       )}
       <label className="text-sm font-medium">
         Cap (₹, empty for no cash)
-        <input name="cap" type="number" min="0" step="1" className={inputClass} />
+        <input name="cap" type="number" min="0" step="1" className={controlClass} />
       </label>
       <label className="text-sm font-medium">
         Note
-        <input name="note" maxLength={200} className={inputClass} />
+        <input name="note" maxLength={200} className={controlClass} />
       </label>
       <div className="sm:col-span-2 lg:col-span-4">
-        <button type="submit" disabled={saving} className={primaryButton}>
+        <button type="submit" disabled={saving} className={buttonClass()}>
           Save rule
         </button>
       </div>

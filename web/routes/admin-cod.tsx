@@ -9,8 +9,10 @@ import {
 } from "../../common/cod.ts";
 import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -62,13 +64,13 @@ export function Component() {
           <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Collected in a period">
             <label className="text-sm font-medium">
               From
-              <input type="date" name="from" defaultValue={summary.from} className={inputClass} />
+              <input type="date" name="from" defaultValue={summary.from} className={controlClass} />
             </label>
             <label className="text-sm font-medium">
               To
-              <input type="date" name="to" defaultValue={summary.to} className={inputClass} />
+              <input type="date" name="to" defaultValue={summary.to} className={controlClass} />
             </label>
-            <button type="submit" className={secondaryButton}>
+            <button type="submit" className={buttonClass({ variant: "secondary" })}>
               Show
             </button>
           </Form>
@@ -222,9 +224,9 @@ function ImportForm() {
       >
         <label className="min-w-0 flex-1 text-sm font-medium">
           Report (CSV)
-          <input type="file" name="file" accept=".csv,text/csv" className={`${inputClass} text-sm`} />
+          <input type="file" name="file" accept=".csv,text/csv" className={`${controlClass} text-sm`} />
         </label>
-        <button type="submit" disabled={busy} className={primaryButton}>
+        <button type="submit" disabled={busy} className={buttonClass()}>
           Import
         </button>
       </form>

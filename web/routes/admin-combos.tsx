@@ -2,9 +2,11 @@ import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -42,7 +44,7 @@ export function Component() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-serif text-3xl font-semibold">Combos</h1>
         {!creating && (
-          <Link to="?new=1" className={primaryButton}>
+          <Link to="?new=1" className={buttonClass()}>
             New combo
           </Link>
         )}
@@ -83,7 +85,7 @@ export function Component() {
               <dt className="text-stone-500 dark:text-stone-400">Stock</dt>
               <dd>{combo.stock}</dd>
             </dl>
-            <Link to={`?edit=${combo.id}`} className={`${secondaryButton} mt-3 w-full`}>
+            <Link to={`?edit=${combo.id}`} className={`${buttonClass({ variant: "secondary" })} mt-3 w-full`}>
               Edit<span className="sr-only"> {combo.title}</span>
             </Link>
           </li>
@@ -183,12 +185,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
     }
   }
 
-  const error = (name: string) =>
-    errors[name] && (
-      <p id={`combo-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-        {errors[name]}
-      </p>
-    );
+  const error = (name: string) => <FieldError id={`combo-${name}-error`} error={errors[name]} alert />;
   const described = (name: string) =>
     errors[name] ? { "aria-describedby": `combo-${name}-error`, "aria-invalid": true } : {};
 
@@ -216,7 +213,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           name="title"
           value={title}
           onChange={(event) => setTitle(event.target.value)}
-          className={inputClass}
+          className={controlClass}
           {...described("title")}
         />
         {error("title")}
@@ -230,7 +227,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
             id="combo-id"
             name="id"
             placeholder={slugFrom(title) || "e.g. festive-gift-combo"}
-            className={`${inputClass} font-mono`}
+            className={`${controlClass} font-mono`}
             {...described("id")}
           />
           {error("id") ?? (
@@ -249,7 +246,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           name="description"
           rows={3}
           defaultValue={combo?.description}
-          className={inputClass}
+          className={controlClass}
           {...described("description")}
         />
         {error("description")}
@@ -262,7 +259,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           id="combo-badge"
           name="badge"
           defaultValue={combo?.badge ?? COMBO_BADGES[0]}
-          className={inputClass}
+          className={controlClass}
           {...described("badge")}
         >
           {COMBO_BADGES.map((badge) => (
@@ -280,7 +277,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
               name={`benefit${index + 1}`}
               aria-label={`Benefit ${index + 1}`}
               defaultValue={combo?.benefits[index]}
-              className={inputClass}
+              className={controlClass}
             />
           ))}
         </div>
@@ -322,7 +319,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           inputMode="numeric"
           value={sale}
           onChange={(event) => setSale(event.target.value)}
-          className={inputClass}
+          className={controlClass}
           {...described("salePricePaise")}
         />
         {error("salePricePaise")}
@@ -348,7 +345,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
             step={1}
             inputMode="numeric"
             defaultValue={0}
-            className={inputClass}
+            className={controlClass}
             {...described("stock")}
           />
           {error("stock") ?? (
@@ -374,7 +371,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
               className="size-24 rounded-md border border-stone-200 bg-white object-cover dark:border-stone-700"
             />
           )}
-          <label className={`${secondaryButton} cursor-pointer`}>
+          <label className={`${buttonClass({ variant: "secondary" })} cursor-pointer`}>
             {uploading ? "Uploading…" : picture ? "Replace picture" : "Upload a picture"}
             <input
               type="file"
@@ -386,7 +383,11 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
             />
           </label>
           {picture && (
-            <button type="button" className={secondaryButton} onClick={() => setPicture(null)}>
+            <button
+              type="button"
+              className={buttonClass({ variant: "secondary" })}
+              onClick={() => setPicture(null)}
+            >
               Remove picture
             </button>
           )}
@@ -397,10 +398,10 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={primaryButton} disabled={saving || uploading}>
+        <button type="submit" className={buttonClass()} disabled={saving || uploading}>
           {saving ? "Saving…" : combo ? "Save changes" : "Create combo"}
         </button>
-        <button type="button" className={secondaryButton} onClick={onDone}>
+        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onDone}>
           Cancel
         </button>
       </div>

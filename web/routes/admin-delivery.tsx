@@ -6,8 +6,10 @@ import {
   type DeliveryRuleKind,
 } from "../../common/delivery-check.ts";
 import type { AdminDeliveryRule, AdminDeliveryRulePage } from "../../common/schemas/delivery.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -54,12 +56,12 @@ export function Component() {
       )}
       <div className="mt-4 flex gap-3">
         {params.get("after") && (
-          <Link to="." className={secondaryButton}>
+          <Link to="." className={buttonClass({ variant: "secondary" })}>
             First rules
           </Link>
         )}
         {next && (
-          <Link to={`?after=${next}`} className={secondaryButton}>
+          <Link to={`?after=${next}`} className={buttonClass({ variant: "secondary" })}>
             More rules
           </Link>
         )}
@@ -103,12 +105,7 @@ function RuleForm() {
     }
   }
 
-  const error = (name: string) =>
-    errors[name] && (
-      <p id={`rule-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-        {errors[name]}
-      </p>
-    );
+  const error = (name: string) => <FieldError id={`rule-${name}-error`} error={errors[name]} alert />;
   const described = (name: string) =>
     errors[name] ? { "aria-describedby": `rule-${name}-error`, "aria-invalid": true } : {};
 
@@ -129,7 +126,7 @@ function RuleForm() {
           inputMode="numeric"
           maxLength={6}
           required
-          className={`${inputClass} font-mono`}
+          className={`${controlClass} font-mono`}
           {...described("prefix")}
         />
         {error("prefix")}
@@ -138,7 +135,7 @@ function RuleForm() {
         <label htmlFor="rule-rule" className="block text-sm font-medium">
           Rule
         </label>
-        <select id="rule-rule" name="rule" className={inputClass} {...described("rule")}>
+        <select id="rule-rule" name="rule" className={controlClass} {...described("rule")}>
           {DELIVERY_RULE_KINDS.map((kind) => (
             <option key={kind} value={kind}>
               {DELIVERY_RULE_LABELS[kind]}
@@ -151,10 +148,10 @@ function RuleForm() {
         <label htmlFor="rule-note" className="block text-sm font-medium">
           Note (optional)
         </label>
-        <input id="rule-note" name="note" maxLength={200} className={inputClass} {...described("note")} />
+        <input id="rule-note" name="note" maxLength={200} className={controlClass} {...described("note")} />
         {error("note")}
       </div>
-      <button type="submit" disabled={saving} className={primaryButton}>
+      <button type="submit" disabled={saving} className={buttonClass()}>
         {saving ? "Saving…" : "Save rule"}
       </button>
       {message && (
@@ -198,7 +195,11 @@ function RuleCard({ rule }: { rule: AdminDeliveryRule }) {
           {problem}
         </p>
       )}
-      <button type="button" onClick={remove} className={`${secondaryButton} mt-3 w-full`}>
+      <button
+        type="button"
+        onClick={remove}
+        className={`${buttonClass({ variant: "secondary" })} mt-3 w-full`}
+      >
         Remove<span className="sr-only"> the rule for {rule.prefix}</span>
       </button>
     </li>

@@ -3,8 +3,10 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import { formatDateTime, fromIndianDateTimeInput, toIndianDateTimeInput } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -57,7 +59,7 @@ export function Component() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-serif text-3xl font-semibold">Discount codes</h1>
         {!creating && (
-          <Link to="?new=1" className={primaryButton}>
+          <Link to="?new=1" className={buttonClass()}>
             New code
           </Link>
         )}
@@ -94,7 +96,10 @@ export function Component() {
                 <dt className="text-stone-500 dark:text-stone-400">Until</dt>
                 <dd>{code.endsAt ? when(code.endsAt) : "No end"}</dd>
               </dl>
-              <Link to={`?edit=${code.code}`} className={`${secondaryButton} mt-3 w-full`}>
+              <Link
+                to={`?edit=${code.code}`}
+                className={`${buttonClass({ variant: "secondary" })} mt-3 w-full`}
+              >
                 Edit<span className="sr-only"> {code.code}</span>
               </Link>
             </li>
@@ -104,12 +109,12 @@ export function Component() {
       {items.length === 0 && <p className="mt-4 text-stone-600 dark:text-stone-400">No codes yet.</p>}
       <div className="mt-4 flex gap-3">
         {params.get("cursor") && (
-          <Link to="." className={secondaryButton}>
+          <Link to="." className={buttonClass({ variant: "secondary" })}>
             Newest
           </Link>
         )}
         {nextCursor && (
-          <Link to={`?cursor=${nextCursor}`} className={secondaryButton}>
+          <Link to={`?cursor=${nextCursor}`} className={buttonClass({ variant: "secondary" })}>
             Older codes
           </Link>
         )}
@@ -174,11 +179,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
       </label>
       {input}
       {hint && !errors[name] && <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">{hint}</p>}
-      {errors[name] && (
-        <p id={`code-${name}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
-      )}
+      <FieldError id={`code-${name}-error`} error={errors[name]} alert />
     </div>
   );
   const described = (name: string) =>
@@ -207,7 +208,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
             id="code-code"
             name="code"
             required
-            className={`${inputClass} font-mono uppercase`}
+            className={`${controlClass} font-mono uppercase`}
             {...described("code")}
           />,
           "3 to 20 letters or digits; shoppers may type it in any case.",
@@ -219,7 +220,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
           id="code-description"
           name="description"
           defaultValue={code?.description}
-          className={inputClass}
+          className={controlClass}
           {...described("description")}
         />,
         "Shown as “… applied successfully!”",
@@ -255,7 +256,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
               step={1}
               inputMode="numeric"
               defaultValue={code?.percent || ""}
-              className={inputClass}
+              className={controlClass}
               {...described("percent")}
             />,
           )
@@ -270,7 +271,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
               step={1}
               inputMode="numeric"
               defaultValue={code?.amountOffPaise ? code.amountOffPaise / 100 : ""}
-              className={inputClass}
+              className={controlClass}
               {...described("amountOffPaise")}
             />,
           )}
@@ -285,7 +286,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
           step={1}
           inputMode="numeric"
           defaultValue={code ? code.minAmountPaise / 100 : 0}
-          className={inputClass}
+          className={controlClass}
           {...described("minAmountPaise")}
         />,
       )}
@@ -297,7 +298,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
           name="startsAt"
           type="datetime-local"
           defaultValue={toIndiaInput(code?.startsAt ?? null)}
-          className={inputClass}
+          className={controlClass}
           {...described("startsAt")}
         />,
         "Leave empty to start at once.",
@@ -310,7 +311,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
           name="endsAt"
           type="datetime-local"
           defaultValue={toIndiaInput(code?.endsAt ?? null)}
-          className={inputClass}
+          className={controlClass}
           {...described("endsAt")}
         />,
         "Leave empty for no end.",
@@ -326,7 +327,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
           step={1}
           inputMode="numeric"
           defaultValue={code?.maxUses ?? ""}
-          className={inputClass}
+          className={controlClass}
           {...described("maxUses")}
         />,
         code ? `Used ${code.timesUsed} so far. Leave empty for no limit.` : "Leave empty for no limit.",
@@ -342,7 +343,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
           step={1}
           inputMode="numeric"
           defaultValue={code ? (code.usesPerCustomer ?? "") : 1}
-          className={inputClass}
+          className={controlClass}
           {...described("usesPerCustomer")}
         />,
         "Counted per account, and per e-mail and mobile for guests. Leave empty for no limit.",
@@ -352,10 +353,10 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         use it)
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={primaryButton} disabled={saving}>
+        <button type="submit" className={buttonClass()} disabled={saving}>
           {saving ? "Saving…" : code ? "Save changes" : "Create code"}
         </button>
-        <button type="button" className={secondaryButton} onClick={onDone}>
+        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onDone}>
           Cancel
         </button>
       </div>

@@ -9,9 +9,10 @@ import {
   useLocation,
   useRouteError,
 } from "react-router";
-import { NO_ADMIN_ACCESS } from "../features/auth/auth-errors.ts";
+import { buttonClass } from "../components/button.tsx";
 import { ThemeToggle } from "../features/theme/theme-toggle.tsx";
 import { isApiError } from "../lib/api.ts";
+import { NO_ADMIN_ACCESS } from "../lib/auth-errors.ts";
 import type { RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
@@ -160,10 +161,7 @@ export function ErrorBoundary() {
         {signedOut ? "Your session has ended." : NO_ADMIN_ACCESS}
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Link
-          to="/admin/login"
-          className="rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 dark:bg-brand-600"
-        >
+        <Link to="/admin/login" className={buttonClass({ size: "lg" })}>
           {signedOut ? "Sign in" : "Sign in with an admin account"}
         </Link>
         <Link

@@ -7,27 +7,23 @@ import { formatDate, formatDateTime, indianDate } from "../../common/india-time.
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type AdminOrderDetail, PAYMENT_METHOD_LABELS } from "../../common/orders.ts";
+import type { OrderRtoView } from "../../common/rto.ts";
 import { invoiceDue, type SellerInvoiceStatus } from "../../common/schemas/missed-invoices.ts";
 import { orderEditable } from "../../common/schemas/order-edit.ts";
-import type { OrderRtoView } from "../../common/rto.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
+import { OrderDialog } from "../components/order-dialog.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { RtoPanel } from "../features/cod/rto-panel.tsx";
-import {
-  cardClass,
-  dangerButton,
-  inputClass,
-  primaryButton,
-  secondaryButton,
-} from "../features/orders/buttons.ts";
 import { placeLine } from "../features/orders/delivery-card.tsx";
 import { OrderInvoiceNotice } from "../features/orders/missed-invoices.tsx";
-import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { OrderEditPanel } from "../features/orders/order-edit.tsx";
 import { OrderItemsCard } from "../features/orders/order-lines.tsx";
 import { OrderTimeline } from "../features/orders/order-progress.tsx";
-import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { AdminShipmentPanel } from "../features/shipping/admin-shipment-panel.tsx";
 import { api, isApiError } from "../lib/api.ts";
@@ -262,7 +258,7 @@ export function Component() {
                   onChange={(event) => setNote(event.target.value)}
                   maxLength={500}
                   aria-describedby="status-note-hint"
-                  className={inputClass}
+                  className={controlClass}
                 />
                 <p id="status-note-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
                   The shopper sees this note, word for word, on their order page.
@@ -274,7 +270,7 @@ export function Component() {
                         key={status}
                         type="button"
                         disabled={busy}
-                        className={primaryButton}
+                        className={buttonClass()}
                         onClick={() => move(status)}
                       >
                         {actionLabel(status, order.status)}
@@ -286,7 +282,7 @@ export function Component() {
                   <button
                     type="button"
                     disabled={busy}
-                    className={`${primaryButton} mt-4 mr-2 w-full sm:w-auto`}
+                    className={`${buttonClass()} mt-4 mr-2 w-full sm:w-auto`}
                     onClick={() => setShipping(true)}
                   >
                     {shippingConnected ? "Mark shipped by hand" : "Ship"}
@@ -312,7 +308,7 @@ export function Component() {
                               onChange={(event) =>
                                 setRefundMethod(event.target.value as CodRefundMethod | "")
                               }
-                              className={`${inputClass} mb-2`}
+                              className={`${controlClass} mb-2`}
                             >
                               <option value="">Choose…</option>
                               {COD_REFUND_METHODS.map((method) => (
@@ -332,7 +328,7 @@ export function Component() {
                           id="refund-reference"
                           value={refundReference}
                           onChange={(event) => setRefundReference(event.target.value)}
-                          className={inputClass}
+                          className={controlClass}
                         />
                       </div>
                     )}
@@ -343,7 +339,7 @@ export function Component() {
                         (!refundsOnline && !refundReference.trim()) ||
                         (order.paymentMethod === "cod" && !refundMethod)
                       }
-                      className={primaryButton}
+                      className={buttonClass()}
                       onClick={() =>
                         move(
                           "refunded",
@@ -366,7 +362,7 @@ export function Component() {
                   <button
                     type="button"
                     disabled={busy}
-                    className={`${dangerButton} mt-4`}
+                    className={`${buttonClass({ variant: "danger" })} mt-4`}
                     onClick={() => setConfirmCancel(true)}
                   >
                     Cancel order
@@ -417,10 +413,19 @@ export function Component() {
           {order.paidAt ? " The order was paid: refund it afterwards." : ""}
         </p>
         <div className="mt-4 flex justify-end gap-2">
-          <button type="button" className={secondaryButton} onClick={() => setConfirmCancel(false)}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "secondary" })}
+            onClick={() => setConfirmCancel(false)}
+          >
             Keep order
           </button>
-          <button type="button" className={dangerButton} disabled={busy} onClick={() => move("cancelled")}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "danger" })}
+            disabled={busy}
+            onClick={() => move("cancelled")}
+          >
             Cancel order
           </button>
         </div>
@@ -457,7 +462,7 @@ function CourierDetailsForm({
         required
         value={courier}
         onChange={(event) => setCourier(event.target.value)}
-        className={inputClass}
+        className={controlClass}
       />
       <datalist id="couriers">
         {COURIERS.map((name) => (
@@ -472,9 +477,9 @@ function CourierDetailsForm({
         required
         value={tracking}
         onChange={(event) => setTracking(event.target.value)}
-        className={inputClass}
+        className={controlClass}
       />
-      <button type="submit" disabled={busy} className={secondaryButton}>
+      <button type="submit" disabled={busy} className={buttonClass({ variant: "secondary" })}>
         Save courier details
       </button>
     </form>
@@ -540,7 +545,7 @@ function ShipDialog({
             required
             value={courier}
             onChange={(event) => setCourier(event.target.value as Courier)}
-            className={inputClass}
+            className={controlClass}
           >
             {COURIERS.map((name) => (
               <option key={name} value={name}>
@@ -563,7 +568,7 @@ function ShipDialog({
             value={tracking}
             onChange={(event) => setTracking(event.target.value)}
             aria-describedby="ship-tracking-hint"
-            className={inputClass}
+            className={controlClass}
           />
           <p id="ship-tracking-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
             4-40 letters, digits or hyphens, as on the waybill.
@@ -581,7 +586,7 @@ function ShipDialog({
               placeholder="https://"
               value={url}
               onChange={(event) => setUrl(event.target.value)}
-              className={inputClass}
+              className={controlClass}
             />
           </div>
         )}
@@ -594,10 +599,10 @@ function ShipDialog({
           </p>
         )}
         <div className="flex flex-wrap justify-end gap-2 pt-1">
-          <button type="button" className={secondaryButton} onClick={onClose}>
+          <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
             Not now
           </button>
-          <button type="submit" disabled={busy} className={primaryButton}>
+          <button type="submit" disabled={busy} className={buttonClass()}>
             {busy ? "Shipping…" : "Ship order"}
           </button>
         </div>
@@ -653,7 +658,11 @@ function CashCollected({ order, onRecorded }: { order: AdminOrderDetail; onRecor
     <div className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
       <p>Cash to collect: {formatRupees(order.totalPaise)}</p>
       {!open ? (
-        <button type="button" className={`${secondaryButton} mt-2`} onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className={`${buttonClass({ variant: "secondary" })} mt-2`}
+          onClick={() => setOpen(true)}
+        >
           Record cash collected
         </button>
       ) : (
@@ -664,7 +673,7 @@ function CashCollected({ order, onRecorded }: { order: AdminOrderDetail; onRecor
               name="amount"
               inputMode="decimal"
               defaultValue={(order.totalPaise / 100).toFixed(2)}
-              className={inputClass}
+              className={controlClass}
             />
           </label>
           <label className="block font-medium">
@@ -673,19 +682,19 @@ function CashCollected({ order, onRecorded }: { order: AdminOrderDetail; onRecor
               name="collectedOn"
               type="date"
               defaultValue={indianDate(new Date())}
-              className={inputClass}
+              className={controlClass}
             />
           </label>
           <label className="block font-medium">
             Reference
-            <input name="reference" maxLength={100} required className={inputClass} />
+            <input name="reference" maxLength={100} required className={controlClass} />
           </label>
           {error && (
             <p role="alert" className="text-red-700 dark:text-red-400">
               {error}
             </p>
           )}
-          <button type="submit" disabled={saving} className={primaryButton}>
+          <button type="submit" disabled={saving} className={buttonClass()}>
             Record
           </button>
         </form>

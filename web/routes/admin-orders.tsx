@@ -5,8 +5,9 @@ import { describeTotal } from "../../common/lists.ts";
 import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
-import { inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
+import { buttonClass } from "../components/button.tsx";
+import { controlClass } from "../components/field.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -38,7 +39,11 @@ export function Component() {
     <div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-serif text-3xl font-semibold">Orders</h1>
-        <a href={`/api/admin/orders/export.csv${toQuery(filters)}`} download className={secondaryButton}>
+        <a
+          href={`/api/admin/orders/export.csv${toQuery(filters)}`}
+          download
+          className={buttonClass({ variant: "secondary" })}
+        >
           Export CSV
         </a>
       </div>
@@ -53,13 +58,13 @@ export function Component() {
           <label htmlFor="filter-q" className="block text-sm font-medium">
             Order number, e-mail, name or phone
           </label>
-          <input id="filter-q" name="q" type="search" defaultValue={filters.q} className={inputClass} />
+          <input id="filter-q" name="q" type="search" defaultValue={filters.q} className={controlClass} />
         </div>
         <div>
           <label htmlFor="filter-status" className="block text-sm font-medium">
             Status
           </label>
-          <select id="filter-status" name="status" defaultValue={filters.status} className={inputClass}>
+          <select id="filter-status" name="status" defaultValue={filters.status} className={controlClass}>
             <option value="">Any status</option>
             {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -77,20 +82,20 @@ export function Component() {
             name="from"
             type="date"
             defaultValue={filters.from}
-            className={inputClass}
+            className={controlClass}
           />
         </div>
         <div>
           <label htmlFor="filter-to" className="block text-sm font-medium">
             To
           </label>
-          <input id="filter-to" name="to" type="date" defaultValue={filters.to} className={inputClass} />
+          <input id="filter-to" name="to" type="date" defaultValue={filters.to} className={controlClass} />
         </div>
         <div className="flex items-end gap-2">
-          <button type="submit" className={primaryButton}>
+          <button type="submit" className={buttonClass()}>
             Filter
           </button>
-          <Link to="/admin/orders" className={secondaryButton}>
+          <Link to="/admin/orders" className={buttonClass({ variant: "secondary" })}>
             Clear
           </Link>
         </div>
@@ -197,12 +202,15 @@ export function Component() {
       {(next || previous) && (
         <nav aria-label="Pages of orders" className="mt-4 flex justify-center gap-3 text-sm">
           {previous && (
-            <Link to={toQuery({ ...filters, before: previous })} className={secondaryButton}>
+            <Link
+              to={toQuery({ ...filters, before: previous })}
+              className={buttonClass({ variant: "secondary" })}
+            >
               ← Newer
             </Link>
           )}
           {next && (
-            <Link to={toQuery({ ...filters, after: next })} className={secondaryButton}>
+            <Link to={toQuery({ ...filters, after: next })} className={buttonClass({ variant: "secondary" })}>
               Older →
             </Link>
           )}

@@ -1,8 +1,10 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminProductList } from "../../common/schemas/admin-products.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -27,7 +29,7 @@ export function Component() {
     <div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="font-serif text-3xl font-semibold">Products</h1>
-        <Link to="/admin/products/new" className={primaryButton}>
+        <Link to="/admin/products/new" className={buttonClass()}>
           New product
         </Link>
       </div>
@@ -41,11 +43,11 @@ export function Component() {
             name="q"
             type="search"
             defaultValue={q}
-            className={`${inputClass} min-h-11`}
+            className={`${controlClass} min-h-11`}
             maxLength={100}
           />
         </div>
-        <button type="submit" className={`${secondaryButton} min-h-11`}>
+        <button type="submit" className={`${buttonClass({ variant: "secondary" })} min-h-11`}>
           Search
         </button>
       </Form>
@@ -111,7 +113,7 @@ export function Component() {
               </p>
               <Link
                 to={`/admin/products/${product.slug}`}
-                className={`${secondaryButton} min-h-11 justify-self-start lg:justify-self-end`}
+                className={`${buttonClass({ variant: "secondary" })} min-h-11 justify-self-start lg:justify-self-end`}
               >
                 Edit<span className="sr-only"> {product.name}</span>
               </Link>

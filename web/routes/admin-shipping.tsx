@@ -5,9 +5,10 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
-import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "../features/shipping/reattempt-day.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -151,7 +152,7 @@ export function Component() {
               href={`/api/admin/shipping/labels.pdf?orders=${booked.map((result) => result.number).join(",")}`}
               target="_blank"
               rel="noreferrer"
-              className={`${primaryButton} mt-3`}
+              className={`${buttonClass()} mt-3`}
             >
               Print {booked.length} {booked.length === 1 ? "label" : "labels"}
             </a>
@@ -220,7 +221,7 @@ export function Component() {
               <button
                 type="button"
                 disabled={busy || selected.length === 0}
-                className={primaryButton}
+                className={buttonClass()}
                 onClick={() => bookSelected("cheapest")}
               >
                 {busy ? "Booking…" : "Book cheapest"}
@@ -228,7 +229,7 @@ export function Component() {
               <button
                 type="button"
                 disabled={busy || selected.length === 0}
-                className={secondaryButton}
+                className={buttonClass({ variant: "secondary" })}
                 onClick={() => bookSelected("fastest")}
               >
                 Book fastest
@@ -300,7 +301,7 @@ function WaitingCard({
             <button
               type="button"
               disabled={busy}
-              className={primaryButton}
+              className={buttonClass()}
               onClick={() =>
                 act(parcel.number, "ndr", { action: "reattempt", date }, "another attempt asked.")
               }
@@ -310,7 +311,7 @@ function WaitingCard({
             <button
               type="button"
               disabled={busy}
-              className={secondaryButton}
+              className={buttonClass({ variant: "secondary" })}
               onClick={() => act(parcel.number, "ndr", { action: "return" }, "return to us asked.")}
             >
               Return to us
@@ -322,7 +323,7 @@ function WaitingCard({
         <button
           type="button"
           disabled={busy}
-          className={`${primaryButton} mt-2`}
+          className={`${buttonClass()} mt-2`}
           onClick={() => act(parcel.number, "received-back", {}, "received back; stock restored.")}
         >
           Mark received back

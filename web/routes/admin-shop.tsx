@@ -2,8 +2,10 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { cardClass, inputClass, primaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -67,9 +69,7 @@ function Field({
       </label>
       {children(described)}
       {errors[name] ? (
-        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
+        <FieldError id={`${id}-error`} error={errors[name]} alert />
       ) : (
         hint && (
           <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500 dark:text-stone-400">
@@ -152,7 +152,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
   const input = (name: string, value: string | null | undefined, extra: Record<string, unknown> = {}) =>
     function Input(described: Record<string, unknown>) {
       return (
-        <input name={name} defaultValue={value ?? ""} className={inputClass} {...extra} {...described} />
+        <input name={name} defaultValue={value ?? ""} className={controlClass} {...extra} {...described} />
       );
     };
 
@@ -211,7 +211,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
           <select
             name="state"
             defaultValue={details.address?.state ?? ""}
-            className={inputClass}
+            className={controlClass}
             {...described}
           >
             <option value="" disabled>
@@ -230,7 +230,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         errors={errors}
       >
         {input("gstin", details.gstin, {
-          className: `${inputClass} font-mono uppercase`,
+          className: `${controlClass} font-mono uppercase`,
           autoCapitalize: "characters",
         })}
       </Field>
@@ -243,7 +243,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         {input("fssaiLicence", details.fssaiLicence, {
           inputMode: "numeric",
           maxLength: 14,
-          className: `${inputClass} font-mono`,
+          className: `${controlClass} font-mono`,
         })}
       </Field>
       <Field name="grievanceOfficerName" label="Grievance officer's name" errors={errors}>
@@ -253,7 +253,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         {input("grievanceOfficerEmail", details.grievanceOfficer.email, { type: "email" })}
       </Field>
       <div className="sm:col-span-2">
-        <button type="submit" className={primaryButton} disabled={saving}>
+        <button type="submit" className={buttonClass()} disabled={saving}>
           {saving ? "Saving…" : "Save details"}
         </button>
       </div>
@@ -286,7 +286,7 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
           name={name}
           value={draft[name] ?? ""}
           onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
-          className={inputClass}
+          className={controlClass}
           {...extra}
           {...described}
         />
@@ -349,7 +349,7 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
         hint="An existing code that is on; the banner adds “Use code … at checkout.”"
         errors={errors}
       >
-        {text("code", { className: `${inputClass} font-mono uppercase`, autoCapitalize: "characters" })}
+        {text("code", { className: `${controlClass} font-mono uppercase`, autoCapitalize: "characters" })}
       </Field>
       <Field
         name="shortLabel"
@@ -360,7 +360,7 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
         {text("shortLabel")}
       </Field>
       <div className="sm:col-span-2">
-        <button type="submit" className={primaryButton} disabled={saving}>
+        <button type="submit" className={buttonClass()} disabled={saving}>
           {saving ? "Saving…" : "Save banner"}
         </button>
       </div>

@@ -1,14 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { StaffList, StaffMember, StaffRoleAnswer } from "../../common/schemas/staff.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import {
-  cardClass,
-  dangerButton,
-  inputClass,
-  primaryButton,
-  secondaryButton,
-} from "../features/orders/buttons.ts";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -108,25 +104,21 @@ export function Component() {
             type="email"
             autoComplete="off"
             required
-            className={inputClass}
+            className={controlClass}
             {...(fieldError ? { "aria-invalid": true, "aria-describedby": "staff-email-error" } : {})}
           />
-          {fieldError && (
-            <p id="staff-email-error" className="mt-1 text-sm text-red-700 dark:text-red-400">
-              {fieldError}
-            </p>
-          )}
+          <FieldError id="staff-email-error" error={fieldError} />
         </div>
         <div>
           <label htmlFor="staff-role" className="block text-sm font-medium">
             Role
           </label>
-          <select id="staff-role" name="role" defaultValue="staff" className={inputClass}>
+          <select id="staff-role" name="role" defaultValue="staff" className={controlClass}>
             <option value="staff">Staff</option>
             <option value="owner">Owner</option>
           </select>
         </div>
-        <button type="submit" className={primaryButton} disabled={busy}>
+        <button type="submit" className={buttonClass()} disabled={busy}>
           Give access
         </button>
       </form>
@@ -183,7 +175,7 @@ function PersonCard({
           <div className="mt-2 flex flex-wrap gap-2">
             <button
               type="button"
-              className={dangerButton}
+              className={buttonClass({ variant: "danger" })}
               disabled={busy}
               onClick={async () => {
                 await onChange("customer");
@@ -192,20 +184,29 @@ function PersonCard({
             >
               Remove access
             </button>
-            <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+            <button
+              type="button"
+              className={buttonClass({ variant: "secondary" })}
+              onClick={() => setConfirming(false)}
+            >
               Keep
             </button>
           </div>
         </div>
       ) : (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className={secondaryButton} disabled={busy} onClick={() => onChange(other)}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "secondary" })}
+            disabled={busy}
+            onClick={() => onChange(other)}
+          >
             Make {other === "owner" ? "an owner" : "staff"}
             <span className="sr-only"> ({person.email})</span>
           </button>
           <button
             type="button"
-            className={secondaryButton}
+            className={buttonClass({ variant: "secondary" })}
             disabled={busy}
             onClick={() => setConfirming(true)}
           >

@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import type { StockItem, StockList } from "../../common/orders.ts";
-import { inputClass, secondaryButton } from "../features/orders/buttons.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
+import { buttonClass } from "../components/button.tsx";
+import { controlClass } from "../components/field.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -109,7 +110,7 @@ function StockRow({ item }: { item: StockItem }) {
               if (event.key === "Enter" && changed) save();
             }}
             aria-describedby={message ? `${inputId}-message` : undefined}
-            className={`${inputClass} mt-0 w-24 sm:w-28`}
+            className={`${controlClass} mt-0 w-24 sm:w-28`}
           />
           {message && (
             <p
@@ -121,7 +122,12 @@ function StockRow({ item }: { item: StockItem }) {
             </p>
           )}
         </div>
-        <button type="button" className={secondaryButton} disabled={!changed || saving} onClick={save}>
+        <button
+          type="button"
+          className={buttonClass({ variant: "secondary" })}
+          disabled={!changed || saving}
+          onClick={save}
+        >
           {saving ? "Saving…" : `Save`}
           <span className="sr-only"> stock of {item.name}</span>
         </button>

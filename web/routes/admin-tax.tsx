@@ -8,8 +8,10 @@ import {
   type ProductTaxView,
   type TaxSettings,
 } from "../../common/schemas/tax.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -111,13 +113,9 @@ function Gstr1Export() {
           onChange={(event) => setMonth(event.target.value)}
           aria-describedby={valid ? undefined : "gstr1-month-error"}
           aria-invalid={valid ? undefined : true}
-          className={inputClass}
+          className={controlClass}
         />
-        {!valid && (
-          <p id="gstr1-month-error" role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-            Choose a month from July 2017 on.
-          </p>
-        )}
+        <FieldError id="gstr1-month-error" error={valid ? null : "Choose a month from July 2017 on."} alert />
       </div>
       <ul aria-label="GSTR-1 files" className="mt-4 grid gap-2 sm:grid-cols-2">
         {GSTR1_SECTIONS.map((section) => (
@@ -126,7 +124,7 @@ function Gstr1Export() {
               <a
                 href={`/api/admin/tax/gstr1.csv?month=${month}&section=${section}`}
                 download
-                className={`${secondaryButton} w-full flex-col items-start text-left`}
+                className={`${buttonClass({ variant: "secondary" })} w-full flex-col items-start text-left`}
               >
                 <span>
                   Download {SECTION_LABELS[section].title}
@@ -137,7 +135,10 @@ function Gstr1Export() {
                 </span>
               </a>
             ) : (
-              <span className={`${secondaryButton} w-full opacity-60`} aria-disabled="true">
+              <span
+                className={`${buttonClass({ variant: "secondary" })} w-full opacity-60`}
+                aria-disabled="true"
+              >
                 {SECTION_LABELS[section].title}
               </span>
             )}
@@ -241,10 +242,10 @@ function RatesCard({ rates }: { rates: number[] }) {
             onChange={(event) => setValue(event.target.value)}
             aria-describedby={error ? "new-rate-error" : undefined}
             aria-invalid={error ? true : undefined}
-            className={inputClass}
+            className={controlClass}
           />
         </div>
-        <button type="submit" disabled={busy} className={primaryButton}>
+        <button type="submit" disabled={busy} className={buttonClass()}>
           Add rate
         </button>
       </form>
@@ -325,7 +326,7 @@ function ProductTaxRow({ product, rates }: { product: ProductTaxView; rates: num
               onChange={(event) => setHsn(event.target.value)}
               aria-describedby={message ? `${id}-message` : undefined}
               aria-invalid={message?.kind === "error" ? true : undefined}
-              className={`${inputClass} font-mono`}
+              className={`${controlClass} font-mono`}
             />
           </div>
           <div className="w-24">
@@ -336,7 +337,7 @@ function ProductTaxRow({ product, rates }: { product: ProductTaxView; rates: num
               id={`${id}-rate`}
               value={rate}
               onChange={(event) => setRate(event.target.value)}
-              className={inputClass}
+              className={controlClass}
             >
               {/* A rate removed since is still shown, so the select never silently shows another. */}
               {[...new Set([...rates, Number(rate)])]
@@ -348,7 +349,11 @@ function ProductTaxRow({ product, rates }: { product: ProductTaxView; rates: num
                 ))}
             </select>
           </div>
-          <button type="submit" disabled={!changed || saving} className={secondaryButton}>
+          <button
+            type="submit"
+            disabled={!changed || saving}
+            className={buttonClass({ variant: "secondary" })}
+          >
             {saving ? "Saving…" : "Save"}
             <span className="sr-only"> the tax of {product.name}</span>
           </button>

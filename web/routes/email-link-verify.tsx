@@ -1,7 +1,8 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
-import { Notice, textLink } from "../components/form-controls.tsx";
+import { buttonClass } from "../components/button.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /**
@@ -19,7 +20,7 @@ export function Component() {
     return (
       <AuthCard title="Sign in with an e-mail link">
         <Notice tone="error">{redirectErrorMessage("INVALID_TOKEN")}</Notice>
-        <Link to="/login/email-link" className={`block text-center ${textLink}`}>
+        <Link to="/login/email-link" className={`block text-center ${buttonClass({ variant: "link" })}`}>
           Send me a new link
         </Link>
       </AuthCard>
@@ -28,10 +29,7 @@ export function Component() {
   return (
     <AuthCard title="Finish signing in" intro="One more click and you are signed in on this device.">
       {/* A full page load: the verify endpoint sets the session cookie and redirects onwards. */}
-      <a
-        href={`/api/auth/magic-link/verify${search}`}
-        className="block w-full rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
-      >
+      <a href={`/api/auth/magic-link/verify${search}`} className={buttonClass({ size: "lg", block: true })}>
         Sign me in
       </a>
       <p className="text-sm text-stone-600 dark:text-stone-300">

@@ -8,10 +8,12 @@ import {
   useNavigation,
 } from "react-router";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** Requesting a one-time sign-in link; the link's failures (expired, used) come back here with ?error=. */
@@ -66,7 +68,7 @@ export function Component() {
           Open it on this device. It works once, for the next 10 minutes. Nothing after a few minutes? Check
           your spam folder, or ask for another link.
         </p>
-        <Link to={signInPage} className={`block text-center ${textLink}`}>
+        <Link to={signInPage} className={`block text-center ${buttonClass({ variant: "link" })}`}>
           Back to sign in
         </Link>
       </AuthCard>
@@ -91,13 +93,13 @@ export function Component() {
           autoFocus
           defaultValue={result && "email" in result ? result.email : undefined}
         />
-        <PrimaryButton type="submit" pending={submitting} pendingLabel="Sending…">
+        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Sending…">
           E-mail me a link
-        </PrimaryButton>
+        </Button>
       </Form>
       <p className="text-center text-sm text-stone-600 dark:text-stone-300">
         Prefer your password?{" "}
-        <Link to={signInPage} className={textLink}>
+        <Link to={signInPage} className={buttonClass({ variant: "link" })}>
           Sign in with it
         </Link>
       </p>

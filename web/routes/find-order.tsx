@@ -1,5 +1,7 @@
 import { type ActionFunctionArgs, Form, Link, redirect, useActionData, useNavigation } from "react-router";
-import { Notice, PrimaryButton, TextField } from "../components/form-controls.tsx";
+import { Button } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -64,9 +66,9 @@ export function Component() {
           defaultValue={failed?.contact}
           error={failed?.fields?.contact}
         />
-        <PrimaryButton type="submit" pending={navigation.state !== "idle"} pendingLabel="Sending…">
+        <Button size="lg" block type="submit" pending={navigation.state !== "idle"} pendingLabel="Sending…">
           E-mail me the link
-        </PrimaryButton>
+        </Button>
       </Form>
       <p className="text-center text-sm text-stone-600 dark:text-stone-300">
         Have an account?{" "}

@@ -8,10 +8,12 @@ import {
   useNavigation,
 } from "react-router";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth } from "../features/auth/auth-errors.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 export function loader({ request }: LoaderFunctionArgs) {
@@ -34,7 +36,7 @@ export function Component() {
   const backToSignIn = (
     <p className="text-center text-sm text-stone-600 dark:text-stone-300">
       Remembered it?{" "}
-      <Link to={withRedirect("/login", redirectTo)} className={textLink}>
+      <Link to={withRedirect("/login", redirectTo)} className={buttonClass({ variant: "link" })}>
         Back to sign in
       </Link>
     </p>
@@ -71,9 +73,9 @@ export function Component() {
           required
           defaultValue={result && "email" in result ? result.email : undefined}
         />
-        <PrimaryButton type="submit" pending={submitting} pendingLabel="Sending…">
+        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Sending…">
           Send me a link
-        </PrimaryButton>
+        </Button>
       </Form>
       {backToSignIn}
     </AuthCard>

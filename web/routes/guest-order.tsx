@@ -4,13 +4,14 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
-import { cardClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody } from "../features/orders/order-body.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -133,7 +134,7 @@ export function Component() {
             cancelled after a while, so keep this page open until you have paid.
           </p>
           {order.actions.pay && (
-            <button type="button" className={`${primaryButton} mt-2`} onClick={pay} disabled={busy}>
+            <button type="button" className={`${buttonClass()} mt-2`} onClick={pay} disabled={busy}>
               Pay now
             </button>
           )}
@@ -166,7 +167,7 @@ export function Component() {
               {inAccount ? (
                 <>
                   <p className="mt-2 text-sm">This order is in My Orders of the account for {email}.</p>
-                  <Link to="/orders" className={`${secondaryButton} mt-3`}>
+                  <Link to="/orders" className={`${buttonClass({ variant: "secondary" })} mt-3`}>
                     My Orders
                   </Link>
                 </>
@@ -177,7 +178,7 @@ export function Component() {
                   </p>
                   <button
                     type="button"
-                    className={`${primaryButton} mt-3`}
+                    className={`${buttonClass()} mt-3`}
                     onClick={addToAccount}
                     disabled={adding}
                   >
@@ -189,7 +190,7 @@ export function Component() {
                     </p>
                   )}
                   {addError?.code === "no_account" && (
-                    <Link to={signUp} className={`${secondaryButton} mt-3`}>
+                    <Link to={signUp} className={`${buttonClass({ variant: "secondary" })} mt-3`}>
                       Create an account
                     </Link>
                   )}
@@ -202,10 +203,10 @@ export function Component() {
                     Create one with {email}, and checkout will remember your address.
                   </p>
                   <div className="mt-3 flex flex-wrap gap-2">
-                    <Link to={withRedirect("/login", here)} className={secondaryButton}>
+                    <Link to={withRedirect("/login", here)} className={buttonClass({ variant: "secondary" })}>
                       Sign in
                     </Link>
-                    <Link to={signUp} className={primaryButton}>
+                    <Link to={signUp} className={buttonClass()}>
                       Create an account
                     </Link>
                   </div>
@@ -220,7 +221,7 @@ export function Component() {
                 {order.actions.cancel.allowed && (
                   <button
                     type="button"
-                    className={`${secondaryButton} mt-3`}
+                    className={`${buttonClass({ variant: "secondary" })} mt-3`}
                     onClick={() => setCancelling(true)}
                   >
                     Cancel order

@@ -16,12 +16,14 @@ import {
   toE164Mobile,
 } from "../../common/mobile-sign-in.ts";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, authErrorMessage } from "../features/auth/auth-errors.ts";
 import { showSignedInToast } from "../features/auth/signed-in-toast.ts";
 import { api } from "../lib/api.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, authErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** Signing in with a mobile number: the number, then the code sent to it by SMS. */
@@ -82,7 +84,7 @@ export function Component() {
     return (
       <AuthCard title="Sign in with your mobile">
         <Notice tone="info">Signing in with a mobile number is not available at the moment.</Notice>
-        <Link to={signInPage} className={`block text-center ${textLink}`}>
+        <Link to={signInPage} className={`block text-center ${buttonClass({ variant: "link" })}`}>
           Sign in another way
         </Link>
       </AuthCard>
@@ -112,7 +114,9 @@ export function Component() {
             required
             autoFocus
           />
-          <PrimaryButton
+          <Button
+            size="lg"
+            block
             type="submit"
             name="intent"
             value="verify"
@@ -120,14 +124,22 @@ export function Component() {
             pendingLabel="Signing in…"
           >
             Sign in
-          </PrimaryButton>
+          </Button>
         </Form>
         <Form method="post" className="flex flex-wrap items-center justify-between gap-3 text-sm">
           <input type="hidden" name="phoneNumber" value={result.phoneNumber} />
-          <Link to={withRedirect("/login/mobile", redirectTo)} className={`inline-block py-2 ${textLink}`}>
+          <Link
+            to={withRedirect("/login/mobile", redirectTo)}
+            className={`inline-block py-2 ${buttonClass({ variant: "link" })}`}
+          >
             Change number
           </Link>
-          <button type="submit" name="intent" value="resend" className={`inline-block py-2 ${textLink}`}>
+          <button
+            type="submit"
+            name="intent"
+            value="resend"
+            className={`inline-block py-2 ${buttonClass({ variant: "link" })}`}
+          >
             {pendingIntent === "resend" ? "Sending…" : "Send a new code"}
           </button>
         </Form>
@@ -155,7 +167,9 @@ export function Component() {
           autoFocus
           defaultValue={result?.step === "number" ? result.typed : undefined}
         />
-        <PrimaryButton
+        <Button
+          size="lg"
+          block
           type="submit"
           name="intent"
           value="send"
@@ -163,11 +177,11 @@ export function Component() {
           pendingLabel="Sending…"
         >
           Send code
-        </PrimaryButton>
+        </Button>
       </Form>
       <p className="text-center text-sm text-stone-600 dark:text-stone-300">
         Prefer your e-mail?{" "}
-        <Link to={signInPage} className={textLink}>
+        <Link to={signInPage} className={buttonClass({ variant: "link" })}>
           Sign in with it
         </Link>
       </p>

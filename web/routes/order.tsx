@@ -4,14 +4,16 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
+import { OrderDialog } from "../components/order-dialog.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody } from "../features/orders/order-body.tsx";
-import { OrderDialog } from "../features/orders/order-dialog.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
-import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
@@ -121,7 +123,7 @@ export function Component() {
             cancelled after a while.
           </p>
           {order.actions.pay && (
-            <button type="button" className={`${primaryButton} mt-2`} onClick={pay} disabled={busy}>
+            <button type="button" className={`${buttonClass()} mt-2`} onClick={pay} disabled={busy}>
               Pay now
             </button>
           )}
@@ -164,7 +166,7 @@ export function Component() {
                 {order.actions.cancel.allowed && (
                   <button
                     type="button"
-                    className={`${secondaryButton} mt-3`}
+                    className={`${buttonClass({ variant: "secondary" })} mt-3`}
                     onClick={() => setDialog("cancel")}
                   >
                     Cancel order
@@ -179,7 +181,7 @@ export function Component() {
                     </p>
                     <button
                       type="button"
-                      className={`${secondaryButton} mt-3`}
+                      className={`${buttonClass({ variant: "secondary" })} mt-3`}
                       onClick={() => setDialog("return")}
                     >
                       Request return
@@ -214,7 +216,7 @@ export function Component() {
           maxLength={500}
           required
           aria-describedby="return-hint"
-          className={inputClass}
+          className={controlClass}
         />
         <p id="return-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
           For example: the jar arrived cracked, or a different product came. We will reply by e-mail.
@@ -225,12 +227,16 @@ export function Component() {
           </p>
         )}
         <div className="mt-4 flex flex-wrap justify-end gap-2">
-          <button type="button" className={secondaryButton} onClick={() => setDialog(null)}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "secondary" })}
+            onClick={() => setDialog(null)}
+          >
             Close
           </button>
           <button
             type="button"
-            className={primaryButton}
+            className={buttonClass()}
             disabled={busy || reason.trim().length < 10}
             onClick={requestReturn}
           >

@@ -2,9 +2,10 @@ import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderPage } from "../../common/orders.ts";
-import { cardClass, primaryButton } from "../features/orders/buttons.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { RouteError } from "../components/route-error.tsx";
 import { OrderProgress } from "../features/orders/order-progress.tsx";
-import { RouteError } from "../features/orders/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -26,7 +27,7 @@ export function Component() {
       {orders.length === 0 ? (
         <div className="py-12 text-center">
           <p>You have not placed any orders yet.</p>
-          <Link to="/" className={`${primaryButton} mt-4`}>
+          <Link to="/" className={`${buttonClass()} mt-4`}>
             Start shopping
           </Link>
         </div>

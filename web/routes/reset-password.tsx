@@ -7,10 +7,12 @@ import {
   useLoaderData,
   useNavigation,
 } from "react-router";
-import { Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
 /** The link in the reset e-mail lands here with ?token=, or with ?error= when it has expired or was used. */
@@ -46,7 +48,7 @@ export function Component() {
         <Notice tone="success">
           You can now sign in with your new password. Every other session has been signed out.
         </Notice>
-        <Link to="/login" className={`block text-center ${textLink}`}>
+        <Link to="/login" className={`block text-center ${buttonClass({ variant: "link" })}`}>
           Sign in
         </Link>
       </AuthCard>
@@ -59,7 +61,7 @@ export function Component() {
     return (
       <AuthCard title="Choose a new password">
         <Notice tone="error">{failed?.field === "token" ? failed.error : linkProblem}</Notice>
-        <Link to="/forgot-password" className={`block text-center ${textLink}`}>
+        <Link to="/forgot-password" className={`block text-center ${buttonClass({ variant: "link" })}`}>
           Send me a new link
         </Link>
       </AuthCard>
@@ -92,9 +94,9 @@ export function Component() {
           minLength={8}
           maxLength={128}
         />
-        <PrimaryButton type="submit" pending={submitting} pendingLabel="Saving…">
+        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Saving…">
           Save new password
-        </PrimaryButton>
+        </Button>
       </Form>
     </AuthCard>
   );

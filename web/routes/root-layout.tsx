@@ -11,6 +11,7 @@ const SiteFooter = lazy(() =>
   import("../features/footer/site-footer.tsx").then((m) => ({ default: m.SiteFooter })),
 );
 
+import { buttonClass } from "../components/button.tsx";
 import { SiteHeader } from "../features/header/site-header.tsx";
 import type { RouteHandle } from "../lib/document-head.ts";
 import { carryOutKeptTaps } from "../lib/kept-taps.ts";
@@ -90,11 +91,7 @@ export function RootError() {
       <p className="mt-2 text-stone-600 dark:text-stone-400">
         Please check your connection and try again in a moment.
       </p>
-      <Link
-        to="/"
-        reloadDocument
-        className="mt-6 rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white"
-      >
+      <Link to="/" reloadDocument className={`${buttonClass({ variant: "brand" })} mt-6`}>
         Try again
       </Link>
     </main>

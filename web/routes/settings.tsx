@@ -10,9 +10,9 @@ import {
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
 import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
-import { Notice, TextField } from "../components/form-controls.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth, redirectErrorMessage } from "../features/auth/auth-errors.ts";
+import { buttonClass } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
 import { MobileNumber, mobileNumberAction } from "../features/settings/mobile-number.tsx";
@@ -23,6 +23,8 @@ import {
 } from "../features/settings/sign-in-methods.tsx";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";
 import { api, isApiError } from "../lib/api.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireSessionUser } from "../lib/session.ts";
 
@@ -247,8 +249,7 @@ function Result({ data, intent }: { data: SettingsResult | undefined; intent: st
  */
 const isOnlyANumber = (name: string) => /^[+\d\s()-]*$/.test(name.trim());
 
-const saveButton =
-  "rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 aria-disabled:opacity-70 dark:bg-brand-600 dark:hover:bg-brand-700";
+const saveButton = buttonClass({ size: "lg" });
 
 function NameForm({ name }: { name: string }) {
   const fetcher = useFetcher<SettingsResult>();

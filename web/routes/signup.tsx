@@ -11,12 +11,14 @@ import {
 } from "react-router";
 import type { SocialProviderInfo } from "../../common/account.ts";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Divider, Notice, PrimaryButton, TextField, textLink } from "../components/form-controls.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { TextField } from "../components/field.tsx";
+import { Divider, Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
-import { authClient } from "../features/auth/auth-client.ts";
-import { attemptAuth } from "../features/auth/auth-errors.ts";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
+import { authClient } from "../lib/auth-client.ts";
+import { attemptAuth } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { fetchSessionUser } from "../lib/session-user.ts";
 
@@ -97,9 +99,9 @@ export function Component() {
           maxLength={128}
           hint="8 to 128 characters. A short sentence is easy to remember and hard to guess."
         />
-        <PrimaryButton type="submit" pending={submitting} pendingLabel="Creating your account…">
+        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Creating your account…">
           Create account
-        </PrimaryButton>
+        </Button>
       </Form>
       {providers.length > 0 && (
         <>
@@ -113,7 +115,7 @@ export function Component() {
       )}
       <p className="text-center text-sm text-stone-600 dark:text-stone-300">
         Already have an account?{" "}
-        <Link to={here} className={textLink}>
+        <Link to={here} className={buttonClass({ variant: "link" })}>
           Sign in
         </Link>
       </p>
@@ -140,7 +142,11 @@ function CheckInbox({ email }: { email: string }) {
         <input type="hidden" name="email" value={email} />
         <p className="text-sm text-stone-600 dark:text-stone-300">
           Nothing after a few minutes? Check your spam folder, or{" "}
-          <button type="submit" className={textLink} disabled={resend.state !== "idle"}>
+          <button
+            type="submit"
+            className={buttonClass({ variant: "link" })}
+            disabled={resend.state !== "idle"}
+          >
             send the link again
           </button>
           .

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { RouteError } from "../../components/route-error.tsx";
 import { isApiError } from "../../lib/api.ts";
-import { RouteError } from "../orders/route-error.tsx";
 
 /**
  * The error screen of the owner's pages (codes, audit log): staff who reach one by its address, or whose

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "react-router";
 import { isStaffRole } from "../../../common/account.ts";
 import { accountLabel } from "../../../common/mobile-account.ts";
+import { buttonClass } from "../../components/button.tsx";
 import { refreshSession, useSessionUser } from "./session-store.ts";
 
 // Only signed-in visitors need the avatar menu; a first visit does not download it.
@@ -32,7 +33,7 @@ export function AccountMenu() {
     return (
       <Link
         to={back === "/" ? "/login" : `/login?redirectTo=${encodeURIComponent(back)}`}
-        className="inline-flex h-10 items-center rounded-full bg-brand-700 px-5 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700"
+        className={buttonClass({ variant: "brand", size: "sm" })}
       >
         Login
       </Link>

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { buttonClass } from "../../components/button.tsx";
 
 /** Signed out: a Login button. The accounts feature swaps in the avatar menu for signed-in visitors. */
 export function LoginButton({ className = "", onClick }: { className?: string; onClick?: () => void }) {
@@ -6,7 +7,7 @@ export function LoginButton({ className = "", onClick }: { className?: string; o
     <Link
       to="/login"
       onClick={onClick}
-      className={`inline-flex items-center rounded-full bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white ${className}`}
+      className={`${buttonClass({ variant: "brand", size: "sm" })} ${className}`}
     >
       Login
     </Link>

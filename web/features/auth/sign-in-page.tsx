@@ -1,19 +1,14 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { isStaffRole, type SessionUser, type SocialProviderInfo } from "../../../common/account.ts";
 import { safeRedirectTarget, withRedirect } from "../../../common/redirect-target.ts";
-import {
-  Divider,
-  Notice,
-  PrimaryButton,
-  secondaryButton,
-  TextField,
-  textLink,
-} from "../../components/form-controls.tsx";
+import { Button, buttonClass } from "../../components/button.tsx";
+import { TextField } from "../../components/field.tsx";
+import { Divider, Notice } from "../../components/notice.tsx";
 import { api } from "../../lib/api.ts";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "../../lib/auth-errors.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 import { AuthCard } from "./auth-card.tsx";
-import { authClient } from "./auth-client.ts";
-import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "./auth-errors.ts";
 import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
@@ -96,8 +91,7 @@ export async function signInWithPassword(request: Request, mode: SignInMode) {
   return redirect(redirectTo);
 }
 
-const primaryLink =
-  "block rounded-lg bg-brand-700 px-4 py-3 text-center font-semibold text-white hover:bg-brand-800 dark:bg-brand-600 dark:hover:bg-brand-700";
+const primaryLink = buttonClass({ size: "lg", block: true });
 
 /** A provider that gave no address, or one the shop cannot trust: the e-mail link proves the address. */
 const PROVIDER_FAILURES_FOR_A_LINK = new Set(["email_not_found", "email_not_verified", "account_not_linked"]);
@@ -184,18 +178,24 @@ export function SignInPage() {
           maxLength={128}
         />
         <div className="flex justify-end">
-          <Link to={withRedirect("/forgot-password", redirectTo)} className={`text-sm ${textLink}`}>
+          <Link
+            to={withRedirect("/forgot-password", redirectTo)}
+            className={`text-sm ${buttonClass({ variant: "link" })}`}
+          >
             Forgot your password?
           </Link>
         </div>
-        <PrimaryButton type="submit" pending={submitting} pendingLabel="Signing in…">
+        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Signing in…">
           Sign in
-        </PrimaryButton>
+        </Button>
       </Form>
 
       <Divider label="or" />
       <div className="space-y-3">
-        <Link to={emailLinkPage(mode, redirectTo)} className={secondaryButton}>
+        <Link
+          to={emailLinkPage(mode, redirectTo)}
+          className={buttonClass({ variant: "secondary", size: "lg", block: true })}
+        >
           <svg
             viewBox="0 0 24 24"
             width="20"
@@ -214,7 +214,10 @@ export function SignInPage() {
           E-mail me a sign-in link
         </Link>
         {mobile && !admin && (
-          <Link to={withRedirect("/login/mobile", redirectTo)} className={secondaryButton}>
+          <Link
+            to={withRedirect("/login/mobile", redirectTo)}
+            className={buttonClass({ variant: "secondary", size: "lg", block: true })}
+          >
             <svg
               viewBox="0 0 24 24"
               width="20"
@@ -239,7 +242,7 @@ export function SignInPage() {
       {!admin && (
         <p className="text-center text-sm text-stone-600 dark:text-stone-300">
           New here?{" "}
-          <Link to={withRedirect("/signup", redirectTo)} className={textLink}>
+          <Link to={withRedirect("/signup", redirectTo)} className={buttonClass({ variant: "link" })}>
             Create an account
           </Link>
         </p>

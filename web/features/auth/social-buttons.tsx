@@ -1,8 +1,9 @@
 import { useState } from "react";
 import type { SocialProviderInfo } from "../../../common/account.ts";
-import { Notice, secondaryButton } from "../../components/form-controls.tsx";
-import { authClient } from "./auth-client.ts";
-import { attemptAuth } from "./auth-errors.ts";
+import { Button } from "../../components/button.tsx";
+import { Notice } from "../../components/notice.tsx";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth } from "../../lib/auth-errors.ts";
 
 // Brand marks from Simple Icons (CC0), drawn in each brand's colour.
 const MARKS: Record<SocialProviderInfo["id"], { path: string; className: string }> = {
@@ -61,10 +62,12 @@ export function SocialButtons({
     <div className="space-y-3">
       {error && <Notice tone="error">{error}</Notice>}
       {providers.map(({ id, name }) => (
-        <button
+        <Button
           key={id}
           type="button"
-          className={secondaryButton}
+          variant="secondary"
+          size="lg"
+          block
           aria-disabled={pending !== null || undefined}
           onClick={() => pending === null && signInWith(id)}
         >
@@ -72,7 +75,7 @@ export function SocialButtons({
             <path fill="currentColor" d={MARKS[id].path} />
           </svg>
           {pending === id ? `Opening ${name}…` : `Continue with ${name}`}
-        </button>
+        </Button>
       ))}
     </div>
   );

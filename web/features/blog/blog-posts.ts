@@ -1,4 +1,4 @@
-import type { MarkdownDocument } from "../content/markdown-document.ts";
+import type { MarkdownDocument } from "../../lib/markdown-document.ts";
 
 export type BlogPost = Required<MarkdownDocument> & { slug: string };
 

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CATEGORIES, CATEGORY_FILTERS, type Combo, type Product } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
+import { buttonClass } from "../../components/button.tsx";
 
 const linkClass =
   "rounded underline decoration-stone-400 underline-offset-2 hover:text-brand-700 dark:hover:text-brand-100";
@@ -23,10 +24,7 @@ function NotFoundLayout({
       <p className="mt-3 text-stone-700 dark:text-stone-300">{message}</p>
       {children}
       <p className="mt-10">
-        <Link
-          to="/"
-          className="inline-block rounded-lg bg-brand-700 px-5 py-3 font-medium text-white hover:bg-brand-800"
-        >
+        <Link to="/" className={buttonClass({ size: "lg" })}>
           Back to the shop
         </Link>
       </p>

@@ -8,6 +8,7 @@ import {
   type SortOption,
 } from "../../../common/catalogue.ts";
 import { pageCount, priceBounds, queryCatalogue } from "../../../common/catalogue-rules.ts";
+import { Button } from "../../components/button.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { useMediaQuery } from "../../lib/use-media-query.ts";
 import { FiltersPanel } from "./filters-panel.tsx";
@@ -185,13 +186,14 @@ export function FeaturedGrid({ products }: { products: Product[] }) {
           <p className="mt-2 text-stone-600 dark:text-stone-400">
             Try adjusting your filters or check back later
           </p>
-          <button
+          <Button
             type="button"
             onClick={() => setState({ ...DEFAULT_GRID_STATE, sort: state.sort })}
-            className="mt-6 rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900"
+            variant="brand"
+            className="mt-6"
           >
             Clear filters
-          </button>
+          </Button>
         </div>
       ) : (
         <ul className="grid grid-cols-2 gap-3 sm:gap-5 md:grid-cols-4" aria-label="Products">

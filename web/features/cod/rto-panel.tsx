@@ -3,8 +3,10 @@ import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees, rupeesToPaise } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { OrderRtoView } from "../../../common/rto.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
 
 /**
  * A shipped parcel refused or undeliverable: staff record it returned to origin with what it cost both ways,
@@ -87,7 +89,7 @@ export function RtoPanel({
               <button
                 type="button"
                 disabled={busy}
-                className={`${primaryButton} mt-2`}
+                className={`${buttonClass()} mt-2`}
                 onClick={() => void send("/received", undefined, "Parcel received back; stock restored.")}
               >
                 Mark received back
@@ -110,7 +112,7 @@ export function RtoPanel({
               step="0.01"
               required
               defaultValue={charges}
-              className={inputClass}
+              className={controlClass}
             />
           </label>
           <label className="text-sm font-medium">
@@ -122,18 +124,22 @@ export function RtoPanel({
               step="0.01"
               required
               defaultValue={charges}
-              className={inputClass}
+              className={controlClass}
             />
           </label>
           <label className="text-sm font-medium sm:col-span-2">
             Why it came back (optional)
-            <input name="note" maxLength={300} className={inputClass} placeholder="Refused at the door" />
+            <input name="note" maxLength={300} className={controlClass} placeholder="Refused at the door" />
           </label>
           <div className="flex flex-wrap gap-2 sm:col-span-2">
-            <button type="submit" disabled={busy} className={primaryButton}>
+            <button type="submit" disabled={busy} className={buttonClass()}>
               Record return to origin
             </button>
-            <button type="button" className={secondaryButton} onClick={() => setOpen(false)}>
+            <button
+              type="button"
+              className={buttonClass({ variant: "secondary" })}
+              onClick={() => setOpen(false)}
+            >
               Keep as shipped
             </button>
           </div>
@@ -141,7 +147,11 @@ export function RtoPanel({
       ) : (
         <div className="mt-2 text-sm">
           <p>Refused or undeliverable, and coming back at the shop's cost? Record it with what it cost.</p>
-          <button type="button" className={`${secondaryButton} mt-2`} onClick={() => setOpen(true)}>
+          <button
+            type="button"
+            className={`${buttonClass({ variant: "secondary" })} mt-2`}
+            onClick={() => setOpen(true)}
+          >
             Returned to origin…
           </button>
         </div>

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import type { Combo } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { CheckIcon, GiftIcon } from "../../components/info-icons.tsx";
+import { SectionHeading } from "../../components/section-heading.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
-import { SectionHeading } from "../home/section-heading.tsx";
 
 function ComboCard({ combo }: { combo: Combo }) {
   return (

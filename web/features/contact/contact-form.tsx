@@ -4,6 +4,7 @@ import {
   CONTACT_NAME_MAX_LENGTH,
   CONTACT_TEXTS,
 } from "../../../common/contact.ts";
+import { Button } from "../../components/button.tsx";
 import { sendContactMessage } from "./send-contact-message.ts";
 
 type Status = "idle" | "submitting" | "success" | "error";
@@ -90,10 +91,7 @@ export function ContactForm() {
           <label htmlFor={`${id}-company`}>Company</label>
           <input id={`${id}-company`} name="company" tabIndex={-1} autoComplete="off" />
         </div>
-        <button
-          type="submit"
-          className="inline-flex items-center gap-2 rounded-full bg-brand-700 px-6 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-70 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
-        >
+        <Button type="submit" variant="brand" size="lg">
           {sending && (
             <span
               aria-hidden="true"
@@ -101,7 +99,7 @@ export function ContactForm() {
             />
           )}
           {sending ? "Sending…" : "Send message"}
-        </button>
+        </Button>
       </fieldset>
       <div aria-live="polite">
         {status === "success" && (

@@ -1,4 +1,4 @@
-import type { MarkdownDocument } from "./markdown-document.ts";
+import type { MarkdownDocument } from "../../lib/markdown-document.ts";
 
 // Each page is its own chunk, fetched when the page is opened.
 const pages = import.meta.glob<MarkdownDocument>("../../../content/pages/*.md");

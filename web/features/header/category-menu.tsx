@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Product } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { ChevronDownIcon } from "../../components/icons.tsx";
-import { EMPTY_MENU_TEXT } from "./menus.ts";
+import { EMPTY_MENU_TEXT } from "../../lib/header-menus.ts";
 
 type CategoryMenuProps = {
   label: string;

@@ -4,10 +4,10 @@ import type { Product } from "../../../common/catalogue.ts";
 import { Dialog } from "../../components/dialog.tsx";
 import { ChevronDownIcon } from "../../components/icons.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
+import { EMPTY_MENU_TEXT, HEADER_MENUS, productsInMenu } from "../../lib/header-menus.ts";
 import { LoginButton } from "../auth/login-button.tsx";
 import { signOut, useSessionUser } from "../auth/session-store.ts";
 import { ThemeToggle } from "../theme/theme-toggle.tsx";
-import { EMPTY_MENU_TEXT, HEADER_MENUS, productsInMenu } from "./menus.ts";
 
 const rowClass =
   "flex w-full items-center justify-between rounded-lg px-3 py-2.5 text-left font-medium hover:bg-brand-50 dark:hover:bg-stone-800";

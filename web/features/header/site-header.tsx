@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from "react";
 import { Link } from "react-router";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
+import { HEADER_MENUS, productsInMenu } from "../../lib/header-menus.ts";
 import { useShopData } from "../../lib/shop-data.ts";
 import { AccountMenu } from "../auth/account-menu.tsx";
 import { useSessionUser } from "../auth/session-store.ts";
@@ -10,7 +11,6 @@ import { useCartCount } from "../cart/use-cart-count.ts";
 import { SearchOverlay } from "../search/search-overlay.tsx";
 import { ThemeToggle } from "../theme/theme-toggle.tsx";
 import { CategoryMenu } from "./category-menu.tsx";
-import { HEADER_MENUS, productsInMenu } from "./menus.ts";
 import { MobileMenu } from "./mobile-menu.tsx";
 
 const navLinkClass =

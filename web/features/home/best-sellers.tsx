@@ -1,9 +1,9 @@
 import { useMemo } from "react";
 import type { Product } from "../../../common/catalogue.ts";
 import { pickBestSellers } from "../../../common/catalogue-rules.ts";
+import { SectionHeading } from "../../components/section-heading.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { ProductCard } from "../catalogue/product-card.tsx";
-import { SectionHeading } from "./section-heading.tsx";
 
 /** The spec's rule (pickBestSellers): badge Best Seller or rated 4.6 and up, most reviewed first, four. */
 export function BestSellers({ products }: { products: Product[] }) {

@@ -1,8 +1,8 @@
 import { phoneHref, type ShopConfig } from "../../../common/shop-config.ts";
 import { HeartIcon, LeafIcon, MailIcon, ShieldIcon, TruckIcon } from "../../components/info-icons.tsx";
+import { SectionHeading } from "../../components/section-heading.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { ContactForm } from "../contact/contact-form.tsx";
-import { SectionHeading } from "./section-heading.tsx";
 
 const BENEFITS = [
   {

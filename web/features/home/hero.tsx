@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { Button } from "../../components/button.tsx";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import { LazyDialog } from "../../components/lazy-dialog.tsx";
 import { imageSrcSet } from "../../lib/document-head.ts";
@@ -91,13 +92,15 @@ export function Hero({ shopName }: { shopName: string }) {
                     {slide.text}
                   </p>
                   <div className="mt-6 flex flex-wrap gap-3">
-                    <button
+                    <Button
                       type="button"
                       onClick={() => goToSection(SECTION_IDS.featured)}
-                      className="rounded-full bg-brand-700 px-6 py-3 font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
+                      variant="brand"
+                      size="lg"
+                      className="shadow"
                     >
                       Shop Now
-                    </button>
+                    </Button>
                     <button
                       type="button"
                       onClick={() => setAboutOpen(true)}
@@ -183,13 +186,9 @@ export function Hero({ shopName }: { shopName: string }) {
 
       <LazyDialog open={aboutOpen} onClose={() => setAboutOpen(false)} title={`About ${shopName}`}>
         <AboutStory shopName={shopName} />
-        <button
-          type="button"
-          onClick={() => setAboutOpen(false)}
-          className="mt-6 self-start rounded-full bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900"
-        >
+        <Button type="button" onClick={() => setAboutOpen(false)} variant="brand" className="mt-6 self-start">
           Continue shopping
-        </button>
+        </Button>
       </LazyDialog>
     </section>
   );

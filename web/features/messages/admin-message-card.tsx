@@ -2,13 +2,9 @@ import { useId } from "react";
 import { Form } from "react-router";
 import { CONTACT_MESSAGE_MAX_LENGTH, type ContactMessage } from "../../../common/contact.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
-import {
-  buttonClass,
-  cardClass,
-  errorTextClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
 /** One contact message in the inbox: read it, mark it read or unread, reply by e-mail. */
@@ -67,9 +63,9 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
       <Form method="post" preventScrollReset className="mt-4">
         <input type="hidden" name="id" value={message.id} />
         <input type="hidden" name="read" value={message.read ? "false" : "true"} />
-        <button type="submit" name="intent" value="read" disabled={busy} className={buttonClass.secondary}>
+        <Button type="submit" name="intent" value="read" disabled={busy} variant="secondary" size="sm">
           {message.read ? "Mark as unread" : "Mark as read"}
-        </button>
+        </Button>
       </Form>
 
       <details className="mt-3" open={replyError !== undefined}>
@@ -93,22 +89,12 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
             disabled={busy}
             aria-invalid={replyError ? true : undefined}
             aria-describedby={replyError ? `${id}-reply-error` : undefined}
-            className={inputClass}
+            className={controlClass}
           />
-          {replyError && (
-            <p id={`${id}-reply-error`} role="alert" className={errorTextClass}>
-              {replyError}
-            </p>
-          )}
-          <button
-            type="submit"
-            name="intent"
-            value="reply"
-            disabled={busy}
-            className={`${buttonClass.primary} mt-2`}
-          >
+          <FieldError id={`${id}-reply-error`} error={replyError} alert />
+          <Button type="submit" name="intent" value="reply" disabled={busy} size="sm" className="mt-2">
             {busy ? "Sending…" : "Send reply"}
-          </button>
+          </Button>
         </Form>
       </details>
       {result && !result.ok && !replyError && (

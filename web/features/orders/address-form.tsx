@@ -1,9 +1,10 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
+import { Button } from "../../components/button.tsx";
+import { controlClass, FieldError } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { completePin, lookUpPin } from "../delivery/pin-lookup.ts";
-import { inputClass, primaryButton, secondaryButton } from "./buttons.ts";
+import { completePin, lookUpPin } from "../../lib/pin-lookup.ts";
 
 const EMPTY: AddressInput = {
   name: "",
@@ -158,7 +159,7 @@ export function AddressForm({
           [hint ? `${id}-${name}-hint` : "", errors[name] ? `${id}-${name}-error` : ""].join(" ").trim() ||
           undefined
         }
-        className={inputClass}
+        className={controlClass}
         {...props}
       />
       {hint && (
@@ -170,11 +171,7 @@ export function AddressForm({
           {hint}
         </p>
       )}
-      {errors[name] && (
-        <p id={`${id}-${name}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
-      )}
+      <FieldError id={`${id}-${name}-error`} error={errors[name]} />
       {extra}
     </div>
   );
@@ -221,7 +218,7 @@ export function AddressForm({
             required
             aria-invalid={errors.state ? true : undefined}
             aria-describedby={errors.state ? `${id}-state-error` : undefined}
-            className={inputClass}
+            className={controlClass}
           >
             <option value="">Choose…</option>
             {INDIAN_STATE_NAMES.map((state) => (
@@ -230,11 +227,7 @@ export function AddressForm({
               </option>
             ))}
           </select>
-          {errors.state && (
-            <p id={`${id}-state-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-              {errors.state}
-            </p>
-          )}
+          <FieldError id={`${id}-state-error`} error={errors.state} />
         </div>
       </div>
       {formError && (
@@ -243,13 +236,13 @@ export function AddressForm({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={saving} className={primaryButton}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : (submitLabel ?? (onUse ? "Use this address" : "Save address"))}
-        </button>
+        </Button>
         {onCancel && (
-          <button type="button" onClick={onCancel} className={secondaryButton}>
+          <Button type="button" onClick={onCancel} variant="secondary">
             Cancel
-          </button>
+          </Button>
         )}
       </div>
     </form>

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { formatRupees } from "../../../common/money.ts";
 import { STATUS_LABELS } from "../../../common/order-lifecycle.ts";
 import type { DashboardFigures } from "../../../common/orders.ts";
+import { cardClass } from "../../components/card.tsx";
 import { api } from "../../lib/api.ts";
-import { cardClass } from "./buttons.ts";
 import { RevenueChart } from "./revenue-chart.tsx";
 
 /** For the /admin loader: the figures this component shows. */

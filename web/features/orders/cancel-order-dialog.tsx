@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderDetail } from "../../../common/orders.ts";
+import { Button } from "../../components/button.tsx";
+import { controlClass } from "../../components/field.tsx";
+import { OrderDialog } from "../../components/order-dialog.tsx";
 import { isApiError } from "../../lib/api.ts";
-import { dangerButton, inputClass, secondaryButton } from "./buttons.ts";
-import { OrderDialog } from "./order-dialog.tsx";
 
 /**
  * "Cancel order?" with an optional reason, for the customer's and the guest's order pages alike;
@@ -53,7 +54,7 @@ export function CancelOrderDialog({
         onChange={(event) => setReason(event.target.value)}
         rows={2}
         maxLength={500}
-        className={inputClass}
+        className={controlClass}
       />
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
@@ -61,12 +62,12 @@ export function CancelOrderDialog({
         </p>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <button type="button" className={secondaryButton} onClick={onClose}>
+        <Button type="button" variant="secondary" onClick={onClose}>
           Keep order
-        </button>
-        <button type="button" className={dangerButton} disabled={busy} onClick={confirm}>
+        </Button>
+        <Button type="button" variant="danger" disabled={busy} onClick={confirm}>
           {busy ? "Cancelling…" : "Cancel order"}
-        </button>
+        </Button>
       </div>
     </OrderDialog>
   );

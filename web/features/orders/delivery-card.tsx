@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { formatEstimate } from "../../../common/delivery-estimate.ts";
 import { formatMobile } from "../../../common/india.ts";
 import { type OrderDetail, PAYMENT_METHOD_LABELS } from "../../../common/orders.ts";
-import { cardClass } from "./buttons.ts";
+import { cardClass } from "../../components/card.tsx";
 
 /** "Tambaram, Chengalpattu district, Tamil Nadu 600045": the district when it says more than the city. */
 export function placeLine(address: OrderDetail["address"]): string {

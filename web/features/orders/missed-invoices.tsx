@@ -4,9 +4,9 @@ import { formatDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { STATUS_LABELS } from "../../../common/order-lifecycle.ts";
 import type { MissedInvoices, SellerInvoiceStatus } from "../../../common/schemas/missed-invoices.ts";
+import { buttonClass } from "../../components/button.tsx";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { primaryButton, secondaryButton } from "./buttons.ts";
 
 type Outcome =
   | { order: string; issued: true; invoice: string }
@@ -111,7 +111,7 @@ export function MissedInvoicesPanel({ missed, isOwner }: { missed: MissedInvoice
         </>
       )}
       {missed.canIssue && isOwner && missed.total > 0 && (
-        <button type="button" className={`${primaryButton} mt-3`} disabled={busy} onClick={issueAll}>
+        <button type="button" className={`${buttonClass()} mt-3`} disabled={busy} onClick={issueAll}>
           {busy
             ? "Issuing…"
             : missed.total === 1
@@ -159,7 +159,12 @@ export function OrderInvoiceNotice({
               : "The shop's owner can issue it."}
           </p>
           {isOwner && (
-            <button type="button" className={`${secondaryButton} mt-3`} disabled={busy} onClick={issue}>
+            <button
+              type="button"
+              className={`${buttonClass({ variant: "secondary" })} mt-3`}
+              disabled={busy}
+              onClick={issue}
+            >
               {busy ? "Issuing…" : "Issue invoice"}
             </button>
           )}

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { OrderDetail } from "../../../common/orders.ts";
-import { cardClass } from "./buttons.ts";
+import { cardClass } from "../../components/card.tsx";
 import { OrderItemsCard } from "./order-lines.tsx";
 import { OrderProgress, OrderTimeline } from "./order-progress.tsx";
 

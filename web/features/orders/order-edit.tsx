@@ -3,11 +3,12 @@ import { formatRupees } from "../../../common/money.ts";
 import type { AdminOrderDetail } from "../../../common/orders.ts";
 import type { AddressInput } from "../../../common/schemas/address.ts";
 import { EDIT_MAX_QUANTITY, type OrderEditResult } from "../../../common/schemas/order-edit.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
 import { QuantityInput } from "../../components/quantity-input.tsx";
 import type { ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { AddressForm } from "./address-form.tsx";
-import { cardClass, primaryButton, secondaryButton } from "./buttons.ts";
 
 type Done = (message: ResultMessageState) => void;
 
@@ -119,7 +120,7 @@ function ItemsEditor({
               />
               <button
                 type="button"
-                className={secondaryButton}
+                className={buttonClass({ variant: "secondary" })}
                 disabled={lines.length === 1}
                 onClick={() => setLines((current) => current.filter((each) => each.itemId !== line.itemId))}
               >
@@ -141,10 +142,10 @@ function ItemsEditor({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={primaryButton} disabled={busy || unchanged} onClick={save}>
+        <button type="button" className={buttonClass()} disabled={busy || unchanged} onClick={save}>
           {busy ? "Saving…" : "Save items"}
         </button>
-        <button type="button" className={secondaryButton} onClick={onClose}>
+        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
           Cancel
         </button>
       </div>
@@ -169,11 +170,19 @@ export function OrderEditPanel({ order, onDone }: { order: AdminOrderDetail; onD
       </p>
       {open === null && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className={secondaryButton} onClick={() => setOpen("address")}>
+          <button
+            type="button"
+            className={buttonClass({ variant: "secondary" })}
+            onClick={() => setOpen("address")}
+          >
             Change address
           </button>
           {!itemsLocked && (
-            <button type="button" className={secondaryButton} onClick={() => setOpen("items")}>
+            <button
+              type="button"
+              className={buttonClass({ variant: "secondary" })}
+              onClick={() => setOpen("items")}
+            >
               Change items
             </button>
           )}

@@ -1,5 +1,5 @@
 import { formatRupees } from "../../../common/money.ts";
-import { cardClass } from "./buttons.ts";
+import { cardClass } from "../../components/card.tsx";
 
 export type DisplayLine = {
   itemId: string;

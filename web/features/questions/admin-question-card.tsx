@@ -2,13 +2,9 @@ import { useId } from "react";
 import { Form, Link } from "react-router";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
-import {
-  buttonClass,
-  cardClass,
-  errorTextClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
 /** One question in the staff queue: read it, answer or edit the answer, hide or show it. */
@@ -74,27 +70,24 @@ export function AdminQuestionCard({ question }: { question: AdminQuestion }) {
           disabled={busy}
           aria-invalid={answerError ? true : undefined}
           aria-describedby={answerError ? `${id}-answer-error` : undefined}
-          className={inputClass}
+          className={controlClass}
         />
-        {answerError && (
-          <p id={`${id}-answer-error`} role="alert" className={errorTextClass}>
-            {answerError}
-          </p>
-        )}
+        <FieldError id={`${id}-answer-error`} error={answerError} alert />
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="submit" name="intent" value="answer" disabled={busy} className={buttonClass.primary}>
+          <Button type="submit" name="intent" value="answer" disabled={busy} size="sm">
             {question.answer === null ? "Publish answer" : "Update answer"}
-          </button>
-          <button
+          </Button>
+          <Button
             type="submit"
             name="intent"
             value={question.hidden ? "show" : "hide"}
             formNoValidate
             disabled={busy}
-            className={buttonClass.secondary}
+            variant="secondary"
+            size="sm"
           >
             {question.hidden ? "Show on product page" : "Hide question"}
-          </button>
+          </Button>
         </div>
         {result && !result.ok && result.intent !== "answer" && (
           <p role="alert" className={errorTextClass}>

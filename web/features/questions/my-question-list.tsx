@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatDate } from "../../../common/india-time.ts";
 import { type MyQuestion, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
-import { cardClass } from "../../components/form-styles.ts";
+import { cardClass } from "../../components/card.tsx";
 
 /** The customer's own questions with where each stands, and the answers. */
 export function MyQuestionList({ questions }: { questions: MyQuestion[] }) {

@@ -5,13 +5,8 @@ import { formatDate } from "../../../common/india-time.ts";
 import { type PublicQuestion, QUESTION_MAX_LENGTH, QUESTION_MIN_LENGTH } from "../../../common/questions.ts";
 import { withRedirect } from "../../../common/redirect-target.ts";
 import { textLength } from "../../../common/schemas/text.ts";
-import {
-  buttonClass,
-  errorTextClass,
-  hintClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { Button } from "../../components/button.tsx";
+import { controlClass, errorTextClass, FieldError, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
 
@@ -139,20 +134,16 @@ function AskQuestionForm({ slug }: { slug: string }) {
         disabled={sending}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        className={inputClass}
+        className={controlClass}
       />
       <p id={`${id}-hint`} className={hintClass}>
         {QUESTION_MIN_LENGTH} to {QUESTION_MAX_LENGTH} characters ({length} written). We answer by e-mail and
         publish the answer here.
       </p>
-      {error && (
-        <p id={`${id}-error`} role="alert" className={errorTextClass}>
-          {error}
-        </p>
-      )}
-      <button type="submit" disabled={sending} className={`${buttonClass.primary} mt-3`}>
+      <FieldError id={`${id}-error`} error={error} alert />
+      <Button type="submit" disabled={sending} size="sm" className="mt-3">
         {sending ? "Sending…" : "Ask question"}
-      </button>
+      </Button>
       <p role="status" className="mt-3 text-brand-800 dark:text-brand-100">
         {asked && (
           <>

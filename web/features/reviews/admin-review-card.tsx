@@ -6,13 +6,9 @@ import {
   REJECTION_REASON_MAX_LENGTH,
   REVIEW_REPLY_MAX_LENGTH,
 } from "../../../common/reviews.ts";
-import {
-  buttonClass,
-  cardClass,
-  errorTextClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass, errorTextClass, labelClass } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
@@ -86,19 +82,20 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
       <Form method="post" preventScrollReset className="mt-4 flex flex-wrap gap-2">
         <input type="hidden" name="id" value={review.id} />
         {review.status !== "approved" && (
-          <button type="submit" name="intent" value="approve" disabled={busy} className={buttonClass.primary}>
+          <Button type="submit" name="intent" value="approve" disabled={busy} size="sm">
             Approve
-          </button>
+          </Button>
         )}
         {!rejecting && (
-          <button
+          <Button
             type="button"
             onClick={() => setRejecting(true)}
             disabled={busy}
-            className={buttonClass.danger}
+            variant="danger-outline"
+            size="sm"
           >
             {review.status === "rejected" ? "Change reason" : "Reject"}
-          </button>
+          </Button>
         )}
       </Form>
 
@@ -117,15 +114,22 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             required
             minLength={5}
             disabled={busy}
-            className={inputClass}
+            className={controlClass}
           />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="submit" name="intent" value="reject" disabled={busy} className={buttonClass.danger}>
+            <Button
+              type="submit"
+              name="intent"
+              value="reject"
+              disabled={busy}
+              variant="danger-outline"
+              size="sm"
+            >
               Reject review
-            </button>
-            <button type="button" onClick={() => setRejecting(false)} className={buttonClass.secondary}>
+            </Button>
+            <Button type="button" onClick={() => setRejecting(false)} variant="secondary" size="sm">
               Cancel
-            </button>
+            </Button>
           </div>
         </Form>
       )}
@@ -154,7 +158,7 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             required
             disabled={busy}
             aria-invalid={replyError ? true : undefined}
-            className={inputClass}
+            className={controlClass}
           />
           {replyError && (
             <p role="alert" className={errorTextClass}>
@@ -162,26 +166,21 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             </p>
           )}
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="submit"
-              name="intent"
-              value="reply"
-              disabled={busy}
-              className={buttonClass.secondary}
-            >
+            <Button type="submit" name="intent" value="reply" disabled={busy} variant="secondary" size="sm">
               {review.reply ? "Update reply" : "Publish reply"}
-            </button>
+            </Button>
             {review.reply && (
-              <button
+              <Button
                 type="submit"
                 name="intent"
                 value="remove-reply"
                 formNoValidate
                 disabled={busy}
-                className={buttonClass.danger}
+                variant="danger-outline"
+                size="sm"
               >
                 Remove reply
-              </button>
+              </Button>
             )}
           </div>
         </Form>

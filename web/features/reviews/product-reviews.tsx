@@ -12,7 +12,9 @@ import {
   type ReviewSort,
   type ReviewSummary,
 } from "../../../common/reviews.ts";
-import { buttonClass, cardClass, errorTextClass, hintClass } from "../../components/form-styles.ts";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { errorTextClass, hintClass } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
@@ -111,14 +113,16 @@ export function ProductReviews({ slug }: { slug: string }) {
             ))}
           </ul>
           {reviews.length < first.total && (
-            <button
+            <Button
               type="button"
               onClick={showMore}
               disabled={loadingMore}
-              className={`${buttonClass.secondary} mt-4`}
+              variant="secondary"
+              size="sm"
+              className="mt-4"
             >
               {loadingMore ? "Loading…" : "Show more reviews"}
-            </button>
+            </Button>
           )}
         </>
       )}
@@ -301,9 +305,9 @@ function OwnReview({ slug, onChanged }: { slug: string; onChanged: () => void })
         </Link>
       )}
       {user && !mine && mode !== "edit" && (
-        <button type="button" onClick={() => setMode("edit")} className={buttonClass.primary}>
+        <Button type="button" onClick={() => setMode("edit")} size="sm">
           Write a review
-        </button>
+        </Button>
       )}
       {user && mode === "edit" && (
         <div className={cardClass}>
@@ -341,26 +345,32 @@ function OwnReview({ slug, onChanged }: { slug: string; onChanged: () => void })
           {mode === "confirm-delete" ? (
             <div className="mt-4 flex flex-wrap items-center gap-3">
               <p className="font-medium">Delete your review for good?</p>
-              <button type="button" onClick={remove} disabled={busy} className={buttonClass.danger}>
+              <Button type="button" onClick={remove} disabled={busy} variant="danger-outline" size="sm">
                 {busy ? "Deleting…" : "Yes, delete it"}
-              </button>
-              <button
+              </Button>
+              <Button
                 type="button"
                 onClick={() => setMode("view")}
                 disabled={busy}
-                className={buttonClass.secondary}
+                variant="secondary"
+                size="sm"
               >
                 Keep it
-              </button>
+              </Button>
             </div>
           ) : (
             <div className="mt-4 flex flex-wrap gap-3">
-              <button type="button" onClick={() => setMode("edit")} className={buttonClass.secondary}>
+              <Button type="button" onClick={() => setMode("edit")} variant="secondary" size="sm">
                 Edit review
-              </button>
-              <button type="button" onClick={() => setMode("confirm-delete")} className={buttonClass.danger}>
+              </Button>
+              <Button
+                type="button"
+                onClick={() => setMode("confirm-delete")}
+                variant="danger-outline"
+                size="sm"
+              >
                 Delete review
-              </button>
+              </Button>
             </div>
           )}
         </section>

@@ -6,13 +6,8 @@ import {
   REVIEW_TITLE_MAX_LENGTH,
 } from "../../../common/reviews.ts";
 import { textLength } from "../../../common/schemas/text.ts";
-import {
-  buttonClass,
-  errorTextClass,
-  hintClass,
-  inputClass,
-  labelClass,
-} from "../../components/form-styles.ts";
+import { Button } from "../../components/button.tsx";
+import { controlClass, errorTextClass, FieldError, hintClass, labelClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { StarRatingInput } from "./star-rating.tsx";
 
@@ -119,13 +114,9 @@ export function ReviewForm({
           disabled={saving}
           aria-invalid={errors.title ? true : undefined}
           aria-describedby={describedBy("title")}
-          className={inputClass}
+          className={controlClass}
         />
-        {errors.title && (
-          <p id={`${id}-title-error`} className={errorTextClass}>
-            {errors.title}
-          </p>
-        )}
+        <FieldError id={`${id}-title-error`} error={errors.title} />
       </div>
       <div>
         <label htmlFor={`${id}-body`} className={labelClass}>
@@ -140,17 +131,13 @@ export function ReviewForm({
           disabled={saving}
           aria-invalid={errors.body ? true : undefined}
           aria-describedby={describedBy("body", `${id}-body-hint`)}
-          className={inputClass}
+          className={controlClass}
         />
         <p id={`${id}-body-hint`} className={hintClass}>
           {REVIEW_BODY_MIN_LENGTH} to {REVIEW_BODY_MAX_LENGTH} characters ({textLength(fields.body)} written).
           Reviews are published once the shop has read them.
         </p>
-        {errors.body && (
-          <p id={`${id}-body-error`} className={errorTextClass}>
-            {errors.body}
-          </p>
-        )}
+        <FieldError id={`${id}-body-error`} error={errors.body} />
       </div>
       {errors.form && (
         <p role="alert" className={errorTextClass}>
@@ -158,13 +145,13 @@ export function ReviewForm({
         </p>
       )}
       <div className="flex flex-wrap gap-3">
-        <button type="submit" disabled={saving} className={buttonClass.primary}>
+        <Button type="submit" disabled={saving} size="sm">
           {saving ? "Saving…" : existing ? "Save changes" : "Submit review"}
-        </button>
+        </Button>
         {onCancel && (
-          <button type="button" onClick={onCancel} disabled={saving} className={buttonClass.secondary}>
+          <Button type="button" onClick={onCancel} disabled={saving} variant="secondary" size="sm">
             Cancel
-          </button>
+          </Button>
         )}
       </div>
     </form>

@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { useFetcher } from "react-router";
-import { Notice, TextField } from "../../components/form-controls.tsx";
+import { TextField } from "../../components/field.tsx";
+import { Notice } from "../../components/notice.tsx";
 
 /**
  * Deleting asks twice: a button, then a dialog that names what goes and asks for the password (an account

@@ -1,9 +1,11 @@
 import { useFetcher } from "react-router";
 import { formatMobile } from "../../../common/india.ts";
 import { MOBILE_CODE_LENGTH, nationalDigits, toE164Mobile } from "../../../common/mobile-sign-in.ts";
-import { Notice, TextField } from "../../components/form-controls.tsx";
-import { authClient } from "../auth/auth-client.ts";
-import { attemptAuth, authErrorMessage } from "../auth/auth-errors.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { TextField } from "../../components/field.tsx";
+import { Notice } from "../../components/notice.tsx";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth, authErrorMessage } from "../../lib/auth-errors.ts";
 
 export type MobileResult =
   | { intent: "mobile-send"; ok: false; message: string }
@@ -35,8 +37,7 @@ export async function mobileNumberAction(form: FormData): Promise<MobileResult> 
     : { intent: "mobile-send", ok: false, message: result.message };
 }
 
-const button =
-  "rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800 aria-disabled:opacity-70 dark:bg-brand-600 dark:hover:bg-brand-700";
+const button = buttonClass({ size: "lg" });
 
 /**
  * The account's mobile number, proved by a code, with which the shopper can then sign in. A number is saved

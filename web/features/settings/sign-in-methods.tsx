@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import type { SocialProviderInfo } from "../../../common/account.ts";
-import { Notice } from "../../components/form-controls.tsx";
-import { authClient } from "../auth/auth-client.ts";
-import { attemptAuth } from "../auth/auth-errors.ts";
+import { Notice } from "../../components/notice.tsx";
+import { authClient } from "../../lib/auth-client.ts";
+import { attemptAuth } from "../../lib/auth-errors.ts";
 
 export type LinkedAccount = { id: string; providerId: string };
 export type SignInMethodsResult = { intent: "disconnect"; ok: boolean; message: string };

@@ -2,9 +2,10 @@ import { useState } from "react";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
+import { Button, buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { OrderDialog } from "../../components/order-dialog.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
-import { OrderDialog } from "../orders/order-dialog.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
@@ -62,10 +63,10 @@ export function AdminShipmentPanel({
           <p className="mt-2 text-sm">
             Book a courier, print the label, and the courier collects the parcel.
           </p>
-          <button
+          <Button
             type="button"
             disabled={busy}
-            className={`${primaryButton} mt-3 w-full sm:w-auto`}
+            className="mt-3 w-full sm:w-auto"
             onClick={async () => {
               // The couriers are asked when staff ask, not on every visit to the order (each ask is a call to
               // the aggregator).
@@ -82,7 +83,7 @@ export function AdminShipmentPanel({
             }}
           >
             {busy ? "Asking couriers…" : "Book shipment"}
-          </button>
+          </Button>
           <BookDialog
             open={booking}
             number={number}
@@ -107,7 +108,7 @@ export function AdminShipmentPanel({
             href={`/api/admin/shipping/orders/${number}/label.pdf`}
             target="_blank"
             rel="noreferrer"
-            className={secondaryButton}
+            className={buttonClass({ variant: "secondary" })}
           >
             Print label
           </a>
@@ -125,26 +126,25 @@ export function AdminShipmentPanel({
                   onChange={setDate}
                 />
                 <div className="mt-2 flex flex-wrap gap-2">
-                  <button
+                  <Button
                     type="button"
                     disabled={busy}
-                    className={primaryButton}
                     onClick={() =>
                       act("ndr", { action: "reattempt", date }, "Another attempt asked of the courier.")
                     }
                   >
                     Ask for another attempt
-                  </button>
-                  <button
+                  </Button>
+                  <Button
                     type="button"
                     disabled={busy}
-                    className={secondaryButton}
+                    variant="secondary"
                     onClick={() =>
                       act("ndr", { action: "return" }, "The courier is asked to bring the parcel back.")
                     }
                   >
                     Return to us
-                  </button>
+                  </Button>
                 </div>
               </div>
             )}
@@ -154,14 +154,14 @@ export function AdminShipmentPanel({
                 The courier has brought the parcel back. Open it, check it, then mark it received: the stock
                 goes back on the shelf and a credit note is issued.
               </p>
-              <button
+              <Button
                 type="button"
                 disabled={busy}
-                className={`${primaryButton} mt-2`}
+                className="mt-2"
                 onClick={() => act("received-back", {}, "Parcel received back; stock restored.")}
               >
                 Mark received back
-              </button>
+              </Button>
             </div>
           )}
         </div>
@@ -269,12 +269,12 @@ function BookDialog({
         </p>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <button type="button" className={secondaryButton} onClick={onClose}>
+        <Button type="button" variant="secondary" onClick={onClose}>
           Not now
-        </button>
-        <button type="button" disabled={!chosen || busy} className={primaryButton} onClick={book}>
+        </Button>
+        <Button type="button" disabled={!chosen || busy} onClick={book}>
           {busy ? "Booking…" : "Book courier"}
-        </button>
+        </Button>
       </div>
     </OrderDialog>
   );

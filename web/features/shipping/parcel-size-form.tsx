@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from "react";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass } from "../../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, inputClass, secondaryButton } from "../orders/buttons.ts";
 
 export type ParcelSize = {
   weightGrams: number | null;
@@ -76,14 +78,14 @@ export function ParcelSizeForm({
               step={1}
               value={values[key]}
               onChange={(event) => setValues({ ...values, [key]: event.target.value })}
-              className={inputClass}
+              className={controlClass}
             />
           </div>
         ))}
       </div>
-      <button type="submit" disabled={busy} className={`${secondaryButton} mt-3`}>
+      <Button type="submit" disabled={busy} variant="secondary" className="mt-3">
         {busy ? "Saving…" : "Save weight and size"}
-      </button>
+      </Button>
       <ResultMessage message={message} />
     </form>
   );

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { formatEstimateDate } from "../../../common/delivery-estimate.ts";
 import { indianDate } from "../../../common/india-time.ts";
-import { inputClass } from "../orders/buttons.ts";
+import { controlClass } from "../../components/field.tsx";
 
 /** The next days in India, as YYYY-MM-DD: when a courier may be asked to try a parcel again. */
 function nextDays(count: number): string[] {
@@ -29,7 +29,12 @@ export function ReattemptDaySelect({
       <label htmlFor={id} className="mt-2 block font-medium">
         {label}
       </label>
-      <select id={id} value={value} onChange={(event) => onChange(event.target.value)} className={inputClass}>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className={controlClass}
+      >
         {nextDays(3).map((day) => (
           <option key={day} value={day}>
             {formatEstimateDate(day)}

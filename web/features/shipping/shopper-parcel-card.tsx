@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { ndrWaiting, type ShipmentView } from "../../../common/shipping.ts";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { controlClass } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, inputClass, primaryButton } from "../orders/buttons.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
@@ -65,7 +67,7 @@ export function ShopperParcelCard({
             maxLength={120}
             autoComplete="address-line1"
             onChange={(event) => setLine1(event.target.value)}
-            className={inputClass}
+            className={controlClass}
           />
           <label htmlFor="attempt-line2" className="block font-medium">
             Landmark or area
@@ -76,7 +78,7 @@ export function ShopperParcelCard({
             maxLength={120}
             autoComplete="address-line2"
             onChange={(event) => setLine2(event.target.value)}
-            className={inputClass}
+            className={controlClass}
           />
           {error && (
             <p
@@ -86,9 +88,9 @@ export function ShopperParcelCard({
               {error}
             </p>
           )}
-          <button type="submit" disabled={busy} className={primaryButton}>
+          <Button type="submit" disabled={busy}>
             {busy ? "Sending…" : "Ask for another attempt"}
-          </button>
+          </Button>
         </form>
       )}
     </section>

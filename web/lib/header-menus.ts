@@ -1,5 +1,5 @@
-import type { Menu } from "../../../common/catalogue.ts";
-import { SECTION_IDS } from "../../lib/go-to-section.ts";
+import type { Menu } from "../../common/catalogue.ts";
+import { SECTION_IDS } from "./go-to-section.ts";
 
 /** The header's category menus, in the spec's order; each lists the products whose `menus` name it. */
 export const HEADER_MENUS: { key: Menu; label: string; all: { to: string; label: string } }[] = [

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { isApiError } from "../../lib/api.ts";
+import { isApiError } from "../lib/api.ts";
 
 /** What an order screen shows when its data cannot be loaded: no access, not found, or a plain retry. */
 export function RouteError() {

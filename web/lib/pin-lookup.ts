@@ -1,6 +1,6 @@
-import type { PinPlace } from "../../../common/delivery-check.ts";
-import { PIN_PATTERN } from "../../../common/india.ts";
-import { api } from "../../lib/api.ts";
+import type { PinPlace } from "../../common/delivery-check.ts";
+import { PIN_PATTERN } from "../../common/india.ts";
+import { api } from "./api.ts";
 
 /** Where a PIN is, from the server's copy of India Post's directory; rejects with the server's message. */
 export function lookUpPin(pin: string): Promise<PinPlace> {

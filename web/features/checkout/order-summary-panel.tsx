@@ -1,0 +1,84 @@
+import { formatEstimate } from "../../../common/delivery-estimate.ts";
+import { formatRupees } from "../../../common/money.ts";
+import { Button } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { OrderLines, OrderTotals } from "../orders/order-lines.tsx";
+import { CartProblems } from "./cart-problems.tsx";
+import type { Checkout, CheckoutData } from "./use-checkout.ts";
+
+/** The lines, the totals, when it arrives, and the one button that places the order. */
+export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData; checkout: Checkout }) {
+  const { pricing, guest } = summary;
+  const { notServed, notServedMessage, hasAddress, blocked, method } = checkout;
+  return (
+    <aside aria-labelledby="summary-heading" className={`${cardClass} h-fit lg:sticky lg:top-4`}>
+      <h2 id="summary-heading" className="font-serif text-xl font-semibold">
+        Order summary
+      </h2>
+      <OrderLines
+        lines={pricing.lines.map((line) => ({
+          ...line,
+          image: summary.images[line.itemId] ?? "",
+          note:
+            line.previousUnitPricePaise !== null
+              ? `Price changed from ${formatRupees(line.previousUnitPricePaise)} since you added it`
+              : null,
+        }))}
+      />
+      <CartProblems pricing={pricing} />
+      <OrderTotals
+        subtotalPaise={pricing.subtotalPaise}
+        discount={pricing.discount}
+        shippingPaise={pricing.shippingPaise}
+        totalPaise={pricing.totalPaise}
+      />
+      {pricing.freeShippingShortfallPaise > 0 && (
+        <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
+          Add {formatRupees(pricing.freeShippingShortfallPaise)} more for free shipping (free from{" "}
+          {formatRupees(summary.freeShippingMinPaise)} after discount).
+        </p>
+      )}
+      {/* No date is promised to a PIN code the shop does not deliver to. */}
+      {!notServed && (
+        <p className="mt-3 text-sm">
+          <span className="font-medium">Estimated delivery:</span> {formatEstimate(summary.estimate)}
+          <span className="block text-xs text-stone-600 dark:text-stone-400">
+            We hand orders to the courier within 3-5 days.
+          </span>
+        </p>
+      )}
+      {checkout.error && (
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
+        >
+          {checkout.error}
+        </p>
+      )}
+      <Button
+        type="button"
+        onClick={checkout.placeOrder}
+        disabled={!checkout.canPlace || checkout.placing}
+        className="mt-4 w-full py-3 text-lg"
+      >
+        {checkout.placing
+          ? "Placing your order…"
+          : method === "razorpay"
+            ? `Pay ${formatRupees(pricing.totalPaise)}`
+            : `Place order · ${formatRupees(pricing.totalPaise)}`}
+      </Button>
+      {notServed && notServedMessage && (
+        <p className="mt-2 text-sm text-red-700 dark:text-red-400">
+          {notServedMessage} Please {guest ? "enter" : "choose"} another address.
+        </p>
+      )}
+      {!hasAddress && !blocked && (
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+          {guest
+            ? "Enter your e-mail and delivery address to continue."
+            : "Save a delivery address to continue."}
+        </p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,80 @@
+import { PAYMENT_METHOD_LABELS, type PaymentMethod } from "../../../common/orders.ts";
+import { cardClass } from "../../components/card.tsx";
+import type { Checkout, CheckoutData } from "./use-checkout.ts";
+
+/** How the shopper pays: Razorpay, cash on delivery (with why not, when it cannot be), or neither yet. */
+export function PaymentSection({
+  payment,
+  checkout,
+}: {
+  payment: CheckoutData["payment"];
+  checkout: Checkout;
+}) {
+  const { method, setMethod, codReason } = checkout;
+  return (
+    <section aria-labelledby="payment-heading" className={cardClass}>
+      <h2 id="payment-heading" className="font-serif text-xl font-semibold">
+        2. Payment
+      </h2>
+      <fieldset className="mt-3 space-y-2">
+        <legend className="sr-only">How would you like to pay?</legend>
+        {payment.razorpay.enabled && (
+          <PaymentChoice
+            value="razorpay"
+            checked={method === "razorpay"}
+            onChange={setMethod}
+            description="Pay securely with Razorpay: UPI apps, debit and credit cards or netbanking."
+          />
+        )}
+        {payment.cod.enabled && (
+          <PaymentChoice
+            value="cod"
+            checked={method === "cod"}
+            onChange={setMethod}
+            disabled={codReason !== null}
+            description={codReason ?? "Pay the courier in cash when your parcel arrives."}
+          />
+        )}
+        {!payment.razorpay.enabled && !payment.cod.enabled && (
+          <p role="alert">Payments are not open at the moment. Please try again later or contact us.</p>
+        )}
+      </fieldset>
+    </section>
+  );
+}
+
+function PaymentChoice({
+  value,
+  checked,
+  onChange,
+  disabled = false,
+  description,
+}: {
+  value: PaymentMethod;
+  checked: boolean;
+  onChange: (method: PaymentMethod) => void;
+  disabled?: boolean;
+  description: string;
+}) {
+  return (
+    <label
+      className={`flex gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40 ${
+        disabled ? "cursor-not-allowed opacity-60" : "cursor-pointer"
+      }`}
+    >
+      <input
+        type="radio"
+        name="payment"
+        value={value}
+        checked={checked}
+        disabled={disabled}
+        onChange={() => onChange(value)}
+        className="mt-1 accent-brand-700"
+      />
+      <span className="text-sm">
+        <span className="block font-medium">{PAYMENT_METHOD_LABELS[value]}</span>
+        {description}
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,199 @@
+import { useState } from "react";
+import { useNavigate, useRevalidator } from "react-router";
+import { formatRupees } from "../../../common/money.ts";
+import type { CheckoutSummary, PaymentMethod, PlacedOrder } from "../../../common/orders.ts";
+import type { AddressInput } from "../../../common/schemas/address.ts";
+import { emailSchema } from "../../../common/schemas/orders.ts";
+import { api, isApiError } from "../../lib/api.ts";
+import { newRandomId } from "../../lib/random-id.ts";
+import { clearItems, removeDiscountCode } from "../cart/cart-store.ts";
+import { useDeliveryAnswer } from "../delivery/delivery-check.tsx";
+import { payOnline } from "../orders/pay-online.ts";
+
+export type GuestCart = {
+  items: { id: string; kind: "product" | "combo"; quantity: number }[];
+  discountCode: string | null;
+};
+export type CheckoutData = CheckoutSummary & { guest: GuestCart | null };
+
+type Navigate = (to: string, options: { replace: true }) => void;
+
+const TRY_AGAIN = "Something went wrong. Please try again.";
+
+/** Razorpay when it is on, else cash on delivery when the order may be paid so, else nothing yet. */
+function defaultMethod({ payment }: CheckoutData): PaymentMethod | null {
+  if (payment.razorpay.enabled) return "razorpay";
+  return payment.cod.available ? "cod" : null;
+}
+
+async function placeGuestOrder(
+  guest: GuestCart,
+  order: { email: string; address: AddressInput; method: PaymentMethod; idempotencyKey: string },
+  navigate: Navigate,
+) {
+  const placed = await api<{ order: { number: string; status: string }; token: string }>("/guest-orders", {
+    method: "POST",
+    headers: { "Idempotency-Key": order.idempotencyKey },
+    body: { email: order.email, address: order.address, ...guest, paymentMethod: order.method },
+  });
+  // The order is the guest's now: the cart kept in this browser (and its code) is done with.
+  await clearItems();
+  await removeDiscountCode();
+  const page = `/guest-order/${placed.order.number}?token=${placed.token}`;
+  if (placed.order.status !== "awaiting_payment") {
+    navigate(`${page}&placed=1`, { replace: true });
+    return;
+  }
+  // Paid through the order's signed link; dismissed or failed, the order's page offers Pay now.
+  const outcome = await payOnline(placed.order.number, placed.token).catch(() => null);
+  navigate(outcome?.result === "paid" ? `${page}&placed=1` : page, { replace: true });
+}
+
+async function placeAccountOrder(
+  order: { addressId: string; method: PaymentMethod; idempotencyKey: string },
+  navigate: Navigate,
+) {
+  const placed = await api<PlacedOrder>("/orders", {
+    method: "POST",
+    headers: { "Idempotency-Key": order.idempotencyKey },
+    body: { addressId: order.addressId, paymentMethod: order.method },
+  });
+  const number = placed.order.number;
+  if (placed.order.status !== "awaiting_payment") {
+    navigate(`/orders/${number}?placed=1`, { replace: true });
+    return;
+  }
+  try {
+    const outcome = await payOnline(number);
+    navigate(`/orders/${number}${outcome.result === "paid" ? "?placed=1" : ""}`, { replace: true });
+  } catch {
+    // The order exists and waits for payment; its page offers Pay now.
+    navigate(`/orders/${number}`, { replace: true });
+  }
+}
+
+function placeFailure(caught: unknown, guest: boolean): string {
+  if (!isApiError(caught)) return TRY_AGAIN;
+  if (!guest && caught.code === "idempotency_key_reused")
+    return "This order may already have been placed. Please check My Orders before trying again.";
+  return caught.message;
+}
+
+/** Where the order goes: a saved address (or one being added) for an account, a typed one for a guest. */
+function useAddressChoice(summary: CheckoutData) {
+  const [addressId, setAddressId] = useState<string | null>(summary.addresses[0]?.id ?? null);
+  const [addingAddress, setAddingAddress] = useState(summary.addresses.length === 0);
+  const [guestAddress, setGuestAddress] = useState<AddressInput | null>(null);
+  // The PIN being typed in a new address, once complete: checked for delivery before anything is placed.
+  const [typedPin, setTypedPin] = useState<string | null>(null);
+  const savedPin = summary.addresses.find((address) => address.id === addressId)?.pin ?? null;
+  const accountPin = addingAddress ? typedPin : savedPin;
+  const checkPin = summary.guest ? (typedPin ?? guestAddress?.pin ?? null) : accountPin;
+  const hasAddress = summary.guest ? guestAddress !== null : addressId !== null && !addingAddress;
+  return {
+    addressId,
+    setAddressId,
+    addingAddress,
+    setAddingAddress,
+    guestAddress,
+    setGuestAddress,
+    setTypedPin,
+    checkPin,
+    hasAddress,
+  };
+}
+
+/** The guest's e-mail, checked as the server will; its message shows under the field. */
+function useGuestEmail() {
+  const [email, setEmailValue] = useState("");
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const setEmail = (value: string) => {
+    setEmailValue(value);
+    setEmailError(null);
+  };
+  const checkGuestEmail = () => {
+    const checked = emailSchema.safeParse(email);
+    if (!checked.success) setEmailError(checked.error.issues[0]?.message ?? "Enter a valid e-mail address");
+    return checked;
+  };
+  return { email, setEmail, emailError, setEmailError, checkGuestEmail };
+}
+
+/** What stands between the shopper and Place order: the cart's problems, the PIN, the way to pay. */
+function useOrderReadiness(summary: CheckoutData, choice: ReturnType<typeof useAddressChoice>) {
+  const { pricing, payment, guest } = summary;
+  // Check delivery's answer for this order to this PIN: where, by when, whether cash is taken.
+  const deliveryAnswer = useDeliveryAnswer(choice.checkPin, pricing.totalPaise).answer;
+  const blocked = pricing.problems.length > 0 || pricing.discountProblem !== null;
+  // The PIN rules the order will be held to (common/delivery-check.ts): a new address is checked when placed.
+  const delivery = !guest && choice.addressId ? summary.delivery[choice.addressId] : undefined;
+  const codReason =
+    (deliveryAnswer?.served ? deliveryAnswer.cod.reason : null) ??
+    delivery?.codProblem ??
+    (payment.cod.available ? null : `Available for orders up to ${formatRupees(payment.cod.maxOrderPaise)}.`);
+  const notServed = (delivery !== undefined && !delivery.served) || deliveryAnswer?.served === false;
+  const notServedMessage = deliveryAnswer?.served === false ? deliveryAnswer.message : delivery?.problem;
+  return { deliveryAnswer, blocked, codReason, notServed, notServedMessage };
+}
+
+/** The checkout's state and its one submit, for a guest or an account. */
+export function useCheckout(summary: CheckoutData) {
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const choice = useAddressChoice(summary);
+  const guestEmail = useGuestEmail();
+  const readiness = useOrderReadiness(summary, choice);
+  const [method, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
+  // One key per attempt at this checkout: a double click, a retry after a timeout or a resend is the same order.
+  const [idempotencyKey] = useState(newRandomId);
+  const [placing, setPlacing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const codChosenButUnavailable = method === "cod" && readiness.codReason !== null;
+  const canPlace =
+    !readiness.blocked &&
+    choice.hasAddress &&
+    !readiness.notServed &&
+    method !== null &&
+    !codChosenButUnavailable;
+
+  async function placeOrder() {
+    const { guest } = summary;
+    if (!method || (guest ? !choice.guestAddress : !choice.addressId)) return;
+    const checkedEmail = guest ? guestEmail.checkGuestEmail() : null;
+    if (checkedEmail && !checkedEmail.success) {
+      document.getElementById("guest-email")?.focus();
+      return;
+    }
+    setPlacing(true);
+    setError(null);
+    try {
+      if (guest && checkedEmail?.success && choice.guestAddress) {
+        const order = { email: checkedEmail.data, address: choice.guestAddress, method, idempotencyKey };
+        await placeGuestOrder(guest, order, navigate);
+      } else if (choice.addressId) {
+        await placeAccountOrder({ addressId: choice.addressId, method, idempotencyKey }, navigate);
+      }
+    } catch (caught) {
+      setPlacing(false);
+      setError(placeFailure(caught, guest !== null));
+      if (guest && isApiError(caught) && caught.fields?.email) guestEmail.setEmailError(caught.fields.email);
+      // Stock or the code changed under us: show the cart as it is now.
+      if (isApiError(caught) && caught.status === 409) revalidator.revalidate();
+    }
+  }
+
+  return {
+    ...choice,
+    ...guestEmail,
+    ...readiness,
+    method,
+    setMethod,
+    placing,
+    error,
+    canPlace,
+    placeOrder,
+    revalidate: () => revalidator.revalidate(),
+  };
+}
+
+export type Checkout = ReturnType<typeof useCheckout>;
