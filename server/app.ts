@@ -20,6 +20,7 @@ import { cartRoutes } from "./cart/cart.routes.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import { adminCodRoutes } from "./cod/cod.routes.ts";
+import { adminCodConfirmRoutes, codConfirmRoutes } from "./cod/confirmation.routes.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
@@ -33,6 +34,7 @@ import { hashedAssets } from "./hashed-assets.ts";
 import { adminTaxRoutes } from "./invoices/admin-tax.routes.ts";
 import { adminJobRoutes } from "./jobs/admin-jobs.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import { whatsAppWebhookRoutes } from "./messaging/whatsapp.routes.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
@@ -183,6 +185,9 @@ export function createShop(
     .route("/guest-orders", guestOrderRoutes(deps))
     .route("/payments", paymentRoutes(deps))
     .route("/admin/cod", adminCodRoutes(deps))
+    .route("/admin/cod-confirm", adminCodConfirmRoutes(deps))
+    .route("/cod-confirm", codConfirmRoutes(deps))
+    .route("/messaging", whatsAppWebhookRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
     .route("/admin/dashboard", adminDashboardRoutes(deps))

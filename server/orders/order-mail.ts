@@ -14,6 +14,7 @@ import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts"
 import { enqueueJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
+import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
 
@@ -44,6 +45,8 @@ const linkParagraph = (text: string, label: string, href: string): Block => ({
  */
 export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailKind) {
   await enqueueJob(tx, { kind: ORDER_MAIL_JOB, payload: { orderId, kind } });
+  // The same news on WhatsApp to a shopper who asked for it at checkout; e-mail and SMS remain regardless.
+  await enqueueWhatsApp(tx, orderId, kind);
 }
 
 /**
