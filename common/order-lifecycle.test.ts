@@ -46,7 +46,9 @@ describe("the transition table", () => {
         new RegExp(`^This cash-on-delivery order is not confirmed yet, so it cannot be ${to}`),
       );
     }
-    expect(checkTransition(order({ status: "placed" }), "cancelled", "system", hours(1))).toEqual({ ok: true });
+    expect(checkTransition(order({ status: "placed" }), "cancelled", "system", hours(1))).toEqual({
+      ok: true,
+    });
     expect(checkTransition(order({ status: "shipped" }), "cancelled", "admin", hours(1)).ok).toBe(false);
   });
 
