@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, count, eq, isNotNull, lte, sql } from "drizzle-orm";
 import type {
   CodConfirmPage,
@@ -17,10 +16,10 @@ import type { Env } from "../env.ts";
 import { httpError, notFound } from "../errors.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
-import { composeMail, readMailSignature } from "../mail-templates.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
+import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
 
 /**
  * A cash-on-delivery order is confirmed by its shopper before it is packed (issue 29, docs/decisions/060):
@@ -31,20 +30,6 @@ import { razorpayConfig } from "../payments/razorpay.ts";
 
 export const COD_CONFIRM_REQUEST_JOB = "cod-confirm-request";
 export const LAPSE_UNCONFIRMED_JOB = "lapse-unconfirmed-cod";
-
-/** The link's token: an HMAC of the order's id for this one purpose, so it opens only this order's page. */
-export function codConfirmToken(secret: string, orderId: string): string {
-  return createHmac("sha256", secret).update(`cod-confirm:${orderId}`).digest("base64url");
-}
-
-export function codConfirmTokenMatches(secret: string, orderId: string, token: string): boolean {
-  const expected = Buffer.from(codConfirmToken(secret, orderId));
-  const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-export const codConfirmLink = (env: Env, secret: string, order: Pick<OrderRow, "id" | "number">) =>
-  `${env.PUBLIC_URL}/confirm-order/${order.number}?token=${codConfirmToken(secret, order.id)}`;
 
 /** The owner's hours, or the environment's first value until the owner has saved one. */
 export async function confirmHours(db: Pick<Db, "select">, env: Env): Promise<number> {
@@ -85,65 +70,33 @@ export async function codConfirmDeadline(tx: Tx, env: Env, placedAt: Date): Prom
   return new Date(placedAt.getTime() + (await confirmHours(tx, env)) * 3_600_000);
 }
 
-/** Queues the question, in the placing transaction: by e-mail and SMS always, by WhatsApp where asked for. */
+/**
+ * Queues the question, in the placing transaction: by SMS to the delivery mobile, and on WhatsApp where the
+ * shopper asked for it. The e-mail is the order's "placed" mail, which carries the same link (order-mail.ts).
+ */
 export async function askToConfirm(tx: Tx, orderId: string) {
-  for (const channel of ["mail", "sms"] as const) {
-    await enqueueJob(tx, {
-      kind: COD_CONFIRM_REQUEST_JOB,
-      payload: { orderId, channel },
-      key: `${COD_CONFIRM_REQUEST_JOB}:${orderId}:${channel}`,
-    });
-  }
+  await enqueueJob(tx, {
+    kind: COD_CONFIRM_REQUEST_JOB,
+    payload: { orderId },
+    key: `${COD_CONFIRM_REQUEST_JOB}:${orderId}`,
+  });
   await enqueueWhatsApp(tx, orderId, "cod_confirm");
 }
 
 /**
- * Sends the question by one channel, as the job worker does; an order already confirmed or cancelled is not
- * asked. Throws when the mail server or SMS provider fails, so the job is retried.
+ * Sends the question by SMS, as the job worker does; an order already confirmed or cancelled is not asked.
+ * Throws when the SMS provider fails, so the job is retried.
  */
-export async function deliverConfirmRequest(deps: Deps, orderId: string, channel: "mail" | "sms") {
-  const [found] = await deps.db
-    .select({ order: orders, email: users.email })
-    .from(orders)
-    .leftJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, orderId));
-  const order = found?.order;
-  if (!found || !order || order.status !== "placed" || !order.codConfirmBy) return;
+export async function deliverConfirmRequest(deps: Deps, orderId: string) {
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order || order.status !== "placed" || !order.codConfirmBy) return;
   const link = codConfirmLink(deps.env, deps.authSecret, order);
-  const total = formatRupees(order.totalPaise);
-  const hours = Math.max(
-    1,
-    Math.round((order.codConfirmBy.getTime() - order.createdAt.getTime()) / 3_600_000),
-  );
-  if (channel === "sms") {
-    const sent = await deps.sms.sendNotice({
-      to: order.shipPhone,
-      text: `${deps.env.SHOP_NAME}: please confirm your cash-on-delivery order ${order.number} of Rs.${order.totalPaise / 100} within ${hours} hours, or it is cancelled. One tap: ${link}`,
-      vars: { number: order.number, status: "waiting for your confirmation", link },
-    });
-    if (!sent) log.warn({ order: order.number }, "the COD confirmation SMS was not sent: no notice template");
-    return;
-  }
-  const to = found.email ?? order.guestEmail;
-  if (!to || isMobileAccountEmail(to)) return;
-  const signature = await readMailSignature(deps.db, deps.env);
-  const mail = composeMail(
-    deps.env,
-    {
-      subject: `Please confirm your order ${order.number}`,
-      preview: `One tap confirms your cash-on-delivery order of ${total}.`,
-      heading: "Please confirm your order",
-      paragraphs: [
-        `Thank you for your order ${order.number} of ${total}, to be paid in cash on delivery.`,
-        `Before we pack it, please confirm you want it delivered to ${order.shipName}, ${order.shipCity} ${order.shipPin}. If it is not confirmed within ${hours} hours, it is cancelled.`,
-        "You can also cancel it, or pay online instead, from the same page.",
-      ],
-      action: { label: "Confirm my order", url: link },
-      footnotes: ["The link opens this one order without signing in: keep this e-mail to yourself."],
-    },
-    signature,
-  );
-  await deps.mailer.send({ to, ...mail });
+  const sent = await deps.sms.sendNotice({
+    to: order.shipPhone,
+    text: `${deps.env.SHOP_NAME}: please confirm your cash-on-delivery order ${order.number} of Rs.${order.totalPaise / 100} within ${hoursToConfirm(order)} hours, or it is cancelled. One tap: ${link}`,
+    vars: { number: order.number, status: "waiting for your confirmation", link },
+  });
+  if (!sent) log.warn({ order: order.number }, "the COD confirmation SMS was not sent: no notice template");
 }
 
 function stateOf(order: OrderRow): CodConfirmState {

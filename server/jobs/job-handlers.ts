@@ -48,7 +48,7 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
       if (asked > 0) log.info({ asked }, "quiet parcels asked after");
     },
     [COD_CONFIRM_REQUEST_JOB]: async (payload) => {
-      await deliverConfirmRequest(deps, String(payload.orderId), payload.channel === "sms" ? "sms" : "mail");
+      await deliverConfirmRequest(deps, String(payload.orderId));
     },
     [LAPSE_UNCONFIRMED_JOB]: async () => {
       const lapsed = await lapseUnconfirmedOrders(deps);
