@@ -26,6 +26,7 @@ import {
   syncCartSession,
 } from "../features/cart/cart-store.ts";
 import { readAppliedCode, readGuestCart } from "../features/cart/guest-storage.ts";
+import { WhatsAppUpdatesChoice } from "../features/cod-confirm/whatsapp-updates-choice.tsx";
 import { DeliveryAnswerText, useDeliveryAnswer } from "../features/delivery/delivery-check.tsx";
 import { AddressForm } from "../features/orders/address-form.tsx";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
@@ -87,6 +88,8 @@ export function Component() {
       ? "cod"
       : null;
   const [method, setMethod] = useState<PaymentMethod | null>(defaultMethod);
+  const [whatsappUpdates, setWhatsappUpdates] = useState(false);
+  const whatsapp = whatsappUpdates ? { whatsappUpdates: true } : {};
   // One key per attempt at this checkout: a double click, a retry after a timeout or a resend is the same order.
   const [idempotencyKey] = useState(newRandomId);
   const [placing, setPlacing] = useState(false);
@@ -146,7 +149,13 @@ export function Component() {
         {
           method: "POST",
           headers: { "Idempotency-Key": idempotencyKey },
-          body: { email: checkedEmail.data, address: guestAddress, ...guest, paymentMethod: method },
+          body: {
+            email: checkedEmail.data,
+            address: guestAddress,
+            ...guest,
+            paymentMethod: method,
+            ...whatsapp,
+          },
         },
       );
       // The order is the guest's now: the cart kept in this browser (and its code) is done with.
@@ -177,7 +186,7 @@ export function Component() {
       const { order } = await api<PlacedOrder>("/orders", {
         method: "POST",
         headers: { "Idempotency-Key": idempotencyKey },
-        body: { addressId, paymentMethod: method },
+        body: { addressId, paymentMethod: method, ...whatsapp },
       });
       if (order.status !== "awaiting_payment") {
         navigate(`/orders/${order.number}?placed=1`, { replace: true });
@@ -318,6 +327,7 @@ export function Component() {
                 <p role="alert">Payments are not open at the moment. Please try again later or contact us.</p>
               )}
             </fieldset>
+            <WhatsAppUpdatesChoice checked={whatsappUpdates} onChange={setWhatsappUpdates} />
           </section>
         </div>
 
