@@ -15,7 +15,7 @@ export const codConfirmActionSchema = z.object({}).strict();
 
 /** Where the order stands for its shopper, as the link's page shows it. */
 export type CodConfirmState =
-  /** Waiting for the shopper: Confirm, Cancel and Pay online are offered. */
+  /** Waiting for the shopper: Confirm and Cancel are offered. */
   | "waiting"
   /** Confirmed (by the shopper, by staff, or paid online): it goes to packing. */
   | "confirmed"
@@ -34,8 +34,6 @@ export type CodConfirmPage = {
   confirmBy: string | null;
   lines: { name: string; quantity: number; lineTotalPaise: number }[];
   address: { name: string; city: string; state: string; pin: string };
-  /** Online payment can be offered (Razorpay configured and the order still waiting). */
-  canPayOnline: boolean;
 };
 
 /** One order on the staff's "to confirm" list: what a call needs. */

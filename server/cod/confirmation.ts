@@ -18,7 +18,6 @@ import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
-import { razorpayConfig } from "../payments/razorpay.ts";
 import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
 
 /**
@@ -128,7 +127,6 @@ export async function presentConfirmPage(deps: Deps, order: OrderRow): Promise<C
     confirmBy: state === "waiting" && order.codConfirmBy ? order.codConfirmBy.toISOString() : null,
     lines,
     address: { name: order.shipName, city: order.shipCity, state: order.shipState, pin: order.shipPin },
-    canPayOnline: state === "waiting" && razorpayConfig(deps.env) !== null,
   };
 }
 

@@ -105,7 +105,7 @@ function confirmParagraphs(deps: Deps, order: typeof orders.$inferSelect): Block
   const href = codConfirmLink(deps.env, deps.authSecret, order);
   return [
     paragraph(
-      `Please confirm your order before we pack it: if it is not confirmed within ${hoursToConfirm(order)} hours, it is cancelled. You can also cancel it, or pay online instead, from the same page.`,
+      `Please confirm your order before we pack it: if it is not confirmed within ${hoursToConfirm(order)} hours, it is cancelled. You can also cancel it from the same page.`,
     ),
     linkParagraph(`Confirm your order: ${href}`, "Confirm my order", href),
   ];
