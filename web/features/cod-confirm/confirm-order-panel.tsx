@@ -70,6 +70,11 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
           {error}
         </p>
       )}
+      {page.state === "cancelled" && (
+        <p className="mt-4 text-stone-700 dark:text-stone-300">
+          Nothing was charged and its items are back on the shelf. To have them after all, please order again.
+        </p>
+      )}
       {page.state === "waiting" && page.confirmBy && (
         <p className="mt-4 text-stone-700 dark:text-stone-300">
           We pack it once you confirm. If it is not confirmed by{" "}
@@ -90,7 +95,9 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
           ))}
         </ul>
         <p className="mt-2 flex justify-between border-t border-stone-200 pt-2 font-semibold dark:border-stone-700">
-          <span>{page.paymentMethod === "cod" ? "To pay on delivery" : "Total"}</span>
+          <span>
+            {page.paymentMethod === "cod" && page.state !== "cancelled" ? "To pay on delivery" : "Total"}
+          </span>
           <span className="tabular-nums">{formatRupees(page.totalPaise)}</span>
         </p>
         <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">

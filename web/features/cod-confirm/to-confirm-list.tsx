@@ -6,7 +6,7 @@ import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { cardClass, inputClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
+import { cardClass, primaryButton, secondaryButton } from "../orders/buttons.ts";
 
 /** The waiting orders, soonest deadline first, each with a call link and Confirm / Cancel. */
 export function ToConfirmOrders({ orders }: { orders: ToConfirmRow[] }) {
@@ -156,7 +156,7 @@ export function ConfirmHoursForm({ hours }: { hours: number }) {
           required
           value={value}
           onChange={(event) => setValue(event.target.value)}
-          className={`${inputClass} w-28`}
+          className="mt-1 block w-28 rounded-md border border-stone-300 bg-white px-3 py-2 text-stone-900 dark:border-stone-600 dark:bg-stone-800 dark:text-stone-100"
         />
         <button type="submit" className={`${primaryButton} min-h-11`} disabled={saving}>
           {saving ? "Saving…" : "Save"}
