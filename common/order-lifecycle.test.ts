@@ -30,17 +30,24 @@ describe("the transition table", () => {
     expect(ORDER_TRANSITIONS.refunded).toEqual({});
   });
 
-  it("walks the happy path only in order, each step by staff", () => {
+  it("walks the happy path only in order, each step by staff; the shopper only confirms a placed order", () => {
     const path = ["placed", "confirmed", "packed", "shipped", "delivered"] as const;
     for (let index = 0; index < path.length - 1; index++) {
       const from = path[index] as (typeof path)[number];
       const to = path[index + 1] as (typeof path)[number];
       expect(checkTransition(order({ status: from }), to, "admin", hours(1))).toEqual({ ok: true });
-      expect(checkTransition(order({ status: from }), to, "customer", hours(1)).ok).toBe(false);
+      // docs/decisions/065: a cash-on-delivery order is confirmed by its shopper before it is packed.
+      expect(checkTransition(order({ status: from }), to, "customer", hours(1)).ok).toBe(from === "placed");
     }
-    expect(checkTransition(order({ status: "placed" }), "shipped", "admin", hours(1))).toEqual({
-      ok: false,
-      reason: "An order that is placed cannot be shipped.",
+    for (const to of ["packed", "shipped"] as const) {
+      const check = checkTransition(order({ status: "placed" }), to, "admin", hours(1));
+      expect(check.ok).toBe(false);
+      expect(check.ok ? "" : check.reason).toMatch(
+        new RegExp(`^This cash-on-delivery order is not confirmed yet, so it cannot be ${to}`),
+      );
+    }
+    expect(checkTransition(order({ status: "placed" }), "cancelled", "system", hours(1))).toEqual({
+      ok: true,
     });
     expect(checkTransition(order({ status: "shipped" }), "cancelled", "admin", hours(1)).ok).toBe(false);
   });
@@ -114,8 +121,8 @@ describe("returns and refunds", () => {
 });
 
 describe("next statuses", () => {
-  it("offers a customer only cancelling a fresh order", () => {
-    expect(nextStatuses(order(), "customer", hours(1))).toEqual(["cancelled"]);
+  it("offers a customer only confirming or cancelling a fresh order", () => {
+    expect(nextStatuses(order(), "customer", hours(1))).toEqual(["confirmed", "cancelled"]);
     expect(nextStatuses(order(), "admin", hours(1))).toEqual(["confirmed", "cancelled"]);
   });
 });

@@ -70,7 +70,9 @@ export const TRANSITION_VERBS: Record<OrderStatus, string> = {
  */
 export const ORDER_TRANSITIONS: Record<OrderStatus, Partial<Record<OrderStatus, readonly OrderActor[]>>> = {
   awaiting_payment: { confirmed: ["payment"], cancelled: ["customer", "admin", "system"] },
-  placed: { confirmed: ["admin"], cancelled: ["customer", "admin"] },
+  // A cash-on-delivery order is confirmed by its shopper (the link, WhatsApp) or by staff who called them, and
+  // cancelled by the shop when nobody confirmed it in time (docs/decisions/065).
+  placed: { confirmed: ["customer", "admin"], cancelled: ["customer", "admin", "system"] },
   confirmed: { packed: ["admin"], cancelled: ["customer", "admin"] },
   // "system": a courier aggregator's scans ship and deliver a booked parcel (docs/decisions/052).
   packed: { shipped: ["admin", "system"], cancelled: ["customer", "admin"] },
@@ -111,6 +113,12 @@ export function checkTransition(
   now: Date,
 ): TransitionCheck {
   const allowedActors = ORDER_TRANSITIONS[order.status][to];
+  if (order.status === "placed" && (to === "packed" || to === "shipped")) {
+    return {
+      ok: false,
+      reason: `This cash-on-delivery order is not confirmed yet, so it cannot be ${TRANSITION_VERBS[to]}: the shopper confirms it from their link, or call them and confirm it from "To confirm".`,
+    };
+  }
   if (!allowedActors) {
     return {
       ok: false,

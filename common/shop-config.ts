@@ -15,6 +15,8 @@ export type ShopConfig = {
   banner: PromoBanner;
   shipping: ShippingRule;
   publicUrl: string;
+  /** WhatsApp is configured: checkout offers "Send order updates on WhatsApp" (docs/decisions/065). */
+  whatsapp: boolean;
 };
 
 /** A tel: link wants only the digits and a leading plus: "+91 98765 43210" -> "tel:+919876543210". */

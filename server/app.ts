@@ -21,6 +21,7 @@ import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import { adminCodRoutes } from "./cod/cod.routes.ts";
 import { adminCodRuleRoutes } from "./cod/cod-rules.routes.ts";
+import { adminCodConfirmRoutes, codConfirmRoutes } from "./cod/confirmation.routes.ts";
 import { adminRtoRoutes } from "./cod/rto.routes.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
@@ -36,6 +37,7 @@ import { adminTaxRoutes } from "./invoices/admin-tax.routes.ts";
 import { missedInvoiceRoutes } from "./invoices/missed-invoices.routes.ts";
 import { adminJobRoutes } from "./jobs/admin-jobs.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import { whatsAppWebhookRoutes } from "./messaging/whatsapp.routes.ts";
 import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
@@ -191,6 +193,9 @@ export function createShop(
     .route("/admin/rto", adminRtoRoutes(deps))
     .route("/admin/cod", adminCodRoutes(deps))
     .route("/admin/orders", adminOrderEditRoutes(deps))
+    .route("/admin/cod-confirm", adminCodConfirmRoutes(deps))
+    .route("/cod-confirm", codConfirmRoutes(deps))
+    .route("/messaging", whatsAppWebhookRoutes(deps))
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
     .route("/admin/dashboard", adminDashboardRoutes(deps))

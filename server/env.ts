@@ -36,6 +36,23 @@ const envSchema = z.object({
   SHIPPING_FEE_PAISE: count(4_900, "must be whole paise (₹49 is 4900)"),
   COD_ENABLED: z.preprocess((value) => (value === "" ? undefined : value), z.stringbool().default(true)),
   COD_MAX_ORDER_PAISE: count(500_000, "must be whole paise (₹5,000 is 500000)"),
+  /** The first value of the owner's setting: hours a COD order may wait for the shopper's confirmation. */
+  COD_CONFIRM_HOURS: blankIsDefault(z.coerce.number().int().min(1).max(720).default(24)),
+  // ---- WhatsApp through Meta's Cloud API (docs/decisions/065); without the token and number id, none is sent
+  WHATSAPP_ACCESS_TOKEN: optional(z.string().min(1)),
+  WHATSAPP_PHONE_NUMBER_ID: optional(z.string().regex(/^\d+$/, "must be the phone number's id (digits)")),
+  /** The Meta app's secret: the webhook's X-Hub-Signature-256 is an HMAC of the body with it. */
+  WHATSAPP_APP_SECRET: optional(z.string().min(1)),
+  /** The token typed into the app's webhook settings; Meta sends it back when it checks the URL. */
+  WHATSAPP_VERIFY_TOKEN: optional(z.string().min(8, "must be at least 8 characters")),
+  /** Only tests change it (a local fake). */
+  WHATSAPP_API_URL: blankIsDefault(z.url().default("https://graph.facebook.com/v21.0")),
+  /** An approved template with the order number, total and delivery town, and Confirm / Cancel quick replies. */
+  WHATSAPP_TEMPLATE_COD_CONFIRM: optional(z.string().min(1)),
+  /** An approved template with the order number, its news and a link. */
+  WHATSAPP_TEMPLATE_ORDER_UPDATE: optional(z.string().min(1)),
+  /** The language the templates were approved in. */
+  WHATSAPP_TEMPLATE_LANGUAGE: blankIsDefault(z.string().min(2).default("en")),
   RAZORPAY_KEY_ID: optional(z.string().min(1)),
   RAZORPAY_KEY_SECRET: optional(z.string().min(1)),
   RAZORPAY_WEBHOOK_SECRET: optional(z.string().min(1)),
@@ -217,6 +234,14 @@ const productionRules = envSchema.superRefine((env, context) => {
       code: "custom",
       path: [missing[0] ?? "SHIPROCKET_EMAIL"],
       message: `set SHIPROCKET_EMAIL, SHIPROCKET_PASSWORD and SHIPROCKET_PICKUP_LOCATION together (missing ${missing.join(", ")})`,
+    });
+  }
+  // WhatsApp sends with the token and the number's id together; a half pair would queue messages that fail.
+  if (Boolean(env.WHATSAPP_ACCESS_TOKEN) !== Boolean(env.WHATSAPP_PHONE_NUMBER_ID)) {
+    context.addIssue({
+      code: "custom",
+      path: [env.WHATSAPP_ACCESS_TOKEN ? "WHATSAPP_PHONE_NUMBER_ID" : "WHATSAPP_ACCESS_TOKEN"],
+      message: "set both WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID, or neither",
     });
   }
   // One SMS provider, wholly configured, or none.

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { createShop } from "./app.ts";
+import { scheduleConfirmationLapses } from "./cod/confirmation.ts";
 import { createDb, migrateDatabase, withStartupLock } from "./db/client.ts";
 import { releaseSignalHooks, startEmbeddedPostgres } from "./db/embedded.ts";
 import { seedCatalogue } from "./db/seed/seed.ts";
@@ -70,6 +71,7 @@ async function main() {
     }),
   );
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+  lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
   lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
   lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());

@@ -10,7 +10,9 @@ import { PRODUCT_IMAGE_UPLOAD_PATH } from "./products/admin-products.routes.ts";
 export const RAZORPAY_WEBHOOK_PATH = "/api/payments/razorpay/webhook";
 /** Shiprocket's tracking updates: verified by their x-api-key token rather than origin, limited by their route. */
 export const TRACKING_WEBHOOK_PATH = "/api/shipping/tracking-updates";
-const SERVER_TO_SERVER = new Set([RAZORPAY_WEBHOOK_PATH, TRACKING_WEBHOOK_PATH]);
+/** WhatsApp's replies: verified by Meta's X-Hub-Signature-256, limited by their route (docs/decisions/065). */
+export const WHATSAPP_WEBHOOK_PATH = "/api/messaging/whatsapp";
+const SERVER_TO_SERVER = new Set([RAZORPAY_WEBHOOK_PATH, TRACKING_WEBHOOK_PATH, WHATSAPP_WEBHOOK_PATH]);
 
 function describeBytes(bytes: number) {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.round(bytes / 1024)} kB`;

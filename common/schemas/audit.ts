@@ -20,6 +20,7 @@ export const AUDIT_ENTITY_TYPES = [
   "cod_rule",
   "job",
   "export",
+  "cod_settings",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -40,6 +41,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   cod_rule: "Cash-on-delivery rules",
   job: "Background jobs",
   export: "Exports",
+  cod_settings: "Cash on delivery settings",
 };
 
 export const auditListQuerySchema = z

@@ -16,12 +16,15 @@ export const idempotencyKeySchema = z
   .regex(/^[A-Za-z0-9_\-:.]{8,200}$/, "Idempotency-Key must be 8-200 letters, digits or - _ : .");
 
 const paymentMethod = z.enum(["cod", "razorpay"], { error: "Choose how to pay" });
+/** "Send order updates on WhatsApp" at checkout: off unless ticked. */
+const whatsappUpdates = z.boolean({ error: "must be true or false" }).optional();
 
 /** Only what the shopper chooses: every amount is the server's. */
 export const placeOrderSchema = z
   .object({
     addressId: plainText().min(1, "Choose a delivery address").max(100),
     paymentMethod,
+    whatsappUpdates,
   })
   .strict();
 export type PlaceOrderRequest = z.infer<typeof placeOrderSchema>;
@@ -46,6 +49,7 @@ export const guestOrderSchema = z
     items: cartEntriesSchema.min(1, "Your cart is empty. Add something before checking out."),
     discountCode: discountCodeInputSchema.nullable().optional(),
     paymentMethod,
+    whatsappUpdates,
   })
   .strict();
 export type GuestOrderRequest = z.infer<typeof guestOrderSchema>;

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import type { Deps } from "../deps.ts";
+import { whatsAppConfig } from "../messaging/whatsapp.ts";
 import { getPromoBanner, getShopDetails } from "../shop/shop.data.ts";
 
 /**
@@ -19,6 +20,7 @@ export function configRoutes({ env, db, catalogue }: Deps) {
           details,
           banner,
           publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
+          whatsapp: whatsAppConfig(env) !== null,
           // The cart shows shipping before checkout; the order is priced again on the server.
           shipping: {
             freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,

@@ -43,6 +43,7 @@ describe("GET /api/config", () => {
       },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
+      whatsapp: false,
     });
   });
 
@@ -71,6 +72,7 @@ describe("GET /api/config", () => {
       },
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
       publicUrl: expect.stringMatching(/^http/),
+      whatsapp: false,
     });
   });
 

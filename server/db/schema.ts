@@ -580,9 +580,20 @@ export const orders = pgTable(
      * there, and the account that later confirms this address takes the order into its My Orders.
      */
     guestEmail: text("guest_email"),
+    /**
+     * When a cash-on-delivery order still waiting for the shopper's confirmation is cancelled by the shop
+     * (docs/decisions/065). Null for orders never asked: paid online, or placed before confirmations began.
+     */
+    codConfirmBy: timestamp("cod_confirm_by", { withTimezone: true }),
+    /** The shopper ticked "Send order updates on WhatsApp" at checkout. */
+    whatsappUpdates: boolean("whatsapp_updates").notNull().default(false),
     ...timestamps,
   },
   (table) => [
+    // The unconfirmed cash-on-delivery orders, soonest deadline first: the "to confirm" list and its clock.
+    index("orders_cod_confirm_by_idx")
+      .on(table.codConfirmBy)
+      .where(sql`${table.status} = 'placed' and ${table.codConfirmBy} is not null`),
     // Guest orders by address: found again for "Find my order", claimed by the account that confirms it.
     index("orders_guest_email_idx").on(table.guestEmail).where(sql`${table.guestEmail} is not null`),
     // My Orders pages by (created_at, id) within one account.
@@ -1148,3 +1159,28 @@ export const orderRto = pgTable(
     check("order_rto_costs", sql`${table.forwardPaise} >= 0 and ${table.returnPaise} >= 0`),
   ],
 );
+/**
+ * The owner's setting for confirming cash-on-delivery orders (docs/decisions/065): one row, written the first
+ * time the owner saves; until then COD_CONFIRM_HOURS from the environment holds.
+ */
+export const codConfirmationSettings = pgTable("cod_confirmation_settings", {
+  id: integer("id").primaryKey().default(1),
+  /** Hours a shopper has to confirm a cash-on-delivery order before the shop cancels it. */
+  confirmHours: integer("confirm_hours").notNull(),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Replies that came through WhatsApp's webhook, by WhatsApp's message id: Meta delivers a webhook at least
+ * once, so a reply is acted on only the first time its id is seen.
+ */
+export const whatsappReplies = pgTable("whatsapp_replies", {
+  messageId: text("message_id").primaryKey(),
+  orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),
+  action: text("action").notNull(),
+  /** What the reply came to: applied, or why not (the order had moved on, an unknown order ...). */
+  outcome: text("outcome").notNull(),
+  sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});

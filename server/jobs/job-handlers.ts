@@ -1,9 +1,20 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
+import {
+  COD_CONFIRM_REQUEST_JOB,
+  deliverConfirmRequest,
+  LAPSE_UNCONFIRMED_JOB,
+  lapseUnconfirmedOrders,
+} from "../cod/confirmation.ts";
 import { jobs } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { log } from "../log.ts";
+import {
+  deliverWhatsApp,
+  WHATSAPP_MESSAGE_JOB,
+  type WhatsAppMessageKind,
+} from "../messaging/whatsapp-messages.ts";
 import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "../orders/order-change-notice.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
@@ -37,6 +48,16 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     [POLL_SHIPMENTS_JOB]: async () => {
       const asked = await pollQuietShipments(deps);
       if (asked > 0) log.info({ asked }, "quiet parcels asked after");
+    },
+    [COD_CONFIRM_REQUEST_JOB]: async (payload) => {
+      await deliverConfirmRequest(deps, String(payload.orderId));
+    },
+    [LAPSE_UNCONFIRMED_JOB]: async () => {
+      const lapsed = await lapseUnconfirmedOrders(deps);
+      if (lapsed > 0) log.info({ lapsed }, "unconfirmed cash-on-delivery orders cancelled");
+    },
+    [WHATSAPP_MESSAGE_JOB]: async (payload) => {
+      await deliverWhatsApp(deps, String(payload.orderId), payload.kind as WhatsAppMessageKind);
     },
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {
       await expireUnpaidOrders(deps);

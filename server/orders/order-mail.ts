@@ -6,6 +6,7 @@ import { formatMobile } from "../../common/india.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderMailKind } from "../../common/order-lifecycle.ts";
+import { codConfirmLink, hoursToConfirm } from "../cod/confirm-link.ts";
 import type { Tx } from "../db/client.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -14,6 +15,7 @@ import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts"
 import { enqueueJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
+import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
 
@@ -44,6 +46,8 @@ const linkParagraph = (text: string, label: string, href: string): Block => ({
  */
 export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailKind) {
   await enqueueJob(tx, { kind: ORDER_MAIL_JOB, payload: { orderId, kind } });
+  // The same news on WhatsApp to a shopper who asked for it at checkout; e-mail and SMS remain regardless.
+  await enqueueWhatsApp(tx, orderId, kind);
 }
 
 /**
@@ -85,11 +89,27 @@ export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderM
     !order.email && CLAIM_OFFERED.has(kind)
       ? claimParagraph(to, guestOrderClaimLink(deps.env, order.order))
       : null;
-  const mail = composeOrderMail(deps, order.order, lines, kind, link, document, signature, claim);
+  const confirm = kind === "placed" ? confirmParagraphs(deps, order.order) : [];
+  const mail = composeOrderMail(deps, order.order, lines, kind, link, document, signature, claim, confirm);
   await deps.mailer.send({ to, ...mail, ...(document ? { attachments: [document.attachment] } : {}) });
 }
 
 const CLAIM_OFFERED = new Set<OrderMailKind>(["placed", "link"]);
+
+/**
+ * A cash-on-delivery order still waiting for its shopper's confirmation asks for it in its "placed" mail
+ * (docs/decisions/065): the one-tap link, and what happens without it.
+ */
+function confirmParagraphs(deps: Deps, order: typeof orders.$inferSelect): Block[] {
+  if (order.status !== "placed" || !order.codConfirmBy) return [];
+  const href = codConfirmLink(deps.env, deps.authSecret, order);
+  return [
+    paragraph(
+      `Please confirm your order before we pack it: if it is not confirmed within ${hoursToConfirm(order)} hours, it is cancelled. You can also cancel it from the same page.`,
+    ),
+    linkParagraph(`Confirm your order: ${href}`, "Confirm my order", href),
+  ];
+}
 
 const claimParagraph = (email: string, href: string) =>
   linkParagraph(
@@ -146,6 +166,7 @@ function composeOrderMail(
   document: AttachedDocument | null,
   signature: MailSignature,
   claim: Block | null,
+  confirm: Block[],
 ) {
   const { SHOP_NAME } = deps.env;
   const { phone, email, legalName } = signature;
@@ -166,6 +187,7 @@ function composeOrderMail(
             ? `We have received your payment of ${total} and your order ${order.number} is confirmed.`
             : `Your order ${order.number} is placed. Please keep ${total} ready to pay on delivery.`,
         ),
+        ...confirm,
         paragraph(
           `We hand orders to the courier within 3-5 days. Estimated delivery: ${formatEstimate({
             from: order.estimatedDeliveryFrom,

@@ -9,6 +9,7 @@ import type { OrderPricing } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
+import { askToConfirm, codConfirmDeadline } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   addresses,
@@ -94,13 +95,16 @@ export async function placeOrder(
       const destination = await resolveAddress(tx, placement);
       const { pricing, usesPerCustomer } = await priceLockedCart(tx, deps.env, placement.buyer);
       const status = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const orderId = await writeOrder(tx, placement, pricing, destination, status);
+      const orderId = await writeOrder(tx, deps.env, placement, pricing, destination, status);
       await takeStock(tx, pricing.lines);
       if (pricing.discount)
         await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
       await clearCart(tx, placement, key, orderId, destination.address);
       // Online orders are announced once paid (see confirmRazorpayPayment).
-      if (status === "placed") await enqueueOrderMail(tx, orderId, "placed");
+      if (status === "placed") {
+        await enqueueOrderMail(tx, orderId, "placed");
+        await askToConfirm(tx, orderId);
+      }
       return { orderId, replayed: false, mail: status === "placed" };
     })
     .catch((error: unknown) => {
@@ -322,6 +326,7 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
 /** The order row, its lines and its first event; returns the new order's id. */
 async function writeOrder(
   tx: Tx,
+  env: Deps["env"],
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
@@ -337,6 +342,8 @@ async function writeOrder(
     ...row,
     id: orderId,
     number: formatOrderNumber(now, sequence),
+    // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
+    codConfirmBy: status === "placed" ? await codConfirmDeadline(tx, env, now) : null,
     createdAt: now,
     updatedAt: now,
   });
@@ -372,6 +379,7 @@ function orderRow(
   return {
     userId: buyer.kind === "account" ? buyer.userId : null,
     guestEmail: buyer.kind === "guest" ? buyer.email : null,
+    whatsappUpdates: request.whatsappUpdates ?? false,
     status,
     paymentMethod: request.paymentMethod,
     subtotalPaise: pricing.subtotalPaise,

@@ -23,6 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const SECTIONS = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/cod-confirm", label: "To confirm" },
   { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/cod", label: "Cash on delivery" },
   { to: "/admin/stock", label: "Stock" },

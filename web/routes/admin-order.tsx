@@ -244,6 +244,16 @@ export function Component() {
             <h2 id="actions-heading" className="font-serif text-xl font-semibold">
               Update status
             </h2>
+            {order.status === "placed" && order.paymentMethod === "cod" && (
+              <p className="mt-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+                Not confirmed yet, so it cannot be packed or shipped: the shopper confirms it from their link,
+                or call them and confirm it here or from{" "}
+                <Link to="/admin/cod-confirm" className="underline">
+                  To confirm
+                </Link>
+                .
+              </p>
+            )}
             {order.nextStatuses.length === 0 ? (
               <p className="mt-2 text-sm">This order is closed; nothing more can change.</p>
             ) : (

@@ -1,6 +1,7 @@
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from "../../../common/orders.ts";
 import { cardClass } from "../../components/card.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
+import { WhatsAppUpdatesChoice } from "./whatsapp-updates-choice.tsx";
 
 /** How the shopper pays: Razorpay, cash on delivery (with why not, when it cannot be), or neither yet. */
 export function PaymentSection({
@@ -39,6 +40,7 @@ export function PaymentSection({
           <p role="alert">Payments are not open at the moment. Please try again later or contact us.</p>
         )}
       </fieldset>
+      <WhatsAppUpdatesChoice checked={checkout.whatsappUpdates} onChange={checkout.setWhatsappUpdates} />
     </section>
   );
 }

@@ -26,15 +26,31 @@ function defaultMethod({ payment }: CheckoutData): PaymentMethod | null {
   return payment.cod.available ? "cod" : null;
 }
 
+type WhatsAppOptIn = { whatsappUpdates: boolean };
+// Sent only when ticked: the order's API takes the field where the shop has WhatsApp (docs/decisions/065).
+const whatsAppField = ({ whatsappUpdates }: WhatsAppOptIn) =>
+  whatsappUpdates ? { whatsappUpdates: true } : {};
+
 async function placeGuestOrder(
   guest: GuestCart,
-  order: { email: string; address: AddressInput; method: PaymentMethod; idempotencyKey: string },
+  order: {
+    email: string;
+    address: AddressInput;
+    method: PaymentMethod;
+    idempotencyKey: string;
+  } & WhatsAppOptIn,
   navigate: Navigate,
 ) {
   const placed = await api<{ order: { number: string; status: string }; token: string }>("/guest-orders", {
     method: "POST",
     headers: { "Idempotency-Key": order.idempotencyKey },
-    body: { email: order.email, address: order.address, ...guest, paymentMethod: order.method },
+    body: {
+      email: order.email,
+      address: order.address,
+      ...guest,
+      paymentMethod: order.method,
+      ...whatsAppField(order),
+    },
   });
   // The order is the guest's now: the cart kept in this browser (and its code) is done with.
   await clearItems();
@@ -50,13 +66,13 @@ async function placeGuestOrder(
 }
 
 async function placeAccountOrder(
-  order: { addressId: string; method: PaymentMethod; idempotencyKey: string },
+  order: { addressId: string; method: PaymentMethod; idempotencyKey: string } & WhatsAppOptIn,
   navigate: Navigate,
 ) {
   const placed = await api<PlacedOrder>("/orders", {
     method: "POST",
     headers: { "Idempotency-Key": order.idempotencyKey },
-    body: { addressId: order.addressId, paymentMethod: order.method },
+    body: { addressId: order.addressId, paymentMethod: order.method, ...whatsAppField(order) },
   });
   const number = placed.order.number;
   if (placed.order.status !== "awaiting_payment") {
@@ -144,6 +160,7 @@ export function useCheckout(summary: CheckoutData) {
   const guestEmail = useGuestEmail();
   const readiness = useOrderReadiness(summary, choice);
   const [method, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
+  const [whatsappUpdates, setWhatsappUpdates] = useState(false);
   // One key per attempt at this checkout: a double click, a retry after a timeout or a resend is the same order.
   const [idempotencyKey] = useState(newRandomId);
   const [placing, setPlacing] = useState(false);
@@ -168,10 +185,19 @@ export function useCheckout(summary: CheckoutData) {
     setError(null);
     try {
       if (guest && checkedEmail?.success && choice.guestAddress) {
-        const order = { email: checkedEmail.data, address: choice.guestAddress, method, idempotencyKey };
+        const order = {
+          email: checkedEmail.data,
+          address: choice.guestAddress,
+          method,
+          idempotencyKey,
+          whatsappUpdates,
+        };
         await placeGuestOrder(guest, order, navigate);
       } else if (choice.addressId) {
-        await placeAccountOrder({ addressId: choice.addressId, method, idempotencyKey }, navigate);
+        await placeAccountOrder(
+          { addressId: choice.addressId, method, idempotencyKey, whatsappUpdates },
+          navigate,
+        );
       }
     } catch (caught) {
       setPlacing(false);
@@ -188,6 +214,8 @@ export function useCheckout(summary: CheckoutData) {
     ...readiness,
     method,
     setMethod,
+    whatsappUpdates,
+    setWhatsappUpdates,
     placing,
     error,
     canPlace,

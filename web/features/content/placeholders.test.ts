@@ -19,6 +19,7 @@ const config = {
   banner: { visible: true, headline: "Flat 20% off", details: "", code: "GLOW20", shortLabel: "20% OFF" },
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
   publicUrl: "https://prakritinaturals.in",
+  whatsapp: false,
 };
 
 describe("fillPlaceholders", () => {

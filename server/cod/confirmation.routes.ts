@@ -1,0 +1,114 @@
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { SessionUser } from "../../common/account.ts";
+import {
+  codConfirmActionSchema,
+  codConfirmSettingsSchema,
+  codConfirmTokenSchema,
+  staffCancelSchema,
+} from "../../common/cod-confirm.ts";
+import { orderNumberSchema } from "../../common/schemas/orders.ts";
+import { requireAdmin, requireOwner } from "../auth/session.ts";
+import { orders } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { validate } from "../validate.ts";
+import {
+  cancelCodOrder,
+  confirmCodOrder,
+  listToConfirm,
+  orderByLink,
+  presentConfirmPage,
+  saveConfirmHours,
+} from "./confirmation.ts";
+
+/** The shopper's one-tap link (no sign-in): the order, and Confirm or Cancel (docs/decisions/065). */
+export function codConfirmRoutes(deps: Deps) {
+  const linked = (number: string, token: string) => orderByLink(deps, number, token);
+  return new Hono()
+    .get(
+      "/:number",
+      validate("param", orderNumberSchema),
+      validate("query", codConfirmTokenSchema),
+      async (c) => {
+        const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+        return c.json(await presentConfirmPage(deps, order));
+      },
+    )
+    .post(
+      "/:number/confirm",
+      validate("param", orderNumberSchema),
+      validate("query", codConfirmTokenSchema),
+      validate("json", codConfirmActionSchema),
+      async (c) => {
+        const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+        return c.json(await presentConfirmPage(deps, await confirmCodOrder(deps, order.id, "link")));
+      },
+    )
+    .post(
+      "/:number/cancel",
+      validate("param", orderNumberSchema),
+      validate("query", codConfirmTokenSchema),
+      validate("json", codConfirmActionSchema),
+      async (c) => {
+        const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+        return c.json(await presentConfirmPage(deps, await cancelCodOrder(deps, order.id, "link")));
+      },
+    );
+}
+
+/** Every endpoint answers 401 signed out and 403 to a customer, before reading anything sent. */
+const adminOnly = (deps: Deps) =>
+  createMiddleware<{ Variables: { admin: SessionUser } }>(async (c, next) => {
+    c.set("admin", await requireAdmin(deps, c));
+    await next();
+  });
+
+/** Staff's "to confirm" list: call, confirm, cancel; the owner sets the hours (audited like other changes). */
+export function adminCodConfirmRoutes(deps: Deps) {
+  const orderId = async (number: string) => {
+    const [row] = await deps.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number));
+    if (!row) throw notFound("There is no such order.");
+    return row.id;
+  };
+  return new Hono<{ Variables: { admin: SessionUser } }>()
+    .use(adminOnly(deps))
+    .get("/", async (c) => {
+      return c.json(await listToConfirm(deps.db, deps.env, c.get("admin").role === "owner"));
+    })
+    .post(
+      "/:number/confirm",
+      validate("param", orderNumberSchema),
+      validate("json", codConfirmActionSchema),
+      async (c) => {
+        const { id, email } = c.get("admin");
+        const order = await confirmCodOrder(deps, await orderId(c.req.valid("param").number), "staff", {
+          id,
+          email,
+        });
+        return c.json({ order: { number: order.number, status: order.status } });
+      },
+    )
+    .post(
+      "/:number/cancel",
+      validate("param", orderNumberSchema),
+      validate("json", staffCancelSchema),
+      async (c) => {
+        const { id, email } = c.get("admin");
+        const order = await cancelCodOrder(
+          deps,
+          await orderId(c.req.valid("param").number),
+          "staff",
+          { id, email },
+          c.req.valid("json").reason || undefined,
+        );
+        return c.json({ order: { number: order.number, status: order.status } });
+      },
+    )
+    .put("/settings", validate("json", codConfirmSettingsSchema), async (c) => {
+      const owner = await requireOwner(deps, c);
+      const confirmHours = await saveConfirmHours(deps.db, c.req.valid("json").confirmHours, owner);
+      return c.json({ confirmHours });
+    });
+}

@@ -1,0 +1,322 @@
+import { and, asc, count, eq, isNotNull, lte, sql } from "drizzle-orm";
+import type {
+  CodConfirmPage,
+  CodConfirmState,
+  ToConfirmList,
+  ToConfirmRow,
+} from "../../common/cod-confirm.ts";
+import { isMobileAccountEmail } from "../../common/mobile-account.ts";
+import { formatRupees } from "../../common/money.ts";
+import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import type { Db, DbOrTx, Tx } from "../db/client.ts";
+import { codConfirmationSettings, type OrderRow, orderLines, orders, users } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import type { Env } from "../env.ts";
+import { httpError, notFound } from "../errors.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
+import { log, serializeError } from "../log.ts";
+import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
+import { changeOrderStatus } from "../orders/order-status.ts";
+import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
+
+/**
+ * A cash-on-delivery order is confirmed by its shopper before it is packed (issue 29, docs/decisions/065):
+ * placing it sets a deadline and sends a one-tap link (SMS, e-mail, WhatsApp where asked for); the link
+ * confirms it (placed -> confirmed, so it reaches packing) or cancels it; staff call the rest from the "to
+ * confirm" list; past the deadline the shop cancels it, its stock back and the shopper told.
+ */
+
+export const COD_CONFIRM_REQUEST_JOB = "cod-confirm-request";
+export const LAPSE_UNCONFIRMED_JOB = "lapse-unconfirmed-cod";
+
+/** The owner's hours, or the environment's first value until the owner has saved one. */
+export async function confirmHours(db: Pick<Db, "select">, env: Env): Promise<number> {
+  const [row] = await db.select().from(codConfirmationSettings).where(eq(codConfirmationSettings.id, 1));
+  return row?.confirmHours ?? env.COD_CONFIRM_HOURS;
+}
+
+export async function saveConfirmHours(db: Db, hours: number, actor: AuditActor): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ confirmHours: codConfirmationSettings.confirmHours })
+      .from(codConfirmationSettings)
+      .where(eq(codConfirmationSettings.id, 1));
+    await tx
+      .insert(codConfirmationSettings)
+      .values({ id: 1, confirmHours: hours, updatedBy: actor.id, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: codConfirmationSettings.id,
+        set: { confirmHours: hours, updatedBy: actor.id, updatedAt: new Date() },
+      });
+    await recordAudit(tx, {
+      actor,
+      entityType: "cod_settings",
+      entityId: "confirm-hours",
+      action: "update",
+      before: before ?? null,
+      after: { confirmHours: hours },
+    });
+    return hours;
+  });
+}
+
+/**
+ * When a new cash-on-delivery order lapses unless confirmed: now plus the owner's hours. Existing orders
+ * have no deadline and are never asked (the migration leaves theirs null).
+ */
+export async function codConfirmDeadline(tx: Tx, env: Env, placedAt: Date): Promise<Date> {
+  return new Date(placedAt.getTime() + (await confirmHours(tx, env)) * 3_600_000);
+}
+
+/**
+ * Queues the question, in the placing transaction: by SMS to the delivery mobile, and on WhatsApp where the
+ * shopper asked for it. The e-mail is the order's "placed" mail, which carries the same link (order-mail.ts).
+ */
+export async function askToConfirm(tx: Tx, orderId: string) {
+  await enqueueJob(tx, {
+    kind: COD_CONFIRM_REQUEST_JOB,
+    payload: { orderId },
+    key: `${COD_CONFIRM_REQUEST_JOB}:${orderId}`,
+  });
+  await enqueueWhatsApp(tx, orderId, "cod_confirm");
+}
+
+/**
+ * Sends the question by SMS, as the job worker does; an order already confirmed or cancelled is not asked.
+ * Throws when the SMS provider fails, so the job is retried.
+ */
+export async function deliverConfirmRequest(deps: Deps, orderId: string) {
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order || order.status !== "placed" || !order.codConfirmBy) return;
+  const link = codConfirmLink(deps.env, deps.authSecret, order);
+  const sent = await deps.sms.sendNotice({
+    to: order.shipPhone,
+    text: `${deps.env.SHOP_NAME}: please confirm your cash-on-delivery order ${order.number} of Rs.${order.totalPaise / 100} within ${hoursToConfirm(order)} hours, or it is cancelled. One tap: ${link}`,
+    vars: { number: order.number, status: "waiting for your confirmation", link },
+  });
+  if (!sent) log.warn({ order: order.number }, "the COD confirmation SMS was not sent: no notice template");
+}
+
+function stateOf(order: OrderRow): CodConfirmState {
+  if (order.status === "placed") return "waiting";
+  if (order.status === "confirmed") return "confirmed";
+  if (order.status === "cancelled") return "cancelled";
+  return "under_way";
+}
+
+/** What the link's page shows. */
+export async function presentConfirmPage(deps: Deps, order: OrderRow): Promise<CodConfirmPage> {
+  const lines = await deps.db
+    .select({
+      name: orderLines.name,
+      quantity: orderLines.quantity,
+      lineTotalPaise: orderLines.lineTotalPaise,
+    })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id))
+    .orderBy(orderLines.position);
+  const state = stateOf(order);
+  return {
+    number: order.number,
+    state,
+    statusLabel: STATUS_LABELS[order.status],
+    paymentMethod: order.paymentMethod,
+    totalPaise: order.totalPaise,
+    placedAt: order.createdAt.toISOString(),
+    confirmBy: state === "waiting" && order.codConfirmBy ? order.codConfirmBy.toISOString() : null,
+    lines,
+    address: { name: order.shipName, city: order.shipCity, state: order.shipState, pin: order.shipPin },
+  };
+}
+
+/** The order a link names, when its token is right; the same 404 either way, so links cannot be probed. */
+export async function orderByLink(deps: Deps, number: string, token: string): Promise<OrderRow> {
+  const [order] = await deps.db.select().from(orders).where(eq(orders.number, number));
+  if (!order || !codConfirmTokenMatches(deps.authSecret, order.id, token)) {
+    throw notFound("This confirmation link does not open an order. Please check the link in your message.");
+  }
+  return order;
+}
+
+const waitingForConfirmation = (order: OrderRow) =>
+  order.status === "placed" && order.paymentMethod === "cod" && order.codConfirmBy !== null;
+
+export type ConfirmedBy = "link" | "whatsapp" | "staff";
+const CONFIRMED_NOTE: Record<ConfirmedBy, string> = {
+  link: "Confirmed by the shopper from the confirmation link",
+  whatsapp: "Confirmed by the shopper on WhatsApp",
+  staff: "Confirmed with the shopper by staff",
+};
+
+/**
+ * Confirms a waiting order: it moves to confirmed (invoiced, on the packing list). One already confirmed is
+ * answered as it is (a second tap changes nothing); one cancelled or under way is a 409 that says so.
+ */
+export async function confirmCodOrder(
+  deps: Deps,
+  orderId: string,
+  by: ConfirmedBy,
+  staff?: AuditActor,
+): Promise<OrderRow> {
+  const [current] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!current) throw notFound("There is no such order.");
+  if (current.status === "confirmed") return current;
+  if (!waitingForConfirmation(current) && by !== "staff") throw notWaiting(current);
+  return changeOrderStatus(
+    deps,
+    { orderId },
+    {
+      to: "confirmed",
+      actor: by === "staff" ? "admin" : "customer",
+      actorUserId: staff?.id ?? null,
+      note: CONFIRMED_NOTE[by],
+      onlyIf: (order) => order.status === "placed",
+      ...(staff ? { audit: staff } : {}),
+    },
+  );
+}
+
+/** The shopper's "Cancel" on the link or WhatsApp: the customer's own cancellation, by the usual rules. */
+export async function cancelCodOrder(
+  deps: Deps,
+  orderId: string,
+  by: ConfirmedBy,
+  staff?: AuditActor,
+  reason?: string,
+): Promise<OrderRow> {
+  const [current] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!current) throw notFound("There is no such order.");
+  if (current.status === "cancelled") return current;
+  const note =
+    by === "staff"
+      ? ["Not confirmed: cancelled by staff", reason].filter(Boolean).join(". ")
+      : by === "whatsapp"
+        ? "Cancelled by the shopper on WhatsApp"
+        : "Cancelled by the shopper from the confirmation link";
+  return changeOrderStatus(
+    deps,
+    { orderId },
+    {
+      to: "cancelled",
+      actor: by === "staff" ? "admin" : "customer",
+      actorUserId: staff?.id ?? null,
+      note,
+      ...(staff ? { audit: staff } : {}),
+    },
+  );
+}
+
+function notWaiting(order: OrderRow) {
+  return httpError(
+    409,
+    "not_waiting_for_confirmation",
+    order.status === "cancelled"
+      ? `Order ${order.number} was cancelled, so it can no longer be confirmed. Please place a new order.`
+      : `Order ${order.number} is ${STATUS_LABELS[order.status].toLowerCase()}: there is nothing to confirm.`,
+  );
+}
+
+/** The staff's list: unconfirmed cash-on-delivery orders, soonest deadline first. */
+export async function listToConfirm(db: DbOrTx, env: Env, canChangeHours: boolean): Promise<ToConfirmList> {
+  const rows = await db
+    .select({
+      number: orders.number,
+      createdAt: orders.createdAt,
+      confirmBy: orders.codConfirmBy,
+      name: orders.shipName,
+      phone: orders.shipPhone,
+      city: orders.shipCity,
+      state: orders.shipState,
+      pin: orders.shipPin,
+      totalPaise: orders.totalPaise,
+      items: sql<number>`(select coalesce(sum(${orderLines.quantity}), 0)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
+    })
+    .from(orders)
+    .where(and(eq(orders.status, "placed"), isNotNull(orders.codConfirmBy)))
+    .orderBy(asc(orders.codConfirmBy), asc(orders.id))
+    .limit(200);
+  const list: ToConfirmRow[] = rows.map((row) => ({
+    number: row.number,
+    placedAt: row.createdAt.toISOString(),
+    confirmBy: (row.confirmBy ?? row.createdAt).toISOString(),
+    name: row.name,
+    phone: row.phone,
+    city: row.city,
+    state: row.state,
+    pin: row.pin,
+    totalPaise: row.totalPaise,
+    items: row.items,
+  }));
+  return { orders: list, confirmHours: await confirmHours(db, env), canChangeHours };
+}
+
+/** How many wait now: the admin's dashboard and menu can show it. */
+export async function countToConfirm(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(orders)
+    .where(and(eq(orders.status, "placed"), isNotNull(orders.codConfirmBy)));
+  return row?.n ?? 0;
+}
+
+/**
+ * Cancels the unconfirmed orders past their deadline (`now` is the clock, so tests can move it): stock back
+ * and the shopper's cancellation mail, as any cancellation. The deadline is checked again on the locked row,
+ * so a confirmation that came meanwhile wins. Returns how many lapsed.
+ */
+export async function lapseUnconfirmedOrders(deps: Deps, now = new Date()): Promise<number> {
+  const due = await deps.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, "placed"), isNotNull(orders.codConfirmBy), lte(orders.codConfirmBy, now)));
+  let lapsed = 0;
+  for (const { id } of due) {
+    try {
+      await changeOrderStatus(
+        deps,
+        { orderId: id },
+        {
+          to: "cancelled",
+          actor: "system",
+          actorUserId: null,
+          now,
+          onlyIf: (order) =>
+            order.status === "placed" && order.codConfirmBy !== null && order.codConfirmBy <= now,
+          noteFor: (order) => {
+            const hours = Math.round(
+              ((order.codConfirmBy?.getTime() ?? 0) - order.createdAt.getTime()) / 3_600_000,
+            );
+            return `Not confirmed within ${hours} hours`;
+          },
+        },
+      );
+      lapsed++;
+    } catch (error) {
+      // Confirmed or cancelled in the meantime: nothing to lapse.
+      if ((error as { status?: number }).status !== 409) throw error;
+    }
+  }
+  return lapsed;
+}
+
+/**
+ * Queues the lapse check once a minute while the shop runs; every instance offers the same minute's job under
+ * one key, so one worker runs it. Returns the function that stops it.
+ */
+export function scheduleConfirmationLapses(deps: Deps): () => void {
+  const offer = () => {
+    const minute = new Date().toISOString().slice(0, 16);
+    enqueueJob(deps.db, {
+      kind: LAPSE_UNCONFIRMED_JOB,
+      payload: {},
+      key: `${LAPSE_UNCONFIRMED_JOB}:${minute}`,
+    }).catch((error) =>
+      log.warn({ err: serializeError(error) }, "could not queue the COD confirmation check"),
+    );
+  };
+  offer();
+  const timer = setInterval(offer, 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

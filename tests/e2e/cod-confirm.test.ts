@@ -1,0 +1,179 @@
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lapseUnconfirmedOrders } from "../../server/cod/confirmation.ts";
+import { createDb } from "../../server/db/client.ts";
+import { orders } from "../../server/db/schema.ts";
+import type { Deps } from "../../server/deps.ts";
+import { parseEnv } from "../../server/env.ts";
+import { createJobSignal } from "../../server/jobs/job-queue.ts";
+import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { linkIn, waitForMail } from "../mail.ts";
+import { putInCart, setStock, stockOf } from "../orders.ts";
+
+/** Confirm before packing (issue 29): by the shopper's link, by staff from the list, or cancelled by the clock. */
+let shop: Shop;
+let browser: Browser;
+let stop: (() => Promise<void>) | undefined;
+let database: ReturnType<typeof createDb>;
+let owner: TestAccount;
+let shopper: TestAccount;
+let addressId: string;
+
+const HOURS = 6;
+
+const call = async (as: TestAccount, method: string, url: string, body?: unknown) => {
+  const response = await fetch(`${shop.url}/api${url}`, {
+    method,
+    headers: {
+      "Content-Type": "application/json",
+      Origin: shop.url,
+      Cookie: as.cookie,
+      "Idempotency-Key": crypto.randomUUID(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${url}`).toBeLessThan(300);
+  return response.json();
+};
+
+async function placeCod(quantity = 1): Promise<{ number: string; id: string }> {
+  await putInCart(database.db, shopper.userId, [{ itemId: "bath-powder", quantity }]);
+  const { order } = await call(shopper, "POST", "/orders", { addressId, paymentMethod: "cod" });
+  const [row] = await database.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.number, order.number));
+  return { number: order.number, id: row?.id ?? "" };
+}
+
+/** The link as the shopper gets it: from the order's "placed" mail. */
+async function confirmLink(number: string) {
+  const mail = await waitForMail(shop.dataDir, {
+    to: shopper.email,
+    subject: new RegExp(`^Order ${number} placed$`),
+  });
+  return linkIn(mail, `/confirm-order/${number}`);
+}
+
+const statusOf = async (number: string) =>
+  (await database.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number)))[0]
+    ?.status;
+
+/** Light, then dark, of the same screen; and nothing wider than the window. */
+async function shoot(page: Page, name: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} overflows`).toBeLessThanOrEqual(0);
+  await page.emulateMedia({ colorScheme: "light" });
+  await screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+beforeAll(async () => {
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: { COD_CONFIRM_HOURS: String(HOURS) } }));
+  database = createDb(shop.databaseUrl ?? "", { max: 2 });
+  await setStock(database.db, "bath-powder", 40);
+  owner = await signUpViaHttp(shop.url, "owner@example.in");
+  await makeAdmin(database.db, owner.userId);
+  shopper = await signUpViaHttp(shop.url, "meera@example.in");
+  const { address } = await call(shopper, "POST", "/addresses", {
+    name: "Meera Iyer",
+    phone: "98765 43210",
+    line1: "12, Lotus Apartments",
+    city: "Bengaluru",
+    state: "Karnataka",
+    pin: "560038",
+  });
+  addressId = address.id;
+}, 120_000);
+afterAll(async () => {
+  await database?.pool.end();
+  await stop?.();
+});
+
+describe("a cash-on-delivery order is confirmed before it is packed", () => {
+  for (const viewport of ["phone", "desktop"] as const) {
+    it(`is confirmed by the shopper from the link, without signing in (${viewport})`, async () => {
+      const order = await placeCod();
+      const link = await confirmLink(order.number);
+      const context = await newContext(browser, shop, { viewport });
+      const page = await context.newPage();
+      await page.goto(link);
+      await page.getByRole("heading", { name: "Please confirm your order", level: 1 }).waitFor();
+      await page.getByText(/If it is not confirmed by/).waitFor();
+      await shoot(page, `cod-confirm-link-${viewport}`);
+      await page.getByRole("button", { name: "Confirm my order" }).click();
+      await page.getByRole("status").getByText("your order is confirmed and goes to packing").waitFor();
+      await page.getByRole("heading", { name: "Your order is confirmed", level: 1 }).waitFor();
+      expect(await page.getByRole("button", { name: "Confirm my order" }).count()).toBe(0);
+      await shoot(page, `cod-confirm-done-${viewport}`);
+      expect(await statusOf(order.number)).toBe("confirmed");
+      await context.close();
+    }, 90_000);
+
+    it(`is cancelled by the clock when left unconfirmed, its stock back (${viewport})`, async () => {
+      const before = await stockOf(database.db, "bath-powder");
+      const order = await placeCod(2);
+      expect(await stockOf(database.db, "bath-powder")).toBe((before ?? 0) - 2);
+      // The shop's lapse job, run with the clock moved past the owner's hours.
+      const deps = {
+        db: database.db,
+        env: parseEnv({
+          NODE_ENV: "test",
+          DATABASE_URL: shop.databaseUrl,
+          BETTER_AUTH_SECRET: "x".repeat(32),
+        }),
+        jobs: createJobSignal(),
+        courier: null,
+      } as unknown as Deps;
+      expect(await lapseUnconfirmedOrders(deps, new Date(Date.now() + (HOURS - 1) * 3_600_000))).toBe(0);
+      expect(await statusOf(order.number)).toBe("placed");
+      expect(await lapseUnconfirmedOrders(deps, new Date(Date.now() + (HOURS + 1) * 3_600_000))).toBe(1);
+      expect(await statusOf(order.number)).toBe("cancelled");
+      expect(await stockOf(database.db, "bath-powder")).toBe(before);
+      const told = await waitForMail(shop.dataDir, {
+        to: shopper.email,
+        subject: new RegExp(`^Order ${order.number} cancelled$`),
+      });
+      expect(told.text).toContain("Nothing was charged");
+
+      const context = await newContext(browser, shop, { viewport });
+      const page = await context.newPage();
+      await page.goto(await confirmLink(order.number));
+      await page.getByRole("heading", { name: "This order is cancelled", level: 1 }).waitFor();
+      expect(await page.getByRole("button", { name: "Confirm my order" }).count()).toBe(0);
+      await shoot(page, `cod-confirm-lapsed-${viewport}`);
+      await context.close();
+    }, 90_000);
+
+    it(`is confirmed by staff from the To confirm list after a call (${viewport})`, async () => {
+      const order = await placeCod();
+      const context = await newContext(browser, shop, { viewport });
+      await signInContext(context, shop.url, owner);
+      const page = await context.newPage();
+      await page.goto("/admin/cod-confirm");
+      await page.getByRole("heading", { name: "To confirm", level: 1 }).waitFor();
+      const card = page.getByRole("listitem", { name: `Order ${order.number}` });
+      await card.waitFor();
+      expect(await card.getByRole("link", { name: "Call 98765 43210" }).getAttribute("href")).toBe(
+        "tel:+919876543210",
+      );
+      await shoot(page, `cod-confirm-admin-${viewport}`);
+
+      // Packing it first is refused, and the order's page says why.
+      await page.goto(`/admin/orders/${order.number}`);
+      await page.getByText("Not confirmed yet, so it cannot be packed or shipped").waitFor();
+
+      await page.goto("/admin/cod-confirm");
+      await card.getByRole("button", { name: "Confirm" }).click();
+      await page.getByRole("status").getByText(`${order.number} is confirmed and goes to packing.`).waitFor();
+      await card.waitFor({ state: "detached" });
+      expect(await statusOf(order.number)).toBe("confirmed");
+      await shoot(page, `cod-confirm-admin-done-${viewport}`);
+      await context.close();
+    }, 90_000);
+  }
+});

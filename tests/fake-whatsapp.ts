@@ -1,0 +1,224 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export const FAKE_WHATSAPP = {
+  accessToken: "fake-whatsapp-access-token",
+  phoneNumberId: "106540352242922",
+  appSecret: "fake-whatsapp-app-secret",
+  verifyToken: "fake-verify-token",
+  templates: { codConfirm: "cod_confirm", orderUpdate: "order_update" },
+};
+
+/** The settings a shop needs to speak to this fake (WHATSAPP_API_URL is `base`). */
+export const whatsAppEnv = (base: string) => ({
+  WHATSAPP_ACCESS_TOKEN: FAKE_WHATSAPP.accessToken,
+  WHATSAPP_PHONE_NUMBER_ID: FAKE_WHATSAPP.phoneNumberId,
+  WHATSAPP_APP_SECRET: FAKE_WHATSAPP.appSecret,
+  WHATSAPP_VERIFY_TOKEN: FAKE_WHATSAPP.verifyToken,
+  WHATSAPP_API_URL: base,
+  WHATSAPP_TEMPLATE_COD_CONFIRM: FAKE_WHATSAPP.templates.codConfirm,
+  WHATSAPP_TEMPLATE_ORDER_UPDATE: FAKE_WHATSAPP.templates.orderUpdate,
+});
+
+/** One template message the fake accepted, as the Cloud API received it. */
+export type FakeWhatsAppMessage = {
+  id: string;
+  to: string;
+  template: string;
+  language: string;
+  body: string[];
+  /** The quick-reply buttons' payloads, by index. */
+  buttons: string[];
+};
+
+type TemplateComponent = {
+  type?: string;
+  sub_type?: string;
+  index?: string | number;
+  parameters?: { type?: string; text?: string; payload?: string }[];
+};
+
+/**
+ * A local copy of the WhatsApp Business Cloud API's send endpoint, on 127.0.0.1, written from Meta's
+ * documentation: `POST /{phone-number-id}/messages` with `Authorization: Bearer <token>` and a JSON body of
+ * `messaging_product: "whatsapp"`, `to`, `type: "template"` and `template: {name, language: {code},
+ * components}`; it answers 200 `{messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid..."}]}`
+ * or an error object `{error: {message, type, code, error_subcode?, fbtrace_id}}`: 401 with code 190 for a
+ * bad token, 400 with code 132001 for a template that does not exist, 400 with code 100 for a bad parameter.
+ */
+export async function startFakeWhatsApp() {
+  const messages: FakeWhatsAppMessage[] = [];
+  /** "500": Meta answers an error; "down": the connection is dropped. */
+  const state: { outage: "500" | "down" | null; requests: number } = { outage: null, requests: 0 };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error) => send(response, 500, graphError(String(error), 1)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    state.requests++;
+    const raw = await readBody(request);
+    if (state.outage === "down") {
+      request.socket.destroy();
+      return;
+    }
+    if (state.outage === "500") {
+      return send(
+        response,
+        500,
+        graphError("An unexpected error has occurred. Please retry your request later.", 2),
+      );
+    }
+    const path = new URL(request.url ?? "/", base).pathname.match(/^\/(\d+)\/messages$/);
+    if (request.method !== "POST" || !path)
+      return send(response, 404, graphError("Unknown path components", 2500));
+    if (request.headers.authorization !== `Bearer ${FAKE_WHATSAPP.accessToken}`) {
+      return send(
+        response,
+        401,
+        graphError("Error validating access token: invalid token", 190, "OAuthException"),
+      );
+    }
+    if (path[1] !== FAKE_WHATSAPP.phoneNumberId) {
+      return send(
+        response,
+        400,
+        graphError(`Unsupported post request. Object with ID '${path[1]}' does not exist`, 100),
+      );
+    }
+    const body = JSON.parse(raw) as {
+      messaging_product?: string;
+      to?: string;
+      type?: string;
+      template?: { name?: string; language?: { code?: string }; components?: TemplateComponent[] };
+    };
+    if (body.messaging_product !== "whatsapp" || body.type !== "template" || !body.to || !body.template) {
+      return send(response, 400, graphError("(#100) Invalid parameter", 100));
+    }
+    if (!/^91[6-9]\d{9}$/.test(body.to))
+      return send(response, 400, graphError("(#100) Invalid parameter", 100));
+    const known = Object.values(FAKE_WHATSAPP.templates);
+    if (!body.template.name || !known.includes(body.template.name)) {
+      return send(
+        response,
+        404,
+        graphError("(#132001) Template name does not exist in the translation", 132001),
+      );
+    }
+    const components = body.template.components ?? [];
+    const bodyParameters = components.find((each) => each.type === "body")?.parameters ?? [];
+    if (bodyParameters.some((each) => each.type !== "text" || !each.text)) {
+      return send(
+        response,
+        400,
+        graphError("(#132000) Number of parameters does not match the expected number of params", 132000),
+      );
+    }
+    const buttons = components
+      .filter((each) => each.type === "button" && each.sub_type === "quick_reply")
+      .sort((a, b) => Number(a.index) - Number(b.index))
+      .map((each) => each.parameters?.[0]?.payload ?? "");
+    const id = `wamid.${randomBytes(12).toString("base64url")}`;
+    messages.push({
+      id,
+      to: body.to,
+      template: body.template.name,
+      language: body.template.language?.code ?? "",
+      body: bodyParameters.map((each) => each.text ?? ""),
+      buttons,
+    });
+    send(response, 200, {
+      messaging_product: "whatsapp",
+      contacts: [{ input: body.to, wa_id: body.to }],
+      messages: [{ id, message_status: "accepted" }],
+    });
+  }
+
+  return {
+    base,
+    messages,
+    state,
+    /** Waits until `count` messages have been accepted (the shop sends through its job queue). */
+    async waitForMessages(count: number, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      while (messages.length < count) {
+        if (Date.now() > until)
+          throw new Error(`expected ${count} WhatsApp messages, got ${messages.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return messages;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A messages notification as Meta posts it to the webhook when a shopper taps a template's quick-reply
+ * button, with its X-Hub-Signature-256 (signed with `secret`, the app's secret unless a test forges it).
+ */
+export function buttonReply(options: {
+  messageId?: string;
+  from: string;
+  payload: string;
+  text: string;
+  /** Seconds since 1970, as WhatsApp writes it. */
+  timestamp?: number;
+  secret?: string;
+}) {
+  const body = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "102290129340398",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550783881", phone_number_id: FAKE_WHATSAPP.phoneNumberId },
+              contacts: [{ profile: { name: "Shopper" }, wa_id: options.from }],
+              messages: [
+                {
+                  context: { from: "15550783881", id: `wamid.${randomBytes(8).toString("base64url")}` },
+                  from: options.from,
+                  id: options.messageId ?? `wamid.${randomBytes(12).toString("base64url")}`,
+                  timestamp: String(options.timestamp ?? Math.floor(Date.now() / 1000)),
+                  type: "button",
+                  button: { payload: options.payload, text: options.text },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const signature = `sha256=${createHmac("sha256", options.secret ?? FAKE_WHATSAPP.appSecret)
+    .update(body)
+    .digest("hex")}`;
+  return { body, signature };
+}
+
+function graphError(message: string, code: number, type = "OAuthException") {
+  return { error: { message, type, code, fbtrace_id: randomBytes(8).toString("base64url") } };
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk) => {
+      data += chunk;
+    });
+    request.on("end", () => resolve(data));
+    request.on("error", reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { "Content-Type": "application/json" });
+  response.end(JSON.stringify(body));
+}

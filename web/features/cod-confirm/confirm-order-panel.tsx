@@ -1,0 +1,154 @@
+import { useState } from "react";
+import type { CodConfirmPage } from "../../../common/cod-confirm.ts";
+import { formatDateTime } from "../../../common/india-time.ts";
+import { formatRupees } from "../../../common/money.ts";
+import { buttonClass } from "../../components/button.tsx";
+import { cardClass } from "../../components/card.tsx";
+import { api, isApiError } from "../../lib/api.ts";
+
+const HEADINGS: Record<CodConfirmPage["state"], string> = {
+  waiting: "Please confirm your order",
+  confirmed: "Your order is confirmed",
+  cancelled: "This order is cancelled",
+  under_way: "Your order is on its way",
+};
+
+/**
+ * The order as the shopper placed it and the two answers the shop needs before packing it: Confirm or
+ * Cancel. Each answer says what happened, and the page shows the order as it now stands.
+ */
+export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage; token: string }) {
+  const [page, setPage] = useState(initial);
+  const [busy, setBusy] = useState<"confirm" | "cancel" | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [said, setSaid] = useState<string | null>(null);
+
+  async function answer(action: "confirm" | "cancel") {
+    setBusy(action);
+    setError(null);
+    try {
+      const next = await api<CodConfirmPage>(
+        `/cod-confirm/${page.number}/${action}?token=${encodeURIComponent(token)}`,
+        { method: "POST", body: {} },
+      );
+      setPage(next);
+      setAsking(false);
+      setSaid(
+        action === "confirm"
+          ? "Thank you: your order is confirmed and goes to packing."
+          : "Your order is cancelled. Nothing was charged.",
+      );
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="confirm-heading" className="mx-auto max-w-xl py-6">
+      <h1 id="confirm-heading" className="font-serif text-3xl font-semibold">
+        {HEADINGS[page.state]}
+      </h1>
+      <p className="mt-2 text-stone-700 dark:text-stone-300">
+        Order <span className="font-mono font-medium">{page.number}</span>,{" "}
+        {page.paymentMethod === "cod" ? "cash on delivery" : "paid online"} · {page.statusLabel}
+      </p>
+      {said && (
+        <p
+          role="status"
+          className="mt-4 rounded-md bg-brand-50 p-3 text-brand-900 dark:bg-brand-900/40 dark:text-brand-100"
+        >
+          {said}
+        </p>
+      )}
+      {error && (
+        <p
+          role="alert"
+          className="mt-4 rounded-md bg-red-50 p-3 text-red-900 dark:bg-red-900/40 dark:text-red-100"
+        >
+          {error}
+        </p>
+      )}
+      {page.state === "cancelled" && (
+        <p className="mt-4 text-stone-700 dark:text-stone-300">
+          Nothing was charged and its items are back on the shelf. To have them after all, please order again.
+        </p>
+      )}
+      {page.state === "waiting" && page.confirmBy && (
+        <p className="mt-4 text-stone-700 dark:text-stone-300">
+          We pack it once you confirm. If it is not confirmed by{" "}
+          <strong className="font-semibold">{formatDateTime(page.confirmBy)}</strong>, it is cancelled.
+        </p>
+      )}
+
+      <div className={`${cardClass} mt-4`}>
+        <h2 className="sr-only">What you ordered</h2>
+        <ul className="divide-y divide-stone-200 dark:divide-stone-700">
+          {page.lines.map((line) => (
+            <li key={line.name} className="flex justify-between gap-4 py-2">
+              <span className="min-w-0 break-words">
+                {line.quantity} × {line.name}
+              </span>
+              <span className="tabular-nums">{formatRupees(line.lineTotalPaise)}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-2 flex justify-between border-t border-stone-200 pt-2 font-semibold dark:border-stone-700">
+          <span>
+            {page.paymentMethod === "cod" && page.state !== "cancelled" ? "To pay on delivery" : "Total"}
+          </span>
+          <span className="tabular-nums">{formatRupees(page.totalPaise)}</span>
+        </p>
+        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">
+          Delivering to {page.address.name}, {page.address.city}, {page.address.state} {page.address.pin}
+        </p>
+      </div>
+
+      {page.state === "waiting" && (
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+          <button
+            type="button"
+            className={`${buttonClass()} min-h-12 text-lg sm:flex-1`}
+            disabled={busy !== null}
+            onClick={() => answer("confirm")}
+          >
+            {busy === "confirm" ? "Confirming…" : "Confirm my order"}
+          </button>
+          {asking ? (
+            <div className="flex flex-col gap-2 sm:flex-1">
+              <p className="text-sm">Cancel this order? Its items go back on the shelf.</p>
+              <div className="flex gap-2">
+                <button
+                  type="button"
+                  className={`${buttonClass({ variant: "secondary" })} min-h-11 flex-1`}
+                  disabled={busy !== null}
+                  onClick={() => answer("cancel")}
+                >
+                  {busy === "cancel" ? "Cancelling…" : "Yes, cancel it"}
+                </button>
+                <button
+                  type="button"
+                  className={`${buttonClass({ variant: "secondary" })} min-h-11 flex-1`}
+                  onClick={() => setAsking(false)}
+                >
+                  Keep it
+                </button>
+              </div>
+            </div>
+          ) : (
+            <button
+              type="button"
+              className={`${buttonClass({ variant: "secondary" })} min-h-12 sm:flex-1`}
+              disabled={busy !== null}
+              onClick={() => setAsking(true)}
+            >
+              Cancel order
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
