@@ -280,7 +280,7 @@ describe("stock and codes at order time", () => {
     const { response, body } = await placeCod(meera);
     expect(response.status).toBe(409);
     expect(body.error).toMatchObject({
-      code: "out_of_stock",
+      code: "insufficient_stock",
       message: "Only 1 of Face Wash Powder is left. Please lower the quantity in your cart.",
     });
     expect(await stockOf(shop.db, "coconut-oil")).toBe(coconutBefore);
