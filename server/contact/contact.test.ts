@@ -4,26 +4,23 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminMessagePage, ContactMessage } from "../../common/contact.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, TEST_ORIGIN } from "../../tests/database.ts";
+import { callApi, createTestApp, setUpTestApp, TEST_ORIGIN, type TestApp } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { passTime } from "../../tests/throttles.ts";
 import { contactMessages } from "../db/schema.ts";
 
-type TestApp = Awaited<ReturnType<typeof createTestApp>>;
-let shop: TestApp;
+const shop = setUpTestApp();
 let customer: TestAccount;
 let admin: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   [customer, admin] = (await signUpMany(shop.app, ["kavya@example.in", "staff@example.in"])) as [
     TestAccount,
     TestAccount,
   ];
   await makeAdmin(shop.db, admin.userId);
 });
-afterAll(() => shop.close());
 
 let nextAddress = 1;
 /** Each test writes from its own client address unless it says otherwise, so per-address limits stay apart. */

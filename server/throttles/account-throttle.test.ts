@@ -1,20 +1,19 @@
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { passTime } from "../../tests/throttles.ts";
 import { products, questions, reviews } from "../db/schema.ts";
 import { ACCOUNT_LIMITS, type AccountAction, accountAllowanceKey } from "./account-throttle.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let flooder: TestAccount;
 let patient: TestAccount;
 let reviewer: TestAccount;
 let neighbour: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   [flooder, patient, reviewer, neighbour] = (await signUpMany(shop.app, [
     "flooder@example.in",
     "patient@example.in",
@@ -22,7 +21,6 @@ beforeAll(async () => {
     "neighbour@example.in",
   ])) as [TestAccount, TestAccount, TestAccount, TestAccount];
 });
-afterAll(() => shop.close());
 
 const ask = (as: TestAccount, index: number) =>
   callApi(shop.app, "POST", "/api/questions", {
