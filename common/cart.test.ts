@@ -16,9 +16,12 @@ const line = (overrides: Partial<ResolvedLine> & Pick<ResolvedLine, "id">): Reso
   name: overrides.id,
   href: `/product/${overrides.id}`,
   image: null,
+  imageKey: overrides.id,
   unitPricePaise: 49900,
   addedPricePaise: 49900,
   availability: "available",
+  stock: 50,
+  perishable: false,
   ...overrides,
 });
 
@@ -34,11 +37,11 @@ const WELCOME10: DiscountCode = {
 
 describe("summarising a cart", () => {
   it("totals lines at their unit prices and counts the quantity for the badge", () => {
-    const cart = summarizeCart(
-      [line({ id: "a", quantity: 2 }), line({ id: "b", quantity: 3, unitPricePaise: 25000 })],
-      null,
-      7,
-    );
+    const cart = summarizeCart({
+      lines: [line({ id: "a", quantity: 2 }), line({ id: "b", quantity: 3, unitPricePaise: 25000 })],
+      discount: null,
+      version: 7,
+    });
     expect(cart.lines.map((l) => l.lineTotalPaise)).toEqual([99800, 75000]);
     expect(cart).toMatchObject({
       version: 7,
@@ -52,47 +55,55 @@ describe("summarising a cart", () => {
   });
 
   it("flags a line whose price changed since it was added", () => {
-    const cart = summarizeCart(
-      [line({ id: "a", addedPricePaise: 45000 }), line({ id: "b", addedPricePaise: null })],
-      null,
-    );
+    const cart = summarizeCart({
+      lines: [line({ id: "a", addedPricePaise: 45000 }), line({ id: "b", addedPricePaise: null })],
+      discount: null,
+    });
     expect(cart.lines.map((l) => l.priceChanged)).toEqual([true, false]);
   });
 
   it("leaves lines that cannot be bought out of the subtotal and closes checkout, naming them", () => {
-    const cart = summarizeCart(
-      [
+    const cart = summarizeCart({
+      lines: [
         line({ id: "a" }),
         line({ id: "b", name: "Wax Powder", availability: "out_of_stock" }),
         line({ id: "c", name: "Lipstick", availability: "not_sold", unitPricePaise: null }),
       ],
-      null,
-    );
+      discount: null,
+    });
     expect(cart.subtotalPaise).toBe(49900);
     expect(cart.lines[2]?.lineTotalPaise).toBe(0);
     expect(cart.checkoutBlocker).toBe("Remove or change these items to continue: Wax Powder, Lipstick.");
     expect(
-      summarizeCart([line({ id: "x", name: "Moringa Powder", availability: "insufficient_stock" })], null)
-        .checkoutBlocker,
+      summarizeCart({
+        lines: [line({ id: "x", name: "Moringa Powder", availability: "insufficient_stock" })],
+        discount: null,
+      }).checkoutBlocker,
     ).toBe("Remove or change this item to continue: Moringa Powder.");
   });
 
   it("does not open checkout for an empty cart", () => {
-    expect(summarizeCart([], null).checkoutBlocker).toBe("Your cart is empty.");
+    expect(summarizeCart({ lines: [], discount: null }).checkoutBlocker).toBe("Your cart is empty.");
   });
 
   it("takes the discount off the subtotal, with the shortfall below the minimum", () => {
-    const below = summarizeCart([line({ id: "a", unitPricePaise: 39900 })], WELCOME10);
+    const below = summarizeCart({ lines: [line({ id: "a", unitPricePaise: 39900 })], discount: WELCOME10 });
     expect(below.discount).toMatchObject({ amountPaise: 0, shortfallPaise: 10100, valid: true });
     expect(below.totalPaise).toBe(39900);
 
-    const above = summarizeCart([line({ id: "a", unitPricePaise: 39900, quantity: 3 })], WELCOME10);
+    const above = summarizeCart({
+      lines: [line({ id: "a", unitPricePaise: 39900, quantity: 3 })],
+      discount: WELCOME10,
+    });
     expect(above.discount).toMatchObject({ amountPaise: 12000, shortfallPaise: 0 }); // 119.70 -> 120
     expect(above.totalPaise).toBe(107700);
   });
 
   it("takes nothing off for a code switched off since it was applied", () => {
-    const cart = summarizeCart([line({ id: "a", quantity: 4 })], { ...WELCOME10, active: false });
+    const cart = summarizeCart({
+      lines: [line({ id: "a", quantity: 4 })],
+      discount: { ...WELCOME10, active: false },
+    });
     expect(cart.discount).toMatchObject({
       code: "WELCOME10",
       valid: false,
@@ -103,12 +114,12 @@ describe("summarising a cart", () => {
   });
 
   it("can be summarised again from its own result, as the browser does after a local change", () => {
-    const first = summarizeCart([line({ id: "a" })], WELCOME10, 3);
-    const again = summarizeCart(
-      first.lines.map((l) => ({ ...l, quantity: 2 })),
-      discountCodeOf(first),
-      first.version,
-    );
+    const first = summarizeCart({ lines: [line({ id: "a" })], discount: WELCOME10, version: 3 });
+    const again = summarizeCart({
+      lines: first.lines.map((l) => ({ ...l, quantity: 2 })),
+      discount: discountCodeOf(first),
+      version: first.version,
+    });
     expect(again.discount).toMatchObject({ amountPaise: 10000, shortfallPaise: 0 });
     expect(again.totalPaise).toBe(89800);
   });

@@ -15,9 +15,17 @@ export type CartEntry = { id: string; kind: CartItemKind; quantity: number };
 
 /**
  * Why a line cannot go to checkout: the catalogue no longer sells it, none is left,
- * or fewer are left than the line asks for.
+ * or fewer are left than the line asks for. The cart, the checkout page and Place order use these words.
  */
 export type Availability = "available" | "not_sold" | "out_of_stock" | "insufficient_stock";
+
+/** A line's word for whether it can be ordered: sold at all, any left, enough for the quantity. */
+export function availabilityOf(sold: boolean, stock: number, quantity: number): Availability {
+  if (!sold) return "not_sold";
+  if (stock <= 0) return "out_of_stock";
+  if (quantity > stock) return "insufficient_stock";
+  return "available";
+}
 
 /** A line with what the catalogue says about it now; the server fills this in, never the browser. */
 export type ResolvedLine = CartEntry & {
@@ -25,14 +33,33 @@ export type ResolvedLine = CartEntry & {
   /** The product or combo page. */
   href: string;
   image: ProductImage | null;
+  /** The picture's key (common/catalogue.ts imageFor), as an order line keeps it; null when unknown. */
+  imageKey: string | null;
   /** The catalogue's current unit price; null only when the catalogue has no record of the item at all. */
   unitPricePaise: Paise | null;
   /** The unit price when the shopper added it, to show that it has changed since. */
   addedPricePaise: Paise | null;
   availability: Availability;
+  /** Units the catalogue has now; 0 when it has no record of the item. */
+  stock: number;
+  /** A food (or a combo with one): it cannot be returned. */
+  perishable: boolean;
 };
 
-export type CartLine = ResolvedLine & { lineTotalPaise: Paise; priceChanged: boolean };
+export type CartLine = ResolvedLine & {
+  lineTotalPaise: Paise;
+  priceChanged: boolean;
+  /** Why this line cannot be ordered, in the words Place order refuses it with; null while it can. */
+  problem: string | null;
+};
+
+/** Free at or above the threshold (after discount), else the fee. */
+export type ShippingRule = { freeShippingMinPaise: Paise; shippingFeePaise: Paise };
+
+/** Free at or above the threshold (after discount), else the fee; nothing to ship costs nothing. */
+export function shippingFor(afterDiscountPaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
+  return !hasItems || afterDiscountPaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
+}
 
 export type AppliedDiscount = {
   code: string;
@@ -62,8 +89,29 @@ export type PricedCart = {
   discountPaise: Paise;
   /** Subtotal less discount; shipping is added at checkout. */
   totalPaise: Paise;
+  /** Shipping by the rule it was priced with (checkout and Place order), or null when none was given. */
+  shipping: {
+    feePaise: Paise;
+    /** How much more would make shipping free; 0 when it already is. */
+    freeShippingShortfallPaise: Paise;
+    /** What the order charges: the total with shipping. */
+    orderTotalPaise: Paise;
+  } | null;
   /** Null when the cart can go to checkout, else why not, in words for the shopper. */
   checkoutBlocker: string | null;
+};
+
+/**
+ * What a cart is priced with. Everything that changes a price comes in here rather than being read inside,
+ * so the cart, the checkout page and Place order price alike (the shipping rule is the owner's to set).
+ */
+export type CartPricingInput = {
+  lines: readonly ResolvedLine[];
+  discount: PricedCode | null;
+  /** The server's change counter for a signed-in cart; 0 for a guest's. */
+  version?: number;
+  /** Given at checkout and Place order; the cart page adds shipping from the shop's config itself. */
+  shipping?: ShippingRule | null;
 };
 
 export const AVAILABILITY_LABELS: Record<Exclude<Availability, "available">, string> = {
@@ -72,16 +120,31 @@ export const AVAILABILITY_LABELS: Record<Exclude<Availability, "available">, str
   insufficient_stock: "Not enough in stock for this quantity",
 };
 
+/** Why a line cannot be ordered, in the words the shopper reads at checkout and in Place order's refusal. */
+export function lineProblem(line: Pick<ResolvedLine, "name" | "availability" | "stock">): string | null {
+  switch (line.availability) {
+    case "available":
+      return null;
+    case "not_sold":
+      return `${line.name} is no longer sold. Please remove it from your cart.`;
+    case "out_of_stock":
+      return `${line.name} is out of stock. Please remove it from your cart.`;
+    case "insufficient_stock":
+      return `Only ${line.stock} of ${line.name} ${line.stock === 1 ? "is" : "are"} left. Please lower the quantity in your cart.`;
+  }
+}
+
 /**
- * The one cart arithmetic, used by the server for every cart it prices and by the browser to show a
- * change at once while the server confirms it: line totals, subtotal of what can be bought, the discount
- * on that subtotal (spec 5), total and whether checkout is open.
+ * The one cart arithmetic, for the cart, the checkout page and Place order alike, and for the browser to
+ * show a change at once while the server confirms it: line totals, subtotal of what can be bought, the
+ * discount on that subtotal (spec 5), total, shipping when a rule is given, and whether checkout is open.
  */
-export function summarizeCart(
-  lines: readonly ResolvedLine[],
-  discountCode: PricedCode | null,
+export function summarizeCart({
+  lines,
+  discount: discountCode,
   version = 0,
-): PricedCart {
+  shipping,
+}: CartPricingInput): PricedCart {
   const priced = lines.map((line) => ({
     ...line,
     lineTotalPaise: (line.unitPricePaise ?? 0) * line.quantity,
@@ -89,6 +152,7 @@ export function summarizeCart(
       line.addedPricePaise !== null &&
       line.unitPricePaise !== null &&
       line.addedPricePaise !== line.unitPricePaise,
+    problem: lineProblem(line),
   }));
   const subtotalPaise = priced
     .filter((line) => line.availability === "available")
@@ -109,6 +173,7 @@ export function summarizeCart(
     problem,
   };
   const discountPaise = discount?.amountPaise ?? 0;
+  const totalPaise = subtotalPaise - discountPaise;
   return {
     version,
     lines: priced,
@@ -116,8 +181,24 @@ export function summarizeCart(
     subtotalPaise,
     discount,
     discountPaise,
-    totalPaise: subtotalPaise - discountPaise,
+    totalPaise,
+    shipping: shipping
+      ? shippingQuote(
+          totalPaise,
+          shipping,
+          priced.some((line) => line.availability === "available"),
+        )
+      : null,
     checkoutBlocker: checkoutBlocker(priced),
+  };
+}
+
+function shippingQuote(totalPaise: Paise, rule: ShippingRule, hasItems: boolean): PricedCart["shipping"] {
+  const feePaise = shippingFor(totalPaise, rule, hasItems);
+  return {
+    feePaise,
+    freeShippingShortfallPaise: hasItems ? Math.max(0, rule.freeShippingMinPaise - totalPaise) : 0,
+    orderTotalPaise: totalPaise + feePaise,
   };
 }
 

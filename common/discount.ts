@@ -117,3 +117,21 @@ export function discountAmount(
 export function shortfallForCode(subtotal: Paise, code: Pick<DiscountCode, "minAmountPaise">): Paise {
   return Math.max(0, code.minAmountPaise - subtotal);
 }
+
+/** A code as it stands for one shopper now, before it is priced against a cart. */
+export type CodeStanding = {
+  active: boolean;
+  /** Why the code cannot be used now (its window or total limit), or null. */
+  unavailable: string | null;
+  /** The shopper's uses of this code all went to orders already. */
+  spent: boolean;
+  usesPerCustomer: number | null;
+};
+
+/** Why a code cannot be used on this order, in the words the cart shows and Place order refuses it with. */
+export function discountProblemOf(standing: CodeStanding): string | null {
+  if (!standing.active) return DISCOUNT_MESSAGES.invalid;
+  if (standing.unavailable) return standing.unavailable;
+  if (standing.spent) return usedUpMessage(standing.usesPerCustomer);
+  return null;
+}

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { shippingFor } from "./cart.ts";
 import { discountAmount } from "./discount.ts";
 import {
   computeTax,
@@ -11,7 +12,6 @@ import {
   splitInclusive,
   spreadDiscount,
 } from "./gst.ts";
-import { shippingFor } from "./order-pricing.ts";
 
 const line = (grossPaise: number, rateBp = 1800, quantity = 1): GoodsLineInput => ({
   description: "Bath Powder",

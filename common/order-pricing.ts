@@ -1,44 +1,11 @@
-import { DISCOUNT_MESSAGES, discountAmount, usedUpMessage } from "./discount.ts";
+import type { Availability, PricedCart } from "./cart.ts";
 import type { Paise } from "./money.ts";
 
 /**
- * Order-time pricing: the cart's items at today's prices and stock, the applied code, shipping.
- * Pure: the server feeds it rows it has locked inside the order transaction, and the checkout page
- * shows exactly what the order will charge. All amounts are paise.
+ * The checkout page's and Place order's view of a priced cart (common/cart.ts summarizeCart, with the
+ * shipping rule given): the lines that are sold, what stops the order, and the total with shipping. It adds
+ * no arithmetic of its own, so the cart, the checkout page and the order cannot disagree. All amounts are paise.
  */
-
-export type PricingItem = {
-  itemId: string;
-  kind: "product" | "combo";
-  quantity: number;
-  /** The unit price when it went into the cart, to point out a change since. */
-  addedPricePaise: Paise;
-  /** Null when the item no longer exists or is no longer sold. */
-  current: {
-    name: string;
-    unitPricePaise: Paise;
-    stock: number;
-    image: string;
-    perishable: boolean;
-  } | null;
-};
-
-export type PricingDiscount = {
-  code: string;
-  percent: number;
-  amountOffPaise: Paise;
-  /** Why the code cannot be used now (its window or total limit), or null. */
-  unavailable: string | null;
-  description: string;
-  minAmountPaise: Paise;
-  active: boolean;
-  /** The shopper's uses of this code all went to orders already. */
-  spent: boolean;
-  /** Uses one customer may make (null: no limit), for the words of the refusal. */
-  usesPerCustomer: number | null;
-};
-
-export type ShippingRule = { freeShippingMinPaise: Paise; shippingFeePaise: Paise };
 
 export type PricedLine = {
   itemId: string;
@@ -56,8 +23,9 @@ export type PricedLine = {
 export type PricingProblem = {
   itemId: string;
   name: string;
-  reason: "unavailable" | "out_of_stock";
-  /** Units left; 0 when none or unavailable. */
+  /** The cart's word for the line (common/cart.ts Availability). */
+  reason: Exclude<Availability, "available">;
+  /** Units left; 0 when none or no longer sold. */
   available: number;
   message: string;
 };
@@ -75,87 +43,49 @@ export type OrderPricing = {
   problems: PricingProblem[];
 };
 
-/**
- * Why a code cannot be used on this order, in the words the shopper reads, or null. The cart shows the same
- * words (common/cart.ts), so a code the cart shows as applied is the code the order gets.
- */
-export function discountProblemOf(discount: PricingDiscount): string | null {
-  if (!discount.active) return DISCOUNT_MESSAGES.invalid;
-  if (discount.unavailable) return discount.unavailable;
-  if (discount.spent) return usedUpMessage(discount.usesPerCustomer);
-  return null;
-}
-
-/** Free at or above the threshold (after discount), else the fee; nothing to ship costs nothing. */
-export function shippingFor(afterDiscountPaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
-  return !hasItems || afterDiscountPaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
-}
-
-export function priceOrder(input: {
-  items: readonly PricingItem[];
-  discount: PricingDiscount | null;
-  shipping: ShippingRule;
-}): OrderPricing {
-  const lines: PricedLine[] = [];
-  const problems: PricingProblem[] = [];
-  for (const item of input.items) {
-    if (!item.current) {
-      problems.push({
-        itemId: item.itemId,
-        name: item.itemId,
-        reason: "unavailable",
-        available: 0,
-        message: "This item is no longer sold. Please remove it from your cart.",
-      });
-      continue;
-    }
-    const { name, unitPricePaise, stock, image, perishable } = item.current;
-    lines.push({
-      itemId: item.itemId,
-      kind: item.kind,
-      name,
-      image,
-      quantity: item.quantity,
-      unitPricePaise,
-      lineTotalPaise: unitPricePaise * item.quantity,
-      previousUnitPricePaise: item.addedPricePaise === unitPricePaise ? null : item.addedPricePaise,
-      perishable,
-    });
-    if (stock < item.quantity) {
-      problems.push({
-        itemId: item.itemId,
-        name,
-        reason: "out_of_stock",
-        available: Math.max(0, stock),
-        message:
-          stock <= 0
-            ? `${name} is out of stock. Please remove it from your cart.`
-            : `Only ${stock} of ${name} ${stock === 1 ? "is" : "are"} left. Please lower the quantity in your cart.`,
-      });
-    }
-  }
-
-  const subtotalPaise = lines.reduce((sum, line) => sum + line.lineTotalPaise, 0);
-  let discount: OrderPricing["discount"] = null;
-  let discountProblem: OrderPricing["discountProblem"] = null;
-  if (input.discount) {
-    const { code, description } = input.discount;
-    const problem = discountProblemOf(input.discount);
-    if (problem) discountProblem = { code, message: problem };
-    else discount = { code, description, amountPaise: discountAmount(subtotalPaise, input.discount) };
-  }
-
-  const afterDiscount = subtotalPaise - (discount?.amountPaise ?? 0);
-  const shippingPaise = shippingFor(afterDiscount, input.shipping, lines.length > 0);
+/** The cart as an order: `cart` must have been priced with a shipping rule. */
+export function orderPricingOf(cart: PricedCart): OrderPricing {
+  if (!cart.shipping) throw new Error("An order is priced with a shipping rule");
+  const { discount } = cart;
   return {
-    lines,
-    subtotalPaise,
-    discount,
-    discountProblem,
-    shippingPaise,
-    freeShippingShortfallPaise:
-      lines.length === 0 ? 0 : Math.max(0, input.shipping.freeShippingMinPaise - afterDiscount),
-    totalPaise: afterDiscount + shippingPaise,
-    problems,
+    lines: cart.lines.flatMap((line): PricedLine[] =>
+      line.availability === "not_sold" || line.unitPricePaise === null
+        ? []
+        : [
+            {
+              itemId: line.id,
+              kind: line.kind,
+              name: line.name,
+              image: line.imageKey ?? line.id,
+              quantity: line.quantity,
+              unitPricePaise: line.unitPricePaise,
+              lineTotalPaise: line.lineTotalPaise,
+              previousUnitPricePaise: line.priceChanged ? line.addedPricePaise : null,
+              perishable: line.perishable,
+            },
+          ],
+    ),
+    subtotalPaise: cart.subtotalPaise,
+    discount:
+      discount?.valid === true
+        ? { code: discount.code, description: discount.description, amountPaise: discount.amountPaise }
+        : null,
+    discountProblem: discount?.problem ? { code: discount.code, message: discount.problem } : null,
+    shippingPaise: cart.shipping.feePaise,
+    freeShippingShortfallPaise: cart.shipping.freeShippingShortfallPaise,
+    totalPaise: cart.shipping.orderTotalPaise,
+    problems: cart.lines.flatMap((line): PricingProblem[] =>
+      line.availability === "available" || line.problem === null
+        ? []
+        : [
+            {
+              itemId: line.id,
+              name: line.name,
+              reason: line.availability,
+              available: line.availability === "not_sold" ? 0 : Math.max(0, line.stock),
+              message: line.problem,
+            },
+          ],
+    ),
   };
 }

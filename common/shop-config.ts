@@ -1,4 +1,4 @@
-import type { ShippingRule } from "./order-pricing.ts";
+import type { ShippingRule } from "./cart.ts";
 import type { PromoBanner, ShopDetails } from "./schemas/shop.ts";
 
 /**

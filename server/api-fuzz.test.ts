@@ -85,7 +85,7 @@ import {
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { setStaffRoleSchema } from "../common/schemas/staff.ts";
 import { addGstRateSchema, gstr1QuerySchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../tests/fake-shiprocket.ts";
@@ -706,8 +706,7 @@ beforeAll(async () => {
     MSG91_API_BASE: sms.base,
   });
   const customer = await signUpViaApp(shop.app, "meera@example.in");
-  const admin = await signUpViaApp(shop.app, "staff@example.in");
-  await makeAdmin(shop.db, admin.userId);
+  const admin = await signUpWithRole(shop, "staff@example.in", "owner");
   // Better Auth's own endpoints sign out, delete accounts and change passwords: they get an account of their own.
   const authCustomer = await signUpViaApp(shop.app, "anita@example.in");
   Object.assign(accounts, { customer, admin, authCustomer });

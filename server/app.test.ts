@@ -2,16 +2,12 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, jsonRequest } from "../tests/database.ts";
+import { describe, expect, it } from "vitest";
+import { createTestApp, jsonRequest, setUpTestApp } from "../tests/database.ts";
 import { serveWebApp } from "./app.ts";
 import { handleError } from "./errors.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 describe("the app shell", () => {
   it("reports health and readiness", async () => {

@@ -1,29 +1,26 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
-import { callApi, createTestApp } from "../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../tests/orders.ts";
 
 /**
  * What a hostile client's generated bad input turned into 500s: each must now be a 400 naming the field
  * (or a 404 for a path that names nothing), in the API's error shape.
  */
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let customer: TestAccount;
 let admin: TestAccount;
 let orderNumber: string;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   customer = await signUpViaApp(shop.app, "meera@example.in");
-  admin = await signUpViaApp(shop.app, "staff@example.in");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff@example.in", "owner");
   await putInCart(shop.db, customer.userId, [{ itemId: "coconut-oil" }]);
   const addressId = await saveAddress(shop.app, customer.cookie);
   const placed = await placeOrderRequest(shop.app, customer.cookie, { addressId, paymentMethod: "cod" });
   orderNumber = ((await placed.json()) as { order: { number: string } }).order.number;
 });
-afterAll(() => shop.close());
 
 const NUL = "\u0000";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ShopDetails } from "../common/schemas/shop.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../tests/database.ts";
 import { readMails, type SentMail, waitForMail } from "../tests/mail.ts";
 import { TEST_ADDRESS } from "../tests/orders.ts";
@@ -47,8 +47,7 @@ describe("order and account mails sign with the shop's details", () => {
 
   beforeAll(async () => {
     shop = await createTestApp(ENV_CONTACT);
-    owner = await signUpViaApp(shop.app, "signature-owner@example.in");
-    await makeAdmin(shop.db, owner.userId);
+    owner = await signUpWithRole(shop, "signature-owner@example.in", "owner");
   });
   afterAll(() => shop.close());
 

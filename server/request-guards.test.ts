@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signUpViaApp, type TestAccount } from "../tests/accounts.ts";
-import { callApi, createTestApp, TEST_ORIGIN } from "../tests/database.ts";
+import { callApi, createTestApp, setUpTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../tests/orders.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let customer: TestAccount;
 let orderNumber: string;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   customer = await signUpViaApp(shop.app, "meera@example.in");
   await putInCart(shop.db, customer.userId, [{ itemId: "coconut-oil" }]);
   const addressId = await saveAddress(shop.app, customer.cookie);
   const placed = await placeOrderRequest(shop.app, customer.cookie, { addressId, paymentMethod: "cod" });
   orderNumber = ((await placed.json()) as { order: { number: string } }).order.number;
 });
-afterAll(() => shop.close());
 
 /** A request as a page on another site (or no page at all) can make it. */
 function raw(method: string, path: string, headers: Record<string, string>, body?: string) {

@@ -113,3 +113,14 @@ export async function signInViaApp(
   if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
   return { ...account, cookie: sessionCookie(response) };
 }
+
+/** Signs up an account through the app and, given a role, grants it: the owners and staff of admin tests. */
+export async function signUpWithRole(
+  shop: { app: Hono; db: Db },
+  email: string,
+  role?: "owner" | "staff",
+): Promise<TestAccount> {
+  const account = await signUpViaApp(shop.app, email);
+  if (role) await makeAdmin(shop.db, account.userId, role);
+  return account;
+}

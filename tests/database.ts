@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createApp } from "../server/app.ts";
 import { createDb } from "../server/db/client.ts";
 import { createDeps } from "../server/deps.ts";
@@ -103,6 +103,21 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * A test file's own shop: created before its tests and dropped after them. The object is filled in by the
+ * time the first test runs, so it can be named at the top of the file.
+ */
+export function setUpTestApp(overrides: Record<string, string> = {}): TestApp {
+  const shop = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(shop, await createTestApp(overrides));
+  });
+  afterAll(() => shop.close?.());
+  return shop;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { createTestApp, type TestApp } from "./database.ts";
 
 /**
  * A local stand-in for Razorpay's API and its Checkout script, for tests: it creates orders, takes
@@ -198,4 +200,22 @@ function checkoutScript(origin: string) {
   window.Razorpay = Razorpay;
 })();
 `;
+}
+
+/** A test file's shop with payments through its own fake Razorpay, both started before the tests and stopped after. */
+export function setUpTestAppWithRazorpay(overrides: Record<string, string> = {}): {
+  shop: TestApp;
+  fake: FakeRazorpay;
+} {
+  const shop = {} as TestApp;
+  const fake = {} as FakeRazorpay;
+  beforeAll(async () => {
+    Object.assign(fake, await startFakeRazorpay());
+    Object.assign(shop, await createTestApp({ ...fake.env, ...overrides }));
+  });
+  afterAll(async () => {
+    await shop.close?.();
+    await fake.stop?.();
+  });
+  return { shop, fake };
 }

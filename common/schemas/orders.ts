@@ -54,11 +54,17 @@ export const guestOrderSchema = z
   .strict();
 export type GuestOrderRequest = z.infer<typeof guestOrderSchema>;
 
-/** The guest checkout page's summary: the browser's cart, priced exactly as the order will be. */
+/**
+ * The guest checkout page's summary: the browser's cart, priced exactly as the order will be. With the
+ * e-mail and mobile typed so far, the applied code is checked against their uses too, so a code they have
+ * spent is named on the page rather than only refused by Place order.
+ */
 export const guestCheckoutSchema = z
   .object({
     items: cartEntriesSchema,
     discountCode: discountCodeInputSchema.nullable().optional(),
+    email: emailSchema.optional(),
+    mobile: addressInputSchema.shape.phone.optional(),
   })
   .strict();
 

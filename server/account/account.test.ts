@@ -1,14 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { accounts, cartItems, carts, sessions, users, verifications } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 const ORIGIN = "http://localhost:3000";
 const cookieOf = (response: Response) =>

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SavedAddress } from "../../common/schemas/address.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { setUpTestApp } from "../../tests/database.ts";
 import { asUser, TEST_ADDRESS } from "../../tests/orders.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 const post = (cookie: string, body: unknown) =>
   shop.app.request("/api/addresses", asUser(cookie, { method: "POST", body }));

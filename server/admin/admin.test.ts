@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { setUpTestApp } from "../../tests/database.ts";
 import { adminRoutes } from "./admin.routes.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let customer: TestAccount;
 let admin: TestAccount;
 beforeAll(async () => {
-  shop = await createTestApp();
   customer = await signUpViaApp(shop.app, "customer@example.in");
-  admin = await signUpViaApp(shop.app, "staff@example.in");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff@example.in", "owner");
 });
-afterAll(() => shop.close());
 
 const as = (account: TestAccount | null, method = "GET") => ({
   method,

@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp, TEST_AUTH_SECRET } from "../../tests/database.ts";
+import { setUpTestApp, TEST_AUTH_SECRET } from "../../tests/database.ts";
 import { linkIn, readMails, waitForMail } from "../../tests/mail.ts";
 import { auditLog, users } from "../db/schema.ts";
 import { setRole } from "./roles.ts";
@@ -12,13 +12,11 @@ import { setRole } from "./roles.ts";
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp({ ADMIN_EMAILS: "Owner@Example.in, manager@example.in" });
 let databaseUrl: string;
 beforeAll(async () => {
-  shop = await createTestApp({ ADMIN_EMAILS: "Owner@Example.in, manager@example.in" });
   databaseUrl = shop.env.DATABASE_URL ?? "";
 });
-afterAll(() => shop.close());
 
 const ORIGIN = "http://localhost:3000";
 const roleOf = async (cookie: string) =>

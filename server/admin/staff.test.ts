@@ -1,23 +1,25 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  makeAdmin,
+  signInViaApp,
+  signUpViaApp,
+  signUpWithRole,
+  type TestAccount,
+} from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, users } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "staff-page-owner@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
-  staff = await signUpViaApp(shop.app, "staff-page-staff@example.in");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  owner = await signUpWithRole(shop, "staff-page-owner@example.in", "owner");
+  staff = await signUpWithRole(shop, "staff-page-staff@example.in", "staff");
   customer = await signUpViaApp(shop.app, "staff-page-customer@example.in");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, body?: unknown, as: TestAccount | null = owner) =>
   callApi(shop.app, method, "/api/admin/staff", { body, ...(as ? { as } : {}) });
@@ -131,8 +133,7 @@ describe("a shop always keeps an owner", () => {
 
   it("with a second owner, either may step down, but two owners demoting each other at once leave one", async () => {
     for (let round = 0; round < 5; round++) {
-      const other = await signUpViaApp(shop.app, `co-owner-${round}@example.in`);
-      await makeAdmin(shop.db, other.userId, "owner");
+      const other = await signUpWithRole(shop, `co-owner-${round}@example.in`, "owner");
       const [first, second] = await Promise.all([
         api("PUT", { email: other.email, role: "staff" }, owner),
         api("PUT", { email: owner.email, role: "staff" }, other),
@@ -152,8 +153,7 @@ describe("a shop always keeps an owner", () => {
   }, 60_000);
 
   it("an owner with another owner beside them may step down to staff", async () => {
-    const other = await signUpViaApp(shop.app, "steady-owner@example.in");
-    await makeAdmin(shop.db, other.userId, "owner");
+    const other = await signUpWithRole(shop, "steady-owner@example.in", "owner");
     const stepDown = await api("PUT", { email: other.email, role: "staff" }, other);
     expect(stepDown.status).toBe(200);
     expect(await roleOf(other.email)).toBe("staff");

@@ -1,24 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AuditPage } from "../../common/schemas/audit.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { auditLog, discountCodes, jobs } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "owner@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
-  staff = await signUpViaApp(shop.app, "Staff@Example.in");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  owner = await signUpWithRole(shop, "owner@example.in", "owner");
+  staff = await signUpWithRole(shop, "Staff@Example.in", "staff");
   customer = await signUpViaApp(shop.app, "shopper@example.in");
 });
-afterAll(() => shop.close());
 
 const api = (as: TestAccount | null, method: string, path: string, body?: unknown) =>
   callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });

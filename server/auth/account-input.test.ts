@@ -1,16 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { users } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let account: Awaited<ReturnType<typeof signUpViaApp>>;
 beforeAll(async () => {
-  shop = await createTestApp();
   account = await signUpViaApp(shop.app, "lata@example.in");
 });
-afterAll(() => shop.close());
 
 const ORIGIN = "http://localhost:3000";
 const post = (path: string, body: unknown, cookie?: string) =>

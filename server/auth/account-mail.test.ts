@@ -1,19 +1,18 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { mailsTo, type SentMail, waitForMail } from "../../tests/mail.ts";
 import { jobs } from "../db/schema.ts";
 import type { Mail } from "../mail.ts";
 import { sealSecret } from "../secrets.ts";
 import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "./account-mail.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 /** Tries the mail server refuses before it takes mail again: set per test. */
 let refuse = 0;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   const outbox = shop.deps.mailer;
   shop.deps.mailer = {
     async send(mail) {
@@ -25,7 +24,6 @@ beforeAll(async () => {
     },
   };
 });
-afterAll(() => shop.close());
 
 const accountMailJobs = () => shop.db.select().from(jobs).where(eq(jobs.kind, ACCOUNT_MAIL_JOB));
 
@@ -94,10 +92,8 @@ describe("a staff member reading the job list", () => {
   let owner: TestAccount;
   let staff: TestAccount;
   beforeAll(async () => {
-    owner = await signUpViaApp(shop.app, "owner-25@example.in");
-    await makeAdmin(shop.db, owner.userId, "owner");
-    staff = await signUpViaApp(shop.app, "staff-25@example.in");
-    await makeAdmin(shop.db, staff.userId, "staff");
+    owner = await signUpWithRole(shop, "owner-25@example.in", "owner");
+    staff = await signUpWithRole(shop, "staff-25@example.in", "staff");
   });
 
   for (const mailServer of ["up", "down"] as const) {

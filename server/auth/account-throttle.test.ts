@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { mailsTo, readMails, waitForMail } from "../../tests/mail.ts";
 import { authThrottles } from "../db/schema.ts";
 
@@ -15,11 +15,7 @@ const PER_ADDRESS = {
   AUTH_EMAIL_PER_ADDRESS_MINUTES: "15",
 };
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp(PER_ADDRESS);
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp(PER_ADDRESS);
 
 const ORIGIN = "http://localhost:3000";
 /** In-process requests have no socket, so X-Forwarded-For stands for the client's address here. */

@@ -10,17 +10,20 @@ import { verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { log, serializeError } from "../log.ts";
 import { mobileSignInAvailable } from "../sms/sms-sender.ts";
+import {
+  forgetOldThrottles,
+  MINUTE_MS,
+  type ThrottleDecision,
+  takeAllowance,
+} from "../throttles/throttle.ts";
 import type { SendAccountMail } from "./account-mail.ts";
 import { clientAddressFromChain } from "./client-address.ts";
 import { refuseForeignTargets } from "./redirect-check.ts";
 import {
   clearSignInAttempts,
-  forgetOldThrottles,
   lockAfterFailure,
   type MailKind,
   normaliseEmail,
-  type ThrottleDecision,
-  takeAllowance,
   takeMailAllowance,
   takeSignInAttempt,
 } from "./throttles.ts";
@@ -212,20 +215,20 @@ export function createAuthHooks({ db, env, sendLater }: HookDeps) {
     const number = toE164Mobile(body.phoneNumber) ?? "";
     const forwarded = ctx.headers?.get("x-forwarded-for") ?? ctx.request?.headers.get("x-forwarded-for");
     const client = clientAddressFromChain(forwarded, env) ?? "unknown";
-    const minutes = env.AUTH_SMS_WINDOW_MINUTES;
+    const windowMs = env.AUTH_SMS_WINDOW_MINUTES * MINUTE_MS;
     return (
       refuseUnlessAllowed(
-        await takeAllowance(db, "sms:client", client, env.AUTH_SMS_PER_CLIENT, minutes),
+        await takeAllowance(db, `sms:client:${client}`, env.AUTH_SMS_PER_CLIENT, windowMs),
         "TOO_MANY_SMS",
         "Too many codes were asked for from this network. Please try again later.",
       ) ??
       refuseUnlessAllowed(
-        await takeAllowance(db, "sms:number", number, env.AUTH_SMS_PER_NUMBER, minutes),
+        await takeAllowance(db, `sms:number:${number}`, env.AUTH_SMS_PER_NUMBER, windowMs),
         "TOO_MANY_SMS",
         "Too many codes were sent to this number. Please check your messages, or try again later.",
       ) ??
       // Last, so a request the allowances above refuse does not use up the shop's hour.
-      refuseOverShopCap(await takeAllowance(db, "sms:shop", "all", env.SMS_MAX_PER_HOUR, 60))
+      refuseOverShopCap(await takeAllowance(db, "sms:shop:all", env.SMS_MAX_PER_HOUR, 60 * MINUTE_MS))
     );
   }
 

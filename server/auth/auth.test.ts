@@ -1,15 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, setUpTestApp } from "../../tests/database.ts";
 import { linkIn, readMails, waitForMail } from "../../tests/mail.ts";
 import { accounts, sessions, users, verifications } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 const ORIGIN = "http://localhost:3000";
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

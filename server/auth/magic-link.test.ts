@@ -1,15 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp } from "../../tests/database.ts";
+import { describe, expect, it } from "vitest";
+import { setUpTestApp } from "../../tests/database.ts";
 import { linkIn, readMails, waitForMail } from "../../tests/mail.ts";
 import { users, verifications } from "../db/schema.ts";
 import { MAGIC_LINK_MINUTES } from "./account-mail.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 const ORIGIN = "http://localhost:3000";
 

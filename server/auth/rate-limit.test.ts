@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { createTestApp, setUpTestApp } from "../../tests/database.ts";
 import { createApp } from "../app.ts";
 import { createDeps } from "../deps.ts";
 
@@ -12,11 +12,7 @@ const LIMITS = {
   AUTH_RATE_LIMIT_EMAIL: "2",
 };
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp(LIMITS);
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp(LIMITS);
 
 const ORIGIN = "http://localhost:3000";
 /** In-process requests have no socket, so X-Forwarded-For stands for the client's address here. */

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 beforeAll(async () => {
-  shop = await createTestApp();
   // A real account, so a link or reset that got through would be mailed.
   await signUpMany(shop.app, ["gita@example.in"]);
   // Its confirmation mail goes out after the answer: counted from here on, it would look like a mail let through.
   await waitForMail(shop.dataDir, { to: "gita@example.in", subject: /Confirm your e-mail/ });
 });
-afterAll(() => shop.close());
 
 const ORIGIN = "http://localhost:3000";
 

@@ -1,14 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInViaApp, signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { sessions } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 const ORIGIN = "http://localhost:3000";
 const call = (method: string, path: string, cookie: string, body?: unknown) =>

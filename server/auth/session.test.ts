@@ -1,20 +1,18 @@
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp, signUpWithRole } from "../../tests/accounts.ts";
+import { setUpTestApp } from "../../tests/database.ts";
 import { handleError } from "../errors.ts";
 import { requireAdmin, requireUser } from "./session.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let probe: Hono;
 beforeAll(async () => {
-  shop = await createTestApp();
   probe = new Hono()
     .get("/user", async (c) => c.json(await requireUser(shop.deps, c)))
     .get("/admin", async (c) => c.json(await requireAdmin(shop.deps, c)))
     .onError(handleError);
 });
-afterAll(() => shop.close());
 
 describe("who is calling", () => {
   it("answers 401 signed out, 403 for a customer on admin, 200 for an admin", async () => {
@@ -31,8 +29,7 @@ describe("who is calling", () => {
     expect(forbidden.status).toBe(403);
     expect((await forbidden.json()).error.code).toBe("forbidden");
 
-    const admin = await signUpViaApp(shop.app, "staff@example.in");
-    await makeAdmin(shop.db, admin.userId);
+    const admin = await signUpWithRole(shop, "staff@example.in", "owner");
     expect((await probe.request("/admin", { headers: { Cookie: admin.cookie } })).status).toBe(200);
   });
 });

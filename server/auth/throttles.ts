@@ -1,11 +1,14 @@
-import { createHash } from "node:crypto";
-import { and, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { authThrottles } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-
-/** What a throttle decided: go ahead, or wait this many seconds (at least 1). */
-export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+import {
+  MINUTE_MS,
+  secondsUntil,
+  type ThrottleDecision,
+  takeAllowance,
+  throttleKey,
+} from "../throttles/throttle.ts";
 
 /** The e-mails one address can be sent; each kind has its own allowance. */
 export type MailKind = "sign-in-link" | "reset" | "confirm";
@@ -14,23 +17,17 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Hashed, so the table keeps no list of the addresses strangers typed in. */
-function throttleKey(kind: string, email: string): string {
-  return createHash("sha256")
-    .update(`${kind}:${normaliseEmail(email)}`)
-    .digest("hex");
-}
-
-const secondsUntil = (moment: Date) => Math.max(1, Math.ceil((moment.getTime() - Date.now()) / 1000));
-
 /**
+ * Password sign-in is the one throttle that is not a count in a window (server/throttles/throttle.ts): it
+ * slows an address down and then locks it, in the same table.
+ *
  * Takes one password attempt for an address, in one statement so that attempts arriving at once are
  * counted one by one: the first AUTH_ACCOUNT_SLOW_AFTER go through at once, each further one only after
  * 1 s, 2 s, 4 s ... since the previous one, and none while the address is locked. Attempts are counted
  * when they start; a right password clears them (`clearSignInAttempts`).
  */
 export async function takeSignInAttempt(db: Db, env: Env, email: string): Promise<ThrottleDecision> {
-  const key = throttleKey("sign-in", email);
+  const key = throttleKey(`sign-in:${normaliseEmail(email)}`);
   const slowAfter = env.AUTH_ACCOUNT_SLOW_AFTER;
   // A lock that has run out, or attempts older than a lock would last, are forgotten: counting starts over.
   const startsOver = sql`(${authThrottles.lockedUntil} is not null or ${authThrottles.lastAttemptAt} < now() - make_interval(mins => ${env.AUTH_ACCOUNT_LOCK_MINUTES}))`;
@@ -63,7 +60,9 @@ export async function takeSignInAttempt(db: Db, env: Env, email: string): Promis
 
 /** The right password: the address starts with a clean slate. */
 export async function clearSignInAttempts(db: Db, email: string) {
-  await db.delete(authThrottles).where(eq(authThrottles.key, throttleKey("sign-in", email)));
+  await db
+    .delete(authThrottles)
+    .where(eq(authThrottles.key, throttleKey(`sign-in:${normaliseEmail(email)}`)));
 }
 
 /**
@@ -77,7 +76,7 @@ export async function lockAfterFailure(db: Db, env: Env, email: string): Promise
     .set({ lockedUntil: sql`now() + make_interval(mins => ${env.AUTH_ACCOUNT_LOCK_MINUTES})` })
     .where(
       and(
-        eq(authThrottles.key, throttleKey("sign-in", email)),
+        eq(authThrottles.key, throttleKey(`sign-in:${normaliseEmail(email)}`)),
         gte(authThrottles.count, env.AUTH_ACCOUNT_LOCK_AFTER),
         isNull(authThrottles.lockedUntil),
       ),
@@ -98,55 +97,8 @@ export function takeMailAllowance(
 ): Promise<ThrottleDecision> {
   return takeAllowance(
     db,
-    `mail:${kind}`,
-    email,
+    `mail:${kind}:${normaliseEmail(email)}`,
     env.AUTH_EMAIL_PER_ADDRESS,
-    env.AUTH_EMAIL_PER_ADDRESS_MINUTES,
+    env.AUTH_EMAIL_PER_ADDRESS_MINUTES * MINUTE_MS,
   );
-}
-
-/**
- * Takes one of `max` uses per `minutes` of something for one subject (an e-mail address, a mobile number, a
- * client address), counted in one conditional upsert so that requests arriving at once, at any instance,
- * are counted one by one.
- */
-export async function takeAllowance(
-  db: Db,
-  kind: string,
-  subject: string,
-  max: number,
-  minutes: number,
-): Promise<ThrottleDecision> {
-  const key = throttleKey(kind, subject);
-  const windowOver = sql`${authThrottles.windowStartedAt} <= now() - make_interval(mins => ${minutes})`;
-  const taken = await db
-    .insert(authThrottles)
-    .values({ key, count: 1, windowStartedAt: sql`now()`, lastAttemptAt: sql`now()` })
-    .onConflictDoUpdate({
-      target: authThrottles.key,
-      set: {
-        count: sql`case when ${windowOver} then 1 else ${authThrottles.count} + 1 end`,
-        windowStartedAt: sql`case when ${windowOver} then now() else ${authThrottles.windowStartedAt} end`,
-        lastAttemptAt: sql`now()`,
-      },
-      setWhere: sql`${windowOver} or ${authThrottles.count} < ${max}`,
-    })
-    .returning({ count: authThrottles.count });
-  if (taken.length > 0) return { allowed: true };
-  const [row] = await db.select().from(authThrottles).where(eq(authThrottles.key, key));
-  if (!row) return { allowed: true };
-  const windowEnds = row.windowStartedAt.getTime() + minutes * 60_000;
-  return { allowed: false, retryAfterSeconds: secondsUntil(new Date(windowEnds)) };
-}
-
-/** Rows nothing will read again: no lock running and no attempt for a day. */
-export async function forgetOldThrottles(db: Db) {
-  await db
-    .delete(authThrottles)
-    .where(
-      and(
-        lt(authThrottles.lastAttemptAt, sql`now() - interval '1 day'`),
-        or(isNull(authThrottles.lockedUntil), lt(authThrottles.lockedUntil, sql`now()`)),
-      ),
-    );
 }

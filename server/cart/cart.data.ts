@@ -1,151 +1,21 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import {
-  type CartEntry,
-  type CartItemKind,
-  MAX_QUANTITY,
-  type PricedCart,
-  type ResolvedLine,
-  summarizeCart,
-} from "../../common/cart.ts";
-import { imageFor } from "../../common/catalogue.ts";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { type CartEntry, type CartItemKind, MAX_QUANTITY, type PricedCart } from "../../common/cart.ts";
 import {
   codeUnavailable,
   DISCOUNT_MESSAGES,
   type DiscountCode,
   normalizeCode,
-  type PricedCode,
   usedUpMessage,
 } from "../../common/discount.ts";
-import { discountProblemOf, type PricingDiscount } from "../../common/order-pricing.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
-import { cartItems, cartMerges, carts, combos, products } from "../db/schema.ts";
+import { cartItems, cartMerges, carts } from "../db/schema.ts";
 import { findDiscountCode, findDiscountCodes, takeCustomerUse } from "../discounts/discounts.data.ts";
-import { loadDiscountFor } from "../orders/pricing.ts";
+import { guestCart, loadPricedCart, resolveLines } from "./priced-cart.ts";
 
-type StoredLine = CartEntry & { addedPricePaise: number | null };
-
-/**
- * What the catalogue says now about each line: name, picture, current price and whether it can be
- * bought in that quantity. Inactive and unknown items are kept (marked), never dropped silently.
- */
-export async function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Promise<ResolvedLine[]> {
-  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
-  const comboRows = comboIds.length
-    ? await db
-        .select({
-          id: combos.id,
-          title: combos.title,
-          salePricePaise: combos.salePricePaise,
-          image: combos.image,
-          stock: combos.stock,
-          active: combos.active,
-          productSlugs: combos.productSlugs,
-        })
-        .from(combos)
-        .where(inArray(combos.id, comboIds))
-    : [];
-  const slugs = new Set([
-    ...lines.filter((line) => line.kind === "product").map((line) => line.id),
-    ...comboRows.flatMap((row) => row.productSlugs),
-  ]);
-  const productRows = slugs.size
-    ? await db
-        .select({
-          slug: products.slug,
-          name: products.name,
-          pricePaise: products.pricePaise,
-          images: products.images,
-          stock: products.stock,
-          active: products.active,
-        })
-        .from(products)
-        .where(inArray(products.slug, [...slugs]))
-    : [];
-  const productsBySlug = new Map(productRows.map((row) => [row.slug, row]));
-  const combosById = new Map(comboRows.map((row) => [row.id, row]));
-
-  return lines.map((line): ResolvedLine => {
-    const base = {
-      id: line.id,
-      kind: line.kind,
-      quantity: line.quantity,
-      addedPricePaise: line.addedPricePaise,
-    };
-    if (line.kind === "product") {
-      const row = productsBySlug.get(line.id);
-      if (!row) return unknownLine(base);
-      return {
-        ...base,
-        name: row.name,
-        href: `/product/${row.slug}`,
-        image: imageFor(row.images[0] ?? row.slug),
-        unitPricePaise: row.pricePaise,
-        availability: availability(row.active, row.stock, line.quantity),
-      };
-    }
-    const row = combosById.get(line.id);
-    if (!row) return unknownLine(base);
-    // A combo is sold only while every product in it is.
-    const membersSold = row.productSlugs.every((slug) => productsBySlug.get(slug)?.active === true);
-    return {
-      ...base,
-      name: row.title,
-      href: `/combo/${row.id}`,
-      image: imageFor(row.image),
-      unitPricePaise: row.salePricePaise,
-      availability: availability(row.active && membersSold, row.stock, line.quantity),
-    };
-  });
-}
-
-function availability(sold: boolean, stock: number, quantity: number): ResolvedLine["availability"] {
-  if (!sold) return "not_sold";
-  if (stock <= 0) return "out_of_stock";
-  if (quantity > stock) return "insufficient_stock";
-  return "available";
-}
-
-function unknownLine(base: StoredLine): ResolvedLine {
-  return {
-    ...base,
-    name: base.id
-      .split("-")
-      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-      .join(" "),
-    href: base.kind === "product" ? `/product/${base.id}` : `/combo/${base.id}`,
-    image: null,
-    unitPricePaise: null,
-    availability: "not_sold",
-  };
-}
-
-/**
- * The signed-in shopper's cart, priced from the catalogue as it is now: lines with current unit prices
- * and line totals, availability, subtotal of what can be bought, the applied discount, total and whether
- * checkout is open. Checkout calls this (inside its transaction, passing `tx`) when it places an order.
- */
+/** The signed-in shopper's cart, priced from the catalogue as it is now (server/cart/priced-cart.ts). */
 export async function priceCart(db: DbOrTx, userId: string): Promise<PricedCart> {
-  const [cart] = await db
-    .select({ version: carts.version, discountCode: carts.discountCode })
-    .from(carts)
-    .where(eq(carts.userId, userId));
-  if (!cart) return summarizeCart([], null, 0);
-  const items = await db
-    .select({
-      id: cartItems.itemId,
-      kind: cartItems.kind,
-      quantity: cartItems.quantity,
-      addedPricePaise: cartItems.addedPricePaise,
-    })
-    .from(cartItems)
-    .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
-  const lines = await resolveLines(db, items);
-  const code = cart.discountCode
-    ? await loadDiscountFor(db, { kind: "account", userId }, cart.discountCode)
-    : null;
-  return summarizeCart(lines, code && asPricedCode(code), cart.version);
+  return (await loadPricedCart(db, { kind: "account", userId })).cart;
 }
 
 /** A guest's cart, sent as ids and quantities, priced the same way; nothing is stored. */
@@ -154,18 +24,8 @@ export async function priceEntries(
   entries: readonly CartEntry[],
   discountCode?: string | null,
 ): Promise<PricedCart> {
-  const lines = await resolveLines(
-    db,
-    entries.map((entry) => ({ ...entry, addedPricePaise: null })),
-  );
-  // Before checkout the guest's e-mail and mobile are not known, so their own uses cannot be counted yet.
-  const guest = { kind: "guest", email: "", mobile: "", items: entries, discountCode: null } as const;
-  const code = discountCode ? await loadDiscountFor(db, guest, normalizeCode(discountCode)) : null;
-  return summarizeCart(lines, code && asPricedCode(code), 0);
+  return (await loadPricedCart(db, guestCart(entries, discountCode))).cart;
 }
-
-/** The cart is priced with the code as the order would be, so it says why a code takes nothing off. */
-const asPricedCode = (code: PricingDiscount): PricedCode => ({ ...code, problem: discountProblemOf(code) });
 
 /**
  * Every change to a cart goes through here first: it creates the cart row if needed and bumps its

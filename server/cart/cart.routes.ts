@@ -18,9 +18,9 @@ import {
   priceCart,
   priceEntries,
   removeCartItem,
-  resolveLines,
   setCartItemQuantity,
 } from "./cart.data.ts";
+import { resolveLines } from "./priced-cart.ts";
 
 /** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
 export function cartRoutes(deps: Deps) {

@@ -1,20 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { placeOrderRequest, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { createApp } from "../app.ts";
 import { cartItems, combos, discountUses, products } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
 import { priceCart } from "./cart.data.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 let accounts = 0;
 const newAccount = () => {
@@ -522,5 +519,84 @@ describe("a code in the cart and at Place order", () => {
     const checkout = await (await call(account, "GET", "/checkout")).json();
     expect(checkout.pricing.discountProblem).toEqual({ code: "WELCOME10", message: cart.discount?.problem });
     expect(cart.discount?.problem).toBe("This discount code has already been used");
+  });
+
+  it("gives the order the code and the amount the cart showed applied, through checkout", async () => {
+    const account = await newAccount();
+    await add(account, "hair-growth-oil");
+    await add(account, "hair-growth-oil");
+    const applied = await call(account, "POST", "/discounts/apply", { code: "GLOW20" });
+    expect(applied.status).toBe(200);
+    const { message, cart } = (await applied.json()) as { message: string; cart: PricedCart };
+    expect(message).toContain("applied successfully!");
+    expect(cart.discount).toMatchObject({ code: "GLOW20", valid: true, problem: null });
+    expect(cart.discountPaise).toBeGreaterThan(0);
+
+    const checkout = await (await call(account, "GET", "/checkout")).json();
+    expect(checkout.pricing).toMatchObject({
+      subtotalPaise: cart.subtotalPaise,
+      discount: { code: "GLOW20", amountPaise: cart.discountPaise },
+      discountProblem: null,
+      problems: [],
+      totalPaise: cart.totalPaise + checkout.pricing.shippingPaise,
+    });
+
+    const addressId = await saveAddress(shop.app, account.cookie);
+    const placed = await placeOrderRequest(shop.app, account.cookie, { addressId, paymentMethod: "cod" });
+    expect(placed.status).toBe(201);
+    const { order } = await placed.json();
+    expect(order).toMatchObject({
+      subtotalPaise: cart.subtotalPaise,
+      discount: { code: "GLOW20", amountPaise: cart.discountPaise },
+      totalPaise: checkout.pricing.totalPaise,
+    });
+  });
+
+  it("names a guest's spent code on the checkout page once the e-mail or mobile is typed, as Place order refuses it", async () => {
+    const items = [{ id: "coconut-oil", kind: "product", quantity: 1 }];
+    const email = "spent-save15@example.in";
+    const mobile = "9812345670";
+    const placeAsGuest = (body: object) =>
+      shop.app.request(
+        "/api/guest-orders",
+        jsonRequest({
+          method: "POST",
+          body: { items, discountCode: "SAVE15", paymentMethod: "cod", ...body },
+          headers: { "Idempotency-Key": randomUUID() },
+        }),
+      );
+    expect((await placeAsGuest({ email, address: { ...TEST_ADDRESS, phone: mobile } })).status).toBe(201);
+
+    // The cart does not know who the guest is yet: the code shows as applied there.
+    const quote: PricedCart = await (
+      await call(null, "POST", "/cart/quote", { items, discountCode: "SAVE15" })
+    ).json();
+    expect(quote.discount).toMatchObject({ valid: true, problem: null });
+
+    const spent = { code: "SAVE15", message: "This discount code has already been used" };
+    for (const contact of [{ email }, { mobile: `+91 ${mobile}` }]) {
+      const checkout = await call(null, "POST", "/checkout/guest", {
+        items,
+        discountCode: "SAVE15",
+        ...contact,
+      });
+      expect(checkout.status).toBe(200);
+      const { pricing } = await checkout.json();
+      expect(pricing.discountProblem).toEqual(spent);
+      expect(pricing.discount).toBeNull();
+    }
+    const unknown = await call(null, "POST", "/checkout/guest", {
+      items,
+      discountCode: "SAVE15",
+      email: "someone-new@example.in",
+    });
+    expect((await unknown.json()).pricing.discount).toMatchObject({ code: "SAVE15" });
+    expect((await call(null, "POST", "/checkout/guest", { items, email: "not an address" })).status).toBe(
+      400,
+    );
+
+    const refused = await placeAsGuest({ email, address: { ...TEST_ADDRESS, phone: "9812345671" } });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.message).toContain(spent.message);
   });
 });

@@ -1,23 +1,21 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Combo, Product, ProductPage } from "../../common/catalogue.ts";
 import { searchProducts } from "../../common/catalogue-rules.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 
 /** The seeded 21 products and 129 more: past the 100 the shared catalogue was once read with. */
 const TOTAL = 150;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   await shop.db.execute(sql`
     insert into products (slug, name, description, category, subcategory, price_paise, rating, benefits, images, stock)
     select 'extra-herb-' || n, 'Extra Herb ' || n, 'A plain herbal powder.', 'body', 'Body Wash', 19900 + n,
            4.2, '["Gentle"]'::jsonb, '["neem-face-wash"]'::jsonb, 5
       from generate_series(1, ${TOTAL - 21}) as n`);
 });
-afterAll(() => shop.close());
 
 describe("the catalogue every page shares", () => {
   it("holds every product, the 101st and the 150th too, and the combos", async () => {

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { CodSummary, RemittanceImportResult } from "../../common/cod.ts";
 import type { OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { auditLog, codRemittances, orders, shipments } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let admin: TestAccount;
 let meera: TestAccount & { addressId: string };
 
@@ -72,13 +72,10 @@ async function remittancesOf(number: string) {
 }
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff@prakriti.example", "owner");
   const account = await signUpViaApp(shop.app, "meera@example.in");
   meera = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
 });
-afterAll(() => shop.close());
 
 describe("cash on delivery is staff's", () => {
   it.each([

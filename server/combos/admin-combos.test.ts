@@ -1,25 +1,21 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Combo } from "../../common/catalogue.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, combos, products } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
-  shop = await createTestApp();
   [owner, staff, customer] = await Promise.all([
-    signUpViaApp(shop.app, "combo-owner@example.in"),
-    signUpViaApp(shop.app, "combo-staff@example.in"),
+    signUpWithRole(shop, "combo-owner@example.in", "owner"),
+    signUpWithRole(shop, "combo-staff@example.in", "staff"),
     signUpViaApp(shop.app, "combo-customer@example.in"),
   ]);
-  await makeAdmin(shop.db, owner.userId, "owner");
-  await makeAdmin(shop.db, staff.userId, "staff");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
   callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });

@@ -1,18 +1,15 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Combo } from "../../common/catalogue.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "combo-picture-owner@example.in");
-  await makeAdmin(shop.db, owner.userId);
+  owner = await signUpWithRole(shop, "combo-picture-owner@example.in", "owner");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown) =>
   callApi(shop.app, method, `/api${path}`, { body, as: owner });

@@ -1,79 +1,51 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { describe, expect, it } from "vitest";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { detailsFromEnvironment } from "../../tests/shop-details.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let custom: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  [shop, custom] = await Promise.all([
-    createTestApp(),
-    createTestApp({
-      SHOP_NAME: "Vanya Herbals",
-      SHOP_PHONE: "+91 90000 11111",
-      SHOP_EMAIL: "help@vanya.example",
-    }),
-  ]);
+const shop = setUpTestApp();
+const custom = setUpTestApp({
+  SHOP_NAME: "Vanya Herbals",
+  SHOP_PHONE: "+91 90000 11111",
+  SHOP_EMAIL: "help@vanya.example",
 });
-afterAll(() => Promise.all([shop.close(), custom.close()]));
+
+/** GET /api/config for a shop whose owner has saved nothing yet. */
+const configFromEnvironment = (brand: { name: string; phone: string; email: string }) => ({
+  shopName: brand.name,
+  phone: brand.phone,
+  email: brand.email,
+  details: detailsFromEnvironment(brand),
+  banner: {
+    visible: true,
+    headline: "Flat 20% off all products",
+    details: "for a limited time.",
+    code: "GLOW20",
+    shortLabel: "20% OFF",
+  },
+  shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+  publicUrl: expect.stringMatching(/^http/),
+  whatsapp: false,
+});
 
 describe("GET /api/config", () => {
   it("returns the brand's name, phone and e-mail by default", async () => {
     const response = await shop.app.request("/api/config");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
-    expect(await response.json()).toEqual({
-      shopName: "Prakriti Naturals",
-      phone: "+91 98765 43210",
-      email: "care@prakritinaturals.in",
-      details: {
-        legalName: "Prakriti Naturals",
-        address: null,
+    expect(await response.json()).toEqual(
+      configFromEnvironment({
+        name: "Prakriti Naturals",
         phone: "+91 98765 43210",
         email: "care@prakritinaturals.in",
-        gstin: null,
-        fssaiLicence: null,
-        grievanceOfficer: { name: null, email: "care@prakritinaturals.in" },
-        updatedAt: null,
-      },
-      banner: {
-        visible: true,
-        headline: "Flat 20% off all products",
-        details: "for a limited time.",
-        code: "GLOW20",
-        shortLabel: "20% OFF",
-      },
-      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
-      publicUrl: expect.stringMatching(/^http/),
-      whatsapp: false,
-    });
+      }),
+    );
   });
 
   it("returns SHOP_NAME, SHOP_PHONE and SHOP_EMAIL from the environment as the details until the owner saves them, and nothing else", async () => {
     const response = await custom.app.request("/api/config");
-    expect(await response.json()).toStrictEqual({
-      shopName: "Vanya Herbals",
-      phone: "+91 90000 11111",
-      email: "help@vanya.example",
-      details: {
-        legalName: "Vanya Herbals",
-        address: null,
-        phone: "+91 90000 11111",
-        email: "help@vanya.example",
-        gstin: null,
-        fssaiLicence: null,
-        grievanceOfficer: { name: null, email: "help@vanya.example" },
-        updatedAt: null,
-      },
-      banner: {
-        visible: true,
-        headline: "Flat 20% off all products",
-        details: "for a limited time.",
-        code: "GLOW20",
-        shortLabel: "20% OFF",
-      },
-      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
-      publicUrl: expect.stringMatching(/^http/),
-      whatsapp: false,
-    });
+    expect(await response.json()).toStrictEqual(
+      configFromEnvironment({ name: "Vanya Herbals", phone: "+91 90000 11111", email: "help@vanya.example" }),
+    );
   });
 
   it("accepts only GET", async () => {

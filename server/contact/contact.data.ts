@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import {
   type AdminMessageFilter,
   type AdminMessagePage,
@@ -16,6 +16,7 @@ import {
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { contactMessages, contactReplies } from "../db/schema.ts";
+import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 
 export const ADMIN_MESSAGE_PAGE_SIZE = 50;
 
@@ -24,34 +25,21 @@ type ReplyRow = typeof contactReplies.$inferSelect;
 export type StoredMessage = Pick<MessageRow, "id" | "name" | "email" | "message" | "createdAt">;
 
 /**
- * Stores a message unless its e-mail address or client address already sent CONTACT_MESSAGES_PER_HOUR
- * in the last hour. Advisory locks on both keys (always e-mail first, so no two requests wait on each
- * other in a circle) make the count and the insert one step under concurrent requests.
+ * Stores a message unless its e-mail address or client address already sent CONTACT_MESSAGES_PER_HOUR in
+ * the hour: then `refusal`'s 429 (server/throttles/throttle.ts; the e-mail first, so no two requests wait on
+ * each other in a circle). Counted inside the transaction that stores the message, so only stored ones count.
  */
 export async function storeContactMessage(
   db: Db,
   input: { name: string; email: string; message: string; clientIp: string | undefined },
-): Promise<{ stored: StoredMessage } | { limited: "email" | "ip" }> {
+  refusal: (retryAfterSeconds: number) => { code: string; message: string },
+): Promise<{ stored: StoredMessage }> {
   const email = input.email.toLowerCase();
+  const hour = 60 * MINUTE_MS;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`contact:email:${email}`}, 0))`);
+    await requireAllowance(tx, `contact:email:${email}`, CONTACT_MESSAGES_PER_HOUR, hour, refusal);
     if (input.clientIp) {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtextextended(${`contact:ip:${input.clientIp}`}, 0))`,
-      );
-    }
-    const lastHour = gt(contactMessages.createdAt, sql`now() - interval '1 hour'`);
-    const [byEmail] = await tx
-      .select({ sent: count() })
-      .from(contactMessages)
-      .where(and(eq(sql`lower(${contactMessages.email})`, email), lastHour));
-    if ((byEmail?.sent ?? 0) >= CONTACT_MESSAGES_PER_HOUR) return { limited: "email" as const };
-    if (input.clientIp) {
-      const [byIp] = await tx
-        .select({ sent: count() })
-        .from(contactMessages)
-        .where(and(eq(contactMessages.clientIp, input.clientIp), lastHour));
-      if ((byIp?.sent ?? 0) >= CONTACT_MESSAGES_PER_HOUR) return { limited: "ip" as const };
+      await requireAllowance(tx, `contact:ip:${input.clientIp}`, CONTACT_MESSAGES_PER_HOUR, hour, refusal);
     }
     const [stored] = await tx
       .insert(contactMessages)

@@ -69,14 +69,10 @@ export function contactRoutes(deps: Deps) {
       const parsed = contactMessageSchema.safeParse(raw);
       if (!parsed.success) throw validationFailure(parsed.error);
       const { company: _empty, ...message } = parsed.data;
-      const result = await storeContactMessage(db, { ...message, clientIp: clientAddress(c, env) });
-      if ("limited" in result) {
-        throw httpError(
-          429,
-          "too_many_requests",
-          `You have sent ${CONTACT_MESSAGES_PER_HOUR} messages in the last hour. Please wait a while before sending another, or call us on ${env.SHOP_PHONE}.`,
-        );
-      }
+      const result = await storeContactMessage(db, { ...message, clientIp: clientAddress(c, env) }, () => ({
+        code: "too_many_requests",
+        message: `You have sent ${CONTACT_MESSAGES_PER_HOUR} messages in the last hour. Please wait a while before sending another, or call us on ${env.SHOP_PHONE}.`,
+      }));
       void forwardContactMessage(deps, result.stored).catch((error) =>
         log.error({ err: serializeError(error) }, "contact message forwarding crashed"),
       );

@@ -238,10 +238,11 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 /**
- * Throttles keyed on an e-mail address rather than a client address (docs/decisions/017): password
- * attempts against one address, and e-mails one address is sent. The key is a hash of the kind and the
- * address, so addresses typed by strangers are not kept in the clear. Counted whether or not the address
- * has an account, so a throttle never tells the two apart.
+ * Every throttle's counts (server/throttles/throttle.ts): e-mails and codes sent to one address or number,
+ * guest orders, contact messages, questions and reviews per account, and password attempts against one
+ * address (docs/decisions/017), which alone use `locked_until`. The key is a hash of what is counted, so
+ * addresses typed by strangers are not kept in the clear. Counted whether or not an address has an account,
+ * so a throttle never tells the two apart. (The name is older than the other throttles.)
  */
 export const authThrottles = pgTable("auth_throttles", {
   key: text("key").primaryKey(),
@@ -442,24 +443,6 @@ export const reviews = pgTable(
       sql`(${table.status} = 'rejected') = (${table.rejectionReason} is not null)`,
     ),
   ],
-);
-
-/**
- * What an account did that is limited per account (questions asked, reviews written), one row per action
- * taken, kept for the longest window: counted here rather than in memory so the limits hold across
- * instances, and not from the questions or reviews themselves so deleting one gives no allowance back.
- */
-export const accountActions = pgTable(
-  "account_actions",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    action: text("action", { enum: ["question", "review"] }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [index("account_actions_user_action_idx").on(table.userId, table.action, table.createdAt)],
 );
 
 export const contactMessages = pgTable(

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
+import { shippingFor } from "../../common/cart.ts";
 import { checkDelivery } from "../../common/delivery-check.ts";
-import { shippingFor } from "../../common/order-pricing.ts";
 import {
   deliveryCheckQuerySchema,
   deliveryRuleInputSchema,

@@ -1,24 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
 import type { CheckoutSummary } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { addresses, auditLog, deliveryRules, orders } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let customer: TestAccount;
 let accounts = 0;
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "delivery-owner@example.in");
-  await makeAdmin(shop.db, owner.userId);
+  owner = await signUpWithRole(shop, "delivery-owner@example.in", "owner");
   customer = await signUpViaApp(shop.app, "delivery-customer@example.in");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown, as: TestAccount | null = null) =>
   callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
@@ -273,8 +270,7 @@ describe("/api/admin/delivery-rules", () => {
       expect(forbidden.status, `${method} ${path}`).toBe(403);
       expect(forbidden.body.error.code).toBe("forbidden");
     }
-    const staff = await signUpViaApp(shop.app, "delivery-staff@example.in");
-    await makeAdmin(shop.db, staff.userId, "staff");
+    const staff = await signUpWithRole(shop, "delivery-staff@example.in", "staff");
     expect((await api("PUT", "/admin/delivery-rules/600", { rule: "no_cod" }, staff)).status).toBe(403);
     expect(await shop.db.select().from(deliveryRules)).toEqual([]);
   });

@@ -1,23 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { discountCodes, orders } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let customer: TestAccount;
 let accounts = 0;
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "owner@example.in");
-  await makeAdmin(shop.db, owner.userId);
+  owner = await signUpWithRole(shop, "owner@example.in", "owner");
   customer = await signUpViaApp(shop.app, "codes-customer@example.in");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
   callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });

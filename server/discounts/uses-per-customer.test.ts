@@ -1,24 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminDiscountCode } from "../../common/schemas/discount-codes.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
 import { auditLog, discountCodes, discountUses, guestDiscountUses, orders } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let shoppers = 0;
 let guests = 0;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "uses-owner@example.in");
-  await makeAdmin(shop.db, owner.userId);
+  owner = await signUpWithRole(shop, "uses-owner@example.in", "owner");
   await setStock(shop.db, "bath-powder", 1000);
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
   callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });

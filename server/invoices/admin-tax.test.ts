@@ -1,24 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { TaxSettings } from "../../common/schemas/tax.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, products } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "owner@example.in");
-  staff = await signUpViaApp(shop.app, "staff@example.in");
+  owner = await signUpWithRole(shop, "owner@example.in", "owner");
+  staff = await signUpWithRole(shop, "staff@example.in", "staff");
   customer = await signUpViaApp(shop.app, "customer@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
-  await makeAdmin(shop.db, staff.userId, "staff");
 });
-afterAll(() => shop.close());
 
 describe("the owner's tax settings", () => {
   it("lists the seeded rates and every product's HSN and rate", async () => {

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { type DocumentParty, orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
 import { exportGstr1 } from "./gstr1.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
@@ -140,7 +140,6 @@ async function csvOf(query: string) {
 }
 
 beforeAll(async () => {
-  shop = await createTestApp();
   await shop.db
     .update(shopDetails)
     .set({
@@ -152,11 +151,9 @@ beforeAll(async () => {
       gstin: GSTIN,
     })
     .where(eq(shopDetails.id, 1));
-  owner = await signUpViaApp(shop.app, "owner@example.in");
-  staff = await signUpViaApp(shop.app, "staff@example.in");
+  owner = await signUpWithRole(shop, "owner@example.in", "owner");
+  staff = await signUpWithRole(shop, "staff@example.in", "staff");
   customer = await signUpViaApp(shop.app, "customer@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
-  await makeAdmin(shop.db, staff.userId, "staff");
 
   // January 2026 (India time) from a shop in Tamil Nadu: sales to Karnataka (IGST) and Tamil Nadu (CGST +
   // SGST) at 5 % and 18 %, a delivery charge, a credit note against a December invoice, and documents on
@@ -332,7 +329,6 @@ beforeAll(async () => {
     });
   }
 }, 180_000);
-afterAll(() => shop.close());
 
 describe("the GSTR-1 export", () => {
   it("sums B2C (small) by place of supply and rate, net of the month's credit notes, to the paisa", async () => {

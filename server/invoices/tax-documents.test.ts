@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
 import { orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let staff: TestAccount;
 let accounts = 0;
 const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
@@ -31,12 +31,9 @@ async function registerShop(gstin: string | null = GSTIN) {
 }
 
 beforeAll(async () => {
-  shop = await createTestApp();
   await registerShop();
-  staff = await signUpViaApp(shop.app, "desk@example.in");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  staff = await signUpWithRole(shop, "desk@example.in", "staff");
 });
-afterAll(() => shop.close());
 
 async function customer(address: typeof TEST_ADDRESS & { district?: string } = TEST_ADDRESS) {
   const account = await signUpViaApp(shop.app, `buyer${++accounts}@example.in`);

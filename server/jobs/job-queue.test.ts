@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp } from "../../tests/accounts.ts";
+import { signUpViaApp, signUpWithRole } from "../../tests/accounts.ts";
 import { callApi, createTestApp, createTestDatabase } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { findFreePort } from "../db/embedded.ts";
@@ -141,8 +141,7 @@ describe("order mails through the job queue", () => {
     expect(failed.lastError).toContain("Mailbox busy");
     expect(received.some((each) => each.subject === `Order ${order.number} placed`)).toBe(false);
 
-    const admin = await signUpViaApp(shop.app, `queue-admin${++count}@example.in`);
-    await makeAdmin(shop.db, admin.userId);
+    const admin = await signUpWithRole(shop, `queue-admin${++count}@example.in`, "owner");
     expect(
       (await callApi(shop.app, "GET", "/api/admin/jobs?status=failed", { as: order.account })).status,
     ).toBe(403);

@@ -1,12 +1,12 @@
 import { desc, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decodeCursor, type KeysetCursor } from "../../common/lists.ts";
 import type { AdminOrderPage, DashboardFigures } from "../../common/orders.ts";
 import { fillBigShop } from "../../scripts/big-shop.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { setUpTestApp } from "../../tests/database.ts";
 import { asUser } from "../../tests/orders.ts";
 import { countUpTo } from "../admin/keyset.ts";
 import { listMessages } from "../contact/contact.data.ts";
@@ -24,7 +24,7 @@ import { listOrdersOf } from "./orders.data.ts";
  * queries would read all of orders, order_lines or order_events.
  */
 const ORDERS = 3_000;
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let admin: TestAccount;
 
 const asAdmin = () => asUser(admin.cookie);
@@ -35,12 +35,9 @@ const getPage = async (query: string) => {
 };
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff@prakriti.example", "owner");
   await fillBigShop(shop.db, { orders: ORDERS });
 }, 120_000);
-afterAll(() => shop.close());
 
 describe("a generated shop", () => {
   it("keeps the shop's rules: totals add up, PINs match states, a status that fits the events", async () => {

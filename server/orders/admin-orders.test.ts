@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type {
   AdminOrderDetail,
   AdminOrderPage,
@@ -7,12 +7,12 @@ import type {
   OrderDetail,
   StockList,
 } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orders } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let admin: TestAccount;
 let meera: TestAccount & { addressId: string };
 let ravi: TestAccount & { addressId: string };
@@ -37,9 +37,7 @@ const setStatus = (number: string, body: Record<string, unknown>) =>
   shop.app.request(`/api/admin/orders/${number}/status`, asAdmin({ method: "POST", body }));
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff@prakriti.example", "owner");
   meera = await customer("meera@example.in");
   ravi = await customer("ravi@example.in", {
     name: "Ravi Kumar",
@@ -51,7 +49,6 @@ beforeAll(async () => {
     pin: "600017",
   });
 });
-afterAll(() => shop.close());
 
 describe("the admin guard", () => {
   it.each([

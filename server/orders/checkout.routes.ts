@@ -3,26 +3,29 @@ import { imageFor } from "../../common/catalogue.ts";
 import type { CodRules } from "../../common/cod-rules.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
+import { orderPricingOf } from "../../common/order-pricing.ts";
 import type { AddressDelivery, CheckoutSummary } from "../../common/orders.ts";
 import type { SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
 import { listAddresses } from "../addresses/addresses.data.ts";
 import { requireUser } from "../auth/session.ts";
+import { guestCart, type LoadedCart, loadPricedCart, shippingRuleOf } from "../cart/priced-cart.ts";
 import { cachedCodRules, decideCod } from "../cod/cod-rules.ts";
 import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
-import { type CartForOrder, loadCartForOrder } from "./pricing.ts";
 
 /** What the checkout page shows: the cart priced exactly as the order will be, addresses, payment choices. */
 export function checkoutRoutes(deps: Deps) {
+  const shipping = shippingRuleOf(deps.env);
   const summarize = async (
-    { pricing }: CartForOrder,
+    { cart }: LoadedCart,
     addresses: SavedAddress[],
     userId: string | null,
   ): Promise<CheckoutSummary> => {
+    const pricing = orderPricingOf(cart);
     const rules = await cachedCodRules(deps);
     return {
       pricing,
@@ -47,21 +50,16 @@ export function checkoutRoutes(deps: Deps) {
       .get("/", async (c) => {
         const user = await requireUser(deps, c);
         const [cart, addresses] = await Promise.all([
-          loadCartForOrder(deps.db, deps.env, { kind: "account", userId: user.id }, { lock: false }),
+          loadPricedCart(deps.db, { kind: "account", userId: user.id }, { shipping }),
           listAddresses(deps.db, user.id),
         ]);
         return c.json(await summarize(cart, addresses, user.id));
       })
-      // A guest's cart lives in the browser: it is sent to be priced by the same function the order uses. The
-      // code's one use per customer is checked when the order names the e-mail and mobile.
+      // A guest's cart lives in the browser: it is sent to be priced by the same loader the order uses, with
+      // the e-mail and mobile once typed, so the code's uses per customer are counted before Place order.
       .post("/guest", validate("json", guestCheckoutSchema), async (c) => {
-        const { items, discountCode } = c.req.valid("json");
-        const cart = await loadCartForOrder(
-          deps.db,
-          deps.env,
-          { kind: "guest", email: "", mobile: "", items, discountCode: discountCode ?? null },
-          { lock: false },
-        );
+        const { items, discountCode, ...contact } = c.req.valid("json");
+        const cart = await loadPricedCart(deps.db, guestCart(items, discountCode, contact), { shipping });
         return c.json(await summarize(cart, [], null));
       })
   );

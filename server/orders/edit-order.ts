@@ -1,17 +1,26 @@
 import { and, asc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { availabilityOf, type ResolvedLine, summarizeCart } from "../../common/cart.ts";
+import { imageFor } from "../../common/catalogue.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
-import { DISCOUNT_LIMIT_MESSAGES } from "../../common/discount.ts";
+import {
+  codeUnavailable,
+  DISCOUNT_LIMIT_MESSAGES,
+  discountProblemOf,
+  type PricedCode,
+} from "../../common/discount.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
-import { type PricingDiscount, type PricingItem, priceOrder } from "../../common/order-pricing.ts";
+import { orderPricingOf } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import { type EditOrderItems, type OrderEditResult, orderEditable } from "../../common/schemas/order-edit.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import { shippingRuleOf } from "../cart/priced-cart.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
 import type { Tx } from "../db/client.ts";
 import {
   combos,
+  discountCodes,
   type OrderRow,
   orderEvents,
   orderLines,
@@ -25,7 +34,6 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
-import { type Buyer, loadDiscountFor } from "./pricing.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
 async function lockEditableOrder(tx: Tx, number: string, what: string): Promise<OrderRow> {
@@ -268,22 +276,24 @@ async function lockItems(
  * is still on and within its dates counts, not the uses left (the spent flag and the total limit would
  * count this order's own use against it).
  */
-async function discountForOrder(tx: Tx, order: OrderRow): Promise<PricingDiscount | null> {
+async function discountForOrder(tx: Tx, order: OrderRow): Promise<PricedCode | null> {
   if (!order.discountCode) return null;
-  const buyer: Buyer = order.userId
-    ? { kind: "account", userId: order.userId }
-    : {
-        kind: "guest",
-        email: order.guestEmail ?? "",
-        mobile: order.shipPhone,
-        items: [],
-        discountCode: order.discountCode,
-      };
-  const discount = await loadDiscountFor(tx, buyer, order.discountCode);
+  const [code] = await tx.select().from(discountCodes).where(eq(discountCodes.code, order.discountCode));
+  if (!code) return null;
+  const unavailable = codeUnavailable(code, new Date());
   return {
-    ...discount,
-    spent: false,
-    unavailable: discount.unavailable === DISCOUNT_LIMIT_MESSAGES.limitReached ? null : discount.unavailable,
+    code: code.code,
+    percent: code.percent,
+    amountOffPaise: code.amountOffPaise,
+    description: code.description,
+    minAmountPaise: code.minAmountPaise,
+    active: code.active,
+    problem: discountProblemOf({
+      active: code.active,
+      unavailable: unavailable === DISCOUNT_LIMIT_MESSAGES.limitReached ? null : unavailable,
+      spent: false,
+      usesPerCustomer: code.usesPerCustomer,
+    }),
   };
 }
 
@@ -349,54 +359,49 @@ export async function editOrderItems(
         .map((line) => `${line.kind}:${line.itemId}`),
       ...edit.lines.map((line) => `${line.kind}:${line.itemId}`).filter((key) => !oldByKey.has(key)),
     ];
-    const items: PricingItem[] = ordered.map((key) => {
+    const items = ordered.map((key): ResolvedLine => {
       const line = wanted.get(key);
       if (!line) throw new Error(`No line for ${key}`);
       const old = oldByKey.get(key);
       const item = locked.get(key);
-      // Units the order already holds are its own: they count as available to it.
-      const held = old?.quantity ?? 0;
+      const href = line.kind === "product" ? `/product/${line.itemId}` : `/combo/${line.itemId}`;
+      const entry = { id: line.itemId, kind: line.kind, quantity: line.quantity, href };
       if (old) {
+        // Units the order already holds are its own: they count as available to it, at the order's price.
+        const stock = (item?.stock ?? 0) + old.quantity;
         return {
-          itemId: line.itemId,
-          kind: line.kind,
-          quantity: line.quantity,
+          ...entry,
+          name: old.name,
+          image: imageFor(old.image),
+          imageKey: old.image,
+          unitPricePaise: old.unitPricePaise,
           addedPricePaise: old.unitPricePaise,
-          current: {
-            name: old.name,
-            unitPricePaise: old.unitPricePaise,
-            stock: (item?.stock ?? 0) + held,
-            image: old.image,
-            perishable: old.perishable,
-          },
+          availability: availabilityOf(true, stock, line.quantity),
+          stock,
+          perishable: old.perishable,
         };
       }
       return {
-        itemId: line.itemId,
-        kind: line.kind,
-        quantity: line.quantity,
-        addedPricePaise: item?.pricePaise ?? 0,
-        current: item?.active
-          ? {
-              name: item.name,
-              unitPricePaise: item.pricePaise,
-              stock: item.stock,
-              image: item.image,
-              perishable: item.perishable,
-            }
-          : null,
+        ...entry,
+        name: item?.name ?? line.itemId,
+        image: item ? imageFor(item.image) : null,
+        imageKey: item?.image ?? null,
+        unitPricePaise: item?.pricePaise ?? null,
+        addedPricePaise: item?.pricePaise ?? null,
+        availability: availabilityOf(item?.active === true, item?.stock ?? 0, line.quantity),
+        stock: item?.stock ?? 0,
+        perishable: item?.perishable ?? false,
       };
     });
 
-    const pricing = priceOrder({
-      items,
-      discount: await discountForOrder(tx, order),
-      shipping: {
-        freeShippingMinPaise: deps.env.FREE_SHIPPING_MIN_PAISE,
-        shippingFeePaise: deps.env.SHIPPING_FEE_PAISE,
-      },
-    });
-    const unavailable = pricing.problems.find((problem) => problem.reason === "unavailable");
+    const pricing = orderPricingOf(
+      summarizeCart({
+        lines: items,
+        discount: await discountForOrder(tx, order),
+        shipping: shippingRuleOf(deps.env),
+      }),
+    );
+    const unavailable = pricing.problems.find((problem) => problem.reason === "not_sold");
     if (unavailable) {
       throw httpError(
         409,
@@ -404,11 +409,9 @@ export async function editOrderItems(
         `${unavailable.itemId} is not on sale, so it cannot be added.`,
       );
     }
-    const short = pricing.problems.find((problem) => problem.reason === "out_of_stock");
+    const short = pricing.problems.find((problem) => problem.reason !== "not_sold");
     if (short) {
-      const held = oldByKey.get(
-        `${items.find((item) => item.itemId === short.itemId)?.kind}:${short.itemId}`,
-      );
+      const held = oldByKey.get(`${items.find((item) => item.id === short.itemId)?.kind}:${short.itemId}`);
       const most = short.available;
       throw httpError(
         409,

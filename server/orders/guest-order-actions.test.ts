@@ -1,28 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
+import { callApi } from "../../tests/database.ts";
+import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { orderEvents, orders, users } from "../db/schema.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import { claimGuestOrder } from "./claim-guest-orders.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let fake: FakeRazorpay;
+const { shop, fake } = setUpTestAppWithRazorpay();
 let guests = 0;
-
-beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  shop = await createTestApp(fake.env);
-});
-afterAll(async () => {
-  await shop.close();
-  await fake.stop();
-});
 
 type GuestView = { order: OrderDetail; email: string; token: string };
 type Placed = { number: string; token: string; email: string; phone: string; order: OrderDetail };

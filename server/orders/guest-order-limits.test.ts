@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
+import { callApi, jsonRequest } from "../../tests/database.ts";
+import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import {
   placeOrderRequest,
   putInCart,
@@ -25,19 +25,9 @@ const LIMITS = {
   UNPAID_ORDER_MAX_UNITS: "10",
 };
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let fake: FakeRazorpay;
+const { shop, fake } = setUpTestAppWithRazorpay(LIMITS);
 let guests = 0;
 let clients = 0;
-
-beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  shop = await createTestApp({ ...fake.env, ...LIMITS });
-});
-afterAll(async () => {
-  await shop.close();
-  await fake.stop();
-});
 
 /** A new client address each call, so one limit is tested at a time. */
 const newClient = () => {

@@ -13,14 +13,14 @@ import {
 } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
-import { takeAllowance } from "../auth/throttles.ts";
 import type { OrderRow } from "../db/schema.ts";
 import { guestOrderRequests, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { httpError, notFound, tooManyRequests } from "../errors.ts";
+import { httpError, notFound } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
 import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
+import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { validate } from "../validate.ts";
 import { claimGuestOrder } from "./claim-guest-orders.ts";
 import { guestOrderClaimMatches, guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
@@ -57,11 +57,12 @@ export function idempotencyKeyOf(c: Context): string {
   return key.data;
 }
 
-/** One ask of Find my order against its limits, counted in the database (so they hold across instances). */
-async function takeAsk(deps: Deps, subject: string, max: number): Promise<number | null> {
-  const decision = await takeAllowance(deps.db, "find-order", subject, max, FIND_ORDER_LIMITS.minutes);
-  return decision.allowed ? null : decision.retryAfterSeconds;
-}
+/** One ask of Find my order against one of its limits, counted in the database (so they hold across instances). */
+const takeAsk = (deps: Deps, subject: string, max: number) =>
+  requireAllowance(deps.db, `find-order:${subject}`, max, FIND_ORDER_LIMITS.minutes * MINUTE_MS, (wait) => ({
+    code: "too_many_requests",
+    message: `Too many tries. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
+  }));
 
 /**
  * Orders placed without an account: place one, open one by its signed link, pay for it online or cancel it
@@ -91,20 +92,16 @@ export function guestOrderRoutes(deps: Deps) {
     const guestOrder = order?.guestEmail ? order : undefined;
     const matches = guestOrderTokenMatches(env, guestOrder?.id ?? NO_ORDER_ID, token);
     if (guestOrder && matches) return guestOrder;
-    const decision = await takeAllowance(
+    await requireAllowance(
       db,
-      "guest-order-link:client",
-      clientAddress(c, env) ?? "unknown",
+      `guest-order-link:client:${clientAddress(c, env) ?? "unknown"}`,
       env.GUEST_ORDER_LINK_MISSES_PER_CLIENT,
-      env.GUEST_ORDER_WINDOW_MINUTES,
+      env.GUEST_ORDER_WINDOW_MINUTES * MINUTE_MS,
+      (wait) => ({
+        code: "too_many_requests",
+        message: `Too many links that open nothing. Please wait ${waitMinutes(wait)} and try again, or use Find my order.`,
+      }),
     );
-    if (!decision.allowed) {
-      throw tooManyRequests(
-        "too_many_requests",
-        `Too many links that open nothing. Please wait ${waitMinutes(decision.retryAfterSeconds)} and try again, or use Find my order.`,
-        decision.retryAfterSeconds,
-      );
-    }
     throw httpError(404, "order_link_not_found", NO_ORDER_LINK);
   };
 
@@ -119,22 +116,18 @@ export function guestOrderRoutes(deps: Deps) {
       .from(guestOrderRequests)
       .where(eq(guestOrderRequests.key, key));
     if (earlier?.orderId) return;
-    const subjects: [string, string, number][] = [
-      ["guest-order:client", clientAddress(c, env) ?? "unknown", env.GUEST_ORDER_PER_CLIENT],
-      ["guest-order:email", email, env.GUEST_ORDER_PER_CONTACT],
-      ["guest-order:mobile", mobile, env.GUEST_ORDER_PER_CONTACT],
+    const limits: [string, number][] = [
+      [`guest-order:client:${clientAddress(c, env) ?? "unknown"}`, env.GUEST_ORDER_PER_CLIENT],
+      [`guest-order:email:${email}`, env.GUEST_ORDER_PER_CONTACT],
+      [`guest-order:mobile:${mobile}`, env.GUEST_ORDER_PER_CONTACT],
     ];
-    for (const [kind, subject, max] of subjects) {
-      const decision = await takeAllowance(db, kind, subject, max, env.GUEST_ORDER_WINDOW_MINUTES);
-      if (!decision.allowed) {
-        // One message for the three limits: which one was reached would tell a stranger how an e-mail or a
-        // mobile has been used.
-        throw tooManyRequests(
-          "too_many_orders",
-          `Too many orders have been placed from here, or with this e-mail or mobile, in a short time. Please try again in ${waitMinutes(decision.retryAfterSeconds)}, or sign in to order.`,
-          decision.retryAfterSeconds,
-        );
-      }
+    for (const [key, max] of limits) {
+      // One message for the three limits: which one was reached would tell a stranger how an e-mail or a
+      // mobile has been used.
+      await requireAllowance(db, key, max, env.GUEST_ORDER_WINDOW_MINUTES * MINUTE_MS, (wait) => ({
+        code: "too_many_orders",
+        message: `Too many orders have been placed from here, or with this e-mail or mobile, in a short time. Please try again in ${waitMinutes(wait)}, or sign in to order.`,
+      }));
     }
   };
 
@@ -194,19 +187,8 @@ export function guestOrderRoutes(deps: Deps) {
       })
       .post("/find", validate("json", findOrderSchema), async (c) => {
         const { number, contact } = c.req.valid("json");
-        const wait =
-          (await takeAsk(
-            deps,
-            `client:${clientAddress(c, env) ?? "unknown"}`,
-            FIND_ORDER_LIMITS.perClient,
-          )) ?? (await takeAsk(deps, `order:${number}`, FIND_ORDER_LIMITS.perOrder));
-        if (wait !== null) {
-          throw tooManyRequests(
-            "too_many_requests",
-            `Too many tries. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
-            wait,
-          );
-        }
+        await takeAsk(deps, `client:${clientAddress(c, env) ?? "unknown"}`, FIND_ORDER_LIMITS.perClient);
+        await takeAsk(deps, `order:${number}`, FIND_ORDER_LIMITS.perOrder);
         // The answer is the same whether or not an order matched, so it tells no one which orders exist.
         await db.transaction(async (tx) => {
           const [order] = await tx

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, isNull } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type {
   AdminOrderDetail,
   AdminOrderPage,
@@ -8,8 +8,8 @@ import type {
   OrderDetail,
   OrderPage,
 } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import {
   placeOrderRequest,
@@ -22,13 +22,8 @@ import {
 import { combos, discountCodes, guestDiscountUses, guestOrderRequests, orders } from "../db/schema.ts";
 import { FIND_ORDER_ANSWER, FIND_ORDER_LIMITS } from "./guest-orders.routes.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let guests = 0;
-
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
 
 type GuestAnswer = {
   order: OrderDetail;
@@ -454,8 +449,7 @@ describe("no answer tells whether an e-mail or mobile has an account", () => {
 
 describe("staff find a guest's order as they find an account's", () => {
   it("by the e-mail it was placed with, and see that e-mail in the list, the order and the export", async () => {
-    const staff = await signUpViaApp(shop.app, "guest-desk@prakriti.example");
-    await makeAdmin(shop.db, staff.userId, "staff");
+    const staff = await signUpWithRole(shop, "guest-desk@prakriti.example", "staff");
     const asStaff = (path: string) =>
       shop.app.request(path, jsonRequest({ method: "GET", cookie: staff.cookie }));
     const buyer = guest({ email: "kavya.guest@example.in" });

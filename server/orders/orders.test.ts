@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CheckoutSummary, OrderDetail, OrderPage } from "../../common/orders.ts";
 import type { TestAccount } from "../../tests/accounts.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import {
   asUser,
@@ -27,13 +27,8 @@ import {
 } from "../db/schema.ts";
 import { changeOrderStatus } from "./order-status.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let accountCount = 0;
-
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
 
 /** A new customer with a saved address. */
 async function customer(): Promise<TestAccount & { addressId: string }> {
@@ -280,7 +275,7 @@ describe("stock and codes at order time", () => {
     const { response, body } = await placeCod(meera);
     expect(response.status).toBe(409);
     expect(body.error).toMatchObject({
-      code: "out_of_stock",
+      code: "insufficient_stock",
       message: "Only 1 of Face Wash Powder is left. Please lower the quantity in your cart.",
     });
     expect(await stockOf(shop.db, "coconut-oil")).toBe(coconutBefore);

@@ -5,9 +5,10 @@ import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
 import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
-import type { OrderPricing } from "../../common/order-pricing.ts";
+import { type OrderPricing, orderPricingOf } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
+import { type Buyer, guestContacts, loadPricedCart, shippingRuleOf } from "../cart/priced-cart.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
 import { askToConfirm, codConfirmDeadline } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
@@ -31,7 +32,6 @@ import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/dis
 import { httpError } from "../errors.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
-import { type Buyer, guestContacts, loadCartForOrder } from "./pricing.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
 export function formatOrderNumber(placedAt: Date, sequence: number) {
@@ -208,12 +208,15 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
 }
 
 /**
- * The cart priced with its rows locked (common/order-pricing.ts, as the cart and checkout show it): refused
- * when an item cannot be had, the cart is empty, or its code cannot be used.
+ * The cart priced with its rows locked, by the same loader and arithmetic as the cart and the checkout page
+ * show it: refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
 async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer) {
-  const cart = await loadCartForOrder(tx, env, buyer, { lock: true });
-  const { pricing } = cart;
+  const { cart, usesPerCustomer } = await loadPricedCart(tx, buyer, {
+    lock: true,
+    shipping: shippingRuleOf(env),
+  });
+  const pricing = orderPricingOf(cart);
   const [problem] = pricing.problems;
   if (problem) {
     throw httpError(
@@ -230,7 +233,7 @@ async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer) {
     const { code, message } = pricing.discountProblem;
     throw codeRefused(message, code);
   }
-  return cart;
+  return { pricing, usesPerCustomer };
 }
 
 const codeRefused = (message: string, code: string) =>

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import { putInCart, saveAddress } from "../../tests/orders.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let admin: TestAccount;
 let meera: TestAccount;
 let addressId: string;
@@ -42,13 +42,10 @@ const adminView = async (number: string) =>
   ).order;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  admin = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff@prakriti.example", "owner");
   meera = await signUpViaApp(shop.app, "meera@example.in");
   addressId = await saveAddress(shop.app, meera.cookie);
 });
-afterAll(() => shop.close());
 
 describe("shipping an order in one step", () => {
   it.each([

@@ -1,26 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
+import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { cartItems, orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let fake: FakeRazorpay;
+const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;
-
-beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  shop = await createTestApp(fake.env);
-});
-afterAll(async () => {
-  await shop.close();
-  await fake.stop();
-});
 
 type Shopper = TestAccount & { addressId: string };
 

@@ -1,25 +1,15 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../../tests/fake-razorpay.ts";
+import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let fake: FakeRazorpay;
+const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;
-
-beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  shop = await createTestApp(fake.env);
-});
-afterAll(async () => {
-  await shop.close();
-  await fake.stop();
-});
 
 async function customer(): Promise<TestAccount & { addressId: string }> {
   const account = await signUpViaApp(shop.app, `payer${++accounts}@example.in`);
@@ -196,8 +186,7 @@ describe("unpaid orders", () => {
     expect(stored).toMatchObject({ status: "cancelled", razorpayPaymentId: paid.razorpay_payment_id });
     expect((await eventsOf(order.number)).at(-1)?.note).toContain("refund due");
 
-    const staff = await signUpViaApp(shop.app, "refunds@example.in");
-    await makeAdmin(shop.db, staff.userId);
+    const staff = await signUpWithRole(shop, "refunds@example.in", "owner");
     const refund = await shop.app.request(
       `/api/admin/orders/${order.number}/status`,
       asUser(staff.cookie, { method: "POST", body: { status: "refunded" } }),

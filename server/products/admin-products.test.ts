@@ -1,30 +1,26 @@
 import { and, count, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { CartLine } from "../../common/cart.ts";
 import type { Product, ProductPage } from "../../common/catalogue.ts";
 import type { AdminProduct, AdminProductList } from "../../common/schemas/admin-products.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { putInCart } from "../../tests/orders.ts";
 import { auditLog, cartItems, productImageFiles, products, questions } from "../db/schema.ts";
 import { seedCatalogue } from "../db/seed/seed.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 let accounts = 0;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "products-owner@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
-  staff = await signUpViaApp(shop.app, "products-staff@example.in");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  owner = await signUpWithRole(shop, "products-owner@example.in", "owner");
+  staff = await signUpWithRole(shop, "products-staff@example.in", "staff");
   customer = await signUpViaApp(shop.app, "products-customer@example.in");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
   callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });

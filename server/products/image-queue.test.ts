@@ -2,23 +2,20 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp, TEST_PASSWORD, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest, TEST_ORIGIN } from "../../tests/database.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp, signUpWithRole, TEST_PASSWORD, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp, TEST_ORIGIN } from "../../tests/database.ts";
 import { productImageFiles } from "../db/schema.ts";
 import { IMAGE_QUEUE_WAITING, processInTurn } from "./product-images.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let shopper: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "image-queue-owner@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
+  owner = await signUpWithRole(shop, "image-queue-owner@example.in", "owner");
   shopper = await signUpViaApp(shop.app, "image-queue-shopper@example.in");
 });
-afterAll(() => shop.close());
 
 /** A PNG of one colour: a few kilobytes on the wire, every pixel of it to decode. */
 const flatPng = (width: number, height: number, seed: number) =>

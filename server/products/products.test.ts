@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Product, ProductPage } from "../../common/catalogue.ts";
-import { createTestApp } from "../../tests/database.ts";
+import { setUpTestApp } from "../../tests/database.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-beforeAll(async () => {
-  shop = await createTestApp();
-});
-afterAll(() => shop.close());
+const shop = setUpTestApp();
 
 const getJson = async (path: string) => {
   const response = await shop.app.request(path);

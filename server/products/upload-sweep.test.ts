@@ -1,25 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminProduct } from "../../common/schemas/admin-products.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { TEST_ADDRESS } from "../../tests/orders.ts";
 import { combos, jobs, orderLines, orders, productImageFiles } from "../db/schema.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { SWEEP_UPLOADS_JOB, scheduleUploadSweep, sweepUnusedUploads } from "./product-images.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let owner: TestAccount;
 let shade = 0;
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "sweep-owner@example.in");
-  await makeAdmin(shop.db, owner.userId);
+  owner = await signUpWithRole(shop, "sweep-owner@example.in", "owner");
 });
-afterAll(() => shop.close());
 
 const api = (method: string, path: string, body?: unknown) =>
   callApi(shop.app, method, `/api${path}`, { body, as: owner });

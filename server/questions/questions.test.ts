@@ -1,19 +1,18 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminQuestionPage, MyQuestion, PublicQuestion } from "../../common/questions.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { readMails, type SentMail } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { users } from "../db/schema.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let asha: TestAccount;
 let ravi: TestAccount;
 let admin: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   [asha, ravi, admin] = (await signUpMany(shop.app, [
     "asha@example.in",
     "ravi@example.in",
@@ -21,7 +20,6 @@ beforeAll(async () => {
   ])) as [TestAccount, TestAccount, TestAccount];
   await makeAdmin(shop.db, admin.userId);
 });
-afterAll(() => shop.close());
 
 const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>
   callApi(shop.app, method, path, options);

@@ -1,21 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Product } from "../../common/catalogue.ts";
 import type { AdminReviewPage, MyReview, ReviewPage } from "../../common/reviews.ts";
 import { makeAdmin, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { readMails } from "../../tests/mail.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
 import { orderLines, orders, users } from "../db/schema.ts";
 import { hasDeliveredOrderWith, publicAuthorName } from "./reviews.data.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let meera: TestAccount;
 let arjun: TestAccount;
 let admin: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   [meera, arjun, admin] = (await signUpMany(shop.app, [
     "meera.iyer@example.in",
     "arjun@example.in",
@@ -23,7 +22,6 @@ beforeAll(async () => {
   ])) as [TestAccount, TestAccount, TestAccount];
   await makeAdmin(shop.db, admin.userId);
 });
-afterAll(() => shop.close());
 
 const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>
   callApi(shop.app, method, path, options);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { makeAdmin, signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
@@ -72,8 +72,7 @@ beforeAll(async () => {
     .update(products)
     .set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 })
     .where(eq(products.slug, SLUG));
-  admin = await signUpViaApp(shop.app, "staff.ship@prakriti.example");
-  await makeAdmin(shop.db, admin.userId);
+  admin = await signUpWithRole(shop, "staff.ship@prakriti.example", "owner");
   meera = await signUpViaApp(shop.app, MEERA);
   addressId = await saveAddress(shop.app, meera.cookie);
 });

@@ -1,18 +1,19 @@
-import { and, count, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, count, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { signUpMany } from "../../tests/sign-up-many.ts";
+import { passTime } from "../../tests/throttles.ts";
 import { products, questions, reviews } from "../db/schema.ts";
+import { ACCOUNT_LIMITS, type AccountAction, accountAllowanceKey } from "./account-throttle.ts";
 
-let shop: Awaited<ReturnType<typeof createTestApp>>;
+const shop = setUpTestApp();
 let flooder: TestAccount;
 let patient: TestAccount;
 let reviewer: TestAccount;
 let neighbour: TestAccount;
 
 beforeAll(async () => {
-  shop = await createTestApp();
   [flooder, patient, reviewer, neighbour] = (await signUpMany(shop.app, [
     "flooder@example.in",
     "patient@example.in",
@@ -20,7 +21,6 @@ beforeAll(async () => {
     "neighbour@example.in",
   ])) as [TestAccount, TestAccount, TestAccount, TestAccount];
 });
-afterAll(() => shop.close());
 
 const ask = (as: TestAccount, index: number) =>
   callApi(shop.app, "POST", "/api/questions", {
@@ -44,9 +44,10 @@ async function storedQuestions(userId: string) {
 
 /** Moves an account's counted actions into the past, as if the shopper had waited. */
 async function wait(userId: string, minutes: number) {
-  await shop.db.execute(
-    sql`update account_actions set created_at = created_at - make_interval(mins => ${minutes}) where user_id = ${userId}`,
+  const keys = Object.entries(ACCOUNT_LIMITS).flatMap(([action, { rules }]) =>
+    rules.map((rule) => accountAllowanceKey(userId, action as AccountAction, rule)),
   );
+  await passTime(shop.db, keys, minutes);
 }
 
 function tally(statuses: number[]) {

@@ -1,9 +1,8 @@
-import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { accountActions } from "../db/schema.ts";
-import { tooManyRequests } from "../errors.ts";
+import { MINUTE_MS, requireAllowance } from "./throttle.ts";
 
-export type AccountAction = (typeof accountActions.$inferInsert)["action"];
+export type AccountAction = "question" | "review";
 
 type Rule = { max: number; minutes: number };
 
@@ -34,56 +33,36 @@ function describeMinutes(minutes: number) {
 }
 
 /**
- * Makes the account's other requests for this action wait until the caller's transaction ends; taken again
- * by takeAccountAllowance, which is harmless (the lock is held once more until the same end).
+ * Makes the account's other requests for this action wait until the caller's transaction ends, for work that
+ * must see their outcome before its allowance is counted (a second review of the same product).
  */
 export async function queueAccountAction(tx: Tx, userId: string, action: AccountAction) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`account:${action}:${userId}`}, 0))`);
 }
 
+/** The throttle key of one of an account's limits on an action (server/throttles/throttle.ts). */
+export const accountAllowanceKey = (userId: string, action: AccountAction, rule: Rule) =>
+  `account:${action}:${rule.minutes}:${userId}`;
+
 /**
- * Counts one action of the account, inside the caller's transaction, or throws a 429 saying when to try
- * again. Requests of one account for one action queue on an advisory lock, so of many sent at once exactly
- * the allowed number pass; the row is only kept if the caller's transaction commits.
+ * Counts one action of the account against each of its limits, inside the caller's transaction, or throws a
+ * 429 saying when to try again. The counts are kept only if the caller's transaction commits, and requests of
+ * one account for one action queue on them, so of many sent at once exactly the allowed number pass.
  */
 export async function takeAccountAllowance(tx: Tx, userId: string, action: AccountAction) {
   const { done, noun, rules } = ACCOUNT_LIMITS[action];
-  const longest = Math.max(...rules.map((rule) => rule.minutes));
-  await queueAccountAction(tx, userId, action);
-  // The time now, after the queue: not now(), this transaction's start, which may be earlier than the rows
-  // of the requests it queued behind, and would put their "try again" past the window's length.
-  const clock = await tx.execute<{ now_ms: number }>(
-    sql`select extract(epoch from clock_timestamp())::float8 * 1000 as now_ms`,
-  );
-  const nowMs = Number(clock.rows[0]?.now_ms);
-  const mine = and(eq(accountActions.userId, userId), eq(accountActions.action, action));
-  const recent = await tx
-    .select({ at: accountActions.createdAt })
-    .from(accountActions)
-    .where(and(mine, gt(accountActions.createdAt, sql`now() - make_interval(mins => ${longest})`)))
-    .orderBy(desc(accountActions.createdAt));
-
   for (const rule of rules) {
-    const windowMs = rule.minutes * 60_000;
-    const inWindow = recent.filter((row) => row.at.getTime() > nowMs - windowMs);
-    const oldestCounted = inWindow[rule.max - 1];
-    if (oldestCounted) {
-      // The next one is allowed once the oldest of the last `max` leaves the window.
-      const retryAfterSeconds = Math.max(
-        1,
-        Math.ceil((oldestCounted.at.getTime() + windowMs - nowMs) / 1000),
-      );
-      throw tooManyRequests(
-        `too_many_${noun}`,
-        `You have ${done} ${rule.max} ${noun} in the last ${describeMinutes(rule.minutes)}. ` +
-          `Please try again in ${describeMinutes(Math.ceil(retryAfterSeconds / 60))}.`,
-        retryAfterSeconds,
-      );
-    }
+    await requireAllowance(
+      tx,
+      accountAllowanceKey(userId, action, rule),
+      rule.max,
+      rule.minutes * MINUTE_MS,
+      (wait) => ({
+        code: `too_many_${noun}`,
+        message:
+          `You have ${done} ${rule.max} ${noun} in the last ${describeMinutes(rule.minutes)}. ` +
+          `Please try again in ${describeMinutes(Math.ceil(wait / 60))}.`,
+      }),
+    );
   }
-
-  await tx.insert(accountActions).values({ userId, action });
-  await tx
-    .delete(accountActions)
-    .where(and(mine, lte(accountActions.createdAt, sql`now() - make_interval(mins => ${longest})`)));
 }

@@ -15,9 +15,12 @@ function line(entry: CartEntry): ResolvedLine {
     name: entry.id,
     href: `/product/${entry.id}`,
     image: null,
+    imageKey: entry.id,
     unitPricePaise: PRICES[entry.id] ?? null,
     addedPricePaise: null,
     availability: "available",
+    stock: 50,
+    perishable: false,
   };
 }
 
@@ -53,7 +56,7 @@ const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 const priced = (entries: CartEntry[], version = 0): PricedCart =>
-  summarizeCart(entries.map(line), null, version);
+  summarizeCart({ lines: entries.map(line), discount: null, version });
 
 async function handle(path: string, init: RequestInit): Promise<Response> {
   const method = init.method ?? "GET";

@@ -50,7 +50,7 @@ export type CartResult = { ok: true; message?: string } | { ok: false; message: 
 /** Spec 3's "within 5 seconds": a poll every 2.5 s while the tab is visible. */
 export const POLL_INTERVAL_MS = 2500;
 
-const EMPTY_CART = summarizeCart([], null);
+const EMPTY_CART = summarizeCart({ lines: [], discount: null });
 
 let snapshot: CartSnapshot = {
   mode: "starting",
@@ -142,12 +142,15 @@ function guestCartNow(priced: PricedCart): PricedCart {
       name: entry.name,
       href: entry.kind === "product" ? `/product/${entry.id}` : `/combo/${entry.id}`,
       image: null,
+      imageKey: null,
       unitPricePaise: null,
       addedPricePaise,
       availability: "available",
+      stock: 0,
+      perishable: false,
     };
   });
-  return summarizeCart(lines, readAppliedCode() ? discountCodeOf(priced) : null, 0);
+  return summarizeCart({ lines, discount: readAppliedCode() ? discountCodeOf(priced) : null });
 }
 
 let quoteNumber = 0;
@@ -283,7 +286,13 @@ function changeAccount(
 ): Promise<CartResult> {
   if (optimistic) {
     const { cart } = snapshot;
-    publish({ cart: summarizeCart(optimistic(cart.lines), discountCodeOf(cart), cart.version) });
+    publish({
+      cart: summarizeCart({
+        lines: optimistic(cart.lines),
+        discount: discountCodeOf(cart),
+        version: cart.version,
+      }),
+    });
   }
   pendingChanges += 1;
   return enqueue(async (): Promise<CartResult> => {

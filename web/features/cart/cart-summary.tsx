@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { PricedCart } from "../../../common/cart.ts";
+import { shippingFor } from "../../../common/cart.ts";
 import { formatRupees } from "../../../common/money.ts";
-import { shippingFor } from "../../../common/order-pricing.ts";
 import { useShopData } from "../../lib/shop-data.ts";
 
 /** Subtotal, discount, shipping by the shop's rule (checkout prices it again), total, and the way on. */

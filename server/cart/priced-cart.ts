@@ -1,0 +1,307 @@
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import {
+  availabilityOf,
+  type CartEntry,
+  type PricedCart,
+  type ResolvedLine,
+  type ShippingRule,
+  summarizeCart,
+} from "../../common/cart.ts";
+import { imageFor } from "../../common/catalogue.ts";
+import {
+  type CodeStanding,
+  codeUnavailable,
+  discountProblemOf,
+  normalizeCode,
+  type PricedCode,
+} from "../../common/discount.ts";
+import type { DbOrTx } from "../db/client.ts";
+import {
+  cartItems,
+  carts,
+  combos,
+  discountCodes,
+  discountUses,
+  guestDiscountUses,
+  products,
+  users,
+} from "../db/schema.ts";
+import type { Env } from "../env.ts";
+
+/**
+ * Who is ordering. A signed-in shopper's cart is the saved one; a guest's lives in the browser and comes
+ * with the request, with the e-mail and mobile the code's uses per customer are counted by (empty until
+ * the guest has given them).
+ */
+export type Buyer =
+  | { kind: "account"; userId: string }
+  | {
+      kind: "guest";
+      email: string;
+      mobile: string;
+      items: readonly CartEntry[];
+      discountCode: string | null;
+    };
+
+/**
+ * A guest's cart before the order: the uses of the code are counted for the e-mail and mobile given so far
+ * (none in the cart, where they are not known yet).
+ */
+export const guestCart = (
+  items: readonly CartEntry[],
+  discountCode?: string | null,
+  contact: { email?: string; mobile?: string } = {},
+): Buyer => ({
+  kind: "guest",
+  email: contact.email ?? "",
+  mobile: contact.mobile ?? "",
+  items,
+  discountCode: discountCode ?? null,
+});
+
+/** What a guest's one use of a code is recorded under (guest_discount_uses.contact). */
+export const guestContacts = (buyer: { email: string; mobile: string }) => [
+  `email:${buyer.email}`,
+  `mobile:${buyer.mobile}`,
+];
+
+/** The shop's shipping rule, for the checkout page and Place order. */
+export const shippingRuleOf = (env: Env): ShippingRule => ({
+  freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
+  shippingFeePaise: env.SHIPPING_FEE_PAISE,
+});
+
+export type LoadedCart = {
+  cart: PricedCart;
+  /** The cart's applied code, as stored (whether or not it can still be used). */
+  discountCode: string | null;
+  /** That code's uses per customer (null: no limit). */
+  usesPerCustomer: number | null;
+};
+
+type StoredLine = CartEntry & { addedPricePaise: number | null };
+
+/**
+ * The one loader of a priced cart, for the cart, the checkout page and Place order: a guest's lines or an
+ * account's saved cart at today's prices and stock, with the applied code as it stands for this buyer,
+ * priced by common/cart.ts summarizeCart.
+ * With `lock`, inside the order transaction, it holds row locks on the cart, the products and combos it
+ * takes stock from (in a fixed order, so concurrent orders queue instead of deadlocking) and so nothing it
+ * decided on can change before the order commits.
+ */
+export async function loadPricedCart(
+  db: DbOrTx,
+  buyer: Buyer,
+  { lock = false, shipping = null }: { lock?: boolean; shipping?: ShippingRule | null } = {},
+): Promise<LoadedCart> {
+  const stored = await storedCart(db, buyer, lock);
+  const lines = await resolveLines(db, stored.lines, { lock });
+  const standing = stored.discountCode ? await loadDiscountFor(db, buyer, stored.discountCode) : null;
+  return {
+    cart: summarizeCart({ lines, discount: standing, version: stored.version, shipping }),
+    discountCode: stored.discountCode,
+    usesPerCustomer: standing?.usesPerCustomer ?? null,
+  };
+}
+
+async function storedCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
+  if (buyer.kind === "guest") {
+    return {
+      version: 0,
+      discountCode: buyer.discountCode ? normalizeCode(buyer.discountCode) : null,
+      // A guest's cart records no price from when it was added.
+      lines: buyer.items.map((entry) => ({ ...entry, addedPricePaise: null })),
+    };
+  }
+  const cartQuery = db
+    .select({ version: carts.version, discountCode: carts.discountCode })
+    .from(carts)
+    .where(eq(carts.userId, buyer.userId));
+  const [cart] = lock ? await cartQuery.for("update") : await cartQuery;
+  if (!cart) return { version: 0, discountCode: null, lines: [] };
+  const lines = await db
+    .select({
+      id: cartItems.itemId,
+      kind: cartItems.kind,
+      quantity: cartItems.quantity,
+      addedPricePaise: cartItems.addedPricePaise,
+    })
+    .from(cartItems)
+    .where(eq(cartItems.userId, buyer.userId))
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
+  return { ...cart, lines };
+}
+
+/**
+ * What the catalogue says now about each line: name, picture, current price, stock and whether it is sold.
+ * Inactive and unknown items are kept (marked), never dropped silently. With `lock`, the products and
+ * combos ordered are locked in key order; the products inside a combo are only read.
+ */
+export async function resolveLines(
+  db: DbOrTx,
+  lines: readonly StoredLine[],
+  { lock = false }: { lock?: boolean } = {},
+): Promise<ResolvedLine[]> {
+  const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
+  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
+  const productQuery = db
+    .select(productColumns)
+    .from(products)
+    .where(inArray(products.slug, slugs))
+    .orderBy(asc(products.slug));
+  const comboQuery = db
+    .select({
+      id: combos.id,
+      title: combos.title,
+      salePricePaise: combos.salePricePaise,
+      image: combos.image,
+      stock: combos.stock,
+      active: combos.active,
+      productSlugs: combos.productSlugs,
+    })
+    .from(combos)
+    .where(inArray(combos.id, comboIds))
+    .orderBy(asc(combos.id));
+  const productRows = slugs.length ? await (lock ? productQuery.for("update") : productQuery) : [];
+  const comboRows = comboIds.length ? await (lock ? comboQuery.for("update") : comboQuery) : [];
+  const productsBySlug = new Map(productRows.map((row) => [row.slug, row]));
+  const memberSlugs = [...new Set(comboRows.flatMap((row) => row.productSlugs))].filter(
+    (slug) => !productsBySlug.has(slug),
+  );
+  if (memberSlugs.length) {
+    const members = await db.select(productColumns).from(products).where(inArray(products.slug, memberSlugs));
+    for (const member of members) productsBySlug.set(member.slug, member);
+  }
+  const combosById = new Map(comboRows.map((row) => [row.id, row]));
+
+  return lines.map((line): ResolvedLine => {
+    if (line.kind === "product") {
+      const row = productsBySlug.get(line.id);
+      if (!row) return unknownLine(line);
+      const imageKey = row.images[0] ?? row.slug;
+      return {
+        ...line,
+        name: row.name,
+        href: `/product/${row.slug}`,
+        image: imageFor(imageKey),
+        imageKey,
+        unitPricePaise: row.pricePaise,
+        availability: availabilityOf(row.active, row.stock, line.quantity),
+        stock: row.stock,
+        perishable: isPerishable(row.category),
+      };
+    }
+    const row = combosById.get(line.id);
+    if (!row) return unknownLine(line);
+    const members = row.productSlugs.map((slug) => productsBySlug.get(slug));
+    // A combo is sold only while every product in it is; perishable when any of them is a food.
+    const membersSold = members.every((member) => member?.active === true);
+    return {
+      ...line,
+      name: row.title,
+      href: `/combo/${row.id}`,
+      image: imageFor(row.image),
+      imageKey: row.image,
+      unitPricePaise: row.salePricePaise,
+      availability: availabilityOf(row.active && membersSold, row.stock, line.quantity),
+      stock: row.stock,
+      perishable: members.some((member) => member !== undefined && isPerishable(member.category)),
+    };
+  });
+}
+
+const productColumns = {
+  slug: products.slug,
+  name: products.name,
+  pricePaise: products.pricePaise,
+  images: products.images,
+  stock: products.stock,
+  active: products.active,
+  category: products.category,
+};
+
+const isPerishable = (category: string) => category === "nutrition";
+
+function unknownLine(line: StoredLine): ResolvedLine {
+  return {
+    ...line,
+    name: line.id
+      .split("-")
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(" "),
+    href: line.kind === "product" ? `/product/${line.id}` : `/combo/${line.id}`,
+    image: null,
+    imageKey: null,
+    unitPricePaise: null,
+    availability: "not_sold",
+    stock: 0,
+    perishable: false,
+  };
+}
+
+/**
+ * An applied code as it stands for this buyer now: its terms, and why it takes nothing off (switched off,
+ * outside its window or total limit, the buyer's own uses spent), in the words Place order refuses it with.
+ */
+export async function loadDiscountFor(
+  db: DbOrTx,
+  buyer: Buyer,
+  discountCode: string,
+): Promise<PricedCode & { usesPerCustomer: number | null }> {
+  const [code] = await db.select().from(discountCodes).where(eq(discountCodes.code, discountCode));
+  const standing: CodeStanding = {
+    active: code?.active ?? false,
+    unavailable: code ? codeUnavailable(code, new Date()) : null,
+    spent: code ? await codeUsedUpBy(db, buyer, discountCode, code.usesPerCustomer) : false,
+    usesPerCustomer: code ? code.usesPerCustomer : 1,
+  };
+  return {
+    code: discountCode,
+    percent: code?.percent ?? 0,
+    amountOffPaise: code?.amountOffPaise ?? 0,
+    description: code?.description ?? discountCode,
+    minAmountPaise: code?.minAmountPaise ?? 0,
+    active: standing.active,
+    usesPerCustomer: standing.usesPerCustomer,
+    problem: discountProblemOf(standing),
+  };
+}
+
+/**
+ * Whether the buyer has no use of the code left for this order. An account has one while a use taken when
+ * the code was applied is not yet spent, or while it has taken fewer than the limit. A guest is known by
+ * e-mail and by mobile (either at the limit is enough), and by the account that has the e-mail, so a code
+ * used signed in is not used again by signing out. The order's transaction decides for good
+ * (takeCustomerUse); this is the early word, shown in the cart and at checkout.
+ */
+async function codeUsedUpBy(db: DbOrTx, buyer: Buyer, code: string, limit: number | null): Promise<boolean> {
+  if (limit === null) return false;
+  if (buyer.kind === "account") {
+    const [uses] = await db
+      .select({
+        taken: sql<number>`count(*)::int`,
+        pending: sql<number>`count(*) filter (where ${discountUses.orderId} is null)::int`,
+      })
+      .from(discountUses)
+      .where(and(eq(discountUses.userId, buyer.userId), eq(discountUses.code, code)));
+    return (uses?.pending ?? 0) === 0 && (uses?.taken ?? 0) >= limit;
+  }
+  if (!buyer.email && !buyer.mobile) return false;
+  const [asGuest] = await db
+    .select({ most: sql<number>`coalesce(max(${guestDiscountUses.useNumber}), 0)::int` })
+    .from(guestDiscountUses)
+    .where(and(eq(guestDiscountUses.code, code), inArray(guestDiscountUses.contact, guestContacts(buyer))));
+  if ((asGuest?.most ?? 0) >= limit) return true;
+  const [asAccount] = await db
+    .select({ spent: sql<number>`count(*)::int` })
+    .from(discountUses)
+    .innerJoin(users, eq(users.id, discountUses.userId))
+    .where(
+      and(
+        eq(discountUses.code, code),
+        isNotNull(discountUses.orderId),
+        sql`lower(${users.email}) = ${buyer.email}`,
+      ),
+    );
+  return (asAccount?.spent ?? 0) >= limit;
+}
