@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type PricingDiscount, type PricingItem, priceOrder } from "./order-pricing.ts";
+import { type PricingDiscount, type PricingItem, priceOrder, type ShippingRule } from "./order-pricing.ts";
 
-const shipping = { freeShippingMinPaise: 49_900, shippingFeePaise: 4_900 };
+const shipping: ShippingRule = {
+  freeShippingMinPaise: 49_900,
+  shippingFeePaise: 4_900,
+  freeShippingBasis: "after_discount",
+};
 const item = (overrides: Partial<PricingItem> & { price?: number; stock?: number } = {}): PricingItem => {
   const { price = 59_900, stock = 10, ...rest } = overrides;
   return {
@@ -52,6 +56,19 @@ describe("order pricing", () => {
       freeShippingShortfallPaise: 2_000,
       totalPaise: 47_900 + 4_900,
     });
+  });
+
+  it("compares the goods before the discount with the threshold when the owner's rule says so", () => {
+    const before: ShippingRule = { ...shipping, freeShippingBasis: "before_discount" };
+    const pricing = priceOrder({ items: [item()], discount: glow20, shipping: before });
+    expect(pricing).toMatchObject({
+      subtotalPaise: 59_900,
+      shippingPaise: 0,
+      freeShippingShortfallPaise: 0,
+      totalPaise: 47_900,
+    });
+    const short = priceOrder({ items: [item({ price: 45_000 })], discount: glow20, shipping: before });
+    expect(short).toMatchObject({ shippingPaise: 4_900, freeShippingShortfallPaise: 4_900 });
   });
 
   it("ships free at exactly ₹499", () => {

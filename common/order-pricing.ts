@@ -38,7 +38,15 @@ export type PricingDiscount = {
   usesPerCustomer: number | null;
 };
 
-export type ShippingRule = { freeShippingMinPaise: Paise; shippingFeePaise: Paise };
+/** What the free-shipping threshold is compared with: the goods' value after the discount, or before it. */
+export const FREE_SHIPPING_BASES = ["after_discount", "before_discount"] as const;
+export type FreeShippingBasis = (typeof FREE_SHIPPING_BASES)[number];
+
+export type ShippingRule = {
+  freeShippingMinPaise: Paise;
+  shippingFeePaise: Paise;
+  freeShippingBasis: FreeShippingBasis;
+};
 
 export type PricedLine = {
   itemId: string;
@@ -86,10 +94,17 @@ export function discountProblemOf(discount: PricingDiscount): string | null {
   return null;
 }
 
-/** Free at or above the threshold (after discount), else the fee; nothing to ship costs nothing. */
-export function shippingFor(afterDiscountPaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
-  return !hasItems || afterDiscountPaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
+/**
+ * Free at or above the threshold, else the fee; nothing to ship costs nothing. `valuePaise` is the goods'
+ * value the rule's basis names (thresholdValue below).
+ */
+export function shippingFor(valuePaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
+  return !hasItems || valuePaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
 }
+
+/** The value the owner's rule compares with the threshold: before or after the discount. */
+export const thresholdValue = (rule: ShippingRule, subtotalPaise: Paise, afterDiscountPaise: Paise) =>
+  rule.freeShippingBasis === "before_discount" ? subtotalPaise : afterDiscountPaise;
 
 export function priceOrder(input: {
   items: readonly PricingItem[];
@@ -146,7 +161,8 @@ export function priceOrder(input: {
   }
 
   const afterDiscount = subtotalPaise - (discount?.amountPaise ?? 0);
-  const shippingPaise = shippingFor(afterDiscount, input.shipping, lines.length > 0);
+  const thresholdPaise = thresholdValue(input.shipping, subtotalPaise, afterDiscount);
+  const shippingPaise = shippingFor(thresholdPaise, input.shipping, lines.length > 0);
   return {
     lines,
     subtotalPaise,
@@ -154,7 +170,7 @@ export function priceOrder(input: {
     discountProblem,
     shippingPaise,
     freeShippingShortfallPaise:
-      lines.length === 0 ? 0 : Math.max(0, input.shipping.freeShippingMinPaise - afterDiscount),
+      lines.length === 0 ? 0 : Math.max(0, input.shipping.freeShippingMinPaise - thresholdPaise),
     totalPaise: afterDiscount + shippingPaise,
     problems,
   };

@@ -3,7 +3,7 @@ import type { CodCash, CodRefundMethod } from "./cod.ts";
 import type { DeliveryEstimate } from "./delivery-estimate.ts";
 import type { ListCursors, ListTotal } from "./lists.ts";
 import type { OrderActor, OrderStatus } from "./order-lifecycle.ts";
-import type { OrderPricing } from "./order-pricing.ts";
+import type { FreeShippingBasis, OrderPricing } from "./order-pricing.ts";
 import type { Address, SavedAddress } from "./schemas/address.ts";
 
 export type PaymentMethod = "cod" | "razorpay";
@@ -26,6 +26,7 @@ export type CheckoutSummary = {
   estimate: DeliveryEstimate;
   payment: PaymentOptions;
   freeShippingMinPaise: number;
+  freeShippingBasis: FreeShippingBasis;
   /** By address id: whether the shop delivers there and takes cash there (common/delivery-check.ts). */
   delivery: Record<string, AddressDelivery>;
 };

@@ -19,6 +19,7 @@ export const AUDIT_ENTITY_TYPES = [
   "delivery_rule",
   "job",
   "export",
+  "settings",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -38,6 +39,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   delivery_rule: "Delivery rules",
   job: "Background jobs",
   export: "Exports",
+  settings: "Shop settings",
 };
 
 export const auditListQuerySchema = z

@@ -22,6 +22,7 @@ describe("GET /api/config", () => {
     expect(response.headers.get("content-type")).toContain("application/json");
     expect(await response.json()).toEqual({
       shopName: "Prakriti Naturals",
+      brand: { colour: null, logo: null },
       phone: "+91 98765 43210",
       email: "care@prakritinaturals.in",
       details: {
@@ -41,7 +42,7 @@ describe("GET /api/config", () => {
         code: "GLOW20",
         shortLabel: "20% OFF",
       },
-      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
       publicUrl: expect.stringMatching(/^http/),
     });
   });
@@ -50,6 +51,7 @@ describe("GET /api/config", () => {
     const response = await custom.app.request("/api/config");
     expect(await response.json()).toStrictEqual({
       shopName: "Vanya Herbals",
+      brand: { colour: null, logo: null },
       phone: "+91 90000 11111",
       email: "help@vanya.example",
       details: {
@@ -69,7 +71,7 @@ describe("GET /api/config", () => {
         code: "GLOW20",
         shortLabel: "20% OFF",
       },
-      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+      shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
       publicUrl: expect.stringMatching(/^http/),
     });
   });

@@ -14,6 +14,7 @@ import { requireOwner } from "../auth/session.ts";
 import { combos, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { rememberSettings } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 import {
   deleteDeliveryRule,
@@ -66,10 +67,7 @@ export function deliveryCheckRoutes(deps: Deps) {
       pricePaise = combo.pricePaise;
     }
     const { place, rule } = await deliveryTo(db, query.pin, "pin");
-    const shipping = {
-      freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
-      shippingFeePaise: env.SHIPPING_FEE_PAISE,
-    };
+    const { shipping } = await rememberSettings(deps);
     return c.json(
       checkDelivery({
         place,

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { imageFor } from "../../common/catalogue.ts";
 import { codProblem, notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
+import type { ShippingRule } from "../../common/order-pricing.ts";
 import type { AddressDelivery, CheckoutSummary } from "../../common/orders.ts";
 import type { SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
@@ -11,12 +12,17 @@ import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
+import { rememberSettings } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 import { codAvailable, codSettings } from "./place-order.ts";
 import { type CartForOrder, loadCartForOrder } from "./pricing.ts";
 
 /** What the checkout page shows: the cart priced exactly as the order will be, addresses, payment choices. */
 export function checkoutRoutes(deps: Deps) {
+  const freeShippingOf = ({ freeShippingMinPaise, freeShippingBasis }: ShippingRule) => ({
+    freeShippingMinPaise,
+    freeShippingBasis,
+  });
   const summarize = async (
     { pricing }: CartForOrder,
     addresses: SavedAddress[],
@@ -33,7 +39,7 @@ export function checkoutRoutes(deps: Deps) {
       },
       razorpay: { enabled: razorpayConfig(deps.env) !== null },
     },
-    freeShippingMinPaise: deps.env.FREE_SHIPPING_MIN_PAISE,
+    ...freeShippingOf((await rememberSettings(deps)).shipping),
     delivery: await addressDelivery(deps, addresses, pricing.totalPaise),
   });
 

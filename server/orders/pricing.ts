@@ -19,6 +19,7 @@ import {
   users,
 } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { readShippingRule } from "../settings/settings.data.ts";
 
 export type CartForOrder = {
   pricing: OrderPricing;
@@ -70,10 +71,8 @@ export async function loadCartForOrder(
   buyer: Buyer,
   { lock }: { lock: boolean },
 ): Promise<CartForOrder> {
-  const shipping = {
-    freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
-    shippingFeePaise: env.SHIPPING_FEE_PAISE,
-  };
+  // The owner's rule as it stands in this transaction (server/settings), not a copy from another instance.
+  const shipping = await readShippingRule(db, env);
   let rows: CartRow[];
   let discountCode: string | null;
   if (buyer.kind === "account") {
