@@ -52,7 +52,7 @@ export function brandPalette(hex: string): BrandPalette {
   return {
     "50": mix(hex, "#ffffff", 0.06),
     "100": mix(hex, "#ffffff", 0.15),
-    "600": mix(hex, "#ffffff", 0.82),
+    "600": mix(hex, "#ffffff", 0.88),
     "700": hex,
     "800": mix(hex, "#000000", 0.8),
     "900": mix(hex, "#000000", 0.6),
@@ -76,6 +76,10 @@ export function checkBrandColour(hex: string): BrandContrast {
   const shade = brandPalette(hex);
   const pairs = [
     { where: "White text on buttons in this colour", ratio: contrastRatio("#ffffff", shade["700"]) },
+    {
+      where: "White text on dark-mode buttons (its lighter shade)",
+      ratio: contrastRatio("#ffffff", shade["600"]),
+    },
     {
       where: "Text in this colour on its pale tint (light mode)",
       ratio: contrastRatio(shade["700"], shade["100"]),

@@ -1,5 +1,6 @@
 import { lazy, useEffect } from "react";
 import { Link, Outlet, ScrollRestoration, useMatches, useNavigation, useRouteError } from "react-router";
+import { BrandStyle } from "../components/brand-style.tsx";
 import { DocumentHead } from "../components/document-head.tsx";
 import { FocusPageHeading } from "../components/focus-page-heading.tsx";
 import { LoadWhenNear } from "../components/load-when-near.tsx";
@@ -32,6 +33,7 @@ export function RootLayout() {
   if (matches.some((match) => (match.handle as RouteHandle | undefined)?.ownFrame)) {
     return (
       <>
+        <BrandStyle />
         <Outlet />
         {navigation.state === "loading" && <Spinner floating label="Loading page" />}
         <Toaster />
@@ -49,6 +51,7 @@ export function RootLayout() {
       >
         Skip to content
       </a>
+      <BrandStyle />
       <SiteHeader />
       {navigation.state === "loading" && <Spinner floating label="Loading page" />}
       <main
