@@ -58,6 +58,14 @@ export function rememberSettings(deps: {
   return deps.catalogue.remember("settings", () => readSettings(deps.db, deps.env));
 }
 
+/**
+ * The environment as mails and SMS are composed with: SHOP_NAME is the owner's name as it stands when the
+ * message is written (in the job worker), so a message queued before a rename still says the new name.
+ */
+export async function withOwnersShopName<E extends SettingsEnv>(db: Pick<Db, "select">, env: E): Promise<E> {
+  return { ...env, SHOP_NAME: (await readSettings(db, env)).shopName };
+}
+
 /** Saves the owner's settings under the row's lock, with their audit entry; returns what now stands. */
 export async function updateSettings(
   db: Db,

@@ -4,6 +4,7 @@ import type { ShopSettings, UpdateShopSettings } from "../../common/schemas/sett
 import type { ShopConfig } from "../../common/shop-config.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
+import { readMails, waitForMail } from "../../tests/mail.ts";
 import { putInCart } from "../../tests/orders.ts";
 import { createApp } from "../app.ts";
 import { createDb } from "../db/client.ts";
@@ -234,5 +235,23 @@ describe("the shop's settings", () => {
 
     await sweepUnusedUploads(shop.db, new Date(Date.now() + 48 * 60 * 60_000));
     expect((await shop.app.request(body.logo.small)).status).toBe(200);
+  });
+
+  it("names the shop as the owner saved it in the mails written after the change", async () => {
+    const before = (await readMails(shop.dataDir)).length;
+    const asked = await callApi(shop.app, "POST", "/api/auth/sign-in/magic-link", {
+      body: { email: customer.email, callbackURL: "/" },
+    });
+    expect(asked.status).toBe(200);
+    const mail = await waitForMail(shop.dataDir, {
+      to: customer.email,
+      subject: /sign-in link/,
+      after: before,
+    });
+    expect(mail.subject).toBe("Your sign-in link for Vanya Herbals");
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("Vanya Herbals");
+      expect(part).not.toContain("Prakriti Naturals");
+    }
   });
 });
