@@ -1,4 +1,5 @@
 import type { ShippingRule } from "./order-pricing.ts";
+import type { HeroSlide } from "./schemas/hero-slides.ts";
 import type { ShopSettings } from "./schemas/settings.ts";
 import type { PromoBanner, ShopDetails } from "./schemas/shop.ts";
 
@@ -16,6 +17,8 @@ export type ShopConfig = {
   details: ShopDetails;
   /** The promo banner's offer, as the owner last set it. */
   banner: PromoBanner;
+  /** The home page's slides the owner shows, in order. */
+  heroSlides: HeroSlide[];
   shipping: ShippingRule;
   publicUrl: string;
 };

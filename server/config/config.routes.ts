@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import type { Deps } from "../deps.ts";
+import { readHeroSlides } from "../settings/hero-slides.data.ts";
 import { readSettings } from "../settings/settings.data.ts";
 import { getPromoBanner, getShopDetails } from "../shop/shop.data.ts";
 
@@ -12,10 +13,11 @@ export function configRoutes({ env, db, catalogue }: Deps) {
   return new Hono().get("/", async (c) =>
     c.json(
       await catalogue.remember("config", async (): Promise<ShopConfig> => {
-        const [details, banner, settings] = await Promise.all([
+        const [details, banner, settings, heroSlides] = await Promise.all([
           getShopDetails(db),
           getPromoBanner(db),
           readSettings(db, env),
+          readHeroSlides(db, { shownOnly: true }),
         ]);
         return {
           shopName: settings.shopName,
@@ -24,6 +26,7 @@ export function configRoutes({ env, db, catalogue }: Deps) {
           email: details.email,
           details,
           banner,
+          heroSlides,
           publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
           // The cart shows shipping before checkout; the order is priced again on the server.
           shipping: settings.shipping,

@@ -42,6 +42,7 @@ describe("GET /api/config", () => {
         code: "GLOW20",
         shortLabel: "20% OFF",
       },
+      heroSlides: expect.any(Array),
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
       publicUrl: expect.stringMatching(/^http/),
     });
@@ -71,8 +72,28 @@ describe("GET /api/config", () => {
         code: "GLOW20",
         shortLabel: "20% OFF",
       },
+      heroSlides: expect.any(Array),
       shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
       publicUrl: expect.stringMatching(/^http/),
+    });
+  });
+
+  it("gives the home page's five slides the shop shipped with, in their order", async () => {
+    const { heroSlides } = await (await shop.app.request("/api/config")).json();
+    expect(heroSlides.map((slide: { eyebrow: string }) => slide.eyebrow)).toEqual([
+      "Hair care",
+      "Face care",
+      "Body care",
+      "Milk range",
+      "Combos & gifting",
+    ]);
+    expect(heroSlides[0]).toMatchObject({
+      active: true,
+      heading: "Stronger roots, the way our grandmothers knew",
+      buttonLabel: "Shop Now",
+      buttonTarget: "/#featured",
+      image: { key: "hair-growth-oil-1", large: "/images/catalogue/hair-growth-oil-1-800.webp" },
+      tone: "green",
     });
   });
 

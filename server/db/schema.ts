@@ -989,6 +989,31 @@ export const shopSettings = pgTable(
   ],
 );
 
+/**
+ * The home page's slides, in the order shown (position 0 first). The owner saves the whole list at once,
+ * so it is replaced in one transaction; migration 0029 writes the five the shop shipped with.
+ */
+export const heroSlides = pgTable(
+  "hero_slides",
+  {
+    position: integer("position").primaryKey(),
+    active: boolean("active").notNull().default(true),
+    eyebrow: text("eyebrow").notNull(),
+    heading: text("heading").notNull(),
+    text: text("text").notNull(),
+    buttonLabel: text("button_label").notNull(),
+    /** A path on the shop ("/#featured", "/product/neem-comb"). */
+    buttonTarget: text("button_target").notNull(),
+    /** A bundled catalogue image or an upload (uploads/<hash>), as product images are keyed. */
+    image: text("image").notNull(),
+    imageAlt: text("image_alt").notNull(),
+    /** One of the washes the page offers (common/schemas/hero-slides.ts). */
+    tone: text("tone").notNull(),
+    ...timestamps,
+  },
+  (table) => [check("hero_slides_position", sql`${table.position} between 0 and 9`)],
+);
+
 // ---- Delivery rules: PIN codes or prefixes the owner does not serve, or serves without cash on delivery.
 
 export const deliveryRules = pgTable(

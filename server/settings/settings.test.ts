@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings, UpdateShopSettings } from "../../common/schemas/settings.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
@@ -253,5 +254,68 @@ describe("the shop's settings", () => {
       expect(part).toContain("Vanya Herbals");
       expect(part).not.toContain("Prakriti Naturals");
     }
+  });
+
+  it("keeps the home page's slides: staff refused, bad ones named, the list saved in order with what is shown", async () => {
+    const current = await api("GET", "/admin/settings/hero-slides");
+    expect(current.status).toBe(200);
+    const slides = current.body.slides.map(({ position: _, ...slide }: HeroSlide) => ({
+      ...slide,
+      image: slide.image.key,
+    }));
+    expect(slides).toHaveLength(5);
+    expect((await api("PUT", "/admin/settings/hero-slides", { slides }, staff)).status).toBe(403);
+    expect((await api("GET", "/admin/settings/hero-slides", undefined, staff)).status).toBe(403);
+
+    const refusals: [unknown[], string, RegExp][] = [
+      [
+        [{ ...slides[0], buttonTarget: "https://elsewhere.example/" }],
+        "slides.0.buttonTarget",
+        /page of the shop/,
+      ],
+      [[{ ...slides[0], buttonTarget: "//elsewhere.example" }], "slides.0.buttonTarget", /page of the shop/],
+      [[{ ...slides[0], heading: " " }], "slides.0.heading", /required/],
+      [[{ ...slides[0], tone: "neon" }], "slides.0.tone", /Background must be one of/],
+      [[{ ...slides[0], image: "not-a-picture-we-have" }], "slides.0.image", /not an uploaded image/],
+      [[{ ...slides[0], active: false }], "slides", /at least one slide shown/],
+      // server/validate.ts names an unknown key by itself, wherever it is.
+      [[{ ...slides[0], price: 1 }], "price", /not accepted/],
+    ];
+    for (const [list, field, message] of refusals) {
+      const { status, body } = await api("PUT", "/admin/settings/hero-slides", { slides: list });
+      expect(status, field).toBe(400);
+      expect(body.error.code).toBe("invalid_request");
+      expect(body.error.fields?.[field] ?? JSON.stringify(body.error), field).toMatch(message);
+    }
+
+    const monsoon = {
+      ...slides[2],
+      heading: "Monsoon hair care, back in stock",
+      buttonLabel: "See the oils",
+      buttonTarget: "/product/hair-growth-oil",
+    };
+    const saved = await api("PUT", "/admin/settings/hero-slides", {
+      slides: [monsoon, slides[0], { ...slides[1], active: false }, slides[3], slides[4]],
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.slides.map((slide: HeroSlide) => [slide.heading, slide.active])).toEqual([
+      ["Monsoon hair care, back in stock", true],
+      [slides[0].heading, true],
+      [slides[1].heading, false],
+      [slides[3].heading, true],
+      [slides[4].heading, true],
+    ]);
+    await expect
+      .poll(async () =>
+        ((await callApi(second.app, "GET", "/api/config")).body as ShopConfig).heroSlides.map(
+          (slide) => slide.heading,
+        ),
+      )
+      .toEqual(["Monsoon hair care, back in stock", slides[0].heading, slides[3].heading, slides[4].heading]);
+    const entries = (await auditEntries()).filter((entry) => entry.entityId === "hero_slides");
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: owner.userId, action: "update_hero_slides" });
+    const after = entries[0]?.after as { heading: string; image: string }[] | undefined;
+    expect(after?.[0]).toMatchObject({ heading: "Monsoon hair care, back in stock", image: slides[2].image });
   });
 });

@@ -17,6 +17,7 @@ const config: ShopConfig = {
     grievanceOfficer: { name: "Meera Iyer", email: "grievance@prakritinaturals.in" },
     updatedAt: null,
   },
+  heroSlides: [],
   banner: { visible: true, headline: "Flat 20% off", details: "", code: "GLOW20", shortLabel: "20% OFF" },
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
   publicUrl: "https://prakritinaturals.in",
