@@ -57,7 +57,7 @@ const PASSES: { viewport: Viewport; scheme: Scheme; feeRupees: number; colour: s
 
 describe("the owner keeps the shop's settings at /admin/settings", () => {
   for (const [index, pass] of PASSES.entries()) {
-    it(`at ${pass.viewport} in ${pass.scheme}: changes the shipping fee, name, colour and logo, and a shopper's next page shows each`, async () => {
+    it(`at ${pass.viewport} in ${pass.scheme}: changes the shipping fee, name, colour, logo and a hero slide, and a shopper's next page shows each`, async () => {
       const { page, form, close } = await ownerSettings(pass.viewport, pass.scheme);
       expect(await sidewaysOverflow(page)).toBe(0);
 
@@ -98,6 +98,27 @@ describe("the owner keeps the shop's settings at /admin/settings", () => {
       await page
         .getByText(`Saved. Shoppers see it now: shipping ₹${pass.feeRupees}, free from ₹999.`)
         .waitFor();
+
+      // The first slide gets a new heading and button; the second is hidden.
+      const slidesForm = page.getByRole("form", { name: "Home page slides" });
+      const first = slidesForm.getByRole("listitem", { name: "Slide 1" });
+      await first.getByLabel("Heading", { exact: true }).fill(`${pass.name}: the monsoon edit`);
+      await first.getByLabel("Button label").fill("See the oils");
+      await first
+        .getByLabel("Button goes to (a page of the shop, like /#featured)")
+        .fill("https://elsewhere.example");
+      await slidesForm.getByRole("button", { name: "Save slides" }).click();
+      await slidesForm.getByText(/Button target must be a page of the shop/).waitFor();
+      await first
+        .getByLabel("Button goes to (a page of the shop, like /#featured)")
+        .fill("/product/hair-growth-oil");
+      const second = slidesForm.getByRole("listitem", { name: "Slide 2" });
+      await second.getByLabel("Shown on the home page").setChecked(index % 2 === 0);
+      await slidesForm.getByRole("button", { name: "Save slides" }).click();
+      await slidesForm
+        .getByText(`Slides saved. The home page shows ${index % 2 === 0 ? 5 : 4} now.`)
+        .waitFor();
+      expect(await sidewaysOverflow(page)).toBe(0);
       await close();
 
       // A second tab, as a shopper: the server's HTML already carries the name and the colour (no flash).
@@ -123,6 +144,13 @@ describe("the owner keeps the shop's settings at /admin/settings", () => {
       await shot(shopper.page, `cart-${pass.viewport}-${pass.scheme}`);
       await shopper.page.goto("/");
       await waitForApp(shopper.page);
+      const hero = shopper.page.getByRole("region", { name: "Highlights" });
+      const slide = hero.locator("[data-active]");
+      await slide.getByRole("heading", { name: `${pass.name}: the monsoon edit` }).waitFor();
+      expect(await slide.getByRole("link", { name: "See the oils" }).getAttribute("href")).toBe(
+        "/product/hair-growth-oil",
+      );
+      expect(await hero.getByRole("button", { name: /^Slide \d+:/ }).count()).toBe(index % 2 === 0 ? 5 : 4);
       await shot(shopper.page, `home-${pass.viewport}-${pass.scheme}-${index}`);
       await shopper.close();
     });

@@ -3,8 +3,10 @@ import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-ro
 import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { FreeShippingBasis } from "../../common/order-pricing.ts";
+import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings } from "../../common/schemas/settings.ts";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
+import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { cardClass, inputClass, primaryButton, secondaryButton } from "../features/orders/buttons.ts";
@@ -14,7 +16,11 @@ import { requireOwnerUser } from "../lib/session.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  return { settings: await api<ShopSettings>("/admin/settings") };
+  const [settings, { slides }] = await Promise.all([
+    api<ShopSettings>("/admin/settings"),
+    api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides"),
+  ]);
+  return { settings, slides };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -68,7 +74,7 @@ function toPaise(text: string): unknown {
 }
 
 export function Component() {
-  const { settings } = useLoaderData<typeof loader>();
+  const { settings, slides } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [draft, setDraft] = useState(() => draftOf(settings));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -140,7 +146,8 @@ export function Component() {
     <div>
       <h1 className="font-serif text-3xl font-semibold">Settings</h1>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        The shop's name, look and shipping charges. A change shows on every page as soon as it is saved.
+        The shop's name, look, shipping charges and home page slides. A change shows on every page as soon as
+        it is saved.
       </p>
       <form onSubmit={submit} aria-label="Shop settings" className="mt-4 grid gap-4" noValidate>
         <ResultMessage message={message} />
@@ -315,6 +322,7 @@ export function Component() {
           </button>
         </div>
       </form>
+      <HeroSlidesEditor slides={slides} />
     </div>
   );
 }
