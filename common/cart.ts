@@ -53,13 +53,28 @@ export type CartLine = ResolvedLine & {
   problem: string | null;
 };
 
-/** Free at or above the threshold (after discount), else the fee. */
-export type ShippingRule = { freeShippingMinPaise: Paise; shippingFeePaise: Paise };
+/** What the free-shipping threshold is compared with: the goods' value after the discount, or before it. */
+export const FREE_SHIPPING_BASES = ["after_discount", "before_discount"] as const;
+export type FreeShippingBasis = (typeof FREE_SHIPPING_BASES)[number];
 
-/** Free at or above the threshold (after discount), else the fee; nothing to ship costs nothing. */
-export function shippingFor(afterDiscountPaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
-  return !hasItems || afterDiscountPaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
+/** Free at or above the threshold (compared as the owner chose), else the fee. */
+export type ShippingRule = {
+  freeShippingMinPaise: Paise;
+  shippingFeePaise: Paise;
+  freeShippingBasis: FreeShippingBasis;
+};
+
+/**
+ * Free at or above the threshold, else the fee; nothing to ship costs nothing. `valuePaise` is the goods'
+ * value the rule's basis names (thresholdValue below).
+ */
+export function shippingFor(valuePaise: Paise, rule: ShippingRule, hasItems: boolean): Paise {
+  return !hasItems || valuePaise >= rule.freeShippingMinPaise ? 0 : rule.shippingFeePaise;
 }
+
+/** The value the owner's rule compares with the threshold: before or after the discount. */
+export const thresholdValue = (rule: ShippingRule, subtotalPaise: Paise, afterDiscountPaise: Paise) =>
+  rule.freeShippingBasis === "before_discount" ? subtotalPaise : afterDiscountPaise;
 
 export type AppliedDiscount = {
   code: string;
@@ -184,6 +199,7 @@ export function summarizeCart({
     totalPaise,
     shipping: shipping
       ? shippingQuote(
+          subtotalPaise,
           totalPaise,
           shipping,
           priced.some((line) => line.availability === "available"),
@@ -193,11 +209,17 @@ export function summarizeCart({
   };
 }
 
-function shippingQuote(totalPaise: Paise, rule: ShippingRule, hasItems: boolean): PricedCart["shipping"] {
-  const feePaise = shippingFor(totalPaise, rule, hasItems);
+function shippingQuote(
+  subtotalPaise: Paise,
+  totalPaise: Paise,
+  rule: ShippingRule,
+  hasItems: boolean,
+): PricedCart["shipping"] {
+  const valuePaise = thresholdValue(rule, subtotalPaise, totalPaise);
+  const feePaise = shippingFor(valuePaise, rule, hasItems);
   return {
     feePaise,
-    freeShippingShortfallPaise: hasItems ? Math.max(0, rule.freeShippingMinPaise - totalPaise) : 0,
+    freeShippingShortfallPaise: hasItems ? Math.max(0, rule.freeShippingMinPaise - valuePaise) : 0,
     orderTotalPaise: totalPaise + feePaise,
   };
 }

@@ -134,7 +134,7 @@ describe("for any cart and any code", () => {
         const discountPaise = code ? discountAmount(subtotal, code) : 0;
         const shippingPaise = shippingFor(
           subtotal - discountPaise,
-          { freeShippingMinPaise: 49_900, shippingFeePaise: 4_900 },
+          { freeShippingMinPaise: 49_900, shippingFeePaise: 4_900, freeShippingBasis: "after_discount" },
           true,
         );
         const tax = computeTax({ lines, discountPaise, shippingPaise, intraState });

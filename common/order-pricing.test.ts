@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { type ResolvedLine, summarizeCart } from "./cart.ts";
+import { type ResolvedLine, type ShippingRule, summarizeCart } from "./cart.ts";
 import { discountProblemOf, type PricedCode } from "./discount.ts";
 import { orderPricingOf } from "./order-pricing.ts";
 
 /** Checkout and Place order price a cart with the cart's own arithmetic, given the shipping rule. */
-const shipping = { freeShippingMinPaise: 49_900, shippingFeePaise: 4_900 };
+const shipping: ShippingRule = {
+  freeShippingMinPaise: 49_900,
+  shippingFeePaise: 4_900,
+  freeShippingBasis: "after_discount",
+};
 const item = (overrides: Partial<ResolvedLine> = {}): ResolvedLine => ({
   id: "bath-powder",
   kind: "product",
@@ -30,8 +34,8 @@ const glow20: PricedCode = {
   problem: null,
 };
 const standing = { active: true, unavailable: null, spent: false, usesPerCustomer: 1 };
-const priceOrder = (lines: ResolvedLine[], discount: PricedCode | null = null) =>
-  orderPricingOf(summarizeCart({ lines, discount, shipping }));
+const priceOrder = (lines: ResolvedLine[], discount: PricedCode | null = null, rule = shipping) =>
+  orderPricingOf(summarizeCart({ lines, discount, shipping: rule }));
 
 describe("order pricing", () => {
   it("adds lines at today's prices and points out a change since they were added", () => {
@@ -62,11 +66,28 @@ describe("order pricing", () => {
     });
   });
 
+  it("compares the goods before the discount with the threshold when the owner's rule says so", () => {
+    const before: ShippingRule = { ...shipping, freeShippingBasis: "before_discount" };
+    const pricing = priceOrder([item()], glow20, before);
+    expect(pricing).toMatchObject({
+      subtotalPaise: 59_900,
+      shippingPaise: 0,
+      freeShippingShortfallPaise: 0,
+      totalPaise: 47_900,
+    });
+    const short = priceOrder([item({ unitPricePaise: 45_000, addedPricePaise: 45_000 })], glow20, before);
+    expect(short).toMatchObject({ shippingPaise: 4_900, freeShippingShortfallPaise: 4_900 });
+  });
+
   it("takes the shipping rule it is given", () => {
     const cart = summarizeCart({
       lines: [item()],
       discount: null,
-      shipping: { freeShippingMinPaise: 99_900, shippingFeePaise: 7_900 },
+      shipping: {
+        freeShippingMinPaise: 99_900,
+        shippingFeePaise: 7_900,
+        freeShippingBasis: "after_discount",
+      },
     });
     expect(orderPricingOf(cart)).toMatchObject({ shippingPaise: 7_900, totalPaise: 59_900 + 7_900 });
   });

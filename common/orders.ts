@@ -1,3 +1,4 @@
+import type { FreeShippingBasis } from "./cart.ts";
 import type { CodCash, CodRefundMethod } from "./cod.ts";
 /** Response shapes of the checkout and order APIs, shared by the server's presenters and the web app. */
 import type { DeliveryEstimate } from "./delivery-estimate.ts";
@@ -26,6 +27,7 @@ export type CheckoutSummary = {
   estimate: DeliveryEstimate;
   payment: PaymentOptions;
   freeShippingMinPaise: number;
+  freeShippingBasis: FreeShippingBasis;
   /** By address id: whether the shop delivers there and takes cash there (common/delivery-check.ts). */
   delivery: Record<string, AddressDelivery>;
 };

@@ -1,18 +1,24 @@
 import type { ShippingRule } from "./cart.ts";
+import type { HeroSlide } from "./schemas/hero-slides.ts";
+import type { ShopSettings } from "./schemas/settings.ts";
 import type { PromoBanner, ShopDetails } from "./schemas/shop.ts";
 
 /**
- * The shop's public details (GET /api/config): SHOP_NAME, the helpdesk and seller details the owner keeps
+ * The shop's public details (GET /api/config): its name, the helpdesk and seller details the owner keeps
  * (phone and e-mail repeat details' for the pages that only need those), the shipping rule, and PUBLIC_URL,
  * the address canonical links and link previews must name whatever host a request came in on.
  */
 export type ShopConfig = {
   shopName: string;
+  /** The owner's brand colour (null: the shop's own green) and logo (server/settings). */
+  brand: { colour: string | null; logo: ShopSettings["logo"] };
   phone: string;
   email: string;
   details: ShopDetails;
   /** The promo banner's offer, as the owner last set it. */
   banner: PromoBanner;
+  /** The home page's slides the owner shows, in order. */
+  heroSlides: HeroSlide[];
   shipping: ShippingRule;
   publicUrl: string;
   /** WhatsApp is configured: checkout offers "Send order updates on WhatsApp" (docs/decisions/065). */

@@ -38,6 +38,7 @@ import {
   discountCodeListQuerySchema,
   updateDiscountCodeSchema,
 } from "../common/schemas/discount-codes.ts";
+import { updateHeroSlidesSchema } from "../common/schemas/hero-slides.ts";
 import { adminJobQuerySchema } from "../common/schemas/jobs.ts";
 import { issueMissedInvoicesSchema } from "../common/schemas/missed-invoices.ts";
 import { editOrderAddressSchema, editOrderItemsSchema } from "../common/schemas/order-edit.ts";
@@ -74,6 +75,7 @@ import {
   reviewFieldsSchema,
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
+import { updateShopSettingsSchema } from "../common/schemas/settings.ts";
 import {
   bookSchema,
   bulkSchema,
@@ -257,6 +259,10 @@ const SHOP: Record<string, Schemas> = {
   "PUT /api/admin/shop/details": { body: updateShopDetailsSchema },
   "GET /api/admin/shop/banner": {},
   "PUT /api/admin/shop/banner": { body: updatePromoBannerSchema },
+  "GET /api/admin/settings": {},
+  "PUT /api/admin/settings": { body: updateShopSettingsSchema },
+  "GET /api/admin/settings/hero-slides": {},
+  "PUT /api/admin/settings/hero-slides": { body: updateHeroSlidesSchema },
   "GET /api/admin/staff": {},
   "PUT /api/admin/staff": { body: setStaffRoleSchema },
   "GET /api/admin/combos": {},

@@ -55,6 +55,7 @@ import { adminQuestionRoutes, questionRoutes } from "./questions/questions.route
 import { createReplay } from "./replay.ts";
 import { checkAuthBodyText, limitRequestBodies, requireSameOriginJson } from "./request-guards.ts";
 import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
+import { adminSettingsRoutes } from "./settings/settings.routes.ts";
 import {
   adminShippingRoutes,
   orderShippingRoutes,
@@ -169,6 +170,7 @@ export function createShop(
     .route("/admin/tax", adminTaxRoutes(deps))
     .route("/admin/missed-invoices", missedInvoiceRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
+    .route("/admin/settings", adminSettingsRoutes(deps))
     .route("/admin/combos", adminComboRoutes(deps))
     .route("/admin/staff", adminStaffRoutes(deps))
     .route("/config", configRoutes(deps))

@@ -69,6 +69,7 @@ export const routes: RouteObject[] = [
           screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
           screen("audit", () => import("./routes/admin-audit.tsx")),
           screen("shop", () => import("./routes/admin-shop.tsx")),
+          screen("settings", () => import("./routes/admin-settings.tsx")),
           screen("combos", () => import("./routes/admin-combos.tsx")),
           screen("delivery", () => import("./routes/admin-delivery.tsx")),
           screen("tax", () => import("./routes/admin-tax.tsx")),

@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_TYPES = [
   "job",
   "export",
   "cod_settings",
+  "settings",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -42,6 +43,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   job: "Background jobs",
   export: "Exports",
   cod_settings: "Cash on delivery settings",
+  settings: "Shop settings",
 };
 
 export const auditListQuerySchema = z

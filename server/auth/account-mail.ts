@@ -6,6 +6,7 @@ import { log, serializeError } from "../log.ts";
 import type { Mail, Mailer } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { sealSecret, unsealSecret } from "../secrets.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import {
   confirmEmailMail,
   existingAccountMail,
@@ -115,5 +116,6 @@ export async function deliverAccountMail(
       ? { template, to }
       : { template, to, url: unsealSecret(deps.secret, SEAL_PURPOSE, sealedUrl ?? "") }
   ) satisfies AccountMail;
-  await deps.mailer.send(composeAccountMail(deps.env, mail, await readMailSignature(deps.db, deps.env)));
+  const env = await withOwnersShopName(deps.db, deps.env);
+  await deps.mailer.send(composeAccountMail(env, mail, await readMailSignature(deps.db, env)));
 }

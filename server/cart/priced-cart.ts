@@ -66,10 +66,6 @@ export const guestContacts = (buyer: { email: string; mobile: string }) => [
 ];
 
 /** The shop's shipping rule, for the checkout page and Place order. */
-export const shippingRuleOf = (env: Env): ShippingRule => ({
-  freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
-  shippingFeePaise: env.SHIPPING_FEE_PAISE,
-});
 
 export type LoadedCart = {
   cart: PricedCart;

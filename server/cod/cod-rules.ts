@@ -57,7 +57,7 @@ export async function readCodRules(db: DbOrTx, env: Env): Promise<CodRules> {
 
 /**
  * The rules for checkout and "Check delivery": remembered with the catalogue and forgotten on every instance
- * when the owner's change commits (the tables' triggers, migration 0029). Placing an order reads them again
+ * when the owner's change commits (the tables' triggers, migration 0030). Placing an order reads them again
  * inside its transaction with readCodRules.
  */
 export function cachedCodRules(deps: Deps): Promise<CodRules> {

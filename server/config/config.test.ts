@@ -12,6 +12,7 @@ const custom = setUpTestApp({
 /** GET /api/config for a shop whose owner has saved nothing yet. */
 const configFromEnvironment = (brand: { name: string; phone: string; email: string }) => ({
   shopName: brand.name,
+  brand: { colour: null, logo: null },
   phone: brand.phone,
   email: brand.email,
   details: detailsFromEnvironment(brand),
@@ -22,7 +23,8 @@ const configFromEnvironment = (brand: { name: string; phone: string; email: stri
     code: "GLOW20",
     shortLabel: "20% OFF",
   },
-  shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+  heroSlides: expect.any(Array),
+  shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
   publicUrl: expect.stringMatching(/^http/),
   whatsapp: false,
 });
@@ -46,6 +48,25 @@ describe("GET /api/config", () => {
     expect(await response.json()).toStrictEqual(
       configFromEnvironment({ name: "Vanya Herbals", phone: "+91 90000 11111", email: "help@vanya.example" }),
     );
+  });
+
+  it("gives the home page's five slides the shop shipped with, in their order", async () => {
+    const { heroSlides } = await (await shop.app.request("/api/config")).json();
+    expect(heroSlides.map((slide: { eyebrow: string }) => slide.eyebrow)).toEqual([
+      "Hair care",
+      "Face care",
+      "Body care",
+      "Milk range",
+      "Combos & gifting",
+    ]);
+    expect(heroSlides[0]).toMatchObject({
+      active: true,
+      heading: "Stronger roots, the way our grandmothers knew",
+      buttonLabel: "Shop Now",
+      buttonTarget: "/#featured",
+      image: { key: "hair-growth-oil-1", large: "/images/catalogue/hair-growth-oil-1-800.webp" },
+      tone: "green",
+    });
   });
 
   it("accepts only GET", async () => {

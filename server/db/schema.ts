@@ -952,6 +952,67 @@ export const promoBanner = pgTable(
   (table) => [check("promo_banner_one_row", sql`${table.id} = 1`)],
 );
 
+// ---- The shop's settings the owner changes without a developer (docs/decisions/068).
+
+/**
+ * One row. A null column means "the environment's value" (SHOP_NAME, SHIPPING_FEE_PAISE,
+ * FREE_SHIPPING_MIN_PAISE) or the built-in brand colour, so the environment gives only the first values:
+ * the owner's first save writes every column, and from then on the owner's values stand.
+ */
+export const shopSettings = pgTable(
+  "shop_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    shopName: text("shop_name"),
+    /** #rrggbb, lower case; checked for contrast with white text before it is stored. */
+    brandColour: text("brand_colour"),
+    /** An uploaded image's key (uploads/<hash>), stored as product photos are. */
+    logo: text("logo"),
+    shippingFeePaise: integer("shipping_fee_paise"),
+    freeShippingMinPaise: integer("free_shipping_min_paise"),
+    freeShippingBasis: text("free_shipping_basis", { enum: ["after_discount", "before_discount"] })
+      .notNull()
+      .default("after_discount"),
+    updatedBy: text("updated_by"),
+    ...timestamps,
+  },
+  (table) => [
+    check("shop_settings_one_row", sql`${table.id} = 1`),
+    check("shop_settings_brand_colour", sql`${table.brandColour} ~ '^#[0-9a-f]{6}$'`),
+    check("shop_settings_shipping_fee", sql`${table.shippingFeePaise} >= 0`),
+    check("shop_settings_free_shipping_min", sql`${table.freeShippingMinPaise} >= 0`),
+    check(
+      "shop_settings_free_shipping_basis",
+      sql`${table.freeShippingBasis} in ('after_discount', 'before_discount')`,
+    ),
+  ],
+);
+
+/**
+ * The home page's slides, in the order shown (position 0 first). The owner saves the whole list at once,
+ * so it is replaced in one transaction; migration 0033 writes the five the shop shipped with.
+ */
+export const heroSlides = pgTable(
+  "hero_slides",
+  {
+    position: integer("position").primaryKey(),
+    active: boolean("active").notNull().default(true),
+    eyebrow: text("eyebrow").notNull(),
+    heading: text("heading").notNull(),
+    text: text("text").notNull(),
+    buttonLabel: text("button_label").notNull(),
+    /** A path on the shop ("/#featured", "/product/neem-comb"). */
+    buttonTarget: text("button_target").notNull(),
+    /** A bundled catalogue image or an upload (uploads/<hash>), as product images are keyed. */
+    image: text("image").notNull(),
+    imageAlt: text("image_alt").notNull(),
+    /** One of the washes the page offers (common/schemas/hero-slides.ts). */
+    tone: text("tone").notNull(),
+    ...timestamps,
+  },
+  (table) => [check("hero_slides_position", sql`${table.position} between 0 and 9`)],
+);
+
 // ---- Delivery rules: PIN codes or prefixes the owner does not serve, or serves without cash on delivery.
 
 export const deliveryRules = pgTable(

@@ -15,6 +15,7 @@ import { cachedCodRules } from "../cod/cod-rules.ts";
 import { combos, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { rememberSettings } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 import {
   deleteDeliveryRule,
@@ -66,14 +67,11 @@ export function deliveryCheckRoutes(deps: Deps) {
         throw httpError(400, "invalid_request", "combo: is not one we sell", { combo: "is not one we sell" });
       pricePaise = combo.pricePaise;
     }
-    const [{ place, rule }, codRules] = await Promise.all([
+    const [{ place, rule }, codRules, { shipping }] = await Promise.all([
       deliveryTo(db, query.pin, "pin"),
       cachedCodRules(deps),
+      rememberSettings(deps),
     ]);
-    const shipping = {
-      freeShippingMinPaise: env.FREE_SHIPPING_MIN_PAISE,
-      shippingFeePaise: env.SHIPPING_FEE_PAISE,
-    };
     return c.json(
       checkDelivery({
         place,

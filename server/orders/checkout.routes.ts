@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import type { ShippingRule } from "../../common/cart.ts";
 import { imageFor } from "../../common/catalogue.ts";
 import type { CodRules } from "../../common/cod-rules.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
@@ -9,19 +10,22 @@ import type { SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
 import { listAddresses } from "../addresses/addresses.data.ts";
 import { requireUser } from "../auth/session.ts";
-import { guestCart, type LoadedCart, loadPricedCart, shippingRuleOf } from "../cart/priced-cart.ts";
+import { guestCart, type LoadedCart, loadPricedCart } from "../cart/priced-cart.ts";
 import { cachedCodRules, decideCod } from "../cod/cod-rules.ts";
 import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
+import { rememberSettings } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 
 /** What the checkout page shows: the cart priced exactly as the order will be, addresses, payment choices. */
 export function checkoutRoutes(deps: Deps) {
-  const shipping = shippingRuleOf(deps.env);
+  // The owner's rule, remembered with the catalogue; Place order reads it again inside its transaction.
+  const shippingRule = async () => (await rememberSettings(deps)).shipping;
   const summarize = async (
     { cart }: LoadedCart,
+    shipping: ShippingRule,
     addresses: SavedAddress[],
     userId: string | null,
   ): Promise<CheckoutSummary> => {
@@ -40,7 +44,8 @@ export function checkoutRoutes(deps: Deps) {
         },
         razorpay: { enabled: razorpayConfig(deps.env) !== null },
       },
-      freeShippingMinPaise: deps.env.FREE_SHIPPING_MIN_PAISE,
+      freeShippingMinPaise: shipping.freeShippingMinPaise,
+      freeShippingBasis: shipping.freeShippingBasis,
       delivery: await addressDelivery(deps, rules, addresses, pricing.totalPaise, userId),
     };
   };
@@ -49,18 +54,20 @@ export function checkoutRoutes(deps: Deps) {
     new Hono()
       .get("/", async (c) => {
         const user = await requireUser(deps, c);
+        const shipping = await shippingRule();
         const [cart, addresses] = await Promise.all([
           loadPricedCart(deps.db, { kind: "account", userId: user.id }, { shipping }),
           listAddresses(deps.db, user.id),
         ]);
-        return c.json(await summarize(cart, addresses, user.id));
+        return c.json(await summarize(cart, shipping, addresses, user.id));
       })
       // A guest's cart lives in the browser: it is sent to be priced by the same loader the order uses, with
       // the e-mail and mobile once typed, so the code's uses per customer are counted before Place order.
       .post("/guest", validate("json", guestCheckoutSchema), async (c) => {
         const { items, discountCode, ...contact } = c.req.valid("json");
+        const shipping = await shippingRule();
         const cart = await loadPricedCart(deps.db, guestCart(items, discountCode, contact), { shipping });
-        return c.json(await summarize(cart, [], null));
+        return c.json(await summarize(cart, shipping, [], null));
       })
   );
 }

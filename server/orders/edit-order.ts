@@ -15,7 +15,6 @@ import { orderPricingOf } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import { type EditOrderItems, type OrderEditResult, orderEditable } from "../../common/schemas/order-edit.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import { shippingRuleOf } from "../cart/priced-cart.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
 import type { Tx } from "../db/client.ts";
 import {
@@ -33,6 +32,7 @@ import { checkAddressPlace, deliveryTo } from "../delivery/delivery.data.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
+import { readShippingRule } from "../settings/settings.data.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
@@ -398,7 +398,7 @@ export async function editOrderItems(
       summarizeCart({
         lines: items,
         discount: await discountForOrder(tx, order),
-        shipping: shippingRuleOf(deps.env),
+        shipping: await readShippingRule(tx, deps.env),
       }),
     );
     const unavailable = pricing.problems.find((problem) => problem.reason === "not_sold");

@@ -16,6 +16,7 @@ import { enqueueJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
 
@@ -54,7 +55,9 @@ export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailK
  * Sends an e-mail about an order (shop-branded HTML with a plain-text part), as the job worker does with a
  * queued one; it reads the order as it is now. Throws when the mail server fails, so the job is retried.
  */
-export async function deliverOrderMail(deps: Deps, orderId: string, kind: OrderMailKind) {
+export async function deliverOrderMail(shopDeps: Deps, orderId: string, kind: OrderMailKind) {
+  // Composed with the owner's shop name as it stands now (server/settings).
+  const deps = { ...shopDeps, env: await withOwnersShopName(shopDeps.db, shopDeps.env) };
   const [order] = await deps.db
     .select({ order: orders, email: users.email, phoneNumber: users.phoneNumber })
     .from(orders)

@@ -8,7 +8,7 @@ import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type OrderPricing, orderPricingOf } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
-import { type Buyer, guestContacts, loadPricedCart, shippingRuleOf } from "../cart/priced-cart.ts";
+import { type Buyer, guestContacts, loadPricedCart } from "../cart/priced-cart.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
 import { askToConfirm, codConfirmDeadline } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
@@ -31,6 +31,7 @@ import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
+import { readShippingRule } from "../settings/settings.data.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
@@ -214,7 +215,7 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
 async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer) {
   const { cart, usesPerCustomer } = await loadPricedCart(tx, buyer, {
     lock: true,
-    shipping: shippingRuleOf(env),
+    shipping: await readShippingRule(tx, env),
   });
   const pricing = orderPricingOf(cart);
   const [problem] = pricing.problems;

@@ -186,7 +186,7 @@ export const UNUSED_UPLOAD_HOURS = 24;
 
 /**
  * Deletes photos uploaded more than a day ago that nothing shows: no product's images, no combo's picture
- * or image, and no order line (old orders keep their pictures). Returns how many went.
+ * or image, no order line (old orders keep their pictures), not the shop's logo nor a hero slide. Returns how many went.
  */
 export async function sweepUnusedUploads(db: Db, now: Date = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - UNUSED_UPLOAD_HOURS * 60 * 60_000);
@@ -197,6 +197,8 @@ export async function sweepUnusedUploads(db: Db, now: Date = new Date()): Promis
        and not exists (select 1 from products p where p.images @> jsonb_build_array(${key}))
        and not exists (select 1 from combos c where c.picture = ${key} or c.image = ${key})
        and not exists (select 1 from order_lines l where l.image = ${key})
+       and not exists (select 1 from shop_settings s where s.logo = ${key})
+       and not exists (select 1 from hero_slides h where h.image = ${key})
     returning f.id`);
   return swept.rows.length;
 }

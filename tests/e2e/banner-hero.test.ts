@@ -160,7 +160,7 @@ describe("the hero", () => {
     await page.keyboard.press("Escape");
     await about.waitFor({ state: "hidden" });
 
-    await slide.getByRole("button", { name: "Shop Now" }).click();
+    await slide.getByRole("link", { name: "Shop Now" }).click();
     await expect
       .poll(() =>
         page.locator("#featured").evaluate((section) => {

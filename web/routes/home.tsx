@@ -4,7 +4,7 @@ import { LoadWhenNear } from "../components/load-when-near.tsx";
 import { FeaturedGrid } from "../features/catalogue/featured-grid.tsx";
 import { BestSellers } from "../features/home/best-sellers.tsx";
 import { Hero } from "../features/home/hero.tsx";
-import { HERO_IMAGE_SIZES, HERO_SLIDES } from "../features/home/hero-slides.ts";
+import { HERO_IMAGE_SIZES } from "../features/home/hero-slides.ts";
 import { SearchSection } from "../features/home/search-section.tsx";
 import { DEFAULT_DESCRIPTION, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { SECTION_IDS } from "../lib/go-to-section.ts";
@@ -26,7 +26,7 @@ export const handle: RouteHandle = {
     title: `${config.shopName}: natural hair, skin, body care and nutrition`,
     description: DEFAULT_DESCRIPTION,
     canonicalPath: "/",
-    leadImage: HERO_SLIDES[0] && { image: HERO_SLIDES[0].image, sizes: HERO_IMAGE_SIZES },
+    leadImage: config.heroSlides[0] && { image: config.heroSlides[0].image, sizes: HERO_IMAGE_SIZES },
     image: shopImage(combos),
     structuredData: [{ type: "organization" }, { type: "website" }],
   }),
@@ -39,7 +39,7 @@ export function Component() {
   return (
     <>
       <h1 className="sr-only">{config.shopName}: natural hair care, skin care, body care and nutrition</h1>
-      <Hero shopName={config.shopName} />
+      <Hero shopName={config.shopName} slides={config.heroSlides} />
       <BestSellers products={products} />
       <SearchSection products={products} />
       <FeaturedGrid products={products} />

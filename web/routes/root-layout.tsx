@@ -1,5 +1,6 @@
 import { lazy, useEffect } from "react";
 import { Link, Outlet, ScrollRestoration, useMatches, useNavigation, useRouteError } from "react-router";
+import { BrandStyle } from "../components/brand-style.tsx";
 import { DocumentHead } from "../components/document-head.tsx";
 import { FocusPageHeading } from "../components/focus-page-heading.tsx";
 import { LoadWhenNear } from "../components/load-when-near.tsx";
@@ -36,6 +37,7 @@ export function RootLayout() {
   if (matches.some((match) => (match.handle as RouteHandle | undefined)?.ownFrame)) {
     return (
       <>
+        <BrandStyle />
         <Outlet />
         {navigation.state === "loading" && <Spinner floating label="Loading page" />}
         <Toaster />
@@ -53,6 +55,7 @@ export function RootLayout() {
       >
         Skip to content
       </a>
+      <BrandStyle />
       <SiteHeader />
       {navigation.state === "loading" && <Spinner floating label="Loading page" />}
       <main

@@ -1,14 +1,16 @@
 import { Link } from "react-router";
 import type { PricedCart } from "../../../common/cart.ts";
-import { shippingFor } from "../../../common/cart.ts";
+import { shippingFor, thresholdValue } from "../../../common/cart.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { useShopData } from "../../lib/shop-data.ts";
 
 /** Subtotal, discount, shipping by the shop's rule (checkout prices it again), total, and the way on. */
 export function CartSummary({ cart }: { cart: PricedCart }) {
   const { shipping } = useShopData().config;
-  const shippingPaise = shippingFor(cart.totalPaise, shipping, cart.itemCount > 0);
-  const toFreeShipping = shipping.freeShippingMinPaise - cart.totalPaise;
+  // The owner's rule says whether the threshold counts the goods before or after the discount.
+  const counted = thresholdValue(shipping, cart.subtotalPaise, cart.totalPaise);
+  const shippingPaise = shippingFor(counted, shipping, cart.itemCount > 0);
+  const toFreeShipping = shipping.freeShippingMinPaise - counted;
   const row = "flex justify-between gap-4 py-1";
   return (
     <div>

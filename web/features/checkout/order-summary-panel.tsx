@@ -35,7 +35,8 @@ export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData
       {pricing.freeShippingShortfallPaise > 0 && (
         <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
           Add {formatRupees(pricing.freeShippingShortfallPaise)} more for free shipping (free from{" "}
-          {formatRupees(summary.freeShippingMinPaise)} after discount).
+          {formatRupees(summary.freeShippingMinPaise)}{" "}
+          {summary.freeShippingBasis === "before_discount" ? "before discount" : "after discount"}).
         </p>
       )}
       {/* No date is promised to a PIN code the shop does not deliver to. */}

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { phoneHref } from "../../../common/shop-config.ts";
+import { phoneHref, type ShopConfig } from "../../../common/shop-config.ts";
 import { fillHtmlPlaceholders, fillPlaceholders } from "./placeholders.ts";
 
-const config = {
+const config: ShopConfig = {
   shopName: "Prakriti Naturals",
+  brand: { colour: null, logo: null },
   phone: "+91 98765 43210",
   email: "care@prakritinaturals.in",
   details: {
@@ -16,8 +17,9 @@ const config = {
     grievanceOfficer: { name: "Meera Iyer", email: "grievance@prakritinaturals.in" },
     updatedAt: null,
   },
+  heroSlides: [],
   banner: { visible: true, headline: "Flat 20% off", details: "", code: "GLOW20", shortLabel: "20% OFF" },
-  shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900 },
+  shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
   publicUrl: "https://prakritinaturals.in",
   whatsapp: false,
 };

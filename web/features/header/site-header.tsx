@@ -45,7 +45,13 @@ export function SiteHeader() {
             to="/"
             className="flex min-w-0 items-center gap-2 rounded-lg px-1 font-serif text-lg leading-tight font-semibold text-brand-800 sm:text-xl sm:whitespace-nowrap dark:text-brand-100"
           >
-            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8 shrink-0" />
+            <img
+              src={config.brand.logo?.small ?? "/favicon.svg"}
+              width={32}
+              height={32}
+              alt=""
+              className="size-8 shrink-0 rounded"
+            />
             {/* A signed-in phone also shows the avatar: the name then takes two lines rather than the icons' room. */}
             <span className="min-w-0">{config.shopName}</span>
           </Link>

@@ -1,12 +1,14 @@
 import { useEffect, useId, useState } from "react";
-import { Button } from "../../components/button.tsx";
+import { Link } from "react-router";
+import type { HeroSlide } from "../../../common/schemas/hero-slides.ts";
+import { Button, buttonClass } from "../../components/button.tsx";
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from "../../components/icons.tsx";
 import { LazyDialog } from "../../components/lazy-dialog.tsx";
 import { imageSrcSet } from "../../lib/document-head.ts";
-import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
+import { useGoToSection } from "../../lib/go-to-section.ts";
 import { REDUCED_MOTION, useMediaQuery } from "../../lib/use-media-query.ts";
 import { AboutStory } from "./about-story.tsx";
-import { HERO_IMAGE_SIZES, HERO_SLIDES } from "./hero-slides.ts";
+import { HERO_IMAGE_SIZES, HERO_TONE_CLASSES } from "./hero-slides.ts";
 
 /** Spec: the hero moves to the next slide every 8 seconds. */
 export const HERO_ROTATION_MS = 8000;
@@ -21,7 +23,7 @@ const controlClass =
  * A carousel (APG pattern): it rotates on its own, and pauses while the pointer is over it, while
  * focus is inside it, when the visitor asked for reduced motion, or when they press pause.
  */
-export function Hero({ shopName }: { shopName: string }) {
+export function Hero({ shopName, slides }: { shopName: string; slides: HeroSlide[] }) {
   const [current, setCurrent] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
@@ -30,7 +32,7 @@ export function Hero({ shopName }: { shopName: string }) {
   const reducedMotion = useMediaQuery(REDUCED_MOTION);
   const goToSection = useGoToSection();
   const id = useId();
-  const count = HERO_SLIDES.length;
+  const count = slides.length;
   const rotating = !(hovered || focused || stopped || reducedMotion || aboutOpen);
   // The other slides' pictures wait for the page's load event: stacked under the first one they count as
   // on screen, and would be fetched at high priority beside the first slide's picture (the page's LCP).
@@ -45,9 +47,9 @@ export function Hero({ shopName }: { shopName: string }) {
   useEffect(() => {
     if (!rotating) return;
     // Keyed on the current slide, so a slide picked by hand also gets its full 8 seconds.
-    const timer = window.setTimeout(() => setCurrent((current + 1) % HERO_SLIDES.length), HERO_ROTATION_MS);
+    const timer = window.setTimeout(() => setCurrent((current + 1) % count), HERO_ROTATION_MS);
     return () => window.clearTimeout(timer);
-  }, [rotating, current]);
+  }, [rotating, current, count]);
 
   const show = (index: number) => setCurrent((index + count) % count);
 
@@ -64,19 +66,19 @@ export function Hero({ shopName }: { shopName: string }) {
       }}
     >
       <div className="relative grid" aria-live={rotating ? "off" : "polite"} id={`${id}-slides`}>
-        {HERO_SLIDES.map((slide, index) => {
+        {slides.map((slide, index) => {
           const active = index === current;
           return (
             // biome-ignore lint/a11y/useSemanticElements: the APG carousel pattern: a group with aria-roledescription="slide"
             <div
-              key={slide.title}
+              key={slide.position}
               role="group"
               aria-roledescription="slide"
               aria-label={`${index + 1} of ${count}`}
               aria-hidden={!active}
               inert={!active}
               data-active={active || undefined}
-              className={`col-start-1 row-start-1 bg-gradient-to-br transition-opacity duration-700 ${slide.tone} ${
+              className={`col-start-1 row-start-1 bg-gradient-to-br transition-opacity duration-700 ${HERO_TONE_CLASSES[slide.tone]} ${
                 active ? "opacity-100" : "pointer-events-none opacity-0"
               }`}
             >
@@ -86,21 +88,25 @@ export function Hero({ shopName }: { shopName: string }) {
                     {slide.eyebrow}
                   </p>
                   <h2 className="mt-2 font-serif text-3xl leading-tight font-semibold text-stone-900 sm:text-4xl lg:text-5xl dark:text-white">
-                    {slide.title}
+                    {slide.heading}
                   </h2>
                   <p className="mt-4 max-w-xl text-base text-stone-700 sm:text-lg dark:text-stone-300">
                     {slide.text}
                   </p>
                   <div className="mt-6 flex flex-wrap gap-3">
-                    <Button
-                      type="button"
-                      onClick={() => goToSection(SECTION_IDS.featured)}
-                      variant="brand"
-                      size="lg"
-                      className="shadow"
+                    <Link
+                      to={slide.buttonTarget}
+                      onClick={(event) => {
+                        // A section of this page is scrolled to, as the header's links do.
+                        const section = slide.buttonTarget.match(/^\/#(.+)$/)?.[1];
+                        if (!section) return;
+                        event.preventDefault();
+                        goToSection(section);
+                      }}
+                      className={`${buttonClass({ variant: "brand", size: "lg" })} shadow`}
                     >
-                      Shop Now
-                    </Button>
+                      {slide.buttonLabel}
+                    </Link>
                     <button
                       type="button"
                       onClick={() => setAboutOpen(true)}
@@ -145,9 +151,9 @@ export function Hero({ shopName }: { shopName: string }) {
           <ChevronLeftIcon />
         </button>
         <div className="flex items-center gap-1">
-          {HERO_SLIDES.map((slide, index) => (
+          {slides.map((slide, index) => (
             <button
-              key={slide.title}
+              key={slide.position}
               type="button"
               onClick={() => show(index)}
               aria-label={`Slide ${index + 1}: ${slide.eyebrow}`}

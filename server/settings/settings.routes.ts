@@ -1,0 +1,31 @@
+import { Hono } from "hono";
+import type { SessionUser } from "../../common/account.ts";
+import { updateHeroSlidesSchema } from "../../common/schemas/hero-slides.ts";
+import { updateShopSettingsSchema } from "../../common/schemas/settings.ts";
+import { requireOwner } from "../auth/session.ts";
+import type { Deps } from "../deps.ts";
+import { validate } from "../validate.ts";
+import { readHeroSlides, updateHeroSlides } from "./hero-slides.data.ts";
+import { readSettings, updateSettings } from "./settings.data.ts";
+
+/**
+ * The owner's shop settings (/admin/settings): the name, brand colour and logo, the shipping rule, and the
+ * home page's slides. The
+ * guard runs before anything sent is read: 401 signed out, 403 for staff and customers.
+ */
+export function adminSettingsRoutes(deps: Deps) {
+  const { db, env } = deps;
+  return new Hono<{ Variables: { owner: SessionUser } }>()
+    .use(async (c, next) => {
+      c.set("owner", await requireOwner(deps, c));
+      await next();
+    })
+    .get("/", async (c) => c.json(await readSettings(db, env)))
+    .put("/", validate("json", updateShopSettingsSchema), async (c) =>
+      c.json(await updateSettings(db, env, c.req.valid("json"), c.get("owner"))),
+    )
+    .get("/hero-slides", async (c) => c.json({ slides: await readHeroSlides(db, { shownOnly: false }) }))
+    .put("/hero-slides", validate("json", updateHeroSlidesSchema), async (c) =>
+      c.json({ slides: await updateHeroSlides(db, c.req.valid("json").slides, c.get("owner")) }),
+    );
+}

@@ -1,0 +1,413 @@
+import { type FormEvent, type ReactNode, useState } from "react";
+import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
+import type { FreeShippingBasis } from "../../common/cart.ts";
+import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
+import { formatRupees } from "../../common/money.ts";
+import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
+import type { ShopSettings } from "../../common/schemas/settings.ts";
+import { buttonClass } from "../components/button.tsx";
+import { cardClass } from "../components/card.tsx";
+import { controlClass } from "../components/field.tsx";
+import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
+import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
+import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
+import { uploadPhoto } from "../features/admin/upload-photo.ts";
+import { api, isApiError } from "../lib/api.ts";
+import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { requireOwnerUser } from "../lib/session.ts";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireOwnerUser(request);
+  const [settings, { slides }] = await Promise.all([
+    api<ShopSettings>("/admin/settings"),
+    api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides"),
+  ]);
+  return { settings, slides };
+}
+
+export const ErrorBoundary = OwnerOnlyError;
+
+export const handle: RouteHandle = { meta: privatePage("Admin: settings") };
+
+/** The shop's own green, which the pages use while the owner has chosen no colour. */
+const DEFAULT_BRAND = "#166534";
+
+type Draft = {
+  shopName: string;
+  brandColour: string | null;
+  logo: ShopSettings["logo"];
+  shippingFee: string;
+  freeShippingMin: string;
+  freeShippingBasis: FreeShippingBasis;
+};
+
+/** The API's name for each field of the draft, under which it names a refusal. */
+const FIELD_OF: Record<keyof Draft, string> = {
+  shopName: "shopName",
+  brandColour: "brandColour",
+  logo: "logo",
+  shippingFee: "shippingFeePaise",
+  freeShippingMin: "freeShippingMinPaise",
+  freeShippingBasis: "freeShippingBasis",
+};
+
+const rupeesText = (paise: number) => (paise % 100 === 0 ? String(paise / 100) : (paise / 100).toFixed(2));
+
+const draftOf = (settings: ShopSettings): Draft => ({
+  shopName: settings.shopName,
+  brandColour: settings.brandColour,
+  logo: settings.logo,
+  shippingFee: rupeesText(settings.shipping.shippingFeePaise),
+  freeShippingMin: rupeesText(settings.shipping.freeShippingMinPaise),
+  freeShippingBasis: settings.shipping.freeShippingBasis,
+});
+
+/**
+ * Rupees as typed into paise. A figure that is not whole paise, or no number at all, is sent as it is, so
+ * the server names the field rather than the form rounding it silently.
+ */
+function toPaise(text: string): unknown {
+  const trimmed = text.trim().replace(/,/g, "");
+  const rupees = Number(trimmed);
+  if (trimmed === "" || !Number.isFinite(rupees)) return trimmed;
+  const paise = rupees * 100;
+  const whole = Math.round(paise);
+  return Math.abs(paise - whole) < 1e-6 ? whole : paise;
+}
+
+export function Component() {
+  const { settings, slides } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const [draft, setDraft] = useState(() => draftOf(settings));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<ResultMessageState | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const change = (patch: Partial<Draft>) => {
+    setDraft((current) => ({ ...current, ...patch }));
+    // A field's refusal is about what was sent: once it is edited, the message no longer applies.
+    setErrors((current) => {
+      const left = { ...current };
+      for (const key of Object.keys(patch)) delete left[FIELD_OF[key as keyof Draft]];
+      return left;
+    });
+  };
+
+  const colour = draft.brandColour ?? DEFAULT_BRAND;
+  const contrast = checkBrandColour(colour);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaving(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      const saved = await api<ShopSettings>("/admin/settings", {
+        method: "PUT",
+        body: {
+          shopName: draft.shopName,
+          brandColour: draft.brandColour,
+          logo: draft.logo?.key ?? null,
+          shippingFeePaise: toPaise(draft.shippingFee),
+          freeShippingMinPaise: toPaise(draft.freeShippingMin),
+          freeShippingBasis: draft.freeShippingBasis,
+        },
+      });
+      setDraft(draftOf(saved));
+      setMessage({
+        kind: "ok",
+        text: `Saved. Shoppers see it now: shipping ${formatRupees(saved.shipping.shippingFeePaise)}, free from ${formatRupees(saved.shipping.freeShippingMinPaise)}.`,
+      });
+      revalidator.revalidate();
+    } catch (caught) {
+      if (!isApiError(caught)) throw caught;
+      setErrors(caught.fields ?? {});
+      setMessage({
+        kind: "error",
+        text: caught.fields ? "Nothing was saved: please correct the fields marked below." : caught.message,
+      });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function chooseLogo(file: File | undefined) {
+    if (!file) return;
+    setUploading(true);
+    setErrors(({ logo: _, ...rest }) => rest);
+    try {
+      const result = await uploadPhoto(file);
+      if (result.ok) change({ logo: result.image });
+      else setErrors((current) => ({ ...current, logo: result.problem }));
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  return (
+    <div>
+      <h1 className="font-serif text-3xl font-semibold">Settings</h1>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        The shop's name, look, shipping charges and home page slides. A change shows on every page as soon as
+        it is saved.
+      </p>
+      <form onSubmit={submit} aria-label="Shop settings" className="mt-4 grid gap-4" noValidate>
+        <ResultMessage message={message} />
+        {!settings.updatedAt && (
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            These start as the server's settings; once you save, yours stand.
+          </p>
+        )}
+        <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-labelledby="settings-shipping">
+          <h2 id="settings-shipping" className="font-serif text-xl font-semibold sm:col-span-2">
+            Shipping
+          </h2>
+          <Field name="shippingFeePaise" label="Shipping fee (₹)" errors={errors}>
+            {(described) => (
+              <input
+                inputMode="decimal"
+                value={draft.shippingFee}
+                onChange={(event) => change({ shippingFee: event.target.value })}
+                className={controlClass}
+                {...described}
+              />
+            )}
+          </Field>
+          <Field
+            name="freeShippingMinPaise"
+            label="Free shipping from (₹)"
+            hint="Orders at or above this value ship free. 0 ships every order free."
+            errors={errors}
+          >
+            {(described) => (
+              <input
+                inputMode="decimal"
+                value={draft.freeShippingMin}
+                onChange={(event) => change({ freeShippingMin: event.target.value })}
+                className={controlClass}
+                {...described}
+              />
+            )}
+          </Field>
+          <fieldset className="sm:col-span-2">
+            <legend className="text-sm font-medium">The order value compared with it is</legend>
+            {(
+              [
+                ["after_discount", "after the discount (a ₹599 order with 20% off counts as ₹479)"],
+                ["before_discount", "before the discount (the same order counts as ₹599)"],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="mt-2 flex min-h-11 items-center gap-3 text-sm">
+                <input
+                  type="radio"
+                  name="freeShippingBasis"
+                  value={value}
+                  checked={draft.freeShippingBasis === value}
+                  onChange={() => change({ freeShippingBasis: value })}
+                  className="size-5 accent-brand-700"
+                />
+                {label}
+              </label>
+            ))}
+            {errors.freeShippingBasis && (
+              <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+                {errors.freeShippingBasis}
+              </p>
+            )}
+          </fieldset>
+        </section>
+
+        <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-labelledby="settings-brand">
+          <h2 id="settings-brand" className="font-serif text-xl font-semibold sm:col-span-2">
+            Name and look
+          </h2>
+          <Field
+            name="shopName"
+            label="Shop name"
+            hint="In the header, page titles, link previews and e-mails."
+            errors={errors}
+          >
+            {(described) => (
+              <input
+                value={draft.shopName}
+                maxLength={60}
+                onChange={(event) => change({ shopName: event.target.value })}
+                className={controlClass}
+                {...described}
+              />
+            )}
+          </Field>
+          <Field
+            name="brandColour"
+            label="Brand colour"
+            hint="Buttons, links and headings. White text must be readable on it."
+            errors={errors}
+          >
+            {(described) => (
+              <div className="mt-1 flex flex-wrap items-center gap-3">
+                <input
+                  type="color"
+                  value={colour}
+                  onChange={(event) => change({ brandColour: event.target.value })}
+                  className="h-11 w-16 cursor-pointer rounded-md border border-stone-300 bg-white dark:border-stone-600 dark:bg-stone-800"
+                  {...described}
+                />
+                <span className="font-mono text-sm">{colour}</span>
+                {draft.brandColour !== null && (
+                  <button
+                    type="button"
+                    className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                    onClick={() => change({ brandColour: null })}
+                  >
+                    Use the shop's green
+                  </button>
+                )}
+              </div>
+            )}
+          </Field>
+          <BrandPreview colour={colour} name={draft.shopName} logo={draft.logo?.small ?? null} />
+          {contrast.problem && !errors.brandColour && (
+            <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
+              {contrast.problem}
+            </p>
+          )}
+          <div className="sm:col-span-2">
+            <p className="text-sm font-medium" id="settings-logo-label">
+              Logo
+            </p>
+            <p className="text-xs text-stone-500 dark:text-stone-400" id="settings-logo-hint">
+              A JPEG, PNG or WebP up to 10 MB; shown square, beside the name.
+            </p>
+            <div className="mt-2 flex flex-wrap items-center gap-3">
+              {draft.logo ? (
+                <img
+                  src={draft.logo.small}
+                  alt="The logo as the header shows it"
+                  className="size-16 rounded-md border border-stone-200 object-cover dark:border-stone-700"
+                />
+              ) : (
+                <span className="text-sm text-stone-600 dark:text-stone-400">
+                  No logo: the name stands alone.
+                </span>
+              )}
+              <label className={`${buttonClass({ variant: "secondary" })} min-h-11 cursor-pointer`}>
+                {uploading ? "Uploading…" : draft.logo ? "Replace logo" : "Upload logo"}
+                <input
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp"
+                  className="sr-only"
+                  aria-describedby="settings-logo-hint"
+                  disabled={uploading}
+                  onChange={(event) => void chooseLogo(event.target.files?.[0])}
+                />
+              </label>
+              {draft.logo && (
+                <button
+                  type="button"
+                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                  onClick={() => change({ logo: null })}
+                >
+                  Remove logo
+                </button>
+              )}
+            </div>
+            {errors.logo && (
+              <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+                {errors.logo}
+              </p>
+            )}
+          </div>
+        </section>
+        <div>
+          <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving || uploading}>
+            {saving ? "Saving…" : "Save settings"}
+          </button>
+        </div>
+      </form>
+      <HeroSlidesEditor slides={slides} />
+    </div>
+  );
+}
+
+/** The header and a button in the chosen colour, in light and dark, before anything is saved. */
+function BrandPreview({ colour, name, logo }: { colour: string; name: string; logo: string | null }) {
+  const shade = brandPalette(colour);
+  const { pairs } = checkBrandColour(colour);
+  return (
+    <section className="grid gap-2 sm:col-span-2 sm:grid-cols-2" aria-label="Preview">
+      {(
+        [
+          ["Light", "#ffffff", shade["700"], shade["700"], "#1c1917"],
+          ["Dark", "#1c1917", shade["600"], shade["100"], "#f5f5f4"],
+        ] as const
+      ).map(([mode, page, button, heading, text]) => (
+        <div
+          key={mode}
+          className="rounded-md border border-stone-200 p-3 dark:border-stone-700"
+          style={{ background: page }}
+        >
+          <p className="text-xs" style={{ color: text }}>
+            {mode} mode
+          </p>
+          <p
+            className="mt-1 flex items-center gap-2 font-serif text-lg font-semibold"
+            style={{ color: heading }}
+          >
+            {logo && <img src={logo} alt="" className="size-7 rounded" />}
+            {name || "Shop name"}
+          </p>
+          <span
+            className="mt-2 inline-block rounded-md px-3 py-1.5 text-sm font-medium"
+            style={{ background: button, color: "#ffffff" }}
+          >
+            Add to cart
+          </span>
+        </div>
+      ))}
+      <p className="text-xs text-stone-600 sm:col-span-2 dark:text-stone-400">
+        Contrast: {pairs.map((pair) => `${pair.where.toLowerCase()} ${pair.ratio.toFixed(1)}:1`).join("; ")}.
+      </p>
+    </section>
+  );
+}
+
+/** A labelled control with its hint, or the server's message for it in place of the hint. */
+function Field({
+  name,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  errors: Record<string, string>;
+  children: (described: Record<string, unknown>) => ReactNode;
+}) {
+  const id = `settings-${name}`;
+  const described = errors[name]
+    ? { id, "aria-describedby": `${id}-error`, "aria-invalid": true }
+    : hint
+      ? { id, "aria-describedby": `${id}-hint` }
+      : { id };
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children(described)}
+      {errors[name] ? (
+        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {errors[name]}
+        </p>
+      ) : (
+        hint && (
+          <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500 dark:text-stone-400">
+            {hint}
+          </p>
+        )
+      )}
+    </div>
+  );
+}
