@@ -58,9 +58,10 @@ type CartRow = {
 /**
  * The shopper's cart priced for an order: current prices, stock and the applied code, the same for a
  * signed-in shopper and a guest.
- * With `lock`, inside the order transaction, it holds row locks on the cart, the products and combos it
- * takes stock from (in a fixed order, so concurrent orders queue instead of deadlocking) and the discount
- * use, so nothing it decided on can change before the order commits.
+ * With `lock`, inside the order transaction, it holds the row lock on the cart and the discount use, so
+ * nothing it decided on can change before the order commits. Products and combos are read without a lock:
+ * the order takes their stock last, by one conditional UPDATE each (place-order.ts), so a product everyone
+ * wants is locked only from that update to the commit, not for the whole order (docs/decisions/060).
  *
  * This is the one place an order is priced; the cart's own pricing can replace the loading half.
  */
@@ -134,8 +135,8 @@ export async function loadCartForOrder(
     .from(combos)
     .where(inArray(combos.id, comboIds.length ? comboIds : [""]))
     .orderBy(asc(combos.id));
-  const productRows = productSlugs.length ? await (lock ? productQuery.for("update") : productQuery) : [];
-  const comboRows = comboIds.length ? await (lock ? comboQuery.for("update") : comboQuery) : [];
+  const productRows = productSlugs.length ? await productQuery : [];
+  const comboRows = comboIds.length ? await comboQuery : [];
 
   // A combo is sold only while all its products are; perishable when any of them is a food.
   const memberSlugs = [...new Set(comboRows.flatMap((combo) => combo.productSlugs))];
