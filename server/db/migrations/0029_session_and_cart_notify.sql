@@ -10,7 +10,7 @@ DECLARE
   changed_user text;
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    changed_user := CASE WHEN TG_TABLE_NAME = 'users' THEN OLD.id ELSE OLD.user_id END;
+    changed_user := to_jsonb(OLD) ->> (CASE WHEN TG_TABLE_NAME = 'users' THEN 'id' ELSE 'user_id' END);
   ELSIF TG_TABLE_NAME = 'users' THEN
     IF (to_jsonb(OLD) - 'updated_at') = (to_jsonb(NEW) - 'updated_at') THEN
       RETURN NULL;
