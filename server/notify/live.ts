@@ -14,7 +14,7 @@ const MAX_USERS = 100_000;
 /** A cart priced in memory is answered for at most this long: discount codes change without a cart version. */
 const PRICED_CART_MS = 10_000;
 /** Some margin over the cookie's own life, for the clocks of instances that differ a little. */
-const STAMP_MARGIN_MS = 5_000;
+const STAMP_MARGIN_MS = 2_000;
 
 export type Live = {
   /**
