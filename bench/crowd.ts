@@ -1,6 +1,6 @@
 /**
  * Client side of bench/flash-sale.bench.ts, in a process of its own so it never shares an event loop with the
- * shop it measures: `node --import tsx bench/crowd.ts '<json>'`.
+ * shop it measures: `node --import tsx bench/crowd.ts plan.json`.
  * - "streams": opens `count` signed-in tabs following their carts (GET /api/cart/events, cookies taken in
  *   turn), prints {"open":n,"failed":n} once each has its first message or failed, then holds them until its
  *   stdin closes and prints {"events":n,"dropped":n}.
@@ -8,6 +8,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 
 type Plan =
@@ -19,7 +20,8 @@ type Plan =
       orders: { cookie: string; addressId: string }[];
     };
 
-const plan = JSON.parse(process.argv[2] ?? "{}") as Plan;
+// The plan's cookies are too long for one argument: it comes as a file.
+const plan = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as Plan;
 const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
 if (plan.kind === "streams") {
