@@ -39,6 +39,7 @@ export async function startBenchShop(envOverrides: Record<string, string> = {}, 
     db,
     async stop() {
       await deps.catalogue.stop();
+      await deps.live.stop();
       await pool.end();
       await postgres.stop();
       if (!keptDir) await rm(dataDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
 import { createJobSignal, type JobSignal } from "./jobs/job-queue.ts";
 import { createMailer, type Mailer } from "./mail.ts";
+import { createLive, type Live } from "./notify/live.ts";
 import { resolveAuthSecret } from "./secrets.ts";
 import type { CourierService } from "./shipping/courier-service.ts";
 import { createShiprocket, shiprocketConfig } from "./shipping/shiprocket.ts";
@@ -16,6 +17,8 @@ export type Deps = {
   mailer: Mailer;
   auth: Auth;
   catalogue: CatalogueCache;
+  /** Sessions and carts as this instance has heard of them, and the open tabs following carts. */
+  live: Live;
   /** Wakes this instance's job worker after a request queued a job. */
   jobs: JobSignal;
   /** Sends sign-in codes (MSG91, Twilio, or DATA_DIR/sms/ in development). */
@@ -29,13 +32,15 @@ export type Deps = {
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
   const mailer = createMailer(env);
   const jobs = createJobSignal();
+  const live = createLive(db.$client.options, { sessionCacheSeconds: env.SESSION_CACHE_SECONDS });
   return {
     db,
     env,
     mailer,
-    auth: createAuth({ db, env, jobs }),
+    auth: createAuth({ db, env, jobs, live }),
     // The listener connects to the database the pool does, on a connection of its own.
     catalogue: createCatalogueCache(db.$client.options),
+    live,
     jobs,
     sms: createSmsSender(env),
     authSecret: resolveAuthSecret(env),

@@ -120,6 +120,11 @@ const envSchema = z.object({
   TWITTER_WEB_BASE: blankIsDefault(z.url().default("https://x.com")),
   TWITTER_API_BASE: blankIsDefault(z.url().default("https://api.x.com")),
   /** Attempts per client IP address per AUTH_RATE_LIMIT_WINDOW seconds. */
+  /**
+   * How long a signed copy of the session in a cookie is trusted without asking the database; changes are
+   * heard at once through NOTIFY whatever this is (docs/decisions/069).
+   */
+  SESSION_CACHE_SECONDS: blankIsDefault(z.coerce.number().int().min(1).max(600).default(60)),
   AUTH_RATE_LIMIT_WINDOW: blankIsDefault(z.coerce.number().int().min(1).default(60)),
   AUTH_RATE_LIMIT_SIGN_IN: blankIsDefault(z.coerce.number().int().min(1).default(5)),
   AUTH_RATE_LIMIT_SIGN_UP: blankIsDefault(z.coerce.number().int().min(1).default(5)),

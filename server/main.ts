@@ -75,6 +75,7 @@ async function main() {
   lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
   lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
+  lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
 
   // Read once before serving rather than on a shopper's first PIN look-up (a second or more and some 90 MB
   // for a moment on a small machine), so an instance that answers is done with it.

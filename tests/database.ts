@@ -99,6 +99,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     async close() {
       await stopWorker();
       await deps.catalogue.stop();
+      await deps.live.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -15,6 +15,7 @@ import { accounts, rateLimits, sessions, users, verifications } from "../db/sche
 import type { Env } from "../env.ts";
 import type { JobSignal } from "../jobs/job-queue.ts";
 import { log, redact, serializeLogArgument } from "../log.ts";
+import type { Live } from "../notify/live.ts";
 import { resolveAuthSecret } from "../secrets.ts";
 import { enqueueSignInCode } from "../sms/sign-in-code-job.ts";
 import { forgetPendingLinks, grantAdminByEmail } from "./account-data.ts";
@@ -48,7 +49,7 @@ export function configuredProviders(env: Env) {
   });
 }
 
-export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSignal }) {
+export function createAuth({ db, env, jobs, live }: { db: Db; env: Env; jobs: JobSignal; live: Live }) {
   const secret = resolveAuthSecret(env);
   const publicUrl = (path: string) => new URL(path, env.PUBLIC_URL).toString();
   const limit = (max: number) => ({ window: env.AUTH_RATE_LIMIT_WINDOW, max });
@@ -153,6 +154,17 @@ export function createAuth({ db, env, jobs }: { db: Db; env: Env; jobs: JobSigna
       }),
     ],
 
+    session: {
+      // A signed copy of the session and its user in a cookie, trusted without a database read for this long
+      // while its label matches what this instance has heard of the user (docs/decisions/069): a sign-out, a
+      // password, role or address change, or a deleted account anywhere changes the label within milliseconds.
+      cookieCache: {
+        enabled: true,
+        maxAge: env.SESSION_CACHE_SECONDS,
+        strategy: "compact",
+        version: (_session, user) => live.sessionVersion(user.id),
+      },
+    },
     user: {
       additionalFields: {
         // Never settable by the client: roles are granted by ADMIN_EMAILS or `npm run admin`. Without a

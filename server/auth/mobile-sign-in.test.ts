@@ -264,6 +264,7 @@ describe("sign-in with a mobile number", () => {
       expect((await sendCode(freshMobile(), { app })).status).toBe(404);
     } finally {
       await bare.catalogue.stop();
+      await bare.live.stop();
     }
   });
 });
@@ -283,7 +284,13 @@ describe("codes sent per number and per client address, across two instances", (
     const env = parseEnv({ ...envSource(), AUTH_SMS_PER_NUMBER: "3", AUTH_SMS_PER_CLIENT: "4" });
     instances = [0, 1].map(() => {
       const deps = createDeps({ db: shop.db, env });
-      return { app: createApp(deps), stop: () => deps.catalogue.stop() };
+      return {
+        app: createApp(deps),
+        stop: async () => {
+          await deps.catalogue.stop();
+          await deps.live.stop();
+        },
+      };
     });
   });
   afterAll(async () => {
@@ -328,7 +335,13 @@ describe("the shop's hourly cap on sign-in codes, across two instances", () => {
     const env = parseEnv({ ...envSource(), SMS_MAX_PER_HOUR: "5" });
     instances = [0, 1].map(() => {
       const deps = createDeps({ db: shop.db, env });
-      return { app: createApp(deps), stop: () => deps.catalogue.stop() };
+      return {
+        app: createApp(deps),
+        stop: async () => {
+          await deps.catalogue.stop();
+          await deps.live.stop();
+        },
+      };
     });
   });
   afterAll(async () => {

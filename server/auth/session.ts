@@ -7,7 +7,13 @@ export type { SessionUser };
 
 /** The signed-in user of this request, or null; decided by the session cookie, on the server. */
 export async function currentUser({ auth }: Deps, c: Context): Promise<SessionUser | null> {
-  const session = await auth.api.getSession({ headers: c.req.raw.headers });
+  const { headers, response: session } = await auth.api.getSession({
+    headers: c.req.raw.headers,
+    returnHeaders: true,
+  });
+  // A session read from the database comes with a fresh signed copy for the cookie cache (or the cookies'
+  // removal when it has ended): passed on, so the shopper's next request is answered without the database.
+  for (const cookie of headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
   if (!session) return null;
   const { id, email, name, role } = session.user as typeof session.user & { role?: string };
   return { id, email, name, role: isStaffRole(role) ? role : "customer" };

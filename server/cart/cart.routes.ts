@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
 import {
   addCartItemSchema,
   cartItemParamSchema,
@@ -22,19 +23,94 @@ import {
 } from "./cart.data.ts";
 import { resolveLines } from "./priced-cart.ts";
 
+/** A comment line now and then keeps proxies from closing an open tab's stream as idle. */
+const HEARTBEAT_MS = 25_000;
+/** How soon a browser opens the stream again after it closed (an instance restarting). */
+const RECONNECT_MS = 1_000;
+
 /** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
 export function cartRoutes(deps: Deps) {
-  const { db } = deps;
+  const { db, live, catalogue } = deps;
+
+  // The version from memory when this instance has heard every change since it last read it (decision 069).
+  const cartVersion = async (userId: string) => {
+    const known = live.cartVersion(userId);
+    if (known !== undefined) return known;
+    const generation = live.generation();
+    const version = await getCartVersion(db, userId);
+    live.rememberCartVersion(userId, version, generation);
+    return version;
+  };
+  const pricedCart = async (userId: string) => {
+    const catalogueGeneration = catalogue.generation();
+    const known = live.pricedCart(userId, catalogueGeneration);
+    if (known) return known;
+    const generation = live.generation();
+    const cart = await priceCart(db, userId);
+    if (catalogue.listening()) live.rememberPricedCart(userId, cart, generation, catalogueGeneration);
+    return cart;
+  };
+
   return (
     new Hono()
       .get("/", async (c) => {
         const user = await requireUser(deps, c);
-        return c.json(await priceCart(db, user.id));
+        return c.json(await pricedCart(user.id));
       })
-      // Polled every few seconds by every open tab: who is signed in, and the cart's change counter.
+      // Who is signed in, and the cart's change counter: asked when a tab starts and when its stream says so.
       .get("/version", async (c) => {
         const user = await currentUser(deps, c);
-        return c.json({ userId: user?.id ?? null, version: user ? await getCartVersion(db, user.id) : 0 });
+        return c.json({ userId: user?.id ?? null, version: user ? await cartVersion(user.id) : 0 });
+      })
+      // An open tab follows its cart here (server-sent events): the same answer as /version first, then each
+      // new version as this instance hears it, or "refetch" when it may have missed one.
+      .get("/events", async (c) => {
+        const user = await currentUser(deps, c);
+        const userId = user?.id ?? null;
+        let wake: (() => void) | undefined;
+        const queued: string[] = [];
+        // Following before reading, so a change between the two is sent rather than lost.
+        const unsubscribe = live.subscribe(userId, (event) => {
+          queued.push(event.kind === "cart" ? JSON.stringify({ userId, version: event.version }) : "refetch");
+          wake?.();
+        });
+        let first: { userId: string | null; version: number };
+        try {
+          first = { userId, version: userId ? await cartVersion(userId) : 0 };
+        } catch (error) {
+          unsubscribe();
+          throw error;
+        }
+        c.header("Cache-Control", "no-store");
+        // nginx and other proxies would otherwise hold the stream back in their buffers.
+        c.header("X-Accel-Buffering", "no");
+        return streamSSE(c, async (stream) => {
+          stream.onAbort(() => {
+            unsubscribe();
+            wake?.();
+          });
+          try {
+            await stream.writeSSE({ event: "cart", data: JSON.stringify(first), retry: RECONNECT_MS });
+            while (!stream.aborted) {
+              const next = queued.shift();
+              if (next === "refetch") await stream.writeSSE({ event: "refetch", data: "" });
+              else if (next !== undefined) await stream.writeSSE({ event: "cart", data: next });
+              else {
+                await new Promise<void>((resolve) => {
+                  const timer = setTimeout(resolve, HEARTBEAT_MS);
+                  wake = () => {
+                    clearTimeout(timer);
+                    resolve();
+                  };
+                });
+                wake = undefined;
+                if (queued.length === 0 && !stream.aborted) await stream.write(": keep-alive\n\n");
+              }
+            }
+          } finally {
+            unsubscribe();
+          }
+        });
       })
       .post("/items", validate("json", addCartItemSchema), async (c) => {
         const user = await requireUser(deps, c);

@@ -81,9 +81,10 @@ type StoredLine = CartEntry & { addedPricePaise: number | null };
  * The one loader of a priced cart, for the cart, the checkout page and Place order: a guest's lines or an
  * account's saved cart at today's prices and stock, with the applied code as it stands for this buyer,
  * priced by common/cart.ts summarizeCart.
- * With `lock`, inside the order transaction, it holds row locks on the cart, the products and combos it
- * takes stock from (in a fixed order, so concurrent orders queue instead of deadlocking) and so nothing it
- * decided on can change before the order commits.
+ * With `lock`, inside the order transaction, it holds the row lock on the cart, so nothing it decided on can
+ * change before the order commits. Products and combos are read without a lock: the order takes their stock
+ * last, by one conditional UPDATE each (place-order.ts takeStock), so a product everyone wants is locked only
+ * from that update to the commit, not for the whole order (docs/decisions/069).
  */
 export async function loadPricedCart(
   db: DbOrTx,
@@ -91,7 +92,7 @@ export async function loadPricedCart(
   { lock = false, shipping = null }: { lock?: boolean; shipping?: ShippingRule | null } = {},
 ): Promise<LoadedCart> {
   const stored = await storedCart(db, buyer, lock);
-  const lines = await resolveLines(db, stored.lines, { lock });
+  const lines = await resolveLines(db, stored.lines);
   const standing = stored.discountCode ? await loadDiscountFor(db, buyer, stored.discountCode) : null;
   return {
     cart: summarizeCart({ lines, discount: standing, version: stored.version, shipping }),
@@ -130,14 +131,9 @@ async function storedCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
 
 /**
  * What the catalogue says now about each line: name, picture, current price, stock and whether it is sold.
- * Inactive and unknown items are kept (marked), never dropped silently. With `lock`, the products and
- * combos ordered are locked in key order; the products inside a combo are only read.
+ * Inactive and unknown items are kept (marked), never dropped silently.
  */
-export async function resolveLines(
-  db: DbOrTx,
-  lines: readonly StoredLine[],
-  { lock = false }: { lock?: boolean } = {},
-): Promise<ResolvedLine[]> {
+export async function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Promise<ResolvedLine[]> {
   const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
   const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
   const productQuery = db
@@ -158,8 +154,8 @@ export async function resolveLines(
     .from(combos)
     .where(inArray(combos.id, comboIds))
     .orderBy(asc(combos.id));
-  const productRows = slugs.length ? await (lock ? productQuery.for("update") : productQuery) : [];
-  const comboRows = comboIds.length ? await (lock ? comboQuery.for("update") : comboQuery) : [];
+  const productRows = slugs.length ? await productQuery : [];
+  const comboRows = comboIds.length ? await comboQuery : [];
   const productsBySlug = new Map(productRows.map((row) => [row.slug, row]));
   const memberSlugs = [...new Set(comboRows.flatMap((row) => row.productSlugs))].filter(
     (slug) => !productsBySlug.has(slug),

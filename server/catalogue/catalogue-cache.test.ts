@@ -21,6 +21,7 @@ beforeAll(async () => {
     deps,
     end: async () => {
       await deps.catalogue.stop();
+      await deps.live.stop();
       await pool.end();
     },
   };

@@ -97,7 +97,6 @@ export async function placeOrder(
       const { pricing, usesPerCustomer } = await priceLockedCart(tx, deps.env, placement.buyer);
       const status = await choosePayment(tx, deps.env, placement, pricing, destination);
       const orderId = await writeOrder(tx, deps.env, placement, pricing, destination, status);
-      await takeStock(tx, pricing.lines);
       if (pricing.discount)
         await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
       await clearCart(tx, placement, key, orderId, destination.address);
@@ -106,6 +105,8 @@ export async function placeOrder(
         await enqueueOrderMail(tx, orderId, "placed");
         await askToConfirm(tx, orderId);
       }
+      // Last: the product's row lock, which every order for it waits on, is held only from here to the commit.
+      await takeStock(tx, pricing.lines);
       return { orderId, replayed: false, mail: status === "placed" };
     })
     .catch((error: unknown) => {
@@ -406,9 +407,24 @@ function orderRow(
   };
 }
 
-/** The rows are locked, so this cannot fail on stock; the condition keeps it so even if that ever changes. */
+/**
+ * Stock is taken by one conditional UPDATE per line: the last units go to the orders whose updates reach them
+ * first, and the others are told it is sold out (the whole order rolls back).
+ */
 async function takeStock(tx: Tx, lines: OrderPricing["lines"]) {
-  for (const line of lines) {
+  // Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts).
+  const ordered = [...lines].sort((a, b) =>
+    a.kind === b.kind
+      ? a.itemId < b.itemId
+        ? -1
+        : a.itemId > b.itemId
+          ? 1
+          : 0
+      : a.kind === "product"
+        ? -1
+        : 1,
+  );
+  for (const line of ordered) {
     const table = line.kind === "product" ? products : combos;
     const id = line.kind === "product" ? products.slug : combos.id;
     const taken = await tx

@@ -348,7 +348,7 @@ describe("a signed-in shopper's cart", () => {
     });
 
     await signInContext(context, shop.url, account);
-    // The store learns of the sign-in at its next version poll (every 2.5 s), then merges.
+    // A guest tab checks who is signed in every 2.5 s while visible, then merges.
     await expect.poll(() => landed, { timeout: 10_000 }).toBeGreaterThan(0);
     await page.unrouteAll({ behavior: "wait" }); // every answer cut off before the reload
     await page.reload();

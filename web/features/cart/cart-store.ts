@@ -29,7 +29,7 @@ import { CART_KEY } from "./storage-keys.ts";
 /**
  * The one cart in the browser. A guest's lines live in localStorage and are priced by the server on
  * each change; a signed-in shopper's cart lives on the server, changed line by line, and every open
- * tab polls its version to follow changes made elsewhere (docs/decisions/040).
+ * visible tab follows changes made elsewhere through a stream of server-sent events (docs/decisions/069).
  */
 
 export type CartSnapshot = {
@@ -47,8 +47,14 @@ export type CartSnapshot = {
 
 export type CartResult = { ok: true; message?: string } | { ok: false; message: string };
 
-/** Spec 3's "within 5 seconds": a poll every 2.5 s while the tab is visible. */
-export const POLL_INTERVAL_MS = 2500;
+/**
+ * A guest's tab cannot be told of a sign-in made in another tab (its stream was opened without the new
+ * cookie), so it asks /api/cart/version this often while visible: answered from the cookie alone, no database.
+ */
+const GUEST_CHECK_MS = 2500;
+
+/** After the cart's stream was refused (the server answered an error), a new one is tried this much later. */
+const STREAM_RETRY_MS = 3000;
 
 const EMPTY_CART = summarizeCart({ lines: [], discount: null });
 
@@ -74,11 +80,11 @@ export const getCartSnapshot = () => snapshot;
 
 export function subscribeCart(listener: () => void) {
   listeners.add(listener);
-  if (listeners.size === 1) startPolling();
+  if (listeners.size === 1) startFollowing();
   void ensureCartStarted();
   return () => {
     listeners.delete(listener);
-    if (listeners.size === 0) stopPolling();
+    if (listeners.size === 0) stopFollowing();
   };
 }
 
@@ -102,7 +108,7 @@ export function ensureCartStarted(): Promise<void> {
   return starting;
 }
 
-/** For sign-in and sign-out screens: follow the new session now rather than at the next poll. */
+/** For sign-in and sign-out screens: follow the new session now rather than at the stream's next message. */
 export function syncCartSession(): Promise<void> {
   return enqueue(() => syncSession());
 }
@@ -411,38 +417,82 @@ export function removeDiscountCode(): Promise<CartResult> {
 
 // ---- Following changes made elsewhere
 
-let pollTimer: ReturnType<typeof setInterval> | undefined;
-let polling = false;
+let stream: EventSource | undefined;
+let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+let following = false;
+let guestTimer: ReturnType<typeof setInterval> | undefined;
 
-async function poll() {
-  if (polling || starting || document.visibilityState !== "visible") return;
-  polling = true;
+/** What the stream (or /api/cart/version) says against what this tab shows: load what moved on. */
+async function follow(info: VersionInfo) {
+  if (starting) return;
   try {
-    const info = await api<VersionInfo>("/cart/version");
     if (snapshot.mode === "starting" || info.userId !== snapshot.userId) {
       await enqueue(() => syncSession(info));
     } else if (info.userId && info.version !== snapshot.cart.version && pendingChanges === 0) {
       await enqueue(refreshAccount);
     }
   } catch {
-    // Offline or the server restarting: the next poll tries again.
-  } finally {
-    polling = false;
+    // Offline or the server restarting: the stream's next message tries again.
   }
 }
 
-function onVisibilityChange() {
-  if (document.visibilityState === "visible") void poll();
+async function refetch() {
+  try {
+    await follow(await api<VersionInfo>("/cart/version"));
+  } catch {
+    // As above.
+  }
 }
 
-function startPolling() {
-  pollTimer = setInterval(poll, POLL_INTERVAL_MS);
+/**
+ * A visible tab holds one server-sent-events stream (docs/decisions/069): its first message is who is signed
+ * in and the cart's version, then each new version. A hidden tab closes it and asks for nothing.
+ */
+function openStream() {
+  if (stream || !following || document.visibilityState !== "visible") return;
+  const source = new EventSource("/api/cart/events");
+  stream = source;
+  source.addEventListener("cart", (event) => {
+    void follow(JSON.parse((event as MessageEvent<string>).data) as VersionInfo);
+  });
+  source.addEventListener("refetch", () => void refetch());
+  source.addEventListener("error", () => {
+    // The browser reconnects by itself after a dropped connection; after an error answer (a 503 while the
+    // database is away) it gives up, so the tab opens a new stream a little later.
+    if (source.readyState !== EventSource.CLOSED || stream !== source) return;
+    stream = undefined;
+    clearTimeout(reopenTimer);
+    reopenTimer = setTimeout(openStream, STREAM_RETRY_MS);
+  });
+}
+
+function closeStream() {
+  clearTimeout(reopenTimer);
+  stream?.close();
+  stream = undefined;
+}
+
+function onVisibilityChange() {
+  if (document.visibilityState === "visible") openStream();
+  else closeStream();
+}
+
+function checkGuest() {
+  if (snapshot.userId === null && !starting && document.visibilityState === "visible") void refetch();
+}
+
+function startFollowing() {
+  following = true;
+  openStream();
+  guestTimer = setInterval(checkGuest, GUEST_CHECK_MS);
   document.addEventListener("visibilitychange", onVisibilityChange);
   window.addEventListener("storage", onStorage);
 }
 
-function stopPolling() {
-  clearInterval(pollTimer);
+function stopFollowing() {
+  following = false;
+  closeStream();
+  clearInterval(guestTimer);
   document.removeEventListener("visibilitychange", onVisibilityChange);
   window.removeEventListener("storage", onStorage);
 }

@@ -1,0 +1,132 @@
+/**
+ * Client side of bench/flash-sale.bench.ts, in a process of its own so it never shares an event loop with the
+ * shop it measures: `node --import tsx bench/crowd.ts plan.json`.
+ * - "streams": opens `count` signed-in tabs following their carts (GET /api/cart/events, cookies taken in
+ *   turn), prints {"open":n,"failed":n} once each has its first message or failed, then holds them until its
+ *   stdin closes and prints {"events":n,"dropped":n}.
+ * - "burst": sends every order at once, each on a connection of its own, and prints the statuses and times.
+ */
+
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+
+type Plan =
+  | { kind: "streams"; url: string; cookies: string[]; count: number }
+  | {
+      kind: "burst";
+      url: string;
+      origin: string;
+      orders: { cookie: string; addressId: string }[];
+    };
+
+// The plan's cookies are too long for one argument: it comes as a file.
+const plan = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as Plan;
+const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+
+if (plan.kind === "streams") {
+  let open = 0;
+  let failed = 0;
+  let events = 0;
+  let dropped = 0;
+  let reported = false;
+  const requests: http.ClientRequest[] = [];
+  const settle = () => {
+    if (!reported && open + failed === plan.count) {
+      reported = true;
+      process.stdout.write(`${JSON.stringify({ open, failed })}\n`);
+    }
+  };
+  const openOne = (index: number) =>
+    new Promise<void>((resolve) => {
+      const request = http.get(
+        `${plan.url}/api/cart/events`,
+        {
+          agent,
+          headers: { Cookie: plan.cookies[index % plan.cookies.length], Accept: "text/event-stream" },
+        },
+        (response) => {
+          let first = true;
+          if (response.statusCode !== 200) {
+            failed++;
+            response.resume();
+            settle();
+            return resolve();
+          }
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            const messages = chunk.split("\n\n").filter((part) => part.includes("event:")).length;
+            events += messages;
+            if (first && messages > 0) {
+              first = false;
+              open++;
+              settle();
+              resolve();
+            }
+          });
+          response.on("close", () => {
+            if (!reported) return;
+            dropped++;
+          });
+        },
+      );
+      request.on("error", () => {
+        failed++;
+        settle();
+        resolve();
+      });
+      requests.push(request);
+    });
+  // A few hundred at a time, as tabs open over a minute rather than in one instant.
+  for (let index = 0; index < plan.count; index += 200) {
+    await Promise.all(
+      Array.from({ length: Math.min(200, plan.count - index) }, (_, offset) => openOne(index + offset)),
+    );
+  }
+  process.stdin.resume();
+  process.stdin.on("end", () => {
+    process.stdout.write(`${JSON.stringify({ events, dropped })}\n`);
+    for (const request of requests) request.destroy();
+    process.exit(0);
+  });
+} else {
+  const started = performance.now();
+  const results = await Promise.all(
+    plan.orders.map(
+      ({ cookie, addressId }) =>
+        new Promise<{ status: number; ms: number }>((resolve) => {
+          const body = JSON.stringify({ addressId, paymentMethod: "cod" });
+          const sent = performance.now();
+          const request = http.request(
+            `${plan.url}/api/orders`,
+            {
+              method: "POST",
+              agent,
+              headers: {
+                "Content-Type": "application/json",
+                "Content-Length": Buffer.byteLength(body),
+                Origin: plan.origin,
+                Cookie: cookie,
+                "Idempotency-Key": randomUUID(),
+              },
+            },
+            (response) => {
+              response.resume();
+              response.on("end", () =>
+                resolve({ status: response.statusCode ?? 0, ms: performance.now() - sent }),
+              );
+            },
+          );
+          request.on("error", () => resolve({ status: 0, ms: performance.now() - sent }));
+          request.end(body);
+        }),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const times = results.map((result) => result.ms).sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    Math.round(times[Math.min(times.length - 1, Math.floor(times.length * fraction))] ?? 0);
+  const statuses: Record<string, number> = {};
+  for (const { status } of results) statuses[status] = (statuses[status] ?? 0) + 1;
+  process.stdout.write(`${JSON.stringify({ seconds, statuses, p50: at(0.5), p99: at(0.99) })}\n`);
+}

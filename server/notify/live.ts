@@ -1,0 +1,187 @@
+import type pg from "pg";
+import type { PricedCart } from "../../common/cart.ts";
+import { log } from "../log.ts";
+import { createNotifyListener } from "./notify-listener.ts";
+
+export const SESSION_CHANNEL = "session_changed";
+export const CART_CHANNEL = "cart_changed";
+
+/** What an open tab is told (GET /api/cart/events): the cart moved on, or look again (who, which version). */
+export type CartEvent = { kind: "cart"; version: number } | { kind: "refetch" };
+
+/** Per-user entries kept at most; past it the oldest is forgotten (and read from the database again). */
+const MAX_USERS = 100_000;
+/** A cart priced in memory is answered for at most this long: discount codes change without a cart version. */
+const PRICED_CART_MS = 10_000;
+/** Some margin over the cookie's own life, for the clocks of instances that differ a little. */
+const STAMP_MARGIN_MS = 2_000;
+
+export type Live = {
+  /**
+   * The label a session cookie cache written now carries, and that a cookie must carry to be trusted
+   * (Better Auth's cookieCache.version): the last change to the user's sessions heard, the same on every
+   * instance. While deaf, and for one cookie lifetime after starting to listen, nothing is trusted.
+   */
+  sessionVersion: (userId: string) => string;
+  /** Whether a version known from memory would be right now (the listener has been heard from). */
+  listening: () => boolean;
+  /** Changes whenever memory is forgotten; a database read remembered only if it stayed the same. */
+  generation: () => number;
+  /** The cart version heard or read for this user, if known and trustworthy. */
+  cartVersion: (userId: string) => number | undefined;
+  rememberCartVersion: (userId: string, version: number, generation: number) => void;
+  pricedCart: (userId: string, catalogueGeneration: number) => PricedCart | undefined;
+  rememberPricedCart: (
+    userId: string,
+    cart: PricedCart,
+    generation: number,
+    catalogueGeneration: number,
+  ) => void;
+  /** Follows one user's cart (or, for null, only the refetch broadcasts); returns how to stop. */
+  subscribe: (userId: string | null, send: (event: CartEvent) => void) => () => void;
+  /** Open subscriptions on this instance. */
+  subscribers: () => number;
+  stop: () => Promise<void>;
+};
+
+/**
+ * What this instance knows about sessions and carts without asking the database, kept right by one LISTEN
+ * connection (docs/decisions/069): session changes, cart versions, and the open tabs to tell.
+ */
+export function createLive(
+  connection: pg.ClientConfig,
+  { sessionCacheSeconds }: { sessionCacheSeconds: number },
+): Live {
+  const sessionStamps = new Map<string, { stamp: string; heardAt: number }>();
+  let cartVersions = new Map<string, number>();
+  let pricedCarts = new Map<string, { cart: PricedCart; catalogueGeneration: number; at: number }>();
+  const following = new Map<string, Set<(event: CartEvent) => void>>();
+  let count = 0;
+  let generation = 0;
+  let unheard = 0;
+  const cookieMs = sessionCacheSeconds * 1000;
+
+  const forget = () => {
+    sessionStamps.clear();
+    cartVersions = new Map();
+    pricedCarts = new Map();
+    generation++;
+  };
+  const broadcast = (event: CartEvent) => {
+    for (const sends of following.values()) for (const send of sends) send(event);
+  };
+  const capped = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key);
+    if (map.size >= MAX_USERS) map.delete(map.keys().next().value as string);
+    map.set(key, value);
+  };
+  const pruneStamps = (now: number) => {
+    for (const [userId, { heardAt }] of sessionStamps) {
+      // Insertion order is hearing order: the first young one ends the sweep.
+      if (heardAt > now - cookieMs - STAMP_MARGIN_MS) break;
+      sessionStamps.delete(userId);
+    }
+  };
+
+  const listener = createNotifyListener(
+    connection,
+    [SESSION_CHANNEL, CART_CHANNEL],
+    {
+      notification(channel, payload) {
+        const separator = payload.lastIndexOf(":");
+        const userId = payload.slice(0, separator);
+        const number = payload.slice(separator + 1);
+        if (channel === SESSION_CHANNEL) {
+          const now = Date.now();
+          sessionStamps.delete(userId);
+          sessionStamps.set(userId, { stamp: number, heardAt: now });
+          pruneStamps(now);
+          pricedCarts.delete(userId);
+          // A tab of this user looks again: it may have been signed out.
+          for (const send of following.get(userId) ?? []) send({ kind: "refetch" });
+          return;
+        }
+        const version = Number(number);
+        if ((cartVersions.get(userId) ?? -1) < version) capped(cartVersions, userId, version);
+        for (const send of following.get(userId) ?? []) send({ kind: "cart", version });
+      },
+      listening() {
+        forget();
+        // Whatever changed while nobody listened went unheard: every open tab asks again.
+        broadcast({ kind: "refetch" });
+      },
+      lost() {
+        forget();
+        broadcast({ kind: "refetch" });
+      },
+    },
+    { log: { info: (message) => log.info(message), error: (message) => log.error(message) } },
+  );
+
+  const trusted = () => {
+    listener.start();
+    const since = listener.listeningSince();
+    return since !== null;
+  };
+
+  return {
+    sessionVersion(userId) {
+      listener.start();
+      const since = listener.listeningSince();
+      // A change made before this instance listened may be younger than a cookie: for one cookie lifetime
+      // every label is new, so no cookie matches (the same function labels a cookie written and one read).
+      if (since === null || Date.now() - since < cookieMs + STAMP_MARGIN_MS) return `unheard-${++unheard}`;
+      return sessionStamps.get(userId)?.stamp ?? "0";
+    },
+    listening: trusted,
+    generation: () => generation,
+    cartVersion(userId) {
+      return trusted() ? cartVersions.get(userId) : undefined;
+    },
+    rememberCartVersion(userId, version, readGeneration) {
+      if (!listener.listening() || readGeneration !== generation) return;
+      // A notification heard during the read is newer than what was read.
+      if ((cartVersions.get(userId) ?? -1) < version) capped(cartVersions, userId, version);
+    },
+    pricedCart(userId, catalogueGeneration) {
+      if (!trusted()) return undefined;
+      const known = pricedCarts.get(userId);
+      if (
+        !known ||
+        known.catalogueGeneration !== catalogueGeneration ||
+        known.cart.version !== cartVersions.get(userId) ||
+        Date.now() - known.at > PRICED_CART_MS
+      ) {
+        return undefined;
+      }
+      return known.cart;
+    },
+    rememberPricedCart(userId, cart, readGeneration, catalogueGeneration) {
+      if (!listener.listening() || readGeneration !== generation) return;
+      if ((cartVersions.get(userId) ?? -1) < cart.version) capped(cartVersions, userId, cart.version);
+      if (cartVersions.get(userId) !== cart.version) return;
+      capped(pricedCarts, userId, { cart, catalogueGeneration, at: Date.now() });
+    },
+    subscribe(userId, send) {
+      listener.start();
+      const key = userId ?? "";
+      let sends = following.get(key);
+      if (!sends) {
+        sends = new Set();
+        following.set(key, sends);
+      }
+      sends.add(send);
+      count++;
+      return () => {
+        if (!sends.delete(send)) return;
+        count--;
+        if (sends.size === 0 && following.get(key) === sends) following.delete(key);
+      };
+    },
+    subscribers: () => count,
+    async stop() {
+      await listener.stop();
+      forget();
+    },
+  };
+}
