@@ -57,3 +57,29 @@ describe("changing the password", () => {
     expect(await tokensOf(here.userId)).toHaveLength(1);
   });
 });
+
+describe("the device that changes the password", () => {
+  it("stays signed in with the cookies the change gave it, once every instance has heard of the change", async () => {
+    const here = await signUpViaApp(shop.app, "vani@example.in");
+    await signInViaApp(shop.app, here);
+    const changed = await call("POST", "/api/auth/change-password", here.cookie, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: "a-new-password-2026",
+    });
+    expect(changed.status).toBe(200);
+    const jar = new Map(here.cookie.split("; ").map((pair) => [pair.split("=")[0], pair] as const));
+    for (const set of changed.headers.getSetCookie()) {
+      const pair = set.split(";")[0] ?? "";
+      jar.set(pair.split("=")[0] ?? "", pair);
+    }
+    const cookie = [...jar.values()].join("; ");
+    // A request still carrying the ended token (a tab's cart stream asks as the change lands) must not
+    // remove the cookies: answered after the change, the removal would sign this device out.
+    const late = await call("GET", "/api/cart/version", here.cookie);
+    expect(late.headers.getSetCookie().filter((set) => set.includes("session_token"))).toEqual([]);
+    // The revocation's NOTIFY may arrive after the answer: the copy it labelled is then read again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const session = await (await call("GET", "/api/auth/get-session", cookie)).json();
+    expect(session?.user.email).toBe(here.email);
+  });
+});

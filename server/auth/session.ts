@@ -11,10 +11,13 @@ export async function currentUser({ auth }: Deps, c: Context): Promise<SessionUs
     headers: c.req.raw.headers,
     returnHeaders: true,
   });
-  // A session read from the database comes with a fresh signed copy for the cookie cache (or the cookies'
-  // removal when it has ended): passed on, so the shopper's next request is answered without the database.
-  for (const cookie of headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
+  // An ended session's cookie removal is not passed on: a request sent with the old token can be answered
+  // after a password change has set the new one (a tab's cart stream asks at that moment), and the removal
+  // would then sign the shopper out. Signing out removes the cookies itself.
   if (!session) return null;
+  // A session read from the database comes with a fresh signed copy for the cookie cache: passed on, so the
+  // shopper's next request is answered without the database.
+  for (const cookie of headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
   const { id, email, name, role } = session.user as typeof session.user & { role?: string };
   return { id, email, name, role: isStaffRole(role) ? role : "customer" };
 }
