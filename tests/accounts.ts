@@ -124,3 +124,13 @@ export async function signUpWithRole(
   if (role) await makeAdmin(shop.db, account.userId, role);
   return account;
 }
+
+/** An owner, a staff member and a customer, for a file that checks who may do what: `<prefix>-owner@example.in`, … */
+export async function signUpOwnerStaffAndCustomer(shop: { app: Hono; db: Db }, prefix: string) {
+  const [owner, staff, customer] = await Promise.all([
+    signUpWithRole(shop, `${prefix}-owner@example.in`, "owner"),
+    signUpWithRole(shop, `${prefix}-staff@example.in`, "staff"),
+    signUpViaApp(shop.app, `${prefix}-customer@example.in`),
+  ]);
+  return { owner, staff, customer };
+}

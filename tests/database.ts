@@ -156,3 +156,15 @@ export async function callApi(
   );
   return { status: response.status, body: await response.json() };
 }
+
+/**
+ * A test file's `/api` caller: as `defaultAccount()` (read at each call, so after beforeAll has signed it up)
+ * unless given another account, and signed out for null.
+ */
+export function apiCaller(
+  shop: { app: Parameters<typeof callApi>[0] },
+  defaultAccount: () => { cookie: string } | null = () => null,
+) {
+  return (method: string, path: string, body?: unknown, as: { cookie: string } | null = defaultAccount()) =>
+    callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+}

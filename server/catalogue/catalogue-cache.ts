@@ -1,4 +1,5 @@
-import pg from "pg";
+import type pg from "pg";
+import { createNotifyListener } from "../notify/notify-listener.ts";
 
 /** The channel the migration's triggers notify on, from the transaction that changes the catalogue. */
 export const CATALOGUE_CHANNEL = "catalogue_changed";
@@ -10,8 +11,6 @@ export const LISTENER_APPLICATION_NAME = "shop-catalogue-listener";
  * the oldest is forgotten, so a crawler's thousand query strings cannot leave the real pages unremembered.
  */
 const MAX_ENTRIES = 500;
-const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 10_000;
 
 export type CatalogueCache = {
   /**
@@ -41,13 +40,6 @@ export function createCatalogueCache(
   { log = console as Log, maxEntries = MAX_ENTRIES } = {},
 ): CatalogueCache {
   let entries = new Map<string, Promise<unknown>>();
-  let client: pg.Client | undefined;
-  let connected = false;
-  let started = false;
-  let stopped = false;
-  let retryMs = FIRST_RETRY_MS;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let failures = 0;
   let generation = 0;
 
   const forget = () => {
@@ -55,60 +47,27 @@ export function createCatalogueCache(
     generation++;
   };
 
-  const lost = (current: pg.Client, reason: string) => {
-    if (client !== current) return;
-    client = undefined;
-    connected = false;
-    forget();
-    current.removeAllListeners("notification");
-    current.end().catch(() => {});
-    if (stopped) return;
-    if (failures++ === 0) log.error(`[catalogue] listener lost (${reason}); reading from the database`);
-    retryTimer = setTimeout(connect, retryMs);
-    // A process that has nothing else to do must not stay alive just to reconnect.
-    retryTimer.unref();
-    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
-  };
-
-  const connect = async () => {
-    retryTimer = undefined;
-    if (stopped) return;
-    const current = new pg.Client({
-      ...connection,
-      application_name: LISTENER_APPLICATION_NAME,
-      // A connection dropped without a FIN (a NAT, a failover) is noticed by TCP keepalive, not left hanging.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-    });
-    client = current;
-    current.on("error", (error) => lost(current, error.message));
-    current.on("end", () => lost(current, "connection closed"));
-    current.on("notification", (message) => {
-      if (message.channel === CATALOGUE_CHANNEL) forget();
-    });
-    try {
-      await current.connect();
-      await current.query(`LISTEN ${CATALOGUE_CHANNEL}`);
-    } catch (error) {
-      lost(current, (error as Error).message);
-      return;
-    }
-    if (client !== current || stopped) return;
-    // Changes made while nobody was listening went unheard: start from nothing.
-    forget();
-    connected = true;
-    if (failures > 0) log.info("[catalogue] listener back; caching again");
-    failures = 0;
-    retryMs = FIRST_RETRY_MS;
-  };
+  const listener = createNotifyListener(
+    connection,
+    [CATALOGUE_CHANNEL],
+    {
+      notification: forget,
+      // Changes made while nobody was listening went unheard: start from nothing.
+      listening: forget,
+      lost: forget,
+    },
+    {
+      log,
+      applicationName: LISTENER_APPLICATION_NAME,
+      lostMessage: (reason) => `[catalogue] listener lost (${reason}); reading from the database`,
+      backMessage: "[catalogue] listener back; caching again",
+    },
+  );
 
   return {
     remember<T>(key: string, load: () => Promise<T>): Promise<T> {
-      if (!started) {
-        started = true;
-        void connect();
-      }
-      if (!connected) return load();
+      listener.start();
+      if (!listener.listening()) return load();
       const known = entries.get(key);
       if (known) return known as Promise<T>;
       const loading = load();
@@ -121,16 +80,12 @@ export function createCatalogueCache(
       });
       return loading;
     },
-    listening: () => connected,
+    listening: () => listener.listening(),
     generation: () => generation,
     async stop() {
-      stopped = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      const current = client;
-      client = undefined;
-      connected = false;
+      const stopping = listener.stop();
       forget();
-      await current?.end().catch(() => {});
+      await stopping;
     },
   };
 }

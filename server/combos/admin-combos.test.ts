@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Combo } from "../../common/catalogue.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, setUpTestApp } from "../../tests/database.ts";
+import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
+import { apiCaller, callApi, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, combos, products } from "../db/schema.ts";
 
 const shop = setUpTestApp();
@@ -10,15 +10,10 @@ let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
-  [owner, staff, customer] = await Promise.all([
-    signUpWithRole(shop, "combo-owner@example.in", "owner"),
-    signUpWithRole(shop, "combo-staff@example.in", "staff"),
-    signUpViaApp(shop.app, "combo-customer@example.in"),
-  ]);
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "combo"));
 });
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 const priceOf = async (slug: string) =>
   (await shop.db.select({ price: products.pricePaise }).from(products).where(eq(products.slug, slug)))[0]

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
 import type { CheckoutSummary } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { addresses, auditLog, deliveryRules, orders } from "../db/schema.ts";
 
@@ -17,8 +17,7 @@ beforeAll(async () => {
   customer = await signUpViaApp(shop.app, "delivery-customer@example.in");
 });
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = null) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop);
 
 const CHENNAI = { ...TEST_ADDRESS, city: "Chennai", state: "Tamil Nadu", pin: "600020", line2: "Adyar" };
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, callApi, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { discountCodes, orders } from "../db/schema.ts";
 
@@ -16,8 +16,7 @@ beforeAll(async () => {
   customer = await signUpViaApp(shop.app, "codes-customer@example.in");
 });
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 const create = (body: Record<string, unknown>) => api("POST", "/admin/discount-codes", body);
 

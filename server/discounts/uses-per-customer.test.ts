@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminDiscountCode } from "../../common/schemas/discount-codes.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
 import { auditLog, discountCodes, discountUses, guestDiscountUses, orders } from "../db/schema.ts";
 
@@ -17,8 +17,7 @@ beforeAll(async () => {
   await setStock(shop.db, "bath-powder", 1000);
 });
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 const createCode = (code: string, extra: Record<string, unknown> = {}) =>
   api("POST", "/admin/discount-codes", { code, description: `${code} offer`, percent: 10, ...extra });

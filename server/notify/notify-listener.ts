@@ -27,15 +27,32 @@ export type NotifyListener = {
 
 type Log = Pick<Console, "info" | "error">;
 
+export type NotifyListenerOptions = {
+  log?: Log;
+  /** The connection's name in pg_stat_activity, so tests (and people) can tell the listeners apart. */
+  applicationName?: string;
+  /** What the log says, once, when the connection is lost: which reads now go to the database. */
+  lostMessage?: (reason: string) => string;
+  /** What the log says when it is back after a loss. */
+  backMessage?: string;
+};
+
 /**
  * One connection per instance that LISTENs on `channels` and hands every notification to `handlers`. Lost, it
- * says so and reconnects with backoff (0.1 s doubling to 10 s), like the catalogue's listener (decision 026).
+ * says so and reconnects with backoff (0.1 s doubling to 10 s). The live pushes and the catalogue cache both
+ * listen through it (decision 026), so a fix to reconnecting reaches both.
  */
 export function createNotifyListener(
   connection: pg.ClientConfig,
   channels: readonly string[],
   handlers: NotifyHandlers,
-  { log = console as Log } = {},
+  {
+    log = console as Log,
+    applicationName = NOTIFY_LISTENER_APPLICATION_NAME,
+    lostMessage = (reason: string) =>
+      `[notify] listener lost (${reason}); sessions and carts read from the database`,
+    backMessage = "[notify] listener back",
+  }: NotifyListenerOptions = {},
 ): NotifyListener {
   let client: pg.Client | undefined;
   let since: number | null = null;
@@ -54,9 +71,9 @@ export function createNotifyListener(
     current.end().catch(() => {});
     if (wasListening) handlers.lost();
     if (stopped) return;
-    if (failures++ === 0)
-      log.error(`[notify] listener lost (${reason}); sessions and carts read from the database`);
+    if (failures++ === 0) log.error(lostMessage(reason));
     retryTimer = setTimeout(connect, retryMs);
+    // A process that has nothing else to do must not stay alive just to reconnect.
     retryTimer.unref();
     retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
   };
@@ -66,7 +83,8 @@ export function createNotifyListener(
     if (stopped) return;
     const current = new pg.Client({
       ...connection,
-      application_name: NOTIFY_LISTENER_APPLICATION_NAME,
+      application_name: applicationName,
+      // A connection dropped without a FIN (a NAT, a failover) is noticed by TCP keepalive, not left hanging.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
     });
@@ -85,7 +103,7 @@ export function createNotifyListener(
     }
     if (client !== current || stopped) return;
     since = Date.now();
-    if (failures > 0) log.info("[notify] listener back");
+    if (failures > 0) log.info(backMessage);
     failures = 0;
     retryMs = FIRST_RETRY_MS;
     handlers.listening();

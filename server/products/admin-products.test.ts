@@ -5,7 +5,7 @@ import type { CartLine } from "../../common/cart.ts";
 import type { Product, ProductPage } from "../../common/catalogue.ts";
 import type { AdminProduct, AdminProductList } from "../../common/schemas/admin-products.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { putInCart } from "../../tests/orders.ts";
 import { auditLog, cartItems, productImageFiles, products, questions } from "../db/schema.ts";
 import { seedCatalogue } from "../db/seed/seed.ts";
@@ -22,8 +22,7 @@ beforeAll(async () => {
   customer = await signUpViaApp(shop.app, "products-customer@example.in");
 });
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 /** A photo as a camera or phone would give it: not square, so the crop is exercised too. */
 const photo = (format: "jpeg" | "png" | "webp" = "jpeg", width = 1200, height = 900) =>

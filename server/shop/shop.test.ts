@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { UpdateShopDetails } from "../../common/schemas/shop.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, setUpTestApp } from "../../tests/database.ts";
+import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
+import { apiCaller, callApi, setUpTestApp } from "../../tests/database.ts";
 import { detailsFromEnvironment } from "../../tests/shop-details.ts";
 import { auditLog } from "../db/schema.ts";
 import { getShopDetails, seedShopDetails } from "./shop.data.ts";
@@ -11,15 +11,10 @@ let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
-  [owner, staff, customer] = await Promise.all([
-    signUpWithRole(shop, "shop-owner@example.in", "owner"),
-    signUpWithRole(shop, "shop-staff@example.in", "staff"),
-    signUpViaApp(shop.app, "shop-customer@example.in"),
-  ]);
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "shop"));
 });
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 // 27AAPFU0939F1ZV: the sample GSTIN of GSTN's documentation, registered in Maharashtra (27).
 const DETAILS: UpdateShopDetails = {

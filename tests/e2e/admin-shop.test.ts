@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, scrollThrough, startShopAndBrowser, waitForApp } from "../fixtures.ts";
+import { openSignedInPage } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -26,12 +27,7 @@ async function ownerPage(
   viewport: "phone" | "desktop" = "desktop",
   colorScheme: "light" | "dark" = "light",
 ) {
-  const context = await newContext(browser, shop, { viewport, colorScheme });
-  await signInContext(context, shop.url, owner);
-  const page = await context.newPage();
-  await page.goto(path);
-  await page.locator("main h1").first().waitFor();
-  return { page, close: () => context.close() };
+  return openSignedInPage(browser, shop, owner, path, { viewport, colorScheme });
 }
 
 async function shopperPage(

@@ -8,6 +8,7 @@ import { orders } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
+import { callShopApi } from "../shop-api-call.ts";
 
 /** Cash on delivery counted (issue 29): a delivered COD order's cash matched from the courier's report. */
 let shop: Shop;
@@ -17,20 +18,8 @@ let owner: TestAccount;
 let shopper: TestAccount;
 let addressId: string;
 
-const call = async (as: TestAccount, method: string, url: string, body?: unknown) => {
-  const response = await fetch(`${shop.url}/api${url}`, {
-    method,
-    headers: {
-      "Content-Type": "application/json",
-      Origin: shop.url,
-      Cookie: as.cookie,
-      "Idempotency-Key": crypto.randomUUID(),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${url}`).toBeLessThan(300);
-  return response.json();
-};
+const call = (as: TestAccount, method: string, url: string, body?: unknown) =>
+  callShopApi(shop.url, as, method, url, body);
 
 async function deliveredCod(): Promise<{ number: string; totalPaise: number }> {
   await putInCart(database.db, shopper.userId, [{ itemId: "badam-mix" }]);

@@ -11,6 +11,7 @@ import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../ac
 import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { putInCart, setStock, stockOf } from "../orders.ts";
+import { callShopApi } from "../shop-api-call.ts";
 
 /** Confirm before packing (issue 29): by the shopper's link, by staff from the list, or cancelled by the clock. */
 let shop: Shop;
@@ -23,20 +24,8 @@ let addressId: string;
 
 const HOURS = 6;
 
-const call = async (as: TestAccount, method: string, url: string, body?: unknown) => {
-  const response = await fetch(`${shop.url}/api${url}`, {
-    method,
-    headers: {
-      "Content-Type": "application/json",
-      Origin: shop.url,
-      Cookie: as.cookie,
-      "Idempotency-Key": crypto.randomUUID(),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${url}`).toBeLessThan(300);
-  return response.json();
-};
+const call = (as: TestAccount, method: string, url: string, body?: unknown) =>
+  callShopApi(shop.url, as, method, url, body);
 
 async function placeCod(quantity = 1): Promise<{ number: string; id: string }> {
   await putInCart(database.db, shopper.userId, [{ itemId: "bath-powder", quantity }]);

@@ -5,6 +5,7 @@ import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
 import { putInCart, stockOf } from "../orders.ts";
+import { callShopApi } from "../shop-api-call.ts";
 
 /**
  * The owner's COD rules and returns to origin (issue 29): an order refused cash by a PIN rule at checkout with
@@ -23,20 +24,8 @@ let bengaluruAddress: string;
 const SHOTS = "/tmp/cod-rules-shots";
 const ITEM = "badam-mix";
 
-const call = async (as: TestAccount, method: string, url: string, body?: unknown) => {
-  const response = await fetch(`${shop.url}/api${url}`, {
-    method,
-    headers: {
-      "Content-Type": "application/json",
-      Origin: shop.url,
-      Cookie: as.cookie,
-      "Idempotency-Key": crypto.randomUUID(),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${url}`).toBeLessThan(300);
-  return response.status === 204 ? null : response.json();
-};
+const call = (as: TestAccount, method: string, url: string, body?: unknown) =>
+  callShopApi(shop.url, as, method, url, body);
 
 /** The screen in light and dark at the context's width, for a person to look at. */
 async function lookAt(page: Page, name: string, show?: Locator) {

@@ -8,6 +8,7 @@ import { orderLines, orders, products, taxDocuments } from "../../server/db/sche
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
+import { openSignedInPage } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -85,12 +86,7 @@ async function placeOrder(confirm: boolean): Promise<string> {
 }
 
 async function ownerPage(path: string, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
-  const context = await newContext(browser, shop, { viewport, colorScheme });
-  await signInContext(context, shop.url, owner);
-  const page = await context.newPage();
-  await page.goto(path);
-  await page.locator("main h1").first().waitFor();
-  return { page, close: () => context.close() };
+  return openSignedInPage(browser, shop, owner, path, { viewport, colorScheme });
 }
 
 const sidewaysOverflow = (page: Page) =>
