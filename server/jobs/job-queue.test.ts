@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,7 +83,11 @@ async function until<T>(read: () => Promise<T | undefined>, ms = 10_000): Promis
 
 const jobOf = async (number: string) => {
   const [order] = await shop.db.select({ id: orders.id }).from(orders).where(eq(orders.number, number));
-  const [job] = await shop.db.select().from(jobs).where(sql`${jobs.payload}->>'orderId' = ${order?.id}`);
+  // The order's mail; a COD order also queues the SMS that asks the shopper to confirm it.
+  const [job] = await shop.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, ORDER_MAIL_JOB), sql`${jobs.payload}->>'orderId' = ${order?.id}`));
   return job;
 };
 
