@@ -1,4 +1,5 @@
 import type { ShippingRule } from "./cart.ts";
+import type { BrandPalette } from "./contrast.ts";
 import type { HeroSlide } from "./schemas/hero-slides.ts";
 import type { ShopSettings } from "./schemas/settings.ts";
 import type { PromoBanner, ShopDetails } from "./schemas/shop.ts";
@@ -10,8 +11,11 @@ import type { PromoBanner, ShopDetails } from "./schemas/shop.ts";
  */
 export type ShopConfig = {
   shopName: string;
-  /** The owner's brand colour (null: the shop's own green) and logo (server/settings). */
-  brand: { colour: string | null; logo: ShopSettings["logo"] };
+  /**
+   * The owner's brand colour (null: the shop's own green), the shades the pages draw with it (worked out
+   * here on the server, so no page carries the colour arithmetic), and the logo (server/settings).
+   */
+  brand: { colour: string | null; palette: BrandPalette | null; logo: ShopSettings["logo"] };
   phone: string;
   email: string;
   details: ShopDetails;

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { brandPalette } from "../../common/contrast.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import type { Deps } from "../deps.ts";
 import { whatsAppConfig } from "../messaging/whatsapp.ts";
@@ -22,7 +23,11 @@ export function configRoutes({ env, db, catalogue }: Deps) {
         ]);
         return {
           shopName: settings.shopName,
-          brand: { colour: settings.brandColour, logo: settings.logo },
+          brand: {
+            colour: settings.brandColour,
+            palette: settings.brandColour ? brandPalette(settings.brandColour) : null,
+            logo: settings.logo,
+          },
           phone: details.phone,
           email: details.email,
           details,

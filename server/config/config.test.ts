@@ -12,7 +12,7 @@ const custom = setUpTestApp({
 /** GET /api/config for a shop whose owner has saved nothing yet. */
 const configFromEnvironment = (brand: { name: string; phone: string; email: string }) => ({
   shopName: brand.name,
-  brand: { colour: null, logo: null },
+  brand: { colour: null, palette: null, logo: null },
   phone: brand.phone,
   email: brand.email,
   details: detailsFromEnvironment(brand),

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { brandPalette } from "../../common/contrast.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings, UpdateShopSettings } from "../../common/schemas/settings.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
@@ -157,7 +158,7 @@ describe("the shop's settings", () => {
       })
       .toMatchObject({
         shopName: "Vanya Herbals",
-        brand: { colour: "#1d4ed8", logo: null },
+        brand: { colour: "#1d4ed8", palette: brandPalette("#1d4ed8"), logo: null },
         shipping: body.shipping,
       });
     const seenAfterMs = performance.now() - savedAt;

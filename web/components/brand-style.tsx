@@ -1,4 +1,3 @@
-import { BRAND_SHADES, brandPalette } from "../../common/contrast.ts";
 import { useShopData } from "../lib/shop-data.ts";
 
 /**
@@ -7,9 +6,8 @@ import { useShopData } from "../lib/shop-data.ts";
  * theme values. Nothing while the owner keeps the shop's own green.
  */
 export function BrandStyle() {
-  const { colour } = useShopData().config.brand;
-  if (!colour) return null;
-  const palette = brandPalette(colour);
-  const css = `:root{${BRAND_SHADES.map((shade) => `--color-brand-${shade}:${palette[shade]}`).join(";")}}`;
-  return <style>{css}</style>;
+  const { palette } = useShopData().config.brand;
+  if (!palette) return null;
+  const shades = Object.entries(palette).map(([shade, hex]) => `--color-brand-${shade}:${hex}`);
+  return <style>{`:root{${shades.join(";")}}`}</style>;
 }

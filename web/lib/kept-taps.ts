@@ -1,4 +1,4 @@
-type KeptTaps = {
+export type KeptTaps = {
   taps: HTMLElement[];
   typed: { field: HTMLInputElement | HTMLTextAreaElement; value: string }[];
 };
@@ -27,14 +27,10 @@ function putBackTyped(field: HTMLInputElement | HTMLTextAreaElement, value: stri
 /**
  * Carries out, in order, the taps the page took before the app had started (the app loader kept them):
  * each button is clicked again now that React answers it, after what was typed meanwhile has been put
- * back into the app. Called once the app has hydrated. Between two taps the app renders, so "+" then
+ * back into the app. Called once the app has hydrated, when a tap was kept (root-layout.tsx). Between two taps the app renders, so "+" then
  * "Add to cart" adds the quantity the "+" chose.
  */
-export async function carryOutKeptTaps(): Promise<void> {
-  const take = window.__takeKeptTaps;
-  if (!take) return;
-  window.__takeKeptTaps = undefined;
-  const { taps, typed } = take();
+export async function carryOutKeptTaps({ taps, typed }: KeptTaps): Promise<void> {
   for (const { field, value } of typed) putBackTyped(field, value);
   if (typed.length > 0) await new Promise((resolve) => setTimeout(resolve, 0));
   for (const control of taps) {

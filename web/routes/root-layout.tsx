@@ -15,8 +15,22 @@ const SiteFooter = lazy(() =>
 import { buttonClass } from "../components/button.tsx";
 import { SiteHeader } from "../features/header/site-header.tsx";
 import type { RouteHandle } from "../lib/document-head.ts";
-import { carryOutKeptTaps } from "../lib/kept-taps.ts";
+import type { KeptTaps } from "../lib/kept-taps.ts";
 import { loadShopData } from "../lib/shop-data.ts";
+
+/**
+ * Ends the app loader's keeping of taps (the page's buttons answer from now on) and carries out what it kept.
+ * The code that does so is fetched only when a tap was kept: most visits have none, and every page would
+ * carry it.
+ */
+function takeKeptTaps() {
+  const take = window.__takeKeptTaps;
+  if (!take) return;
+  window.__takeKeptTaps = undefined;
+  const kept: KeptTaps = take();
+  if (kept.taps.length === 0 && kept.typed.length === 0) return;
+  void import("../lib/kept-taps.ts").then((module) => module.carryOutKeptTaps(kept));
+}
 
 /** The catalogue, combos and shop details, fetched once for every page (see shouldRevalidate). */
 export const loader = loadShopData;
@@ -30,7 +44,7 @@ export function RootLayout() {
   // Taps taken before it (by the app loader's inline script) are carried out then.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
-    void carryOutKeptTaps();
+    takeKeptTaps();
   }, []);
   const matches = useMatches();
   const fullWidth = matches.some((match) => (match.handle as RouteHandle | undefined)?.fullWidth);
@@ -86,7 +100,7 @@ export function RootError() {
   console.error(error);
   // No screen to carry them out on, but the page's own buttons must answer from now on.
   useEffect(() => {
-    void carryOutKeptTaps();
+    takeKeptTaps();
   }, []);
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center px-4 text-center">

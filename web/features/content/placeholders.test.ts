@@ -4,7 +4,7 @@ import { fillHtmlPlaceholders, fillPlaceholders } from "./placeholders.ts";
 
 const config: ShopConfig = {
   shopName: "Prakriti Naturals",
-  brand: { colour: null, logo: null },
+  brand: { colour: null, palette: null, logo: null },
   phone: "+91 98765 43210",
   email: "care@prakritinaturals.in",
   details: {
