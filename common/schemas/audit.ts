@@ -20,7 +20,6 @@ export const AUDIT_ENTITY_TYPES = [
   "cod_rule",
   "job",
   "export",
-  "cod_settings",
   "settings",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
@@ -42,7 +41,6 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   cod_rule: "Cash-on-delivery rules",
   job: "Background jobs",
   export: "Exports",
-  cod_settings: "Cash on delivery settings",
   settings: "Shop settings",
 };
 

@@ -9,6 +9,7 @@ import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { linkIn, waitForMail } from "../../tests/mail.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
 import { auditLog, orderEvents, orders } from "../db/schema.ts";
+import { readCodRules } from "./cod-rules.ts";
 import { codConfirmToken } from "./confirm-link.ts";
 import { lapseUnconfirmedOrders } from "./confirmation.ts";
 
@@ -220,8 +221,13 @@ describe("the owner's hours", () => {
     const [entry] = await shop.db
       .select({ before: auditLog.before, after: auditLog.after })
       .from(auditLog)
-      .where(and(eq(auditLog.entityType, "cod_settings"), eq(auditLog.entityId, "confirm-hours")));
-    expect(entry).toEqual({ before: null, after: { confirmHours: 12 } });
+      .where(and(eq(auditLog.entityType, "cod_rule"), eq(auditLog.entityId, "confirm-hours")));
+    expect(entry).toEqual({ before: { confirmHours: null }, after: { confirmHours: 12 } });
+    // Kept in the COD rules' row, the hours do not count as the owner saving the COD switches.
+    expect(await readCodRules(shop.db, shop.env)).toMatchObject({
+      enabled: shop.env.COD_ENABLED,
+      maxOrderPaise: shop.env.COD_MAX_ORDER_PAISE,
+    });
     expect((await put(owner, { confirmHours: 6 })).status).toBe(200);
   });
 });

@@ -10,7 +10,7 @@ import { formatRupees } from "../../common/money.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
-import { codConfirmationSettings, type OrderRow, orderLines, orders, users } from "../db/schema.ts";
+import { codSettings, type OrderRow, orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -30,31 +30,36 @@ import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confir
 export const COD_CONFIRM_REQUEST_JOB = "cod-confirm-request";
 export const LAPSE_UNCONFIRMED_JOB = "lapse-unconfirmed-cod";
 
-/** The owner's hours, or the environment's first value until the owner has saved one. */
+/** The owner's hours (kept with the COD rules' switches), or the environment's first value until saved. */
 export async function confirmHours(db: Pick<Db, "select">, env: Env): Promise<number> {
-  const [row] = await db.select().from(codConfirmationSettings).where(eq(codConfirmationSettings.id, 1));
+  const [row] = await db
+    .select({ confirmHours: codSettings.confirmHours })
+    .from(codSettings)
+    .where(eq(codSettings.id, 1));
   return row?.confirmHours ?? env.COD_CONFIRM_HOURS;
 }
 
+/**
+ * Saves the owner's hours. Only that column: the row's `updated_by` marks the COD switches as saved, and
+ * must not turn the environment's COD_ENABLED and cap into the row's defaults behind the owner's back.
+ */
 export async function saveConfirmHours(db: Db, hours: number, actor: AuditActor): Promise<number> {
   return db.transaction(async (tx) => {
     const [before] = await tx
-      .select({ confirmHours: codConfirmationSettings.confirmHours })
-      .from(codConfirmationSettings)
-      .where(eq(codConfirmationSettings.id, 1));
+      .select({ confirmHours: codSettings.confirmHours })
+      .from(codSettings)
+      .where(eq(codSettings.id, 1))
+      .for("update");
     await tx
-      .insert(codConfirmationSettings)
-      .values({ id: 1, confirmHours: hours, updatedBy: actor.id, updatedAt: new Date() })
-      .onConflictDoUpdate({
-        target: codConfirmationSettings.id,
-        set: { confirmHours: hours, updatedBy: actor.id, updatedAt: new Date() },
-      });
+      .insert(codSettings)
+      .values({ id: 1, confirmHours: hours })
+      .onConflictDoUpdate({ target: codSettings.id, set: { confirmHours: hours, updatedAt: new Date() } });
     await recordAudit(tx, {
       actor,
-      entityType: "cod_settings",
+      entityType: "cod_rule",
       entityId: "confirm-hours",
       action: "update",
-      before: before ?? null,
+      before: { confirmHours: before?.confirmHours ?? null },
       after: { confirmHours: hours },
     });
     return hours;

@@ -1147,6 +1147,11 @@ export const codSettings = pgTable(
     maxOrderPaise: integer("max_order_paise").notNull().default(500_000),
     firstOrderMaxPaise: integer("first_order_max_paise"),
     prepaidOnlyAfterRtos: integer("prepaid_only_after_rtos"),
+    /**
+     * Hours a shopper has to confirm a cash-on-delivery order before the shop cancels it (docs/decisions/065);
+     * null: COD_CONFIRM_HOURS. Saved on its own, so it does not count as saving the switches (updated_by).
+     */
+    confirmHours: integer("confirm_hours"),
     updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
     ...timestamps,
   },
@@ -1156,6 +1161,7 @@ export const codSettings = pgTable(
       "cod_settings_amounts",
       sql`${table.maxOrderPaise} >= 0 and coalesce(${table.firstOrderMaxPaise}, 0) >= 0 and coalesce(${table.prepaidOnlyAfterRtos}, 1) >= 1`,
     ),
+    check("cod_settings_confirm_hours", sql`coalesce(${table.confirmHours}, 1) between 1 and 720`),
   ],
 );
 
@@ -1203,17 +1209,6 @@ export const orderRto = pgTable(
     check("order_rto_costs", sql`${table.forwardPaise} >= 0 and ${table.returnPaise} >= 0`),
   ],
 );
-/**
- * The owner's setting for confirming cash-on-delivery orders (docs/decisions/065): one row, written the first
- * time the owner saves; until then COD_CONFIRM_HOURS from the environment holds.
- */
-export const codConfirmationSettings = pgTable("cod_confirmation_settings", {
-  id: integer("id").primaryKey().default(1),
-  /** Hours a shopper has to confirm a cash-on-delivery order before the shop cancels it. */
-  confirmHours: integer("confirm_hours").notNull(),
-  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
 
 /**
  * Replies that came through WhatsApp's webhook, by WhatsApp's message id: Meta delivers a webhook at least
