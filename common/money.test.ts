@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatRupees, rupeesToPaise } from "./money.ts";
+import { formatRupees, rupeesToPaise, typedRupeesAsPaise } from "./money.ts";
 
 describe("money", () => {
   it("formats whole rupees with Indian digit grouping and no decimals", () => {
@@ -15,5 +15,13 @@ describe("money", () => {
   it("converts rupees to integer paise without float drift", () => {
     expect(rupeesToPaise(4.99)).toBe(499);
     expect(rupeesToPaise(1199)).toBe(119900);
+  });
+
+  it("turns rupees typed in a form into paise, leaving what is not whole paise for the server to name", () => {
+    expect(typedRupeesAsPaise(" 1,199.50 ")).toBe(119_950);
+    expect(typedRupeesAsPaise("0.1")).toBe(10);
+    expect(typedRupeesAsPaise("12.345")).toBeCloseTo(1234.5);
+    expect(typedRupeesAsPaise("twelve")).toBe("twelve");
+    expect(typedRupeesAsPaise("")).toBeNull();
   });
 });

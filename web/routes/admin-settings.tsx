@@ -2,19 +2,20 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { FreeShippingBasis } from "../../common/cart.ts";
 import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
-import { formatRupees } from "../../common/money.ts";
+import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings } from "../../common/schemas/settings.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
-import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
+import { ResultMessage } from "../components/result-message.tsx";
 import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
-import { api, isApiError } from "../lib/api.ts";
+import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
+import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
@@ -62,26 +63,11 @@ const draftOf = (settings: ShopSettings): Draft => ({
   freeShippingBasis: settings.shipping.freeShippingBasis,
 });
 
-/**
- * Rupees as typed into paise. A figure that is not whole paise, or no number at all, is sent as it is, so
- * the server names the field rather than the form rounding it silently.
- */
-function toPaise(text: string): unknown {
-  const trimmed = text.trim().replace(/,/g, "");
-  const rupees = Number(trimmed);
-  if (trimmed === "" || !Number.isFinite(rupees)) return trimmed;
-  const paise = rupees * 100;
-  const whole = Math.round(paise);
-  return Math.abs(paise - whole) < 1e-6 ? whole : paise;
-}
-
 export function Component() {
   const { settings, slides } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [draft, setDraft] = useState(() => draftOf(settings));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<ResultMessageState | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, setErrors, message, saving, save } = useFormSave();
   const [uploading, setUploading] = useState(false);
   const change = (patch: Partial<Draft>) => {
     setDraft((current) => ({ ...current, ...patch }));
@@ -98,37 +84,22 @@ export function Component() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setSaving(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const saved = await api<ShopSettings>("/admin/settings", {
-        method: "PUT",
-        body: {
-          shopName: draft.shopName,
-          brandColour: draft.brandColour,
-          logo: draft.logo?.key ?? null,
-          shippingFeePaise: toPaise(draft.shippingFee),
-          freeShippingMinPaise: toPaise(draft.freeShippingMin),
-          freeShippingBasis: draft.freeShippingBasis,
-        },
-      });
-      setDraft(draftOf(saved));
-      setMessage({
-        kind: "ok",
-        text: `Saved. Shoppers see it now: shipping ${formatRupees(saved.shipping.shippingFeePaise)}, free from ${formatRupees(saved.shipping.freeShippingMinPaise)}.`,
-      });
-      revalidator.revalidate();
-    } catch (caught) {
-      if (!isApiError(caught)) throw caught;
-      setErrors(caught.fields ?? {});
-      setMessage({
-        kind: "error",
-        text: caught.fields ? "Nothing was saved: please correct the fields marked below." : caught.message,
-      });
-    } finally {
-      setSaving(false);
-    }
+    const body = {
+      shopName: draft.shopName,
+      brandColour: draft.brandColour,
+      logo: draft.logo?.key ?? null,
+      shippingFeePaise: typedRupeesAsPaise(draft.shippingFee),
+      freeShippingMinPaise: typedRupeesAsPaise(draft.freeShippingMin),
+      freeShippingBasis: draft.freeShippingBasis,
+    };
+    const saved = await save(
+      () => api<ShopSettings>("/admin/settings", { method: "PUT", body }),
+      ({ shipping }) =>
+        `Saved. Shoppers see it now: shipping ${formatRupees(shipping.shippingFeePaise)}, free from ${formatRupees(shipping.freeShippingMinPaise)}.`,
+    );
+    if (!saved) return;
+    setDraft(draftOf(saved));
+    revalidator.revalidate();
   }
 
   async function chooseLogo(file: File | undefined) {

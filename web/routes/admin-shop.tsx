@@ -5,10 +5,12 @@ import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
+import { ResultMessage } from "../components/result-message.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
-import { api, isApiError } from "../lib/api.ts";
+import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
+import { type FieldErrors, useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
@@ -38,8 +40,6 @@ export function Component() {
   );
 }
 
-type Errors = Record<string, string>;
-
 /** A labelled control with its hint, or the server's message for it in place of the hint. */
 function Field({
   name,
@@ -52,7 +52,7 @@ function Field({
   name: string;
   label: string;
   hint?: string;
-  errors: Errors;
+  errors: FieldErrors;
   className?: string;
   children: (described: Record<string, unknown>) => ReactNode;
 }) {
@@ -84,43 +84,16 @@ function Field({
 /** Sends a form's fields to the API; on a 400 shows each field's message beside it. */
 function useSave(path: string) {
   const revalidator = useRevalidator();
-  const [errors, setErrors] = useState<Errors>({});
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-  async function save(body: Record<string, unknown>, saved: string) {
-    setSaving(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      await api(path, { method: "PUT", body });
-      setMessage({ tone: "success", text: saved });
-      revalidator.revalidate();
-    } catch (caught) {
-      if (!isApiError(caught)) throw caught;
-      setErrors(caught.fields ?? {});
-      setMessage({
-        tone: "error",
-        text: caught.fields ? "Nothing was saved: please correct the fields marked below." : caught.message,
-      });
-    } finally {
-      setSaving(false);
-    }
-  }
-  return { errors, message, saving, save };
-}
-
-function FormMessage({ message }: { message: { tone: "error" | "success"; text: string } | null }) {
-  if (!message) return null;
-  return (
-    <p
-      role={message.tone === "error" ? "alert" : "status"}
-      className={`text-sm sm:col-span-2 ${
-        message.tone === "error" ? "text-red-700 dark:text-red-400" : "text-emerald-800 dark:text-emerald-300"
-      }`}
-    >
-      {message.text}
-    </p>
-  );
+  const form = useFormSave();
+  const save = (body: Record<string, unknown>, saved: string) =>
+    form.save(
+      async () => {
+        await api(path, { method: "PUT", body });
+        revalidator.revalidate();
+      },
+      () => saved,
+    );
+  return { ...form, save };
 }
 
 function DetailsForm({ details }: { details: ShopDetails }) {
@@ -170,7 +143,9 @@ function DetailsForm({ details }: { details: ShopDetails }) {
           address, GSTIN, FSSAI licence and grievance officer are yours to enter.
         </p>
       )}
-      <FormMessage message={message} />
+      <div className="sm:col-span-2">
+        <ResultMessage message={message} />
+      </div>
       <Field
         name="legalName"
         label="Legal name"
@@ -301,7 +276,9 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
       noValidate
     >
       <h2 className="font-serif text-xl font-semibold sm:col-span-2">Promo banner</h2>
-      <FormMessage message={message} />
+      <div className="sm:col-span-2">
+        <ResultMessage message={message} />
+      </div>
       <div className="sm:col-span-2" aria-live="polite">
         <p className="text-xs font-medium text-stone-500 uppercase dark:text-stone-400">Preview</p>
         {draft.visible ? (

@@ -8,8 +8,9 @@ import {
 import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
-import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
-import { api, isApiError } from "../../lib/api.ts";
+import { ResultMessage } from "../../components/result-message.tsx";
+import { api } from "../../lib/api.ts";
+import { useFormSave } from "../../lib/use-form-save.ts";
 import { uploadPhoto } from "./upload-photo.ts";
 
 /** A slide being edited: the input the API takes, with the picture's address for the preview. */
@@ -45,9 +46,7 @@ const TEXT_FIELDS = [
  */
 export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
   const [slides, setSlides] = useState(() => saved.map(draftOf));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<ResultMessageState | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { errors, setErrors, message, saving, save } = useFormSave();
   const [uploading, setUploading] = useState<number | null>(null);
 
   const update = (id: number, patch: Partial<DraftSlide>) =>
@@ -74,29 +73,15 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setSaving(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const result = await api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides", {
-        method: "PUT",
-        body: { slides: slides.map(({ id: _, picture: __, ...slide }) => slide) },
-      });
-      setSlides(result.slides.map(draftOf));
-      const shown = result.slides.filter((slide) => slide.active).length;
-      setMessage({ kind: "ok", text: `Slides saved. The home page shows ${shown} now.` });
-    } catch (caught) {
-      if (!isApiError(caught)) throw caught;
-      setErrors(caught.fields ?? {});
-      setMessage({
-        kind: "error",
-        text:
-          caught.fields?.slides ??
-          (caught.fields ? "Nothing was saved: please correct the fields marked below." : caught.message),
-      });
-    } finally {
-      setSaving(false);
-    }
+    const body = { slides: slides.map(({ id: _, picture: __, ...slide }) => slide) };
+    const result = await save(
+      () => api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides", { method: "PUT", body }),
+      ({ slides: now }) =>
+        `Slides saved. The home page shows ${now.filter((slide) => slide.active).length} now.`,
+      // The list's own rule (at least one slide shown) is the whole story.
+      "slides",
+    );
+    if (result) setSlides(result.slides.map(draftOf));
   }
 
   return (

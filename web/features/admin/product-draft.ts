@@ -1,4 +1,5 @@
 import { CATEGORY_FILTERS, type Category } from "../../../common/catalogue.ts";
+import { typedRupeesAsPaise } from "../../../common/money.ts";
 import type { AdminProduct, AdminProductImage } from "../../../common/schemas/admin-products.ts";
 
 /** The product form's content as typed: prices stay text until sent, so nothing typed is lost to rounding. */
@@ -47,26 +48,12 @@ export const slugFrom = (name: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 80);
 
-/**
- * Rupees as typed into paise. A figure that is not whole paise is sent as it is, so the server names the
- * field rather than the form rounding it silently; text that is no number at all is sent as text.
- */
-function toPaise(text: string): unknown {
-  const trimmed = text.trim().replace(/,/g, "");
-  if (trimmed === "") return null;
-  const rupees = Number(trimmed);
-  if (!Number.isFinite(rupees)) return trimmed;
-  const paise = rupees * 100;
-  const whole = Math.round(paise);
-  return Math.abs(paise - whole) < 1e-6 ? whole : paise;
-}
-
 export function bodyOf(draft: Draft) {
   return {
     name: draft.name,
     slug: draft.slug,
-    pricePaise: toPaise(draft.price),
-    originalPricePaise: toPaise(draft.originalPrice),
+    pricePaise: typedRupeesAsPaise(draft.price),
+    originalPricePaise: typedRupeesAsPaise(draft.originalPrice),
     description: draft.description,
     benefits: draft.benefits,
     category: draft.category,
