@@ -75,4 +75,17 @@ describe("checkDelivery", () => {
         .message,
     ).toBe("Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for this PIN code");
   });
+
+  it("says where or above what the owner's COD rules take no cash", () => {
+    const line = (places: CodRules["places"], totalPaise: number) =>
+      checkDelivery({ place: CHENNAI, rule: null, codRules: { ...COD, places }, totalPaise, now: NOW })
+        .message;
+    const chennai = { kind: "district" as const, value: "Chennai", note: "" };
+    expect(line([{ ...chennai, maxPaise: null }], 49_900)).toBe(
+      "Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for this address",
+    );
+    expect(line([{ ...chennai, maxPaise: 100_000 }], 150_000)).toBe(
+      "Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available above ₹1,000",
+    );
+  });
 });

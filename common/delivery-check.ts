@@ -1,7 +1,7 @@
-import { type CodRules, evaluateCod } from "./cod-rules.ts";
+import { type CodDecision, type CodRules, evaluateCod } from "./cod-rules.ts";
 import { type DeliveryEstimate, estimateDelivery, formatEstimateDate } from "./delivery-estimate.ts";
 import type { IndianState } from "./india.ts";
-import type { Paise } from "./money.ts";
+import { formatRupees, type Paise } from "./money.ts";
 
 export const PIN_FORMAT_MESSAGE = "Enter the 6-digit PIN code";
 export const UNKNOWN_PIN_MESSAGE = "We could not find this PIN code. Please check it.";
@@ -93,9 +93,9 @@ export function checkDelivery(input: {
     earlierRtos: null,
   });
   const reason = decision.available ? null : decision.reason;
-  const codText = reason
-    ? `cash on delivery not available${!decision.available && decision.rule === "pin_no_cod" ? " for this PIN code" : ""}`
-    : "cash on delivery available";
+  const codText = decision.available
+    ? "cash on delivery available"
+    : `cash on delivery not available${codWhy(decision)}`;
   return {
     ...base,
     served: true,
@@ -103,4 +103,12 @@ export function checkDelivery(input: {
     cod: { available: reason === null, reason },
     message: `Delivers to ${place.city}, ${place.state} by ${formatEstimateDate(estimate.to)}; ${codText}`,
   };
+}
+
+/** The few words the delivery line adds to "cash on delivery not available": where, or above what. */
+function codWhy(decision: Extract<CodDecision, { available: false }>): string {
+  if (decision.maxPaise !== null) return ` above ${formatRupees(decision.maxPaise)}`;
+  if (decision.rule === "pin_no_cod") return " for this PIN code";
+  if (decision.rule === "place") return " for this address";
+  return "";
 }

@@ -10,6 +10,8 @@ import type { Checkout, CheckoutData } from "./use-checkout.ts";
 export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData; checkout: Checkout }) {
   const { pricing, guest } = summary;
   const { notServed, notServedMessage, hasAddress, blocked, method } = checkout;
+  const payable = summary.payment.razorpay.enabled || summary.payment.cod.enabled;
+  const choosePayment = hasAddress && !notServed && !blocked && payable && method === null;
   return (
     <aside aria-labelledby="summary-heading" className={`${cardClass} h-fit lg:sticky lg:top-4`}>
       <h2 id="summary-heading" className="font-serif text-xl font-semibold">
@@ -71,6 +73,13 @@ export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData
       {notServed && notServedMessage && (
         <p className="mt-2 text-sm text-red-700 dark:text-red-400">
           {notServedMessage} Please {guest ? "enter" : "choose"} another address.
+        </p>
+      )}
+      {choosePayment && (
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+          {summary.payment.razorpay.enabled
+            ? "Choose how you would like to pay to continue."
+            : `No way to pay is offered for this address. Please ${guest ? "enter" : "choose"} another address.`}
         </p>
       )}
       {!hasAddress && !blocked && (

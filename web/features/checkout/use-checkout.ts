@@ -159,19 +159,16 @@ export function useCheckout(summary: CheckoutData) {
   const choice = useAddressChoice(summary);
   const guestEmail = useGuestEmail();
   const readiness = useOrderReadiness(summary, choice);
-  const [method, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
+  const [chosenMethod, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
+  // Cash on delivery chosen, then an address it is not offered for: the choice is shown as not made (its
+  // option is disabled), rather than as a disabled option still ticked with Place order greyed out.
+  const method = chosenMethod === "cod" && readiness.codReason !== null ? null : chosenMethod;
   const [whatsappUpdates, setWhatsappUpdates] = useState(false);
   // One key per attempt at this checkout: a double click, a retry after a timeout or a resend is the same order.
   const [idempotencyKey] = useState(newRandomId);
   const [placing, setPlacing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const codChosenButUnavailable = method === "cod" && readiness.codReason !== null;
-  const canPlace =
-    !readiness.blocked &&
-    choice.hasAddress &&
-    !readiness.notServed &&
-    method !== null &&
-    !codChosenButUnavailable;
+  const canPlace = !readiness.blocked && choice.hasAddress && !readiness.notServed && method !== null;
 
   async function placeOrder() {
     const { guest } = summary;
