@@ -46,7 +46,14 @@ export type CodRuleName = "off" | "pin_no_cod" | "place" | "max_order" | "first_
 
 export type CodDecision =
   | { available: true }
-  | { available: false; rule: CodRuleName; reason: string; maxPaise: Paise | null };
+  | {
+      available: false;
+      rule: CodRuleName;
+      reason: string;
+      maxPaise: Paise | null;
+      /** Where a PIN or place rule refuses it, in the shopper's words ("this PIN code", "Patna district"). */
+      where?: string;
+    };
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -101,6 +108,7 @@ export function evaluateCod(rules: CodRules, facts: CodFacts): CodDecision {
       rule: "pin_no_cod",
       reason: `Cash on delivery is not available for PIN code ${facts.pin}.`,
       maxPaise: null,
+      where: "this PIN code",
     };
   }
   const places = placeRulesFor(facts, rules.places);
@@ -111,6 +119,7 @@ export function evaluateCod(rules: CodRules, facts: CodFacts): CodDecision {
       rule: "place",
       reason: `Cash on delivery is not available for ${PLACE_WORDS[off.kind](off.value)}.`,
       maxPaise: null,
+      where: off.kind === "pin" ? "this PIN code" : PLACE_WORDS[off.kind](off.value),
     };
   }
   type Cap = { rule: CodRuleName; maxPaise: Paise; reason: string };

@@ -82,7 +82,7 @@ describe("checkDelivery", () => {
         .message;
     const chennai = { kind: "district" as const, value: "Chennai", note: "" };
     expect(line([{ ...chennai, maxPaise: null }], 49_900)).toBe(
-      "Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for this address",
+      "Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for Chennai district",
     );
     expect(line([{ ...chennai, maxPaise: 100_000 }], 150_000)).toBe(
       "Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available above ₹1,000",

@@ -108,7 +108,5 @@ export function checkDelivery(input: {
 /** The few words the delivery line adds to "cash on delivery not available": where, or above what. */
 function codWhy(decision: Extract<CodDecision, { available: false }>): string {
   if (decision.maxPaise !== null) return ` above ${formatRupees(decision.maxPaise)}`;
-  if (decision.rule === "pin_no_cod") return " for this PIN code";
-  if (decision.rule === "place") return " for this address";
-  return "";
+  return decision.where ? ` for ${decision.where}` : "";
 }

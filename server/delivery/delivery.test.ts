@@ -137,7 +137,7 @@ describe("GET /api/delivery/check", () => {
       cod: { available: false, reason: "Cash on delivery is available for orders up to ₹5,000." },
     });
     expect(over.body.message).toBe(
-      `Delivers to Chennai, Tamil Nadu by ${byDate()}; cash on delivery not available`,
+      `Delivers to Chennai, Tamil Nadu by ${byDate()}; cash on delivery not available above ₹5,000`,
     );
   });
 
