@@ -104,7 +104,6 @@ async function addressDelivery(
         pin: address.pin,
         district: place.district,
         state: address.state,
-        deliveryRule: rule,
         customer: { userId, mobile: address.phone, pin: address.pin, line1: address.line1 },
       });
       return [address.id, { served: true, problem: null, codProblem: cod.available ? null : cod.reason }];
