@@ -65,6 +65,8 @@ export const guestCheckoutSchema = z
     discountCode: discountCodeInputSchema.nullable().optional(),
     email: emailSchema.optional(),
     mobile: addressInputSchema.shape.phone.optional(),
+    /** The address once the guest uses it: cash on delivery is decided for it, and its mobile, as at Place order. */
+    address: addressInputSchema.optional(),
   })
   .strict();
 
