@@ -43,7 +43,7 @@ export function checkoutRoutes(deps: Deps) {
     const guestAddress = "guestAddress" in customer ? customer.guestAddress : null;
     const [delivery, guestDelivery] = await Promise.all([
       addressDelivery(deps, rules, addresses, pricing.totalPaise, userId),
-      guestAddress ? deliveryTo(deps, rules, guestAddress, pricing.totalPaise, null) : null,
+      guestAddress ? deliveryFor(deps, rules, guestAddress, pricing.totalPaise, null) : null,
     ]);
     return {
       pricing,
@@ -114,7 +114,7 @@ async function addressDelivery(
     addresses.map(
       async (address): Promise<[string, AddressDelivery]> => [
         address.id,
-        await deliveryTo(deps, rules, address, totalPaise, userId),
+        await deliveryFor(deps, rules, address, totalPaise, userId),
       ],
     ),
   );
@@ -122,7 +122,7 @@ async function addressDelivery(
 }
 
 /** Whether the order can go to this address, and be paid there in cash by this customer. */
-async function deliveryTo(
+async function deliveryFor(
   deps: Deps,
   rules: CodRules,
   address: Pick<AddressInput, "pin" | "state" | "phone" | "line1">,
