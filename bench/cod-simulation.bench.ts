@@ -160,7 +160,6 @@ function run(rules: CodRules, orders: Order[], risks: number[]): Outcome {
       pin: order.city.pin,
       district: order.city.district,
       state: order.city.state,
-      pinNoCod: false,
       earlierDelivered: delivered.get(order.customer) ?? 0,
       earlierRtos: pastReturns,
     });

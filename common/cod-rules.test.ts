@@ -19,7 +19,6 @@ const FACTS: CodFacts = {
   pin: "600020",
   district: "Chennai",
   state: "Tamil Nadu",
-  pinNoCod: false,
   earlierDelivered: 3,
   earlierRtos: 0,
 };
@@ -34,13 +33,20 @@ describe("evaluateCod", () => {
     expect(evaluateCod(RULES, FACTS)).toEqual({ available: true });
   });
 
-  it("refuses everything when switched off, and for a PIN the delivery rules mark no COD", () => {
+  it("refuses everything when switched off, and names the shopper's PIN for a PIN prefix with COD off", () => {
     expect(reasonOf({ ...RULES, enabled: false }, {})).toBe(
       "Cash on delivery is not available at the moment.",
     );
-    expect(reasonOf(RULES, { pinNoCod: true })).toBe(
-      "Cash on delivery is not available for PIN code 600020.",
-    );
+    const noCod6000 = {
+      ...RULES,
+      places: [...RULES.places, { kind: "pin" as const, value: "6000", maxPaise: null, note: "" }],
+    };
+    expect(evaluateCod(noCod6000, FACTS)).toEqual({
+      available: false,
+      rule: "pin_no_cod",
+      reason: "Cash on delivery is not available for PIN code 600020.",
+      maxPaise: null,
+    });
   });
 
   it("lets the longest PIN prefix decide, so one PIN can be stricter than its range", () => {

@@ -12,7 +12,10 @@ import { plainText } from "./schemas/text.ts";
 export const COD_PLACE_KINDS = ["pin", "district", "state"] as const;
 export type CodPlaceKind = (typeof COD_PLACE_KINDS)[number];
 
-/** COD off (maxPaise null) or capped for a PIN or PIN prefix, a district or a state. */
+/**
+ * COD off (maxPaise null) or capped for a PIN or PIN prefix, a district or a state. The one store of "no cash
+ * on delivery here": decision 043's delivery rules of that kind were moved into it (docs/decisions/062).
+ */
 export type CodPlaceRule = { kind: CodPlaceKind; value: string; maxPaise: Paise | null; note: string };
 
 export type CodSettings = {
@@ -32,8 +35,6 @@ export type CodFacts = {
   pin: string;
   district: string | null;
   state: string | null;
-  /** The delivery rule of decision 043 that decides for the PIN, when it says "no cash on delivery". */
-  pinNoCod: boolean;
   /**
    * Delivered orders and parcels returned to origin of this customer (by account, mobile or address). Null
    * when nobody is known yet ("Check delivery" on a product page): the customer rules are not applied.
@@ -90,7 +91,7 @@ export function placeRulesFor(
 
 /**
  * Whether cash on delivery is offered for this order, and if not, the sentence the shopper is shown. The
- * strictest rule wins: switched off, then a place with COD off, then the smallest cap that the total exceeds,
+ * strictest rule wins: switched off, then a place with COD off (a PIN's first), then the smallest cap that the total exceeds,
  * then the customer's returns. Caps compare the order's total (goods, discount and shipping), in paise.
  */
 export function evaluateCod(rules: CodRules, facts: CodFacts): CodDecision {
@@ -102,7 +103,10 @@ export function evaluateCod(rules: CodRules, facts: CodFacts): CodDecision {
       maxPaise: null,
     };
   }
-  if (facts.pinNoCod) {
+  const places = placeRulesFor(facts, rules.places);
+  const off = places.find((rule) => rule.maxPaise === null);
+  // A shopper knows their PIN, not the owner's prefixes: a PIN rule names the PIN typed.
+  if (off?.kind === "pin") {
     return {
       available: false,
       rule: "pin_no_cod",
@@ -111,8 +115,6 @@ export function evaluateCod(rules: CodRules, facts: CodFacts): CodDecision {
       where: "this PIN code",
     };
   }
-  const places = placeRulesFor(facts, rules.places);
-  const off = places.find((rule) => rule.maxPaise === null);
   if (off) {
     return {
       available: false,
@@ -215,9 +217,8 @@ export const codPlaceRuleKeySchema = z
   })
   .strict();
 
-/** The admin's view of the rules: the settings, the place rules, and decision 043's "no COD" PIN rules. */
+/** The admin's view of the rules: the settings and the place rules. */
 export type AdminCodRules = {
   settings: CodSettings & { updatedAt: string | null };
   places: (CodPlaceRule & { updatedAt: string })[];
-  pinNoCod: { prefix: string; note: string }[];
 };

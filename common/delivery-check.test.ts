@@ -16,35 +16,36 @@ const COD: CodRules = {
   prepaidOnlyAfterRtos: 1,
   places: [{ kind: "district", value: "Chennai", maxPaise: 300_000, note: "" }],
 };
+// A PIN rule with cash off, named to the shopper by the PIN typed rather than the owner's prefix.
+const PIN_NO_COD = { kind: "pin" as const, value: "6000", maxPaise: null, note: "" };
 // Tuesday 24 November 2026, 10:00 in India.
 const NOW = new Date("2026-11-24T04:30:00Z");
 
 describe("ruleForPin", () => {
   it("lets the longest matching prefix decide, so a PIN can be an exception to its range", () => {
     const rules = [
-      { prefix: "6", rule: "no_cod" },
+      { prefix: "6", rule: "served" },
       { prefix: "600", rule: "not_served" },
       { prefix: "600020", rule: "served" },
     ];
     expect(ruleForPin("600020", rules)?.rule).toBe("served");
     expect(ruleForPin("600017", rules)?.rule).toBe("not_served");
-    expect(ruleForPin("641001", rules)?.rule).toBe("no_cod");
+    expect(ruleForPin("641001", rules)?.prefix).toBe("6");
     expect(ruleForPin("110001", rules)).toBeNull();
   });
 });
 
 describe("checkDelivery and the COD rules", () => {
   it("names the reason cash cannot be taken by the owner's rules, leaving the customer's own to the order", () => {
-    const cod = (totalPaise: number, rules: CodRules = COD, rule: { rule: "no_cod" } | null = null) =>
-      checkDelivery({ place: CHENNAI, rule, codRules: rules, totalPaise, now: NOW }).cod;
+    const cod = (totalPaise: number, rules: CodRules = COD) =>
+      checkDelivery({ place: CHENNAI, rule: null, codRules: rules, totalPaise, now: NOW }).cod;
+    const noCodHere = { ...COD, places: [...COD.places, PIN_NO_COD] };
     // Above the first-order cap, but nobody is known on a product page.
     expect(cod(200_000)).toEqual({ available: true, reason: null });
-    expect(cod(100_000, { ...COD, enabled: false }, { rule: "no_cod" }).reason).toBe(
+    expect(cod(100_000, { ...noCodHere, enabled: false }).reason).toBe(
       "Cash on delivery is not available at the moment.",
     );
-    expect(cod(100_000, COD, { rule: "no_cod" }).reason).toBe(
-      "Cash on delivery is not available for PIN code 600020.",
-    );
+    expect(cod(100_000, noCodHere).reason).toBe("Cash on delivery is not available for PIN code 600020.");
     expect(cod(300_001).reason).toBe(
       "Cash on delivery for Chennai district is available for orders up to ₹3,000.",
     );
@@ -70,9 +71,9 @@ describe("checkDelivery", () => {
       estimate: null,
       message: "Sorry, we do not deliver to PIN code 600020 (Chennai, Tamil Nadu) yet.",
     });
+    const codRules = { ...COD, places: [PIN_NO_COD] };
     expect(
-      checkDelivery({ place: CHENNAI, rule: { rule: "no_cod" }, codRules: COD, totalPaise: 0, now: NOW })
-        .message,
+      checkDelivery({ place: CHENNAI, rule: { rule: "served" }, codRules, totalPaise: 0, now: NOW }).message,
     ).toBe("Delivers to Chennai, Tamil Nadu by Thu, 3 Dec; cash on delivery not available for this PIN code");
   });
 

@@ -17,13 +17,15 @@ export type PinPlace = {
   states: IndianState[];
 };
 
-/** What the owner says of a PIN or a prefix of PINs. */
-export const DELIVERY_RULE_KINDS = ["not_served", "no_cod", "served"] as const;
+/**
+ * What the owner says of a PIN or a prefix of PINs, for delivery only: cash on delivery by PIN is one of the
+ * COD rules (common/cod-rules.ts).
+ */
+export const DELIVERY_RULE_KINDS = ["not_served", "served"] as const;
 export type DeliveryRuleKind = (typeof DELIVERY_RULE_KINDS)[number];
 
 export const DELIVERY_RULE_LABELS: Record<DeliveryRuleKind, string> = {
   not_served: "Not served",
-  no_cod: "No cash on delivery",
   served: "Served as usual",
 };
 
@@ -88,7 +90,6 @@ export function checkDelivery(input: {
     pin: place.pin,
     district: place.district,
     state: place.state,
-    pinNoCod: rule?.rule === "no_cod",
     earlierDelivered: null,
     earlierRtos: null,
   });

@@ -30,6 +30,8 @@ export type CheckoutSummary = {
   freeShippingBasis: FreeShippingBasis;
   /** By address id: whether the shop delivers there and takes cash there (common/delivery-check.ts). */
   delivery: Record<string, AddressDelivery>;
+  /** The same for the address a guest sent (POST /api/checkout/guest with `address`); null otherwise. */
+  guestDelivery: AddressDelivery | null;
 };
 
 export type AddressDelivery = {

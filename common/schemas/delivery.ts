@@ -41,7 +41,7 @@ export const deliveryRuleParamSchema = z
 
 export const deliveryRuleInputSchema = z
   .object({
-    rule: z.enum(DELIVERY_RULE_KINDS, { error: "must be not_served, no_cod or served" }),
+    rule: z.enum(DELIVERY_RULE_KINDS, { error: "must be not_served or served" }),
     note: plainText().trim().max(200, "must be at most 200 characters").default(""),
   })
   .strict();

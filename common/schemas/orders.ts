@@ -57,7 +57,8 @@ export type GuestOrderRequest = z.infer<typeof guestOrderSchema>;
 /**
  * The guest checkout page's summary: the browser's cart, priced exactly as the order will be. With the
  * e-mail and mobile typed so far, the applied code is checked against their uses too, so a code they have
- * spent is named on the page rather than only refused by Place order.
+ * spent is named on the page rather than only refused by Place order; with the address, cash on delivery is
+ * decided for it (docs/decisions/070).
  */
 export const guestCheckoutSchema = z
   .object({
@@ -65,6 +66,8 @@ export const guestCheckoutSchema = z
     discountCode: discountCodeInputSchema.nullable().optional(),
     email: emailSchema.optional(),
     mobile: addressInputSchema.shape.phone.optional(),
+    /** The address once the guest uses it; its mobile is the one the code is counted against. */
+    address: addressInputSchema.optional(),
   })
   .strict();
 

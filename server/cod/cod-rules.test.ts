@@ -54,6 +54,23 @@ async function shippedCod(buyer: TestAccount & { addressId: string }) {
 const statusOf = async (number: string) =>
   (await shop.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number)))[0]?.status;
 
+/** A guest's checkout with the address used: cash on delivery decided for it, as Place order will. */
+const guestCodProblem = async (address?: object) => {
+  const body = { items: [{ id: SLUG, kind: "product", quantity: 1 }], ...(address ? { address } : {}) };
+  const { status, body: summary } = await api("POST", "/checkout/guest", null, body);
+  expect(status).toBe(200);
+  const { guestDelivery } = summary as CheckoutSummary;
+  return guestDelivery === null ? null : guestDelivery.codProblem;
+};
+const NEW_GUEST = {
+  name: "Asha Rao",
+  phone: "90000 12345",
+  line1: "7, Lake Road",
+  city: "Bengaluru",
+  state: "Karnataka",
+  pin: "560038",
+};
+
 const checkoutCodProblem = async (buyer: TestAccount & { addressId: string }) => {
   const { body } = await api("GET", "/checkout", buyer);
   return (body as CheckoutSummary).delivery[buyer.addressId]?.codProblem;
@@ -184,10 +201,12 @@ describe("the owner's COD rules", () => {
       maxPaise: 100,
     });
     expect(capped.status).toBe(201);
-    expect(await checkoutCodProblem(meera)).toBe(
-      "Cash on delivery for Karnataka is available for orders up to ₹1.",
-    );
+    // Checkout reads the rules from memory, forgotten when the NOTIFY of the change's commit arrives.
+    await expect
+      .poll(() => checkoutCodProblem(meera))
+      .toBe("Cash on delivery for Karnataka is available for orders up to ₹1.");
     expect(await remove("/admin/cod-rules/places?kind=state&value=karnataka", owner)).toBe(204);
+    await expect.poll(() => checkoutCodProblem(meera)).toBeNull();
 
     const saved = await api("PUT", "/admin/cod-rules/settings", owner, {
       enabled: true,
@@ -202,6 +221,11 @@ describe("the owner's COD rules", () => {
     const refused = await placeCod(meera);
     expect(refused.status).toBe(422);
     expect(refused.body.error.message).toMatch(/first order/);
+    // A guest learns it before Place order once the address (and its mobile) is used; without it, nothing is said.
+    expect(await guestCodProblem()).toBeNull();
+    expect(await guestCodProblem(NEW_GUEST)).toMatch(
+      /^Cash on delivery is available for a first order up to ₹1\./,
+    );
     await api("PUT", "/admin/cod-rules/settings", owner, {
       enabled: true,
       maxOrderPaise: 500_000,
@@ -333,5 +357,8 @@ describe("returns to origin", () => {
     expect(refused.body.error.code).toBe("cod_unavailable");
     // Ravi's parcel was not returned: cash is still his to choose.
     expect(await checkoutCodProblem(ravi)).toBeNull();
+    // A guest with Meera's mobile, at another address, is the same customer to the rule; a new one is not.
+    expect(await guestCodProblem({ ...NEW_GUEST, phone: "98765 43210" })).toMatch(/came back undelivered/);
+    expect(await guestCodProblem(NEW_GUEST)).toBeNull();
   });
 });

@@ -8,10 +8,10 @@ import {
   type CodSettings,
   evaluateCod,
 } from "../../common/cod-rules.ts";
-import type { DeliveryRule, CodSettings as ShownCodSettings } from "../../common/delivery-check.ts";
+import type { CodSettings as ShownCodSettings } from "../../common/delivery-check.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
-import { codPlaceRules, codSettings, deliveryRules, orderRto, orders } from "../db/schema.ts";
+import { codPlaceRules, codSettings, orderRto, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import { httpError } from "../errors.ts";
@@ -109,7 +109,7 @@ export async function customerHistory(db: DbOrTx, customer: CodCustomer) {
   return { earlierDelivered: delivered?.n ?? 0, earlierRtos: returned?.n ?? 0 };
 }
 
-/** The one decision for an order: the rules, the place, the decision-043 PIN rule and the customer's history. */
+/** The one decision for an order: the rules, the place and the customer's history. */
 export async function decideCod(
   db: DbOrTx,
   rules: CodRules,
@@ -118,7 +118,6 @@ export async function decideCod(
     pin: string;
     district: string | null;
     state: string | null;
-    deliveryRule: Pick<DeliveryRule, "rule"> | null;
     customer: CodCustomer | null;
   },
 ): Promise<CodDecision> {
@@ -130,29 +129,21 @@ export async function decideCod(
     pin: order.pin,
     district: order.district,
     state: order.state,
-    pinNoCod: order.deliveryRule?.rule === "no_cod",
     ...history,
   });
 }
 
 // ---- The owner's page
 
-/** The page's view; the "no COD" PIN rules of decision 043 are listed with them (the first 500). */
+/** The page's view: the settings and the place rules (the first 500). */
 export async function adminCodRules(db: Db, env: Env): Promise<AdminCodRules> {
-  const [[row], places, pinNoCod] = await Promise.all([
+  const [[row], places] = await Promise.all([
     db.select().from(codSettings).where(eq(codSettings.id, 1)),
     db.select().from(codPlaceRules).orderBy(asc(codPlaceRules.kind), asc(codPlaceRules.value)).limit(500),
-    db
-      .select({ prefix: deliveryRules.prefix, note: deliveryRules.note })
-      .from(deliveryRules)
-      .where(eq(deliveryRules.rule, "no_cod"))
-      .orderBy(asc(deliveryRules.prefix))
-      .limit(500),
   ]);
   return {
     settings: { ...settingsOf(row, env), updatedAt: row?.updatedBy ? row.updatedAt.toISOString() : null },
     places: places.map((place) => ({ ...placeOf(place), updatedAt: place.updatedAt.toISOString() })),
-    pinNoCod,
   };
 }
 

@@ -1020,13 +1020,14 @@ export const deliveryRules = pgTable(
   {
     /** 1-6 digits; the longest prefix matching a PIN decides for it (common/delivery-check.ts). */
     prefix: text("prefix").primaryKey(),
-    rule: text("rule", { enum: ["not_served", "no_cod", "served"] }).notNull(),
+    // "No cash on delivery" by PIN is a COD place rule (cod_place_rules), not a delivery rule (decision 062).
+    rule: text("rule", { enum: ["not_served", "served"] }).notNull(),
     note: text("note").notNull().default(""),
     ...timestamps,
   },
   (table) => [
     check("delivery_rules_prefix", sql`${table.prefix} ~ '^[1-9][0-9]{0,5}$'`),
-    check("delivery_rules_rule", sql`${table.rule} in ('not_served', 'no_cod', 'served')`),
+    check("delivery_rules_rule", sql`${table.rule} in ('not_served', 'served')`),
   ],
 );
 

@@ -6,7 +6,7 @@ import type { CheckoutSummary } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { apiCaller, callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
-import { addresses, auditLog, deliveryRules, orders } from "../db/schema.ts";
+import { addresses, auditLog, codPlaceRules, deliveryRules, orders } from "../db/schema.ts";
 
 const shop = setUpTestApp();
 let owner: TestAccount;
@@ -31,11 +31,22 @@ async function shopperInChennai() {
 
 const byDate = () => formatEstimateDate(estimateDelivery(new Date()).to);
 
-async function setRule(prefix: string, rule: "not_served" | "no_cod" | "served") {
+async function setRule(prefix: string, rule: "not_served" | "served") {
   const { status } = await api("PUT", `/admin/delivery-rules/${prefix}`, { rule }, owner);
   expect([200, 201]).toContain(status);
 }
-const clearRules = () => shop.db.delete(deliveryRules);
+/** Cash on delivery off for a PIN or prefix: one of the owner's COD rules, since decision 043's kind moved there. */
+async function setNoCod(prefix: string) {
+  const body = { kind: "pin", value: prefix, maxPaise: null };
+  const { status } = await api("PUT", "/admin/cod-rules/places", body, owner);
+  expect([200, 201]).toContain(status);
+}
+const clearRules = async () => {
+  await shop.db.delete(deliveryRules);
+  await shop.db.delete(codPlaceRules);
+};
+/** "Check delivery" reads the COD rules from memory, forgotten on the NOTIFY of a change's commit. */
+const codAt = async (pin: string) => (await api("GET", `/delivery/check?pin=${pin}`)).body.cod.available;
 
 describe("GET /api/pincodes/:pin", () => {
   it("answers city, district and state from India Post's directory, cacheable", async () => {
@@ -169,7 +180,9 @@ describe("GET /api/delivery/check", () => {
       "Sorry, we do not deliver to PIN code 600020 (Chennai, Tamil Nadu) yet.",
     );
 
-    await setRule("6000", "no_cod");
+    await setRule("600020", "served");
+    await setNoCod("6000");
+    await expect.poll(() => codAt("600020")).toBe(false);
     const noCod = await api("GET", "/delivery/check?pin=600020&product=face-glow-oil");
     expect(noCod.body).toMatchObject({
       served: true,
@@ -179,12 +192,10 @@ describe("GET /api/delivery/check", () => {
       `Delivers to Chennai, Tamil Nadu by ${byDate()}; cash on delivery not available for this PIN code`,
     );
 
-    await setRule("600020", "served");
-    const exception = await api("GET", "/delivery/check?pin=600020");
-    expect(exception.body).toMatchObject({ served: true, cod: { available: true } });
-    // Its neighbour still falls under 6000.
-    expect((await api("GET", "/delivery/check?pin=600017")).body.cod.available).toBe(false);
+    // Its neighbour is still not served, under 60.
+    expect((await api("GET", "/delivery/check?pin=600017")).body.served).toBe(false);
     await clearRules();
+    await expect.poll(() => codAt("600020")).toBe(true);
   });
 });
 
@@ -214,7 +225,8 @@ describe("checkout and placing an order obey the rules", () => {
   it("a PIN without cash on delivery: checkout hides it with the reason and a COD order is refused", async () => {
     await clearRules();
     const { account, addressId } = await shopperInChennai();
-    await setRule("600020", "no_cod");
+    await setNoCod("600020");
+    await expect.poll(() => codAt("600020")).toBe(false);
     const summary = (await api("GET", "/checkout", undefined, account)).body as CheckoutSummary;
     expect(summary.delivery[addressId]).toEqual({
       served: true,
@@ -237,6 +249,7 @@ describe("checkout and placing an order obey the rules", () => {
     });
     expect(placed.status).toBe(201);
     await clearRules();
+    await expect.poll(() => codAt("600020")).toBe(true);
   });
 
   it("an address saved with a PIN the directory does not list is refused at ordering, naming addressId", async () => {
@@ -270,7 +283,7 @@ describe("/api/admin/delivery-rules", () => {
       expect(forbidden.body.error.code).toBe("forbidden");
     }
     const staff = await signUpWithRole(shop, "delivery-staff@example.in", "staff");
-    expect((await api("PUT", "/admin/delivery-rules/600", { rule: "no_cod" }, staff)).status).toBe(403);
+    expect((await api("PUT", "/admin/delivery-rules/600", { rule: "served" }, staff)).status).toBe(403);
     expect(await shop.db.select().from(deliveryRules)).toEqual([]);
   });
 
@@ -284,14 +297,14 @@ describe("/api/admin/delivery-rules", () => {
     );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ prefix: "7440", rule: "not_served", note: "Islands" });
-    const changed = await api("PUT", "/admin/delivery-rules/7440", { rule: "no_cod" }, owner);
+    const changed = await api("PUT", "/admin/delivery-rules/7440", { rule: "served" }, owner);
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ rule: "no_cod", note: "" });
+    expect(changed.body).toMatchObject({ rule: "served", note: "" });
     await api("PUT", "/admin/delivery-rules/194101", { rule: "not_served" }, owner);
     const list = await api("GET", "/admin/delivery-rules?limit=1", undefined, owner);
     expect(list.body.items.map((rule: { prefix: string }) => rule.prefix)).toEqual(["194101"]);
     const next = await api("GET", `/admin/delivery-rules?limit=1&after=${list.body.next}`, undefined, owner);
-    expect(next.body).toMatchObject({ items: [{ prefix: "7440", rule: "no_cod" }], next: null });
+    expect(next.body).toMatchObject({ items: [{ prefix: "7440", rule: "served" }], next: null });
 
     const remove = () =>
       shop.app.request(
@@ -307,8 +320,8 @@ describe("/api/admin/delivery-rules", () => {
       .orderBy(auditLog.createdAt);
     expect(entries.map((entry) => [entry.action, entry.actorEmail, entry.before, entry.after])).toEqual([
       ["create", owner.email, null, { rule: "not_served", note: "Islands" }],
-      ["update", owner.email, { rule: "not_served", note: "Islands" }, { rule: "no_cod", note: "" }],
-      ["delete", owner.email, { rule: "no_cod", note: "" }, null],
+      ["update", owner.email, { rule: "not_served", note: "Islands" }, { rule: "served", note: "" }],
+      ["delete", owner.email, { rule: "served", note: "" }, null],
     ]);
     await clearRules();
   });
@@ -320,8 +333,10 @@ describe("/api/admin/delivery-rules", () => {
       ["/admin/delivery-rules/6000201", { rule: "not_served" }, "prefix"],
       ["/admin/delivery-rules/60a", { rule: "not_served" }, "prefix"],
       ["/admin/delivery-rules/600", { rule: "closed" }, "rule"],
-      ["/admin/delivery-rules/600", { rule: "no_cod", price: 1 }, "price"],
-      ["/admin/delivery-rules/600", { rule: "no_cod", note: "x".repeat(201) }, "note"],
+      // Cash on delivery by PIN is a COD rule now (/api/admin/cod-rules/places).
+      ["/admin/delivery-rules/600", { rule: "no_cod" }, "rule"],
+      ["/admin/delivery-rules/600", { rule: "served", price: 1 }, "price"],
+      ["/admin/delivery-rules/600", { rule: "served", note: "x".repeat(201) }, "note"],
     ];
     for (const [path, body, field] of cases) {
       const { status, body: answer } = await api("PUT", path, body, owner);

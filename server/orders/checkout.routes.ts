@@ -6,9 +6,10 @@ import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { orderPricingOf } from "../../common/order-pricing.ts";
 import type { AddressDelivery, CheckoutSummary } from "../../common/orders.ts";
-import type { SavedAddress } from "../../common/schemas/address.ts";
+import type { AddressInput, SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
 import { listAddresses } from "../addresses/addresses.data.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { requireUser } from "../auth/session.ts";
 import { guestCart, type LoadedCart, loadPricedCart } from "../cart/priced-cart.ts";
 import { cachedCodRules, decideCod } from "../cod/cod-rules.ts";
@@ -17,7 +18,14 @@ import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { rememberSettings } from "../settings/settings.data.ts";
+import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { validate } from "../validate.ts";
+
+/**
+ * A guest's checkout priced with their e-mail, mobile or address tells whether a code was spent by them and
+ * whether their orders came back: counted per client, so nobody can ask it of one mobile after another.
+ */
+export const GUEST_CHECKOUT_LIMITS = { perClient: 60, minutes: 15 };
 
 /** What the checkout page shows: the cart priced exactly as the order will be, addresses, payment choices. */
 export function checkoutRoutes(deps: Deps) {
@@ -27,10 +35,16 @@ export function checkoutRoutes(deps: Deps) {
     { cart }: LoadedCart,
     shipping: ShippingRule,
     addresses: SavedAddress[],
-    userId: string | null,
+    customer: { userId: string } | { guestAddress: AddressInput | null },
   ): Promise<CheckoutSummary> => {
     const pricing = orderPricingOf(cart);
     const rules = await cachedCodRules(deps);
+    const userId = "userId" in customer ? customer.userId : null;
+    const guestAddress = "guestAddress" in customer ? customer.guestAddress : null;
+    const [delivery, guestDelivery] = await Promise.all([
+      addressDelivery(deps, rules, addresses, pricing.totalPaise, userId),
+      guestAddress ? deliveryFor(deps, rules, guestAddress, pricing.totalPaise, null) : null,
+    ]);
     return {
       pricing,
       images: Object.fromEntries(pricing.lines.map((line) => [line.itemId, imageFor(line.image).small])),
@@ -46,7 +60,8 @@ export function checkoutRoutes(deps: Deps) {
       },
       freeShippingMinPaise: shipping.freeShippingMinPaise,
       freeShippingBasis: shipping.freeShippingBasis,
-      delivery: await addressDelivery(deps, rules, addresses, pricing.totalPaise, userId),
+      delivery,
+      guestDelivery,
     };
   };
 
@@ -59,15 +74,30 @@ export function checkoutRoutes(deps: Deps) {
           loadPricedCart(deps.db, { kind: "account", userId: user.id }, { shipping }),
           listAddresses(deps.db, user.id),
         ]);
-        return c.json(await summarize(cart, shipping, addresses, user.id));
+        return c.json(await summarize(cart, shipping, addresses, { userId: user.id }));
       })
       // A guest's cart lives in the browser: it is sent to be priced by the same loader the order uses, with
-      // the e-mail and mobile once typed, so the code's uses per customer are counted before Place order.
+      // the e-mail and mobile once typed, so the code's uses per customer are counted before Place order, and
+      // with the address once used, so cash on delivery is decided for it as Place order will.
       .post("/guest", validate("json", guestCheckoutSchema), async (c) => {
-        const { items, discountCode, ...contact } = c.req.valid("json");
+        const { items, discountCode, address, ...typed } = c.req.valid("json");
+        if (typed.email || typed.mobile || address) {
+          await requireAllowance(
+            deps.db,
+            `guest-checkout:client:${clientAddress(c, deps.env) ?? "unknown"}`,
+            GUEST_CHECKOUT_LIMITS.perClient,
+            GUEST_CHECKOUT_LIMITS.minutes * MINUTE_MS,
+            (wait) => ({
+              code: "too_many_requests",
+              message: `Too many checks from here. Please wait ${Math.ceil(wait / 60)} minutes and try again.`,
+            }),
+          );
+        }
+        // The order is placed with the address's mobile: that is the one its code is counted against.
+        const contact = { ...typed, mobile: address?.phone ?? typed.mobile };
         const shipping = await shippingRule();
         const cart = await loadPricedCart(deps.db, guestCart(items, discountCode, contact), { shipping });
-        return c.json(await summarize(cart, shipping, [], null));
+        return c.json(await summarize(cart, shipping, [], { guestAddress: address ?? null }));
       })
   );
 }
@@ -81,34 +111,41 @@ async function addressDelivery(
   userId: string | null,
 ): Promise<Record<string, AddressDelivery>> {
   const entries = await Promise.all(
-    addresses.map(async (address): Promise<[string, AddressDelivery]> => {
-      const [place, rule] = await Promise.all([
-        lookUpPin(address.pin),
-        findDeliveryRule(deps.db, address.pin),
-      ]);
-      if (!place) {
-        return [
-          address.id,
-          {
-            served: false,
-            problem: `PIN code ${address.pin} is not in India Post's directory. Please add the address again with the right PIN code.`,
-            codProblem: null,
-          },
-        ];
-      }
-      if (rule?.rule === "not_served") {
-        return [address.id, { served: false, problem: notServedMessage(place), codProblem: null }];
-      }
-      const cod = await decideCod(deps.db, rules, {
-        totalPaise,
-        pin: address.pin,
-        district: place.district,
-        state: address.state,
-        deliveryRule: rule,
-        customer: { userId, mobile: address.phone, pin: address.pin, line1: address.line1 },
-      });
-      return [address.id, { served: true, problem: null, codProblem: cod.available ? null : cod.reason }];
-    }),
+    addresses.map(
+      async (address): Promise<[string, AddressDelivery]> => [
+        address.id,
+        await deliveryFor(deps, rules, address, totalPaise, userId),
+      ],
+    ),
   );
   return Object.fromEntries(entries);
+}
+
+/** Whether the order can go to this address, and be paid there in cash by this customer. */
+async function deliveryFor(
+  deps: Deps,
+  rules: CodRules,
+  address: Pick<AddressInput, "pin" | "state" | "phone" | "line1">,
+  totalPaise: number,
+  userId: string | null,
+): Promise<AddressDelivery> {
+  const [place, rule] = await Promise.all([lookUpPin(address.pin), findDeliveryRule(deps.db, address.pin)]);
+  if (!place) {
+    return {
+      served: false,
+      problem: `PIN code ${address.pin} is not in India Post's directory. Please add the address again with the right PIN code.`,
+      codProblem: null,
+    };
+  }
+  if (rule?.rule === "not_served") {
+    return { served: false, problem: notServedMessage(place), codProblem: null };
+  }
+  const cod = await decideCod(deps.db, rules, {
+    totalPaise,
+    pin: address.pin,
+    district: place.district,
+    state: address.state,
+    customer: { userId, mobile: address.phone, pin: address.pin, line1: address.line1 },
+  });
+  return { served: true, problem: null, codProblem: cod.available ? null : cod.reason };
 }

@@ -567,7 +567,6 @@ async function refuseCodUnlessRulesAllow(
     pin: to.pin,
     district: to.delivery.place.district,
     state: to.state,
-    deliveryRule: to.delivery.rule,
     customer: { userId, mobile: to.phone, pin: to.pin, line1: to.line1 },
   });
   if (decision.available) return;

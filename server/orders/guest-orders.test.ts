@@ -20,6 +20,7 @@ import {
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { combos, discountCodes, guestDiscountUses, guestOrderRequests, orders } from "../db/schema.ts";
+import { GUEST_CHECKOUT_LIMITS } from "./checkout.routes.ts";
 import { FIND_ORDER_ANSWER, FIND_ORDER_LIMITS } from "./guest-orders.routes.ts";
 
 const shop = setUpTestApp();
@@ -124,6 +125,31 @@ describe("a guest order is placed like a signed-in one", () => {
       totalPaise: 52_800,
     });
     expect((body as CheckoutSummary).addresses).toEqual([]);
+  });
+
+  it("limits a guest's checkout that names an e-mail, mobile or address per client; the cart alone is free", async () => {
+    const items = [{ id: "bath-powder", kind: "product", quantity: 1 }];
+    const check = (body: object, client: string) =>
+      shop.app.request(
+        "/api/checkout/guest",
+        jsonRequest({ method: "POST", body: { items, ...body }, headers: { "X-Forwarded-For": client } }),
+      );
+    const client = "203.0.113.7";
+    const statuses = [];
+    for (let attempt = 0; attempt < GUEST_CHECKOUT_LIMITS.perClient; attempt++) {
+      const contact = [{ email: `asks${attempt}@example.in` }, { mobile: "9876543210" }, guest()][
+        attempt % 3
+      ];
+      statuses.push((await check(contact ?? {}, client)).status);
+    }
+    expect(statuses).toEqual(Array(GUEST_CHECKOUT_LIMITS.perClient).fill(200));
+    const refused = await check({ mobile: "9876543211" }, client);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await refused.json()).error.code).toBe("too_many_requests");
+    // The cart priced without anyone named tells nothing of anyone: the page still loads.
+    expect((await check({}, client)).status).toBe(200);
+    expect((await check({ mobile: "9876543211" }, "203.0.113.8")).status).toBe(200);
   });
 
   it("refuses what the server decides (a price, a total) and stock that is not there, writing nothing", async () => {

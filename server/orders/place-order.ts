@@ -260,7 +260,6 @@ async function choosePayment(
       pin: address.pin,
       district: delivery.place.district,
       state: address.state,
-      deliveryRule: delivery.rule,
       customer: {
         userId: buyer.kind === "account" ? buyer.userId : null,
         mobile: address.phone,

@@ -155,3 +155,123 @@ describe("the owner's COD rules and returns to origin", () => {
     }, 120_000);
   }
 });
+
+describe("a guest at checkout, before Place order", () => {
+  const GUEST_ITEM = "face-glow-oil";
+
+  /** A guest's cart in a fresh phone-sized browser, with the code applied in the cart when given. */
+  async function guestCheckout(code?: string) {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    const failures: string[] = [];
+    page.on("pageerror", (error) => failures.push(error.message));
+    await page.goto(`/product/${GUEST_ITEM}`);
+    await page.getByRole("button", { name: "Add to cart" }).click();
+    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    if (code) {
+      await page.goto("/cart");
+      await page.getByPlaceholder("e.g. GLOW20").fill(code);
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.getByText("Flat 20% off all products applied successfully!").waitFor();
+    }
+    await page.goto("/checkout?as=guest");
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    return { context, page, failures, form: page.getByRole("form", { name: "New delivery address" }) };
+  }
+
+  it("names the code the guest's mobile has spent, once the mobile is typed (375 px)", async () => {
+    const mobile = "91111 22222";
+    const earlier = await fetch(`${shop.url}/api/guest-orders`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Origin: shop.url,
+        "Idempotency-Key": crypto.randomUUID(),
+      },
+      body: JSON.stringify({
+        email: "first-time@example.in",
+        address: {
+          name: "Kavya Menon",
+          phone: mobile,
+          line1: "3, Palm Grove",
+          city: "Bengaluru",
+          state: "Karnataka",
+          pin: "560038",
+        },
+        items: [{ id: GUEST_ITEM, kind: "product", quantity: 1 }],
+        discountCode: "GLOW20",
+        paymentMethod: "cod",
+      }),
+    });
+    expect(earlier.status).toBe(201);
+
+    const { context, page, failures, form } = await guestCheckout("GLOW20");
+    const summary = page.getByRole("complementary", { name: "Order summary" });
+    const place = summary.getByRole("button", { name: /Place order/ });
+    // A new e-mail says nothing of the code; the mobile that used it does, before anything is placed.
+    await page.getByLabel("E-mail").fill("second-time@example.in");
+    await form.getByLabel("Mobile number").fill(mobile);
+    const spent = summary.getByText(
+      "This discount code has already been used: GLOW20. Remove the code in your cart to continue.",
+    );
+    await spent.waitFor();
+    await expect(place.isDisabled()).resolves.toBe(true);
+    await lookAt(page, "guest-code-spent", spent);
+    await context.close();
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it("says why cash on delivery is not offered to a first order over the owner's cap (375 px)", async () => {
+    const settings = { enabled: true, maxOrderPaise: 500_000, prepaidOnlyAfterRtos: null };
+    await call(owner, "PUT", "/admin/cod-rules/settings", { ...settings, firstOrderMaxPaise: 100 });
+    const address = {
+      name: "Rohan Das",
+      phone: "90000 54321",
+      line1: "9, Hill View",
+      city: "Bengaluru",
+      state: "Karnataka",
+      pin: "560038",
+    };
+    // The shop forgets its copy of the rules when the NOTIFY of the change arrives, a moment after it commits.
+    await expect
+      .poll(
+        async () => {
+          const answer = await fetch(`${shop.url}/api/checkout/guest`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", Origin: shop.url },
+            body: JSON.stringify({ items: [{ id: GUEST_ITEM, kind: "product", quantity: 1 }], address }),
+          });
+          return ((await answer.json()) as { guestDelivery: { codProblem: string | null } }).guestDelivery
+            .codProblem;
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/first order/);
+
+    const { context, page, failures, form } = await guestCheckout();
+    const cod = page.getByRole("radio", { name: /Cash on delivery/ });
+    await expect(cod.isEnabled()).resolves.toBe(true);
+    await page.getByLabel("E-mail").fill("rohan@example.in");
+    for (const [label, value] of [
+      ["Full name", address.name],
+      ["Mobile number", address.phone],
+      ["House, flat, building", address.line1],
+      ["PIN code", address.pin],
+    ] as const) {
+      await form.getByLabel(label).fill(value);
+    }
+    await expect.poll(() => form.getByLabel("State or union territory").inputValue()).toBe("Karnataka");
+    await form.getByRole("button", { name: "Use this address" }).click();
+    await page.getByRole("button", { name: "Change" }).waitFor();
+    await page
+      .getByText(
+        "Cash on delivery is available for a first order up to ₹1. Pay online for this one, and cash on delivery is open for larger orders after your first delivery.",
+      )
+      .waitFor();
+    await expect(cod.isDisabled()).resolves.toBe(true);
+    await lookAt(page, "guest-first-order-cap", cod);
+    await context.close();
+    await call(owner, "PUT", "/admin/cod-rules/settings", { ...settings, firstOrderMaxPaise: null });
+    expect(failures).toEqual([]);
+  }, 120_000);
+});

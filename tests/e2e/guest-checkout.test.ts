@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
-import { deliveryRules, orders } from "../../server/db/schema.ts";
+import { codPlaceRules, deliveryRules, orders } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
@@ -230,12 +230,13 @@ describe("the owner of the address adds a guest order to their account", () => {
 
 describe("a guest pays online and cancels", () => {
   beforeAll(async () => {
-    await database.db.insert(deliveryRules).values([
-      { prefix: "600005", rule: "not_served" },
-      { prefix: "600006", rule: "no_cod" },
-    ]);
+    await database.db.insert(deliveryRules).values({ prefix: "600005", rule: "not_served" });
+    await database.db.insert(codPlaceRules).values({ kind: "pin", value: "600006", maxPaise: null });
   });
-  afterAll(() => database.db.delete(deliveryRules));
+  afterAll(async () => {
+    await database.db.delete(deliveryRules);
+    await database.db.delete(codPlaceRules);
+  });
 
   it.each([
     ["phone", "light"],

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
 import { createDb } from "../../server/db/client.ts";
-import { deliveryRules } from "../../server/db/schema.ts";
+import { codPlaceRules, deliveryRules } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp } from "../accounts.ts";
 import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
@@ -24,6 +24,22 @@ afterAll(async () => {
 });
 
 const SHOTS = "/tmp/pin-delivery-shots";
+
+/**
+ * Waits until the shop answers that a PIN takes cash (or not): the COD rules are remembered with the catalogue
+ * and forgotten when the NOTIFY of a change's commit arrives, a moment after the test writes one.
+ */
+async function codTakenAt(pin: string, available: boolean) {
+  await expect
+    .poll(
+      async () => {
+        const answer = await fetch(`${shop.url}/api/delivery/check?pin=${pin}`);
+        return ((await answer.json()) as { cod: { available: boolean } }).cod.available;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(available);
+}
 
 /** The page at 375 px and 1280 px, light and dark, for a person to look at. */
 async function lookAt(page: Page, name: string, show?: Locator) {
@@ -67,13 +83,16 @@ describe("Check delivery on a product page", () => {
       .waitFor();
     await lookAt(page, "product-delivery-check", check);
 
-    // The owner stops cash on delivery for the range: the same check says so at once.
-    await database.db.insert(deliveryRules).values({ prefix: "6000", rule: "no_cod" });
+    // The owner stops cash on delivery for the range (a COD rule): the same check says so once every instance
+    // has heard of the change (NOTIFY on commit).
+    await database.db.insert(codPlaceRules).values({ kind: "pin", value: "6000", maxPaise: null });
+    await codTakenAt("600020", false);
     await check.getByRole("button", { name: "Check" }).click();
     await check
       .getByText(`Delivers to Chennai, Tamil Nadu by ${by}; cash on delivery not available for this PIN code`)
       .waitFor();
-    await database.db.delete(deliveryRules);
+    await database.db.delete(codPlaceRules);
+    await codTakenAt("600020", true);
 
     await page.goto("/combo/skincare-combo");
     const comboCheck = page.getByRole("region", { name: "Check delivery" });
@@ -120,14 +139,16 @@ describe("the address form at checkout", () => {
     await page.getByRole("radio", { name: /Meera Iyer/ }).waitFor();
     await expect(page.getByRole("radio", { name: /Cash on delivery/ }).isEnabled()).resolves.toBe(true);
 
-    await database.db.insert(deliveryRules).values({ prefix: "600020", rule: "no_cod" });
-    await page.reload();
+    await database.db.insert(codPlaceRules).values({ kind: "pin", value: "600020", maxPaise: null });
     const cod = page.getByRole("radio", { name: /Cash on delivery/ });
+    await codTakenAt("600020", false);
+    await page.reload();
     await page.getByText("Cash on delivery is not available for PIN code 600020.").waitFor();
     await expect(cod.isDisabled()).resolves.toBe(true);
     await lookAt(page, "checkout-no-cod", cod);
 
-    await database.db.delete(deliveryRules);
+    await database.db.delete(codPlaceRules);
+    await codTakenAt("600020", true);
     await database.db.insert(deliveryRules).values({ prefix: "600", rule: "not_served" });
     await page.reload();
     await page
@@ -150,6 +171,13 @@ describe("the owner's delivery page", () => {
     const page = await context.newPage();
     await page.goto("/admin/delivery");
     await page.getByRole("heading", { name: "Delivery", level: 1 }).waitFor();
+    // Cash by PIN is not kept here any more: the page sends the owner to the COD rules for it.
+    await expect(
+      page.getByRole("link", { name: "cash-on-delivery rules" }).getAttribute("href"),
+    ).resolves.toBe("/admin/cod/rules");
+    await expect(
+      page.getByLabel("Rule", { exact: true }).locator("option").allTextContents(),
+    ).resolves.toEqual(["Not served", "Served as usual"]);
     const form = page.getByRole("form", { name: "Add or change a rule" });
     await form.getByLabel("PIN or prefix").fill("0744");
     await form.getByRole("button", { name: "Save rule" }).click();
@@ -161,7 +189,7 @@ describe("the owner's delivery page", () => {
     const rules = page.getByRole("list", { name: "Delivery rules" });
     await rules.getByText("PIN codes starting 744: Andaman and Nicobar: no courier yet").waitFor();
     await form.getByLabel("PIN or prefix").fill("795001");
-    await form.getByLabel("Rule").selectOption("no_cod");
+    await form.getByLabel("Rule").selectOption("served");
     await form.getByRole("button", { name: "Save rule" }).click();
     await rules.getByText("This PIN code").waitFor();
     await lookAt(page, "admin-delivery", rules);

@@ -56,7 +56,12 @@ export function Component() {
         </h2>
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
           Cash on delivery off, or capped, for a PIN code or its first digits, a district or a state. Among
-          PIN rules the longest prefix decides.
+          PIN rules the longest prefix decides: “79” off with “795001” capped lets 795001 pay in cash up to
+          its cap. Which PIN codes are delivered to at all is set on the{" "}
+          <Link to="/admin/delivery" className="underline">
+            Delivery
+          </Link>{" "}
+          page.
         </p>
         {isOwner && <PlaceForm onDone={done} onFailed={failed} />}
         <ul className="mt-3 divide-y divide-stone-200 dark:divide-stone-700" aria-label="Place rules">
@@ -102,32 +107,6 @@ export function Component() {
           ))}
           {rules.places.length === 0 && (
             <li className="py-2 text-sm text-stone-600 dark:text-stone-400">None.</li>
-          )}
-        </ul>
-      </section>
-      <section aria-labelledby="pin-no-cod-heading" className={`${cardClass} mt-4`}>
-        <h2 id="pin-no-cod-heading" className="font-serif text-xl font-semibold">
-          From the delivery rules
-        </h2>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          PIN codes marked “No cash on delivery” on the{" "}
-          <Link to="/admin/delivery" className="underline">
-            Delivery
-          </Link>{" "}
-          page also refuse cash. New ones are best added above, as a PIN rule.
-        </p>
-        <ul className="mt-2 flex flex-wrap gap-2" aria-label="PIN codes without cash on delivery">
-          {rules.pinNoCod.map((rule) => (
-            <li
-              key={rule.prefix}
-              className="rounded-full bg-amber-100 px-3 py-1 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
-            >
-              {rule.prefix}
-              {rule.note && ` · ${rule.note}`}
-            </li>
-          ))}
-          {rules.pinNoCod.length === 0 && (
-            <li className="text-sm text-stone-600 dark:text-stone-400">None.</li>
           )}
         </ul>
       </section>

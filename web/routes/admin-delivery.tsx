@@ -26,11 +26,10 @@ export const handle: RouteHandle = { meta: privatePage("Admin: delivery") };
 
 const TONES: Record<DeliveryRuleKind, string> = {
   not_served: "bg-red-100 text-red-900 dark:bg-red-900/40 dark:text-red-100",
-  no_cod: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
   served: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",
 };
 
-/** The owner's PIN rules: PIN codes or ranges not served, or served without cash on delivery. */
+/** The owner's PIN rules for delivery: PIN codes or ranges not served. Cash by PIN is a COD rule. */
 export function Component() {
   const { items, next } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
@@ -38,10 +37,16 @@ export function Component() {
     <div>
       <h1 className="font-serif text-3xl font-semibold">Delivery</h1>
       <p className="mt-2 max-w-prose text-sm text-stone-600 dark:text-stone-400">
-        Mark a PIN code, or the first digits of a range of them, as not served or without cash on delivery.
-        Checkout, orders and “Check delivery” on product pages follow these at once. When rules overlap, the
-        one with the longest prefix decides: “79” not served with “795001” served as usual serves only 795001
-        in that range.
+        Mark a PIN code, or the first digits of a range of them, as not served. Checkout, orders and “Check
+        delivery” on product pages follow these at once. When rules overlap, the one with the longest prefix
+        decides: “79” not served with “795001” served as usual serves only 795001 in that range.
+      </p>
+      <p className="mt-2 max-w-prose text-sm text-stone-600 dark:text-stone-400">
+        Cash on delivery off or capped for a PIN code, a district or a state is set in the{" "}
+        <Link to="/admin/cod/rules" className="font-medium underline">
+          cash-on-delivery rules
+        </Link>
+        .
       </p>
       <RuleForm />
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Delivery rules">
@@ -51,7 +56,7 @@ export function Component() {
       </ul>
       {items.length === 0 && (
         <p className="mt-4 text-stone-600 dark:text-stone-400">
-          No rules: every PIN code in India Post's directory is served, with cash on delivery.
+          No rules: every PIN code in India Post's directory is served.
         </p>
       )}
       <div className="mt-4 flex gap-3">

@@ -60,8 +60,10 @@ function EmptyCheckout() {
   );
 }
 
-function Checkout({ summary }: { summary: CheckoutData }) {
-  const checkout = useCheckout(summary);
+function Checkout({ summary: loaded }: { summary: CheckoutData }) {
+  const checkout = useCheckout(loaded);
+  // A guest's summary is priced again with their e-mail, mobile and address as they are typed.
+  const { summary } = checkout;
   const answerLine = (
     <DeliveryAnswerText answer={checkout.deliveryAnswer} error={null} className="mt-1" inline />
   );
@@ -84,6 +86,7 @@ function Checkout({ summary }: { summary: CheckoutData }) {
                 // With the address form's own messages, so an empty e-mail is not the one field left silent.
                 onAddressAttempt={checkout.checkGuestEmail}
                 onPin={checkout.setTypedPin}
+                onPhone={checkout.setTypedMobile}
                 answer={answerLine}
               />
             ) : (

@@ -13,6 +13,7 @@ export function GuestDetails({
   onAddress,
   onAddressAttempt,
   onPin,
+  onPhone,
   answer,
 }: {
   email: string;
@@ -22,6 +23,8 @@ export function GuestDetails({
   onAddress: (address: AddressInput | null) => void;
   onAddressAttempt: () => void;
   onPin: (pin: string | null) => void;
+  /** The mobile typed in the address, once valid: the checkout is priced again with it. */
+  onPhone: (mobile: string | null) => void;
   /** Whether and when the order reaches the address's PIN. */
   answer: ReactNode;
 }) {
@@ -50,6 +53,7 @@ export function GuestDetails({
             setEditing(false);
           }}
           onPin={onPin}
+          onPhone={onPhone}
           pinAnswer={answer}
           onSubmitAttempt={onAddressAttempt}
         />

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { formatRupees } from "../../../common/money.ts";
 import type { CheckoutSummary, PaymentMethod, PlacedOrder } from "../../../common/orders.ts";
@@ -135,14 +135,65 @@ function useGuestEmail() {
   return { email, setEmail, emailError, setEmailError, checkGuestEmail };
 }
 
+/** How long typing rests before the guest's checkout is priced again with what was typed. */
+const RECHECK_AFTER_MS = 600;
+
+/**
+ * A guest's checkout priced again once an e-mail or mobile is valid, and once an address is used: the server
+ * then names a code those have spent, and decides cash on delivery for the address and its mobile (first
+ * order, returns), as it will at Place order. Until an answer comes, and if none does (offline, too many
+ * checks), the page shows the summary it loaded; Place order still decides.
+ */
+function useGuestSummary(
+  loaded: CheckoutData,
+  typed: { email: string; mobile: string | null; address: AddressInput | null },
+): CheckoutData {
+  const [answer, setAnswer] = useState<{ base: CheckoutData; key: string; summary: CheckoutSummary } | null>(
+    null,
+  );
+  const email = emailSchema.safeParse(typed.email);
+  const contact = {
+    ...(email.success ? { email: email.data } : {}),
+    ...(typed.mobile ? { mobile: typed.mobile } : {}),
+    ...(typed.address ? { address: typed.address } : {}),
+  };
+  const key = JSON.stringify(contact);
+  const { guest } = loaded;
+  useEffect(() => {
+    if (!guest || key === "{}") return;
+    let current = true;
+    const timer = setTimeout(() => {
+      api<CheckoutSummary>("/checkout/guest", {
+        method: "POST",
+        body: { ...guest, ...JSON.parse(key) },
+      }).then(
+        (summary) => current && setAnswer({ base: loaded, key, summary }),
+        () => undefined,
+      );
+    }, RECHECK_AFTER_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [guest, key, loaded]);
+  // An answer for another cart (the loader ran again) or for what is no longer typed is not shown.
+  if (!answer || answer.base !== loaded || answer.key !== key) return loaded;
+  return { ...answer.summary, guest };
+}
+
 /** What stands between the shopper and Place order: the cart's problems, the PIN, the way to pay. */
 function useOrderReadiness(summary: CheckoutData, choice: ReturnType<typeof useAddressChoice>) {
   const { pricing, payment, guest } = summary;
   // Check delivery's answer for this order to this PIN: where, by when, whether cash is taken.
   const deliveryAnswer = useDeliveryAnswer(choice.checkPin, pricing.totalPaise).answer;
   const blocked = pricing.problems.length > 0 || pricing.discountProblem !== null;
-  // The PIN rules the order will be held to (common/delivery-check.ts): a new address is checked when placed.
-  const delivery = !guest && choice.addressId ? summary.delivery[choice.addressId] : undefined;
+  // The PIN rules the order will be held to (common/delivery-check.ts), for the chosen address or the one the
+  // guest used; an account's new address is checked when placed.
+  const delivery = guest
+    ? (summary.guestDelivery ?? undefined)
+    : choice.addressId
+      ? summary.delivery[choice.addressId]
+      : undefined;
   const codReason =
     (deliveryAnswer?.served ? deliveryAnswer.cod.reason : null) ??
     delivery?.codProblem ??
@@ -153,11 +204,18 @@ function useOrderReadiness(summary: CheckoutData, choice: ReturnType<typeof useA
 }
 
 /** The checkout's state and its one submit, for a guest or an account. */
-export function useCheckout(summary: CheckoutData) {
+export function useCheckout(loaded: CheckoutData) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const choice = useAddressChoice(summary);
+  const choice = useAddressChoice(loaded);
   const guestEmail = useGuestEmail();
+  // A guest's mobile as typed in the address form, once valid; the used address's own once there is one.
+  const [typedMobile, setTypedMobile] = useState<string | null>(null);
+  const summary = useGuestSummary(loaded, {
+    email: guestEmail.email,
+    mobile: choice.guestAddress ? null : typedMobile,
+    address: choice.guestAddress,
+  });
   const readiness = useOrderReadiness(summary, choice);
   const [chosenMethod, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
   // Cash on delivery chosen, then an address it is not offered for: the choice is shown as not made (its
@@ -206,8 +264,10 @@ export function useCheckout(summary: CheckoutData) {
   }
 
   return {
+    summary,
     ...choice,
     ...guestEmail,
+    setTypedMobile,
     ...readiness,
     method,
     setMethod,

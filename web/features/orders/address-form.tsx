@@ -29,6 +29,7 @@ export function AddressForm({
   initial,
   onCancel,
   onPin,
+  onPhone,
   pinAnswer,
   onSubmitAttempt,
   submitTo,
@@ -41,6 +42,8 @@ export function AddressForm({
   onCancel?: () => void;
   /** The PIN as typed, once it is six digits (null while it is not), for checkout's delivery check. */
   onPin?: (pin: string | null) => void;
+  /** The mobile as typed, once it is a valid one (null while it is not): a guest's checkout is checked with it. */
+  onPhone?: (mobile: string | null) => void;
   /** Shown under the PIN field: checkout's answer to whether and when the order reaches it. */
   pinAnswer?: ReactNode;
   /** Every press of the submit button, valid or not: a guest's e-mail above the form is checked with it. */
@@ -66,6 +69,12 @@ export function AddressForm({
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
+
+  function changePhone(event: { target: { value: string } }) {
+    set("phone")(event);
+    const mobile = addressInputSchema.shape.phone.safeParse(event.target.value);
+    onPhone?.(mobile.success ? mobile.data : null);
+  }
 
   /** Typing a 6-digit PIN fills city, district and state from India Post's directory (on the server). */
   async function changePin(event: { target: { value: string } }) {
@@ -183,7 +192,7 @@ export function AddressForm({
         {field(
           "phone",
           "Mobile number",
-          { autoComplete: "tel-national", inputMode: "tel", required: true },
+          { autoComplete: "tel-national", inputMode: "tel", required: true, onChange: changePhone },
           "10 digits; the courier may call before delivering",
         )}
       </div>
