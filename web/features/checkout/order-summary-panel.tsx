@@ -79,7 +79,7 @@ export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData
         <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
           {summary.payment.razorpay.enabled
             ? "Choose how you would like to pay to continue."
-            : `No way to pay is offered for this address. Please ${guest ? "enter" : "choose"} another address.`}
+            : "This order cannot be paid by cash on delivery (the reason is under Payment), and the shop takes no online payments at the moment."}
         </p>
       )}
       {!hasAddress && !blocked && (
