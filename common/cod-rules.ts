@@ -121,7 +121,7 @@ export function evaluateCod(rules: CodRules, facts: CodFacts): CodDecision {
       rule: "place",
       reason: `Cash on delivery is not available for ${PLACE_WORDS[off.kind](off.value)}.`,
       maxPaise: null,
-      where: off.kind === "pin" ? "this PIN code" : PLACE_WORDS[off.kind](off.value),
+      where: PLACE_WORDS[off.kind](off.value),
     };
   }
   type Cap = { rule: CodRuleName; maxPaise: Paise; reason: string };
