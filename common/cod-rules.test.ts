@@ -46,6 +46,7 @@ describe("evaluateCod", () => {
       rule: "pin_no_cod",
       reason: "Cash on delivery is not available for PIN code 600020.",
       maxPaise: null,
+      where: "this PIN code",
     });
   });
 
