@@ -107,7 +107,7 @@ export function Component() {
     setUploading(true);
     setErrors(({ logo: _, ...rest }) => rest);
     try {
-      const result = await uploadPhoto(file);
+      const result = await uploadPhoto(file, "logo");
       if (result.ok) change({ logo: result.image });
       else setErrors((current) => ({ ...current, logo: result.problem }));
     } finally {
