@@ -99,6 +99,7 @@ async function issueOne(db: Db, number: string, actor: AuditActor, now: Date): P
       orderId: order.id,
       fromStatus: order.status,
       toStatus: order.status,
+      kind: "invoice",
       actor: "admin",
       actorUserId: actor.id,
       note: `Tax invoice ${invoice.number} issued`,

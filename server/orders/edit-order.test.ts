@@ -82,6 +82,7 @@ describe("staff correct an order's address", () => {
     const order = body.order as AdminOrderDetail;
     expect(order.address).toMatchObject({ line1: NEW_ADDRESS.line1, pin: "560041" });
     const last = order.events.at(-1);
+    expect(last?.kind).toBe("address");
     expect(last?.note).toContain("Delivery address changed: Meera Iyer");
     expect(last?.note).toContain("12, Lotus Apartments, 3rd Cross");
     expect(last?.note).toContain("→ Meera Iyer, 98765 43210, 7, Palm Grove, 5th Main");
@@ -198,6 +199,7 @@ describe("staff change an order's items", () => {
     expect(await stockOf(shop.db, "badam-mix")).toBe(49);
     expect(body.result.summary).toContain("Bath Powder 2 → 3");
     expect(body.result.summary).toContain("added");
+    expect((body.order as AdminOrderDetail).events.at(-1)?.kind).toBe("items");
     const mail = await waitForMail(shop.dataDir, {
       to: buyer.email,
       subject: new RegExp(`^Order ${number} changed$`),

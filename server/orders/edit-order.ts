@@ -76,7 +76,7 @@ async function recordChange(
   tx: Tx,
   order: OrderRow,
   actor: AuditActor,
-  change: { action: string; note: string; before: unknown; after: unknown; now: Date },
+  change: { action: "edit_address" | "edit_items"; note: string; before: unknown; after: unknown; now: Date },
 ) {
   const [event] = await tx
     .insert(orderEvents)
@@ -84,6 +84,7 @@ async function recordChange(
       orderId: order.id,
       fromStatus: order.status,
       toStatus: order.status,
+      kind: change.action === "edit_address" ? "address" : "items",
       actor: "admin",
       actorUserId: actor.id,
       note: change.note,
