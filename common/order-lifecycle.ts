@@ -30,7 +30,9 @@ export type OrderMailKind =
   | "refunded"
   | "link"
   | "out_for_delivery"
-  | "undelivered";
+  | "undelivered"
+  /** A tax invoice issued late, after the "shipped" mail that normally carries it went without it (decision 060). */
+  | "invoice";
 
 export const ORDER_ACTORS = ["customer", "admin", "payment", "system"] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];
