@@ -10,6 +10,7 @@ import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
+import { forgetShopConfig } from "../lib/shop-config.ts";
 import { type FieldErrors, useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -89,6 +90,8 @@ function useSave(path: string) {
     form.save(
       async () => {
         await api(path, { method: "PUT", body });
+        // The footer and contact page show the seller's details from the shop's config.
+        forgetShopConfig();
         revalidator.revalidate();
       },
       () => saved,
