@@ -6,6 +6,7 @@ import {
   nextStatuses,
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
+  orderEventHeading,
   RETURN_WINDOW_DAYS,
 } from "./order-lifecycle.ts";
 
@@ -124,5 +125,18 @@ describe("next statuses", () => {
   it("offers a customer only confirming or cancelling a fresh order", () => {
     expect(nextStatuses(order(), "customer", hours(1))).toEqual(["confirmed", "cancelled"]);
     expect(nextStatuses(order(), "admin", hours(1))).toEqual(["confirmed", "cancelled"]);
+  });
+});
+
+describe("orderEventHeading", () => {
+  it("names what changed when the status stayed, and the new status when it moved", () => {
+    const same = { fromStatus: "confirmed", toStatus: "confirmed" } as const;
+    expect(orderEventHeading({ ...same, kind: "address" })).toBe("Address changed");
+    expect(orderEventHeading({ ...same, kind: "items" })).toBe("Items changed");
+    expect(orderEventHeading({ ...same, kind: "invoice" })).toBe("Tax invoice issued");
+    expect(orderEventHeading({ ...same, kind: "courier" })).toBe("Courier details changed");
+    expect(orderEventHeading({ kind: "status", fromStatus: "placed", toStatus: "confirmed" })).toBe(
+      "Confirmed",
+    );
   });
 });

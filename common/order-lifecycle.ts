@@ -30,10 +30,54 @@ export type OrderMailKind =
   | "refunded"
   | "link"
   | "out_for_delivery"
-  | "undelivered";
+  | "undelivered"
+  /** A tax invoice issued late, after the "shipped" mail that normally carries it went without it (decision 060). */
+  | "invoice";
 
 export const ORDER_ACTORS = ["customer", "admin", "payment", "system"] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];
+
+/**
+ * What an order's history entry records: a move between statuses, or a change that leaves the status as it
+ * was (the address, the items, an invoice issued late ...), which the history names rather than "Updated".
+ */
+export const ORDER_EVENT_KINDS = [
+  "status",
+  "address",
+  "items",
+  "invoice",
+  "courier",
+  "parcel_booked",
+  "delivery_attempt",
+  "payment",
+  "parcel_back",
+] as const;
+export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
+
+/** The history's heading of an entry that leaves the status as it was, before "by …". */
+export const EVENT_KIND_LABELS: Record<Exclude<OrderEventKind, "status">, string> = {
+  address: "Address changed",
+  items: "Items changed",
+  invoice: "Tax invoice issued",
+  courier: "Courier details changed",
+  parcel_booked: "Parcel booked",
+  delivery_attempt: "Failed delivery answered",
+  payment: "Payment received",
+  parcel_back: "Parcel received back",
+};
+
+/**
+ * An order history entry's heading, before "by …": a move names its new status, a change that keeps the
+ * status names what changed ("Address changed"); only entries older than the kinds say "Updated".
+ */
+export function orderEventHeading(event: {
+  kind: OrderEventKind;
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+}): string {
+  if (event.kind !== "status") return EVENT_KIND_LABELS[event.kind];
+  return event.fromStatus === event.toStatus ? "Updated" : STATUS_LABELS[event.toStatus];
+}
 
 export const STATUS_LABELS: Record<OrderStatus, string> = {
   awaiting_payment: "Awaiting payment",

@@ -3,7 +3,7 @@ import type { CodCash, CodRefundMethod } from "./cod.ts";
 /** Response shapes of the checkout and order APIs, shared by the server's presenters and the web app. */
 import type { DeliveryEstimate } from "./delivery-estimate.ts";
 import type { ListCursors, ListTotal } from "./lists.ts";
-import type { OrderActor, OrderStatus } from "./order-lifecycle.ts";
+import type { OrderActor, OrderEventKind, OrderStatus } from "./order-lifecycle.ts";
 import type { OrderPricing } from "./order-pricing.ts";
 import type { Address, SavedAddress } from "./schemas/address.ts";
 
@@ -55,6 +55,7 @@ export type OrderLine = {
 export type OrderEvent = {
   fromStatus: OrderStatus | null;
   toStatus: OrderStatus;
+  kind: OrderEventKind;
   actor: OrderActor;
   note: string | null;
   at: string;

@@ -3,14 +3,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { connectEmbeddedPostgres } from "../server/db/embedded.ts";
 import { parseEnv } from "../server/env.ts";
-import { copyBackup, copyRestore, isCopyBackup } from "./copy-backup.ts";
+import { copyBackup, copyRestore, isCopyBackup, scriptClient } from "./copy-backup.ts";
 
 /** The server's major version: a pg_dump older than the server refuses it, a newer one is not found everywhere. */
 async function serverMajor(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
+  const client = scriptClient(url);
   await client.connect();
   try {
     const { rows } = await client.query<{ v: string }>("select current_setting('server_version_num') as v");

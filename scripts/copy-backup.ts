@@ -14,6 +14,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { migrationsFolder } from "../server/db/client.ts";
+import { log, serializeError } from "../server/log.ts";
 
 /** The first line of such a backup; the JSON after it says what it holds. */
 const MAGIC = "-- shop-copy-backup 1 ";
@@ -21,6 +22,26 @@ const MAGIC = "-- shop-copy-backup 1 ";
 const SCHEMAS = ["public", "drizzle"];
 
 type Manifest = { migrations: number; server: string; at: string };
+
+/**
+ * A connection lost mid-restore ("terminating connection due to administrator command", a restart) fails
+ * the query awaiting it, which ends the backup or restore with that error; pg also emits "error" on the
+ * client (and the pool, for an idle one), and an "error" nobody listens to ends the whole process.
+ */
+export function logLostConnections<T extends pg.Client | pg.Pool>(connection: T): T {
+  const warn = (error: Error) => log.warn({ err: serializeError(error) }, "database connection lost");
+  if (connection instanceof pg.Pool) {
+    connection.on("error", warn);
+    // A pool's checked-out clients (drizzle's migrator holds one for its transaction) emit on their own.
+    connection.on("connect", (client) => client.on("error", warn));
+  } else {
+    connection.on("error", warn);
+  }
+  return connection;
+}
+
+/** A client for these scripts, already listening for a lost connection. */
+export const scriptClient = (url: string) => logLostConnections(new pg.Client({ connectionString: url }));
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -41,7 +62,7 @@ export async function isCopyBackup(file: string): Promise<boolean> {
  * transaction): orders placed while it runs are either wholly in it or not at all. Sequences follow.
  */
 export async function copyBackup(url: string, file: string): Promise<{ tables: number; rows: number }> {
-  const client = new pg.Client({ connectionString: url });
+  const client = scriptClient(url);
   await client.connect();
   const gzip = createGzip();
   const written = pipeline(gzip, createWriteStream(file));
@@ -107,7 +128,7 @@ export async function copyBackup(url: string, file: string): Promise<{ tables: n
 
 /** Migrates `url` to the first `count` of the shop's migrations: the schema the backup's rows were taken from. */
 async function migrateTo(url: string, count?: number) {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = logLostConnections(new pg.Pool({ connectionString: url, max: 1 }));
   let folder = migrationsFolder;
   try {
     if (count !== undefined) {
@@ -143,7 +164,7 @@ export async function copyRestore(url: string, file: string): Promise<{ rows: nu
   if (!first?.startsWith(MAGIC)) throw new Error(`${file} is not a backup made by npm run backup.`);
   const manifest = JSON.parse(first.slice(MAGIC.length)) as Manifest;
 
-  const wipe = new pg.Client({ connectionString: url });
+  const wipe = scriptClient(url);
   await wipe.connect();
   try {
     await wipe.query(
@@ -154,7 +175,7 @@ export async function copyRestore(url: string, file: string): Promise<{ rows: nu
   }
   await migrateTo(url, manifest.migrations);
 
-  const client = new pg.Client({ connectionString: url });
+  const client = scriptClient(url);
   await client.connect();
   let rows = 0;
   try {

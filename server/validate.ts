@@ -17,7 +17,8 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     const fields: Record<string, string> = {};
     for (const issue of result.error.issues) {
       const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
-      for (const key of unknownKeys) fields[key] = "is not accepted here";
+      // A nested unknown key is named by its path ("lines.0.colour"), so the client can find it.
+      for (const key of unknownKeys) fields[[...issue.path, key].join(".")] = "is not accepted here";
       if (unknownKeys.length === 0) {
         const field = issue.path.join(".") || target;
         fields[field] ??= issue.message;

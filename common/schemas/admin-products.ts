@@ -131,6 +131,8 @@ export const uploadProductImageSchema = z
       .string({ error: "Choose a JPEG, PNG or WebP image." })
       .min(1, "Choose a JPEG, PNG or WebP image.")
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be the file's bytes in base64"),
+    /** A logo keeps its transparency and its whole shape; a photo is cropped square onto white. */
+    purpose: z.enum(["photo", "logo"]).default("photo"),
   })
   .strict();
 

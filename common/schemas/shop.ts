@@ -38,7 +38,7 @@ const required = (label: string, max: number) =>
     .min(1, `${label} is required.`)
     .max(max, `${label} must be at most ${max} characters.`);
 
-/** Empty means "none": the GSTIN and FSSAI licence of a shop that has not got one. */
+/** Empty means "none": the GSTIN, FSSAI licence or grievance officer's name of a shop that has not got one. */
 const optional = (max: number) =>
   plainText()
     .trim()
@@ -82,7 +82,9 @@ export const updateShopDetailsSchema = z
       (value) => value === null || FSSAI_PATTERN.test(value),
       "An FSSAI licence number is 14 digits.",
     ),
-    grievanceOfficerName: required("The grievance officer's name", 80),
+    // The Consumer Protection (E-Commerce) Rules ask for the officer's name on the shop's pages; no tax
+    // invoice needs it, so a shop can save its GSTIN and address (and issue invoices) before it has one.
+    grievanceOfficerName: optional(80),
     grievanceOfficerEmail: email("The grievance officer's e-mail"),
   })
   .strict()

@@ -20,7 +20,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { COD_REFUND_METHODS } from "../../common/cod.ts";
-import { ORDER_ACTORS, ORDER_STATUSES } from "../../common/order-lifecycle.ts";
+import { ORDER_ACTORS, ORDER_EVENT_KINDS, ORDER_STATUSES } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUSES } from "../../common/shipping.ts";
 
 const timestamps = {
@@ -642,6 +642,8 @@ export const orderEvents = pgTable(
     toStatus: text("to_status", { enum: ORDER_STATUSES }).notNull(),
     actor: text("actor", { enum: ORDER_ACTORS }).notNull(),
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** What changed; "status" for a move between statuses (and the entries written before kinds were kept). */
+    kind: text("kind", { enum: ORDER_EVENT_KINDS }).notNull().default("status"),
     note: text("note"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -42,6 +42,7 @@ export function missedInvoiceRoutes(deps: Deps) {
             );
           }
           const outcomes = await issueMissedInvoices(db, c.req.valid("json"), c.get("admin"));
+          if (outcomes.some((outcome) => outcome.issued)) deps.jobs.wake();
           return c.json({ outcomes });
         },
       )

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { indianDate } from "../../common/india-time.ts";
@@ -6,9 +6,11 @@ import type { OrderDetail } from "../../common/orders.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import { mailsTo, waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
-import { auditLog, orderEvents, orders, shopDetails, taxDocuments } from "../db/schema.ts";
+import { auditLog, jobs, orderEvents, orders, shopDetails, taxDocuments } from "../db/schema.ts";
+import { ORDER_MAIL_JOB } from "../orders/order-mail.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
@@ -120,6 +122,16 @@ describe("invoices missed while the seller's details were incomplete", () => {
     await shop.db.update(shopDetails).set({ gstin: null }).where(eq(shopDetails.id, 1));
     const more: string[] = [];
     for (let index = 0; index < 9; index++) more.push(await confirmedOrder(index % 2 ? 3 : 0));
+    // Four of them went out meanwhile: their "shipped" mail, which carries the invoice, went without one.
+    const shipped = more.slice(0, 4);
+    await shop.db
+      .update(orders)
+      .set({ status: "shipped" })
+      .where(inArray(orders.number, shipped.slice(0, 3)));
+    await shop.db
+      .update(orders)
+      .set({ status: "delivered" })
+      .where(eq(orders.number, shipped[3] ?? ""));
     await shop.db.update(shopDetails).set({ gstin: GSTIN }).where(eq(shopDetails.id, 1));
     const all = [early, ...more];
 
@@ -167,6 +179,36 @@ describe("invoices missed while the seller's details were incomplete", () => {
       .where(and(eq(auditLog.action, "issue_invoice"), inArray(auditLog.entityId, all)));
     expect(audits).toHaveLength(all.length);
     expect(audits.every((entry) => entry.actorEmail === owner.email)).toBe(true);
+
+    // Each shipped order's invoice is queued for the shopper once, however many requests raced; a confirmed
+    // order's invoice waits for its "shipped" mail, as an invoice issued on time does.
+    const invoiceMails = await shop.db
+      .select({ order: orders.number })
+      .from(jobs)
+      .innerJoin(orders, sql`${orders.id} = ${jobs.payload}->>'orderId'`)
+      .where(and(eq(jobs.kind, ORDER_MAIL_JOB), sql`${jobs.payload}->>'kind' = 'invoice'`));
+    expect(invoiceMails.map((row) => row.order).sort()).toEqual([...shipped].sort());
+    const shippedInvoice = invoices.find((row) => row.order === shipped[0])?.document;
+    const mail = await waitForMail(shop.dataDir, {
+      to: buyer.email,
+      subject: new RegExp(`^Tax invoice for order ${shipped[0]}$`),
+    });
+    expect(mail.text).toContain(`Your tax invoice ${shippedInvoice?.number} for order ${shipped[0]}`);
+    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments[0]?.contentType).toBe("application/pdf");
+    expect(await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []))).toContain(
+      shippedInvoice?.number ?? "missing",
+    );
+    for (const number of shipped) {
+      await waitForMail(shop.dataDir, {
+        to: buyer.email,
+        subject: new RegExp(`^Tax invoice for order ${number}$`),
+      });
+    }
+    const invoiceMailsSent = (await mailsTo(shop.dataDir, buyer.email)).filter((sent) =>
+      sent.subject.startsWith("Tax invoice for order"),
+    );
+    expect(invoiceMailsSent).toHaveLength(shipped.length);
 
     const after = (await listMissed(owner)).body as MissedInvoices;
     expect(after.orders).toEqual([]);

@@ -10,8 +10,12 @@ import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { orderEvents, orders, taxDocuments } from "../db/schema.ts";
 import { log } from "../log.ts";
+import { enqueueInvoiceMail } from "../orders/order-mail.ts";
 import { getShopDetails } from "../shop/shop.data.ts";
 import { issueInvoice } from "./tax-documents.ts";
+
+/** Orders whose "shipped" mail, which carries the invoice, is still to come. */
+const INVOICE_SENT_WITH_SHIPPING = new Set<string>(["confirmed", "packed"]);
 
 /** The most orders one "Issue all" takes: the rest stay in the list for the next click. */
 export const ISSUE_BATCH_LIMIT = 200;
@@ -99,11 +103,15 @@ async function issueOne(db: Db, number: string, actor: AuditActor, now: Date): P
       orderId: order.id,
       fromStatus: order.status,
       toStatus: order.status,
+      kind: "invoice",
       actor: "admin",
       actorUserId: actor.id,
       note: `Tax invoice ${invoice.number} issued`,
       createdAt: now,
     });
+    // The "shipped" mail carries the invoice; an order past it has gone without, so it gets the invoice by
+    // itself. A confirmed or packed order's invoice still goes with its "shipped" mail.
+    if (!INVOICE_SENT_WITH_SHIPPING.has(order.status)) await enqueueInvoiceMail(tx, order.id, invoice.number);
     await recordAudit(tx, {
       actor,
       entityType: "order",

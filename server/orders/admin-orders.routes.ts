@@ -152,6 +152,7 @@ export function adminOrderRoutes(deps: Deps) {
               orderId: order.id,
               fromStatus: order.status,
               toStatus: order.status,
+              kind: "courier",
               actor: "admin",
               actorUserId: c.get("adminId"),
               note: `Courier details corrected: ${courier}, tracking ${trackingNumber}`,

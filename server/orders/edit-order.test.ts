@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
@@ -71,6 +72,11 @@ describe("staff correct an order's address", () => {
       expect(status, JSON.stringify(body)).toBe(400);
       expect(answer.error.fields?.[field]).toBeTruthy();
     }
+    // Placed a few days ago: its delivery window was worked out then.
+    await shop.db
+      .update(orders)
+      .set({ estimatedDeliveryFrom: "2026-01-05", estimatedDeliveryTo: "2026-01-09" })
+      .where(eq(orders.number, number));
     // In the directory's format but not a PIN India Post lists.
     const unknown = await editAddress(number, { ...NEW_ADDRESS, pin: "569999" });
     expect(unknown.status).toBe(400);
@@ -81,7 +87,12 @@ describe("staff correct an order's address", () => {
     expect(body.result.changed).toBe(true);
     const order = body.order as AdminOrderDetail;
     expect(order.address).toMatchObject({ line1: NEW_ADDRESS.line1, pin: "560041" });
+    // A new PIN: the window is worked out again from the change, as "Check delivery" gives it today.
+    const estimate = estimateDelivery(new Date());
+    expect(order.estimate).toEqual(estimate);
+    expect(body.result.summary).toContain(`Estimated delivery now ${formatEstimate(estimate)}.`);
     const last = order.events.at(-1);
+    expect(last?.kind).toBe("address");
     expect(last?.note).toContain("Delivery address changed: Meera Iyer");
     expect(last?.note).toContain("12, Lotus Apartments, 3rd Cross");
     expect(last?.note).toContain("→ Meera Iyer, 98765 43210, 7, Palm Grove, 5th Main");
@@ -198,6 +209,7 @@ describe("staff change an order's items", () => {
     expect(await stockOf(shop.db, "badam-mix")).toBe(49);
     expect(body.result.summary).toContain("Bath Powder 2 → 3");
     expect(body.result.summary).toContain("added");
+    expect((body.order as AdminOrderDetail).events.at(-1)?.kind).toBe("items");
     const mail = await waitForMail(shop.dataDir, {
       to: buyer.email,
       subject: new RegExp(`^Order ${number} changed$`),

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { availabilityOf, type ResolvedLine, summarizeCart } from "../../common/cart.ts";
 import { imageFor } from "../../common/catalogue.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
+import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
 import {
   codeUnavailable,
   DISCOUNT_LIMIT_MESSAGES,
@@ -76,7 +77,7 @@ async function recordChange(
   tx: Tx,
   order: OrderRow,
   actor: AuditActor,
-  change: { action: string; note: string; before: unknown; after: unknown; now: Date },
+  change: { action: "edit_address" | "edit_items"; note: string; before: unknown; after: unknown; now: Date },
 ) {
   const [event] = await tx
     .insert(orderEvents)
@@ -84,6 +85,7 @@ async function recordChange(
       orderId: order.id,
       fromStatus: order.status,
       toStatus: order.status,
+      kind: change.action === "edit_address" ? "address" : "items",
       actor: "admin",
       actorUserId: actor.id,
       note: change.note,
@@ -166,6 +168,9 @@ export async function editOrderAddress(
       const message = notServedMessage(delivery.place);
       throw httpError(422, "not_served", message, { pin: message });
     }
+    // A new PIN is a new destination: the window is worked out again as "Check delivery" gives it today,
+    // from the change, since the parcel leaves only after it (docs/decisions/061).
+    const estimate = after.pin !== before.pin ? estimateDelivery(now) : null;
     if (order.paymentMethod === "cod") {
       await refuseCodUnlessRulesAllow(
         tx,
@@ -187,10 +192,14 @@ export async function editOrderAddress(
         shipDistrict: after.district || null,
         shipState: after.state,
         shipPin: after.pin,
+        ...(estimate ? { estimatedDeliveryFrom: estimate.from, estimatedDeliveryTo: estimate.to } : {}),
         updatedAt: now,
       })
       .where(eq(orders.id, order.id));
-    const summary = `Delivery address changed: ${addressText(before)} → ${addressText(after)}`;
+    const summary = [
+      `Delivery address changed: ${addressText(before)} → ${addressText(after)}`,
+      ...(estimate ? [`Estimated delivery now ${formatEstimate(estimate)}.`] : []),
+    ].join(". ");
     await recordChange(tx, order, actor, { action: "edit_address", note: summary, before, after, now });
     return { changed: true, summary, notes: [] };
   });

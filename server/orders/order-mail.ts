@@ -52,6 +52,19 @@ export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailK
 }
 
 /**
+ * Queues the mail carrying a tax invoice issued late (docs/decisions/060), in the transaction that issues it:
+ * keyed by the invoice's number, so the invoice is mailed once however many requests issue it.
+ */
+export async function enqueueInvoiceMail(tx: Tx, orderId: string, invoiceNumber: string) {
+  const kind: OrderMailKind = "invoice";
+  await enqueueJob(tx, {
+    kind: ORDER_MAIL_JOB,
+    payload: { orderId, kind },
+    key: `${ORDER_MAIL_JOB}:invoice:${invoiceNumber}`,
+  });
+}
+
+/**
  * Sends an e-mail about an order (shop-branded HTML with a plain-text part), as the job worker does with a
  * queued one; it reads the order as it is now. Throws when the mail server fails, so the job is retried.
  */
@@ -127,6 +140,7 @@ const claimParagraph = (email: string, href: string) =>
  */
 const ATTACHED_DOCUMENT: Partial<Record<OrderMailKind, DocumentKind>> = {
   shipped: "invoice",
+  invoice: "invoice",
   cancelled: "credit_note",
   returned: "credit_note",
 };
@@ -215,6 +229,20 @@ function composeOrderMail(
         );
       }
       if (document) body.push(paragraph(`Your tax invoice ${document.number} is attached as a PDF.`));
+      break;
+    case "invoice":
+      subject = `Tax invoice for order ${order.number}`;
+      heading = "Your tax invoice";
+      body.push(
+        paragraph(
+          document
+            ? `Your tax invoice ${document.number} for order ${order.number} is attached as a PDF.`
+            : `The tax invoice for order ${order.number} is on your order's page.`,
+        ),
+        paragraph(
+          "It is dated the day it was issued; the date of supply on it is when your order was confirmed.",
+        ),
+      );
       break;
     case "out_for_delivery":
       subject = `Order ${order.number} is out for delivery`;

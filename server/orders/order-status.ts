@@ -308,6 +308,7 @@ export async function confirmRazorpayPayment(
       orderId: order.id,
       fromStatus: order.status,
       toStatus: confirms ? "confirmed" : order.status,
+      kind: confirms ? "status" : "payment",
       actor: "payment",
       actorUserId: null,
       note: confirms

@@ -37,6 +37,7 @@ export function presentEvent(row: EventRow): OrderEvent {
   return {
     fromStatus: row.fromStatus,
     toStatus: row.toStatus,
+    kind: row.kind,
     actor: row.actor,
     note: row.note,
     at: row.createdAt.toISOString(),

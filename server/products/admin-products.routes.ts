@@ -77,11 +77,14 @@ export function adminProductImageRoutes(deps: Deps) {
     },
   });
   return ownerOnly(deps).post("/", photoLimit, validate("json", uploadProductImageSchema), async (c) => {
-    const { image } = c.req.valid("json");
+    const { image, purpose } = c.req.valid("json");
     // Checked before decoding, so an oversized file is refused without holding its bytes twice.
     if (Math.floor((image.length * 3) / 4) - (image.match(/=+$/)?.[0].length ?? 0) > MAX_IMAGE_BYTES) {
       throw imageTooLarge();
     }
-    return c.json(await storeProductImage(deps.db, Buffer.from(image, "base64"), c.get("owner")), 201);
+    return c.json(
+      await storeProductImage(deps.db, Buffer.from(image, "base64"), c.get("owner"), purpose),
+      201,
+    );
   });
 }

@@ -44,6 +44,8 @@ const notAnImage = () =>
     image: "is not a JPEG, PNG or WebP image",
   });
 
+export type ImagePurpose = "photo" | "logo";
+
 let processing = false;
 const waiting: (() => void)[] = [];
 
@@ -97,12 +99,15 @@ async function checkPhoto(bytes: Buffer) {
  * middle, turned upright by its EXIF orientation, metadata dropped) and the 1200 x 630 preview JPEG. The
  * upload is decoded once, to the 800 px square, and the rest are made from that, one after the other.
  */
-async function renditions(bytes: Buffer) {
+async function renditions(bytes: Buffer, purpose: ImagePurpose) {
   try {
-    const square = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
-      .rotate()
-      .resize(800, 800, { fit: "cover", position: "centre" })
-      .flatten({ background: "#ffffff" })
+    const decoded = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    // A logo sits on the header's light or dark background: its transparency is kept (a white square would
+    // show in dark mode) and it is fitted whole into the square rather than cropped.
+    const square = await (purpose === "logo"
+      ? decoded.ensureAlpha().resize(800, 800, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } })
+      : decoded.resize(800, 800, { fit: "cover", position: "centre" }).flatten({ background: "#ffffff" })
+    )
       .raw()
       .toBuffer({ resolveWithObject: true });
     const fromSquare = () => sharp(square.data, { raw: square.info });
@@ -130,10 +135,14 @@ export async function storeProductImage(
   db: Db,
   bytes: Buffer,
   actor: AuditActor,
+  purpose: ImagePurpose = "photo",
 ): Promise<UploadedProductImage> {
   if (bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge();
   if (bytes.length === 0) throw notAnImage();
-  const id = createHash("sha256").update(bytes).digest("hex").slice(0, 32);
+  // The same file uploaded as a logo and as a photo makes different renditions, so each has its own row.
+  const hash = createHash("sha256");
+  if (purpose === "logo") hash.update("logo:");
+  const id = hash.update(bytes).digest("hex").slice(0, 32);
   const key = `uploads/${id}`;
   // A photo uploaded again starts its day anew, so the sweep does not take it while the editor holds it.
   const [known] = await db
@@ -143,7 +152,7 @@ export async function storeProductImage(
     .returning({ id: productImageFiles.id });
   if (!known) {
     await checkPhoto(bytes);
-    const files = await processInTurn(() => renditions(bytes));
+    const files = await processInTurn(() => renditions(bytes, purpose));
     await db.transaction(async (tx) => {
       const [stored] = await tx
         .insert(productImageFiles)

@@ -214,6 +214,53 @@ describe("the shop's settings", () => {
     });
   });
 
+  it("keeps a logo's transparency (no white square in dark mode) while a photo is still flattened onto white", async () => {
+    // A wide logo: a blue bar on a transparent canvas.
+    const png = await sharp({
+      create: { width: 400, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .composite([
+        {
+          input: await sharp({ create: { width: 400, height: 40, channels: 3, background: "#1d4ed8" } })
+            .png()
+            .toBuffer(),
+          left: 0,
+          top: 80,
+        },
+      ])
+      .png()
+      .toBuffer();
+    const pixelsOf = async (address: string) => {
+      const served = await shop.app.request(address);
+      expect(served.status).toBe(200);
+      return sharp(Buffer.from(await served.arrayBuffer()))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+    };
+    const at = (image: { data: Buffer; info: { width: number } }, x: number, y: number) => [
+      ...image.data.subarray((y * image.info.width + x) * 4, (y * image.info.width + x) * 4 + 4),
+    ];
+
+    const logo = await api("POST", "/admin/product-images", {
+      image: png.toString("base64"),
+      purpose: "logo",
+    });
+    expect(logo.status).toBe(201);
+    const logoPixels = await pixelsOf(logo.body.small);
+    expect(at(logoPixels, 0, 0)[3]).toBe(0);
+    // Fitted whole, not cropped: the bar's ends are still there, in the middle row.
+    const [red, , blue, alpha] = at(logoPixels, 2, 200);
+    expect(alpha).toBe(255);
+    expect(blue).toBeGreaterThan(150);
+    expect(red).toBeLessThan(80);
+
+    const photo = await api("POST", "/admin/product-images", { image: png.toString("base64") });
+    expect(photo.status).toBe(201);
+    expect(photo.body.key).not.toBe(logo.body.key);
+    expect(at(await pixelsOf(photo.body.small), 0, 0)).toEqual([255, 255, 255, 255]);
+  });
+
   it("takes an uploaded logo, which the shop then shows and the sweep of unused uploads leaves alone", async () => {
     const logo = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#1d4ed8" } })
       .png()

@@ -79,7 +79,6 @@ describe("the shop's details", () => {
       [{ state: "Bombay" }, "state"],
       [{ email: "care at prakriti" }, "email", /e-mail address/],
       [{ grievanceOfficerEmail: "nobody" }, "grievanceOfficerEmail", /e-mail address/],
-      [{ grievanceOfficerName: "  " }, "grievanceOfficerName", /required/],
       [{ fssaiLicence: "1152399800012" }, "fssaiLicence", /14 digits/],
       [{ fssaiLicence: "1152399800012A" }, "fssaiLicence", /14 digits/],
       [{ phone: "call us" }, "phone"],
@@ -136,6 +135,19 @@ describe("the shop's details", () => {
     expect(entry).toMatchObject({ actorId: owner.userId, action: "update", entityId: "shop" });
     expect(entry?.before).toMatchObject({ gstin: null, address: null });
     expect(entry?.after).toMatchObject({ gstin: "27AAPFU0939F1ZV" });
+  });
+
+  it("saves the GSTIN and address without a grievance officer's name: no invoice needs the name", async () => {
+    const { status, body } = await api("PUT", "/admin/shop/details", {
+      ...DETAILS,
+      grievanceOfficerName: "  ",
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      gstin: "27AAPFU0939F1ZV",
+      grievanceOfficer: { name: null, email: "grievance@prakritinaturals.in" },
+    });
+    await api("PUT", "/admin/shop/details", DETAILS);
   });
 
   it("takes an empty GSTIN and FSSAI licence as none", async () => {

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { createDb } from "../../server/db/client.ts";
 import { orderLines, orders, products, taxDocuments } from "../../server/db/schema.ts";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
 
@@ -177,6 +178,21 @@ describe("an order changed before packing", () => {
       await panel.getByLabel("Quantity of Bath Powder", { exact: true }).waitFor();
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `order-edit-items-${viewport}-${scheme}`);
+      // The picker offers what the shop sells, by name, and not what the order already holds.
+      const search = panel.getByLabel("Add an item: find a product or combo by name");
+      const found = panel.getByRole("list", { name: "Matching products and combos" });
+      await search.fill("bath powder");
+      await found.getByRole("button", { name: /^Add Kids Bath Powder, ₹/ }).waitFor();
+      expect(await found.getByRole("button", { name: /^Add Bath Powder,/ }).count()).toBe(0);
+      await search.fill("moringa");
+      await found.getByRole("button", { name: /^Add Moringa Powder, ₹/ }).waitFor();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `order-edit-picker-${viewport}-${scheme}`);
+      await found.getByRole("button", { name: /^Add Moringa Powder, ₹/ }).click();
+      await panel.getByText("Moringa Powder is added, 1 unit. Set its quantity, then save items.").waitFor();
+      await panel.getByLabel("Quantity of Moringa Powder", { exact: true }).waitFor();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `order-edit-added-${viewport}-${scheme}`);
       await close();
     }
   }, 240_000);
@@ -190,6 +206,13 @@ describe("an order changed before packing", () => {
         .where(eq(products.slug, "bath-powder"));
       return row?.stock ?? 0;
     });
+    // Placed days ago: its delivery window was worked out then.
+    await withDb((db) =>
+      db
+        .update(orders)
+        .set({ estimatedDeliveryFrom: "2026-01-05", estimatedDeliveryTo: "2026-01-09" })
+        .where(eq(orders.number, number)),
+    );
     const { page, close } = await ownerPage(`/admin/orders/${number}`, "phone", "dark");
     const panel = page.getByRole("region", { name: "Change the order" });
 
@@ -206,21 +229,42 @@ describe("an order changed before packing", () => {
     await page.getByRole("status").filter({ hasText: "Delivery address changed:" }).waitFor();
     const customer = page.getByRole("region", { name: "Customer and delivery" });
     await customer.getByText("7, Palm Grove, 5th Main").waitFor();
-    await page
-      .getByRole("region", { name: "History" })
-      .getByText(/→ Meera Iyer, .*7, Palm Grove/)
-      .waitFor();
+    // A new PIN: the delivery window is worked out again from today.
+    const estimate = `Estimated delivery: ${formatEstimate(estimateDelivery(new Date()))}`;
+    await customer.getByText(estimate).waitFor();
+    const history = page.getByRole("region", { name: "History" });
+    await history.getByText(/→ Meera Iyer, .*7, Palm Grove/).waitFor();
+    await history.getByText(`Address changed by ${owner.email}`).waitFor();
 
     await panel.getByRole("button", { name: "Change items" }).click();
     await panel.getByRole("button", { name: "Increase quantity of bath powder" }).click();
+    await panel.getByLabel("Add an item: find a product or combo by name").fill("badam");
+    await panel.getByRole("button", { name: "Add Badam Mix, ₹399" }).click();
+    await panel.getByText("Badam Mix is added, 1 unit. Set its quantity, then save items.").waitFor();
+    await panel.getByRole("button", { name: "Increase quantity of badam mix" }).click();
     await panel.getByRole("button", { name: "Save items" }).click();
-    await page.getByRole("status").filter({ hasText: "Bath Powder 2 → 3" }).waitFor();
-    await page
-      .getByRole("region", { name: "History" })
-      .getByText(/Items changed: Bath Powder 2 → 3/)
-      .waitFor();
+    const said = page.getByRole("status").filter({ hasText: "Bath Powder 2 → 3" });
+    await said.waitFor();
+    expect(await said.textContent()).toContain("Badam Mix × 2 added");
+    await history.getByText(/Items changed: Bath Powder 2 → 3; Badam Mix × 2 added/).waitFor();
+    await history.getByText(`Items changed by ${owner.email}`).waitFor();
+    expect(await page.getByRole("region", { name: "Items" }).getByText("Badam Mix").count()).toBeGreaterThan(
+      0,
+    );
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, "order-edit-done-phone-dark");
     await close();
+
+    // The shopper's order page: the new estimate, and the history says what changed.
+    const shopper = await openSignedInPage(browser, shop, meera, `/orders/${number}`, {
+      viewport: "desktop",
+      colorScheme: "light",
+    });
+    await shopper.page.getByText(estimate).first().waitFor();
+    await shopper.page.getByText("Address changed by our team").waitFor();
+    await shopper.page.getByText("Items changed by our team").waitFor();
+    await screenshot(shopper.page, "order-edit-shopper-desktop-light");
+    await shopper.close();
 
     const after = await withDb(async (db) => {
       const [row] = await db.select().from(orders).where(eq(orders.number, number));
@@ -234,8 +278,11 @@ describe("an order changed before packing", () => {
         .where(eq(products.slug, "bath-powder"));
       return { row, lines, stock: stock?.stock };
     });
-    expect(after.lines.map((line) => line.quantity)).toEqual([3]);
-    expect(after.row?.subtotalPaise).toBe(3 * 59900);
+    expect(after.lines.map((line) => [line.itemId, line.quantity])).toEqual([
+      ["bath-powder", 3],
+      ["badam-mix", 2],
+    ]);
+    expect(after.row?.subtotalPaise).toBe(3 * 59900 + 2 * 39900);
     expect(after.row?.shipPin).toBe("560041");
     expect(after.stock).toBe(stockBefore - 1);
   }, 120_000);

@@ -119,6 +119,14 @@ describe("the owner keeps the shop's settings at /admin/settings", () => {
         .getByText(`Slides saved. The home page shows ${index % 2 === 0 ? 5 : 4} now.`)
         .waitFor();
       expect(await sidewaysOverflow(page)).toBe(0);
+      // The tab that saved, back in the shop without a reload, shows the new name and logo at once.
+      const savedLogo = await form
+        .getByRole("img", { name: "The logo as the header shows it" })
+        .getAttribute("src");
+      await page.getByRole("link", { name: "Back to the shop" }).click();
+      const siteHeader = page.locator("header").filter({ has: page.getByRole("link", { name: pass.name }) });
+      await siteHeader.waitFor();
+      expect(await siteHeader.locator("img").first().getAttribute("src")).toBe(savedLogo);
       await close();
 
       // A second tab, as a shopper: the server's HTML already carries the name and the colour (no flash).

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { COD_REFUND_METHOD_LABELS, COD_REFUND_METHODS, type CodRefundMethod } from "../../common/cod.ts";
 import { COURIERS, type Courier } from "../../common/couriers.ts";
+import { formatEstimate } from "../../common/delivery-estimate.ts";
 import { formatMobile } from "../../common/india.ts";
 import { formatDate, formatDateTime, indianDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
@@ -29,6 +30,9 @@ import { AdminShipmentPanel } from "../features/shipping/admin-shipment-panel.ts
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
+
+/** The orders still on their way to the shopper, for whom the estimated delivery means something. */
+const DELIVERY_AHEAD = new Set<OrderStatus>(["awaiting_payment", "placed", "confirmed", "packed"]);
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdminUser(request);
@@ -178,6 +182,9 @@ export function Component() {
                 {formatMobile(order.address.phone)}
               </a>
             </address>
+            {!order.trackingNumber && !order.deliveredAt && DELIVERY_AHEAD.has(order.status) && (
+              <p className="mt-2 text-sm">Estimated delivery: {formatEstimate(order.estimate)}</p>
+            )}
             <p className="mt-2 text-sm">
               {PAYMENT_METHOD_LABELS[order.paymentMethod]}
               {order.paidAt ? `, paid ${formatDateTime(order.paidAt)}` : order.cash ? "" : ", not paid"}

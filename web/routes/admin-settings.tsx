@@ -15,6 +15,7 @@ import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
+import { forgetShopConfig } from "../lib/shop-config.ts";
 import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -99,6 +100,7 @@ export function Component() {
     );
     if (!saved) return;
     setDraft(draftOf(saved));
+    forgetShopConfig();
     revalidator.revalidate();
   }
 
@@ -107,7 +109,7 @@ export function Component() {
     setUploading(true);
     setErrors(({ logo: _, ...rest }) => rest);
     try {
-      const result = await uploadPhoto(file);
+      const result = await uploadPhoto(file, "logo");
       if (result.ok) change({ logo: result.image });
       else setErrors((current) => ({ ...current, logo: result.problem }));
     } finally {

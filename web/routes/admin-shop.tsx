@@ -10,6 +10,7 @@ import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
+import { forgetShopConfig } from "../lib/shop-config.ts";
 import { type FieldErrors, useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -89,6 +90,8 @@ function useSave(path: string) {
     form.save(
       async () => {
         await api(path, { method: "PUT", body });
+        // The footer and contact page show the seller's details from the shop's config.
+        forgetShopConfig();
         revalidator.revalidate();
       },
       () => saved,
@@ -115,7 +118,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         email: text("email"),
         gstin: text("gstin") || null,
         fssaiLicence: text("fssaiLicence") || null,
-        grievanceOfficerName: text("grievanceOfficerName"),
+        grievanceOfficerName: text("grievanceOfficerName") || null,
         grievanceOfficerEmail: text("grievanceOfficerEmail"),
       },
       "Saved. The shop shows the new details now.",
@@ -143,13 +146,18 @@ function DetailsForm({ details }: { details: ShopDetails }) {
           address, GSTIN, FSSAI licence and grievance officer are yours to enter.
         </p>
       )}
+      <p className="text-sm text-stone-600 sm:col-span-2 dark:text-stone-400" id="shop-invoice-needs">
+        A tax invoice needs the legal name, the registered address with its state, and the GSTIN. The FSSAI
+        licence is printed on invoices of food products; the grievance officer is shown on the contact page
+        and in the footer, as the e-commerce rules ask, and no invoice needs it.
+      </p>
       <div className="sm:col-span-2">
         <ResultMessage message={message} />
       </div>
       <Field
         name="legalName"
         label="Legal name"
-        hint="As registered, e.g. on the GST certificate."
+        hint="As registered, e.g. on the GST certificate. Needed on invoices."
         errors={errors}
       >
         {input("legalName", details.legalName, { autoComplete: "organization" })}
@@ -160,7 +168,13 @@ function DetailsForm({ details }: { details: ShopDetails }) {
       <Field name="email" label="E-mail" errors={errors}>
         {input("email", details.email, { type: "email", autoComplete: "email" })}
       </Field>
-      <Field name="addressLine1" label="Registered address" errors={errors} className="sm:col-span-2">
+      <Field
+        name="addressLine1"
+        label="Registered address"
+        hint="Needed on invoices, and shown on the contact page."
+        errors={errors}
+        className="sm:col-span-2"
+      >
         {input("addressLine1", details.address?.line1, { autoComplete: "address-line1" })}
       </Field>
       <Field
@@ -201,7 +215,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
       <Field
         name="gstin"
         label="GSTIN"
-        hint="15 characters; leave empty if the shop is not registered for GST."
+        hint="15 characters; needed to issue tax invoices. Leave empty if the shop is not registered for GST."
         errors={errors}
       >
         {input("gstin", details.gstin, {
@@ -221,7 +235,12 @@ function DetailsForm({ details }: { details: ShopDetails }) {
           className: `${controlClass} font-mono`,
         })}
       </Field>
-      <Field name="grievanceOfficerName" label="Grievance officer's name" errors={errors}>
+      <Field
+        name="grievanceOfficerName"
+        label="Grievance officer's name"
+        hint="Asked for by the Consumer Protection (E-Commerce) Rules, on the contact page; not on invoices."
+        errors={errors}
+      >
         {input("grievanceOfficerName", details.grievanceOfficer.name)}
       </Field>
       <Field name="grievanceOfficerEmail" label="Grievance officer's e-mail" errors={errors}>

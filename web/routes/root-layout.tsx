@@ -16,6 +16,7 @@ import { buttonClass } from "../components/button.tsx";
 import { SiteHeader } from "../features/header/site-header.tsx";
 import type { RouteHandle } from "../lib/document-head.ts";
 import type { KeptTaps } from "../lib/kept-taps.ts";
+import { takeShopConfigChange } from "../lib/shop-config.ts";
 import { loadShopData } from "../lib/shop-data.ts";
 
 /**
@@ -35,8 +36,11 @@ function takeKeptTaps() {
 /** The catalogue, combos and shop details, fetched once for every page (see shouldRevalidate). */
 export const loader = loadShopData;
 
-/** None of it changes while a visitor browses; navigating never refetches it. */
-export const shouldRevalidate = () => false;
+/**
+ * None of it changes while a visitor browses; navigating never refetches it. Only the owner's own save of
+ * the shop's settings or details (forgetShopConfig) makes the next revalidation fetch it again.
+ */
+export const shouldRevalidate = () => takeShopConfigChange();
 
 export function RootLayout() {
   const navigation = useNavigation();

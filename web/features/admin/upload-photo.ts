@@ -17,12 +17,13 @@ function readAsBase64(file: File): Promise<string> {
  */
 export async function uploadPhoto(
   file: File,
+  purpose: "photo" | "logo" = "photo",
 ): Promise<{ ok: true; image: AdminProductImage } | { ok: false; problem: string }> {
   if (file.size > MAX_IMAGE_BYTES) return { ok: false, problem: `${file.name} is larger than 10 MB.` };
   try {
     const image = await api<AdminProductImage>("/admin/product-images", {
       method: "POST",
-      body: { image: await readAsBase64(file) },
+      body: { image: await readAsBase64(file), purpose },
     });
     return { ok: true, image };
   } catch (caught) {

@@ -8,6 +8,7 @@ import { cardClass } from "../../components/card.tsx";
 import { QuantityInput } from "../../components/quantity-input.tsx";
 import type { ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
+import { AddItemPicker } from "./add-item-picker.tsx";
 import { AddressForm } from "./address-form.tsx";
 
 type Done = (message: ResultMessageState) => void;
@@ -55,7 +56,22 @@ function AddressEditor({
   );
 }
 
-/** Quantities of the order's lines, a line removed with its button; sent as the whole list. */
+type EditedLine = {
+  itemId: string;
+  kind: "product" | "combo";
+  name: string;
+  quantity: number;
+  unitPricePaise: number;
+  /** Added in this edit: priced at today's price, where the order's own lines keep theirs. */
+  added: boolean;
+};
+
+const lineKey = (line: { kind: string; itemId: string }) => `${line.kind}:${line.itemId}`;
+
+/**
+ * Quantities of the order's lines, a line removed with its button, a product or combo added from the
+ * catalogue; sent as the whole list.
+ */
 function ItemsEditor({
   order,
   onDone,
@@ -65,20 +81,32 @@ function ItemsEditor({
   onDone: Done;
   onClose: () => void;
 }) {
-  const [lines, setLines] = useState(
+  const [lines, setLines] = useState<EditedLine[]>(
     order.lines.map(({ itemId, kind, name, quantity, unitPricePaise }) => ({
       itemId,
       kind,
       name,
       quantity,
       unitPricePaise,
+      added: false,
     })),
   );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [addedNote, setAddedNote] = useState("");
   const unchanged =
     lines.length === order.lines.length &&
-    lines.every((line) => order.lines.find((old) => old.itemId === line.itemId)?.quantity === line.quantity);
+    lines.every(
+      (line) => order.lines.find((old) => lineKey(old) === lineKey(line))?.quantity === line.quantity,
+    );
+  const setLine = (key: string, change: (line: EditedLine) => EditedLine | null) =>
+    setLines((current) =>
+      current.flatMap((each) => {
+        if (lineKey(each) !== key) return [each];
+        const changed = change(each);
+        return changed ? [changed] : [];
+      }),
+    );
 
   async function save() {
     setBusy(true);
@@ -101,10 +129,17 @@ function ItemsEditor({
     <div className="space-y-3">
       <ul className="divide-y divide-stone-200 dark:divide-stone-700">
         {lines.map((line) => (
-          <li key={line.itemId} className="py-3">
-            <p className="font-medium break-words">{line.name}</p>
+          <li key={lineKey(line)} className="py-3">
+            <p className="font-medium break-words">
+              {line.name}
+              {line.added && (
+                <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs font-medium text-brand-800 dark:bg-brand-900/40 dark:text-brand-100">
+                  New
+                </span>
+              )}
+            </p>
             <p className="text-sm text-stone-600 dark:text-stone-400">
-              {formatRupees(line.unitPricePaise)} each, as ordered
+              {formatRupees(line.unitPricePaise)} each, {line.added ? "today's price" : "as ordered"}
             </p>
             <div className="mt-2 flex flex-wrap items-end gap-3">
               <QuantityInput
@@ -112,17 +147,17 @@ function ItemsEditor({
                 value={line.quantity}
                 min={1}
                 max={EDIT_MAX_QUANTITY}
-                onChange={(quantity) =>
-                  setLines((current) =>
-                    current.map((each) => (each.itemId === line.itemId ? { ...each, quantity } : each)),
-                  )
-                }
+                onChange={(quantity) => setLine(lineKey(line), (each) => ({ ...each, quantity }))}
               />
               <button
                 type="button"
                 className={buttonClass({ variant: "secondary" })}
                 disabled={lines.length === 1}
-                onClick={() => setLines((current) => current.filter((each) => each.itemId !== line.itemId))}
+                aria-label={`Remove ${line.name}`}
+                onClick={() => {
+                  setLine(lineKey(line), () => null);
+                  setAddedNote(`${line.name} is taken off the list. Save items to change the order.`);
+                }}
               >
                 Remove
               </button>
@@ -130,6 +165,16 @@ function ItemsEditor({
           </li>
         ))}
       </ul>
+      <AddItemPicker
+        taken={new Set(lines.map(lineKey))}
+        onPick={(item) => {
+          setLines((current) => [...current, { ...item, quantity: 1, added: true }]);
+          setAddedNote(`${item.name} is added, 1 unit. Set its quantity, then save items.`);
+        }}
+      />
+      <p className="text-sm text-stone-700 dark:text-stone-300" aria-live="polite">
+        {addedNote}
+      </p>
       <p className="text-sm text-stone-600 dark:text-stone-400">
         The total, discount and shipping are worked out again when you save; stock follows the change.
       </p>

@@ -1,5 +1,10 @@
 import { formatDateTime, formatDayMonth } from "../../../common/india-time.ts";
-import { ORDER_PROGRESS, type OrderActor, STATUS_LABELS } from "../../../common/order-lifecycle.ts";
+import {
+  ORDER_PROGRESS,
+  type OrderActor,
+  orderEventHeading,
+  STATUS_LABELS,
+} from "../../../common/order-lifecycle.ts";
 import type { OrderEvent, OrderListItem } from "../../../common/orders.ts";
 
 /** Whether each step of the usual way has been reached, with when. */
@@ -107,7 +112,7 @@ export function OrderTimeline<Event extends OrderEvent>({
             className="absolute top-1.5 -left-[1.4rem] size-2.5 rounded-full bg-brand-600 ring-4 ring-white dark:ring-stone-900"
           />
           <p className="font-medium">
-            {event.fromStatus === event.toStatus ? "Updated" : STATUS_LABELS[event.toStatus]}{" "}
+            {orderEventHeading(event)}{" "}
             <span className="font-normal text-stone-600 dark:text-stone-400">{actorLabel(event)}</span>
           </p>
           <p className="text-sm text-stone-600 dark:text-stone-400">
