@@ -213,7 +213,7 @@ export type CodPlaceRuleInput = z.infer<typeof codPlaceRuleSchema>;
 export const codPlaceRuleKeySchema = z
   .object({
     kind: z.enum(COD_PLACE_KINDS, { error: "must be pin, district or state" }),
-    value: z.string().trim().min(1).max(80),
+    value: plainText().trim().min(1, "is required").max(80, "must be at most 80 characters"),
   })
   .strict();
 

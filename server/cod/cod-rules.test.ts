@@ -125,6 +125,11 @@ describe("the owner's COD rules", () => {
     expect((await api("PUT", "/admin/cod-rules/settings", meera, settings)).status).toBe(403);
   });
 
+  it("refuses a place with a NUL in it as a bad request, not a database error", async () => {
+    // PostgreSQL refuses a NUL in text: the delete's key is checked like the rule it names.
+    expect(await remove("/admin/cod-rules/places?kind=state&value=Bi%00har", owner)).toBe(400);
+  });
+
   it.each([
     [
       { enabled: true, maxOrderPaise: 1, firstOrderMaxPaise: null, prepaidOnlyAfterRtos: null, price: 1 },
