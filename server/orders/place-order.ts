@@ -10,7 +10,7 @@ import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import { type Buyer, guestContacts, loadPricedCart } from "../cart/priced-cart.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
-import { askToConfirm, codConfirmDeadline } from "../cod/confirmation.ts";
+import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   addresses,
@@ -18,6 +18,7 @@ import {
   carts,
   combos,
   guestOrderRequests,
+  type OrderRow,
   orderEvents,
   orderLines,
   orderNumbers,
@@ -30,9 +31,11 @@ import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
+import { enqueueJobs } from "../jobs/job-queue.ts";
+import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
-import { enqueueOrderMail } from "./order-mail.ts";
+import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
 export function formatOrderNumber(placedAt: Date, sequence: number) {
@@ -84,30 +87,38 @@ export async function placeOrder(
   deps: Deps,
   placement: OrderPlacement,
   key: string,
-): Promise<{ orderId: string; replayed: boolean }> {
+): Promise<{ orderId: string; replayed: boolean; order: OrderRow | null }> {
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
   const result = await deps.db
     .transaction(async (tx) => {
       const earlier = await claimRequest(tx, placement, key, requestHash);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false };
+      if (earlier) return { orderId: earlier, replayed: true, mail: false, order: null };
       await queueGuestOnlinePayments(tx, placement);
-      const destination = await resolveAddress(tx, placement);
+      // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
       const { pricing, usesPerCustomer } = await priceLockedCart(tx, deps.env, placement.buyer);
-      const status = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const orderId = await writeOrder(tx, deps.env, placement, pricing, destination, status);
+      const destination = await resolveAddress(tx, placement);
+      const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
+      const order = await writeOrder(tx, placement, pricing, destination, payment);
+      const orderId = order.id;
       if (pricing.discount)
         await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
       await clearCart(tx, placement, key, orderId, destination.address);
-      // Online orders are announced once paid (see confirmRazorpayPayment).
-      if (status === "placed") {
-        await enqueueOrderMail(tx, orderId, "placed");
-        await askToConfirm(tx, orderId);
+      // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
+      // confirmation SMS and their WhatsApp twins go in one statement.
+      if (payment.status === "placed") {
+        const whatsapp = order.whatsappUpdates;
+        await enqueueJobs(tx, [
+          orderMailJob(orderId, "placed"),
+          ...whatsAppJobs(orderId, "placed", whatsapp),
+          confirmRequestJob(orderId),
+          ...whatsAppJobs(orderId, "cod_confirm", whatsapp),
+        ]);
       }
       // Last: the product's row lock, which every order for it waits on, is held only from here to the commit.
       await takeStock(tx, pricing.lines);
-      return { orderId, replayed: false, mail: status === "placed" };
+      return { orderId, replayed: false, mail: payment.status === "placed", order };
     })
     .catch((error: unknown) => {
       if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
@@ -115,7 +126,7 @@ export async function placeOrder(
     });
 
   if (result.mail) deps.jobs.wake();
-  return { orderId: result.orderId, replayed: result.replayed };
+  return { orderId: result.orderId, replayed: result.replayed, order: result.order };
 }
 
 /**
@@ -245,17 +256,21 @@ const codeRefused = (message: string, code: string) =>
     `${message}: ${code}. Remove the code from your cart to order without it.`,
   );
 
-/** Cash on delivery where the owner's rules allow it; online payment within the holds of decisions 020 and 050. */
+/**
+ * Cash on delivery where the owner's rules allow it (with the hours it has to be confirmed in); online
+ * payment within the holds of decisions 020 and 050.
+ */
 async function choosePayment(
   tx: Tx,
   env: Deps["env"],
   { buyer, request }: OrderPlacement,
   pricing: OrderPricing,
   { address, delivery }: Destination,
-): Promise<OrderStatus> {
+): Promise<{ status: OrderStatus; confirmHours: number | null }> {
   if (request.paymentMethod === "cod") {
     // Read in this transaction, not from memory: the order is held to the rules as they stand when it is placed.
-    const decision = await decideCod(tx, await readCodRules(tx, env), {
+    const rules = await readCodRules(tx, env);
+    const decision = await decideCod(tx, rules, {
       totalPaise: pricing.totalPaise,
       pin: address.pin,
       district: delivery.place.district,
@@ -269,7 +284,7 @@ async function choosePayment(
       },
     });
     if (!decision.available) throw httpError(422, "cod_unavailable", decision.reason);
-    return "placed";
+    return { status: "placed", confirmHours: rules.confirmHours };
   }
   if (!razorpayConfig(env)) {
     throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
@@ -290,7 +305,7 @@ async function choosePayment(
       held,
     );
   }
-  return "awaiting_payment";
+  return { status: "awaiting_payment", confirmHours: null };
 }
 
 /**
@@ -328,30 +343,33 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The order row, its lines and its first event; returns the new order's id. */
+/** The order row, its lines and its first event; returns the new order's row. */
 async function writeOrder(
   tx: Tx,
-  env: Deps["env"],
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
-  status: OrderStatus,
-): Promise<string> {
+  { status, confirmHours }: { status: OrderStatus; confirmHours: number | null },
+): Promise<OrderRow> {
   const now = new Date();
   const orderId = randomUUID();
   const sequence = Number(
     (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
   );
   const row = orderRow(placement, pricing, destination, status);
-  await tx.insert(orders).values({
-    ...row,
-    id: orderId,
-    number: formatOrderNumber(now, sequence),
-    // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
-    codConfirmBy: status === "placed" ? await codConfirmDeadline(tx, env, now) : null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      ...row,
+      id: orderId,
+      number: formatOrderNumber(now, sequence),
+      // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
+      codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!order) throw new Error("the order row was not written");
   await tx.insert(orderLines).values(
     pricing.lines.map(
       ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
@@ -370,7 +388,7 @@ async function writeOrder(
     note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
     createdAt: now,
   });
-  return orderId;
+  return order;
 }
 
 /** What the order records of its buyer, money and address, as priced and resolved in this transaction. */
