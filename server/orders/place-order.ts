@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import pg from "pg";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -116,12 +117,13 @@ export async function placeOrder(
           ...whatsAppJobs(orderId, "cod_confirm", whatsapp),
         ]);
       }
-      // Last: the product's row lock, which every order for it waits on, is held only from here to the commit.
-      await takeStock(tx, pricing.lines);
+      // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+      await takeStockAndCommit(tx, pricing.lines);
       return { orderId, replayed: false, mail: payment.status === "placed", order };
     })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
+      if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
       throw error;
     });
 
@@ -425,11 +427,19 @@ function orderRow(
   };
 }
 
+const { escapeLiteral } = pg;
+
 /**
- * Stock is taken by one conditional UPDATE per line: the last units go to the orders whose updates reach them
- * first, and the others are told it is sold out (the whole order rolls back).
+ * Stock is taken by one UPDATE per line, sent with the COMMIT in one message (PostgreSQL's simple protocol runs
+ * them in turn), so the row lock every order for the product waits on is held for the update and the commit's
+ * flush, and not also for a round trip to this process, whose event loop is busiest exactly then, in a sale
+ * (docs/decisions/069). The "stock >= 0" checks refuse a line there is not enough of: the
+ * error stops the message before its COMMIT and the whole order rolls back; the last units go to the orders
+ * whose updates reach them first. A new transaction is begun after the COMMIT for the one drizzle ends.
+ * Nothing in the message is a parameter (the simple protocol takes none): the quantities are integers and the
+ * keys are quoted as literals.
  */
-async function takeStock(tx: Tx, lines: OrderPricing["lines"]) {
+async function takeStockAndCommit(tx: Tx, lines: OrderPricing["lines"]) {
   // Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts).
   const ordered = [...lines].sort((a, b) =>
     a.kind === b.kind
@@ -442,20 +452,59 @@ async function takeStock(tx: Tx, lines: OrderPricing["lines"]) {
         ? -1
         : 1,
   );
-  for (const line of ordered) {
-    const table = line.kind === "product" ? products : combos;
-    const id = line.kind === "product" ? products.slug : combos.id;
-    const taken = await tx
-      .update(table)
-      .set({ stock: sql`${table.stock} - ${line.quantity}` })
-      .where(and(eq(id, line.itemId), gte(table.stock, line.quantity)))
-      .returning({ stock: table.stock });
-    if (taken.length === 0) {
-      throw httpError(409, "out_of_stock", `${line.name} is out of stock. Please remove it from your cart.`, {
-        [line.itemId]: "out of stock",
-      });
-    }
+  const updates = ordered.map(({ kind, itemId, quantity }) => {
+    if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error(`bad quantity ${quantity}`);
+    const [table, key] = kind === "product" ? ["products", "slug"] : ["combos", "id"];
+    return `update ${table} set stock = stock - ${quantity}, updated_at = now() where ${key} = ${escapeLiteral(itemId)}`;
+  });
+  try {
+    await tx.execute(sql.raw(`${updates.join(";\n")};\ncommit;\nbegin`));
+  } catch (error) {
+    if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
+    throw error;
   }
+}
+
+const STOCK_CHECKS = ["products_stock_not_negative", "combos_stock_not_negative"];
+
+function isCheckViolation(error: unknown, constraints: string[]) {
+  const details = [error, (error as { cause?: unknown } | undefined)?.cause] as ({
+    code?: string;
+    constraint?: string;
+  } | null)[];
+  return details.some((each) => each?.code === "23514" && constraints.includes(each.constraint ?? ""));
+}
+
+function isStockShortfall(error: unknown): error is Error & { lines: OrderPricing["lines"] } {
+  return error instanceof Error && error.message === "stock shortfall" && "lines" in error;
+}
+
+/** The 409 for an order some line of which had too little left, naming those lines as they stand now. */
+async function outOfStock(db: Deps["db"], lines: OrderPricing["lines"]) {
+  const slugs = lines.filter((line) => line.kind === "product").map((line) => line.itemId);
+  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.itemId);
+  const [productStock, comboStock] = await Promise.all([
+    slugs.length
+      ? db
+          .select({ id: products.slug, stock: products.stock })
+          .from(products)
+          .where(inArray(products.slug, slugs))
+      : [],
+    comboIds.length
+      ? db.select({ id: combos.id, stock: combos.stock }).from(combos).where(inArray(combos.id, comboIds))
+      : [],
+  ]);
+  const left = new Map([...productStock, ...comboStock].map((row) => [row.id, row.stock]));
+  const short = lines.filter((line) => (left.get(line.itemId) ?? 0) < line.quantity);
+  // Sold meanwhile and put back (a cancellation): the first line is named, as the update that failed was.
+  const named = short.length > 0 ? short : lines.slice(0, 1);
+  const [first] = named;
+  return httpError(
+    409,
+    "out_of_stock",
+    `${first?.name ?? "An item"} is out of stock. Please remove it from your cart.`,
+    Object.fromEntries(named.map((line) => [line.itemId, "out of stock"])),
+  );
 }
 
 /**
