@@ -21,20 +21,25 @@ import { startBenchShop } from "./support.ts";
  * Each rate is paired with a bare node:http server answering the same bytes, measured right after it by the
  * same tool, and its ratio is to that.
  */
+/**
+ * `npm run bench -- flash-sale --quick`: every row at a smaller scale (a few minutes in all), to see a change's
+ * effect; the targets are those of the full scale, which is the default.
+ */
+const QUICK = process.argv.includes("--quick");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
-const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 400);
-const STOCK = SHOPPERS / 2;
-const CROWD_TABS = Number(process.env.BENCH_CROWD_TABS ?? 5000);
+const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? (QUICK ? 200 : 400));
+const STOCK = Math.floor(SHOPPERS / 2);
+const CROWD_TABS = Number(process.env.BENCH_CROWD_TABS ?? (QUICK ? 1000 : 5000));
 /** This process's limit on open files (each held tab is one): the shop cannot hold more tabs than that. */
 const OPEN_FILES = Number(
   /^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1] ?? 20_000,
 );
 // Aim 20,000; short of the limit by what the shop itself needs open (database, listeners, files).
-const HELD_TABS = Math.min(Number(process.env.BENCH_HELD_TABS ?? 20_000), OPEN_FILES - 500);
+const HELD_TABS = Math.min(Number(process.env.BENCH_HELD_TABS ?? (QUICK ? 2000 : 20_000)), OPEN_FILES - 500);
 // The bench waits one cookie lifetime for the session cache to be trusted (decision 069); a short one here.
-const SESSION_CACHE_SECONDS = 30;
+const SESSION_CACHE_SECONDS = QUICK ? 20 : 30;
 const ORIGIN = "http://localhost:3000";
 const PRODUCT = "face-glow-oil";
 
@@ -142,6 +147,40 @@ async function makeShoppers(app: Hono, db: Db, count: number) {
     shoppers.push({ cookie, userId, addressId: await saveAddress(app, cookie) });
   }
   return shoppers;
+}
+
+/** The first message of a signed-in tab's cart stream, as the shop sends it. */
+async function firstEvent(url: string, cookie: string) {
+  const response = await fetch(`${url}/api/cart/events`, {
+    headers: { Cookie: cookie, Accept: "text/event-stream" },
+  });
+  const reader = response.body?.getReader();
+  let text = "";
+  while (reader && !text.includes("\n\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  await reader?.cancel();
+  return `${text.slice(0, text.indexOf("\n\n"))}\n\n`;
+}
+
+/** A bare node:http server that answers every request with one server-sent event and holds it open. */
+async function bareStreams(first: string) {
+  const port = await findFreePort();
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
+    response.write(first);
+  }).listen(port, "127.0.0.1");
+  server.maxConnections = HELD_TABS + 1000;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 // process.memoryUsage.rss() opens no file, which the full memoryUsage() does and cannot with every fd taken.
@@ -255,20 +294,35 @@ export default async function flashSaleBench() {
 
     // Open tabs held: as many as the crowd processes can open, each its first message received.
     const rssBefore = residentMb();
+    const heldStarted = performance.now();
     const held = await openTabs(
       url,
       shoppers.map((each) => each.cookie),
       HELD_TABS,
     );
+    const heldSeconds = (performance.now() - heldStarted) / 1000;
     const rssHeld = residentMb();
     const heldProbe = await load(url, { kind: "get", path: page, headers: browser });
     await held.close();
+    // The same tabs held by a bare node:http server answering each with the same first message, after the
+    // shop's are closed (one process's files could not hold both).
+    const bareHeld = await bareStreams(await firstEvent(url, shopper.cookie));
+    const bareHeldStarted = performance.now();
+    const heldOnBare = await openTabs(
+      bareHeld.url,
+      shoppers.map((each) => each.cookie),
+      HELD_TABS,
+    );
+    const bareHeldSeconds = (performance.now() - bareHeldStarted) / 1000;
+    await heldOnBare.close();
+    await bareHeld.stop();
 
     // The burst: every shopper orders the one product at once; half of them can have it.
-    await refresh(shoppers);
     await db.execute(sql`delete from cart_items`);
     await db.execute(sql`update products set stock = ${STOCK} where slug = ${PRODUCT}`);
     for (const each of shoppers) await putInCart(db, each.userId, [{ itemId: PRODUCT }]);
+    // After the carts are filled, which takes longer than a short cookie lifetime on a busy machine.
+    await refresh(shoppers);
     const burst = (await firstLine(
       child("crowd.ts", {
         kind: "burst",
@@ -283,6 +337,20 @@ export default async function flashSaleBench() {
     const [orders] = (
       await db.execute<{ n: string }>(sql`select count(*) as n from order_lines where item_id = ${PRODUCT}`)
     ).rows;
+    // The same burst on a bare node:http server answering each order with a placed order's bytes.
+    const bareOrders = await bareFor({
+      body: new TextEncoder().encode(JSON.stringify({ order: { number: "PN-2026-000001" } })),
+      type: "application/json",
+    });
+    const bareBurst = (await firstLine(
+      child("crowd.ts", {
+        kind: "burst",
+        url: bareOrders.url,
+        origin: ORIGIN,
+        orders: shoppers.map(({ cookie, addressId }) => ({ cookie, addressId })),
+      }),
+    )) as typeof burst;
+    await bareOrders.stop();
     const placed = burst.statuses["201"] ?? 0;
     const soldOut = burst.statuses["409"] ?? 0;
     const fiveXx = Object.entries(burst.statuses)
@@ -303,10 +371,13 @@ export default async function flashSaleBench() {
       `\nCrowd: ${crowd.open} tabs open (${crowd.failed} refused), ${changes} cart changes pushed as ${heard.events} messages.`,
     );
     console.log(
-      `Held: ${held.open} tabs open (${held.failed} refused), shop RSS ${rssBefore} -> ${rssHeld} MB; product page meanwhile ${heldProbe.requestsPerSecond.toFixed(0)}/s, p99 ${heldProbe.p99} ms.`,
+      `Held: ${held.open} tabs open (${held.failed} refused) in ${heldSeconds.toFixed(1)} s, shop RSS ${rssBefore} -> ${rssHeld} MB; product page meanwhile ${heldProbe.requestsPerSecond.toFixed(0)}/s, p99 ${heldProbe.p99} ms. Bare: ${heldOnBare.open} open (${heldOnBare.failed} refused) in ${bareHeldSeconds.toFixed(1)} s.`,
     );
     console.log(
       `Burst: ${SHOPPERS} orders at once on ${STOCK} in stock: ${placed} placed, ${soldOut} sold out, ${fiveXx} 5xx/failed, oversold ${oversold}, stock left ${left?.stock}; ${burst.seconds.toFixed(2)} s, ${ordersPerSecond.toFixed(0)} orders/s, p50 ${burst.p50} ms, p99 ${burst.p99} ms; statuses ${JSON.stringify(burst.statuses)}`,
+    );
+    console.log(
+      `Bare:  the same ${SHOPPERS} at once: ${bareBurst.seconds.toFixed(2)} s (${(SHOPPERS / bareBurst.seconds).toFixed(0)} answers/s; the shop ${(SHOPPERS / burst.seconds).toFixed(0)}, ratio ${(bareBurst.seconds / burst.seconds).toFixed(3)}), p50 ${bareBurst.p50} ms, p99 ${bareBurst.p99} ms; statuses ${JSON.stringify(bareBurst.statuses)}`,
     );
 
     const targets: [string, boolean, string][] = [

@@ -47,12 +47,14 @@ const placeOf = (row: typeof codPlaceRules.$inferSelect): CodPlaceRule => ({
 });
 
 /** The rules as they stand, read from PostgreSQL; `db` may be the order's transaction. */
-export async function readCodRules(db: DbOrTx, env: Env): Promise<CodRules> {
+export async function readCodRules(db: DbOrTx, env: Env): Promise<CodRules & { confirmHours: number }> {
   const [[row], places] = await Promise.all([
     db.select().from(codSettings).where(eq(codSettings.id, 1)),
     db.select().from(codPlaceRules).orderBy(asc(codPlaceRules.kind), asc(codPlaceRules.value)),
   ]);
-  return { ...settingsOf(row, env), places: places.map(placeOf) };
+  // The hours a COD order has to be confirmed in (confirmation.ts confirmHours), read with the rules.
+  const confirmHours = row?.confirmHours ?? env.COD_CONFIRM_HOURS;
+  return { ...settingsOf(row, env), places: places.map(placeOf), confirmHours };
 }
 
 /**
@@ -121,9 +123,11 @@ export async function decideCod(
     customer: CodCustomer | null;
   },
 ): Promise<CodDecision> {
-  const history = order.customer
-    ? await customerHistory(db, order.customer)
-    : { earlierDelivered: null, earlierRtos: null };
+  // Counted only for a rule the owner has set: the counts are two queries on every COD order placed.
+  const history =
+    order.customer && (rules.firstOrderMaxPaise !== null || rules.prepaidOnlyAfterRtos !== null)
+      ? await customerHistory(db, order.customer)
+      : { earlierDelivered: null, earlierRtos: null };
   return evaluateCod(rules, {
     totalPaise: order.totalPaise,
     pin: order.pin,

@@ -14,7 +14,7 @@ import { codSettings, type OrderRow, orderLines, orders, users } from "../db/sch
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import { httpError, notFound } from "../errors.ts";
-import { enqueueJob } from "../jobs/job-queue.ts";
+import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
@@ -71,21 +71,28 @@ export async function saveConfirmHours(db: Db, hours: number, actor: AuditActor)
  * have no deadline and are never asked (the migration leaves theirs null).
  */
 export async function codConfirmDeadline(tx: Tx, env: Env, placedAt: Date): Promise<Date> {
-  return new Date(placedAt.getTime() + (await confirmHours(tx, env)) * 3_600_000);
+  return confirmDeadlineAfter(placedAt, await confirmHours(tx, env));
 }
+
+/** The same, with the hours already read in the caller's transaction (readCodRules carries them). */
+export const confirmDeadlineAfter = (placedAt: Date, hours: number) =>
+  new Date(placedAt.getTime() + hours * 3_600_000);
 
 /**
  * Queues the question, in the placing transaction: by SMS to the delivery mobile, and on WhatsApp where the
  * shopper asked for it. The e-mail is the order's "placed" mail, which carries the same link (order-mail.ts).
  */
 export async function askToConfirm(tx: Tx, orderId: string) {
-  await enqueueJob(tx, {
-    kind: COD_CONFIRM_REQUEST_JOB,
-    payload: { orderId },
-    key: `${COD_CONFIRM_REQUEST_JOB}:${orderId}`,
-  });
+  await enqueueJob(tx, confirmRequestJob(orderId));
   await enqueueWhatsApp(tx, orderId, "cod_confirm");
 }
+
+/** The SMS job askToConfirm queues, for a caller that queues it with others in one statement. */
+export const confirmRequestJob = (orderId: string): NewJob => ({
+  kind: COD_CONFIRM_REQUEST_JOB,
+  payload: { orderId },
+  key: `${COD_CONFIRM_REQUEST_JOB}:${orderId}`,
+});
 
 /**
  * Sends the question by SMS, as the job worker does; an order already confirmed or cancelled is not asked.

@@ -26,13 +26,18 @@ export function createJobSignal(): JobSignal {
  * Queues a job. Called with the transaction of the change that causes it, the job exists exactly when
  * the change is committed. A job with a key already queued (or done) is not queued again.
  */
-export async function enqueueJob(
-  db: Db | Tx,
-  job: { kind: string; payload: Record<string, unknown>; key?: string; runAt?: Date },
-): Promise<void> {
+export async function enqueueJob(db: Db | Tx, job: NewJob): Promise<void> {
+  await enqueueJobs(db, [job]);
+}
+
+export type NewJob = { kind: string; payload: Record<string, unknown>; key?: string; runAt?: Date };
+
+/** Queues several jobs in one statement (one round trip for a change that causes many), as enqueueJob does. */
+export async function enqueueJobs(db: Db | Tx, list: readonly NewJob[]): Promise<void> {
+  if (list.length === 0) return;
   await db
     .insert(jobs)
-    .values({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })
+    .values(list.map((job) => ({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })))
     .onConflictDoNothing({ target: jobs.key });
 }
 

@@ -5,7 +5,7 @@ import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import type { Tx } from "../db/client.ts";
 import { type OrderRow, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { enqueueJob } from "../jobs/job-queue.ts";
+import { enqueueJobs, type NewJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
 import { guestOrderLink } from "../orders/guest-order-link.ts";
 import { sendTemplate, whatsAppConfig, whatsAppNumber } from "./whatsapp.ts";
@@ -38,12 +38,19 @@ export async function enqueueWhatsApp(tx: Tx, orderId: string, kind: WhatsAppMes
     .select({ whatsappUpdates: orders.whatsappUpdates })
     .from(orders)
     .where(eq(orders.id, orderId));
-  if (!order?.whatsappUpdates) return;
-  await enqueueJob(tx, {
-    kind: WHATSAPP_MESSAGE_JOB,
-    payload: { orderId, kind },
-    key: `${WHATSAPP_MESSAGE_JOB}:${orderId}:${kind}`,
-  });
+  await enqueueJobs(tx, whatsAppJobs(orderId, kind, order?.whatsappUpdates ?? false));
+}
+
+/** The job enqueueWhatsApp queues, for a caller that already knows whether the shopper asked for WhatsApp. */
+export function whatsAppJobs(orderId: string, kind: WhatsAppMessageKind, whatsappUpdates: boolean): NewJob[] {
+  if (!whatsappUpdates || (kind !== "cod_confirm" && !UPDATE_KINDS.has(kind))) return [];
+  return [
+    {
+      kind: WHATSAPP_MESSAGE_JOB,
+      payload: { orderId, kind },
+      key: `${WHATSAPP_MESSAGE_JOB}:${orderId}:${kind}`,
+    },
+  ];
 }
 
 /** "₹1,199" is fine in WhatsApp (unlike SMS): it carries Unicode. */

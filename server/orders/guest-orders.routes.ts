@@ -177,7 +177,10 @@ export function guestOrderRoutes(deps: Deps) {
           },
           key,
         );
-        const [order] = await db.select().from(orders).where(eq(orders.id, placed.orderId));
+        // A new order's row comes from its insert; a replay's is read.
+        const [order] = placed.order
+          ? [placed.order]
+          : await db.select().from(orders).where(eq(orders.id, placed.orderId));
         if (!order) throw notFound("That order could not be found.");
         c.header("Idempotent-Replayed", String(placed.replayed));
         return c.json(

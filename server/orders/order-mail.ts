@@ -12,7 +12,7 @@ import { orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { renderTaxDocumentPdf } from "../invoices/invoice-pdf.ts";
 import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts";
-import { enqueueJob } from "../jobs/job-queue.ts";
+import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
@@ -46,10 +46,16 @@ const linkParagraph = (text: string, label: string, href: string): Block => ({
  * rolled-back change sends nothing, a committed one always gets its mail (docs/decisions/029).
  */
 export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailKind) {
-  await enqueueJob(tx, { kind: ORDER_MAIL_JOB, payload: { orderId, kind } });
+  await enqueueJob(tx, orderMailJob(orderId, kind));
   // The same news on WhatsApp to a shopper who asked for it at checkout; e-mail and SMS remain regardless.
   await enqueueWhatsApp(tx, orderId, kind);
 }
+
+/** The mail job enqueueOrderMail queues, for a caller that queues it with others in one statement. */
+export const orderMailJob = (orderId: string, kind: OrderMailKind): NewJob => ({
+  kind: ORDER_MAIL_JOB,
+  payload: { orderId, kind },
+});
 
 /**
  * Queues the mail carrying a tax invoice issued late (docs/decisions/060), in the transaction that issues it:

@@ -51,7 +51,10 @@ export function orderRoutes(deps: Deps) {
           { buyer: { kind: "account", userId: user.id }, request: c.req.valid("json") },
           key,
         );
-        const [order] = await deps.db.select().from(orders).where(eq(orders.id, placed.orderId));
+        // A new order's row comes from its insert; a replay's is read.
+        const [order] = placed.order
+          ? [placed.order]
+          : await deps.db.select().from(orders).where(eq(orders.id, placed.orderId));
         if (!order) throw notFound(NO_SUCH_ORDER);
         c.header("Idempotent-Replayed", String(placed.replayed));
         return c.json({ order: await present(order) }, placed.replayed ? 200 : 201);

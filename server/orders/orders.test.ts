@@ -18,6 +18,7 @@ import {
 import {
   cartItems,
   carts,
+  combos,
   discountCodes,
   discountUses,
   orderEvents,
@@ -45,7 +46,10 @@ async function placeCod(who: { cookie: string; addressId: string }, key: string 
   );
   return {
     response,
-    body: (await response.json()) as { order: OrderDetail; error?: { code: string; message: string } },
+    body: (await response.json()) as {
+      order: OrderDetail;
+      error?: { code: string; message: string; fields?: Record<string, string> };
+    },
   };
 }
 
@@ -336,6 +340,39 @@ describe("races on real PostgreSQL", () => {
     const sold = await shop.db.select().from(orderLines).where(eq(orderLines.itemId, "beetroot-face-pack"));
     expect(sold).toHaveLength(1);
   }, 60_000); // thirty sign-ups first, each hashing a password: slow on a busy machine
+
+  it("takes a cart's lines together: the combo runs out, and the product in the same orders is not taken", async () => {
+    await setStock(shop.db, "face-wash-powder", 50);
+    await shop.db.update(combos).set({ stock: 3 }).where(eq(combos.id, "skincare-combo"));
+    const shoppers = await Promise.all(Array.from({ length: 10 }, () => customer()));
+    for (const shopper of shoppers) {
+      await putInCart(shop.db, shopper.userId, [
+        { itemId: "face-wash-powder" },
+        { itemId: "skincare-combo", kind: "combo" },
+      ]);
+    }
+
+    const results = await Promise.all(shoppers.map((shopper) => placeCod(shopper)));
+    const statuses = results.map((result) => result.response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    const refused = results.filter((result) => result.response.status === 409);
+    expect(refused).toHaveLength(7);
+    for (const { body } of refused) {
+      expect(body.error?.code).toBe("out_of_stock");
+      expect(body.error?.fields).toEqual({ "skincare-combo": "out of stock" });
+    }
+    expect(await stockOf(shop.db, "face-wash-powder")).toBe(47);
+    const [combo] = await shop.db
+      .select({ stock: combos.stock })
+      .from(combos)
+      .where(eq(combos.id, "skincare-combo"));
+    expect(combo?.stock).toBe(0);
+    // Every connection the refused orders used is back in the pool and usable.
+    const next = await customer();
+    await putInCart(shop.db, next.userId, [{ itemId: "face-wash-powder" }]);
+    expect((await placeCod(next)).response.status).toBe(201);
+    expect(await stockOf(shop.db, "face-wash-powder")).toBe(46);
+  }, 60_000);
 
   it("makes one order of one key sent 20 times at once", async () => {
     const meera = await customer();

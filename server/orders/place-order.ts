@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import pg from "pg";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -10,7 +11,7 @@ import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import { type Buyer, guestContacts, loadPricedCart } from "../cart/priced-cart.ts";
 import { decideCod, readCodRules } from "../cod/cod-rules.ts";
-import { askToConfirm, codConfirmDeadline } from "../cod/confirmation.ts";
+import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   addresses,
@@ -18,6 +19,7 @@ import {
   carts,
   combos,
   guestOrderRequests,
+  type OrderRow,
   orderEvents,
   orderLines,
   orderNumbers,
@@ -30,9 +32,11 @@ import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
+import { enqueueJobs } from "../jobs/job-queue.ts";
+import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
-import { enqueueOrderMail } from "./order-mail.ts";
+import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
 export function formatOrderNumber(placedAt: Date, sequence: number) {
@@ -84,38 +88,47 @@ export async function placeOrder(
   deps: Deps,
   placement: OrderPlacement,
   key: string,
-): Promise<{ orderId: string; replayed: boolean }> {
+): Promise<{ orderId: string; replayed: boolean; order: OrderRow | null }> {
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
   const result = await deps.db
     .transaction(async (tx) => {
       const earlier = await claimRequest(tx, placement, key, requestHash);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false };
+      if (earlier) return { orderId: earlier, replayed: true, mail: false, order: null };
       await queueGuestOnlinePayments(tx, placement);
-      const destination = await resolveAddress(tx, placement);
+      // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
       const { pricing, usesPerCustomer } = await priceLockedCart(tx, deps.env, placement.buyer);
-      const status = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const orderId = await writeOrder(tx, deps.env, placement, pricing, destination, status);
+      const destination = await resolveAddress(tx, placement);
+      const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
+      const order = await writeOrder(tx, placement, pricing, destination, payment);
+      const orderId = order.id;
       if (pricing.discount)
         await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
       await clearCart(tx, placement, key, orderId, destination.address);
-      // Online orders are announced once paid (see confirmRazorpayPayment).
-      if (status === "placed") {
-        await enqueueOrderMail(tx, orderId, "placed");
-        await askToConfirm(tx, orderId);
+      // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
+      // confirmation SMS and their WhatsApp twins go in one statement.
+      if (payment.status === "placed") {
+        const whatsapp = order.whatsappUpdates;
+        await enqueueJobs(tx, [
+          orderMailJob(orderId, "placed"),
+          ...whatsAppJobs(orderId, "placed", whatsapp),
+          confirmRequestJob(orderId),
+          ...whatsAppJobs(orderId, "cod_confirm", whatsapp),
+        ]);
       }
-      // Last: the product's row lock, which every order for it waits on, is held only from here to the commit.
-      await takeStock(tx, pricing.lines);
-      return { orderId, replayed: false, mail: status === "placed" };
+      // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+      await takeStockAndCommit(tx, pricing.lines);
+      return { orderId, replayed: false, mail: payment.status === "placed", order };
     })
-    .catch((error: unknown) => {
+    .catch(async (error: unknown) => {
       if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
+      if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
       throw error;
     });
 
   if (result.mail) deps.jobs.wake();
-  return { orderId: result.orderId, replayed: result.replayed };
+  return { orderId: result.orderId, replayed: result.replayed, order: result.order };
 }
 
 /**
@@ -245,17 +258,21 @@ const codeRefused = (message: string, code: string) =>
     `${message}: ${code}. Remove the code from your cart to order without it.`,
   );
 
-/** Cash on delivery where the owner's rules allow it; online payment within the holds of decisions 020 and 050. */
+/**
+ * Cash on delivery where the owner's rules allow it (with the hours it has to be confirmed in); online
+ * payment within the holds of decisions 020 and 050.
+ */
 async function choosePayment(
   tx: Tx,
   env: Deps["env"],
   { buyer, request }: OrderPlacement,
   pricing: OrderPricing,
   { address, delivery }: Destination,
-): Promise<OrderStatus> {
+): Promise<{ status: OrderStatus; confirmHours: number | null }> {
   if (request.paymentMethod === "cod") {
     // Read in this transaction, not from memory: the order is held to the rules as they stand when it is placed.
-    const decision = await decideCod(tx, await readCodRules(tx, env), {
+    const rules = await readCodRules(tx, env);
+    const decision = await decideCod(tx, rules, {
       totalPaise: pricing.totalPaise,
       pin: address.pin,
       district: delivery.place.district,
@@ -268,7 +285,7 @@ async function choosePayment(
       },
     });
     if (!decision.available) throw httpError(422, "cod_unavailable", decision.reason);
-    return "placed";
+    return { status: "placed", confirmHours: rules.confirmHours };
   }
   if (!razorpayConfig(env)) {
     throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
@@ -289,7 +306,7 @@ async function choosePayment(
       held,
     );
   }
-  return "awaiting_payment";
+  return { status: "awaiting_payment", confirmHours: null };
 }
 
 /**
@@ -327,30 +344,33 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The order row, its lines and its first event; returns the new order's id. */
+/** The order row, its lines and its first event; returns the new order's row. */
 async function writeOrder(
   tx: Tx,
-  env: Deps["env"],
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
-  status: OrderStatus,
-): Promise<string> {
+  { status, confirmHours }: { status: OrderStatus; confirmHours: number | null },
+): Promise<OrderRow> {
   const now = new Date();
   const orderId = randomUUID();
   const sequence = Number(
     (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
   );
   const row = orderRow(placement, pricing, destination, status);
-  await tx.insert(orders).values({
-    ...row,
-    id: orderId,
-    number: formatOrderNumber(now, sequence),
-    // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
-    codConfirmBy: status === "placed" ? await codConfirmDeadline(tx, env, now) : null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      ...row,
+      id: orderId,
+      number: formatOrderNumber(now, sequence),
+      // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
+      codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!order) throw new Error("the order row was not written");
   await tx.insert(orderLines).values(
     pricing.lines.map(
       ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
@@ -369,7 +389,7 @@ async function writeOrder(
     note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
     createdAt: now,
   });
-  return orderId;
+  return order;
 }
 
 /** What the order records of its buyer, money and address, as priced and resolved in this transaction. */
@@ -406,11 +426,19 @@ function orderRow(
   };
 }
 
+const { escapeLiteral } = pg;
+
 /**
- * Stock is taken by one conditional UPDATE per line: the last units go to the orders whose updates reach them
- * first, and the others are told it is sold out (the whole order rolls back).
+ * Stock is taken by one UPDATE per line, sent with the COMMIT in one message (PostgreSQL's simple protocol runs
+ * them in turn), so the row lock every order for the product waits on is held for the update and the commit's
+ * flush, and not also for a round trip to this process, whose event loop is busiest exactly then, in a sale
+ * (docs/decisions/069). The "stock >= 0" checks refuse a line there is not enough of: the
+ * error stops the message before its COMMIT and the whole order rolls back; the last units go to the orders
+ * whose updates reach them first. A new transaction is begun after the COMMIT for the one drizzle ends.
+ * Nothing in the message is a parameter (the simple protocol takes none): the quantities are integers and the
+ * keys are quoted as literals.
  */
-async function takeStock(tx: Tx, lines: OrderPricing["lines"]) {
+async function takeStockAndCommit(tx: Tx, lines: OrderPricing["lines"]) {
   // Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts).
   const ordered = [...lines].sort((a, b) =>
     a.kind === b.kind
@@ -423,20 +451,59 @@ async function takeStock(tx: Tx, lines: OrderPricing["lines"]) {
         ? -1
         : 1,
   );
-  for (const line of ordered) {
-    const table = line.kind === "product" ? products : combos;
-    const id = line.kind === "product" ? products.slug : combos.id;
-    const taken = await tx
-      .update(table)
-      .set({ stock: sql`${table.stock} - ${line.quantity}` })
-      .where(and(eq(id, line.itemId), gte(table.stock, line.quantity)))
-      .returning({ stock: table.stock });
-    if (taken.length === 0) {
-      throw httpError(409, "out_of_stock", `${line.name} is out of stock. Please remove it from your cart.`, {
-        [line.itemId]: "out of stock",
-      });
-    }
+  const updates = ordered.map(({ kind, itemId, quantity }) => {
+    if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error(`bad quantity ${quantity}`);
+    const [table, key] = kind === "product" ? ["products", "slug"] : ["combos", "id"];
+    return `update ${table} set stock = stock - ${quantity}, updated_at = now() where ${key} = ${escapeLiteral(itemId)}`;
+  });
+  try {
+    await tx.execute(sql.raw(`${updates.join(";\n")};\ncommit;\nbegin`));
+  } catch (error) {
+    if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
+    throw error;
   }
+}
+
+const STOCK_CHECKS = ["products_stock_not_negative", "combos_stock_not_negative"];
+
+function isCheckViolation(error: unknown, constraints: string[]) {
+  const details = [error, (error as { cause?: unknown } | undefined)?.cause] as ({
+    code?: string;
+    constraint?: string;
+  } | null)[];
+  return details.some((each) => each?.code === "23514" && constraints.includes(each.constraint ?? ""));
+}
+
+function isStockShortfall(error: unknown): error is Error & { lines: OrderPricing["lines"] } {
+  return error instanceof Error && error.message === "stock shortfall" && "lines" in error;
+}
+
+/** The 409 for an order some line of which had too little left, naming those lines as they stand now. */
+async function outOfStock(db: Deps["db"], lines: OrderPricing["lines"]) {
+  const slugs = lines.filter((line) => line.kind === "product").map((line) => line.itemId);
+  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.itemId);
+  const [productStock, comboStock] = await Promise.all([
+    slugs.length
+      ? db
+          .select({ id: products.slug, stock: products.stock })
+          .from(products)
+          .where(inArray(products.slug, slugs))
+      : [],
+    comboIds.length
+      ? db.select({ id: combos.id, stock: combos.stock }).from(combos).where(inArray(combos.id, comboIds))
+      : [],
+  ]);
+  const left = new Map([...productStock, ...comboStock].map((row) => [row.id, row.stock]));
+  const short = lines.filter((line) => (left.get(line.itemId) ?? 0) < line.quantity);
+  // Sold meanwhile and put back (a cancellation): the first line is named, as the update that failed was.
+  const named = short.length > 0 ? short : lines.slice(0, 1);
+  const [first] = named;
+  return httpError(
+    409,
+    "out_of_stock",
+    `${first?.name ?? "An item"} is out of stock. Please remove it from your cart.`,
+    Object.fromEntries(named.map((line) => [line.itemId, "out of stock"])),
+  );
 }
 
 /**
