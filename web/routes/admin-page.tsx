@@ -89,6 +89,12 @@ function usePreview(body: string) {
 
 export function Component() {
   const page = useLoaderData<typeof loader>();
+  // /admin/pages/new and /admin/pages/:id share this screen: a fresh editor for each page, so an article
+  // just created opens with what the server saved, not with the new-article form's state.
+  return <PageEditor key={page?.id ?? "new"} page={page} />;
+}
+
+function PageEditor({ page }: { page: ContentDetail | null }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [saved, setSaved] = useState(page);
@@ -285,10 +291,10 @@ export function Component() {
             error={errors.body}
           >
             <Textarea
-              rows={22}
+              rows={12}
               value={draft.body}
               onChange={(event) => change({ body: event.target.value })}
-              className="font-mono text-sm"
+              className="font-mono text-sm lg:min-h-[36rem]"
               spellCheck
             />
           </Field>
