@@ -1,3 +1,4 @@
+import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
@@ -23,6 +24,17 @@ const shot = (page: Page, name: string) =>
 
 const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** axe's serious and critical findings on the page as it stands (evaluated, so the shop's CSP stays on). */
+async function seriousAxeFindings(page: Page) {
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+}
 
 /** The server-rendered HTML a crawler or a first visit gets: no JavaScript, no cookies. */
 const plainFetch = async (path: string) => {
@@ -55,6 +67,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       const policies = page.getByRole("list", { name: "Policy and contact pages" });
       expect(await policies.getByRole("listitem").count()).toBe(6);
       expect(await sidewaysOverflow(page)).toBe(0);
+      expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, `list-${name}`);
 
       // A policy page: a refusal keeps what was typed, then the save says where shoppers see it.
@@ -101,6 +114,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       expect((await plainFetch(`/blog/${slug}`)).status).toBe(404);
       expect((await plainFetch("/blog")).html).not.toContain(title);
       expect(await sidewaysOverflow(page)).toBe(0);
+      expect(await seriousAxeFindings(page)).toEqual([]);
       await shot(page, `editor-${name}`);
 
       await form.getByRole("button", { name: "Publish" }).click();
