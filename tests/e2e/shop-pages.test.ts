@@ -147,7 +147,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
     });
   }
 
-  it("deletes an article: its address shows the blog's not-found page and the sitemap drops it", async () => {
+  it("asks before leaving changes unsaved, and deletes an article: its address shows the blog's not-found page and the sitemap drops it", async () => {
     const context = await newContext(browser, shop, { viewport: "phone", colorScheme: "light" });
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
@@ -157,6 +157,16 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       .getByRole("link", { name: "Neem for the scalp, part 1" })
       .click();
     const form = page.getByRole("form", { name: "Page" });
+
+    // Leaving with changes not saved asks first; staying keeps what was typed.
+    const summary = form.getByLabel("Summary");
+    await summary.fill("A summary typed and not yet saved.");
+    await page.getByRole("link", { name: "Blog and pages" }).click();
+    await page.getByText("Your changes to this page are not saved. Leave and lose them?").waitFor();
+    await page.getByRole("button", { name: "Stay and save" }).click();
+    expect(await summary.inputValue()).toBe("A summary typed and not yet saved.");
+    expect(new URL(page.url()).pathname).toMatch(/^\/admin\/pages\/\d+$/);
+
     await form.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("button", { name: "Yes, delete it" }).click();
     await page.getByRole("heading", { name: "Blog and pages", level: 1 }).waitFor();

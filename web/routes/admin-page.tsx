@@ -1,8 +1,15 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Link, type LoaderFunctionArgs, useLoaderData, useLocation, useNavigate } from "react-router";
+import {
+  Link,
+  type LoaderFunctionArgs,
+  useBlocker,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+} from "react-router";
 import { formatDateTime } from "../../common/india-time.ts";
 import { type ContentDetail, SLUG_PATTERN } from "../../common/schemas/content-pages.ts";
-import { Button } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Textarea, TextField } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
@@ -87,6 +94,30 @@ function usePreview(body: string) {
   return preview;
 }
 
+/**
+ * Hours of writing are not lost to a stray click: leaving the editor with changes not saved asks first, and
+ * closing or reloading the tab gets the browser's own question. `allow()` lets the editor's own moves through.
+ */
+function useUnsavedGuard(unsaved: boolean) {
+  const leaving = useRef(false);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [unsaved]);
+  return {
+    blocker,
+    allow: () => {
+      leaving.current = true;
+    },
+  };
+}
+
 export function Component() {
   const page = useLoaderData<typeof loader>();
   // /admin/pages/new and /admin/pages/:id share this screen: a fresh editor for each page, so an article
@@ -106,6 +137,14 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
   const isPost = !saved || saved.kind === "post";
   const fixed = saved?.fixed ?? false;
   const arrived = (location.state as { said?: ResultMessageState } | null)?.said ?? null;
+  const unsaved = JSON.stringify(draft) !== JSON.stringify(draftOf(saved));
+  const guard = useUnsavedGuard(unsaved);
+  const stayButton = useRef<HTMLButtonElement>(null);
+  const blocked = guard.blocker.state === "blocked";
+  useEffect(() => {
+    // The question may be far above a link at the foot of a phone's page: bring it to the owner.
+    if (blocked) stayButton.current?.focus();
+  }, [blocked]);
 
   const change = (patch: Partial<Draft>) => {
     setDraft((current) => {
@@ -141,6 +180,7 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
     if (!result) return;
     if (!saved) {
       // The article now has an address of its own: open it there, saying what happened.
+      guard.allow();
       navigate(`/admin/pages/${result.id}`, {
         replace: true,
         state: { said: { kind: "ok", text: said(result) } },
@@ -172,6 +212,7 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
     if (!saved) return;
     try {
       await api(`/admin/pages/${saved.id}`, { method: "DELETE" });
+      guard.allow();
       navigate("/admin/pages", { replace: true });
     } catch (error) {
       setConfirmingDelete(false);
@@ -219,6 +260,24 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
 
       <form onSubmit={submit} aria-label="Page" className="mt-4 grid gap-4" noValidate>
         <ResultMessage message={message ?? arrived} />
+        {blocked && (
+          <div role="alertdialog" aria-labelledby="leave-question" className={`${cardClass} grid gap-3`}>
+            <p id="leave-question">Your changes to this page are not saved. Leave and lose them?</p>
+            <div className="flex flex-wrap gap-3">
+              <button
+                ref={stayButton}
+                type="button"
+                className={buttonClass({ variant: "secondary" })}
+                onClick={() => guard.blocker.reset?.()}
+              >
+                Stay and save
+              </button>
+              <Button variant="danger-outline" onClick={() => guard.blocker.proceed?.()}>
+                Leave without saving
+              </Button>
+            </div>
+          </div>
+        )}
         <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-label="About the page">
           <TextField
             label="Title"
