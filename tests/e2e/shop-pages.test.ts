@@ -147,7 +147,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
     });
   }
 
-  it("asks before leaving changes unsaved, and deletes an article: its address shows the blog's not-found page and the sitemap drops it", async () => {
+  it("keeps changes not saved across leaving the editor, and deletes an article: its address shows the blog's not-found page and the sitemap drops it", async () => {
     const context = await newContext(browser, shop, { viewport: "phone", colorScheme: "light" });
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
@@ -158,14 +158,20 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       .click();
     const form = page.getByRole("form", { name: "Page" });
 
-    // Leaving with changes not saved asks first; staying keeps what was typed.
+    // Changes not saved survive leaving the editor: they are back when it is opened again, until discarded.
     const summary = form.getByLabel("Summary");
+    const savedSummary = await summary.inputValue();
     await summary.fill("A summary typed and not yet saved.");
     await page.getByRole("link", { name: "Blog and pages" }).click();
-    await page.getByText("Your changes to this page are not saved. Leave and lose them?").waitFor();
-    await page.getByRole("button", { name: "Stay and save" }).click();
+    await page.getByRole("heading", { name: "Blog and pages", level: 1 }).waitFor();
+    await page
+      .getByRole("list", { name: "Blog articles" })
+      .getByRole("link", { name: "Neem for the scalp, part 1" })
+      .click();
+    await page.getByText("Your changes from before, not yet saved, are back in the form").waitFor();
     expect(await summary.inputValue()).toBe("A summary typed and not yet saved.");
-    expect(new URL(page.url()).pathname).toMatch(/^\/admin\/pages\/\d+$/);
+    await form.getByRole("button", { name: "Discard changes" }).click();
+    expect(await summary.inputValue()).toBe(savedSummary);
 
     await form.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("button", { name: "Yes, delete it" }).click();

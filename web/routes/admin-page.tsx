@@ -1,38 +1,38 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import {
-  Link,
-  type LoaderFunctionArgs,
-  useBlocker,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-} from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { formatDateTime } from "../../common/india-time.ts";
-import { type ContentDetail, SLUG_PATTERN } from "../../common/schemas/content-pages.ts";
-import { Button, buttonClass } from "../components/button.tsx";
+import {
+  type ContentDetail,
+  type ContentListItem,
+  SLUG_PATTERN,
+} from "../../common/schemas/content-pages.ts";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Textarea, TextField } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
-import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { proseClass } from "../features/content/content-article.tsx";
 import { fillHtmlPlaceholders } from "../features/content/placeholders.ts";
 import { api, isApiError } from "../lib/api.ts";
-import { privatePage, type RouteHandle } from "../lib/document-head.ts";
-import { requireOwnerUser } from "../lib/session.ts";
 import { useShopData } from "../lib/shop-data.ts";
 import { useFormSave } from "../lib/use-form-save.ts";
-import { StatusBadge, shopPath } from "./admin-pages.tsx";
 
-/** /admin/pages/new writes an article; /admin/pages/:id opens one, or a policy page. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireOwnerUser(request);
-  if (!params.id) return null;
-  return api<ContentDetail>(`/admin/pages/${encodeURIComponent(params.id)}`);
+/** Where the shop shows a page or an article. */
+export const shopPath = (item: Pick<ContentListItem, "kind" | "slug">) =>
+  item.kind === "post" ? `/blog/${item.slug}` : `/${item.slug}`;
+
+export function StatusBadge({ published }: { published: boolean }) {
+  return (
+    <span
+      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${
+        published
+          ? "bg-brand-50 text-brand-800 dark:bg-brand-900 dark:text-brand-50"
+          : "bg-amber-100 text-amber-900 dark:bg-amber-900/60 dark:text-amber-100"
+      }`}
+    >
+      {published ? "Published" : "Draft"}
+    </span>
+  );
 }
-
-export const ErrorBoundary = OwnerOnlyError;
-
-export const handle: RouteHandle = { meta: privatePage("Admin: edit page") };
 
 type Draft = {
   slug: string;
@@ -94,42 +94,51 @@ function usePreview(body: string) {
   return preview;
 }
 
+const keptKey = (page: ContentDetail | null) => `admin-page-draft:${page?.id ?? "new"}`;
+
+/** What was typed and not saved on this page, kept in this tab from an earlier visit, if any. */
+function readKept(page: ContentDetail | null): Draft | null {
+  try {
+    const kept = sessionStorage.getItem(keptKey(page));
+    return kept ? (JSON.parse(kept) as Draft) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Hours of writing are not lost to a stray click: leaving the editor with changes not saved asks first, and
- * closing or reloading the tab gets the browser's own question. `allow()` lets the editor's own moves through.
+ * Hours of writing are not lost to a stray click: while there are changes not saved they are kept in the
+ * tab (sessionStorage) and brought back when the page is opened again, and closing or reloading the tab gets
+ * the browser's own question. (React Router's useBlocker would ask in-app too, but it costs the first visit of
+ * every shopper bytes of the shared vendor chunk.)
  */
-function useUnsavedGuard(unsaved: boolean) {
-  const leaving = useRef(false);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      unsaved && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
-  );
+function useKeptDraft(page: ContentDetail | null, draft: Draft, unsaved: boolean) {
+  useEffect(() => {
+    try {
+      if (unsaved) sessionStorage.setItem(keptKey(page), JSON.stringify(draft));
+      else sessionStorage.removeItem(keptKey(page));
+    } catch {
+      // Storage refused (private mode, full): the form itself still holds the text.
+    }
+  }, [page, draft, unsaved]);
   useEffect(() => {
     if (!unsaved) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
   }, [unsaved]);
-  return {
-    blocker,
-    allow: () => {
-      leaving.current = true;
-    },
-  };
 }
 
-export function Component() {
-  const page = useLoaderData<typeof loader>();
-  // /admin/pages/new and /admin/pages/:id share this screen: a fresh editor for each page, so an article
-  // just created opens with what the server saved, not with the new-article form's state.
-  return <PageEditor key={page?.id ?? "new"} page={page} />;
-}
-
-function PageEditor({ page }: { page: ContentDetail | null }) {
+/** The editor of one page or article (/admin/pages/:id), or of a new article (/admin/pages/new). */
+export function PageEditor({ page }: { page: ContentDetail | null }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [saved, setSaved] = useState(page);
-  const [draft, setDraft] = useState(() => draftOf(page));
+  const [restored] = useState(() => {
+    const kept = readKept(page);
+    return kept && JSON.stringify(kept) !== JSON.stringify(draftOf(page)) ? kept : null;
+  });
+  const [draft, setDraft] = useState(() => restored ?? draftOf(page));
   const [slugEdited, setSlugEdited] = useState(Boolean(page));
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const { errors, setErrors, message, setMessage, saving, save } = useFormSave();
@@ -138,13 +147,7 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
   const fixed = saved?.fixed ?? false;
   const arrived = (location.state as { said?: ResultMessageState } | null)?.said ?? null;
   const unsaved = JSON.stringify(draft) !== JSON.stringify(draftOf(saved));
-  const guard = useUnsavedGuard(unsaved);
-  const stayButton = useRef<HTMLButtonElement>(null);
-  const blocked = guard.blocker.state === "blocked";
-  useEffect(() => {
-    // The question may be far above a link at the foot of a phone's page: bring it to the owner.
-    if (blocked) stayButton.current?.focus();
-  }, [blocked]);
+  useKeptDraft(saved, draft, unsaved);
 
   const change = (patch: Partial<Draft>) => {
     setDraft((current) => {
@@ -180,7 +183,7 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
     if (!result) return;
     if (!saved) {
       // The article now has an address of its own: open it there, saying what happened.
-      guard.allow();
+      sessionStorage.removeItem(keptKey(null));
       navigate(`/admin/pages/${result.id}`, {
         replace: true,
         state: { said: { kind: "ok", text: said(result) } },
@@ -212,7 +215,6 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
     if (!saved) return;
     try {
       await api(`/admin/pages/${saved.id}`, { method: "DELETE" });
-      guard.allow();
       navigate("/admin/pages", { replace: true });
     } catch (error) {
       setConfirmingDelete(false);
@@ -260,23 +262,13 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
 
       <form onSubmit={submit} aria-label="Page" className="mt-4 grid gap-4" noValidate>
         <ResultMessage message={message ?? arrived} />
-        {blocked && (
-          <div role="alertdialog" aria-labelledby="leave-question" className={`${cardClass} grid gap-3`}>
-            <p id="leave-question">Your changes to this page are not saved. Leave and lose them?</p>
-            <div className="flex flex-wrap gap-3">
-              <button
-                ref={stayButton}
-                type="button"
-                className={buttonClass({ variant: "secondary" })}
-                onClick={() => guard.blocker.reset?.()}
-              >
-                Stay and save
-              </button>
-              <Button variant="danger-outline" onClick={() => guard.blocker.proceed?.()}>
-                Leave without saving
-              </Button>
-            </div>
-          </div>
+        {restored && unsaved && !message && (
+          <p
+            role="status"
+            className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
+          >
+            Your changes from before, not yet saved, are back in the form: save them, or discard them.
+          </p>
         )}
         <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-label="About the page">
           <TextField
@@ -395,6 +387,11 @@ function PageEditor({ page }: { page: ContentDetail | null }) {
           {saved?.published && !fixed && (
             <Button variant="secondary" onClick={unpublish} pending={saving}>
               Unpublish
+            </Button>
+          )}
+          {unsaved && (
+            <Button variant="secondary" onClick={() => setDraft(draftOf(saved))}>
+              Discard changes
             </Button>
           )}
           {saved && !fixed && !confirmingDelete && (
