@@ -3,7 +3,6 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { withAppLoader } from "./common/app-loader-script.ts";
 import { THEME_SCRIPT, THEME_SCRIPT_PLACEHOLDER } from "./common/theme-script.ts";
-import { markdownPlugin } from "./scripts/vite-markdown.ts";
 import { ogImagesPlugin } from "./scripts/vite-og-images.ts";
 import { precompressPlugin } from "./scripts/vite-precompress.ts";
 
@@ -34,16 +33,8 @@ function appLoaderPlugin(): Plugin {
 export default defineConfig(({ isSsrBuild }) => ({
   root: "web",
   plugins: isSsrBuild
-    ? [markdownPlugin(), react()]
-    : [
-        markdownPlugin(),
-        react(),
-        tailwindcss(),
-        themeScriptPlugin(),
-        appLoaderPlugin(),
-        ogImagesPlugin(),
-        precompressPlugin(),
-      ],
+    ? [react()]
+    : [react(), tailwindcss(), themeScriptPlugin(), appLoaderPlugin(), ogImagesPlugin(), precompressPlugin()],
   build: isSsrBuild
     ? {
         outDir: "../dist-server",

@@ -11,9 +11,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const sources = [
   "web",
   "common",
-  "content",
   "vite.config.ts",
-  "scripts/vite-markdown.ts",
   "scripts/vite-precompress.ts",
   "scripts/vite-og-images.ts",
   "package-lock.json",

@@ -34,6 +34,7 @@ import {
   messageReadSchema,
   replyToMessageSchema,
 } from "../common/schemas/contact.ts";
+import { createPostSchema, previewSchema, updateContentSchema } from "../common/schemas/content-pages.ts";
 import {
   deliveryCheckQuerySchema,
   deliveryRuleInputSchema,
@@ -285,6 +286,15 @@ const SHOP: Record<string, Schemas> = {
   "PUT /api/admin/settings": { body: updateShopSettingsSchema },
   "GET /api/admin/settings/hero-slides": {},
   "PUT /api/admin/settings/hero-slides": { body: updateHeroSlidesSchema },
+  "GET /api/admin/pages": {},
+  "POST /api/admin/pages": { body: createPostSchema },
+  "POST /api/admin/pages/preview": { body: previewSchema },
+  "GET /api/admin/pages/:id": {},
+  "PUT /api/admin/pages/:id": { body: updateContentSchema },
+  "DELETE /api/admin/pages/:id": {},
+  "GET /api/content/posts": {},
+  "GET /api/content/posts/:slug": {},
+  "GET /api/content/pages/:slug": {},
   "GET /api/admin/staff": {},
   "PUT /api/admin/staff": { body: setStaffRoleSchema },
   "GET /api/admin/combos": {},

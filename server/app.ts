@@ -27,6 +27,7 @@ import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
+import { adminContentRoutes, contentRoutes } from "./content/content.routes.ts";
 import { adminDeliveryRuleRoutes, deliveryCheckRoutes, pinRoutes } from "./delivery/delivery.routes.ts";
 import type { Deps } from "./deps.ts";
 import { adminDiscountCodeRoutes } from "./discounts/admin-discounts.routes.ts";
@@ -45,7 +46,7 @@ import { adminOrderEditRoutes } from "./orders/edit-order.routes.ts";
 import { guestOrderRoutes } from "./orders/guest-orders.routes.ts";
 import { orderRoutes } from "./orders/orders.routes.ts";
 import { crawlFileRoutes } from "./pages/crawl-files.ts";
-import { builtContentPages, createPageHandler } from "./pages/pages.ts";
+import { createPageHandler } from "./pages/pages.ts";
 import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
 import { adminProductImageRoutes, adminProductRoutes } from "./products/admin-products.routes.ts";
@@ -171,6 +172,8 @@ export function createShop(
     .route("/admin/missed-invoices", missedInvoiceRoutes(deps))
     .route("/admin/shop", adminShopRoutes(deps))
     .route("/admin/settings", adminSettingsRoutes(deps))
+    .route("/admin/pages", adminContentRoutes(deps))
+    .route("/content", contentRoutes(deps))
     .route("/admin/combos", adminComboRoutes(deps))
     .route("/admin/staff", adminStaffRoutes(deps))
     .route("/config", configRoutes(deps))
@@ -208,7 +211,7 @@ export function createShop(
   });
   app.route("/api", api);
 
-  app.route("/", crawlFileRoutes(deps, builtContentPages));
+  app.route("/", crawlFileRoutes(deps));
   app.route("/images/uploads", uploadedImageRoutes(deps.db));
   // Nothing else under this folder (nor the folder itself, which "/images/uploads/.." is) is a page of the
   // web app: it is a missing image.

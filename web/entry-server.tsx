@@ -12,7 +12,6 @@ import {
   StaticRouterProvider,
   type UIMatch,
 } from "react-router";
-import { blogPosts } from "./features/blog/blog-posts.ts";
 import { type ApiTransport, setApiTransport } from "./lib/api.ts";
 import { describePage, headTags, type PageMeta, renderHeadHtml, scriptJson } from "./lib/document-head.ts";
 import { HYDRATION_DATA_ID } from "./lib/hydration.ts";
@@ -86,12 +85,4 @@ export async function renderPage(url: URL): Promise<RenderedPage> {
     data: `<script type="application/json" id="${HYDRATION_DATA_ID}">${scriptJson(hydration)}</script>`,
     meta,
   };
-}
-
-/** The pages of the web app's own content for the sitemap: blog articles with their dates, and the fixed pages. */
-export function contentPages(): { path: string; date?: string }[] {
-  const fixed = [...SERVER_RENDERED_PATHS]
-    .filter((route) => /^[a-z-]+$/.test(route))
-    .map((route) => ({ path: `/${route}`, date: route === "blog" ? blogPosts[0]?.date : undefined }));
-  return [...fixed, ...blogPosts.map((post) => ({ path: `/blog/${post.slug}`, date: post.date }))];
 }

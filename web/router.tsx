@@ -70,6 +70,8 @@ export const routes: RouteObject[] = [
           screen("audit", () => import("./routes/admin-audit.tsx")),
           screen("shop", () => import("./routes/admin-shop.tsx")),
           screen("settings", () => import("./routes/admin-settings.tsx")),
+          // The list, or with "new" or an id, the editor.
+          screen("pages/:id?", () => import("./routes/admin-pages.tsx")),
           screen("combos", () => import("./routes/admin-combos.tsx")),
           screen("delivery", () => import("./routes/admin-delivery.tsx")),
           screen("tax", () => import("./routes/admin-tax.tsx")),

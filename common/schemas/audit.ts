@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_TYPES = [
   "job",
   "export",
   "settings",
+  "page",
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -42,6 +43,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   job: "Background jobs",
   export: "Exports",
   settings: "Shop settings",
+  page: "Blog and policy pages",
 };
 
 export const auditListQuerySchema = z

@@ -1015,6 +1015,36 @@ export const heroSlides = pgTable(
   (table) => [check("hero_slides_position", sql`${table.position} between 0 and 9`)],
 );
 
+// ---- Blog articles and the shop's fixed pages, in Markdown, edited by the owner (docs/decisions/071).
+
+export const contentPages = pgTable(
+  "content_pages",
+  {
+    id: serial("id").primaryKey(),
+    /** "post" (/blog/:slug) or "page" (/:slug, one of common/schemas/content-pages.ts FIXED_PAGE_SLUGS). */
+    kind: text("kind").notNull(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    /** An article's byline; fixed pages have none. */
+    author: text("author"),
+    /** Markdown, rendered and made safe on the server (server/content/render-markdown.ts). */
+    body: text("body").notNull(),
+    published: boolean("published").notNull().default(false),
+    /** An Indian calendar date; set when first published unless the owner gives one. */
+    publishedOn: date("published_on", { mode: "string" }),
+    /** The account that last saved it; null for what the migration wrote. */
+    updatedBy: text("updated_by"),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("content_pages_kind_slug").on(table.kind, table.slug),
+    check("content_pages_kind", sql`${table.kind} in ('post', 'page')`),
+    check("content_pages_slug", sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+    check("content_pages_published_on", sql`not ${table.published} or ${table.publishedOn} is not null`),
+  ],
+);
+
 // ---- Delivery rules: PIN codes or prefixes the owner does not serve, or serves without cash on delivery.
 
 export const deliveryRules = pgTable(

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { listPublishedPaths } from "../content/content.data.ts";
 import type { Db } from "../db/client.ts";
 import { combos, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -65,14 +66,10 @@ export function renderSitemap(publicUrl: string, entries: SitemapEntry[]): strin
 }
 
 /**
- * /robots.txt and /sitemap.xml. The sitemap reads the catalogue on each request, so a product added,
- * retired or repriced shows at once; `contentPages` lists the web app's own pages (blog, policies) with
- * `contentDate` as the lastmod of those without a date of their own (when the app was built).
+ * /robots.txt and /sitemap.xml. The sitemap reads the catalogue and the published pages and articles on
+ * each request, so a product added, retired or repriced, or an article published or taken down, shows at once.
  */
-export function crawlFileRoutes(
-  { db, env }: Deps,
-  content: () => Promise<{ pages: { path: string; date?: string }[]; builtAt?: Date }>,
-) {
+export function crawlFileRoutes({ db, env }: Deps) {
   const publicUrl = env.PUBLIC_URL.replace(/\/+$/, "");
   return new Hono()
     .get("/robots.txt", (c) => {
@@ -82,19 +79,15 @@ export function crawlFileRoutes(
       return c.text(lines.join("\n"));
     })
     .get("/sitemap.xml", async (c) => {
-      let catalogue: SitemapEntry[];
+      let entries: SitemapEntry[];
       try {
-        catalogue = await catalogueEntries(db);
+        const [catalogue, content] = await Promise.all([catalogueEntries(db), listPublishedPaths(db)]);
+        entries = [...catalogue, ...content];
       } catch {
         throw httpError(503, "database_unavailable", "The sitemap cannot be made now. Try again shortly.");
       }
-      const { pages, builtAt } = await content();
-      const own = pages.map((page) => ({
-        path: page.path,
-        lastmod: page.date ?? (builtAt ? day(builtAt) : undefined),
-      }));
       c.header("Cache-Control", "no-cache");
       c.header("Content-Type", "application/xml; charset=utf-8");
-      return c.body(renderSitemap(publicUrl, [...catalogue, ...own]));
+      return c.body(renderSitemap(publicUrl, entries));
     });
 }

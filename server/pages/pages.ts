@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Context, Hono } from "hono";
@@ -31,16 +31,6 @@ function loadRenderer(): Promise<Renderer | undefined> {
     return module;
   })();
   return renderer;
-}
-
-/** The blog articles and fixed pages of the built web app, and when it was built. */
-export async function builtContentPages(): Promise<{
-  pages: { path: string; date?: string }[];
-  builtAt?: Date;
-}> {
-  const module = await loadRenderer();
-  if (!module) return { pages: [] };
-  return { pages: module.contentPages(), builtAt: statSync(distServerEntry).mtime };
 }
 
 const HEAD_START = /<!-- page-head:[^>]*-->/;

@@ -35,6 +35,7 @@ const SECTIONS = [
   { to: "/admin/combos", label: "Combos", owner: true },
   { to: "/admin/shop", label: "Shop", owner: true },
   { to: "/admin/settings", label: "Settings", owner: true },
+  { to: "/admin/pages", label: "Pages", owner: true },
   { to: "/admin/delivery", label: "Delivery", owner: true },
   { to: "/admin/tax", label: "Tax", owner: true },
   { to: "/admin/staff", label: "Staff", owner: true },

@@ -1,24 +1,31 @@
 import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
-import { blogPosts, findBlogPost } from "../features/blog/blog-posts.ts";
 import { formatPostDate } from "../features/blog/format-post-date.ts";
 import { ContentArticle } from "../features/content/content-article.tsx";
+import { loadPosts, loadPublished } from "../features/content/content-pages.ts";
 import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
 import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 export async function loader({ params }: LoaderFunctionArgs) {
-  const config = await getShopConfig();
-  const found = findBlogPost(params.slug ?? "");
-  const others = blogPosts
+  const [config, found, posts] = await Promise.all([
+    getShopConfig(),
+    loadPublished("post", params.slug ?? ""),
+    loadPosts(),
+  ]);
+  const others = posts
     .filter((post) => post.slug !== found?.slug)
-    .map(({ slug, title, date }) => ({ slug, title, date }));
+    .map(({ slug, title, publishedOn }) => ({
+      slug,
+      title: fillPlaceholders(title, config),
+      date: publishedOn,
+    }));
   if (!found) return data({ post: null, others, shopName: config.shopName }, { status: 404 });
   const post = {
-    title: found.title,
-    description: found.description,
-    date: found.date,
-    author: fillPlaceholders(found.author, config),
+    title: fillPlaceholders(found.title, config),
+    description: fillPlaceholders(found.description, config),
+    date: found.publishedOn ?? "",
+    author: fillPlaceholders(found.author ?? "", config),
     html: fillHtmlPlaceholders(found.html, config),
   };
   return { post, others, shopName: config.shopName };

@@ -1,20 +1,20 @@
 import { Link, useLoaderData } from "react-router";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
-import { blogPosts } from "../features/blog/blog-posts.ts";
 import { formatPostDate } from "../features/blog/format-post-date.ts";
+import { loadPosts } from "../features/content/content-pages.ts";
 import { fillPlaceholders } from "../features/content/placeholders.ts";
 import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
 export async function loader() {
-  const config = await getShopConfig();
+  const [config, posts] = await Promise.all([getShopConfig(), loadPosts()]);
   return {
     shopName: config.shopName,
-    posts: blogPosts.map(({ slug, title, description, date, author }) => ({
+    posts: posts.map(({ slug, title, description, publishedOn, author }) => ({
       slug,
-      title,
-      description,
-      date,
+      title: fillPlaceholders(title, config),
+      description: fillPlaceholders(description, config),
+      date: publishedOn,
       author: fillPlaceholders(author, config),
     })),
   };

@@ -6,7 +6,7 @@ import { ContentPageView, type loader } from "./content-page.tsx";
 
 export { handle, loader } from "./content-page.tsx";
 
-/** The contact text from content/pages/contact.md, who the seller is, and the contact form below. */
+/** The contact text the owner keeps (the page "contact"), who the seller is, and the contact form below. */
 export function Component() {
   const { config } = useShopData();
   return (

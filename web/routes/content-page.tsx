@@ -2,18 +2,18 @@ import type { ReactNode } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
 import { ContentArticle } from "../features/content/content-article.tsx";
-import { loadContentPage } from "../features/content/content-pages.ts";
+import { loadPublished } from "../features/content/content-pages.ts";
 import { fillHtmlPlaceholders, fillPlaceholders } from "../features/content/placeholders.ts";
 import { pageTitle, type RouteHandle, shopImage } from "../lib/document-head.ts";
 import { getShopConfig } from "../lib/shop-config.ts";
 
-/** /privacy shows content/pages/privacy.md, and so on for each policy page and /contact. */
+/** /privacy shows the owner's page "privacy", and so on for each policy page and /contact. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const name = new URL(request.url).pathname.replace(/^\/|\/$/g, "");
-  const [page, config] = await Promise.all([loadContentPage(name), getShopConfig()]);
+  const [page, config] = await Promise.all([loadPublished("page", name), getShopConfig()]);
   if (!page) throw new Response(`No page ${name}`, { status: 404 });
   return {
-    title: page.title,
+    title: fillPlaceholders(page.title, config),
     description: fillPlaceholders(page.description, config),
     html: fillHtmlPlaceholders(page.html, config),
     shopName: config.shopName,

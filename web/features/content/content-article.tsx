@@ -1,14 +1,15 @@
 import type { MouseEvent, ReactNode } from "react";
 import { useNavigate } from "react-router";
 
-/** Typography for our own Markdown; sizes follow the site's serif headings. */
+/** Typography for the shop's Markdown pages; sizes follow the site's serif headings. */
 export const proseClass =
   "prose prose-stone max-w-none dark:prose-invert prose-headings:font-serif prose-headings:font-semibold " +
   "prose-a:text-brand-700 prose-a:underline-offset-2 dark:prose-a:text-brand-100 prose-table:block prose-table:overflow-x-auto sm:prose-table:table";
 
 /**
- * A page or article rendered from content/*.md. `html` was made at build time from our own
- * files with the placeholders already filled and escaped (fillHtmlPlaceholders); nothing a
+ * A page or article the owner wrote in Markdown. `html` was rendered and made safe on the server
+ * (server/content/render-markdown.ts: raw HTML shown as text, links and pictures only to safe
+ * addresses), with the placeholders then filled and escaped (fillHtmlPlaceholders); nothing a
  * customer typed ever reaches it.
  */
 export function ContentArticle({ title, html, byline }: { title: string; html: string; byline?: ReactNode }) {
@@ -33,7 +34,7 @@ export function ContentArticle({ title, html, byline }: { title: string; html: s
       <div
         className={`${proseClass} mt-6`}
         onClick={followInternalLink}
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: build-time HTML from content/, see above
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: HTML made safe on the server, see above
         dangerouslySetInnerHTML={{ __html: html }}
       />
     </article>

@@ -1,12 +1,19 @@
-import type { MarkdownDocument } from "../../lib/markdown-document.ts";
+import type { ContentKind, PostSummary, PublishedContent } from "../../../common/schemas/content-pages.ts";
+import { api, isApiError } from "../../lib/api.ts";
 
-// Each page is its own chunk, fetched when the page is opened.
-const pages = import.meta.glob<MarkdownDocument>("../../../content/pages/*.md");
+/** A published page or article, or null when there is none (or it is a draft). */
+export async function loadPublished(kind: ContentKind, slug: string): Promise<PublishedContent | null> {
+  try {
+    return await api<PublishedContent>(
+      `/content/${kind === "post" ? "posts" : "pages"}/${encodeURIComponent(slug)}`,
+    );
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
 
-/** content/pages/{name}.md, or undefined when there is no such page. */
-export async function loadContentPage(name: string): Promise<MarkdownDocument | undefined> {
-  const load = pages[`../../../content/pages/${name}.md`];
-  if (!load) return undefined;
-  const { title, description, html } = await load();
-  return { title, description, html };
+/** The published articles, newest first. */
+export async function loadPosts(): Promise<PostSummary[]> {
+  return (await api<{ posts: PostSummary[] }>("/content/posts")).posts;
 }
