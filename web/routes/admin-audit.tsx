@@ -7,7 +7,7 @@ import {
   type AuditEntryView,
   type AuditPage,
 } from "../../common/schemas/audit.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -173,9 +173,7 @@ export function Component() {
             ))}
           </select>
         </div>
-        <button type="submit" className={buttonClass()}>
-          Show
-        </button>
+        <Button type="submit">Show</Button>
         {filtered && (
           <Link to="." className={buttonClass({ variant: "secondary" })}>
             Clear

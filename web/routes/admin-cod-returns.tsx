@@ -9,7 +9,7 @@ import {
   type RtoFigures,
   type RtoStats,
 } from "../../common/rto.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
@@ -57,9 +57,9 @@ export function Component() {
             ))}
           </select>
         </label>
-        <button type="submit" className={buttonClass({ variant: "secondary" })}>
+        <Button type="submit" variant="secondary">
           Show
-        </button>
+        </Button>
       </Form>
       <dl className="mt-4 grid gap-3 sm:grid-cols-3">
         <Figure label="All parcels" figures={stats.total} />

@@ -9,7 +9,7 @@ import {
 } from "../../common/cod.ts";
 import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
@@ -70,9 +70,9 @@ export function Component() {
               To
               <input type="date" name="to" defaultValue={summary.to} className={controlClass} />
             </label>
-            <button type="submit" className={buttonClass({ variant: "secondary" })}>
+            <Button type="submit" variant="secondary">
               Show
-            </button>
+            </Button>
           </Form>
         </div>
         <CollectedList rows={summary.collected.rows} count={summary.collected.count} />
@@ -226,9 +226,9 @@ function ImportForm() {
           Report (CSV)
           <input type="file" name="file" accept=".csv,text/csv" className={`${controlClass} text-sm`} />
         </label>
-        <button type="submit" disabled={busy} className={buttonClass()}>
+        <Button type="submit" disabled={busy}>
           Import
-        </button>
+        </Button>
       </form>
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">

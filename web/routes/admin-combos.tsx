@@ -2,7 +2,7 @@ import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -383,13 +383,9 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
             />
           </label>
           {picture && (
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setPicture(null)}
-            >
+            <Button type="button" variant="secondary" onClick={() => setPicture(null)}>
               Remove picture
-            </button>
+            </Button>
           )}
         </div>
         {error("picture")}
@@ -398,12 +394,12 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={buttonClass()} disabled={saving || uploading}>
+        <Button type="submit" disabled={saving || uploading}>
           {saving ? "Saving…" : combo ? "Save changes" : "Create combo"}
-        </button>
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onDone}>
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

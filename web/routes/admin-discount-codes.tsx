@@ -3,7 +3,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import { formatDateTime, fromIndianDateTimeInput, toIndianDateTimeInput } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -353,12 +353,12 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         use it)
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={buttonClass()} disabled={saving}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : code ? "Save changes" : "Create code"}
-        </button>
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onDone}>
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

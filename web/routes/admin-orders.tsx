@@ -5,7 +5,7 @@ import { describeTotal } from "../../common/lists.ts";
 import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { controlClass } from "../components/field.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
@@ -92,9 +92,7 @@ export function Component() {
           <input id="filter-to" name="to" type="date" defaultValue={filters.to} className={controlClass} />
         </div>
         <div className="flex items-end gap-2">
-          <button type="submit" className={buttonClass()}>
-            Filter
-          </button>
+          <Button type="submit">Filter</Button>
           <Link to="/admin/orders" className={buttonClass({ variant: "secondary" })}>
             Clear
           </Link>

@@ -1,7 +1,7 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminProductList } from "../../common/schemas/admin-products.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -47,9 +47,9 @@ export function Component() {
             maxLength={100}
           />
         </div>
-        <button type="submit" className={`${buttonClass({ variant: "secondary" })} min-h-11`}>
+        <Button type="submit" variant="secondary" className="min-h-11">
           Search
-        </button>
+        </Button>
       </Form>
       <p className="mt-3 text-sm text-stone-600 dark:text-stone-400" aria-live="polite">
         {q

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { StaffList, StaffMember, StaffRoleAnswer } from "../../common/schemas/staff.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -118,9 +118,9 @@ export function Component() {
             <option value="owner">Owner</option>
           </select>
         </div>
-        <button type="submit" className={buttonClass()} disabled={busy}>
+        <Button type="submit" disabled={busy}>
           Give access
-        </button>
+        </Button>
       </form>
 
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="People with admin access">
@@ -173,9 +173,9 @@ function PersonCard({
               : `Remove ${person.email}'s admin access? They are signed out at once.`}
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
+            <Button
               type="button"
-              className={buttonClass({ variant: "danger" })}
+              variant="danger"
               disabled={busy}
               onClick={async () => {
                 await onChange("customer");
@@ -183,35 +183,21 @@ function PersonCard({
               }}
             >
               Remove access
-            </button>
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setConfirming(false)}
-            >
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => setConfirming(false)}>
               Keep
-            </button>
+            </Button>
           </div>
         </div>
       ) : (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            disabled={busy}
-            onClick={() => onChange(other)}
-          >
+          <Button type="button" variant="secondary" disabled={busy} onClick={() => onChange(other)}>
             Make {other === "owner" ? "an owner" : "staff"}
             <span className="sr-only"> ({person.email})</span>
-          </button>
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            disabled={busy}
-            onClick={() => setConfirming(true)}
-          >
+          </Button>
+          <Button type="button" variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
             Remove access<span className="sr-only"> ({person.email})</span>
-          </button>
+          </Button>
         </div>
       )}
     </li>

@@ -4,7 +4,7 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { OrderDialog } from "../components/order-dialog.tsx";
@@ -123,9 +123,9 @@ export function Component() {
             cancelled after a while.
           </p>
           {order.actions.pay && (
-            <button type="button" className={`${buttonClass()} mt-2`} onClick={pay} disabled={busy}>
+            <Button type="button" className="mt-2" onClick={pay} disabled={busy}>
               Pay now
-            </button>
+            </Button>
           )}
         </div>
       )}
@@ -164,13 +164,14 @@ export function Component() {
                   Need to change something?
                 </h2>
                 {order.actions.cancel.allowed && (
-                  <button
+                  <Button
                     type="button"
-                    className={`${buttonClass({ variant: "secondary" })} mt-3`}
+                    variant="secondary"
+                    className="mt-3"
                     onClick={() => setDialog("cancel")}
                   >
                     Cancel order
-                  </button>
+                  </Button>
                 )}
                 {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
                 {order.actions.requestReturn.allowed && (
@@ -179,13 +180,14 @@ export function Component() {
                       If something arrived damaged, defective or not as shown, tell us within 6 days of
                       delivery.
                     </p>
-                    <button
+                    <Button
                       type="button"
-                      className={`${buttonClass({ variant: "secondary" })} mt-3`}
+                      variant="secondary"
+                      className="mt-3"
                       onClick={() => setDialog("return")}
                     >
                       Request return
-                    </button>
+                    </Button>
                   </>
                 )}
                 {order.actions.requestReturn.reason && (
@@ -227,21 +229,12 @@ export function Component() {
           </p>
         )}
         <div className="mt-4 flex flex-wrap justify-end gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setDialog(null)}
-          >
+          <Button type="button" variant="secondary" onClick={() => setDialog(null)}>
             Close
-          </button>
-          <button
-            type="button"
-            className={buttonClass()}
-            disabled={busy || reason.trim().length < 10}
-            onClick={requestReturn}
-          >
+          </Button>
+          <Button type="button" disabled={busy || reason.trim().length < 10} onClick={requestReturn}>
             {busy ? "Sending…" : "Send request"}
-          </button>
+          </Button>
         </div>
       </OrderDialog>
     </div>

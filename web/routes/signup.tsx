@@ -142,13 +142,9 @@ function CheckInbox({ email }: { email: string }) {
         <input type="hidden" name="email" value={email} />
         <p className="text-sm text-stone-600 dark:text-stone-300">
           Nothing after a few minutes? Check your spam folder, or{" "}
-          <button
-            type="submit"
-            className={buttonClass({ variant: "link" })}
-            disabled={resend.state !== "idle"}
-          >
+          <Button type="submit" variant="link" disabled={resend.state !== "idle"}>
             send the link again
-          </button>
+          </Button>
           .
         </p>
       </resend.Form>
