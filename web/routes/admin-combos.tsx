@@ -5,6 +5,7 @@ import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
+import { Thumbnail } from "../components/thumbnail.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";
@@ -363,12 +364,11 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         </p>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           {picture && (
-            <img
+            <Thumbnail
               src={picture.small}
-              width={400}
-              height={400}
               alt="Shown for this combo"
               className="size-24 rounded-md border border-stone-200 bg-white object-cover dark:border-stone-700"
+              size={400}
             />
           )}
           <label className={`${buttonClass({ variant: "secondary" })} cursor-pointer`}>

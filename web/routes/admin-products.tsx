@@ -4,6 +4,7 @@ import type { AdminProductList } from "../../common/schemas/admin-products.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
+import { Thumbnail } from "../components/thumbnail.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -80,13 +81,11 @@ export function Component() {
             key={product.slug}
             className={`${cardClass} flex items-center gap-3 lg:rounded-none lg:border-x-0 lg:border-t-0 lg:py-2`}
           >
-            <img
+            <Thumbnail
               src={product.image.small}
-              width={400}
-              height={400}
-              alt=""
               loading="lazy"
               className="size-16 shrink-0 rounded-md border border-stone-200 bg-white dark:border-stone-700"
+              size={400}
             />
             <div className="grid min-w-0 flex-1 gap-x-4 gap-y-1 lg:grid-cols-[1fr_6rem_7rem_5rem_auto] lg:items-center">
               <p className="truncate font-medium" title={product.name}>
