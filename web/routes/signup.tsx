@@ -15,6 +15,7 @@ import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Divider, Notice } from "../components/notice.tsx";
 import { AuthCard } from "../features/auth/auth-card.tsx";
+import { EmailField, NewPasswordField } from "../features/auth/auth-fields.tsx";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
 import { authClient } from "../lib/auth-client.ts";
@@ -81,22 +82,10 @@ export function Component() {
           maxLength={100}
           defaultValue={failed?.name}
         />
-        <TextField
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={failed?.email ?? email}
-        />
-        <TextField
+        <EmailField defaultValue={failed?.email ?? email} />
+        <NewPasswordField
           label="Password"
           name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
           hint="8 to 128 characters. A short sentence is easy to remember and hard to guess."
         />
         <Button size="lg" block type="submit" pending={submitting} pendingLabel="Creating your account…">
