@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { createDb } from "../../server/db/client.ts";
 import { orderLines, orders, products, taxDocuments } from "../../server/db/schema.ts";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
 
