@@ -6,6 +6,7 @@ import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
+import { Notice } from "../components/notice.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
@@ -141,12 +142,9 @@ export function Component() {
         </div>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
 
       <OrderBody

@@ -7,6 +7,7 @@ import type { ShipmentView } from "../../common/shipping.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { OrderDialog } from "../components/order-dialog.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
@@ -130,12 +131,9 @@ export function Component() {
         </div>
       )}
       {error && !dialog && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
 
       <OrderBody

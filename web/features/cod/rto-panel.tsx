@@ -6,6 +6,7 @@ import type { OrderRtoView } from "../../../common/rto.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 
 /**
@@ -149,12 +150,9 @@ export function RtoPanel({
         </div>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
     </section>
   );

@@ -4,6 +4,7 @@ import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { OrderDialog } from "../../components/order-dialog.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
@@ -167,12 +168,9 @@ export function AdminShipmentPanel({
         </div>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
     </section>
   );
@@ -261,12 +259,9 @@ function BookDialog({
         </fieldset>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
         <Button type="button" variant="secondary" onClick={onClose}>
