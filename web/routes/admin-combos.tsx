@@ -3,9 +3,8 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "r
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { Button, buttonClass } from "../components/button.tsx";
-import { cardClass } from "../components/card.tsx";
+import { cardClass, Thumbnail } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
-import { Thumbnail } from "../components/thumbnail.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";

@@ -2,9 +2,8 @@ import { Form, Link, type LoaderFunctionArgs, useLoaderData } from "react-router
 import { formatRupees } from "../../common/money.ts";
 import type { AdminProductList } from "../../common/schemas/admin-products.ts";
 import { Button, buttonClass } from "../components/button.tsx";
-import { cardClass } from "../components/card.tsx";
+import { cardClass, Thumbnail } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
-import { Thumbnail } from "../components/thumbnail.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";

@@ -2,7 +2,7 @@ import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router
 import type { Combo } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
-import { Thumbnail } from "../components/thumbnail.tsx";
+import { Thumbnail } from "../components/card.tsx";
 import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
 import { ComboNotFound } from "../features/catalogue/catalogue-not-found.tsx";
 import { PriceTag } from "../features/catalogue/price-tag.tsx";

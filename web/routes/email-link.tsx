@@ -10,8 +10,7 @@ import {
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
-import { EmailField } from "../features/auth/auth-fields.tsx";
+import { AuthCard, EmailField } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";

@@ -9,8 +9,7 @@ import {
 } from "react-router";
 import { Button, buttonClass } from "../components/button.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
-import { NewPasswordPair } from "../features/auth/auth-fields.tsx";
+import { AuthCard, NewPasswordPair } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";

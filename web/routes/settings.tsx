@@ -13,7 +13,7 @@ import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.
 import { Button } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
-import { NewPasswordPair } from "../features/auth/auth-fields.tsx";
+import { NewPasswordPair } from "../features/auth/auth-card.tsx";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
 import { MobileNumber, mobileNumberAction } from "../features/settings/mobile-number.tsx";

@@ -14,8 +14,7 @@ import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.t
 import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Divider, Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
-import { EmailField, NewPasswordField } from "../features/auth/auth-fields.tsx";
+import { AuthCard, EmailField, NewPasswordField } from "../features/auth/auth-card.tsx";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
 import { authClient } from "../lib/auth-client.ts";

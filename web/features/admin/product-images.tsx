@@ -1,9 +1,8 @@
 import type { AdminProductImage } from "../../../common/schemas/admin-products.ts";
 import { MAX_PRODUCT_IMAGES } from "../../../common/schemas/admin-products.ts";
 import { buttonClass } from "../../components/button.tsx";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Thumbnail } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
-import { Thumbnail } from "../../components/thumbnail.tsx";
 import type { ProductEditorState } from "./use-product-editor.ts";
 
 const smallButton = `${buttonClass({ variant: "secondary" })} min-h-11 px-3`;

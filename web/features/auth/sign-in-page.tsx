@@ -8,8 +8,7 @@ import { api } from "../../lib/api.ts";
 import { authClient } from "../../lib/auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "../../lib/auth-errors.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
-import { AuthCard } from "./auth-card.tsx";
-import { EmailField } from "./auth-fields.tsx";
+import { AuthCard, EmailField } from "./auth-card.tsx";
 import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { AVAILABILITY_LABELS, type CartLine } from "../../../common/cart.ts";
 import { formatRupees } from "../../../common/money.ts";
-import { Thumbnail } from "../../components/thumbnail.tsx";
+import { Thumbnail } from "../../components/card.tsx";
 import { QuantityControl } from "./quantity-control.tsx";
 
 export function CartLineItem({

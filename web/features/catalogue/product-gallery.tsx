@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useRef, useState } from "react";
 import type { ProductImage } from "../../../common/catalogue.ts";
-import { Thumbnail } from "../../components/thumbnail.tsx";
+import { Thumbnail } from "../../components/card.tsx";
 import { imageSrcSet } from "../../lib/document-head.ts";
 
 /** The main image's sizes; also the server's preload of it (web/routes/product.tsx, combo.tsx). */

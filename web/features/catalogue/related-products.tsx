@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Product } from "../../../common/catalogue.ts";
-import { Thumbnail } from "../../components/thumbnail.tsx";
+import { Thumbnail } from "../../components/card.tsx";
 import { PriceTag } from "./price-tag.tsx";
 import { isOnSale, ProductBadge, SaleTag } from "./product-badge.tsx";
 import { StarRating } from "./star-rating.tsx";

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { Combo } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
+import { Thumbnail } from "../../components/card.tsx";
 import { CheckIcon, GiftIcon } from "../../components/info-icons.tsx";
 import { SectionHeading } from "../../components/section-heading.tsx";
-import { Thumbnail } from "../../components/thumbnail.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 
 function ComboCard({ combo }: { combo: Combo }) {

@@ -3,7 +3,6 @@ import { Link } from "react-router";
 import type { Product } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { ChevronDownIcon } from "../../components/icons.tsx";
-import { Thumbnail } from "../../components/thumbnail.tsx";
 import { EMPTY_MENU_TEXT } from "../../lib/header-menus.ts";
 
 type CategoryMenuProps = {
@@ -71,12 +70,14 @@ export function CategoryMenu({ label, products, all }: CategoryMenuProps) {
                   onClick={close}
                   className="flex items-center gap-3 rounded-lg px-2 py-1.5 text-sm hover:bg-brand-50 dark:hover:bg-stone-800"
                 >
-                  <Thumbnail
+                  <img
                     src={product.image.small}
+                    width={40}
+                    height={40}
+                    alt=""
                     loading="lazy"
                     decoding="async"
                     className="size-10 rounded-md bg-stone-100 dark:bg-stone-800"
-                    size={40}
                   />
                   <span className="flex-1 font-medium">{product.name}</span>
                   <span className="text-stone-600 dark:text-stone-400">

@@ -1,6 +1,5 @@
 import { useLayoutEffect, useRef } from "react";
 import { Link } from "react-router";
-import { Thumbnail } from "../../components/thumbnail.tsx";
 import { SECTION_IDS, useGoToSection } from "../../lib/go-to-section.ts";
 import { HEADER_MENUS, productsInMenu } from "../../lib/header-menus.ts";
 import { useShopData } from "../../lib/shop-data.ts";
@@ -46,9 +45,11 @@ export function SiteHeader() {
             to="/"
             className="flex min-w-0 items-center gap-2 rounded-lg px-1 font-serif text-lg leading-tight font-semibold text-brand-800 sm:text-xl sm:whitespace-nowrap dark:text-brand-100"
           >
-            <Thumbnail
+            <img
               src={config.brand.logo?.small ?? "/favicon.svg"}
-              size={32}
+              width={32}
+              height={32}
+              alt=""
               className="size-8 shrink-0 rounded"
             />
             {/* A signed-in phone also shows the avatar: the name then takes two lines rather than the icons' room. */}

@@ -1,6 +1,5 @@
 import { formatRupees } from "../../../common/money.ts";
-import { cardClass } from "../../components/card.tsx";
-import { Thumbnail } from "../../components/thumbnail.tsx";
+import { cardClass, Thumbnail } from "../../components/card.tsx";
 
 export type DisplayLine = {
   itemId: string;

@@ -5,7 +5,6 @@ import { SEARCH_DROPDOWN_LIMIT } from "../../../common/catalogue.ts";
 import { searchDropdown } from "../../../common/catalogue-rules.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { SearchIcon } from "../../components/icons.tsx";
-import { Thumbnail } from "../../components/thumbnail.tsx";
 
 /** Spec: the dropdown closes 200 ms after the input loses focus, so a click on a result still lands. */
 export const SEARCH_BLUR_CLOSE_MS = 200;
@@ -137,11 +136,13 @@ export function SearchBox({ products, autoFocus, onChoose, inline = false }: Sea
               onClick={() => choose(product)}
               className="flex cursor-pointer items-center gap-3 rounded-xl px-2 py-1.5 aria-selected:bg-brand-50 aria-selected:ring-2 aria-selected:ring-brand-600 dark:aria-selected:bg-stone-800 dark:aria-selected:ring-brand-100"
             >
-              <Thumbnail
+              <img
                 src={product.image.small}
+                width={44}
+                height={44}
+                alt=""
                 decoding="async"
                 className="size-11 rounded-lg bg-stone-100 dark:bg-stone-800"
-                size={44}
               />
               <span className="flex-1 font-medium">{product.name}</span>
               <span className="text-sm text-stone-600 dark:text-stone-400">
