@@ -3,7 +3,7 @@ import { formatRupees } from "../../common/money.ts";
 import type { AdminProductList } from "../../common/schemas/admin-products.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass, Thumbnail } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Field, Input } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -34,19 +34,9 @@ export function Component() {
         </Link>
       </div>
       <Form method="get" role="search" className="mt-4 flex max-w-xl items-end gap-2">
-        <div className="min-w-0 flex-1">
-          <label htmlFor="product-search" className="block text-sm font-medium">
-            Search by name
-          </label>
-          <input
-            id="product-search"
-            name="q"
-            type="search"
-            defaultValue={q}
-            className={`${controlClass} min-h-11`}
-            maxLength={100}
-          />
-        </div>
+        <Field id="product-search" label="Search by name" className="min-w-0 flex-1">
+          <Input name="q" type="search" defaultValue={q} className="min-h-11" maxLength={100} />
+        </Field>
         <Button type="submit" variant="secondary" className="min-h-11">
           Search
         </Button>

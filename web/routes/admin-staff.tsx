@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-ro
 import type { StaffList, StaffMember, StaffRoleAnswer } from "../../common/schemas/staff.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -94,30 +94,15 @@ export function Component() {
         noValidate
       >
         <h2 className="font-serif text-xl font-semibold sm:col-span-3">Give someone access</h2>
-        <div>
-          <label htmlFor="staff-email" className="block text-sm font-medium">
-            E-mail of their account
-          </label>
-          <input
-            id="staff-email"
-            name="email"
-            type="email"
-            autoComplete="off"
-            required
-            className={controlClass}
-            {...(fieldError ? { "aria-invalid": true, "aria-describedby": "staff-email-error" } : {})}
-          />
-          <FieldError id="staff-email-error" error={fieldError} />
-        </div>
-        <div>
-          <label htmlFor="staff-role" className="block text-sm font-medium">
-            Role
-          </label>
-          <select id="staff-role" name="role" defaultValue="staff" className={controlClass}>
+        <Field id="staff-email" label="E-mail of their account" error={fieldError}>
+          <Input name="email" type="email" autoComplete="off" required />
+        </Field>
+        <Field id="staff-role" label="Role">
+          <Select name="role" defaultValue="staff">
             <option value="staff">Staff</option>
             <option value="owner">Owner</option>
-          </select>
-        </div>
+          </Select>
+        </Field>
         <Button type="submit" disabled={busy}>
           Give access
         </Button>

@@ -6,7 +6,7 @@ import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Field, Textarea } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
 import { OrderDialog } from "../components/order-dialog.tsx";
 import { RouteError } from "../components/route-error.tsx";
@@ -205,22 +205,19 @@ export function Component() {
       />
 
       <OrderDialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
-        <label htmlFor="return-reason" className="block text-sm font-medium">
-          What is wrong with the order?
-        </label>
-        <textarea
+        <Field
           id="return-reason"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          rows={3}
-          maxLength={500}
-          required
-          aria-describedby="return-hint"
-          className={controlClass}
-        />
-        <p id="return-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
-          For example: the jar arrived cracked, or a different product came. We will reply by e-mail.
-        </p>
+          label="What is wrong with the order?"
+          hint="For example: the jar arrived cracked, or a different product came. We will reply by e-mail."
+        >
+          <Textarea
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            rows={3}
+            maxLength={500}
+            required
+          />
+        </Field>
         {error && (
           <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
             {error}
