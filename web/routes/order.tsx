@@ -6,9 +6,9 @@ import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
+import { Dialog } from "../components/dialog.tsx";
 import { Field, Textarea } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
-import { OrderDialog } from "../components/order-dialog.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
@@ -204,7 +204,7 @@ export function Component() {
         cancel={cancel}
       />
 
-      <OrderDialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
+      <Dialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
         <Field
           id="return-reason"
           label="What is wrong with the order?"
@@ -231,7 +231,7 @@ export function Component() {
             {busy ? "Sending…" : "Send request"}
           </Button>
         </div>
-      </OrderDialog>
+      </Dialog>
     </div>
   );
 }

@@ -4,8 +4,8 @@ import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { Dialog } from "../../components/dialog.tsx";
 import { Notice } from "../../components/notice.tsx";
-import { OrderDialog } from "../../components/order-dialog.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
@@ -214,7 +214,7 @@ function BookDialog({
   }
 
   return (
-    <OrderDialog open={open} title={`Book a courier for ${number}`} onClose={onClose}>
+    <Dialog open={open} title={`Book a courier for ${number}`} onClose={onClose}>
       {choices && (
         <fieldset>
           <legend className="text-sm">
@@ -271,6 +271,6 @@ function BookDialog({
           {busy ? "Booking…" : "Book courier"}
         </Button>
       </div>
-    </OrderDialog>
+    </Dialog>
   );
 }
