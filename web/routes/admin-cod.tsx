@@ -11,7 +11,7 @@ import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, Field, Input } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -62,14 +62,12 @@ export function Component() {
             Collected
           </h2>
           <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Collected in a period">
-            <label className="text-sm font-medium">
-              From
-              <input type="date" name="from" defaultValue={summary.from} className={controlClass} />
-            </label>
-            <label className="text-sm font-medium">
-              To
-              <input type="date" name="to" defaultValue={summary.to} className={controlClass} />
-            </label>
+            <Field label="From">
+              <Input type="date" name="from" defaultValue={summary.from} />
+            </Field>
+            <Field label="To">
+              <Input type="date" name="to" defaultValue={summary.to} />
+            </Field>
             <Button type="submit" variant="secondary">
               Show
             </Button>
