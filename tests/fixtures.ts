@@ -201,6 +201,10 @@ export async function expectTitle(page: Page, title: string) {
   await expect(page.title()).resolves.toBe(title);
 }
 
+/** How far the page reaches past the right edge of the window, in CSS pixels: 0 when nothing scrolls sideways. */
+export const sidewaysOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
 /** Screenshots land in test-results/screenshots/, for people to look at; tests never compare pixels. */
 export async function screenshot(page: Page, name: string) {
   const folder = path.join(root, "test-results", "screenshots");

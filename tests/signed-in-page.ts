@@ -1,6 +1,33 @@
 import type { Browser } from "playwright-core";
-import { signInContext, type TestAccount } from "./accounts.ts";
-import { newContext, type Shop } from "./fixtures.ts";
+import { afterAll, beforeAll } from "vitest";
+import { signInContext, signUpViaHttp, type TestAccount } from "./accounts.ts";
+import { newContext, type Shop, type startShop, startShopAndBrowser } from "./fixtures.ts";
+
+/** The address ADMIN_EMAILS names in the admin tests: its account becomes the owner when it confirms. */
+export const OWNER_EMAIL = "owner@example.in";
+
+export type ShopWithOwner = { shop: Shop; browser: Browser; owner: TestAccount };
+
+/**
+ * The start of a test file about the admin: before its tests, the shop (ADMIN_EMAILS naming the owner, with
+ * any other `env`), a browser and the owner's confirmed account, handed to `receive`; after them, both stopped.
+ */
+export function startShopWithOwner(
+  receive: (started: ShopWithOwner) => void,
+  options: NonNullable<Parameters<typeof startShop>[0]> = {},
+) {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startShopAndBrowser({
+      ...options,
+      env: { ADMIN_EMAILS: OWNER_EMAIL, ...options.env },
+    });
+    stop = started.stop;
+    const owner = await signUpViaHttp(started.shop.url, OWNER_EMAIL);
+    receive({ shop: started.shop, browser: started.browser, owner });
+  });
+  afterAll(() => stop?.());
+}
 
 /**
  * A browser context of its own, signed in as `account`, with a page on `path` once its heading is drawn: the

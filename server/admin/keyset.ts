@@ -1,5 +1,5 @@
 import { type Column, type SQL, sql } from "drizzle-orm";
-import type { PgSelect } from "drizzle-orm/pg-core";
+import type { PgSelect, PgTable } from "drizzle-orm/pg-core";
 import {
   encodeCursor,
   type KeysetCursor,
@@ -64,6 +64,33 @@ export function keysetPage<Row>(
     items,
     cursors: { previous: request.after ? cursor(first) : null, next: more ? cursor(last) : null },
   };
+}
+
+/**
+ * The parts of one list's keyset query, made from the same columns and request so they cannot disagree:
+ * select `cursorAt` as the row's `cursorAt`, filter by `where`, order by `orderBy`, and turn the `size + 1`
+ * rows fetched into the page with `page`.
+ */
+export function keysetQuery(columns: KeysetColumns, request: KeysetRequest) {
+  return {
+    cursorAt: cursorAt(columns.at),
+    where: keysetWhere(columns, request),
+    orderBy: keysetOrder(columns, request),
+    page: <Row extends { cursorAt: string }>(rows: Row[], size: number, idOf: (row: Row) => string) =>
+      keysetPage(rows, size, request, (row) => ({ at: row.cursorAt, id: idOf(row) })),
+  };
+}
+
+/** countUpTo for the rows of one table that match `where` (all of them when it is undefined). */
+export function countRowsUpTo(db: Db, table: PgTable, where: SQL | undefined): Promise<ListTotal> {
+  return countUpTo(
+    db,
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(table)
+      .where(where)
+      .$dynamic(),
+  );
 }
 
 /**

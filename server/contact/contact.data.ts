@@ -1,18 +1,11 @@
-import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   type AdminMessageFilter,
   type AdminMessagePage,
   CONTACT_MESSAGES_PER_HOUR,
   type ContactMessage,
 } from "../../common/contact.ts";
-import {
-  countUpTo,
-  cursorAt,
-  type KeysetRequest,
-  keysetOrder,
-  keysetPage,
-  keysetWhere,
-} from "../admin/keyset.ts";
+import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { contactMessages, contactReplies } from "../db/schema.ts";
@@ -101,16 +94,6 @@ async function withReplies(db: Db, rows: MessageRow[]): Promise<ContactMessage[]
 
 const MESSAGE_KEYS = { at: contactMessages.createdAt, id: contactMessages.id };
 
-const countOf = (db: Db, where: SQL | undefined) =>
-  countUpTo(
-    db,
-    db
-      .select({ one: sql`1`.as("one") })
-      .from(contactMessages)
-      .where(where)
-      .$dynamic(),
-  );
-
 /**
  * The inbox, newest first by keyset (docs/decisions/034), from the (created_at, id) index or its partial
  * twin for unread messages; the counts stop at 10,000.
@@ -120,20 +103,18 @@ export async function listMessages(
   query: { filter: AdminMessageFilter } & KeysetRequest,
 ): Promise<AdminMessagePage> {
   const unread = isNull(contactMessages.readAt);
+  const keyset = keysetQuery(MESSAGE_KEYS, query);
   const [rows, unreadCount, allCount] = await Promise.all([
     db
-      .select({ message: contactMessages, cursorAt: cursorAt(contactMessages.createdAt) })
+      .select({ message: contactMessages, cursorAt: keyset.cursorAt })
       .from(contactMessages)
-      .where(and(query.filter === "unread" ? unread : undefined, keysetWhere(MESSAGE_KEYS, query)))
-      .orderBy(...keysetOrder(MESSAGE_KEYS, query))
+      .where(and(query.filter === "unread" ? unread : undefined, keyset.where))
+      .orderBy(...keyset.orderBy)
       .limit(ADMIN_MESSAGE_PAGE_SIZE + 1),
-    countOf(db, unread),
-    countOf(db, undefined),
+    countRowsUpTo(db, contactMessages, unread),
+    countRowsUpTo(db, contactMessages, undefined),
   ]);
-  const page = keysetPage(rows, ADMIN_MESSAGE_PAGE_SIZE, query, (row) => ({
-    at: row.cursorAt,
-    id: row.message.id,
-  }));
+  const page = keyset.page(rows, ADMIN_MESSAGE_PAGE_SIZE, (row) => row.message.id);
   return {
     items: await withReplies(
       db,

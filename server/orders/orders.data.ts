@@ -4,14 +4,7 @@ import { trackingUrl } from "../../common/couriers.ts";
 import { LIST_TOTAL_CAP } from "../../common/lists.ts";
 import { checkTransition, type LifecycleOrder, type OrderStatus } from "../../common/order-lifecycle.ts";
 import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } from "../../common/orders.ts";
-import {
-  cappedTotal,
-  cursorAt,
-  type KeysetRequest,
-  keysetOrder,
-  keysetPage,
-  keysetWhere,
-} from "../admin/keyset.ts";
+import { cappedTotal, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { type OrderRow, orderEvents, orderLines, orders } from "../db/schema.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
@@ -174,12 +167,13 @@ const ORDER_KEYS = { at: orders.createdAt, id: orders.id };
  */
 export async function listOrdersOf(db: DbOrTx, userId: string, query: KeysetRequest): Promise<OrderPage> {
   const mine = eq(orders.userId, userId);
+  const keyset = keysetQuery(ORDER_KEYS, query);
   const [rows, [counted]] = await Promise.all([
     db
-      .select({ order: orders, cursorAt: cursorAt(orders.createdAt) })
+      .select({ order: orders, cursorAt: keyset.cursorAt })
       .from(orders)
-      .where(and(mine, keysetWhere(ORDER_KEYS, query)))
-      .orderBy(...keysetOrder(ORDER_KEYS, query))
+      .where(and(mine, keyset.where))
+      .orderBy(...keyset.orderBy)
       .limit(ORDERS_PAGE_SIZE + 1),
     db.select({ count: sql<number>`count(*)::int` }).from(
       db
@@ -190,7 +184,7 @@ export async function listOrdersOf(db: DbOrTx, userId: string, query: KeysetRequ
         .as("capped"),
     ),
   ]);
-  const page = keysetPage(rows, ORDERS_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.order.id }));
+  const page = keyset.page(rows, ORDERS_PAGE_SIZE, (row) => row.order.id);
   const { linesOf, eventsOf } = await loadOrderParts(
     db,
     page.items.map((row) => row.order.id),

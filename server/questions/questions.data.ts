@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
 import type {
   AdminQuestion,
   AdminQuestionFilter,
@@ -6,14 +6,7 @@ import type {
   MyQuestion,
   PublicQuestion,
 } from "../../common/questions.ts";
-import {
-  countUpTo,
-  cursorAt,
-  type KeysetRequest,
-  keysetOrder,
-  keysetPage,
-  keysetWhere,
-} from "../admin/keyset.ts";
+import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { products, questions, users } from "../db/schema.ts";
@@ -150,15 +143,7 @@ const adminFilters: Record<Exclude<AdminQuestionFilter, "all">, SQL | undefined>
 
 const QUESTION_KEYS = { at: questions.createdAt, id: questions.id };
 
-const countOf = (db: Db, where: SQL | undefined) =>
-  countUpTo(
-    db,
-    db
-      .select({ one: sql`1`.as("one") })
-      .from(questions)
-      .where(where)
-      .$dynamic(),
-  );
+const countOf = (db: Db, where: SQL | undefined) => countRowsUpTo(db, questions, where);
 
 /**
  * Staff's list, all questions or one tab's, newest first by keyset (docs/decisions/034); each tab's
@@ -169,21 +154,22 @@ export async function listQuestionsForAdmin(
   query: { status: AdminQuestionFilter } & KeysetRequest,
 ): Promise<AdminQuestionPage> {
   const where = query.status === "all" ? undefined : adminFilters[query.status];
+  const keyset = keysetQuery(QUESTION_KEYS, query);
   const [rows, all, unanswered, answered, hidden] = await Promise.all([
     db
-      .select({ ...questionColumns, cursorAt: cursorAt(questions.createdAt) })
+      .select({ ...questionColumns, cursorAt: keyset.cursorAt })
       .from(questions)
       .innerJoin(products, eq(products.slug, questions.productSlug))
       .leftJoin(users, eq(users.id, questions.userId))
-      .where(and(where, keysetWhere(QUESTION_KEYS, query)))
-      .orderBy(...keysetOrder(QUESTION_KEYS, query))
+      .where(and(where, keyset.where))
+      .orderBy(...keyset.orderBy)
       .limit(ADMIN_QUESTION_PAGE_SIZE + 1),
     countOf(db, undefined),
     countOf(db, adminFilters.unanswered),
     countOf(db, adminFilters.answered),
     countOf(db, adminFilters.hidden),
   ]);
-  const page = keysetPage(rows, ADMIN_QUESTION_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.id }));
+  const page = keyset.page(rows, ADMIN_QUESTION_PAGE_SIZE, (row) => row.id);
   const counts = { all, unanswered, answered, hidden };
   return {
     items: page.items.map(presentForAdmin),

@@ -11,14 +11,7 @@ import type {
   ReviewSummary,
 } from "../../common/reviews.ts";
 import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
-import {
-  countUpTo,
-  cursorAt,
-  type KeysetRequest,
-  keysetOrder,
-  keysetPage,
-  keysetWhere,
-} from "../admin/keyset.ts";
+import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import { type Db, isUniqueViolation } from "../db/client.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
@@ -334,15 +327,7 @@ export async function deleteReview(
 
 const REVIEW_KEYS = { at: reviews.createdAt, id: reviews.id };
 
-const countOf = (db: Db, status: ReviewStatus) =>
-  countUpTo(
-    db,
-    db
-      .select({ one: sql`1`.as("one") })
-      .from(reviews)
-      .where(eq(reviews.status, status))
-      .$dynamic(),
-  );
+const countOf = (db: Db, status: ReviewStatus) => countRowsUpTo(db, reviews, eq(reviews.status, status));
 
 /**
  * Staff's list of one status, newest first by keyset (docs/decisions/034), read from
@@ -352,20 +337,21 @@ export async function listReviewsForAdmin(
   db: Db,
   query: { status: ReviewStatus } & KeysetRequest,
 ): Promise<AdminReviewPage> {
+  const keyset = keysetQuery(REVIEW_KEYS, query);
   const [rows, pending, approved, rejected] = await Promise.all([
     db
-      .select({ ...reviewColumns, cursorAt: cursorAt(reviews.createdAt) })
+      .select({ ...reviewColumns, cursorAt: keyset.cursorAt })
       .from(reviews)
       .innerJoin(products, eq(products.slug, reviews.productSlug))
       .leftJoin(users, eq(users.id, reviews.userId))
-      .where(and(eq(reviews.status, query.status), keysetWhere(REVIEW_KEYS, query)))
-      .orderBy(...keysetOrder(REVIEW_KEYS, query))
+      .where(and(eq(reviews.status, query.status), keyset.where))
+      .orderBy(...keyset.orderBy)
       .limit(ADMIN_REVIEW_PAGE_SIZE + 1),
     countOf(db, "pending"),
     countOf(db, "approved"),
     countOf(db, "rejected"),
   ]);
-  const page = keysetPage(rows, ADMIN_REVIEW_PAGE_SIZE, query, (row) => ({ at: row.cursorAt, id: row.id }));
+  const page = keyset.page(rows, ADMIN_REVIEW_PAGE_SIZE, (row) => row.id);
   const verified = await verifiedAuthors(db, page.items);
   const counts = { pending, approved, rejected };
   return {

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recordAudit } from "../../server/audit/audit.ts";
 import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { jsonRequest } from "../database.ts";
-import { expectTitle, newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { expectTitle, newContext, type Shop, screenshot } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -18,10 +19,10 @@ const call = (as: TestAccount, method: string, path: string, body?: unknown) =>
     jsonRequest({ method, body, cookie: as.cookie, headers: { Origin: shop.url } }),
   );
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   staff = await signUpViaHttp(shop.url, "packer@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
   await makeAdmin(db, staff.userId, "staff");
@@ -46,7 +47,6 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   expect((await call(owner, "PATCH", "/admin/discount-codes/DIWALI15", { percent: 12 })).status).toBe(200);
 });
-afterAll(() => stop?.());
 
 async function pageAs(account: TestAccount, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
   const context = await newContext(browser, shop, { viewport, colorScheme });

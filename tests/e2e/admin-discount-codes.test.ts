@@ -1,18 +1,16 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { signInContext, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, screenshot } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
 });
-afterAll(() => stop?.());
 
 async function ownerPage(viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
   const context = await newContext(browser, shop, { viewport, colorScheme });

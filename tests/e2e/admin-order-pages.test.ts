@@ -1,19 +1,20 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { createDb } from "../../server/db/client.ts";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { signInContext, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, screenshot } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 /** Staff page through a shop's orders by Newer / Older, on a phone and a desktop, light and dark. */
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 2 });
   try {
     await fillBigShop(db, { orders: 120 });
@@ -21,7 +22,6 @@ beforeAll(async () => {
     await pool.end();
   }
 }, 120_000);
-afterAll(() => stop?.());
 
 describe("the staff's order list", () => {
   for (const viewport of ["phone", "desktop"] as const) {

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { createDb } from "../../server/db/client.ts";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { signInContext, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, screenshot, sidewaysOverflow } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 /** Every admin page on a phone (375 px) and a desktop (1280 px): its own frame, nothing wider than the screen. */
 let shop: Shop;
@@ -31,10 +32,10 @@ const ADMIN_PAGES = [
   ["Audit log", "/admin/audit"],
 ] as const;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 2 });
   try {
     await fillBigShop(db, { orders: 30 });
@@ -50,10 +51,6 @@ beforeAll(async () => {
     await pool.end();
   }
 }, 120_000);
-afterAll(() => stop?.());
-
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("the admin on a phone and a desktop", () => {
   for (const viewport of ["phone", "desktop"] as const) {

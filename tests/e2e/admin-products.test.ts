@@ -1,22 +1,21 @@
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
-import { openSignedInPage } from "../signed-in-page.ts";
+import { newContext, type Shop } from "../fixtures.ts";
+import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let shopper: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   shopper = await signUpViaHttp(shop.url, "products-shopper@example.in");
 });
-afterAll(() => stop?.());
 
 /** Screenshots of these pages, for a person to look at (never compared by the test). */
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/${name}.png`, fullPage: true });

@@ -1,26 +1,20 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, scrollThrough, startShopAndBrowser, waitForApp } from "../fixtures.ts";
-import { openSignedInPage } from "../signed-in-page.ts";
+import { describe, expect, it } from "vitest";
+import type { TestAccount } from "../accounts.ts";
+import { newContext, type Shop, scrollThrough, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
 });
-afterAll(() => stop?.());
 
 /** Looked at by a person after the run: /tmp/admin-shop-<name>.png. */
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `/tmp/admin-shop-${name}.png`, fullPage: true });
-
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 async function ownerPage(
   path: string,

@@ -1,21 +1,20 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, TEST_PASSWORD, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let customer: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  // Confirming the sign-up is what makes an ADMIN_EMAILS address an admin.
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   customer = await signUpViaHttp(shop.url, "customer@example.in");
 });
-afterAll(() => stop?.());
 
 async function signInAtAdminLogin(page: Page, email: string) {
   await page.getByRole("heading", { name: "Admin sign-in" }).waitFor();

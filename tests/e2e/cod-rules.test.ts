@@ -18,7 +18,7 @@ let database: ReturnType<typeof createDb>;
 let owner: TestAccount;
 let staff: TestAccount;
 let shopper: TestAccount;
-let chennaiAddress: string;
+let _chennaiAddress: string;
 let bengaluruAddress: string;
 
 const SHOTS = "/tmp/cod-rules-shots";
@@ -68,7 +68,7 @@ beforeAll(async () => {
       state,
       pin,
     });
-  chennaiAddress = (await address("600020", "Chennai", "Tamil Nadu")).address.id;
+  _chennaiAddress = (await address("600020", "Chennai", "Tamil Nadu")).address.id;
   bengaluruAddress = (await address("560038", "Bengaluru", "Karnataka")).address.id;
 }, 120_000);
 afterAll(async () => {

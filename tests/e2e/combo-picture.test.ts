@@ -1,19 +1,17 @@
 import type { Browser } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, scrollThrough, startShopAndBrowser } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { signInContext, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, screenshot, scrollThrough } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
 });
-afterAll(() => stop?.());
 
 const sidewaysOverflow = (page: import("playwright-core").Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -2,24 +2,25 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { createDb } from "../../server/db/client.ts";
 import { orders, products, shopDetails, taxDocuments } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, startShopAndBrowser, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, sidewaysOverflow, waitForApp } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { pdfText } from "../pdf-text.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
   try {
     await db
@@ -38,13 +39,9 @@ beforeAll(async () => {
     await pool.end();
   }
 }, 120_000);
-afterAll(() => stop?.());
 
 /** Looked at by a person after the run: /tmp/tax-<name>.png. */
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/tax-${name}.png`, fullPage: true });
-
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 async function ownerPage(path: string, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
   const context = await newContext(browser, shop, { viewport, colorScheme });

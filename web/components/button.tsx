@@ -1,5 +1,5 @@
 /** The shop's one button: every screen takes its look from here, as a <button> or as classes for a link. */
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentPropsWithRef } from "react";
 
 export type ButtonVariant = "primary" | "brand" | "secondary" | "danger" | "danger-outline" | "link";
 export type ButtonSize = "sm" | "md" | "lg";
@@ -43,7 +43,7 @@ export function buttonClass({ variant = "primary", size = "md", block = false }:
   return `${BASE} ${VARIANTS[variant]} ${SIZES[size]} ${weight}${block ? " w-full" : ""}`;
 }
 
-export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
+export type ButtonProps = ComponentPropsWithRef<"button"> &
   ButtonLook & {
     /** While a request is out the button stays focusable (a screen reader keeps its place) but does nothing. */
     pending?: boolean;

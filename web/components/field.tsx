@@ -33,12 +33,14 @@ export type FieldProps = {
   error?: string | null;
   /** The control's id; one is made up when not given. */
   id?: string;
+  /** Announce the error the moment it appears: for errors that come back from the server after a save. */
+  alert?: boolean;
   className?: string;
   children: ReactNode;
 };
 
 /** A label, the one Input, Select or Textarea inside it, and that control's hint and error. */
-export function Field({ label, hint, error, id, className, children }: FieldProps) {
+export function Field({ label, hint, error, id, alert, className, children }: FieldProps) {
   const generated = useId();
   const controlId = id ?? generated;
   const hintId = hint ? `${controlId}-hint` : undefined;
@@ -59,7 +61,7 @@ export function Field({ label, hint, error, id, className, children }: FieldProp
           {hint}
         </p>
       )}
-      <FieldError id={errorId} error={error} />
+      <FieldError id={errorId} error={error} alert={alert} />
     </div>
   );
 }

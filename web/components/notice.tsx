@@ -1,7 +1,16 @@
 import type { ReactNode } from "react";
 
 /** A message about the whole form: errors are announced at once, confirmations politely. */
-export function Notice({ tone, children }: { tone: "error" | "success" | "info"; children: ReactNode }) {
+export function Notice({
+  tone,
+  className,
+  children,
+}: {
+  tone: "error" | "success" | "info";
+  /** Its place among its neighbours (a margin); the look is the notice's own. */
+  className?: string;
+  children: ReactNode;
+}) {
   const styles = {
     error: "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200",
     success:
@@ -11,7 +20,7 @@ export function Notice({ tone, children }: { tone: "error" | "success" | "info";
   return (
     <div
       role={tone === "error" ? "alert" : "status"}
-      className={`rounded-lg border px-4 py-3 text-sm ${styles}`}
+      className={`rounded-lg border px-4 py-3 text-sm ${styles}${className ? ` ${className}` : ""}`}
     >
       {children}
     </div>

@@ -7,9 +7,9 @@ import {
   type AuditEntryView,
   type AuditPage,
 } from "../../common/schemas/audit.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Field, Select } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -141,41 +141,27 @@ export function Component() {
         Every change made in the admin: who, when, and what it was before and after. Times are India time.
       </p>
       <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
-        <div className="min-w-40 flex-1 text-sm font-medium">
-          <label htmlFor="audit-entity">What changed</label>
-          <select
-            id="audit-entity"
-            name="entityType"
-            defaultValue={search.get("entityType") ?? ""}
-            className={controlClass}
-          >
+        <Field id="audit-entity" label="What changed" className="min-w-40 flex-1">
+          <Select name="entityType" defaultValue={search.get("entityType") ?? ""}>
             <option value="">Everything</option>
             {AUDIT_ENTITY_TYPES.map((type) => (
               <option key={type} value={type}>
                 {AUDIT_ENTITY_LABELS[type]}
               </option>
             ))}
-          </select>
-        </div>
-        <div className="min-w-40 flex-1 text-sm font-medium">
-          <label htmlFor="audit-actor">By</label>
-          <select
-            id="audit-actor"
-            name="actorId"
-            defaultValue={search.get("actorId") ?? ""}
-            className={controlClass}
-          >
+          </Select>
+        </Field>
+        <Field id="audit-actor" label="By" className="min-w-40 flex-1">
+          <Select name="actorId" defaultValue={search.get("actorId") ?? ""}>
             <option value="">Anyone</option>
             {actors.map((actor) => (
               <option key={actor.id} value={actor.id}>
                 {actor.email}
               </option>
             ))}
-          </select>
-        </div>
-        <button type="submit" className={buttonClass()}>
-          Show
-        </button>
+          </Select>
+        </Field>
+        <Button type="submit">Show</Button>
         {filtered && (
           <Link to="." className={buttonClass({ variant: "secondary" })}>
             Clear

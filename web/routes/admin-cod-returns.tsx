@@ -9,9 +9,9 @@ import {
   type RtoFigures,
   type RtoStats,
 } from "../../common/rto.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -39,27 +39,24 @@ export function Component() {
         Parcels shipped {period} that came back refused or undeliverable, and the shipping paid both ways.
       </p>
       <Form method="get" className="mt-3 flex flex-wrap items-end gap-2" aria-label="Period and grouping">
-        <label className="text-sm font-medium">
-          From
-          <input type="date" name="from" defaultValue={stats.from} className={controlClass} />
-        </label>
-        <label className="text-sm font-medium">
-          To
-          <input type="date" name="to" defaultValue={stats.to} className={controlClass} />
-        </label>
-        <label className="text-sm font-medium">
-          By
-          <select name="by" defaultValue={stats.by} className={controlClass}>
+        <Field label="From">
+          <Input type="date" name="from" defaultValue={stats.from} />
+        </Field>
+        <Field label="To">
+          <Input type="date" name="to" defaultValue={stats.to} />
+        </Field>
+        <Field label="By">
+          <Select name="by" defaultValue={stats.by}>
             {RTO_GROUPS.map((group) => (
               <option key={group} value={group}>
                 {RTO_GROUP_LABELS[group]}
               </option>
             ))}
-          </select>
-        </label>
-        <button type="submit" className={buttonClass({ variant: "secondary" })}>
+          </Select>
+        </Field>
+        <Button type="submit" variant="secondary">
           Show
-        </button>
+        </Button>
       </Form>
       <dl className="mt-4 grid gap-3 sm:grid-cols-3">
         <Figure label="All parcels" figures={stats.total} />

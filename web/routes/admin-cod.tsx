@@ -9,9 +9,9 @@ import {
 } from "../../common/cod.ts";
 import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { controlClass, Field, Input } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -62,17 +62,15 @@ export function Component() {
             Collected
           </h2>
           <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Collected in a period">
-            <label className="text-sm font-medium">
-              From
-              <input type="date" name="from" defaultValue={summary.from} className={controlClass} />
-            </label>
-            <label className="text-sm font-medium">
-              To
-              <input type="date" name="to" defaultValue={summary.to} className={controlClass} />
-            </label>
-            <button type="submit" className={buttonClass({ variant: "secondary" })}>
+            <Field label="From">
+              <Input type="date" name="from" defaultValue={summary.from} />
+            </Field>
+            <Field label="To">
+              <Input type="date" name="to" defaultValue={summary.to} />
+            </Field>
+            <Button type="submit" variant="secondary">
               Show
-            </button>
+            </Button>
           </Form>
         </div>
         <CollectedList rows={summary.collected.rows} count={summary.collected.count} />
@@ -226,9 +224,9 @@ function ImportForm() {
           Report (CSV)
           <input type="file" name="file" accept=".csv,text/csv" className={`${controlClass} text-sm`} />
         </label>
-        <button type="submit" disabled={busy} className={buttonClass()}>
+        <Button type="submit" disabled={busy}>
           Import
-        </button>
+        </Button>
       </form>
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">

@@ -2,9 +2,9 @@ import { type ChangeEvent, type FormEvent, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
-import { buttonClass } from "../components/button.tsx";
-import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { cardClass, Thumbnail } from "../components/card.tsx";
+import { Field, FieldError, Input, Select, Textarea } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";
@@ -204,80 +204,45 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           {message}
         </p>
       )}
-      <div>
-        <label htmlFor="combo-title" className="block text-sm font-medium">
-          Title
-        </label>
-        <input
-          id="combo-title"
-          name="title"
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-          className={controlClass}
-          {...described("title")}
-        />
-        {error("title")}
-      </div>
+      <Field id="combo-title" label="Title" error={errors.title} alert>
+        <Input name="title" value={title} onChange={(event) => setTitle(event.target.value)} />
+      </Field>
       {!combo && (
-        <div>
-          <label htmlFor="combo-id" className="block text-sm font-medium">
-            Address
-          </label>
-          <input
-            id="combo-id"
-            name="id"
-            placeholder={slugFrom(title) || "e.g. festive-gift-combo"}
-            className={`${controlClass} font-mono`}
-            {...described("id")}
-          />
-          {error("id") ?? (
-            <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">
-              /combo/{slugFrom(title) || "…"} unless you type another.
-            </p>
-          )}
-        </div>
-      )}
-      <div className="sm:col-span-2">
-        <label htmlFor="combo-description" className="block text-sm font-medium">
-          Description
-        </label>
-        <textarea
-          id="combo-description"
-          name="description"
-          rows={3}
-          defaultValue={combo?.description}
-          className={controlClass}
-          {...described("description")}
-        />
-        {error("description")}
-      </div>
-      <div>
-        <label htmlFor="combo-badge" className="block text-sm font-medium">
-          Badge
-        </label>
-        <select
-          id="combo-badge"
-          name="badge"
-          defaultValue={combo?.badge ?? COMBO_BADGES[0]}
-          className={controlClass}
-          {...described("badge")}
+        <Field
+          id="combo-id"
+          label="Address"
+          error={errors.id}
+          alert
+          hint={errors.id ? undefined : <>/combo/{slugFrom(title) || "…"} unless you type another.</>}
         >
+          <Input name="id" placeholder={slugFrom(title) || "e.g. festive-gift-combo"} className="font-mono" />
+        </Field>
+      )}
+      <Field
+        id="combo-description"
+        label="Description"
+        error={errors.description}
+        alert
+        className="sm:col-span-2"
+      >
+        <Textarea name="description" rows={3} defaultValue={combo?.description} />
+      </Field>
+      <Field id="combo-badge" label="Badge" error={errors.badge} alert>
+        <Select name="badge" defaultValue={combo?.badge ?? COMBO_BADGES[0]}>
           {COMBO_BADGES.map((badge) => (
             <option key={badge}>{badge}</option>
           ))}
-        </select>
-        {error("badge")}
-      </div>
+        </Select>
+      </Field>
       <fieldset className="sm:col-span-2" {...described("benefits")}>
         <legend className="text-sm font-medium">Three benefits</legend>
         <div className="mt-1 grid gap-2 sm:grid-cols-3">
           {[0, 1, 2].map((index) => (
-            <input
+            <Input
               key={index}
               name={`benefit${index + 1}`}
               aria-label={`Benefit ${index + 1}`}
               defaultValue={combo?.benefits[index]}
-              className={controlClass}
             />
           ))}
         </div>
@@ -306,12 +271,8 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         </div>
         {error("productSlugs")}
       </fieldset>
-      <div>
-        <label htmlFor="combo-salePricePaise" className="block text-sm font-medium">
-          Sale price (₹)
-        </label>
-        <input
-          id="combo-salePricePaise"
+      <Field id="combo-salePricePaise" label="Sale price (₹)" error={errors.salePricePaise} alert>
+        <Input
           name="sale"
           type="number"
           min={1}
@@ -319,11 +280,8 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           inputMode="numeric"
           value={sale}
           onChange={(event) => setSale(event.target.value)}
-          className={controlClass}
-          {...described("salePricePaise")}
         />
-        {error("salePricePaise")}
-      </div>
+      </Field>
       <dl className="grid grid-cols-2 gap-x-3 gap-y-1 self-end text-sm" aria-label="Worked out">
         <dt className="text-stone-500 dark:text-stone-400">Original price</dt>
         <dd data-testid="combo-original">{formatRupees(original)}</dd>
@@ -333,27 +291,15 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         </dd>
       </dl>
       {!combo && (
-        <div>
-          <label htmlFor="combo-stock" className="block text-sm font-medium">
-            Stock
-          </label>
-          <input
-            id="combo-stock"
-            name="stock"
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            defaultValue={0}
-            className={controlClass}
-            {...described("stock")}
-          />
-          {error("stock") ?? (
-            <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">
-              Later changed on the Stock page.
-            </p>
-          )}
-        </div>
+        <Field
+          id="combo-stock"
+          label="Stock"
+          error={errors.stock}
+          alert
+          hint={errors.stock ? undefined : <>Later changed on the Stock page.</>}
+        >
+          <Input name="stock" type="number" min={0} step={1} inputMode="numeric" defaultValue={0} />
+        </Field>
       )}
       <fieldset className="sm:col-span-2" aria-describedby="combo-picture-hint">
         <legend className="text-sm font-medium">Picture (optional)</legend>
@@ -363,12 +309,11 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         </p>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           {picture && (
-            <img
+            <Thumbnail
               src={picture.small}
-              width={400}
-              height={400}
               alt="Shown for this combo"
               className="size-24 rounded-md border border-stone-200 bg-white object-cover dark:border-stone-700"
+              size={400}
             />
           )}
           <label className={`${buttonClass({ variant: "secondary" })} cursor-pointer`}>
@@ -383,13 +328,9 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
             />
           </label>
           {picture && (
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setPicture(null)}
-            >
+            <Button type="button" variant="secondary" onClick={() => setPicture(null)}>
               Remove picture
-            </button>
+            </Button>
           )}
         </div>
         {error("picture")}
@@ -398,12 +339,12 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
         <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={buttonClass()} disabled={saving || uploading}>
+        <Button type="submit" disabled={saving || uploading}>
           {saving ? "Saving…" : combo ? "Save changes" : "Create combo"}
-        </button>
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onDone}>
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -3,9 +3,9 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import { formatDateTime, fromIndianDateTimeInput, toIndianDateTimeInput } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { Field, Input } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -173,17 +173,16 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
   }
 
   const field = (name: string, label: string, input: React.ReactNode, hint?: string) => (
-    <div>
-      <label htmlFor={`code-${name}`} className="block text-sm font-medium">
-        {label}
-      </label>
+    <Field
+      id={`code-${name}`}
+      label={label}
+      hint={errors[name] ? undefined : hint}
+      error={errors[name]}
+      alert
+    >
       {input}
-      {hint && !errors[name] && <p className="mt-1 text-xs text-stone-500 dark:text-stone-400">{hint}</p>}
-      <FieldError id={`code-${name}-error`} error={errors[name]} alert />
-    </div>
+    </Field>
   );
-  const described = (name: string) =>
-    errors[name] ? { "aria-describedby": `code-${name}-error`, "aria-invalid": true } : {};
 
   return (
     <form
@@ -204,25 +203,13 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         field(
           "code",
           "Code",
-          <input
-            id="code-code"
-            name="code"
-            required
-            className={`${controlClass} font-mono uppercase`}
-            {...described("code")}
-          />,
+          <Input name="code" required className="font-mono uppercase" />,
           "3 to 20 letters or digits; shoppers may type it in any case.",
         )}
       {field(
         "description",
         "Description",
-        <input
-          id="code-description"
-          name="description"
-          defaultValue={code?.description}
-          className={controlClass}
-          {...described("description")}
-        />,
+        <Input name="description" defaultValue={code?.description} />,
         "Shown as “… applied successfully!”",
       )}
       <fieldset className="sm:col-span-2">
@@ -247,8 +234,7 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         ? field(
             "percent",
             "Percent (1-90)",
-            <input
-              id="code-percent"
+            <Input
               name="percent"
               type="number"
               min={1}
@@ -256,95 +242,67 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
               step={1}
               inputMode="numeric"
               defaultValue={code?.percent || ""}
-              className={controlClass}
-              {...described("percent")}
             />,
           )
         : field(
             "amountOffPaise",
             "Amount off (₹, whole rupees)",
-            <input
-              id="code-amountOffPaise"
+            <Input
               name="amount"
               type="number"
               min={1}
               step={1}
               inputMode="numeric"
               defaultValue={code?.amountOffPaise ? code.amountOffPaise / 100 : ""}
-              className={controlClass}
-              {...described("amountOffPaise")}
             />,
           )}
       {field(
         "minAmountPaise",
         "Minimum order (₹)",
-        <input
-          id="code-minAmountPaise"
+        <Input
           name="minimum"
           type="number"
           min={0}
           step={1}
           inputMode="numeric"
           defaultValue={code ? code.minAmountPaise / 100 : 0}
-          className={controlClass}
-          {...described("minAmountPaise")}
         />,
       )}
       {field(
         "startsAt",
         "Starts (India time)",
-        <input
-          id="code-startsAt"
-          name="startsAt"
-          type="datetime-local"
-          defaultValue={toIndiaInput(code?.startsAt ?? null)}
-          className={controlClass}
-          {...described("startsAt")}
-        />,
+        <Input name="startsAt" type="datetime-local" defaultValue={toIndiaInput(code?.startsAt ?? null)} />,
         "Leave empty to start at once.",
       )}
       {field(
         "endsAt",
         "Ends (India time)",
-        <input
-          id="code-endsAt"
-          name="endsAt"
-          type="datetime-local"
-          defaultValue={toIndiaInput(code?.endsAt ?? null)}
-          className={controlClass}
-          {...described("endsAt")}
-        />,
+        <Input name="endsAt" type="datetime-local" defaultValue={toIndiaInput(code?.endsAt ?? null)} />,
         "Leave empty for no end.",
       )}
       {field(
         "maxUses",
         "Total uses",
-        <input
-          id="code-maxUses"
+        <Input
           name="maxUses"
           type="number"
           min={1}
           step={1}
           inputMode="numeric"
           defaultValue={code?.maxUses ?? ""}
-          className={controlClass}
-          {...described("maxUses")}
         />,
         code ? `Used ${code.timesUsed} so far. Leave empty for no limit.` : "Leave empty for no limit.",
       )}
       {field(
         "usesPerCustomer",
         "Uses per customer",
-        <input
-          id="code-usesPerCustomer"
+        <Input
           name="usesPerCustomer"
           type="number"
           min={1}
           step={1}
           inputMode="numeric"
           defaultValue={code ? (code.usesPerCustomer ?? "") : 1}
-          className={controlClass}
-          {...described("usesPerCustomer")}
         />,
         "Counted per account, and per e-mail and mobile for guests. Leave empty for no limit.",
       )}
@@ -353,12 +311,12 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         use it)
       </label>
       <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <button type="submit" className={buttonClass()} disabled={saving}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : code ? "Save changes" : "Create code"}
-        </button>
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onDone}>
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
           Cancel
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -5,8 +5,8 @@ import { describeTotal } from "../../common/lists.ts";
 import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
-import { buttonClass } from "../components/button.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
@@ -54,47 +54,27 @@ export function Component() {
         aria-label="Filter orders"
         className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_auto_auto_auto_auto]"
       >
-        <div>
-          <label htmlFor="filter-q" className="block text-sm font-medium">
-            Order number, e-mail, name or phone
-          </label>
-          <input id="filter-q" name="q" type="search" defaultValue={filters.q} className={controlClass} />
-        </div>
-        <div>
-          <label htmlFor="filter-status" className="block text-sm font-medium">
-            Status
-          </label>
-          <select id="filter-status" name="status" defaultValue={filters.status} className={controlClass}>
+        <Field id="filter-q" label="Order number, e-mail, name or phone">
+          <Input name="q" type="search" defaultValue={filters.q} />
+        </Field>
+        <Field id="filter-status" label="Status">
+          <Select name="status" defaultValue={filters.status}>
             <option value="">Any status</option>
             {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {STATUS_LABELS[status]}
               </option>
             ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="filter-from" className="block text-sm font-medium">
-            From
-          </label>
-          <input
-            id="filter-from"
-            name="from"
-            type="date"
-            defaultValue={filters.from}
-            className={controlClass}
-          />
-        </div>
-        <div>
-          <label htmlFor="filter-to" className="block text-sm font-medium">
-            To
-          </label>
-          <input id="filter-to" name="to" type="date" defaultValue={filters.to} className={controlClass} />
-        </div>
+          </Select>
+        </Field>
+        <Field id="filter-from" label="From">
+          <Input name="from" type="date" defaultValue={filters.from} />
+        </Field>
+        <Field id="filter-to" label="To">
+          <Input name="to" type="date" defaultValue={filters.to} />
+        </Field>
         <div className="flex items-end gap-2">
-          <button type="submit" className={buttonClass()}>
-            Filter
-          </button>
+          <Button type="submit">Filter</Button>
           <Link to="/admin/orders" className={buttonClass({ variant: "secondary" })}>
             Clear
           </Link>

@@ -1,9 +1,9 @@
 import { Form, Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminProductList } from "../../common/schemas/admin-products.ts";
-import { buttonClass } from "../components/button.tsx";
-import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
+import { cardClass, Thumbnail } from "../components/card.tsx";
+import { Field, Input } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -34,22 +34,12 @@ export function Component() {
         </Link>
       </div>
       <Form method="get" role="search" className="mt-4 flex max-w-xl items-end gap-2">
-        <div className="min-w-0 flex-1">
-          <label htmlFor="product-search" className="block text-sm font-medium">
-            Search by name
-          </label>
-          <input
-            id="product-search"
-            name="q"
-            type="search"
-            defaultValue={q}
-            className={`${controlClass} min-h-11`}
-            maxLength={100}
-          />
-        </div>
-        <button type="submit" className={`${buttonClass({ variant: "secondary" })} min-h-11`}>
+        <Field id="product-search" label="Search by name" className="min-w-0 flex-1">
+          <Input name="q" type="search" defaultValue={q} className="min-h-11" maxLength={100} />
+        </Field>
+        <Button type="submit" variant="secondary" className="min-h-11">
           Search
-        </button>
+        </Button>
       </Form>
       <p className="mt-3 text-sm text-stone-600 dark:text-stone-400" aria-live="polite">
         {q
@@ -80,13 +70,11 @@ export function Component() {
             key={product.slug}
             className={`${cardClass} flex items-center gap-3 lg:rounded-none lg:border-x-0 lg:border-t-0 lg:py-2`}
           >
-            <img
+            <Thumbnail
               src={product.image.small}
-              width={400}
-              height={400}
-              alt=""
               loading="lazy"
               className="size-16 shrink-0 rounded-md border border-stone-200 bg-white dark:border-stone-700"
+              size={400}
             />
             <div className="grid min-w-0 flex-1 gap-x-4 gap-y-1 lg:grid-cols-[1fr_6rem_7rem_5rem_auto] lg:items-center">
               <p className="truncate font-medium" title={product.name}>

@@ -5,7 +5,7 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { RouteError } from "../components/route-error.tsx";
@@ -218,22 +218,21 @@ export function Component() {
               <span className="text-sm" aria-live="polite">
                 {selected.length} selected
               </span>
-              <button
+              <Button
                 type="button"
                 disabled={busy || selected.length === 0}
-                className={buttonClass()}
                 onClick={() => bookSelected("cheapest")}
               >
                 {busy ? "Booking…" : "Book cheapest"}
-              </button>
-              <button
+              </Button>
+              <Button
                 type="button"
                 disabled={busy || selected.length === 0}
-                className={buttonClass({ variant: "secondary" })}
+                variant="secondary"
                 onClick={() => bookSelected("fastest")}
               >
                 Book fastest
-              </button>
+              </Button>
             </div>
           </>
         )}
@@ -298,36 +297,35 @@ function WaitingCard({
             onChange={setDate}
           />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
+            <Button
               type="button"
               disabled={busy}
-              className={buttonClass()}
               onClick={() =>
                 act(parcel.number, "ndr", { action: "reattempt", date }, "another attempt asked.")
               }
             >
               Ask for another attempt
-            </button>
-            <button
+            </Button>
+            <Button
               type="button"
               disabled={busy}
-              className={buttonClass({ variant: "secondary" })}
+              variant="secondary"
               onClick={() => act(parcel.number, "ndr", { action: "return" }, "return to us asked.")}
             >
               Return to us
-            </button>
+            </Button>
           </div>
         </div>
       )}
       {parcel.status === "rto_delivered" && (
-        <button
+        <Button
           type="button"
           disabled={busy}
-          className={`${buttonClass()} mt-2`}
+          className="mt-2"
           onClick={() => act(parcel.number, "received-back", {}, "received back; stock restored.")}
         >
           Mark received back
-        </button>
+        </Button>
       )}
     </li>
   );

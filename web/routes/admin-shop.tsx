@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
@@ -247,9 +247,9 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         {input("grievanceOfficerEmail", details.grievanceOfficer.email, { type: "email" })}
       </Field>
       <div className="sm:col-span-2">
-        <button type="submit" className={buttonClass()} disabled={saving}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : "Save details"}
-        </button>
+        </Button>
       </div>
     </form>
   );
@@ -356,9 +356,9 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
         {text("shortLabel")}
       </Field>
       <div className="sm:col-span-2">
-        <button type="submit" className={buttonClass()} disabled={saving}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : "Save banner"}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { StaffList, StaffMember, StaffRoleAnswer } from "../../common/schemas/staff.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -94,33 +94,18 @@ export function Component() {
         noValidate
       >
         <h2 className="font-serif text-xl font-semibold sm:col-span-3">Give someone access</h2>
-        <div>
-          <label htmlFor="staff-email" className="block text-sm font-medium">
-            E-mail of their account
-          </label>
-          <input
-            id="staff-email"
-            name="email"
-            type="email"
-            autoComplete="off"
-            required
-            className={controlClass}
-            {...(fieldError ? { "aria-invalid": true, "aria-describedby": "staff-email-error" } : {})}
-          />
-          <FieldError id="staff-email-error" error={fieldError} />
-        </div>
-        <div>
-          <label htmlFor="staff-role" className="block text-sm font-medium">
-            Role
-          </label>
-          <select id="staff-role" name="role" defaultValue="staff" className={controlClass}>
+        <Field id="staff-email" label="E-mail of their account" error={fieldError}>
+          <Input name="email" type="email" autoComplete="off" required />
+        </Field>
+        <Field id="staff-role" label="Role">
+          <Select name="role" defaultValue="staff">
             <option value="staff">Staff</option>
             <option value="owner">Owner</option>
-          </select>
-        </div>
-        <button type="submit" className={buttonClass()} disabled={busy}>
+          </Select>
+        </Field>
+        <Button type="submit" disabled={busy}>
           Give access
-        </button>
+        </Button>
       </form>
 
       <ul className="mt-4 grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="People with admin access">
@@ -173,9 +158,9 @@ function PersonCard({
               : `Remove ${person.email}'s admin access? They are signed out at once.`}
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
-            <button
+            <Button
               type="button"
-              className={buttonClass({ variant: "danger" })}
+              variant="danger"
               disabled={busy}
               onClick={async () => {
                 await onChange("customer");
@@ -183,35 +168,21 @@ function PersonCard({
               }}
             >
               Remove access
-            </button>
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setConfirming(false)}
-            >
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => setConfirming(false)}>
               Keep
-            </button>
+            </Button>
           </div>
         </div>
       ) : (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            disabled={busy}
-            onClick={() => onChange(other)}
-          >
+          <Button type="button" variant="secondary" disabled={busy} onClick={() => onChange(other)}>
             Make {other === "owner" ? "an owner" : "staff"}
             <span className="sr-only"> ({person.email})</span>
-          </button>
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            disabled={busy}
-            onClick={() => setConfirming(true)}
-          >
+          </Button>
+          <Button type="button" variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
             Remove access<span className="sr-only"> ({person.email})</span>
-          </button>
+          </Button>
         </div>
       )}
     </li>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import type { StockItem, StockList } from "../../common/orders.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { controlClass } from "../components/field.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { api, isApiError } from "../lib/api.ts";
@@ -122,15 +122,10 @@ function StockRow({ item }: { item: StockItem }) {
             </p>
           )}
         </div>
-        <button
-          type="button"
-          className={buttonClass({ variant: "secondary" })}
-          disabled={!changed || saving}
-          onClick={save}
-        >
+        <Button type="button" variant="secondary" disabled={!changed || saving} onClick={save}>
           {saving ? "Saving…" : `Save`}
           <span className="sr-only"> stock of {item.name}</span>
-        </button>
+        </Button>
       </div>
     </li>
   );

@@ -8,7 +8,7 @@ import {
   type ProductTaxView,
   type TaxSettings,
 } from "../../common/schemas/tax.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -245,9 +245,9 @@ function RatesCard({ rates }: { rates: number[] }) {
             className={controlClass}
           />
         </div>
-        <button type="submit" disabled={busy} className={buttonClass()}>
+        <Button type="submit" disabled={busy}>
           Add rate
-        </button>
+        </Button>
       </form>
       {error && (
         <p id="new-rate-error" role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
@@ -349,14 +349,10 @@ function ProductTaxRow({ product, rates }: { product: ProductTaxView; rates: num
                 ))}
             </select>
           </div>
-          <button
-            type="submit"
-            disabled={!changed || saving}
-            className={buttonClass({ variant: "secondary" })}
-          >
+          <Button type="submit" disabled={!changed || saving} variant="secondary">
             {saving ? "Saving…" : "Save"}
             <span className="sr-only"> the tax of {product.name}</span>
-          </button>
+          </Button>
         </div>
       </form>
       {message && (

@@ -2,6 +2,7 @@ import { data, Link, type LoaderFunctionArgs, useLoaderData } from "react-router
 import type { Combo } from "../../common/catalogue.ts";
 import { formatRupees } from "../../common/money.ts";
 import { Breadcrumbs } from "../components/breadcrumbs.tsx";
+import { Thumbnail } from "../components/card.tsx";
 import { AddToCartButton } from "../features/cart/add-to-cart-button.tsx";
 import { ComboNotFound } from "../features/catalogue/catalogue-not-found.tsx";
 import { PriceTag } from "../features/catalogue/price-tag.tsx";
@@ -130,13 +131,11 @@ function ComboDetail({ combo }: { combo: Combo }) {
               key={product.slug}
               className="flex items-center gap-4 rounded-xl border border-stone-200 bg-white p-4 sm:flex-col sm:text-center dark:border-stone-800 dark:bg-stone-900"
             >
-              <img
+              <Thumbnail
                 src={product.image.small}
-                width={400}
-                height={400}
-                alt=""
                 loading="lazy"
                 className="size-24 shrink-0 rounded-full border border-stone-200 bg-white sm:size-36 dark:border-stone-700"
+                size={400}
               />
               <div>
                 <Link

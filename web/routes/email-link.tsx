@@ -9,9 +9,8 @@ import {
 } from "react-router";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
 import { Button, buttonClass } from "../components/button.tsx";
-import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
+import { AuthCard, EmailField } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -83,12 +82,7 @@ export function Component() {
       {result && "error" in result && <Notice tone="error">{result.error}</Notice>}
       {!result && redirectErrorMessage(error) && <Notice tone="error">{redirectErrorMessage(error)}</Notice>}
       <Form method="post" className="space-y-4">
-        <TextField
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
+        <EmailField
           // The page's one field: a shopper sent here from a provider that gave no address types at once.
           autoFocus
           defaultValue={result && "email" in result ? result.email : undefined}

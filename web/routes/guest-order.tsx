@@ -4,8 +4,9 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
+import { Notice } from "../components/notice.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
@@ -134,19 +135,16 @@ export function Component() {
             cancelled after a while, so keep this page open until you have paid.
           </p>
           {order.actions.pay && (
-            <button type="button" className={`${buttonClass()} mt-2`} onClick={pay} disabled={busy}>
+            <Button type="button" className="mt-2" onClick={pay} disabled={busy}>
               Pay now
-            </button>
+            </Button>
           )}
         </div>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
 
       <OrderBody
@@ -176,14 +174,9 @@ export function Component() {
                   <p className="mt-2 text-sm">
                     Add this order to your account for {email}: it joins My Orders, with the rest.
                   </p>
-                  <button
-                    type="button"
-                    className={`${buttonClass()} mt-3`}
-                    onClick={addToAccount}
-                    disabled={adding}
-                  >
+                  <Button type="button" className="mt-3" onClick={addToAccount} disabled={adding}>
                     Add to my account
-                  </button>
+                  </Button>
                   {addError && (
                     <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
                       {addError.message}
@@ -219,13 +212,14 @@ export function Component() {
                   Need to change something?
                 </h2>
                 {order.actions.cancel.allowed && (
-                  <button
+                  <Button
                     type="button"
-                    className={`${buttonClass({ variant: "secondary" })} mt-3`}
+                    variant="secondary"
+                    className="mt-3"
                     onClick={() => setCancelling(true)}
                   >
                     Cancel order
-                  </button>
+                  </Button>
                 )}
                 {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
               </section>

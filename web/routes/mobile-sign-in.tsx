@@ -134,14 +134,9 @@ export function Component() {
           >
             Change number
           </Link>
-          <button
-            type="submit"
-            name="intent"
-            value="resend"
-            className={`inline-block py-2 ${buttonClass({ variant: "link" })}`}
-          >
+          <Button type="submit" name="intent" value="resend" variant="link" className="inline-block py-2">
             {pendingIntent === "resend" ? "Sending…" : "Send a new code"}
-          </button>
+          </Button>
         </Form>
       </AuthCard>
     );

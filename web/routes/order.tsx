@@ -4,10 +4,11 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
-import { OrderDialog } from "../components/order-dialog.tsx";
+import { Dialog } from "../components/dialog.tsx";
+import { Field, Textarea } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
@@ -123,19 +124,16 @@ export function Component() {
             cancelled after a while.
           </p>
           {order.actions.pay && (
-            <button type="button" className={`${buttonClass()} mt-2`} onClick={pay} disabled={busy}>
+            <Button type="button" className="mt-2" onClick={pay} disabled={busy}>
               Pay now
-            </button>
+            </Button>
           )}
         </div>
       )}
       {error && !dialog && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
 
       <OrderBody
@@ -164,13 +162,14 @@ export function Component() {
                   Need to change something?
                 </h2>
                 {order.actions.cancel.allowed && (
-                  <button
+                  <Button
                     type="button"
-                    className={`${buttonClass({ variant: "secondary" })} mt-3`}
+                    variant="secondary"
+                    className="mt-3"
                     onClick={() => setDialog("cancel")}
                   >
                     Cancel order
-                  </button>
+                  </Button>
                 )}
                 {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
                 {order.actions.requestReturn.allowed && (
@@ -179,13 +178,14 @@ export function Component() {
                       If something arrived damaged, defective or not as shown, tell us within 6 days of
                       delivery.
                     </p>
-                    <button
+                    <Button
                       type="button"
-                      className={`${buttonClass({ variant: "secondary" })} mt-3`}
+                      variant="secondary"
+                      className="mt-3"
                       onClick={() => setDialog("return")}
                     >
                       Request return
-                    </button>
+                    </Button>
                   </>
                 )}
                 {order.actions.requestReturn.reason && (
@@ -204,46 +204,34 @@ export function Component() {
         cancel={cancel}
       />
 
-      <OrderDialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
-        <label htmlFor="return-reason" className="block text-sm font-medium">
-          What is wrong with the order?
-        </label>
-        <textarea
+      <Dialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
+        <Field
           id="return-reason"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          rows={3}
-          maxLength={500}
-          required
-          aria-describedby="return-hint"
-          className={controlClass}
-        />
-        <p id="return-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
-          For example: the jar arrived cracked, or a different product came. We will reply by e-mail.
-        </p>
+          label="What is wrong with the order?"
+          hint="For example: the jar arrived cracked, or a different product came. We will reply by e-mail."
+        >
+          <Textarea
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            rows={3}
+            maxLength={500}
+            required
+          />
+        </Field>
         {error && (
           <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
             {error}
           </p>
         )}
         <div className="mt-4 flex flex-wrap justify-end gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setDialog(null)}
-          >
+          <Button type="button" variant="secondary" onClick={() => setDialog(null)}>
             Close
-          </button>
-          <button
-            type="button"
-            className={buttonClass()}
-            disabled={busy || reason.trim().length < 10}
-            onClick={requestReturn}
-          >
+          </Button>
+          <Button type="button" disabled={busy || reason.trim().length < 10} onClick={requestReturn}>
             {busy ? "Sending…" : "Send request"}
-          </button>
+          </Button>
         </div>
-      </OrderDialog>
+      </Dialog>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderPage } from "../../common/orders.ts";
 import { buttonClass } from "../components/button.tsx";
-import { cardClass } from "../components/card.tsx";
+import { cardClass, Thumbnail } from "../components/card.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { OrderProgress } from "../features/orders/order-progress.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
@@ -53,12 +53,10 @@ export function Component() {
                 <ul className="mt-3 flex flex-wrap gap-3">
                   {order.lines.map((line) => (
                     <li key={line.itemId} className="flex items-center gap-2 text-sm">
-                      <img
+                      <Thumbnail
                         src={line.image}
-                        width={40}
-                        height={40}
-                        alt=""
                         className="size-10 rounded bg-stone-100 object-cover dark:bg-stone-800"
+                        size={40}
                       />
                       <span>
                         {line.quantity} × {line.name}

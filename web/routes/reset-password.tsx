@@ -8,9 +8,8 @@ import {
   useNavigation,
 } from "react-router";
 import { Button, buttonClass } from "../components/button.tsx";
-import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
+import { AuthCard, NewPasswordPair } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -75,25 +74,7 @@ export function Component() {
     >
       {failed && <Notice tone="error">{failed.error}</Notice>}
       <Form method="post" className="space-y-4">
-        <TextField
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          hint="8 to 128 characters."
-        />
-        <TextField
-          label="New password again"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-        />
+        <NewPasswordPair names={["password", "confirm"]} className="space-y-4" />
         <Button size="lg" block type="submit" pending={submitting} pendingLabel="Saving…">
           Save new password
         </Button>

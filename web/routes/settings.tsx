@@ -10,9 +10,10 @@ import {
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
 import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
+import { NewPasswordPair } from "../features/auth/auth-card.tsx";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
 import { MobileNumber, mobileNumberAction } from "../features/settings/mobile-number.tsx";
@@ -249,8 +250,6 @@ function Result({ data, intent }: { data: SettingsResult | undefined; intent: st
  */
 const isOnlyANumber = (name: string) => /^[+\d\s()-]*$/.test(name.trim());
 
-const saveButton = buttonClass({ size: "lg" });
-
 function NameForm({ name }: { name: string }) {
   const fetcher = useFetcher<SettingsResult>();
   return (
@@ -258,9 +257,9 @@ function NameForm({ name }: { name: string }) {
       <input type="hidden" name="intent" value="name" />
       <TextField label="Name" name="name" autoComplete="name" required maxLength={100} defaultValue={name} />
       <Result data={fetcher.data} intent="name" />
-      <button type="submit" className={saveButton} aria-disabled={fetcher.state !== "idle" || undefined}>
-        {fetcher.state !== "idle" ? "Saving…" : "Save name"}
-      </button>
+      <Button type="submit" size="lg" pending={fetcher.state !== "idle"} pendingLabel="Saving…">
+        Save name
+      </Button>
     </fetcher.Form>
   );
 }
@@ -279,34 +278,14 @@ function PasswordForm() {
         required
         maxLength={128}
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          label="New password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          hint="8 to 128 characters."
-        />
-        <TextField
-          label="New password again"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-        />
-      </div>
+      <NewPasswordPair names={["newPassword", "confirmPassword"]} className="grid gap-4 sm:grid-cols-2" />
       <p className="text-sm text-stone-600 dark:text-stone-300">
         Changing your password signs you out on every other device.
       </p>
       <Result data={fetcher.data} intent="password" />
-      <button type="submit" className={saveButton} aria-disabled={fetcher.state !== "idle" || undefined}>
-        {fetcher.state !== "idle" ? "Changing…" : "Change password"}
-      </button>
+      <Button type="submit" size="lg" pending={fetcher.state !== "idle"} pendingLabel="Changing…">
+        Change password
+      </Button>
     </fetcher.Form>
   );
 }

@@ -14,7 +14,7 @@ import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.t
 import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Divider, Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
+import { AuthCard, EmailField, NewPasswordField } from "../features/auth/auth-card.tsx";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
 import { authClient } from "../lib/auth-client.ts";
@@ -81,22 +81,10 @@ export function Component() {
           maxLength={100}
           defaultValue={failed?.name}
         />
-        <TextField
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={failed?.email ?? email}
-        />
-        <TextField
+        <EmailField defaultValue={failed?.email ?? email} />
+        <NewPasswordField
           label="Password"
           name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
           hint="8 to 128 characters. A short sentence is easy to remember and hard to guess."
         />
         <Button size="lg" block type="submit" pending={submitting} pendingLabel="Creating your account…">
@@ -142,13 +130,9 @@ function CheckInbox({ email }: { email: string }) {
         <input type="hidden" name="email" value={email} />
         <p className="text-sm text-stone-600 dark:text-stone-300">
           Nothing after a few minutes? Check your spam folder, or{" "}
-          <button
-            type="submit"
-            className={buttonClass({ variant: "link" })}
-            disabled={resend.state !== "idle"}
-          >
+          <Button type="submit" variant="link" disabled={resend.state !== "idle"}>
             send the link again
-          </button>
+          </Button>
           .
         </p>
       </resend.Form>

@@ -1,7 +1,7 @@
 import type { AdminProductImage } from "../../../common/schemas/admin-products.ts";
 import { MAX_PRODUCT_IMAGES } from "../../../common/schemas/admin-products.ts";
 import { buttonClass } from "../../components/button.tsx";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Thumbnail } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
 import type { ProductEditorState } from "./use-product-editor.ts";
 
@@ -97,12 +97,10 @@ function ImageItem({
 }) {
   return (
     <li className="flex gap-3 rounded-lg border border-stone-200 p-2 sm:block dark:border-stone-700">
-      <img
+      <Thumbnail
         src={image.small}
-        width={400}
-        height={400}
-        alt=""
         className="aspect-square size-24 shrink-0 rounded-md bg-white sm:size-auto sm:w-full"
+        size={400}
       />
       <div className="min-w-0 flex-1">
         <label htmlFor={`product-image-alt-${index}`} className="mt-2 block text-sm font-medium">

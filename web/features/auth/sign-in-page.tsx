@@ -8,7 +8,7 @@ import { api } from "../../lib/api.ts";
 import { authClient } from "../../lib/auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "../../lib/auth-errors.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
-import { AuthCard } from "./auth-card.tsx";
+import { AuthCard, EmailField } from "./auth-card.tsx";
 import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
@@ -161,14 +161,7 @@ export function SignInPage() {
       {failure && <Notice tone="error">{failure}</Notice>}
 
       <Form method="post" className="space-y-4">
-        <TextField
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={action?.email}
-        />
+        <EmailField defaultValue={action?.email} />
         <TextField
           label="Password"
           name="password"

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from "react";
+import { Button } from "../../components/button.tsx";
 import { addToCart } from "./add-to-cart.ts";
 
 type AddToCartButtonProps = {
@@ -24,17 +25,18 @@ export function AddToCartButton({ item, inStock, children }: AddToCartButtonProp
   return (
     <div className="flex flex-wrap items-end gap-4">
       {children}
-      <button
-        type="button"
+      <Button
+        size="lg"
         onClick={add}
         disabled={!inStock || adding}
         aria-busy={adding}
         // What it says at once when tapped before the app has started (common/app-loader-script.ts).
         data-tap-label="Adding…"
-        className="h-11 min-w-44 rounded-lg bg-brand-700 px-6 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-stone-400 disabled:text-stone-900 dark:disabled:bg-stone-700 dark:disabled:text-stone-300"
+        // Out of stock greys the button out rather than only fading the brand colour.
+        className="min-w-44 disabled:bg-stone-400 disabled:text-stone-900 disabled:opacity-100 dark:disabled:bg-stone-700 dark:disabled:text-stone-300"
       >
         {inStock ? (adding ? "Adding…" : "Add to cart") : "Out of stock"}
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { AVAILABILITY_LABELS, type CartLine } from "../../../common/cart.ts";
 import { formatRupees } from "../../../common/money.ts";
+import { Thumbnail } from "../../components/card.tsx";
 import { QuantityControl } from "./quantity-control.tsx";
 
 export function CartLineItem({
@@ -21,12 +22,10 @@ export function CartLineItem({
     >
       <Link to={line.href} className="shrink-0" tabIndex={-1} aria-hidden="true">
         {line.image ? (
-          <img
+          <Thumbnail
             src={line.image.small}
-            width={96}
-            height={96}
-            alt=""
             className={`size-20 rounded-lg bg-stone-100 object-cover sm:size-24 dark:bg-stone-800 ${unavailable ? "opacity-50" : ""}`}
+            size={96}
           />
         ) : (
           <span className="block size-20 rounded-lg bg-stone-200 sm:size-24 dark:bg-stone-800" />

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import { Button } from "../../components/button.tsx";
 import { showToast } from "../../components/toast.tsx";
 import { CartLineItem } from "./cart-line-item.tsx";
 import {
@@ -28,13 +29,9 @@ export function CartView() {
       <section className="py-16 text-center">
         <h1 className="font-serif text-2xl font-semibold">We couldn't load your cart</h1>
         <p className="mt-2 text-stone-600 dark:text-stone-400">{loadError}</p>
-        <button
-          type="button"
-          onClick={() => void ensureCartStarted()}
-          className="mt-4 min-h-11 rounded-lg bg-brand-700 px-5 font-semibold text-white dark:bg-brand-600"
-        >
+        <Button size="lg" onClick={() => void ensureCartStarted()} className="mt-4">
           Try again
-        </button>
+        </Button>
       </section>
     );
   }
@@ -87,25 +84,25 @@ export function CartView() {
             {confirmingClear ? (
               <>
                 <span>Remove everything from your cart?</span>
-                <button
-                  type="button"
+                <Button
+                  variant="danger"
+                  size="sm"
                   onClick={() => {
                     setConfirmingClear(false);
                     void clearItems().then(reportFailure);
                   }}
-                  className="min-h-10 rounded-lg bg-red-700 px-3 font-semibold text-white dark:bg-red-600"
                 >
                   Yes, clear cart
-                </button>
-                <button
-                  type="button"
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
                   // The safe choice takes the focus the vanished "Clear cart" button had.
                   ref={(button) => button?.focus()}
                   onClick={() => setConfirmingClear(false)}
-                  className="min-h-10 rounded-lg border border-stone-300 px-3 dark:border-stone-600"
                 >
                   Keep items
-                </button>
+                </Button>
               </>
             ) : (
               <button

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useRef, useState } from "react";
 import type { ProductImage } from "../../../common/catalogue.ts";
+import { Thumbnail } from "../../components/card.tsx";
 import { imageSrcSet } from "../../lib/document-head.ts";
 
 /** The main image's sizes; also the server's preload of it (web/routes/product.tsx, combo.tsx). */
@@ -66,13 +67,11 @@ export function ProductGallery({ name, images }: { name: string; images: Product
               }`}
             >
               {/* Low priority: the server HTML would otherwise preload every thumbnail beside the main image. */}
-              <img
+              <Thumbnail
                 src={thumbnail.small}
-                width={400}
-                height={400}
                 fetchPriority="low"
-                alt=""
                 className="block size-16 bg-white sm:size-20"
+                size={400}
               />
             </button>
           ))}

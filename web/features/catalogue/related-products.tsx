@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { Product } from "../../../common/catalogue.ts";
+import { Thumbnail } from "../../components/card.tsx";
 import { PriceTag } from "./price-tag.tsx";
 import { isOnSale, ProductBadge, SaleTag } from "./product-badge.tsx";
 import { StarRating } from "./star-rating.tsx";
@@ -22,13 +23,11 @@ export function RelatedProductCard({ product }: { product: CardProduct }) {
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition hover:shadow-md dark:border-stone-800 dark:bg-stone-900">
       <div className="relative">
-        <img
+        <Thumbnail
           src={product.image.small}
-          width={400}
-          height={400}
-          alt=""
           loading="lazy"
           className="aspect-square h-auto w-full bg-white"
+          size={400}
         />
         <div className="absolute top-2 left-2 flex flex-wrap gap-1">
           <ProductBadge badge={product.badge} />

@@ -3,9 +3,10 @@ import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees, rupeesToPaise } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { OrderRtoView } from "../../../common/rto.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 
 /**
@@ -86,14 +87,14 @@ export function RtoPanel({
                 When the parcel is back with you, unopened, mark it received: its stock goes back on the
                 shelf.
               </p>
-              <button
+              <Button
                 type="button"
                 disabled={busy}
-                className={`${buttonClass()} mt-2`}
+                className="mt-2"
                 onClick={() => void send("/received", undefined, "Parcel received back; stock restored.")}
               >
                 Mark received back
-              </button>
+              </Button>
             </div>
           )}
         </div>
@@ -132,37 +133,26 @@ export function RtoPanel({
             <input name="note" maxLength={300} className={controlClass} placeholder="Refused at the door" />
           </label>
           <div className="flex flex-wrap gap-2 sm:col-span-2">
-            <button type="submit" disabled={busy} className={buttonClass()}>
+            <Button type="submit" disabled={busy}>
               Record return to origin
-            </button>
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setOpen(false)}
-            >
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
               Keep as shipped
-            </button>
+            </Button>
           </div>
         </form>
       ) : (
         <div className="mt-2 text-sm">
           <p>Refused or undeliverable, and coming back at the shop's cost? Record it with what it cost.</p>
-          <button
-            type="button"
-            className={`${buttonClass({ variant: "secondary" })} mt-2`}
-            onClick={() => setOpen(true)}
-          >
+          <Button type="button" variant="secondary" className="mt-2" onClick={() => setOpen(true)}>
             Returned to origin…
-          </button>
+          </Button>
         </div>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
     </section>
   );

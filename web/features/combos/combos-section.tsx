@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Combo } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
+import { Thumbnail } from "../../components/card.tsx";
 import { CheckIcon, GiftIcon } from "../../components/info-icons.tsx";
 import { SectionHeading } from "../../components/section-heading.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
@@ -12,28 +13,26 @@ function ComboCard({ combo }: { combo: Combo }) {
         {combo.badge}
       </span>
       {combo.ownPicture ? (
-        <img
+        <Thumbnail
           src={combo.image.small}
-          width={400}
-          height={400}
           alt={combo.products.map((product) => product.name).join(", ")}
           loading="lazy"
           decoding="async"
           className="my-5 aspect-square w-full rounded-xl bg-stone-100 object-cover dark:bg-stone-800"
+          size={400}
         />
       ) : (
         <ul className="my-5 flex justify-center -space-x-4" aria-label="In this combo">
           {combo.products.slice(0, 3).map((product) => (
             <li key={product.slug}>
-              <img
+              <Thumbnail
                 src={product.image.small}
-                width={88}
-                height={88}
                 alt={product.name}
                 title={product.name}
                 loading="lazy"
                 decoding="async"
                 className="size-20 rounded-full border-4 border-white bg-stone-100 object-cover shadow sm:size-22 dark:border-stone-900 dark:bg-stone-800"
+                size={88}
               />
             </li>
           ))}

@@ -2,8 +2,8 @@ import { useState } from "react";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderDetail } from "../../../common/orders.ts";
 import { Button } from "../../components/button.tsx";
-import { controlClass } from "../../components/field.tsx";
-import { OrderDialog } from "../../components/order-dialog.tsx";
+import { Dialog } from "../../components/dialog.tsx";
+import { Field, Textarea } from "../../components/field.tsx";
 import { isApiError } from "../../lib/api.ts";
 
 /**
@@ -39,23 +39,20 @@ export function CancelOrderDialog({
   }
 
   return (
-    <OrderDialog open={open} title={`Cancel order ${order.number}?`} onClose={onClose}>
+    <Dialog open={open} title={`Cancel order ${order.number}?`} onClose={onClose}>
       <p className="text-sm">
         {order.paidAt
           ? `The ${formatRupees(order.totalPaise)} you paid is refunded to your original payment method within 6-8 days.`
           : "Nothing will be charged."}
       </p>
-      <label htmlFor="cancel-reason" className="mt-3 block text-sm font-medium">
-        Reason (optional)
-      </label>
-      <textarea
-        id="cancel-reason"
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
-        rows={2}
-        maxLength={500}
-        className={controlClass}
-      />
+      <Field id="cancel-reason" label="Reason (optional)" className="mt-3">
+        <Textarea
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          rows={2}
+          maxLength={500}
+        />
+      </Field>
       {error && (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
           {error}
@@ -69,6 +66,6 @@ export function CancelOrderDialog({
           {busy ? "Cancelling…" : "Cancel order"}
         </Button>
       </div>
-    </OrderDialog>
+    </Dialog>
   );
 }

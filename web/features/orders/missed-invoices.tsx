@@ -4,7 +4,7 @@ import { formatDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { STATUS_LABELS } from "../../../common/order-lifecycle.ts";
 import type { MissedInvoices, SellerInvoiceStatus } from "../../../common/schemas/missed-invoices.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 
@@ -111,13 +111,13 @@ export function MissedInvoicesPanel({ missed, isOwner }: { missed: MissedInvoice
         </>
       )}
       {missed.canIssue && isOwner && missed.total > 0 && (
-        <button type="button" className={`${buttonClass()} mt-3`} disabled={busy} onClick={issueAll}>
+        <Button type="button" className="mt-3" disabled={busy} onClick={issueAll}>
           {busy
             ? "Issuing…"
             : missed.total === 1
               ? "Issue the invoice"
               : `Issue ${Math.min(missed.total, missed.orders.length)} invoices`}
-        </button>
+        </Button>
       )}
       <ResultMessage message={message} />
     </section>
@@ -159,14 +159,9 @@ export function OrderInvoiceNotice({
               : "The shop's owner can issue it."}
           </p>
           {isOwner && (
-            <button
-              type="button"
-              className={`${buttonClass({ variant: "secondary" })} mt-3`}
-              disabled={busy}
-              onClick={issue}
-            >
+            <Button type="button" variant="secondary" className="mt-3" disabled={busy} onClick={issue}>
               {busy ? "Issuing…" : "Issue invoice"}
-            </button>
+            </Button>
           )}
         </>
       ) : (

@@ -1,5 +1,5 @@
 import { formatRupees } from "../../../common/money.ts";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Thumbnail } from "../../components/card.tsx";
 
 export type DisplayLine = {
   itemId: string;
@@ -17,12 +17,10 @@ export function OrderLines({ lines }: { lines: DisplayLine[] }) {
     <ul className="divide-y divide-stone-200 dark:divide-stone-700">
       {lines.map((line) => (
         <li key={line.itemId} className="flex gap-3 py-3">
-          <img
+          <Thumbnail
             src={line.image}
-            width={64}
-            height={64}
-            alt=""
             className="size-16 shrink-0 rounded-md bg-stone-100 object-cover dark:bg-stone-800"
+            size={64}
           />
           <div className="min-w-0 flex-1">
             <p className="font-medium">{line.name}</p>

@@ -4,7 +4,8 @@ import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { OrderDialog } from "../../components/order-dialog.tsx";
+import { Dialog } from "../../components/dialog.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
@@ -167,12 +168,9 @@ export function AdminShipmentPanel({
         </div>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
     </section>
   );
@@ -216,7 +214,7 @@ function BookDialog({
   }
 
   return (
-    <OrderDialog open={open} title={`Book a courier for ${number}`} onClose={onClose}>
+    <Dialog open={open} title={`Book a courier for ${number}`} onClose={onClose}>
       {choices && (
         <fieldset>
           <legend className="text-sm">
@@ -261,12 +259,9 @@ function BookDialog({
         </fieldset>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {error}
-        </p>
+        </Notice>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
         <Button type="button" variant="secondary" onClick={onClose}>
@@ -276,6 +271,6 @@ function BookDialog({
           {busy ? "Booking…" : "Book courier"}
         </Button>
       </div>
-    </OrderDialog>
+    </Dialog>
   );
 }
