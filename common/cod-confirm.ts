@@ -34,6 +34,11 @@ export type CodConfirmPage = {
   confirmBy: string | null;
   lines: { name: string; quantity: number; lineTotalPaise: number }[];
   address: { name: string; city: string; state: string; pin: string };
+  /**
+   * "Pay online instead" (docs/decisions/070): the amount due paid online and what that saves (the owner's
+   * prepaid incentive); null when the order no longer waits or online payment is off.
+   */
+  payOnline: { totalPaise: number; savingPaise: number } | null;
 };
 
 /** One order on the staff's "to confirm" list: what a call needs. */

@@ -1204,6 +1204,33 @@ export const codPlaceRules = pgTable(
 );
 
 /**
+ * A cash-on-delivery order its shopper chose to pay online instead, from the confirmation link
+ * (docs/decisions/070): the Razorpay order made for it and the order's figures once paid that way, priced
+ * when the switch was asked for. One per order (the key), so a second tap opens the same payment; the order
+ * stays cash on delivery until the payment is verified.
+ */
+export const codPaymentSwitches = pgTable(
+  "cod_payment_switches",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    razorpayOrderId: text("razorpay_order_id").notNull().unique(),
+    shippingPaise: integer("shipping_paise").notNull(),
+    prepaidDiscountPaise: integer("prepaid_discount_paise").notNull(),
+    prepaidShippingWaivedPaise: integer("prepaid_shipping_waived_paise").notNull(),
+    totalPaise: integer("total_paise").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "cod_payment_switches_amounts",
+      sql`${table.shippingPaise} >= 0 and ${table.prepaidDiscountPaise} >= 0 and ${table.prepaidShippingWaivedPaise} >= 0 and ${table.totalPaise} >= 0`,
+    ),
+  ],
+);
+
+/**
  * A parcel returned to origin: one row per order (the key), written with the order's move to
  * returned_to_origin. `received_at` is set once, by the update that puts the stock back, so a second click or
  * a concurrent one finds it set and restocks nothing.
