@@ -18,6 +18,7 @@ import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
+import { prepaidSavingOf } from "../orders/orders.data.ts";
 import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
 import { payOnlineOffer } from "./pay-online-instead.ts";
 
@@ -134,6 +135,7 @@ export async function presentConfirmPage(deps: Deps, order: OrderRow): Promise<C
     lines,
     address: { name: order.shipName, city: order.shipCity, state: order.shipState, pin: order.shipPin },
     payOnline: await payOnlineOffer(deps, order),
+    prepaid: prepaidSavingOf(order),
   };
 }
 

@@ -142,6 +142,7 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
       await page.getByRole("status").getByText("your payment is received").waitFor();
       await page.getByRole("heading", { name: "Your order is confirmed", level: 1 }).waitFor();
       await page.getByText("paid online").first().waitFor();
+      await page.getByText("−₹40").waitFor();
       expect(await page.getByRole("button", { name: /Pay online instead/ }).count()).toBe(0);
       await shoot(page, `cod-confirm-paid-online-${viewport}`);
       const [row] = await database.db.select().from(orders).where(eq(orders.number, order.number));

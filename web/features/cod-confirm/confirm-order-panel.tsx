@@ -3,6 +3,7 @@ import type { CodConfirmPage } from "../../../common/cod-confirm.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import type { RazorpayCheckout } from "../../../common/orders.ts";
+import { PREPAID_LINE_LABEL } from "../../../common/prepaid-incentive.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { api, isApiError } from "../../lib/api.ts";
@@ -124,6 +125,16 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
             </li>
           ))}
         </ul>
+        {page.prepaid && (
+          <p className="flex justify-between gap-4 py-1 text-brand-700 dark:text-brand-100">
+            <span>
+              {page.prepaid.kind === "free_shipping" ? "Shipping, for paying online" : PREPAID_LINE_LABEL}
+            </span>
+            <span className="tabular-nums">
+              {page.prepaid.kind === "free_shipping" ? "Free" : `−${formatRupees(page.prepaid.amountPaise)}`}
+            </span>
+          </p>
+        )}
         <p className="mt-2 flex justify-between border-t border-stone-200 pt-2 font-semibold dark:border-stone-700">
           <span>
             {page.paymentMethod === "cod" && page.state !== "cancelled" ? "To pay on delivery" : "Total"}
