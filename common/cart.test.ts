@@ -9,6 +9,8 @@ import {
   summarizeCart,
 } from "./cart.ts";
 import { type DiscountCode, UNLIMITED } from "./discount.ts";
+import { orderPricingOf } from "./order-pricing.ts";
+import type { PrepaidIncentive } from "./prepaid-incentive.ts";
 
 const line = (overrides: Partial<ResolvedLine> & Pick<ResolvedLine, "id">): ResolvedLine => ({
   kind: "product",
@@ -166,5 +168,96 @@ describe("adding several at once", () => {
     expect(first.entries).toEqual([{ id: "coconut-oil", kind: "product", quantity: 3 }]);
     const capped = addEntry(first.entries, { id: "coconut-oil", kind: "product" }, 98);
     expect(capped.entries[0]?.quantity).toBe(99);
+  });
+});
+
+describe("the prepaid incentive in the cart's pricing", () => {
+  const rule = {
+    freeShippingMinPaise: 99900,
+    shippingFeePaise: 7900,
+    freeShippingBasis: "after_discount",
+  } as const;
+  const online = (incentive: PrepaidIncentive) => ({ method: "razorpay" as const, incentive });
+  const lines = [line({ id: "a", quantity: 1, unitPricePaise: 79900 })];
+
+  it("takes a percentage after the code's discount, rounded to the rupee, as its own line", () => {
+    const cart = summarizeCart({
+      lines,
+      discount: WELCOME10,
+      shipping: rule,
+      payment: online({ kind: "percent", percent: 5, capPaise: null }),
+    });
+    // 799 − 80 (10%, rounded) = 719; 5% of 719 = 35.95 → ₹36.
+    expect(cart.discountPaise).toBe(8000);
+    expect(cart.prepaid).toEqual({ kind: "discount", amountPaise: 3600 });
+    expect(cart.totalPaise).toBe(79900 - 8000 - 3600);
+    expect(cart.shipping).toMatchObject({ feePaise: 7900, orderTotalPaise: 79900 - 8000 - 3600 + 7900 });
+  });
+
+  it("holds a percentage to the owner's cap, and a flat amount to what the goods are worth", () => {
+    const capped = summarizeCart({
+      lines,
+      discount: null,
+      shipping: rule,
+      payment: online({ kind: "percent", percent: 10, capPaise: 5000 }),
+    });
+    expect(capped.prepaid).toEqual({ kind: "discount", amountPaise: 5000 });
+    const flat = summarizeCart({
+      lines: [line({ id: "b", unitPricePaise: 3000 })],
+      discount: null,
+      shipping: rule,
+      payment: online({ kind: "flat", amountPaise: 5000 }),
+    });
+    expect(flat.prepaid).toEqual({ kind: "discount", amountPaise: 3000 });
+    expect(flat.totalPaise).toBe(0);
+    expect(flat.shipping?.orderTotalPaise).toBe(7900);
+  });
+
+  it("waives the shipping fee for free shipping, and says nothing when shipping is free anyway", () => {
+    const waived = summarizeCart({
+      lines,
+      discount: null,
+      shipping: rule,
+      payment: online({ kind: "free_shipping" }),
+    });
+    expect(waived.prepaid).toEqual({ kind: "free_shipping", amountPaise: 7900 });
+    expect(waived.shipping).toEqual({ feePaise: 0, freeShippingShortfallPaise: 0, orderTotalPaise: 79900 });
+    const free = summarizeCart({
+      lines: [line({ id: "a", unitPricePaise: 120000 })],
+      discount: null,
+      shipping: rule,
+      payment: online({ kind: "free_shipping" }),
+    });
+    expect(free.prepaid).toBeNull();
+  });
+
+  it("does not decide free shipping on the prepaid discount: paying online never adds a fee", () => {
+    const cart = summarizeCart({
+      lines: [line({ id: "a", unitPricePaise: 100000 })],
+      discount: null,
+      shipping: rule,
+      payment: online({ kind: "flat", amountPaise: 5000 }),
+    });
+    expect(cart.shipping).toMatchObject({ feePaise: 0, orderTotalPaise: 95000 });
+  });
+
+  it("applies nothing for cash on delivery, without a payment, or with no incentive", () => {
+    const incentive: PrepaidIncentive = { kind: "flat", amountPaise: 5000 };
+    for (const payment of [{ method: "cod" as const, incentive }, null, online({ kind: "none" })]) {
+      const cart = summarizeCart({ lines, discount: null, shipping: rule, payment });
+      expect(cart.prepaid).toBeNull();
+      expect(cart.shipping?.orderTotalPaise).toBe(79900 + 7900);
+    }
+  });
+
+  it("is carried to the order's view with the shipping it charged", () => {
+    const pricing = orderPricingOf(
+      summarizeCart({ lines, discount: null, shipping: rule, payment: online({ kind: "free_shipping" }) }),
+    );
+    expect(pricing).toMatchObject({
+      prepaid: { kind: "free_shipping", amountPaise: 7900 },
+      shippingPaise: 0,
+      totalPaise: 79900,
+    });
   });
 });

@@ -1,6 +1,12 @@
 import type { ProductImage } from "./catalogue.ts";
 import { DISCOUNT_MESSAGES, discountAmount, type PricedCode, shortfallForCode } from "./discount.ts";
 import type { Paise } from "./money.ts";
+import {
+  type PaymentChoice,
+  type PrepaidIncentive,
+  type PrepaidSaving,
+  prepaidDiscountOn,
+} from "./prepaid-incentive.ts";
 
 /** Quantities run from 1 to 99 per line; setting 0 removes the line. */
 export const MAX_QUANTITY = 99;
@@ -102,7 +108,12 @@ export type PricedCart = {
   subtotalPaise: Paise;
   discount: AppliedDiscount | null;
   discountPaise: Paise;
-  /** Subtotal less discount; shipping is added at checkout. */
+  /**
+   * The owner's reward for paying online, when the order is priced as paid online and it saves something:
+   * a discount after the code's (in totalPaise), or the shipping fee waived (shipping.feePaise is then 0).
+   */
+  prepaid: PrepaidSaving | null;
+  /** Subtotal less the discount and a prepaid discount; shipping is added at checkout. */
   totalPaise: Paise;
   /** Shipping by the rule it was priced with (checkout and Place order), or null when none was given. */
   shipping: {
@@ -127,6 +138,11 @@ export type CartPricingInput = {
   version?: number;
   /** Given at checkout and Place order; the cart page adds shipping from the shop's config itself. */
   shipping?: ShippingRule | null;
+  /**
+   * How the order is paid, with the owner's prepaid incentive (checkout and Place order); without it, or for
+   * cash on delivery, no incentive is applied.
+   */
+  payment?: { method: PaymentChoice; incentive: PrepaidIncentive } | null;
 };
 
 export const AVAILABILITY_LABELS: Record<Exclude<Availability, "available">, string> = {
@@ -159,6 +175,7 @@ export function summarizeCart({
   discount: discountCode,
   version = 0,
   shipping,
+  payment,
 }: CartPricingInput): PricedCart {
   const priced = lines.map((line) => ({
     ...line,
@@ -188,7 +205,15 @@ export function summarizeCart({
     problem,
   };
   const discountPaise = discount?.amountPaise ?? 0;
-  const totalPaise = subtotalPaise - discountPaise;
+  const afterCodePaise = subtotalPaise - discountPaise;
+  const hasItems = priced.some((line) => line.availability === "available");
+  const quote = shipping ? shippingQuote(subtotalPaise, afterCodePaise, shipping, hasItems) : null;
+  const incentive = payment?.method === "razorpay" ? payment.incentive : null;
+  const prepaid = prepaidSavingOf(incentive, afterCodePaise, quote?.feePaise ?? 0);
+  const prepaidDiscountPaise = prepaid?.kind === "discount" ? prepaid.amountPaise : 0;
+  const totalPaise = afterCodePaise - prepaidDiscountPaise;
+  const waived = prepaid?.kind === "free_shipping";
+  const feePaise = waived ? 0 : (quote?.feePaise ?? 0);
   return {
     version,
     lines: priced,
@@ -196,17 +221,33 @@ export function summarizeCart({
     subtotalPaise,
     discount,
     discountPaise,
+    prepaid,
     totalPaise,
-    shipping: shipping
-      ? shippingQuote(
-          subtotalPaise,
-          totalPaise,
-          shipping,
-          priced.some((line) => line.availability === "available"),
-        )
-      : null,
+    shipping: quote && {
+      feePaise,
+      freeShippingShortfallPaise: waived ? 0 : quote.freeShippingShortfallPaise,
+      orderTotalPaise: totalPaise + feePaise,
+    },
     checkoutBlocker: checkoutBlocker(priced),
   };
+}
+
+/**
+ * What paying online saves: a discount on the goods after the code's, or the shipping fee. It comes after the
+ * free-shipping threshold is decided (on the value after the code), so choosing to pay online never costs a
+ * shopper free shipping; null when it saves nothing.
+ */
+function prepaidSavingOf(
+  incentive: PrepaidIncentive | null,
+  afterCodePaise: Paise,
+  feePaise: Paise,
+): PrepaidSaving | null {
+  if (!incentive || incentive.kind === "none") return null;
+  if (incentive.kind === "free_shipping") {
+    return feePaise > 0 ? { kind: "free_shipping", amountPaise: feePaise } : null;
+  }
+  const amountPaise = prepaidDiscountOn(afterCodePaise, incentive);
+  return amountPaise > 0 ? { kind: "discount", amountPaise } : null;
 }
 
 function shippingQuote(
@@ -214,7 +255,7 @@ function shippingQuote(
   totalPaise: Paise,
   rule: ShippingRule,
   hasItems: boolean,
-): PricedCart["shipping"] {
+): NonNullable<PricedCart["shipping"]> {
   const valuePaise = thresholdValue(rule, subtotalPaise, totalPaise);
   const feePaise = shippingFor(valuePaise, rule, hasItems);
   return {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PrepaidSaving } from "./prepaid-incentive.ts";
 
 /**
  * Confirming a cash-on-delivery order before it is packed (issue 29, docs/decisions/065): what the shopper's
@@ -34,6 +35,13 @@ export type CodConfirmPage = {
   confirmBy: string | null;
   lines: { name: string; quantity: number; lineTotalPaise: number }[];
   address: { name: string; city: string; state: string; pin: string };
+  /**
+   * "Pay online instead" (docs/decisions/072): the amount due paid online and what that saves (the owner's
+   * prepaid incentive); null when the order no longer waits or online payment is off.
+   */
+  payOnline: { totalPaise: number; savingPaise: number } | null;
+  /** What paying online saved, once the order was paid that way. */
+  prepaid: PrepaidSaving | null;
 };
 
 /** One order on the staff's "to confirm" list: what a call needs. */

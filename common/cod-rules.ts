@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { INDIAN_STATE_NAMES } from "./india.ts";
 import { formatRupees, type Paise } from "./money.ts";
+import type { PrepaidIncentive } from "./prepaid-incentive.ts";
 import { plainText } from "./schemas/text.ts";
 
 /**
@@ -220,5 +221,7 @@ export const codPlaceRuleKeySchema = z
 /** The admin's view of the rules: the settings and the place rules. */
 export type AdminCodRules = {
   settings: CodSettings & { updatedAt: string | null };
+  /** The reward for paying online, priced at checkout (common/prepaid-incentive.ts). */
+  prepaidIncentive: PrepaidIncentive;
   places: (CodPlaceRule & { updatedAt: string })[];
 };

@@ -1,5 +1,6 @@
 import type { Availability, PricedCart } from "./cart.ts";
 import type { Paise } from "./money.ts";
+import type { PrepaidSaving } from "./prepaid-incentive.ts";
 
 /**
  * The checkout page's and Place order's view of a priced cart (common/cart.ts summarizeCart, with the
@@ -36,6 +37,9 @@ export type OrderPricing = {
   discount: { code: string; description: string; amountPaise: Paise } | null;
   /** Why the applied code cannot be used on this order; the order is refused until it is removed. */
   discountProblem: { code: string; message: string } | null;
+  /** What paying online saved (the owner's prepaid incentive), when priced as paid online. */
+  prepaid: PrepaidSaving | null;
+  /** The fee charged: 0 when free, or waived by the prepaid incentive. */
   shippingPaise: Paise;
   /** How much more would make shipping free; 0 when it already is. */
   freeShippingShortfallPaise: Paise;
@@ -71,6 +75,7 @@ export function orderPricingOf(cart: PricedCart): OrderPricing {
         ? { code: discount.code, description: discount.description, amountPaise: discount.amountPaise }
         : null,
     discountProblem: discount?.problem ? { code: discount.code, message: discount.problem } : null,
+    prepaid: cart.prepaid,
     shippingPaise: cart.shipping.feePaise,
     freeShippingShortfallPaise: cart.shipping.freeShippingShortfallPaise,
     totalPaise: cart.shipping.orderTotalPaise,

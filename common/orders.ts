@@ -5,6 +5,7 @@ import type { DeliveryEstimate } from "./delivery-estimate.ts";
 import type { ListCursors, ListTotal } from "./lists.ts";
 import type { OrderActor, OrderEventKind, OrderStatus } from "./order-lifecycle.ts";
 import type { OrderPricing } from "./order-pricing.ts";
+import type { PrepaidSaving } from "./prepaid-incentive.ts";
 import type { Address, SavedAddress } from "./schemas/address.ts";
 
 export type PaymentMethod = "cod" | "razorpay";
@@ -16,11 +17,15 @@ export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
 
 export type PaymentOptions = {
   cod: { enabled: boolean; maxOrderPaise: number; available: boolean };
-  razorpay: { enabled: boolean };
+  /** `offer`: what paying online saves on this order (the owner's prepaid incentive), in words; null: nothing. */
+  razorpay: { enabled: boolean; offer: string | null };
 };
 
 export type CheckoutSummary = {
+  /** The order paid in cash on delivery, or before a way of paying is chosen. */
   pricing: OrderPricing;
+  /** The same order paid online, with the owner's prepaid incentive; null when Razorpay is off. */
+  onlinePricing: OrderPricing | null;
   /** Image URLs for the lines, by item id. */
   images: Record<string, string>;
   addresses: SavedAddress[];
@@ -75,6 +80,8 @@ export type OrderListItem = {
 export type OrderDetail = OrderListItem & {
   subtotalPaise: number;
   discount: { code: string; amountPaise: number } | null;
+  /** What paying online saved (the owner's prepaid incentive, docs/decisions/072). */
+  prepaid: PrepaidSaving | null;
   shippingPaise: number;
   /** As the order was shipped to; the district is null on orders placed before orders kept it. */
   address: Omit<Address, "district"> & { district: string | null };

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import {
   availabilityOf,
   type CartEntry,
+  type CartPricingInput,
   type PricedCart,
   type ResolvedLine,
   type ShippingRule,
@@ -65,10 +66,10 @@ export const guestContacts = (buyer: { email: string; mobile: string }) => [
   `mobile:${buyer.mobile}`,
 ];
 
-/** The shop's shipping rule, for the checkout page and Place order. */
-
 export type LoadedCart = {
   cart: PricedCart;
+  /** The same lines and code priced for another way of paying (checkout shows both), without reading again. */
+  pricedFor: (payment: CartPricingInput["payment"]) => PricedCart;
   /** The cart's applied code, as stored (whether or not it can still be used). */
   discountCode: string | null;
   /** That code's uses per customer (null: no limit). */
@@ -80,7 +81,7 @@ type StoredLine = CartEntry & { addedPricePaise: number | null };
 /**
  * The one loader of a priced cart, for the cart, the checkout page and Place order: a guest's lines or an
  * account's saved cart at today's prices and stock, with the applied code as it stands for this buyer,
- * priced by common/cart.ts summarizeCart.
+ * priced by common/cart.ts summarizeCart (with the way of paying and the owner's prepaid incentive, when given).
  * With `lock`, inside the order transaction, it holds the row lock on the cart, so nothing it decided on can
  * change before the order commits. Products and combos are read without a lock: the order takes their stock
  * last, by one conditional UPDATE each (place-order.ts takeStock), so a product everyone wants is locked only
@@ -89,13 +90,20 @@ type StoredLine = CartEntry & { addedPricePaise: number | null };
 export async function loadPricedCart(
   db: DbOrTx,
   buyer: Buyer,
-  { lock = false, shipping = null }: { lock?: boolean; shipping?: ShippingRule | null } = {},
+  {
+    lock = false,
+    shipping = null,
+    payment = null,
+  }: { lock?: boolean; shipping?: ShippingRule | null; payment?: CartPricingInput["payment"] } = {},
 ): Promise<LoadedCart> {
   const stored = await storedCart(db, buyer, lock);
   const lines = await resolveLines(db, stored.lines);
   const standing = stored.discountCode ? await loadDiscountFor(db, buyer, stored.discountCode) : null;
+  const pricedFor = (choice: CartPricingInput["payment"]) =>
+    summarizeCart({ lines, discount: standing, version: stored.version, shipping, payment: choice });
   return {
-    cart: summarizeCart({ lines, discount: standing, version: stored.version, shipping }),
+    cart: pricedFor(payment),
+    pricedFor,
     discountCode: stored.discountCode,
     usesPerCustomer: standing?.usesPerCustomer ?? null,
   };

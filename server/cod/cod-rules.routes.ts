@@ -1,11 +1,18 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { codPlaceRuleKeySchema, codPlaceRuleSchema, codSettingsSchema } from "../../common/cod-rules.ts";
+import { prepaidIncentiveSchema } from "../../common/prepaid-incentive.ts";
 import { requireAdmin, requireOwner } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
-import { adminCodRules, deleteCodPlaceRule, putCodPlaceRule, saveCodSettings } from "./cod-rules.ts";
+import {
+  adminCodRules,
+  deleteCodPlaceRule,
+  putCodPlaceRule,
+  saveCodSettings,
+  savePrepaidIncentive,
+} from "./cod-rules.ts";
 
 /**
  * The owner's COD rules (docs/decisions/062): staff may read them (to answer a shopper), only the owner
@@ -21,6 +28,11 @@ export function adminCodRuleRoutes(deps: Deps) {
     .get("/", async (c) => c.json(await adminCodRules(db, env)))
     .put("/settings", validate("json", codSettingsSchema), async (c) =>
       c.json({ settings: await saveCodSettings(db, env, c.req.valid("json"), c.get("admin")) }),
+    )
+    .put("/prepaid-incentive", validate("json", prepaidIncentiveSchema), async (c) =>
+      c.json({
+        prepaidIncentive: await savePrepaidIncentive(db, c.req.valid("json"), c.get("admin")),
+      }),
     )
     .put("/places", validate("json", codPlaceRuleSchema), async (c) => {
       const { rule, created } = await putCodPlaceRule(db, c.req.valid("json"), c.get("admin"));

@@ -9,6 +9,7 @@ import {
   evaluateCod,
 } from "../../common/cod-rules.ts";
 import type { CodSettings as ShownCodSettings } from "../../common/delivery-check.ts";
+import { NO_PREPAID_INCENTIVE, type PrepaidIncentive } from "../../common/prepaid-incentive.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { codPlaceRules, codSettings, orderRto, orders } from "../db/schema.ts";
@@ -137,6 +138,60 @@ export async function decideCod(
   });
 }
 
+/** The owner's reward for paying online, as the row keeps it (the environment gives none). */
+function incentiveOf(row: SettingsRow | undefined): PrepaidIncentive {
+  switch (row?.prepaidIncentive) {
+    case "percent":
+      return { kind: "percent", percent: row.prepaidPercent ?? 0, capPaise: row.prepaidCapPaise };
+    case "flat":
+      return { kind: "flat", amountPaise: row.prepaidAmountPaise ?? 0 };
+    case "free_shipping":
+      return { kind: "free_shipping" };
+    default:
+      return NO_PREPAID_INCENTIVE;
+  }
+}
+
+/** The incentive as it stands; Place order and switching to online payment read it in their transaction. */
+export async function readPrepaidIncentive(db: DbOrTx): Promise<PrepaidIncentive> {
+  const [row] = await db.select().from(codSettings).where(eq(codSettings.id, 1));
+  return incentiveOf(row);
+}
+
+/** For the checkout page: remembered with the COD rules and forgotten with them (the row's trigger). */
+export function cachedPrepaidIncentive(deps: Deps): Promise<PrepaidIncentive> {
+  return deps.catalogue.remember("prepaid incentive", () => readPrepaidIncentive(deps.db));
+}
+
+/**
+ * Saves the owner's incentive under the row's lock, audited with the COD rules. Like the confirmation hours it
+ * does not count as saving the COD switches (updated_by stays as it was).
+ */
+export async function savePrepaidIncentive(db: Db, input: PrepaidIncentive, actor: AuditActor) {
+  const columns = {
+    prepaidIncentive: input.kind,
+    prepaidPercent: input.kind === "percent" ? input.percent : null,
+    prepaidCapPaise: input.kind === "percent" ? input.capPaise : null,
+    prepaidAmountPaise: input.kind === "flat" ? input.amountPaise : null,
+  };
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(codSettings).where(eq(codSettings.id, 1)).for("update");
+    await tx
+      .insert(codSettings)
+      .values({ id: 1, ...columns })
+      .onConflictDoUpdate({ target: codSettings.id, set: { ...columns, updatedAt: new Date() } });
+    await recordAudit(tx, {
+      actor,
+      entityType: "cod_rule",
+      entityId: "prepaid-incentive",
+      action: "update",
+      before: incentiveOf(current),
+      after: input,
+    });
+    return input;
+  });
+}
+
 // ---- The owner's page
 
 /** The page's view: the settings and the place rules (the first 500). */
@@ -147,6 +202,7 @@ export async function adminCodRules(db: Db, env: Env): Promise<AdminCodRules> {
   ]);
   return {
     settings: { ...settingsOf(row, env), updatedAt: row?.updatedBy ? row.updatedAt.toISOString() : null },
+    prepaidIncentive: incentiveOf(row),
     places: places.map((place) => ({ ...placeOf(place), updatedAt: place.updatedAt.toISOString() })),
   };
 }

@@ -8,11 +8,12 @@ import {
   codConfirmTokenSchema,
   staffCancelSchema,
 } from "../../common/cod-confirm.ts";
-import { orderNumberSchema } from "../../common/schemas/orders.ts";
+import { orderNumberSchema, verifyPaymentSchema } from "../../common/schemas/orders.ts";
 import { requireAdmin, requireOwner } from "../auth/session.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
+import { verifyOrderPayment } from "../payments/order-payment.ts";
 import { validate } from "../validate.ts";
 import {
   cancelCodOrder,
@@ -22,40 +23,66 @@ import {
   presentConfirmPage,
   saveConfirmHours,
 } from "./confirmation.ts";
+import { openPayOnlineInstead } from "./pay-online-instead.ts";
 
 /** The shopper's one-tap link (no sign-in): the order, and Confirm or Cancel (docs/decisions/065). */
 export function codConfirmRoutes(deps: Deps) {
   const linked = (number: string, token: string) => orderByLink(deps, number, token);
-  return new Hono()
-    .get(
-      "/:number",
-      validate("param", orderNumberSchema),
-      validate("query", codConfirmTokenSchema),
-      async (c) => {
-        const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
-        return c.json(await presentConfirmPage(deps, order));
-      },
-    )
-    .post(
-      "/:number/confirm",
-      validate("param", orderNumberSchema),
-      validate("query", codConfirmTokenSchema),
-      validate("json", codConfirmActionSchema),
-      async (c) => {
-        const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
-        return c.json(await presentConfirmPage(deps, await confirmCodOrder(deps, order.id, "link")));
-      },
-    )
-    .post(
-      "/:number/cancel",
-      validate("param", orderNumberSchema),
-      validate("query", codConfirmTokenSchema),
-      validate("json", codConfirmActionSchema),
-      async (c) => {
-        const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
-        return c.json(await presentConfirmPage(deps, await cancelCodOrder(deps, order.id, "link")));
-      },
-    );
+  return (
+    new Hono()
+      .get(
+        "/:number",
+        validate("param", orderNumberSchema),
+        validate("query", codConfirmTokenSchema),
+        async (c) => {
+          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await presentConfirmPage(deps, order));
+        },
+      )
+      .post(
+        "/:number/confirm",
+        validate("param", orderNumberSchema),
+        validate("query", codConfirmTokenSchema),
+        validate("json", codConfirmActionSchema),
+        async (c) => {
+          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await presentConfirmPage(deps, await confirmCodOrder(deps, order.id, "link")));
+        },
+      )
+      .post(
+        "/:number/cancel",
+        validate("param", orderNumberSchema),
+        validate("query", codConfirmTokenSchema),
+        validate("json", codConfirmActionSchema),
+        async (c) => {
+          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await presentConfirmPage(deps, await cancelCodOrder(deps, order.id, "link")));
+        },
+      )
+      // "Pay online instead" (docs/decisions/072): the Razorpay Checkout options for the amount due paid online.
+      .post(
+        "/:number/pay-online",
+        validate("param", orderNumberSchema),
+        validate("query", codConfirmTokenSchema),
+        validate("json", codConfirmActionSchema),
+        async (c) => {
+          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(await openPayOnlineInstead(deps, order.id));
+        },
+      )
+      .post(
+        "/:number/pay-online/verify",
+        validate("param", orderNumberSchema),
+        validate("query", codConfirmTokenSchema),
+        validate("json", verifyPaymentSchema),
+        async (c) => {
+          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          return c.json(
+            await presentConfirmPage(deps, await verifyOrderPayment(deps, order, c.req.valid("json"))),
+          );
+        },
+      )
+  );
 }
 
 /** Every endpoint answers 401 signed out and 403 to a customer, before reading anything sent. */

@@ -18,7 +18,9 @@ import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
+import { prepaidSavingOf } from "../orders/orders.data.ts";
 import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
+import { payOnlineOffer } from "./pay-online-instead.ts";
 
 /**
  * A cash-on-delivery order is confirmed by its shopper before it is packed (issue 29, docs/decisions/065):
@@ -139,6 +141,8 @@ export async function presentConfirmPage(deps: Deps, order: OrderRow): Promise<C
     confirmBy: state === "waiting" && order.codConfirmBy ? order.codConfirmBy.toISOString() : null,
     lines,
     address: { name: order.shipName, city: order.shipCity, state: order.shipState, pin: order.shipPin },
+    payOnline: await payOnlineOffer(deps, order),
+    prepaid: prepaidSavingOf(order),
   };
 }
 

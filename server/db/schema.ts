@@ -527,6 +527,10 @@ export const orders = pgTable(
     discountCode: text("discount_code"),
     discountPaise: integer("discount_paise").notNull().default(0),
     shippingPaise: integer("shipping_paise").notNull(),
+    /** What the prepaid incentive took off the goods (docs/decisions/072); in the total, apportioned as the discount is on the invoice. */
+    prepaidDiscountPaise: integer("prepaid_discount_paise").notNull().default(0),
+    /** The shipping fee the prepaid incentive waived (shipping_paise is then 0): shown, not in the total. */
+    prepaidShippingWaivedPaise: integer("prepaid_shipping_waived_paise").notNull().default(0),
     totalPaise: integer("total_paise").notNull(),
     // The delivery address as it was when ordered: a later edit of the address book never rewrites a delivery.
     shipName: text("ship_name").notNull(),
@@ -595,11 +599,11 @@ export const orders = pgTable(
     index("orders_ship_city_created_at_id_idx").on(table.shipCity, table.createdAt, table.id),
     check(
       "orders_amounts_not_negative",
-      sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0`,
+      sql`${table.subtotalPaise} >= 0 and ${table.discountPaise} >= 0 and ${table.shippingPaise} >= 0 and ${table.prepaidDiscountPaise} >= 0 and ${table.prepaidShippingWaivedPaise} >= 0`,
     ),
     check(
       "orders_total_adds_up",
-      sql`${table.totalPaise} = ${table.subtotalPaise} - ${table.discountPaise} + ${table.shippingPaise}`,
+      sql`${table.totalPaise} = ${table.subtotalPaise} - ${table.discountPaise} - ${table.prepaidDiscountPaise} + ${table.shippingPaise}`,
     ),
   ],
 );
@@ -1185,6 +1189,17 @@ export const codSettings = pgTable(
      * null: COD_CONFIRM_HOURS. Saved on its own, so it does not count as saving the switches (updated_by).
      */
     confirmHours: integer("confirm_hours"),
+    /**
+     * The reward for paying online (common/prepaid-incentive.ts, docs/decisions/072): none, percent (with
+     * prepaid_percent and an optional prepaid_cap_paise), flat (prepaid_amount_paise) or free_shipping. Saved
+     * on its own, like the hours.
+     */
+    prepaidIncentive: text("prepaid_incentive", { enum: ["none", "percent", "flat", "free_shipping"] })
+      .notNull()
+      .default("none"),
+    prepaidPercent: integer("prepaid_percent"),
+    prepaidCapPaise: integer("prepaid_cap_paise"),
+    prepaidAmountPaise: integer("prepaid_amount_paise"),
     updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
     ...timestamps,
   },
@@ -1195,6 +1210,10 @@ export const codSettings = pgTable(
       sql`${table.maxOrderPaise} >= 0 and coalesce(${table.firstOrderMaxPaise}, 0) >= 0 and coalesce(${table.prepaidOnlyAfterRtos}, 1) >= 1`,
     ),
     check("cod_settings_confirm_hours", sql`coalesce(${table.confirmHours}, 1) between 1 and 720`),
+    check(
+      "cod_settings_prepaid_incentive",
+      sql`(${table.prepaidIncentive} = 'none' or ${table.prepaidIncentive} = 'free_shipping') or (${table.prepaidIncentive} = 'percent' and ${table.prepaidPercent} between 1 and 50 and coalesce(${table.prepaidCapPaise}, 1) > 0) or (${table.prepaidIncentive} = 'flat' and ${table.prepaidAmountPaise} > 0)`,
+    ),
   ],
 );
 
@@ -1214,6 +1233,33 @@ export const codPlaceRules = pgTable(
     uniqueIndex("cod_place_rules_kind_value").on(table.kind, sql`lower(${table.value})`),
     check("cod_place_rules_kind", sql`${table.kind} in ('pin', 'district', 'state')`),
     check("cod_place_rules_max", sql`coalesce(${table.maxPaise}, 0) >= 0`),
+  ],
+);
+
+/**
+ * A cash-on-delivery order its shopper chose to pay online instead, from the confirmation link
+ * (docs/decisions/072): the Razorpay order made for it and the order's figures once paid that way, priced
+ * when the switch was asked for. One per order (the key), so a second tap opens the same payment; the order
+ * stays cash on delivery until the payment is verified.
+ */
+export const codPaymentSwitches = pgTable(
+  "cod_payment_switches",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    razorpayOrderId: text("razorpay_order_id").notNull().unique(),
+    shippingPaise: integer("shipping_paise").notNull(),
+    prepaidDiscountPaise: integer("prepaid_discount_paise").notNull(),
+    prepaidShippingWaivedPaise: integer("prepaid_shipping_waived_paise").notNull(),
+    totalPaise: integer("total_paise").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "cod_payment_switches_amounts",
+      sql`${table.shippingPaise} >= 0 and ${table.prepaidDiscountPaise} >= 0 and ${table.prepaidShippingWaivedPaise} >= 0 and ${table.totalPaise} >= 0`,
+    ),
   ],
 );
 

@@ -188,7 +188,8 @@ export async function issueInvoice(
   const intraState = order.shipState === supplier.state;
   const tax = computeTax({
     lines: await goodsLines(tx, order.id),
-    discountPaise: order.discountPaise,
+    // The prepaid incentive is a discount on the goods too, shared over the lines as the code's is.
+    discountPaise: order.discountPaise + order.prepaidDiscountPaise,
     shippingPaise: order.shippingPaise,
     intraState,
   });

@@ -6,13 +6,14 @@ import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { orderPricingOf } from "../../common/order-pricing.ts";
 import type { AddressDelivery, CheckoutSummary } from "../../common/orders.ts";
+import { prepaidOffer } from "../../common/prepaid-incentive.ts";
 import type { AddressInput, SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
 import { listAddresses } from "../addresses/addresses.data.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { requireUser } from "../auth/session.ts";
 import { guestCart, type LoadedCart, loadPricedCart } from "../cart/priced-cart.ts";
-import { cachedCodRules, decideCod } from "../cod/cod-rules.ts";
+import { cachedCodRules, cachedPrepaidIncentive, decideCod } from "../cod/cod-rules.ts";
 import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
@@ -32,13 +33,16 @@ export function checkoutRoutes(deps: Deps) {
   // The owner's rule, remembered with the catalogue; Place order reads it again inside its transaction.
   const shippingRule = async () => (await rememberSettings(deps)).shipping;
   const summarize = async (
-    { cart }: LoadedCart,
+    { cart, pricedFor }: LoadedCart,
     shipping: ShippingRule,
     addresses: SavedAddress[],
     customer: { userId: string } | { guestAddress: AddressInput | null },
   ): Promise<CheckoutSummary> => {
     const pricing = orderPricingOf(cart);
-    const rules = await cachedCodRules(deps);
+    const [rules, incentive] = await Promise.all([cachedCodRules(deps), cachedPrepaidIncentive(deps)]);
+    const razorpayOn = razorpayConfig(deps.env) !== null;
+    // Priced by the same pipeline with the way of paying as its input: what Place order will charge either way.
+    const onlinePricing = razorpayOn ? orderPricingOf(pricedFor({ method: "razorpay", incentive })) : null;
     const userId = "userId" in customer ? customer.userId : null;
     const guestAddress = "guestAddress" in customer ? customer.guestAddress : null;
     const [delivery, guestDelivery] = await Promise.all([
@@ -47,6 +51,7 @@ export function checkoutRoutes(deps: Deps) {
     ]);
     return {
       pricing,
+      onlinePricing,
       images: Object.fromEntries(pricing.lines.map((line) => [line.itemId, imageFor(line.image).small])),
       addresses,
       estimate: estimateDelivery(new Date()),
@@ -56,7 +61,12 @@ export function checkoutRoutes(deps: Deps) {
           maxOrderPaise: rules.maxOrderPaise,
           available: rules.enabled && pricing.totalPaise <= rules.maxOrderPaise,
         },
-        razorpay: { enabled: razorpayConfig(deps.env) !== null },
+        razorpay: {
+          enabled: razorpayOn,
+          offer: onlinePricing
+            ? prepaidOffer(incentive, pricing.totalPaise - onlinePricing.totalPaise)
+            : null,
+        },
       },
       freeShippingMinPaise: shipping.freeShippingMinPaise,
       freeShippingBasis: shipping.freeShippingBasis,

@@ -16,7 +16,7 @@ import { orderPricingOf } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import { type EditOrderItems, type OrderEditResult, orderEditable } from "../../common/schemas/order-edit.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import { decideCod, readCodRules } from "../cod/cod-rules.ts";
+import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
 import type { Tx } from "../db/client.ts";
 import {
   combos,
@@ -35,6 +35,7 @@ import { httpError, notFound } from "../errors.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
+import { prepaidColumns } from "./place-order.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
 async function lockEditableOrder(tx: Tx, number: string, what: string): Promise<OrderRow> {
@@ -408,6 +409,8 @@ export async function editOrderItems(
         lines: items,
         discount: await discountForOrder(tx, order),
         shipping: await readShippingRule(tx, deps.env),
+        // Paid online, the order keeps the reward for paying online, as the owner has it now (decision 072).
+        payment: { method: order.paymentMethod, incentive: await readPrepaidIncentive(tx) },
       }),
     );
     const unavailable = pricing.problems.find((problem) => problem.reason === "not_sold");
@@ -500,6 +503,7 @@ export async function editOrderItems(
       discountCode,
       discountPaise,
       shippingPaise: pricing.shippingPaise,
+      ...prepaidColumns(pricing),
       totalPaise: pricing.totalPaise,
     };
     if (paidOnline && pricing.totalPaise < order.totalPaise) {

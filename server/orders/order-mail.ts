@@ -6,9 +6,10 @@ import { formatMobile } from "../../common/india.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderMailKind } from "../../common/order-lifecycle.ts";
+import { PREPAID_LINE_LABEL } from "../../common/prepaid-incentive.ts";
 import { codConfirmLink, hoursToConfirm } from "../cod/confirm-link.ts";
 import type { Tx } from "../db/client.ts";
-import { orderLines, orders, users } from "../db/schema.ts";
+import { type OrderRow, orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { renderTaxDocumentPdf } from "../invoices/invoice-pdf.ts";
 import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts";
@@ -344,7 +345,10 @@ function composeOrderMail(
     ...(order.discountCode
       ? [`  Discount (${order.discountCode})  -${formatRupees(order.discountPaise)}`]
       : []),
-    `  Shipping  ${order.shippingPaise ? formatRupees(order.shippingPaise) : "Free"}`,
+    ...(order.prepaidDiscountPaise > 0
+      ? [`  ${PREPAID_LINE_LABEL}  -${formatRupees(order.prepaidDiscountPaise)}`]
+      : []),
+    `  Shipping  ${shippingWords(order)}`,
     `  Total (incl. GST)  ${total}`,
   ];
   const address = [
@@ -394,7 +398,8 @@ ${body.map((block) => block.html).join("\n")}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="font-size:14px">${itemsHtml}
 ${totalRow("Subtotal", formatRupees(order.subtotalPaise))}
 ${order.discountCode ? totalRow(`Discount (${order.discountCode})`, `-${formatRupees(order.discountPaise)}`) : ""}
-${totalRow("Shipping", order.shippingPaise ? formatRupees(order.shippingPaise) : "Free")}
+${order.prepaidDiscountPaise > 0 ? totalRow(PREPAID_LINE_LABEL, `-${formatRupees(order.prepaidDiscountPaise)}`) : ""}
+${totalRow("Shipping", shippingWords(order))}
 ${totalRow("Total (incl. GST)", total, true)}
 </table>
 <h2 style="margin:20px 0 8px;font-size:16px">Delivering to</h2>
@@ -406,3 +411,11 @@ ${totalRow("Total (incl. GST)", total, true)}
 </body></html>`;
   return { subject, text, html };
 }
+
+/** "Free", "Free for paying online" when the prepaid incentive waived the fee, or the fee. */
+const shippingWords = (order: Pick<OrderRow, "shippingPaise" | "prepaidShippingWaivedPaise">) =>
+  order.shippingPaise
+    ? formatRupees(order.shippingPaise)
+    : order.prepaidShippingWaivedPaise > 0
+      ? "Free for paying online"
+      : "Free";

@@ -8,6 +8,7 @@ import {
   STATUS_LABELS,
 } from "../../common/order-lifecycle.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import { switchedFigures } from "../cod/pay-online-instead.ts";
 import type { Tx } from "../db/client.ts";
 import type { OrderRow } from "../db/schema.ts";
 import { combos, orderEvents, orderLines, orderRto, orders, products } from "../db/schema.ts";
@@ -285,7 +286,12 @@ export async function confirmRazorpayPayment(
       .for("update");
     if (!order) return null;
     if (order.razorpayPaymentId) return { order, changed: false, confirmed: false };
-    if (payment.amountPaise !== undefined && payment.amountPaise !== order.totalPaise) {
+    // A cash-on-delivery order its shopper chose to pay online (docs/decisions/072): paid while it still waits
+    // for confirmation, it becomes an order paid online at the figures priced for the switch.
+    const switched = await switchedFigures(tx, order);
+    const switching = switched !== null && order.status === "placed";
+    const due = switched?.totalPaise ?? order.totalPaise;
+    if (payment.amountPaise !== undefined && payment.amountPaise !== due) {
       log.error(
         { paymentId: payment.paymentId, amountPaise: payment.amountPaise, order: order.number },
         "Razorpay payment does not match the order's total",
@@ -293,7 +299,7 @@ export async function confirmRazorpayPayment(
       return { order, changed: false, confirmed: false };
     }
     const source = payment.via === "browser" ? "confirmed by the browser" : "confirmed by Razorpay";
-    const confirms = order.status === "awaiting_payment";
+    const confirms = order.status === "awaiting_payment" || switching;
     const [row] = await tx
       .update(orders)
       .set({
@@ -301,6 +307,7 @@ export async function confirmRazorpayPayment(
         paidAt: now,
         updatedAt: now,
         ...(confirms ? { status: "confirmed" as const } : {}),
+        ...(switching ? { ...switched, paymentMethod: "razorpay" as const, codConfirmBy: null } : {}),
       })
       .where(and(eq(orders.id, order.id), isNull(orders.razorpayPaymentId)))
       .returning();
@@ -311,14 +318,17 @@ export async function confirmRazorpayPayment(
       kind: confirms ? "status" : "payment",
       actor: "payment",
       actorUserId: null,
-      note: confirms
-        ? `Paid online, payment ${payment.paymentId} ${source}`
-        : `Payment ${payment.paymentId} arrived after the order was ${STATUS_LABELS[order.status].toLowerCase()}; refund due`,
+      note: switching
+        ? `Paid online instead of cash on delivery, payment ${payment.paymentId} ${source}: no confirmation needed`
+        : confirms
+          ? `Paid online, payment ${payment.paymentId} ${source}`
+          : `Payment ${payment.paymentId} arrived after the order was ${STATUS_LABELS[order.status].toLowerCase()}; refund due`,
       createdAt: now,
     });
     if (confirms) {
       await issueInvoice(tx, row ?? order, now);
-      await enqueueOrderMail(tx, order.id, "placed");
+      // The shopper of a switched order already has its "placed" mail.
+      if (!switching) await enqueueOrderMail(tx, order.id, "placed");
     }
     return { order: row ?? order, changed: true, confirmed: confirms };
   });

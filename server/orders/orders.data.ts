@@ -4,6 +4,7 @@ import { trackingUrl } from "../../common/couriers.ts";
 import { LIST_TOTAL_CAP } from "../../common/lists.ts";
 import { checkTransition, type LifecycleOrder, type OrderStatus } from "../../common/order-lifecycle.ts";
 import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } from "../../common/orders.ts";
+import type { PrepaidSaving } from "../../common/prepaid-incentive.ts";
 import { cappedTotal, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { type OrderRow, orderEvents, orderLines, orders } from "../db/schema.ts";
@@ -107,6 +108,7 @@ export function presentOrderDetail(
     ...presentListItem(order, lines, events),
     subtotalPaise: order.subtotalPaise,
     discount: order.discountCode ? { code: order.discountCode, amountPaise: order.discountPaise } : null,
+    prepaid: prepaidSavingOf(order),
     shippingPaise: order.shippingPaise,
     address: {
       name: order.shipName,
@@ -195,4 +197,14 @@ export async function listOrdersOf(db: DbOrTx, userId: string, query: KeysetRequ
     total: cappedTotal(counted?.count ?? 0, LIST_TOTAL_CAP),
     ...page.cursors,
   };
+}
+
+/** What the order keeps of the prepaid incentive, as the checkout summary showed it. */
+export function prepaidSavingOf(
+  order: Pick<OrderRow, "prepaidDiscountPaise" | "prepaidShippingWaivedPaise">,
+): PrepaidSaving | null {
+  if (order.prepaidDiscountPaise > 0) return { kind: "discount", amountPaise: order.prepaidDiscountPaise };
+  if (order.prepaidShippingWaivedPaise > 0)
+    return { kind: "free_shipping", amountPaise: order.prepaidShippingWaivedPaise };
+  return null;
 }

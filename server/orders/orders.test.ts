@@ -70,7 +70,7 @@ describe("the checkout summary", () => {
     expect(summary.addresses).toEqual([expect.objectContaining({ ...TEST_ADDRESS, phone: "9876543210" })]);
     expect(summary.payment).toEqual({
       cod: { enabled: true, maxOrderPaise: 500_000, available: true },
-      razorpay: { enabled: false },
+      razorpay: { enabled: false, offer: null },
     });
     expect(summary.images["bath-powder"]).toBe("/images/catalogue/bath-powder-1-400.webp");
     expect(summary.estimate.from < summary.estimate.to).toBe(true);

@@ -7,10 +7,11 @@ import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts
 import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type OrderPricing, orderPricingOf } from "../../common/order-pricing.ts";
+import type { PaymentMethod } from "../../common/orders.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import { type Buyer, guestContacts, loadPricedCart } from "../cart/priced-cart.ts";
-import { decideCod, readCodRules } from "../cod/cod-rules.ts";
+import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
@@ -98,7 +99,12 @@ export async function placeOrder(
       if (earlier) return { orderId: earlier, replayed: true, mail: false, order: null };
       await queueGuestOnlinePayments(tx, placement);
       // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
-      const { pricing, usesPerCustomer } = await priceLockedCart(tx, deps.env, placement.buyer);
+      const { pricing, usesPerCustomer } = await priceLockedCart(
+        tx,
+        deps.env,
+        placement.buyer,
+        placement.request.paymentMethod,
+      );
       const destination = await resolveAddress(tx, placement);
       const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
       const order = await writeOrder(tx, placement, pricing, destination, payment);
@@ -224,12 +230,14 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
 
 /**
  * The cart priced with its rows locked, by the same loader and arithmetic as the cart and the checkout page
- * show it: refused when an item cannot be had, the cart is empty, or its code cannot be used.
+ * show it, with the owner's prepaid incentive as it stands now for the way of paying chosen (whatever the
+ * page showed): refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
-async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer) {
+async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer, method: PaymentMethod) {
   const { cart, usesPerCustomer } = await loadPricedCart(tx, buyer, {
     lock: true,
     shipping: await readShippingRule(tx, env),
+    payment: { method, incentive: await readPrepaidIncentive(tx) },
   });
   const pricing = orderPricingOf(cart);
   const [problem] = pricing.problems;
@@ -410,6 +418,7 @@ function orderRow(
     discountCode: pricing.discount?.code ?? null,
     discountPaise: pricing.discount?.amountPaise ?? 0,
     shippingPaise: pricing.shippingPaise,
+    ...prepaidColumns(pricing),
     totalPaise: pricing.totalPaise,
     shipName: address.name,
     shipPhone: address.phone,
@@ -425,6 +434,12 @@ function orderRow(
     hasPerishables: pricing.lines.some((line) => line.perishable),
   };
 }
+
+/** What the order keeps of the prepaid incentive: the discount (in its total) or the shipping fee waived. */
+export const prepaidColumns = ({ prepaid }: Pick<OrderPricing, "prepaid">) => ({
+  prepaidDiscountPaise: prepaid?.kind === "discount" ? prepaid.amountPaise : 0,
+  prepaidShippingWaivedPaise: prepaid?.kind === "free_shipping" ? prepaid.amountPaise : 0,
+});
 
 const { escapeLiteral } = pg;
 

@@ -205,7 +205,7 @@ export async function bookShipment(
         hsn: product?.hsnCode ?? null,
       })),
       subtotalPaise: order.subtotalPaise,
-      discountPaise: order.discountPaise,
+      discountPaise: order.discountPaise + order.prepaidDiscountPaise,
       shippingPaise: order.shippingPaise,
       parcel,
     });

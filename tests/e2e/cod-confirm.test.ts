@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { savePrepaidIncentive } from "../../server/cod/cod-rules.ts";
 import { lapseUnconfirmedOrders } from "../../server/cod/confirmation.ts";
 import { createDb } from "../../server/db/client.ts";
 import { orders } from "../../server/db/schema.ts";
@@ -8,6 +9,7 @@ import type { Deps } from "../../server/deps.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createJobSignal } from "../../server/jobs/job-queue.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { putInCart, setStock, stockOf } from "../orders.ts";
@@ -21,6 +23,7 @@ let database: ReturnType<typeof createDb>;
 let owner: TestAccount;
 let shopper: TestAccount;
 let addressId: string;
+let fake: FakeRazorpay;
 
 const HOURS = 6;
 
@@ -62,11 +65,20 @@ async function shoot(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { COD_CONFIRM_HOURS: String(HOURS) } }));
+  fake = await startFakeRazorpay();
+  ({ shop, browser, stop } = await startShopAndBrowser({
+    env: { COD_CONFIRM_HOURS: String(HOURS), ...fake.env },
+  }));
   database = createDb(shop.databaseUrl ?? "", { max: 2 });
   await setStock(database.db, "bath-powder", 40);
   owner = await signUpViaHttp(shop.url, "owner@example.in");
   await makeAdmin(database.db, owner.userId);
+  // ₹40 off for paying online: what "Pay online instead" offers (docs/decisions/072).
+  await savePrepaidIncentive(
+    database.db,
+    { kind: "flat", amountPaise: 4000 },
+    { id: owner.userId, email: owner.email },
+  );
   shopper = await signUpViaHttp(shop.url, "meera@example.in");
   const { address } = await call(shopper, "POST", "/addresses", {
     name: "Meera Iyer",
@@ -81,6 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.pool.end();
   await stop?.();
+  await fake?.stop();
 });
 
 describe("a cash-on-delivery order is confirmed before it is packed", () => {
@@ -100,6 +113,48 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
       expect(await page.getByRole("button", { name: "Confirm my order" }).count()).toBe(0);
       await shoot(page, `cod-confirm-done-${viewport}`);
       expect(await statusOf(order.number)).toBe("confirmed");
+      await context.close();
+    }, 90_000);
+
+    it(`is switched to paying online from the link: closed, it waits still; paid, it goes to packing (${viewport})`, async () => {
+      const order = await placeCod();
+      const link = await confirmLink(order.number);
+      const context = await newContext(browser, shop, { viewport });
+      const page = await context.newPage();
+      await page.goto(link);
+      // Bath powder ₹599, free shipping: ₹559 paid online with the ₹40 off.
+      const payOnline = page.getByRole("button", { name: "Pay online instead · ₹559" });
+      await payOnline.waitFor();
+      await page.getByText("Save ₹40 when you pay online.").waitFor();
+      await shoot(page, `cod-confirm-pay-online-${viewport}`);
+
+      await payOnline.click();
+      const razorpay = page.getByRole("dialog", { name: "Razorpay test checkout" });
+      await razorpay.waitFor();
+      await razorpay.getByRole("button", { name: "Cancel payment" }).click();
+      await page.getByRole("status").getByText("Your order is still cash on delivery").waitFor();
+      expect(await statusOf(order.number)).toBe("placed");
+      await page.getByRole("button", { name: "Confirm my order" }).waitFor();
+
+      await payOnline.click();
+      await razorpay.waitFor();
+      await razorpay.getByRole("button", { name: "Pay with UPI (test)" }).click();
+      await page.getByRole("status").getByText("your payment is received").waitFor();
+      await page.getByRole("heading", { name: "Your order is confirmed", level: 1 }).waitFor();
+      await page.getByText("paid online").first().waitFor();
+      await page.getByText("−₹40").waitFor();
+      expect(await page.getByRole("button", { name: /Pay online instead/ }).count()).toBe(0);
+      await shoot(page, `cod-confirm-paid-online-${viewport}`);
+      const [row] = await database.db.select().from(orders).where(eq(orders.number, order.number));
+      expect(row).toMatchObject({
+        status: "confirmed",
+        paymentMethod: "razorpay",
+        prepaidDiscountPaise: 4000,
+        totalPaise: 55_900,
+      });
+      expect(row?.paidAt).not.toBeNull();
+      // One Razorpay order for the two attempts.
+      expect([...fake.orders.values()].filter((each) => each.receipt === order.number)).toHaveLength(1);
       await context.close();
     }, 90_000);
 

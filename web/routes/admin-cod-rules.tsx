@@ -8,6 +8,7 @@ import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
+import { PrepaidIncentiveForm } from "../features/cod/prepaid-incentive-form.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -50,6 +51,12 @@ export function Component() {
       </p>
       <ResultMessage message={message} />
       <SettingsForm rules={rules} isOwner={isOwner} onDone={done} onFailed={failed} />
+      <PrepaidIncentiveForm
+        incentive={rules.prepaidIncentive}
+        isOwner={isOwner}
+        onDone={done}
+        onFailed={failed}
+      />
       <section aria-labelledby="places-heading" className={`${cardClass} mt-4`}>
         <h2 id="places-heading" className="font-serif text-xl font-semibold">
           Places

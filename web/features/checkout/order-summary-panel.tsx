@@ -8,8 +8,8 @@ import type { Checkout, CheckoutData } from "./use-checkout.ts";
 
 /** The lines, the totals, when it arrives, and the one button that places the order. */
 export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData; checkout: Checkout }) {
-  const { pricing, guest } = summary;
-  const { notServed, notServedMessage, hasAddress, blocked, method } = checkout;
+  const { guest } = summary;
+  const { pricing, notServed, notServedMessage, hasAddress, blocked, method } = checkout;
   const payable = summary.payment.razorpay.enabled || summary.payment.cod.enabled;
   const choosePayment = hasAddress && !notServed && !blocked && payable && method === null;
   return (
@@ -31,6 +31,7 @@ export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData
       <OrderTotals
         subtotalPaise={pricing.subtotalPaise}
         discount={pricing.discount}
+        prepaid={pricing.prepaid}
         shippingPaise={pricing.shippingPaise}
         totalPaise={pricing.totalPaise}
       />

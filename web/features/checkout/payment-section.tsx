@@ -25,6 +25,7 @@ export function PaymentSection({
             checked={method === "razorpay"}
             onChange={setMethod}
             description="Pay securely with Razorpay: UPI apps, debit and credit cards or netbanking."
+            offer={payment.razorpay.offer}
           />
         )}
         {payment.cod.enabled && (
@@ -51,12 +52,15 @@ function PaymentChoice({
   onChange,
   disabled = false,
   description,
+  offer = null,
 }: {
   value: PaymentMethod;
   checked: boolean;
   onChange: (method: PaymentMethod) => void;
   disabled?: boolean;
   description: string;
+  /** What choosing this saves, shown under its description. */
+  offer?: string | null;
 }) {
   return (
     <label
@@ -76,6 +80,7 @@ function PaymentChoice({
       <span className="text-sm">
         <span className="block font-medium">{PAYMENT_METHOD_LABELS[value]}</span>
         {description}
+        {offer && <span className="mt-1 block font-medium text-brand-700 dark:text-brand-100">{offer}</span>}
       </span>
     </label>
   );

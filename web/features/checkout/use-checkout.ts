@@ -227,6 +227,8 @@ export function useCheckout(loaded: CheckoutData) {
   const [placing, setPlacing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const canPlace = !readiness.blocked && choice.hasAddress && !readiness.notServed && method !== null;
+  // The summary follows the way of paying: paying online may carry the owner's prepaid incentive.
+  const pricing = method === "razorpay" && summary.onlinePricing ? summary.onlinePricing : summary.pricing;
 
   async function placeOrder() {
     const { guest } = summary;
@@ -271,6 +273,7 @@ export function useCheckout(loaded: CheckoutData) {
     ...readiness,
     method,
     setMethod,
+    pricing,
     whatsappUpdates,
     setWhatsappUpdates,
     placing,

@@ -2,9 +2,12 @@ import { useState } from "react";
 import type { CodConfirmPage } from "../../../common/cod-confirm.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
+import type { RazorpayCheckout } from "../../../common/orders.ts";
+import { PREPAID_LINE_LABEL } from "../../../common/prepaid-incentive.ts";
 import { buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { api, isApiError } from "../../lib/api.ts";
+import { openRazorpayCheckout } from "../../lib/razorpay-checkout.ts";
 
 const HEADINGS: Record<CodConfirmPage["state"], string> = {
   waiting: "Please confirm your order",
@@ -19,7 +22,7 @@ const HEADINGS: Record<CodConfirmPage["state"], string> = {
  */
 export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage; token: string }) {
   const [page, setPage] = useState(initial);
-  const [busy, setBusy] = useState<"confirm" | "cancel" | null>(null);
+  const [busy, setBusy] = useState<"confirm" | "cancel" | "pay" | null>(null);
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
@@ -39,6 +42,33 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
           ? "Thank you: your order is confirmed and goes to packing."
           : "Your order is cancelled. Nothing was charged.",
       );
+    } catch (caught) {
+      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  // Paying online instead (docs/decisions/072): the order stays cash on delivery unless the payment goes through.
+  async function payOnline() {
+    setBusy("pay");
+    setError(null);
+    setSaid(null);
+    const path = (action: string) =>
+      `/cod-confirm/${page.number}/${action}?token=${encodeURIComponent(token)}`;
+    try {
+      const checkout = await api<RazorpayCheckout>(path("pay-online"), { method: "POST", body: {} });
+      const next = await openRazorpayCheckout(checkout, (body) =>
+        api<CodConfirmPage>(path("pay-online/verify"), { method: "POST", body }),
+      );
+      if (next) {
+        setPage(next);
+        setSaid("Thank you: your payment is received, and your order is confirmed and goes to packing.");
+      } else {
+        setSaid(
+          "The payment window was closed. Your order is still cash on delivery, waiting for you to confirm.",
+        );
+      }
     } catch (caught) {
       setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
     } finally {
@@ -95,6 +125,16 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
             </li>
           ))}
         </ul>
+        {page.prepaid && (
+          <p className="flex justify-between gap-4 py-1 text-brand-700 dark:text-brand-100">
+            <span>
+              {page.prepaid.kind === "free_shipping" ? "Shipping, for paying online" : PREPAID_LINE_LABEL}
+            </span>
+            <span className="tabular-nums">
+              {page.prepaid.kind === "free_shipping" ? "Free" : `−${formatRupees(page.prepaid.amountPaise)}`}
+            </span>
+          </p>
+        )}
         <p className="mt-2 flex justify-between border-t border-stone-200 pt-2 font-semibold dark:border-stone-700">
           <span>
             {page.paymentMethod === "cod" && page.state !== "cancelled" ? "To pay on delivery" : "Total"}
@@ -146,6 +186,25 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
             >
               Cancel order
             </button>
+          )}
+        </div>
+      )}
+      {page.state === "waiting" && page.payOnline && (
+        <div className="mt-3 flex flex-col gap-1">
+          <button
+            type="button"
+            className={`${buttonClass({ variant: "secondary" })} min-h-12`}
+            disabled={busy !== null}
+            onClick={payOnline}
+          >
+            {busy === "pay"
+              ? "Opening payment…"
+              : `Pay online instead · ${formatRupees(page.payOnline.totalPaise)}`}
+          </button>
+          {page.payOnline.savingPaise > 0 && (
+            <p className="text-center text-sm font-medium text-brand-700 dark:text-brand-100">
+              Save {formatRupees(page.payOnline.savingPaise)} when you pay online.
+            </p>
           )}
         </div>
       )}

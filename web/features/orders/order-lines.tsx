@@ -1,4 +1,5 @@
 import { formatRupees } from "../../../common/money.ts";
+import { PREPAID_LINE_LABEL, type PrepaidSaving } from "../../../common/prepaid-incentive.ts";
 import { cardClass, Thumbnail } from "../../components/card.tsx";
 
 export type DisplayLine = {
@@ -40,11 +41,14 @@ export function OrderLines({ lines }: { lines: DisplayLine[] }) {
 export function OrderTotals({
   subtotalPaise,
   discount,
+  prepaid,
   shippingPaise,
   totalPaise,
 }: {
   subtotalPaise: number;
   discount: { code: string; amountPaise: number } | null;
+  /** The owner's reward for paying online, when the order is (or would be) paid so. */
+  prepaid: PrepaidSaving | null;
   shippingPaise: number;
   totalPaise: number;
 }) {
@@ -61,9 +65,22 @@ export function OrderTotals({
             <dd>−{formatRupees(discount.amountPaise)}</dd>
           </div>
         )}
+        {prepaid?.kind === "discount" && (
+          <div className="flex justify-between text-brand-700 dark:text-brand-100">
+            <dt>{PREPAID_LINE_LABEL}</dt>
+            <dd>−{formatRupees(prepaid.amountPaise)}</dd>
+          </div>
+        )}
         <div className="flex justify-between">
           <dt>Shipping</dt>
-          <dd>{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
+          {prepaid?.kind === "free_shipping" ? (
+            <dd className="text-brand-700 dark:text-brand-100">
+              <s className="mr-1 text-stone-500 dark:text-stone-400">{formatRupees(prepaid.amountPaise)}</s>
+              Free for paying online
+            </dd>
+          ) : (
+            <dd>{shippingPaise === 0 ? "Free" : formatRupees(shippingPaise)}</dd>
+          )}
         </div>
         <div className="flex justify-between border-t border-stone-200 pt-2 text-base font-semibold dark:border-stone-700">
           <dt>Total</dt>
@@ -89,6 +106,7 @@ export function OrderItemsCard({ order }: { order: OrderAmounts & { lines: Displ
       <OrderTotals
         subtotalPaise={order.subtotalPaise}
         discount={order.discount}
+        prepaid={order.prepaid}
         shippingPaise={order.shippingPaise}
         totalPaise={order.totalPaise}
       />

@@ -1,0 +1,163 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CodConfirmPage } from "../../common/cod-confirm.ts";
+import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
+import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
+import { codPaymentSwitches, orderEvents, orders } from "../db/schema.ts";
+import { savePrepaidIncentive } from "./cod-rules.ts";
+import { codConfirmToken } from "./confirm-link.ts";
+
+const { shop, fake } = setUpTestAppWithRazorpay();
+let owner: TestAccount;
+let accounts = 0;
+
+async function placeCod(app = shop) {
+  const account = await signUpViaApp(app.app, `switch${++accounts}@example.in`);
+  const addressId = await saveAddress(app.app, account.cookie);
+  await putInCart(app.db, account.userId, [{ itemId: "badam-mix" }]);
+  const response = await placeOrderRequest(app.app, account.cookie, { addressId, paymentMethod: "cod" });
+  expect(response.status).toBe(201);
+  const { order } = (await response.json()) as { order: OrderDetail };
+  const [row] = await app.db.select().from(orders).where(eq(orders.number, order.number));
+  if (!row) throw new Error("no order row");
+  return row;
+}
+
+const linkPath = (app: typeof shop, row: { id: string; number: string }, action = "") =>
+  `/api/cod-confirm/${row.number}${action}?token=${codConfirmToken(app.deps.authSecret, row.id)}`;
+const post = async (app: typeof shop, url: string, body: unknown = {}) => {
+  const response = await app.app.request(url, jsonRequest({ method: "POST", body }));
+  return { status: response.status, body: await response.json() };
+};
+const rowOf = async (id: string) => (await shop.db.select().from(orders).where(eq(orders.id, id)))[0];
+const eventsOf = (id: string) => shop.db.select().from(orderEvents).where(eq(orderEvents.orderId, id));
+
+beforeAll(async () => {
+  owner = await signUpViaApp(shop.app, "switch-owner@example.in");
+  await makeAdmin(shop.db, owner.userId, "owner");
+  await setStock(shop.db, "badam-mix", 200);
+  // ₹30 off for paying online; badam mix is ₹399 with ₹49 shipping, ₹448 in cash.
+  await savePrepaidIncentive(
+    shop.db,
+    { kind: "flat", amountPaise: 3000 },
+    { id: owner.userId, email: owner.email },
+  );
+});
+
+describe("paying online instead, from the confirmation link", () => {
+  it("offers the amount due paid online with the incentive, and opens one Razorpay order however many taps", async () => {
+    const order = await placeCod();
+    const page = (await (await shop.app.request(linkPath(shop, order))).json()) as CodConfirmPage;
+    expect(page.payOnline).toEqual({ totalPaise: 41_800, savingPaise: 3000 });
+
+    const taps = await Promise.all(
+      Array.from({ length: 12 }, () => post(shop, linkPath(shop, order, "/pay-online"))),
+    );
+    expect(taps.map((tap) => tap.status)).toEqual(Array(12).fill(200));
+    const ids = new Set(taps.map((tap) => (tap.body as RazorpayCheckout).razorpayOrderId));
+    expect(ids.size).toBe(1);
+    expect(taps[0]?.body).toMatchObject({ amountPaise: 41_800, currency: "INR" });
+    const made = [...fake.orders.values()].filter((each) => each.receipt === order.number);
+    expect(made).toEqual([expect.objectContaining({ amount: 41_800 })]);
+    expect(
+      await shop.db.select().from(codPaymentSwitches).where(eq(codPaymentSwitches.orderId, order.id)),
+    ).toHaveLength(1);
+    const notes = (await eventsOf(order.id)).map((event) => event.note);
+    expect(notes.filter((note) => note?.startsWith("Chose to pay online instead"))).toEqual([
+      expect.stringContaining("₹418 to pay (paying online saves ₹30)"),
+    ]);
+    // Until it is paid, nothing about the order changes: closing the payment window leaves it as it was.
+    expect(await rowOf(order.id)).toMatchObject({
+      status: "placed",
+      paymentMethod: "cod",
+      totalPaise: 44_800,
+      paidAt: null,
+    });
+  });
+
+  it("makes the order a paid online order once the payment is verified, confirmed without asking", async () => {
+    const order = await placeCod();
+    const opened = await post(shop, linkPath(shop, order, "/pay-online"));
+    const checkout = opened.body as RazorpayCheckout;
+    const paid = fake.pay(checkout.razorpayOrderId);
+    const body = {
+      razorpayPaymentId: paid.razorpay_payment_id,
+      razorpayOrderId: paid.razorpay_order_id,
+      razorpaySignature: paid.razorpay_signature,
+    };
+    const verified = await post(shop, linkPath(shop, order, "/pay-online/verify"), body);
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({
+      state: "confirmed",
+      paymentMethod: "razorpay",
+      totalPaise: 41_800,
+      payOnline: null,
+    });
+    expect(await rowOf(order.id)).toMatchObject({
+      status: "confirmed",
+      paymentMethod: "razorpay",
+      prepaidDiscountPaise: 3000,
+      shippingPaise: 4900,
+      totalPaise: 41_800,
+      razorpayPaymentId: paid.razorpay_payment_id,
+    });
+    // Told twice (the page again, then Razorpay's webhook): applied once.
+    expect((await post(shop, linkPath(shop, order, "/pay-online/verify"), body)).status).toBe(200);
+    const hook = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
+    const webhook = await shop.app.request("/api/payments/razorpay/webhook", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Razorpay-Signature": hook.signature },
+      body: hook.body,
+    });
+    expect(webhook.status).toBe(200);
+    const paidEvents = (await eventsOf(order.id)).filter((event) =>
+      event.note?.startsWith("Paid online instead"),
+    );
+    expect(paidEvents).toHaveLength(1);
+    expect((await post(shop, linkPath(shop, order, "/pay-online"))).body.error.code).toBe(
+      "not_waiting_for_confirmation",
+    );
+  });
+
+  it("refuses an order already confirmed for cash, and a forged payment", async () => {
+    const order = await placeCod();
+    const opened = (await post(shop, linkPath(shop, order, "/pay-online"))).body as RazorpayCheckout;
+    const forged = await post(shop, linkPath(shop, order, "/pay-online/verify"), {
+      razorpayPaymentId: "pay_forged000001",
+      razorpayOrderId: opened.razorpayOrderId,
+      razorpaySignature: "0".repeat(64),
+    });
+    expect(forged.status).toBe(400);
+    expect((await post(shop, linkPath(shop, order, "/confirm"))).status).toBe(200);
+    const refused = await post(shop, linkPath(shop, order, "/pay-online"));
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: "not_waiting_for_confirmation" } } });
+    expect(await rowOf(order.id)).toMatchObject({
+      status: "confirmed",
+      paymentMethod: "cod",
+      totalPaise: 44_800,
+    });
+  });
+});
+
+describe("when Razorpay does not answer", () => {
+  let down: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    // A port fetch never connects to (the "bad ports" list): the gateway is unreachable.
+    down = await createTestApp({ ...fake.env, RAZORPAY_API_BASE: "http://127.0.0.1:9" });
+  });
+  afterAll(() => down?.close());
+
+  it("answers 503 in the error shape and leaves the order as it was", async () => {
+    const order = await placeCod(down);
+    const answer = await post(down, linkPath(down, order, "/pay-online"));
+    expect(answer).toMatchObject({ status: 503, body: { error: { code: "payment_unavailable" } } });
+    const [row] = await down.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(row).toMatchObject({ status: "placed", paymentMethod: "cod", razorpayOrderId: null });
+    expect(
+      await down.db.select().from(codPaymentSwitches).where(eq(codPaymentSwitches.orderId, order.id)),
+    ).toEqual([]);
+  });
+});
