@@ -9,15 +9,19 @@ import {
   createStaticHandler,
   createStaticRouter,
   matchRoutes,
+  type NonIndexRouteObject,
+  type RouteObject,
   StaticRouterProvider,
   type UIMatch,
 } from "react-router";
 import { type ApiTransport, setApiTransport } from "./lib/api.ts";
 import { describePage, headTags, type PageMeta, renderHeadHtml, scriptJson } from "./lib/document-head.ts";
 import { HYDRATION_DATA_ID } from "./lib/hydration.ts";
+import { ADMIN_ROUTE_ID } from "./lib/screen-route.ts";
 import type { ShopData } from "./lib/shop-data.ts";
 import { toJsonLd } from "./lib/structured-data.ts";
-import { routes, SERVER_RENDERED_PATHS } from "./router.tsx";
+import { routes as browserRoutes, SERVER_RENDERED_PATHS } from "./router.tsx";
+import { adminScreens } from "./routes/admin-screens.ts";
 
 export type RenderedPage =
   | { kind: "shell" }
@@ -33,6 +37,14 @@ export type RenderedPage =
       data: string;
       meta: PageMeta;
     };
+
+/** The browser finds staff's screens when one is opened (discoverRoutes); the server knows them all from the start. */
+const routes = browserRoutes.map(function withAdminScreens(route): RouteObject {
+  if (route.index === true || !route.children) return route;
+  const children = route.children.map(withAdminScreens);
+  const branch: NonIndexRouteObject = route;
+  return { ...branch, children: route.id === ADMIN_ROUTE_ID ? [...children, ...adminScreens] : children };
+});
 
 const handler = createStaticHandler(routes);
 

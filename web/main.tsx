@@ -8,7 +8,7 @@ import {
   RouterProvider,
 } from "react-router";
 import { HYDRATION_DATA_ID } from "./lib/hydration.ts";
-import { routes } from "./router.tsx";
+import { discoverRoutes, routes } from "./router.tsx";
 import "./styles.css";
 
 /**
@@ -31,13 +31,16 @@ async function start(container: HTMLElement) {
     // The shell of a page rendered in the browser only (cart, account, admin).
     createRoot(container).render(
       <StrictMode>
-        <RouterProvider router={createBrowserRouter(routes)} />
+        <RouterProvider router={createBrowserRouter(routes, { patchRoutesOnNavigation: discoverRoutes })} />
       </StrictMode>,
     );
     return;
   }
   await loadMatchedScreens();
-  const router = createBrowserRouter(routes, { hydrationData: JSON.parse(data) as HydrationState });
+  const router = createBrowserRouter(routes, {
+    hydrationData: JSON.parse(data) as HydrationState,
+    patchRoutesOnNavigation: discoverRoutes,
+  });
   // In a transition, hydration yields to the browser every few milliseconds instead of holding the main
   // thread for the whole page: a tap or scroll during it is answered.
   startTransition(() => {

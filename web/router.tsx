@@ -1,19 +1,8 @@
-import type { ComponentType } from "react";
-import type { ActionFunction, LoaderFunction, RouteObject } from "react-router";
+import type { PatchRoutesOnNavigationFunction, RouteObject } from "react-router";
 import { Spinner } from "./components/spinner.tsx";
+import { ADMIN_ROUTE_ID, screen } from "./lib/screen-route.ts";
 import { ROOT_ROUTE_ID } from "./lib/shop-data.ts";
 import { RootError, RootLayout, loader as rootLoader, shouldRevalidate } from "./routes/root-layout.tsx";
-
-/** A screen loaded on demand; its module exports Component and, where it needs data, loader (and action). */
-type ScreenModule = {
-  Component: ComponentType;
-  loader?: LoaderFunction;
-  action?: ActionFunction;
-  ErrorBoundary?: ComponentType;
-  handle?: unknown;
-};
-const screen = (path: string | undefined, load: () => Promise<ScreenModule>): RouteObject =>
-  path === undefined ? { index: true, lazy: load } : { path, lazy: load };
 
 const home = () => import("./routes/home.tsx");
 const contentPage = () => import("./routes/content-page.tsx");
@@ -49,34 +38,12 @@ export const routes: RouteObject[] = [
       screen("questions", () => import("./routes/questions.tsx")),
       screen("admin/login", () => import("./routes/admin-login.tsx")),
       {
+        id: ADMIN_ROUTE_ID,
         path: "admin",
         lazy: () => import("./routes/admin-layout.tsx"),
-        children: [
-          screen(undefined, () => import("./routes/admin-dashboard.tsx")),
-          screen("orders", () => import("./routes/admin-orders.tsx")),
-          screen("orders/:number", () => import("./routes/admin-order.tsx")),
-          screen("stock", () => import("./routes/admin-stock.tsx")),
-          screen("shipping", () => import("./routes/admin-shipping.tsx")),
-          screen("cod", () => import("./routes/admin-cod.tsx")),
-          screen("cod/rules", () => import("./routes/admin-cod-rules.tsx")),
-          screen("cod/returns", () => import("./routes/admin-cod-returns.tsx")),
-          screen("cod-confirm", () => import("./routes/admin-cod-confirm.tsx")),
-          screen("questions", () => import("./routes/admin-questions.tsx")),
-          screen("reviews", () => import("./routes/admin-reviews.tsx")),
-          screen("messages", () => import("./routes/admin-messages.tsx")),
-          screen("products", () => import("./routes/admin-products.tsx")),
-          screen("products/:slug", () => import("./routes/admin-product.tsx")),
-          screen("discount-codes", () => import("./routes/admin-discount-codes.tsx")),
-          screen("audit", () => import("./routes/admin-audit.tsx")),
-          screen("shop", () => import("./routes/admin-shop.tsx")),
-          screen("settings", () => import("./routes/admin-settings.tsx")),
-          // The list, or with "new" or an id, the editor.
-          screen("pages/:id?", () => import("./routes/admin-pages.tsx")),
-          screen("combos", () => import("./routes/admin-combos.tsx")),
-          screen("delivery", () => import("./routes/admin-delivery.tsx")),
-          screen("tax", () => import("./routes/admin-tax.tsx")),
-          screen("staff", () => import("./routes/admin-staff.tsx")),
-        ],
+        // Staff's other screens are found when first opened (discoverRoutes): their table is not part of
+        // every shopper's first download.
+        children: [screen(undefined, () => import("./routes/admin-dashboard.tsx"))],
       },
       screen("contact", () => import("./routes/contact.tsx")),
       screen("privacy", contentPage),
@@ -92,6 +59,16 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Staff's screens beyond the dashboard, added to the admin route the first time a path under it is opened. */
+export const discoverRoutes: PatchRoutesOnNavigationFunction = async ({ path, patch }) => {
+  if (!/^\/admin\/./.test(path) || adminScreensAdded) return;
+  const { adminScreens } = await import("./routes/admin-screens.ts");
+  if (adminScreensAdded) return;
+  adminScreensAdded = true;
+  patch(ADMIN_ROUTE_ID, adminScreens);
+};
+let adminScreensAdded = false;
 
 /**
  * Pages the server renders as complete HTML (web/entry-server.tsx): the same for every visitor, so
