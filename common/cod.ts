@@ -19,7 +19,8 @@ export const COD_REFUND_METHOD_LABELS: Record<CodRefundMethod, string> = {
   store_credit: "Store credit",
 };
 
-const isoDay = z
+/** A real calendar day as YYYY-MM-DD, between the years 2000 and 2999. */
+export const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-03-02")
   .refine((value) => realDay(value), "must be a real date like 2026-03-02");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDay } from "./cod.ts";
 import { plainText } from "./schemas/text.ts";
 
 /**
@@ -29,8 +30,6 @@ export const RTO_GROUP_LABELS: Record<RtoGroup, string> = {
   state: "State",
   customer: "Customer",
 };
-
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-03-02");
 
 export const rtoStatsQuerySchema = z
   .object({

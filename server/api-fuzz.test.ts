@@ -10,6 +10,7 @@ import {
   staffCancelSchema,
 } from "../common/cod-confirm.ts";
 import { codPlaceRuleKeySchema, codPlaceRuleSchema, codSettingsSchema } from "../common/cod-rules.ts";
+import { prepaidIncentiveSchema } from "../common/prepaid-incentive.ts";
 import { recordRtoSchema, rtoStatsQuerySchema } from "../common/rto.ts";
 import { addressInputSchema } from "../common/schemas/address.ts";
 import {
@@ -222,12 +223,18 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/cod-confirm/:number": { query: codConfirmTokenSchema },
   "POST /api/cod-confirm/:number/confirm": { query: codConfirmTokenSchema, body: codConfirmActionSchema },
   "POST /api/cod-confirm/:number/cancel": { query: codConfirmTokenSchema, body: codConfirmActionSchema },
+  "POST /api/cod-confirm/:number/pay-online": { query: codConfirmTokenSchema, body: codConfirmActionSchema },
+  "POST /api/cod-confirm/:number/pay-online/verify": {
+    query: codConfirmTokenSchema,
+    body: verifyPaymentSchema,
+  },
   "GET /api/messaging/whatsapp": {},
   "POST /api/messaging/whatsapp": {},
   "GET /api/admin/cod-rules": {},
   "PUT /api/admin/cod-rules/settings": { body: codSettingsSchema },
   "PUT /api/admin/cod-rules/places": { body: codPlaceRuleSchema },
   "DELETE /api/admin/cod-rules/places": { query: codPlaceRuleKeySchema },
+  "PUT /api/admin/cod-rules/prepaid-incentive": { body: prepaidIncentiveSchema },
   "GET /api/admin/rto/stats": { query: rtoStatsQuerySchema },
   "GET /api/admin/rto/orders/:number": {},
   "POST /api/admin/rto/orders/:number": { body: recordRtoSchema },

@@ -345,6 +345,8 @@ describe("returns to origin", () => {
     const empty = await api("GET", "/admin/rto/stats?from=2020-01-01&to=2020-01-31", staff);
     expect(empty.body.total.shipped).toBe(0);
     expect((await api("GET", "/admin/rto/stats?by=city", staff)).status).toBe(400);
+    // A day the calendar does not have is a bad request, not a failed query.
+    expect((await api("GET", "/admin/rto/stats?from=2026-13-45", staff)).status).toBe(400);
     expect((await api("GET", "/admin/rto/stats?from=2026-02-01&to=2026-01-01", staff)).status).toBe(400);
     expect((await api("GET", "/admin/rto/stats", meera)).status).toBe(403);
   });
