@@ -1,3 +1,4 @@
+import { escapeHtml } from "../common/escape-html.ts";
 import type { ShopDetails } from "../common/schemas/shop.ts";
 import type { Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
@@ -135,13 +136,4 @@ ${signature.legalName ? `Sold by ${escapeHtml(signature.legalName)}<br>\n` : ""}
 </body>
 </html>
 `;
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }

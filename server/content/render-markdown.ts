@@ -1,14 +1,5 @@
 import { Marked, type Tokens } from "marked";
-
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
+import { escapeHtml } from "../../common/escape-html.ts";
 
 /**
  * Where a link or picture may point: a path of the shop, a fragment, or a web, mail or phone address.

@@ -1,3 +1,4 @@
+import { escapeHtml } from "../../../common/escape-html.ts";
 import { phoneHref, type ShopConfig } from "../../../common/shop-config.ts";
 
 /**
@@ -18,16 +19,6 @@ const placeholderValue = (config: ShopConfig, name: string) =>
 export function fillPlaceholders(text: string, config: ShopConfig): string {
   return text.replace(PLACEHOLDER, (_, name: string) => placeholderValue(config, name));
 }
-
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
 
 /**
  * Fills placeholders in our own build-time HTML. The values are escaped (they come from the
