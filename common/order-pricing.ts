@@ -94,3 +94,9 @@ export function orderPricingOf(cart: PricedCart): OrderPricing {
     ),
   };
 }
+
+/** What the order keeps of the prepaid incentive: the discount (in its total) or the shipping fee waived. */
+export const prepaidColumns = ({ prepaid }: Pick<OrderPricing, "prepaid">) => ({
+  prepaidDiscountPaise: prepaid?.kind === "discount" ? prepaid.amountPaise : 0,
+  prepaidShippingWaivedPaise: prepaid?.kind === "free_shipping" ? prepaid.amountPaise : 0,
+});

@@ -2,14 +2,13 @@ import { asc, eq } from "drizzle-orm";
 import { type ResolvedLine, type ShippingRule, summarizeCart } from "../../common/cart.ts";
 import type { PricedCode } from "../../common/discount.ts";
 import { formatRupees } from "../../common/money.ts";
-import { orderPricingOf } from "../../common/order-pricing.ts";
+import { orderPricingOf, prepaidColumns } from "../../common/order-pricing.ts";
 import type { RazorpayCheckout } from "../../common/orders.ts";
 import { PREPAID_LINE_LABEL } from "../../common/prepaid-incentive.ts";
 import type { DbOrTx, Tx } from "../db/client.ts";
 import { codPaymentSwitches, type OrderRow, orderEvents, orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
-import { prepaidColumns } from "../orders/place-order.ts";
 import { createRazorpayOrder, razorpayConfig } from "../payments/razorpay.ts";
 import { readPrepaidIncentive } from "./cod-rules.ts";
 

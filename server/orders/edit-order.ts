@@ -12,7 +12,7 @@ import {
 import { formatMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
-import { orderPricingOf } from "../../common/order-pricing.ts";
+import { orderPricingOf, prepaidColumns } from "../../common/order-pricing.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import { type EditOrderItems, type OrderEditResult, orderEditable } from "../../common/schemas/order-edit.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
@@ -35,7 +35,6 @@ import { httpError, notFound } from "../errors.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
-import { prepaidColumns } from "./place-order.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
 async function lockEditableOrder(tx: Tx, number: string, what: string): Promise<OrderRow> {

@@ -6,7 +6,7 @@ import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
 import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
-import { type OrderPricing, orderPricingOf } from "../../common/order-pricing.ts";
+import { type OrderPricing, orderPricingOf, prepaidColumns } from "../../common/order-pricing.ts";
 import type { PaymentMethod } from "../../common/orders.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
@@ -434,12 +434,6 @@ function orderRow(
     hasPerishables: pricing.lines.some((line) => line.perishable),
   };
 }
-
-/** What the order keeps of the prepaid incentive: the discount (in its total) or the shipping fee waived. */
-export const prepaidColumns = ({ prepaid }: Pick<OrderPricing, "prepaid">) => ({
-  prepaidDiscountPaise: prepaid?.kind === "discount" ? prepaid.amountPaise : 0,
-  prepaidShippingWaivedPaise: prepaid?.kind === "free_shipping" ? prepaid.amountPaise : 0,
-});
 
 const { escapeLiteral } = pg;
 
