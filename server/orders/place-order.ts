@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import pg from "pg";
+import { type CartEntry, lineProblem } from "../../common/cart.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -8,9 +9,11 @@ import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type OrderPricing, orderPricingOf } from "../../common/order-pricing.ts";
 import type { PaymentMethod } from "../../common/orders.ts";
+import { NO_PREPAID_INCENTIVE } from "../../common/prepaid-incentive.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
-import { type Buyer, guestContacts, loadPricedCart } from "../cart/priced-cart.ts";
+import { type Buyer, guestContacts, priceStoredCart, readStoredCart } from "../cart/priced-cart.ts";
+import { knownSoldOut, soldOutKey } from "../catalogue/sold-out.ts";
 import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
@@ -101,7 +104,7 @@ export async function placeOrder(
       // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
       const { pricing, usesPerCustomer } = await priceLockedCart(
         tx,
-        deps.env,
+        deps,
         placement.buyer,
         placement.request.paymentMethod,
       );
@@ -233,11 +236,16 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
  * show it, with the owner's prepaid incentive as it stands now for the way of paying chosen (whatever the
  * page showed): refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
-async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer, method: PaymentMethod) {
-  const { cart, usesPerCustomer } = await loadPricedCart(tx, buyer, {
-    lock: true,
-    shipping: await readShippingRule(tx, env),
-    payment: { method, incentive: await readPrepaidIncentive(tx) },
+async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, method: PaymentMethod) {
+  const stored = await readStoredCart(tx, buyer, true);
+  await refuseKnownSoldOut(tx, deps, stored.lines);
+  const { cart, usesPerCustomer } = await priceStoredCart(tx, buyer, stored, {
+    shipping: await readShippingRule(tx, deps.env),
+    // The incentive is for paying online; cash on delivery is priced without it, so it is not read for one.
+    payment: {
+      method,
+      incentive: method === "razorpay" ? await readPrepaidIncentive(tx) : NO_PREPAID_INCENTIVE,
+    },
   });
   const pricing = orderPricingOf(cart);
   const [problem] = pricing.problems;
@@ -257,6 +265,31 @@ async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer, method: P
     throw codeRefused(message, code);
   }
   return { pricing, usesPerCustomer };
+}
+
+/**
+ * In a sale, most of those who come after the last unit are told here, from what the catalogue in memory
+ * already knows has run out (decision 069), before their cart is priced: the same refusal pricing would give,
+ * naming the items with nothing left. An item only running short (some left, fewer than asked for) is left to
+ * pricing and the stock update. If the set cannot be read, pricing decides as before.
+ */
+async function refuseKnownSoldOut(tx: Tx, deps: Deps, lines: readonly CartEntry[]) {
+  if (lines.length === 0) return;
+  const soldOut = await knownSoldOut(deps.catalogue, tx).catch(() => null);
+  if (!soldOut || soldOut.size === 0) return;
+  const gone = lines.flatMap((line) => {
+    const name = soldOut.get(soldOutKey(line));
+    const message = name === undefined ? null : lineProblem({ name, availability: "out_of_stock", stock: 0 });
+    return message === null ? [] : [{ id: line.id, message }];
+  });
+  const [first] = gone;
+  if (!first) return;
+  throw httpError(
+    409,
+    "out_of_stock",
+    first.message,
+    Object.fromEntries(gone.map((each) => [each.id, each.message])),
+  );
 }
 
 const codeRefused = (message: string, code: string) =>
