@@ -92,14 +92,14 @@ export async function placeOrder(
   deps: Deps,
   placement: OrderPlacement,
   key: string,
-): Promise<{ orderId: string; replayed: boolean; order: OrderRow | null }> {
+): Promise<{ orderId: string; replayed: boolean; placed: PlacedOrder | null }> {
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
   const result = await deps.db
     .transaction(async (tx) => {
       const earlier = await claimRequest(tx, placement, key, requestHash);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false, order: null };
+      if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
       await queueGuestOnlinePayments(tx, placement);
       // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
       const { pricing, usesPerCustomer } = await priceLockedCart(
@@ -110,7 +110,8 @@ export async function placeOrder(
       );
       const destination = await resolveAddress(tx, placement);
       const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const order = await writeOrder(tx, placement, pricing, destination, payment);
+      const placed = await writeOrder(tx, placement, pricing, destination, payment);
+      const { order } = placed;
       const orderId = order.id;
       if (pricing.discount)
         await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
@@ -128,7 +129,7 @@ export async function placeOrder(
       }
       // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
       await takeStockAndCommit(tx, pricing.lines);
-      return { orderId, replayed: false, mail: payment.status === "placed", order };
+      return { orderId, replayed: false, mail: payment.status === "placed", placed };
     })
     .catch(async (error: unknown) => {
       if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
@@ -137,8 +138,13 @@ export async function placeOrder(
     });
 
   if (result.mail) deps.jobs.wake();
-  return { orderId: result.orderId, replayed: result.replayed, order: result.order };
+  return { orderId: result.orderId, replayed: result.replayed, placed: result.placed };
 }
+
+/** A new order as its inserts returned it: enough to answer with, without reading it back. */
+export type PlacedOrder = { order: OrderRow; lines: OrderLineRow[]; events: OrderEventRow[] };
+type OrderLineRow = typeof orderLines.$inferSelect;
+type OrderEventRow = typeof orderEvents.$inferSelect;
 
 /**
  * Claims the Idempotency-Key for this request, or returns the order an earlier request with it placed. A
@@ -385,26 +391,23 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The order row, its lines and its first event; returns the new order's row. */
+/** The order row, its lines and its first event, as written. */
 async function writeOrder(
   tx: Tx,
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
   { status, confirmHours }: { status: OrderStatus; confirmHours: number | null },
-): Promise<OrderRow> {
+): Promise<PlacedOrder> {
   const now = new Date();
   const orderId = randomUUID();
-  const sequence = Number(
-    (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
-  );
   const row = orderRow(placement, pricing, destination, status);
   const [order] = await tx
     .insert(orders)
     .values({
       ...row,
       id: orderId,
-      number: formatOrderNumber(now, sequence),
+      number: numberFromSequence(now),
       // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
       codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
       createdAt: now,
@@ -412,25 +415,40 @@ async function writeOrder(
     })
     .returning();
   if (!order) throw new Error("the order row was not written");
-  await tx.insert(orderLines).values(
-    pricing.lines.map(
-      ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
-        orderId,
-        position,
-        ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
-      }),
-    ),
-  );
-  await tx.insert(orderEvents).values({
-    orderId,
-    fromStatus: null,
-    toStatus: status,
-    actor: "customer",
-    actorUserId: row.userId,
-    note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
-    createdAt: now,
-  });
-  return order;
+  const lines = await tx
+    .insert(orderLines)
+    .values(
+      pricing.lines.map(
+        ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
+          orderId,
+          position,
+          ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
+        }),
+      ),
+    )
+    .returning();
+  const events = await tx
+    .insert(orderEvents)
+    .values({
+      orderId,
+      fromStatus: null,
+      toStatus: status,
+      actor: "customer",
+      actorUserId: row.userId,
+      note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
+      createdAt: now,
+    })
+    .returning();
+  return { order, lines, events };
+}
+
+/**
+ * formatOrderNumber's number, made by the order's insert from the sequence (one round trip fewer than asking
+ * for the next value first). The year is this process's, as formatOrderNumber takes it.
+ */
+function numberFromSequence(placedAt: Date) {
+  const prefix = formatOrderNumber(placedAt, 0).slice(0, -6);
+  return sql<string>`(select ${prefix} || lpad(n::text, greatest(6, length(n::text)), '0') from nextval(${orderNumbers.seqName}::regclass) as n)`;
 }
 
 /** What the order records of its buyer, money and address, as priced and resolved in this transaction. */
@@ -594,15 +612,18 @@ async function clearCart(
     return;
   }
   const { userId } = buyer;
-  await tx.delete(cartItems).where(eq(cartItems.userId, userId));
-  await tx
-    .update(carts)
-    .set({ discountCode: null, version: sql`${carts.version} + 1` })
-    .where(eq(carts.userId, userId));
-  await tx
-    .update(orderRequests)
-    .set({ orderId })
-    .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
-  if (address.id)
-    await tx.update(addresses).set({ lastUsedAt: new Date() }).where(eq(addresses.id, address.id));
+  const now = new Date();
+  // One statement (data-modifying CTEs, each on its own table) where four round trips were: the cart row is
+  // already this transaction's (locked when it was priced).
+  await tx.execute(sql`
+    with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${userId}),
+    moved as (
+      update ${carts} set discount_code = null, version = version + 1, updated_at = ${now}
+      where ${carts.userId} = ${userId}
+    ),
+    keyed as (
+      update ${orderRequests} set order_id = ${orderId}
+      where ${orderRequests.userId} = ${userId} and ${orderRequests.key} = ${key}
+    )
+    update ${addresses} set last_used_at = ${now}, updated_at = ${now} where ${addresses.id} = ${address.id}`);
 }

@@ -5,7 +5,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
 import { setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { orderNumbers } from "../db/schema.ts";
 
 /**
  * Orders for a product the catalogue in memory already knows has run out (decision 069, "Orders at the peak"):
@@ -123,9 +124,9 @@ describe("an order for what the catalogue knows has run out", () => {
     expect(await stockOf(shop.db, PRODUCT)).toBe(2);
   });
 
-  it("gives exactly as many orders as units to 40 shoppers at once, the rest sold out, twice over", async () => {
-    const shoppers = await Promise.all(Array.from({ length: 40 }, () => customer()));
-    for (const stock of [7, 5]) {
+  it("gives exactly as many orders as units to 24 shoppers at once, the rest sold out, twice over", async () => {
+    const shoppers = await Promise.all(Array.from({ length: 24 }, () => customer()));
+    for (const stock of [6, 4]) {
       await setStock(shop.db, PRODUCT, stock);
       for (const each of shoppers) await putInCart(shop.db, each.userId, [{ itemId: PRODUCT }]);
       // Each shopper's cart holds one; a shopper placed in the first round has a fresh cart for the second.
@@ -133,11 +134,24 @@ describe("an order for what the catalogue knows has run out", () => {
       const results = await Promise.all(shoppers.map((each) => place(each)));
       const statuses = results.map((result) => result.status);
       expect(statuses.filter((status) => status === 201)).toHaveLength(stock);
-      expect(statuses.filter((status) => status === 409)).toHaveLength(40 - stock);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(24 - stock);
       for (const result of results.filter((each) => each.status === 409)) {
         expect(result.body.error).toMatchObject({ code: "out_of_stock", message: SOLD_OUT });
       }
       expect(await stockOf(shop.db, PRODUCT)).toBe(0);
     }
+  }, 60_000);
+});
+
+describe("a new order's answer", () => {
+  it("is what reading the order back gives, and its number keeps every digit past six", async () => {
+    const shopper = await customer();
+    await shop.db.execute(sql`select setval(${orderNumbers.seqName}, 999999)`);
+    const placed = await place(shopper);
+    expect(placed.status).toBe(201);
+    const year = placed.body.order?.number.slice(3, 7);
+    expect(placed.body.order?.number).toBe(`PN-${year}-1000000`);
+    const read = await shop.app.request(`/api/orders/${placed.body.order?.number}`, asUser(shopper.cookie));
+    expect(((await read.json()) as { order: OrderDetail }).order).toEqual(placed.body.order);
   });
 });
