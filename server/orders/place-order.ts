@@ -277,7 +277,8 @@ async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, method: Payment
  * In a sale, most of those who come after the last unit are told here, from what the catalogue in memory
  * already knows has run out (decision 069), before their cart is priced: the same refusal pricing would give,
  * naming the items with nothing left. An item only running short (some left, fewer than asked for) is left to
- * pricing and the stock update. If the set cannot be read, pricing decides as before.
+ * pricing and the stock update. When the read of the set this one shares with other orders fails in theirs,
+ * pricing decides, as before.
  */
 async function refuseKnownSoldOut(tx: Tx, deps: Deps, lines: readonly CartEntry[]) {
   if (lines.length === 0) return;
