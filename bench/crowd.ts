@@ -18,6 +18,8 @@ type Plan =
       url: string;
       origin: string;
       orders: { cookie: string; addressId: string }[];
+      /** When to send (ms since the epoch), so the caller can measure from the first order, not this start. */
+      startAt?: number;
     };
 
 // The plan's cookies are too long for one argument: it comes as a file.
@@ -90,6 +92,8 @@ if (plan.kind === "streams") {
     process.exit(0);
   });
 } else {
+  const { startAt } = plan;
+  if (startAt) await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
   const started = performance.now();
   const results = await Promise.all(
     plan.orders.map(

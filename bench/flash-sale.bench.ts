@@ -121,7 +121,7 @@ async function openTabs(url: string, cookies: string[], count: number) {
  * Accounts with a session each, written straight to the database (a password sign-up costs a scrypt hash, which
  * is not what this measures), and the signed session cookie Better Auth would have set; an address each.
  */
-async function makeShoppers(app: Hono, db: Db, count: number) {
+export async function makeShoppers(app: Hono, db: Db, count: number) {
   const expiresAt = new Date(Date.now() + 7 * 24 * 3600_000);
   const rows = Array.from({ length: count }, (_, index) => ({
     userId: randomUUID(),

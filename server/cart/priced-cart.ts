@@ -96,7 +96,24 @@ export async function loadPricedCart(
     payment = null,
   }: { lock?: boolean; shipping?: ShippingRule | null; payment?: CartPricingInput["payment"] } = {},
 ): Promise<LoadedCart> {
-  const stored = await storedCart(db, buyer, lock);
+  return priceStoredCart(db, buyer, await readStoredCart(db, buyer, lock), { shipping, payment });
+}
+
+export type StoredCart = Awaited<ReturnType<typeof readStoredCart>>;
+
+/**
+ * A cart priced as loadPricedCart prices it, from lines already read (Place order reads them first, with the
+ * lock, and may refuse before pricing them).
+ */
+export async function priceStoredCart(
+  db: DbOrTx,
+  buyer: Buyer,
+  stored: StoredCart,
+  {
+    shipping = null,
+    payment = null,
+  }: { shipping?: ShippingRule | null; payment?: CartPricingInput["payment"] },
+): Promise<LoadedCart> {
   const lines = await resolveLines(db, stored.lines);
   const standing = stored.discountCode ? await loadDiscountFor(db, buyer, stored.discountCode) : null;
   const pricedFor = (choice: CartPricingInput["payment"]) =>
@@ -109,7 +126,8 @@ export async function loadPricedCart(
   };
 }
 
-async function storedCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
+/** The buyer's lines and applied code as stored (an account's, with the cart's row lock when `lock`). */
+export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
   if (buyer.kind === "guest") {
     return {
       version: 0,

@@ -178,8 +178,8 @@ export function guestOrderRoutes(deps: Deps) {
           key,
         );
         // A new order's row comes from its insert; a replay's is read.
-        const [order] = placed.order
-          ? [placed.order]
+        const [order] = placed.placed
+          ? [placed.placed.order]
           : await db.select().from(orders).where(eq(orders.id, placed.orderId));
         if (!order) throw notFound("That order could not be found.");
         c.header("Idempotent-Replayed", String(placed.replayed));

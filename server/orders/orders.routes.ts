@@ -20,7 +20,7 @@ import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
 import { idempotencyKeyOf } from "./guest-orders.routes.ts";
 import { cancelAsCustomer, changeOrderStatus } from "./order-status.ts";
-import { findOrder, getOrderDetail, listOrdersOf } from "./orders.data.ts";
+import { findOrder, getOrderDetail, listOrdersOf, presentOrderDetail } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
 const NO_SUCH_ORDER = "There is no order with that number in your account.";
@@ -51,13 +51,19 @@ export function orderRoutes(deps: Deps) {
           { buyer: { kind: "account", userId: user.id }, request: c.req.valid("json") },
           key,
         );
-        // A new order's row comes from its insert; a replay's is read.
-        const [order] = placed.order
-          ? [placed.order]
-          : await deps.db.select().from(orders).where(eq(orders.id, placed.orderId));
-        if (!order) throw notFound(NO_SUCH_ORDER);
         c.header("Idempotent-Replayed", String(placed.replayed));
-        return c.json({ order: await present(order) }, placed.replayed ? 200 : 201);
+        // A new order is answered from what its inserts returned (it has no tax document yet); a replay's is read.
+        if (placed.placed) {
+          const { order, lines, events } = placed.placed;
+          const paymentsOpen = razorpayConfig(deps.env) !== null;
+          return c.json(
+            { order: presentOrderDetail(order, lines, events, { now: new Date(), paymentsOpen }) },
+            201,
+          );
+        }
+        const [order] = await deps.db.select().from(orders).where(eq(orders.id, placed.orderId));
+        if (!order) throw notFound(NO_SUCH_ORDER);
+        return c.json({ order: await present(order) }, 200);
       })
       .get("/:number", validate("param", orderNumberSchema), async (c) => {
         const user = await requireUser(deps, c);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import pg from "pg";
+import { type CartEntry, lineProblem } from "../../common/cart.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -8,9 +9,11 @@ import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type OrderPricing, orderPricingOf, prepaidColumns } from "../../common/order-pricing.ts";
 import type { PaymentMethod } from "../../common/orders.ts";
+import { NO_PREPAID_INCENTIVE } from "../../common/prepaid-incentive.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
-import { type Buyer, guestContacts, loadPricedCart } from "../cart/priced-cart.ts";
+import { type Buyer, guestContacts, priceStoredCart, readStoredCart } from "../cart/priced-cart.ts";
+import { knownSoldOut, soldOutKey } from "../catalogue/sold-out.ts";
 import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
@@ -89,25 +92,26 @@ export async function placeOrder(
   deps: Deps,
   placement: OrderPlacement,
   key: string,
-): Promise<{ orderId: string; replayed: boolean; order: OrderRow | null }> {
+): Promise<{ orderId: string; replayed: boolean; placed: PlacedOrder | null }> {
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
   const result = await deps.db
     .transaction(async (tx) => {
       const earlier = await claimRequest(tx, placement, key, requestHash);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false, order: null };
+      if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
       await queueGuestOnlinePayments(tx, placement);
       // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
       const { pricing, usesPerCustomer } = await priceLockedCart(
         tx,
-        deps.env,
+        deps,
         placement.buyer,
         placement.request.paymentMethod,
       );
       const destination = await resolveAddress(tx, placement);
       const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const order = await writeOrder(tx, placement, pricing, destination, payment);
+      const placed = await writeOrder(tx, placement, pricing, destination, payment);
+      const { order } = placed;
       const orderId = order.id;
       if (pricing.discount)
         await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
@@ -125,7 +129,7 @@ export async function placeOrder(
       }
       // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
       await takeStockAndCommit(tx, pricing.lines);
-      return { orderId, replayed: false, mail: payment.status === "placed", order };
+      return { orderId, replayed: false, mail: payment.status === "placed", placed };
     })
     .catch(async (error: unknown) => {
       if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
@@ -134,8 +138,13 @@ export async function placeOrder(
     });
 
   if (result.mail) deps.jobs.wake();
-  return { orderId: result.orderId, replayed: result.replayed, order: result.order };
+  return { orderId: result.orderId, replayed: result.replayed, placed: result.placed };
 }
+
+/** A new order as its inserts returned it: enough to answer with, without reading it back. */
+export type PlacedOrder = { order: OrderRow; lines: OrderLineRow[]; events: OrderEventRow[] };
+type OrderLineRow = typeof orderLines.$inferSelect;
+type OrderEventRow = typeof orderEvents.$inferSelect;
 
 /**
  * Claims the Idempotency-Key for this request, or returns the order an earlier request with it placed. A
@@ -233,11 +242,16 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
  * show it, with the owner's prepaid incentive as it stands now for the way of paying chosen (whatever the
  * page showed): refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
-async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer, method: PaymentMethod) {
-  const { cart, usesPerCustomer } = await loadPricedCart(tx, buyer, {
-    lock: true,
-    shipping: await readShippingRule(tx, env),
-    payment: { method, incentive: await readPrepaidIncentive(tx) },
+async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, method: PaymentMethod) {
+  const stored = await readStoredCart(tx, buyer, true);
+  await refuseKnownSoldOut(tx, deps, stored.lines);
+  const { cart, usesPerCustomer } = await priceStoredCart(tx, buyer, stored, {
+    shipping: await readShippingRule(tx, deps.env),
+    // The incentive is for paying online; cash on delivery is priced without it, so it is not read for one.
+    payment: {
+      method,
+      incentive: method === "razorpay" ? await readPrepaidIncentive(tx) : NO_PREPAID_INCENTIVE,
+    },
   });
   const pricing = orderPricingOf(cart);
   const [problem] = pricing.problems;
@@ -257,6 +271,32 @@ async function priceLockedCart(tx: Tx, env: Deps["env"], buyer: Buyer, method: P
     throw codeRefused(message, code);
   }
   return { pricing, usesPerCustomer };
+}
+
+/**
+ * In a sale, most of those who come after the last unit are told here, from what the catalogue in memory
+ * already knows has run out (decision 069), before their cart is priced: the same refusal pricing would give,
+ * naming the items with nothing left. An item only running short (some left, fewer than asked for) is left to
+ * pricing and the stock update. When the read of the set this one shares with other orders fails in theirs,
+ * pricing decides, as before.
+ */
+async function refuseKnownSoldOut(tx: Tx, deps: Deps, lines: readonly CartEntry[]) {
+  if (lines.length === 0) return;
+  const soldOut = await knownSoldOut(deps.catalogue, tx).catch(() => null);
+  if (!soldOut || soldOut.size === 0) return;
+  const gone = lines.flatMap((line) => {
+    const name = soldOut.get(soldOutKey(line));
+    const message = name === undefined ? null : lineProblem({ name, availability: "out_of_stock", stock: 0 });
+    return message === null ? [] : [{ id: line.id, message }];
+  });
+  const [first] = gone;
+  if (!first) return;
+  throw httpError(
+    409,
+    "out_of_stock",
+    first.message,
+    Object.fromEntries(gone.map((each) => [each.id, each.message])),
+  );
 }
 
 const codeRefused = (message: string, code: string) =>
@@ -352,26 +392,23 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The order row, its lines and its first event; returns the new order's row. */
+/** The order row, its lines and its first event, as written. */
 async function writeOrder(
   tx: Tx,
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
   { status, confirmHours }: { status: OrderStatus; confirmHours: number | null },
-): Promise<OrderRow> {
+): Promise<PlacedOrder> {
   const now = new Date();
   const orderId = randomUUID();
-  const sequence = Number(
-    (await tx.execute<{ n: string }>(sql`select nextval(${orderNumbers.seqName}) as n`)).rows[0]?.n,
-  );
   const row = orderRow(placement, pricing, destination, status);
   const [order] = await tx
     .insert(orders)
     .values({
       ...row,
       id: orderId,
-      number: formatOrderNumber(now, sequence),
+      number: numberFromSequence(now),
       // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
       codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
       createdAt: now,
@@ -379,25 +416,40 @@ async function writeOrder(
     })
     .returning();
   if (!order) throw new Error("the order row was not written");
-  await tx.insert(orderLines).values(
-    pricing.lines.map(
-      ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
-        orderId,
-        position,
-        ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
-      }),
-    ),
-  );
-  await tx.insert(orderEvents).values({
-    orderId,
-    fromStatus: null,
-    toStatus: status,
-    actor: "customer",
-    actorUserId: row.userId,
-    note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
-    createdAt: now,
-  });
-  return order;
+  const lines = await tx
+    .insert(orderLines)
+    .values(
+      pricing.lines.map(
+        ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
+          orderId,
+          position,
+          ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
+        }),
+      ),
+    )
+    .returning();
+  const events = await tx
+    .insert(orderEvents)
+    .values({
+      orderId,
+      fromStatus: null,
+      toStatus: status,
+      actor: "customer",
+      actorUserId: row.userId,
+      note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
+      createdAt: now,
+    })
+    .returning();
+  return { order, lines, events };
+}
+
+/**
+ * formatOrderNumber's number, made by the order's insert from the sequence (one round trip fewer than asking
+ * for the next value first). The year is this process's, as formatOrderNumber takes it.
+ */
+function numberFromSequence(placedAt: Date) {
+  const prefix = formatOrderNumber(placedAt, 0).slice(0, -6);
+  return sql<string>`(select ${prefix} || lpad(n::text, greatest(6, length(n::text)), '0') from nextval(${orderNumbers.seqName}::regclass) as n)`;
 }
 
 /** What the order records of its buyer, money and address, as priced and resolved in this transaction. */
@@ -555,15 +607,18 @@ async function clearCart(
     return;
   }
   const { userId } = buyer;
-  await tx.delete(cartItems).where(eq(cartItems.userId, userId));
-  await tx
-    .update(carts)
-    .set({ discountCode: null, version: sql`${carts.version} + 1` })
-    .where(eq(carts.userId, userId));
-  await tx
-    .update(orderRequests)
-    .set({ orderId })
-    .where(and(eq(orderRequests.userId, userId), eq(orderRequests.key, key)));
-  if (address.id)
-    await tx.update(addresses).set({ lastUsedAt: new Date() }).where(eq(addresses.id, address.id));
+  const now = new Date();
+  // One statement (data-modifying CTEs, each on its own table) where four round trips were: the cart row is
+  // already this transaction's (locked when it was priced).
+  await tx.execute(sql`
+    with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${userId}),
+    moved as (
+      update ${carts} set discount_code = null, version = version + 1, updated_at = ${now}
+      where ${carts.userId} = ${userId}
+    ),
+    keyed as (
+      update ${orderRequests} set order_id = ${orderId}
+      where ${orderRequests.userId} = ${userId} and ${orderRequests.key} = ${key}
+    )
+    update ${addresses} set last_used_at = ${now}, updated_at = ${now} where ${addresses.id} = ${address.id}`);
 }

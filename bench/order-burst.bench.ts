@@ -1,0 +1,199 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { findFreePort } from "../server/db/embedded.ts";
+import { putInCart } from "../tests/orders.ts";
+import { makeShoppers } from "./flash-sale.bench.ts";
+import { startBenchShop } from "./support.ts";
+
+/**
+ * `npm run bench -- order-burst`: the flash sale's burst of orders alone (issue 27, decision 069), with what
+ * it cost: CPU of this process (the shop) and of PostgreSQL, and round trips to it, per order, figures that
+ * hold on a shared machine where the burst's seconds and p99 do not. BURST_SHOPPERS (default 400) order the
+ * one product, with half as many in stock. BURST_CPU_PROFILE=file.cpuprofile profiles the shop during the burst.
+ */
+const SHOPPERS = Number(process.env.BURST_SHOPPERS ?? 400);
+const STOCK = Math.floor(SHOPPERS / 2);
+const PRODUCT = "face-glow-oil";
+const ORIGIN = "http://localhost:3000";
+// The bench waits one cookie lifetime for the session cache to be trusted (decision 069), and each copy lives
+// that long: long enough for every shopper's copy, renewed one by one before the burst, to last through it.
+const SESSION_CACHE_SECONDS = 20;
+const TICK = 1 / 100; // seconds per clock tick in /proc/<pid>/stat (USER_HZ is 100 on Linux)
+
+/** CPU seconds PostgreSQL has used: the postmaster with its reaped children, and every child still running. */
+function postgresCpuSeconds(clusterDir: string) {
+  const postmaster = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the command name, which may hold spaces: state is [0], ppid [1], utime [11] ... cstime [14].
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const pid = Number(entry);
+    const parent = Number(fields[1]);
+    if (pid === postmaster) ticks += fields.slice(11, 15).reduce((sum, each) => sum + Number(each), 0);
+    else if (parent === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * TICK;
+}
+
+/** Every query this process sends counted: each call is one round trip (a simple-protocol batch is one). */
+function countRoundTrips() {
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  const texts = new Map<string, number>();
+  const counter = {
+    count: 0,
+    texts,
+    restore: () => {
+      prototype.query = original;
+    },
+  };
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    counter.count++;
+    const [first] = args;
+    const text = typeof first === "string" ? first : (first as { text?: string } | undefined)?.text;
+    const key = (text ?? "?").replace(/\s+/g, " ").slice(0, 110);
+    texts.set(key, (texts.get(key) ?? 0) + 1);
+    return original.apply(this, args);
+  };
+  return counter;
+}
+
+function burst(plan: unknown) {
+  const file = path.join(tmpdir(), `order-burst-plan-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(plan));
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "crowd.ts"), file],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  return new Promise<{ seconds: number; statuses: Record<string, number>; p50: number; p99: number }>(
+    (resolve, reject) => {
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        output += chunk;
+      });
+      child.on("exit", (code) => {
+        rmSync(file, { force: true });
+        if (code === 0) resolve(JSON.parse(output.split("\n")[0] ?? ""));
+        else reject(new Error(`crowd.ts exited ${code}: ${output}`));
+      });
+    },
+  );
+}
+
+export default async function orderBurstBench() {
+  const shop = await startBenchShop({ SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS) });
+  const port = await findFreePort();
+  const server = createServer(shop.listener()).listen(port, "127.0.0.1");
+  const url = `http://127.0.0.1:${port}`;
+  const { app, db, deps } = shop;
+  const clusterDir = path.join(deps.env.DATA_DIR, "postgres");
+  try {
+    console.log(`\nMaking ${SHOPPERS} signed-in shoppers...`);
+    const shoppers = await makeShoppers(app, db, SHOPPERS);
+    await db.execute(sql`update products set stock = ${STOCK} where slug = ${PRODUCT}`);
+    for (const each of shoppers) await putInCart(db, each.userId, [{ itemId: PRODUCT }]);
+    // Each session read once after the cache is trusted: its cookie then carries the copy, as a browser's would.
+    await new Promise((resolve) => setTimeout(resolve, (SESSION_CACHE_SECONDS + 3) * 1000));
+    for (const each of shoppers) {
+      const response = await fetch(`${url}/api/cart/version`, { headers: { Cookie: each.cookie } });
+      const fresh = response.headers
+        .getSetCookie()
+        .map((cookie) => cookie.split(";")[0] ?? "")
+        .filter((pair) => pair.startsWith("better-auth.session_data=") && !pair.endsWith("="))
+        .slice(-1);
+      if (fresh.length > 0) {
+        const kept = each.cookie.split("; ").filter((pair) => !pair.startsWith("better-auth.session_data="));
+        each.cookie = [...kept, ...fresh].join("; ");
+      }
+      await response.arrayBuffer();
+    }
+
+    const profile = process.env.BURST_CPU_PROFILE;
+    const inspector = profile ? new Session() : null;
+    if (inspector) {
+      inspector.connect();
+      await inspector.post("Profiler.enable");
+      await inspector.post("Profiler.start");
+    }
+    // Every pooled connection open (the pool closes idle ones after 10 s), so no order pays for a new one's
+    // password exchange in the figures.
+    await Promise.all(Array.from({ length: 20 }, () => db.execute(sql`select pg_sleep(0.05)`)));
+    // The crowd's process starts (a second or so) before it sends: the figures count from when it sends.
+    const startAt = Date.now() + 3000;
+    const sent = burst({
+      kind: "burst",
+      url,
+      origin: ORIGIN,
+      orders: shoppers.map(({ cookie, addressId }) => ({ cookie, addressId })),
+      startAt,
+    });
+    await new Promise((resolve) => setTimeout(resolve, startAt - Date.now()));
+    const roundTrips = countRoundTrips();
+    const nodeBefore = process.cpuUsage();
+    const postgresBefore = postgresCpuSeconds(clusterDir);
+    const windowStarted = performance.now();
+    const result = await sent;
+    const postgresSeconds = postgresCpuSeconds(clusterDir) - postgresBefore;
+    const windowSeconds = (performance.now() - windowStarted) / 1000;
+    const nodeUsage = process.cpuUsage(nodeBefore);
+    roundTrips.restore();
+    if (inspector && profile) {
+      const { profile: taken } = await inspector.post("Profiler.stop");
+      writeFileSync(profile, JSON.stringify(taken));
+      inspector.disconnect();
+    }
+    const nodeSeconds = (nodeUsage.user + nodeUsage.system) / 1e6;
+
+    const [left] = (
+      await db.execute<{ stock: number }>(sql`select stock from products where slug = ${PRODUCT}`)
+    ).rows;
+    const [lines] = (
+      await db.execute<{ n: string }>(sql`select count(*) as n from order_lines where item_id = ${PRODUCT}`)
+    ).rows;
+    const placed = result.statuses["201"] ?? 0;
+    const soldOut = result.statuses["409"] ?? 0;
+    const failed = Object.entries(result.statuses)
+      .filter(([status]) => status === "0" || status.startsWith("5"))
+      .reduce((sum, [, count]) => sum + count, 0);
+    const oversold = Math.max(0, Number(lines?.n ?? 0) - STOCK) + Math.max(0, -(left?.stock ?? 0));
+    const perOrder = (value: number) => (value / SHOPPERS) * 1000;
+    const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+    console.log(
+      `Burst: ${SHOPPERS} orders at once on ${STOCK} in stock: ${placed} placed, ${soldOut} sold out, ${failed} 5xx/failed, oversold ${oversold}, stock left ${left?.stock}; statuses ${JSON.stringify(result.statuses)}`,
+    );
+    console.log(
+      `  ${result.seconds.toFixed(2)} s, ${(placed / result.seconds).toFixed(0)} orders/s, p50 ${result.p50} ms, p99 ${result.p99} ms (load average ${load})`,
+    );
+    console.log(
+      process.env.BURST_STATEMENTS
+        ? [...roundTrips.texts]
+            .sort((a, b) => b[1] - a[1])
+            .map(([text, n]) => `${String(n).padStart(6)} ${text}`)
+            .join("\n")
+        : "",
+    );
+    console.log(
+      `  per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU, PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / SHOPPERS).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, ${roundTrips.count} round trips)`,
+    );
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await shop.stop();
+  }
+}

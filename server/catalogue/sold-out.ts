@@ -1,0 +1,34 @@
+import { sql } from "drizzle-orm";
+import type { CartEntry } from "../../common/cart.ts";
+import type { DbOrTx } from "../db/client.ts";
+import { combos, products } from "../db/schema.ts";
+import type { CatalogueCache } from "./catalogue-cache.ts";
+
+/** The products and combos with nothing left, by "kind:id", with the name a shopper knows each by. */
+export type SoldOut = ReadonlyMap<string, string>;
+
+export const soldOutKey = (entry: Pick<CartEntry, "kind" | "id">) => `${entry.kind}:${entry.id}`;
+
+/**
+ * What has run out, as the catalogue last heard: an item's stock reaching 0 or coming back is announced on
+ * the catalogue's channel (migration 0010), which forgets this on every instance, so while the listener is
+ * connected the set is the committed one, a few milliseconds behind at most. Null while it is not connected
+ * (nothing is then known without a read, and a read per order would cost more than it saves); the first call
+ * connects it. Read with
+ * `db`, which may be the caller's transaction: a connection from the pool, taken while every one is held by
+ * an order waiting for this, would never come.
+ */
+export async function knownSoldOut(catalogue: CatalogueCache, db: DbOrTx): Promise<SoldOut | null> {
+  if (!catalogue.listening()) {
+    catalogue.start();
+    return null;
+  }
+  return catalogue.remember("sold out", async () => {
+    const { rows } = await db.execute<{ key: string; name: string }>(
+      sql`select 'product:' || ${products.slug} as key, ${products.name} as name from ${products} where ${products.stock} <= 0
+          union all
+          select 'combo:' || ${combos.id}, ${combos.title} from ${combos} where ${combos.stock} <= 0`,
+    );
+    return new Map(rows.map((row) => [row.key, row.name]));
+  });
+}

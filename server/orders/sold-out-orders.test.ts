@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { OrderDetail } from "../../common/orders.ts";
+import { signUpViaApp } from "../../tests/accounts.ts";
+import { setUpTestApp } from "../../tests/database.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { orderNumbers } from "../db/schema.ts";
+
+/**
+ * Orders for a product the catalogue in memory already knows has run out (decision 069, "Orders at the peak"):
+ * refused before the cart is priced, with the refusal pricing would give, never once stock is back, and an
+ * Idempotency-Key that placed an order still answers with it.
+ */
+const shop = setUpTestApp();
+const PRODUCT = "face-glow-oil";
+const SOLD_OUT = "Face Glow Oil is out of stock. Please remove it from your cart.";
+let count = 0;
+
+async function customer() {
+  const account = await signUpViaApp(shop.app, `sold-out-${++count}@example.in`);
+  await putInCart(shop.db, account.userId, [{ itemId: PRODUCT }]);
+  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
+}
+
+async function place(who: { cookie: string; addressId: string }, key: string = randomUUID()) {
+  const response = await placeOrderRequest(
+    shop.app,
+    who.cookie,
+    { addressId: who.addressId, paymentMethod: "cod" },
+    key,
+  );
+  const body = (await response.json()) as { order?: OrderDetail; error?: { code: string; message: string } };
+  return { status: response.status, replayed: response.headers.get("Idempotent-Replayed"), body };
+}
+
+/** Waits until the catalogue has heard a change committed before this was called. */
+async function catalogueHeard(since: number) {
+  for (let waited = 0; shop.deps.catalogue.generation() === since; waited += 10) {
+    if (waited > 5_000) throw new Error("the catalogue never heard the change");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The text of every statement this process sends while `work` runs. */
+async function statementsDuring(work: () => Promise<unknown>) {
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  const texts: string[] = [];
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    texts.push(typeof first === "string" ? first : String((first as { text?: string }).text));
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    prototype.query = original;
+  }
+  return texts;
+}
+
+beforeAll(async () => {
+  shop.deps.catalogue.start();
+  for (let waited = 0; !shop.deps.catalogue.listening(); waited += 10) {
+    if (waited > 5_000) throw new Error("the catalogue listener never connected");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+});
+
+afterEach(() => setStock(shop.db, PRODUCT, 25));
+
+describe("an order for what the catalogue knows has run out", () => {
+  it("is refused before its cart is priced, and a key that placed the last unit still replays its order", async () => {
+    const [first, second, third] = [await customer(), await customer(), await customer()];
+    await setStock(shop.db, PRODUCT, 1);
+    const firstKey = randomUUID();
+    const generation = shop.deps.catalogue.generation();
+    const placed = await place(first, firstKey);
+    expect(placed.status).toBe(201);
+    await catalogueHeard(generation);
+
+    // The first refusal after the change reads what has run out; the next ones know it.
+    const refused = await place(second);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toEqual({
+      code: "out_of_stock",
+      message: SOLD_OUT,
+      fields: { [PRODUCT]: SOLD_OUT },
+    });
+    let answer: Awaited<ReturnType<typeof place>> | undefined;
+    const statements = await statementsDuring(async () => {
+      answer = await place(third);
+    });
+    expect(answer?.status).toBe(409);
+    expect(answer?.body.error).toMatchObject({ code: "out_of_stock", message: SOLD_OUT });
+    // Neither the catalogue, the settings nor the stock were read or written for it: only its key and cart.
+    expect(
+      statements.filter((text) => /"products"|"shop_settings"|"cod_settings"|update products/.test(text)),
+    ).toEqual([]);
+    expect(statements.some((text) => /"cart_items"/.test(text))).toBe(true);
+
+    const replay = await place(first, firstKey);
+    expect(replay.status).toBe(200);
+    expect(replay.replayed).toBe("true");
+    expect(replay.body.order?.number).toBe(placed.body.order?.number);
+    expect(await stockOf(shop.db, PRODUCT)).toBe(0);
+  });
+
+  it("is placed once stock is back, with the key a refusal was given under", async () => {
+    const shopper = await customer();
+    await setStock(shop.db, PRODUCT, 0);
+    await place(await customer());
+    const key = randomUUID();
+    expect((await place(shopper, key)).status).toBe(409);
+
+    const generation = shop.deps.catalogue.generation();
+    await setStock(shop.db, PRODUCT, 3);
+    await catalogueHeard(generation);
+    const again = await place(shopper, key);
+    expect(again.status).toBe(201);
+    expect(again.body.order?.lines).toEqual([expect.objectContaining({ itemId: PRODUCT, quantity: 1 })]);
+    expect(await stockOf(shop.db, PRODUCT)).toBe(2);
+  });
+
+  it("gives exactly as many orders as units to 24 shoppers at once, the rest sold out, twice over", async () => {
+    const shoppers = await Promise.all(Array.from({ length: 24 }, () => customer()));
+    for (const stock of [6, 4]) {
+      await setStock(shop.db, PRODUCT, stock);
+      for (const each of shoppers) await putInCart(shop.db, each.userId, [{ itemId: PRODUCT }]);
+      // Each shopper's cart holds one; a shopper placed in the first round has a fresh cart for the second.
+      await shop.db.execute(sql`update cart_items set quantity = 1 where item_id = ${PRODUCT}`);
+      const results = await Promise.all(shoppers.map((each) => place(each)));
+      const statuses = results.map((result) => result.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(stock);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(24 - stock);
+      for (const result of results.filter((each) => each.status === 409)) {
+        expect(result.body.error).toMatchObject({ code: "out_of_stock", message: SOLD_OUT });
+      }
+      expect(await stockOf(shop.db, PRODUCT)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe("a new order's answer", () => {
+  it("is what reading the order back gives, and its number keeps every digit past six", async () => {
+    const shopper = await customer();
+    await shop.db.execute(sql`select setval(${orderNumbers.seqName}, 999999)`);
+    const placed = await place(shopper);
+    expect(placed.status).toBe(201);
+    const year = placed.body.order?.number.slice(3, 7);
+    expect(placed.body.order?.number).toBe(`PN-${year}-1000000`);
+    const read = await shop.app.request(`/api/orders/${placed.body.order?.number}`, asUser(shopper.cookie));
+    expect(((await read.json()) as { order: OrderDetail }).order).toEqual(placed.body.order);
+  });
+});
