@@ -3,7 +3,7 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "re
 import { type AdminCodRules, COD_PLACE_KINDS, type CodPlaceKind } from "../../common/cod-rules.ts";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import { formatRupees, rupeesToPaise } from "../../common/money.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
@@ -89,9 +89,8 @@ export function Component() {
                 </p>
               </div>
               {isOwner && (
-                <button
-                  type="button"
-                  className={buttonClass({ variant: "secondary" })}
+                <Button
+                  variant="secondary"
                   aria-label={`Remove the rule for ${place.value}`}
                   onClick={async () => {
                     try {
@@ -108,7 +107,7 @@ export function Component() {
                   }}
                 >
                   Remove
-                </button>
+                </Button>
               )}
             </li>
           ))}
@@ -208,9 +207,7 @@ function SettingsForm({
         </label>
         {isOwner && (
           <div className="sm:col-span-2">
-            <button type="submit" className={buttonClass()}>
-              Save settings
-            </button>
+            <Button type="submit">Save settings</Button>
           </div>
         )}
       </fieldset>
@@ -306,9 +303,9 @@ function PlaceForm({
         <input name="note" maxLength={200} className={controlClass} />
       </label>
       <div className="sm:col-span-2 lg:col-span-4">
-        <button type="submit" disabled={saving} className={buttonClass()}>
+        <Button type="submit" disabled={saving}>
           Save rule
-        </button>
+        </Button>
       </div>
     </form>
   );

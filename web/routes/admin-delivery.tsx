@@ -6,7 +6,7 @@ import {
   type DeliveryRuleKind,
 } from "../../common/delivery-check.ts";
 import type { AdminDeliveryRule, AdminDeliveryRulePage } from "../../common/schemas/delivery.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass, FieldError } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -156,9 +156,9 @@ function RuleForm() {
         <input id="rule-note" name="note" maxLength={200} className={controlClass} {...described("note")} />
         {error("note")}
       </div>
-      <button type="submit" disabled={saving} className={buttonClass()}>
+      <Button type="submit" disabled={saving}>
         {saving ? "Saving…" : "Save rule"}
-      </button>
+      </Button>
       {message && (
         <p role="status" className="text-sm sm:col-span-4">
           {message}
@@ -200,13 +200,9 @@ function RuleCard({ rule }: { rule: AdminDeliveryRule }) {
           {problem}
         </p>
       )}
-      <button
-        type="button"
-        onClick={remove}
-        className={`${buttonClass({ variant: "secondary" })} mt-3 w-full`}
-      >
+      <Button onClick={remove} variant="secondary" className="mt-3 w-full">
         Remove<span className="sr-only"> the rule for {rule.prefix}</span>
-      </button>
+      </Button>
     </li>
   );
 }

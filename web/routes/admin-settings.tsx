@@ -5,7 +5,7 @@ import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings } from "../../common/schemas/settings.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { controlClass } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
@@ -227,13 +227,9 @@ export function Component() {
                 />
                 <span className="font-mono text-sm">{colour}</span>
                 {draft.brandColour !== null && (
-                  <button
-                    type="button"
-                    className={`${buttonClass({ variant: "secondary" })} min-h-11`}
-                    onClick={() => change({ brandColour: null })}
-                  >
+                  <Button variant="secondary" onClick={() => change({ brandColour: null })}>
                     Use the shop's green
-                  </button>
+                  </Button>
                 )}
               </div>
             )}
@@ -275,13 +271,9 @@ export function Component() {
                 />
               </label>
               {draft.logo && (
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
-                  onClick={() => change({ logo: null })}
-                >
+                <Button variant="secondary" onClick={() => change({ logo: null })}>
                   Remove logo
-                </button>
+                </Button>
               )}
             </div>
             {errors.logo && (
@@ -292,9 +284,9 @@ export function Component() {
           </div>
         </section>
         <div>
-          <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving || uploading}>
+          <Button type="submit" disabled={saving || uploading}>
             {saving ? "Saving…" : "Save settings"}
-          </button>
+          </Button>
         </div>
       </form>
       <HeroSlidesEditor slides={slides} />

@@ -5,7 +5,7 @@ import {
   type HeroSlideInput,
   MAX_HERO_SLIDES,
 } from "../../../common/schemas/hero-slides.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { ResultMessage } from "../../components/result-message.tsx";
@@ -103,32 +103,29 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
                     </span>
                   )}
                 </h3>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                <Button
+                  variant="secondary"
                   disabled={index === 0}
                   onClick={() => move(index, -1)}
                   aria-label={`Move slide ${index + 1} up`}
                 >
                   ↑
-                </button>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                </Button>
+                <Button
+                  variant="secondary"
                   disabled={index === slides.length - 1}
                   onClick={() => move(index, 1)}
                   aria-label={`Move slide ${index + 1} down`}
                 >
                   ↓
-                </button>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                </Button>
+                <Button
+                  variant="secondary"
                   onClick={() => setSlides((current) => current.filter((other) => other.id !== slide.id))}
                   aria-label={`Remove slide ${index + 1}`}
                 >
                   Remove
-                </button>
+                </Button>
               </div>
               <label className="flex min-h-11 items-center gap-3 text-sm">
                 <input
@@ -212,9 +209,8 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
       </ol>
       <div className="flex flex-wrap gap-3">
         {slides.length < MAX_HERO_SLIDES && slides[0] && (
-          <button
-            type="button"
-            className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+          <Button
+            variant="secondary"
             onClick={() =>
               setSlides((current) =>
                 current[0]
@@ -227,11 +223,11 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
             }
           >
             Add a slide (hidden until you show it)
-          </button>
+          </Button>
         )}
-        <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving || uploading !== null}>
+        <Button type="submit" disabled={saving || uploading !== null}>
           {saving ? "Saving…" : "Save slides"}
-        </button>
+        </Button>
       </div>
     </form>
   );

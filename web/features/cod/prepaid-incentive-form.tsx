@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { rupeesToPaise } from "../../../common/money.ts";
 import { describePrepaidIncentive, type PrepaidIncentive } from "../../../common/prepaid-incentive.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { controlClass } from "../../components/field.tsx";
 import { api } from "../../lib/api.ts";
@@ -130,9 +130,7 @@ export function PrepaidIncentiveForm({
         )}
         {isOwner && (
           <div className="sm:col-span-2">
-            <button type="submit" className={buttonClass()}>
-              Save reward
-            </button>
+            <Button type="submit">Save reward</Button>
           </div>
         )}
       </fieldset>

@@ -3,7 +3,7 @@ import { formatRupees } from "../../../common/money.ts";
 import type { AdminOrderDetail } from "../../../common/orders.ts";
 import type { AddressInput } from "../../../common/schemas/address.ts";
 import { EDIT_MAX_QUANTITY, type OrderEditResult } from "../../../common/schemas/order-edit.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { QuantityInput } from "../../components/quantity-input.tsx";
 import type { ResultMessageState } from "../../components/result-message.tsx";
@@ -149,9 +149,8 @@ function ItemsEditor({
                 max={EDIT_MAX_QUANTITY}
                 onChange={(quantity) => setLine(lineKey(line), (each) => ({ ...each, quantity }))}
               />
-              <button
-                type="button"
-                className={buttonClass({ variant: "secondary" })}
+              <Button
+                variant="secondary"
                 disabled={lines.length === 1}
                 aria-label={`Remove ${line.name}`}
                 onClick={() => {
@@ -160,7 +159,7 @@ function ItemsEditor({
                 }}
               >
                 Remove
-              </button>
+              </Button>
             </div>
           </li>
         ))}
@@ -187,12 +186,12 @@ function ItemsEditor({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={buttonClass()} disabled={busy || unchanged} onClick={save}>
+        <Button disabled={busy || unchanged} onClick={save}>
           {busy ? "Saving…" : "Save items"}
-        </button>
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
+        </Button>
+        <Button variant="secondary" onClick={onClose}>
           Cancel
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -215,21 +214,13 @@ export function OrderEditPanel({ order, onDone }: { order: AdminOrderDetail; onD
       </p>
       {open === null && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setOpen("address")}
-          >
+          <Button variant="secondary" onClick={() => setOpen("address")}>
             Change address
-          </button>
+          </Button>
           {!itemsLocked && (
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setOpen("items")}
-            >
+            <Button variant="secondary" onClick={() => setOpen("items")}>
               Change items
-            </button>
+            </Button>
           )}
         </div>
       )}
