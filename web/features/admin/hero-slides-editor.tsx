@@ -7,7 +7,7 @@ import {
 } from "../../../common/schemas/hero-slides.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass } from "../../components/field.tsx";
+import { Field, FieldError, Input, Select, Textarea } from "../../components/field.tsx";
 import { ResultMessage } from "../../components/result-message.tsx";
 import { api } from "../../lib/api.ts";
 import { useFormSave } from "../../lib/use-form-save.ts";
@@ -153,56 +153,33 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
                   />
                 </label>
               </div>
-              {error("image") && (
-                <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                  {error("image")}
-                </p>
-              )}
+              <FieldError error={error("image")} alert />
               {TEXT_FIELDS.map(([name, label]) => (
-                <div key={name}>
-                  <label htmlFor={fieldId(name)} className="block text-sm font-medium">
-                    {label}
-                  </label>
+                <Field key={name} id={fieldId(name)} label={label} error={error(name)} alert>
                   {name === "text" ? (
-                    <textarea
-                      id={fieldId(name)}
+                    <Textarea
                       rows={3}
                       value={slide[name]}
                       onChange={(event) => update(slide.id, { [name]: event.target.value })}
-                      aria-invalid={error(name) ? true : undefined}
-                      className={controlClass}
                     />
                   ) : (
-                    <input
-                      id={fieldId(name)}
+                    <Input
                       value={slide[name]}
                       onChange={(event) => update(slide.id, { [name]: event.target.value })}
-                      aria-invalid={error(name) ? true : undefined}
-                      className={controlClass}
                     />
                   )}
-                  {error(name) && (
-                    <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-                      {error(name)}
-                    </p>
-                  )}
-                </div>
+                </Field>
               ))}
-              <div>
-                <label htmlFor={fieldId("tone")} className="block text-sm font-medium">
-                  Background
-                </label>
-                <select
-                  id={fieldId("tone")}
+              <Field id={fieldId("tone")} label="Background">
+                <Select
                   value={slide.tone}
                   onChange={(event) => update(slide.id, { tone: event.target.value as DraftSlide["tone"] })}
-                  className={controlClass}
                 >
                   {HERO_TONES.map((tone) => (
                     <option key={tone}>{tone}</option>
                   ))}
-                </select>
-              </div>
+                </Select>
+              </Field>
             </li>
           );
         })}
