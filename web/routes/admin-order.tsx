@@ -30,6 +30,7 @@ import { AdminShipmentPanel } from "../features/shipping/admin-shipment-panel.ts
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
+import { useRequest } from "../lib/use-request.ts";
 
 /** The orders still on their way to the shopper, for whom the estimated delivery means something. */
 const DELIVERY_AHEAD = new Set<OrderStatus>(["awaiting_payment", "placed", "confirmed", "packed"]);
@@ -485,14 +486,11 @@ function ShipDialog({
   const [courier, setCourier] = useState<Courier>("Delhivery");
   const [tracking, setTracking] = useState("");
   const [url, setUrl] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api(`/admin/orders/${number}/ship`, {
         method: "POST",
         body: {
@@ -505,11 +503,7 @@ function ShipDialog({
       setTracking("");
       setUrl("");
       onShipped();
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -8,6 +8,7 @@ import { cardClass } from "../../components/card.tsx";
 import { Field, Input } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 
 /**
  * A shipped parcel refused or undeliverable: staff record it returned to origin with what it cost both ways,
@@ -30,22 +31,17 @@ export function RtoPanel({
   onChanged: (text: string) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest((caught) =>
+    isApiError(caught) ? caught.message : "Could not save. Check your connection and try again.",
+  );
   if (status !== "shipped" && status !== "returned_to_origin") return null;
 
   async function send(path: string, body: unknown, done: string) {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api(`/admin/rto/orders/${encodeURIComponent(number)}${path}`, { method: "POST", body });
       setOpen(false);
       onChanged(done);
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Could not save. Check your connection and try again.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   function record(event: FormEvent<HTMLFormElement>) {

@@ -7,7 +7,8 @@ import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { QuantityInput } from "../../components/quantity-input.tsx";
 import type { ResultMessageState } from "../../components/result-message.tsx";
-import { api, isApiError } from "../../lib/api.ts";
+import { api } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 import { AddItemPicker } from "./add-item-picker.tsx";
 import { AddressForm } from "./address-form.tsx";
 
@@ -91,8 +92,7 @@ function ItemsEditor({
       added: false,
     })),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
   const [addedNote, setAddedNote] = useState("");
   const unchanged =
     lines.length === order.lines.length &&
@@ -109,20 +109,14 @@ function ItemsEditor({
     );
 
   async function save() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const { result } = await api<{ result: OrderEditResult }>(`/admin/orders/${order.number}/items`, {
         method: "PUT",
         body: { lines: lines.map(({ itemId, kind, quantity }) => ({ itemId, kind, quantity })) },
       });
       onDone(said(result));
       onClose();
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
