@@ -85,8 +85,11 @@ type Wirable = {
   "aria-invalid"?: boolean | "true" | "false" | "grammar" | "spelling";
 };
 
-/** Inside a Field, the control takes its id and descriptions from it; the caller's own are kept as well. */
-function useWired<P extends Wirable>(props: P): P {
+/**
+ * Inside a Field, the control takes its id and descriptions from it; the caller's own are kept as well.
+ * Exported for the rare control with a look of its own (a colour swatch) that a Field still labels.
+ */
+export function useFieldWiring<P extends Wirable>(props: P): P {
   const wiring = useContext(FieldContext);
   if (!wiring) return props;
   return {
@@ -103,15 +106,15 @@ function withControlClass(className?: string) {
 }
 
 export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
-  return <input {...useWired(props)} className={withControlClass(className)} />;
+  return <input {...useFieldWiring(props)} className={withControlClass(className)} />;
 }
 
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select {...useWired(props)} className={withControlClass(className)} />;
+  return <select {...useFieldWiring(props)} className={withControlClass(className)} />;
 }
 
 export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return <textarea {...useWired(props)} className={withControlClass(className)} />;
+  return <textarea {...useFieldWiring(props)} className={withControlClass(className)} />;
 }
 
 type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {

@@ -3,9 +3,9 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from "re
 import { type AdminCodRules, COD_PLACE_KINDS, type CodPlaceKind } from "../../common/cod-rules.ts";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import { formatRupees, rupeesToPaise } from "../../common/money.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { PrepaidIncentiveForm } from "../features/cod/prepaid-incentive-form.tsx";
@@ -89,9 +89,8 @@ export function Component() {
                 </p>
               </div>
               {isOwner && (
-                <button
-                  type="button"
-                  className={buttonClass({ variant: "secondary" })}
+                <Button
+                  variant="secondary"
                   aria-label={`Remove the rule for ${place.value}`}
                   onClick={async () => {
                     try {
@@ -108,7 +107,7 @@ export function Component() {
                   }}
                 >
                   Remove
-                </button>
+                </Button>
               )}
             </li>
           ))}
@@ -170,47 +169,41 @@ function SettingsForm({
           <input type="checkbox" name="enabled" defaultChecked={settings.enabled} className="h-5 w-5" />
           Offer cash on delivery
         </label>
-        <label className="text-sm font-medium">
-          Largest order paid in cash (₹)
-          <input
+        <Field label="Largest order paid in cash (₹)">
+          <Input
             name="maxOrder"
             type="number"
             min="0"
             step="1"
             required
             defaultValue={settings.maxOrderPaise / 100}
-            className={controlClass}
           />
-        </label>
-        <label className="text-sm font-medium">
-          Largest first order paid in cash (₹, empty for no separate limit)
-          <input
+        </Field>
+        <Field label="Largest first order paid in cash (₹, empty for no separate limit)">
+          <Input
             name="firstOrder"
             type="number"
             min="0"
             step="1"
             defaultValue={settings.firstOrderMaxPaise === null ? "" : settings.firstOrderMaxPaise / 100}
-            className={controlClass}
           />
-        </label>
-        <label className="text-sm font-medium sm:col-span-2">
-          Pay online only after this many parcels returned to origin (by account, mobile or address; empty for
-          never)
-          <input
+        </Field>
+        <Field
+          label="Pay online only after this many parcels returned to origin (by account, mobile or address; empty for never)"
+          className="sm:col-span-2"
+        >
+          <Input
             name="afterRtos"
             type="number"
             min="1"
             max="100"
             step="1"
             defaultValue={settings.prepaidOnlyAfterRtos ?? ""}
-            className={controlClass}
           />
-        </label>
+        </Field>
         {isOwner && (
           <div className="sm:col-span-2">
-            <button type="submit" className={buttonClass()}>
-              Save settings
-            </button>
+            <Button type="submit">Save settings</Button>
           </div>
         )}
       </fieldset>
@@ -262,53 +255,43 @@ function PlaceForm({
       className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
       aria-label="Add a place rule"
     >
-      <label className="text-sm font-medium">
-        Kind
-        <select
-          value={kind}
-          onChange={(event) => setKind(event.target.value as CodPlaceKind)}
-          className={controlClass}
-        >
+      <Field label="Kind">
+        <Select value={kind} onChange={(event) => setKind(event.target.value as CodPlaceKind)}>
           {COD_PLACE_KINDS.map((each) => (
             <option key={each} value={each}>
               {KIND_LABELS[each]}
             </option>
           ))}
-        </select>
-      </label>
+        </Select>
+      </Field>
       {kind === "state" ? (
-        <label className="text-sm font-medium">
-          {VALUE_LABELS[kind]}
-          <select name="value" required className={controlClass}>
+        <Field label={VALUE_LABELS[kind]}>
+          <Select name="value" required>
             {INDIAN_STATE_NAMES.map((state) => (
               <option key={state}>{state}</option>
             ))}
-          </select>
-        </label>
+          </Select>
+        </Field>
       ) : (
-        <label className="text-sm font-medium">
-          {VALUE_LABELS[kind]}
-          <input
+        <Field label={VALUE_LABELS[kind]}>
+          <Input
             name="value"
             required
             maxLength={kind === "pin" ? 6 : 80}
             inputMode={kind === "pin" ? "numeric" : "text"}
-            className={controlClass}
           />
-        </label>
+        </Field>
       )}
-      <label className="text-sm font-medium">
-        Cap (₹, empty for no cash)
-        <input name="cap" type="number" min="0" step="1" className={controlClass} />
-      </label>
-      <label className="text-sm font-medium">
-        Note
-        <input name="note" maxLength={200} className={controlClass} />
-      </label>
+      <Field label="Cap (₹, empty for no cash)">
+        <Input name="cap" type="number" min="0" step="1" />
+      </Field>
+      <Field label="Note">
+        <Input name="note" maxLength={200} />
+      </Field>
       <div className="sm:col-span-2 lg:col-span-4">
-        <button type="submit" disabled={saving} className={buttonClass()}>
+        <Button type="submit" disabled={saving}>
           Save rule
-        </button>
+        </Button>
       </div>
     </form>
   );

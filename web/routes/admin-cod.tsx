@@ -11,7 +11,7 @@ import { formatDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, Field, Input } from "../components/field.tsx";
+import { Field, Input } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -220,10 +220,9 @@ function ImportForm() {
         className="mt-3 flex flex-wrap items-end gap-3"
         aria-label="Import a remittance report"
       >
-        <label className="min-w-0 flex-1 text-sm font-medium">
-          Report (CSV)
-          <input type="file" name="file" accept=".csv,text/csv" className={`${controlClass} text-sm`} />
-        </label>
+        <Field label="Report (CSV)" className="min-w-0 flex-1">
+          <Input type="file" name="file" accept=".csv,text/csv" className="text-sm" />
+        </Field>
         <Button type="submit" disabled={busy}>
           Import
         </Button>

@@ -5,6 +5,7 @@ import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass, Thumbnail } from "../components/card.tsx";
 import { Field, FieldError, Input, Select, Textarea } from "../components/field.tsx";
+import { EditorForm } from "../features/admin/editor-form.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { type ParcelSize, ParcelSizeForm } from "../features/shipping/parcel-size-form.tsx";
@@ -190,20 +191,15 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
     errors[name] ? { "aria-describedby": `combo-${name}-error`, "aria-invalid": true } : {};
 
   return (
-    <form
+    <EditorForm
+      title={combo ? `Edit ${combo.title}` : "New combo"}
+      message={message}
       onSubmit={submit}
-      className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
-      aria-label={combo ? `Edit ${combo.title}` : "New combo"}
-      noValidate
+      submitLabel={combo ? "Save changes" : "Create combo"}
+      saving={saving}
+      busy={saving || uploading}
+      onCancel={onDone}
     >
-      <h2 className="font-serif text-xl font-semibold sm:col-span-2">
-        {combo ? `Edit ${combo.title}` : "New combo"}
-      </h2>
-      {message && (
-        <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
-          {message}
-        </p>
-      )}
       <Field id="combo-title" label="Title" error={errors.title} alert>
         <Input name="title" value={title} onChange={(event) => setTitle(event.target.value)} />
       </Field>
@@ -338,14 +334,6 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
       <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
         <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
       </label>
-      <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <Button type="submit" disabled={saving || uploading}>
-          {saving ? "Saving…" : combo ? "Save changes" : "Create combo"}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

@@ -6,9 +6,9 @@ import {
   type DeliveryRuleKind,
 } from "../../common/delivery-check.ts";
 import type { AdminDeliveryRule, AdminDeliveryRulePage } from "../../common/schemas/delivery.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -110,10 +110,6 @@ function RuleForm() {
     }
   }
 
-  const error = (name: string) => <FieldError id={`rule-${name}-error`} error={errors[name]} alert />;
-  const described = (name: string) =>
-    errors[name] ? { "aria-describedby": `rule-${name}-error`, "aria-invalid": true } : {};
-
   return (
     <form
       onSubmit={submit}
@@ -121,44 +117,24 @@ function RuleForm() {
       aria-label="Add or change a rule"
       className={`${cardClass} mt-4 grid gap-3 sm:grid-cols-[10rem_14rem_1fr_auto] sm:items-end`}
     >
-      <div>
-        <label htmlFor="rule-prefix" className="block text-sm font-medium">
-          PIN or prefix
-        </label>
-        <input
-          id="rule-prefix"
-          name="prefix"
-          inputMode="numeric"
-          maxLength={6}
-          required
-          className={`${controlClass} font-mono`}
-          {...described("prefix")}
-        />
-        {error("prefix")}
-      </div>
-      <div>
-        <label htmlFor="rule-rule" className="block text-sm font-medium">
-          Rule
-        </label>
-        <select id="rule-rule" name="rule" className={controlClass} {...described("rule")}>
+      <Field id="rule-prefix" label="PIN or prefix" error={errors.prefix} alert>
+        <Input name="prefix" inputMode="numeric" maxLength={6} required className="font-mono" />
+      </Field>
+      <Field id="rule-rule" label="Rule" error={errors.rule} alert>
+        <Select name="rule">
           {DELIVERY_RULE_KINDS.map((kind) => (
             <option key={kind} value={kind}>
               {DELIVERY_RULE_LABELS[kind]}
             </option>
           ))}
-        </select>
-        {error("rule")}
-      </div>
-      <div>
-        <label htmlFor="rule-note" className="block text-sm font-medium">
-          Note (optional)
-        </label>
-        <input id="rule-note" name="note" maxLength={200} className={controlClass} {...described("note")} />
-        {error("note")}
-      </div>
-      <button type="submit" disabled={saving} className={buttonClass()}>
+        </Select>
+      </Field>
+      <Field id="rule-note" label="Note (optional)" error={errors.note} alert>
+        <Input name="note" maxLength={200} />
+      </Field>
+      <Button type="submit" disabled={saving}>
         {saving ? "Saving…" : "Save rule"}
-      </button>
+      </Button>
       {message && (
         <p role="status" className="text-sm sm:col-span-4">
           {message}
@@ -200,13 +176,9 @@ function RuleCard({ rule }: { rule: AdminDeliveryRule }) {
           {problem}
         </p>
       )}
-      <button
-        type="button"
-        onClick={remove}
-        className={`${buttonClass({ variant: "secondary" })} mt-3 w-full`}
-      >
+      <Button onClick={remove} variant="secondary" className="mt-3 w-full">
         Remove<span className="sr-only"> the rule for {rule.prefix}</span>
-      </button>
+      </Button>
     </li>
   );
 }

@@ -3,9 +3,10 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import { formatDateTime, fromIndianDateTimeInput, toIndianDateTimeInput } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { AdminDiscountCode, AdminDiscountCodePage } from "../../common/schemas/discount-codes.ts";
-import { Button, buttonClass } from "../components/button.tsx";
+import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Input } from "../components/field.tsx";
+import { EditorForm } from "../features/admin/editor-form.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -185,20 +186,14 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
   );
 
   return (
-    <form
+    <EditorForm
+      title={code ? `Edit ${code.code}` : "New code"}
+      message={message}
       onSubmit={submit}
-      className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
-      aria-label={code ? `Edit ${code.code}` : "New code"}
-      noValidate
+      submitLabel={code ? "Save changes" : "Create code"}
+      saving={saving}
+      onCancel={onDone}
     >
-      <h2 className="font-serif text-xl font-semibold sm:col-span-2">
-        {code ? `Edit ${code.code}` : "New code"}
-      </h2>
-      {message && (
-        <p role="alert" className="text-sm text-red-700 sm:col-span-2 dark:text-red-400">
-          {message}
-        </p>
-      )}
       {!code &&
         field(
           "code",
@@ -310,14 +305,6 @@ function CodeEditor({ code, onDone }: { code: AdminDiscountCode | null; onDone: 
         <input type="checkbox" name="active" defaultChecked={code ? code.active : true} /> On (shoppers can
         use it)
       </label>
-      <div className="flex flex-wrap gap-3 sm:col-span-2">
-        <Button type="submit" disabled={saving}>
-          {saving ? "Saving…" : code ? "Save changes" : "Create code"}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

@@ -12,10 +12,10 @@ import type { OrderRtoView } from "../../common/rto.ts";
 import { invoiceDue, type SellerInvoiceStatus } from "../../common/schemas/missed-invoices.ts";
 import { orderEditable } from "../../common/schemas/order-edit.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
-import { OrderDialog } from "../components/order-dialog.tsx";
+import { Dialog } from "../components/dialog.tsx";
+import { Field, Input, Select, TextField } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
@@ -30,6 +30,7 @@ import { AdminShipmentPanel } from "../features/shipping/admin-shipment-panel.ts
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
+import { useRequest } from "../lib/use-request.ts";
 
 /** The orders still on their way to the shopper, for whom the estimated delivery means something. */
 const DELIVERY_AHEAD = new Set<OrderStatus>(["awaiting_payment", "placed", "confirmed", "packed"]);
@@ -266,44 +267,31 @@ export function Component() {
             ) : (
               <>
                 {/* The note goes into the order's history, which the shopper reads word for word: say so. */}
-                <label htmlFor="status-note" className="mt-3 block text-sm font-medium">
-                  Note for the shopper's order history (optional)
-                </label>
-                <input
+                <Field
                   id="status-note"
-                  value={note}
-                  onChange={(event) => setNote(event.target.value)}
-                  maxLength={500}
-                  aria-describedby="status-note-hint"
-                  className={controlClass}
-                />
-                <p id="status-note-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
-                  The shopper sees this note, word for word, on their order page.
-                </p>
+                  label="Note for the shopper's order history (optional)"
+                  hint="The shopper sees this note, word for word, on their order page."
+                  className="mt-3"
+                >
+                  <Input value={note} onChange={(event) => setNote(event.target.value)} maxLength={500} />
+                </Field>
                 {plain.length > 0 && (
                   <div className="mt-3 flex flex-wrap gap-2">
                     {plain.map((status) => (
-                      <button
-                        key={status}
-                        type="button"
-                        disabled={busy}
-                        className={buttonClass()}
-                        onClick={() => move(status)}
-                      >
+                      <Button key={status} disabled={busy} onClick={() => move(status)}>
                         {actionLabel(status, order.status)}
-                      </button>
+                      </Button>
                     ))}
                   </div>
                 )}
                 {canShip && !shipment && (
-                  <button
-                    type="button"
+                  <Button
                     disabled={busy}
-                    className={`${buttonClass()} mt-4 mr-2 w-full sm:w-auto`}
+                    className="mt-4 mr-2 w-full sm:w-auto"
                     onClick={() => setShipping(true)}
                   >
                     {shippingConnected ? "Mark shipped by hand" : "Ship"}
-                  </button>
+                  </Button>
                 )}
                 {canRefund && (
                   <div className="mt-4 space-y-2">
@@ -315,17 +303,12 @@ export function Component() {
                     ) : (
                       <div>
                         {order.paymentMethod === "cod" && (
-                          <>
-                            <label htmlFor="refund-method" className="block text-sm font-medium">
-                              Paid back by
-                            </label>
-                            <select
-                              id="refund-method"
+                          <Field label="Paid back by" className="mb-2">
+                            <Select
                               value={refundMethod}
                               onChange={(event) =>
                                 setRefundMethod(event.target.value as CodRefundMethod | "")
                               }
-                              className={`${controlClass} mb-2`}
                             >
                               <option value="">Choose…</option>
                               {COD_REFUND_METHODS.map((method) => (
@@ -333,30 +316,29 @@ export function Component() {
                                   {COD_REFUND_METHOD_LABELS[method]}
                                 </option>
                               ))}
-                            </select>
-                          </>
+                            </Select>
+                          </Field>
                         )}
-                        <label htmlFor="refund-reference" className="block text-sm font-medium">
-                          {order.paymentMethod === "cod"
-                            ? "Reference (UPI, bank, receipt or credit note)"
-                            : "UPI or bank transfer reference"}
-                        </label>
-                        <input
-                          id="refund-reference"
-                          value={refundReference}
-                          onChange={(event) => setRefundReference(event.target.value)}
-                          className={controlClass}
-                        />
+                        <Field
+                          label={
+                            order.paymentMethod === "cod"
+                              ? "Reference (UPI, bank, receipt or credit note)"
+                              : "UPI or bank transfer reference"
+                          }
+                        >
+                          <Input
+                            value={refundReference}
+                            onChange={(event) => setRefundReference(event.target.value)}
+                          />
+                        </Field>
                       </div>
                     )}
-                    <button
-                      type="button"
+                    <Button
                       disabled={
                         busy ||
                         (!refundsOnline && !refundReference.trim()) ||
                         (order.paymentMethod === "cod" && !refundMethod)
                       }
-                      className={buttonClass()}
                       onClick={() =>
                         move(
                           "refunded",
@@ -372,18 +354,18 @@ export function Component() {
                       {refundsOnline
                         ? `Refund ${formatRupees(order.totalPaise)} via Razorpay`
                         : "Mark refunded"}
-                    </button>
+                    </Button>
                   </div>
                 )}
                 {canCancel && (
-                  <button
-                    type="button"
+                  <Button
+                    variant="danger"
                     disabled={busy}
-                    className={`${buttonClass({ variant: "danger" })} mt-4`}
+                    className="mt-4"
                     onClick={() => setConfirmCancel(true)}
                   >
                     Cancel order
-                  </button>
+                  </Button>
                 )}
               </>
             )}
@@ -420,7 +402,7 @@ export function Component() {
           revalidator.revalidate();
         }}
       />
-      <OrderDialog
+      <Dialog
         open={confirmCancel}
         title={`Cancel order ${order.number}?`}
         onClose={() => setConfirmCancel(false)}
@@ -430,23 +412,14 @@ export function Component() {
           {order.paidAt ? " The order was paid: refund it afterwards." : ""}
         </p>
         <div className="mt-4 flex justify-end gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setConfirmCancel(false)}
-          >
+          <Button variant="secondary" onClick={() => setConfirmCancel(false)}>
             Keep order
-          </button>
-          <button
-            type="button"
-            className={buttonClass({ variant: "danger" })}
-            disabled={busy}
-            onClick={() => move("cancelled")}
-          >
+          </Button>
+          <Button variant="danger" disabled={busy} onClick={() => move("cancelled")}>
             Cancel order
-          </button>
+          </Button>
         </div>
-      </OrderDialog>
+      </Dialog>
     </div>
   );
 }
@@ -470,35 +443,25 @@ function CourierDetailsForm({
         onSave({ courier: courier.trim(), trackingNumber: tracking.trim() });
       }}
     >
-      <label htmlFor="fix-courier" className="block text-sm font-medium">
-        Courier
-      </label>
-      <input
-        id="fix-courier"
-        list="couriers"
-        required
-        value={courier}
-        onChange={(event) => setCourier(event.target.value)}
-        className={controlClass}
-      />
+      <Field label="Courier">
+        <Input
+          list="couriers"
+          required
+          value={courier}
+          onChange={(event) => setCourier(event.target.value)}
+        />
+      </Field>
       <datalist id="couriers">
         {COURIERS.map((name) => (
           <option key={name} value={name} />
         ))}
       </datalist>
-      <label htmlFor="fix-tracking" className="block text-sm font-medium">
-        Tracking number
-      </label>
-      <input
-        id="fix-tracking"
-        required
-        value={tracking}
-        onChange={(event) => setTracking(event.target.value)}
-        className={controlClass}
-      />
-      <button type="submit" disabled={busy} className={buttonClass({ variant: "secondary" })}>
+      <Field label="Tracking number">
+        <Input required value={tracking} onChange={(event) => setTracking(event.target.value)} />
+      </Field>
+      <Button type="submit" variant="secondary" disabled={busy}>
         Save courier details
-      </button>
+      </Button>
     </form>
   );
 }
@@ -523,14 +486,11 @@ function ShipDialog({
   const [courier, setCourier] = useState<Courier>("Delhivery");
   const [tracking, setTracking] = useState("");
   const [url, setUrl] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api(`/admin/orders/${number}/ship`, {
         method: "POST",
         body: {
@@ -543,40 +503,23 @@ function ShipDialog({
       setTracking("");
       setUrl("");
       onShipped();
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
-    <OrderDialog open={open} title={`Ship order ${number}`} onClose={onClose}>
+    <Dialog open={open} title={`Ship order ${number}`} onClose={onClose}>
       <form onSubmit={submit} className="space-y-3" aria-label="Ship the order">
-        <div>
-          <label htmlFor="ship-courier" className="block text-sm font-medium">
-            Courier
-          </label>
-          <select
-            id="ship-courier"
-            required
-            value={courier}
-            onChange={(event) => setCourier(event.target.value as Courier)}
-            className={controlClass}
-          >
+        <Field label="Courier">
+          <Select required value={courier} onChange={(event) => setCourier(event.target.value as Courier)}>
             {COURIERS.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>
             ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="ship-tracking" className="block text-sm font-medium">
-            Tracking number
-          </label>
-          <input
-            id="ship-tracking"
+          </Select>
+        </Field>
+        <Field label="Tracking number" hint="4-40 letters, digits or hyphens, as on the waybill.">
+          <Input
             required
             pattern="[A-Za-z0-9\-]{4,40}"
             title="4-40 letters, digits or hyphens"
@@ -584,28 +527,18 @@ function ShipDialog({
             autoCapitalize="characters"
             value={tracking}
             onChange={(event) => setTracking(event.target.value)}
-            aria-describedby="ship-tracking-hint"
-            className={controlClass}
           />
-          <p id="ship-tracking-hint" className="mt-1 text-xs text-stone-600 dark:text-stone-400">
-            4-40 letters, digits or hyphens, as on the waybill.
-          </p>
-        </div>
+        </Field>
         {courier === "Other" && (
-          <div>
-            <label htmlFor="ship-url" className="block text-sm font-medium">
-              Tracking page (optional)
-            </label>
-            <input
-              id="ship-url"
+          <Field label="Tracking page (optional)">
+            <Input
               type="url"
               pattern="https://.*"
               placeholder="https://"
               value={url}
               onChange={(event) => setUrl(event.target.value)}
-              className={controlClass}
             />
-          </div>
+          </Field>
         )}
         {error && (
           <p
@@ -616,15 +549,15 @@ function ShipDialog({
           </p>
         )}
         <div className="flex flex-wrap justify-end gap-2 pt-1">
-          <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
+          <Button variant="secondary" onClick={onClose}>
             Not now
-          </button>
-          <button type="submit" disabled={busy} className={buttonClass()}>
+          </Button>
+          <Button type="submit" disabled={busy}>
             {busy ? "Shipping…" : "Ship order"}
-          </button>
+          </Button>
         </div>
       </form>
-    </OrderDialog>
+    </Dialog>
   );
 }
 
@@ -675,45 +608,32 @@ function CashCollected({ order, onRecorded }: { order: AdminOrderDetail; onRecor
     <div className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
       <p>Cash to collect: {formatRupees(order.totalPaise)}</p>
       {!open ? (
-        <button
-          type="button"
-          className={`${buttonClass({ variant: "secondary" })} mt-2`}
-          onClick={() => setOpen(true)}
-        >
+        <Button variant="secondary" className="mt-2" onClick={() => setOpen(true)}>
           Record cash collected
-        </button>
+        </Button>
       ) : (
         <form onSubmit={submit} aria-label="Record cash collected" className="mt-2 grid gap-2">
-          <label className="block font-medium">
-            Amount (₹)
-            <input
-              name="amount"
-              inputMode="decimal"
-              defaultValue={(order.totalPaise / 100).toFixed(2)}
-              className={controlClass}
-            />
-          </label>
-          <label className="block font-medium">
-            Collected on
-            <input
-              name="collectedOn"
-              type="date"
-              defaultValue={indianDate(new Date())}
-              className={controlClass}
-            />
-          </label>
-          <label className="block font-medium">
-            Reference
-            <input name="reference" maxLength={100} required className={controlClass} />
-          </label>
+          <TextField
+            label="Amount (₹)"
+            name="amount"
+            inputMode="decimal"
+            defaultValue={(order.totalPaise / 100).toFixed(2)}
+          />
+          <TextField
+            label="Collected on"
+            name="collectedOn"
+            type="date"
+            defaultValue={indianDate(new Date())}
+          />
+          <TextField label="Reference" name="reference" maxLength={100} required />
           {error && (
             <p role="alert" className="text-red-700 dark:text-red-400">
               {error}
             </p>
           )}
-          <button type="submit" disabled={saving} className={buttonClass()}>
+          <Button type="submit" disabled={saving}>
             Record
-          </button>
+          </Button>
         </form>
       )}
     </div>

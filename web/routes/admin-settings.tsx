@@ -1,13 +1,13 @@
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type InputHTMLAttributes, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { FreeShippingBasis } from "../../common/cart.ts";
 import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings } from "../../common/schemas/settings.ts";
-import { buttonClass } from "../components/button.tsx";
+import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass } from "../components/field.tsx";
+import { Field, FieldError, Input, useFieldWiring } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
 import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -135,32 +135,30 @@ export function Component() {
           <h2 id="settings-shipping" className="font-serif text-xl font-semibold sm:col-span-2">
             Shipping
           </h2>
-          <Field name="shippingFeePaise" label="Shipping fee (₹)" errors={errors}>
-            {(described) => (
-              <input
-                inputMode="decimal"
-                value={draft.shippingFee}
-                onChange={(event) => change({ shippingFee: event.target.value })}
-                className={controlClass}
-                {...described}
-              />
-            )}
+          <Field
+            id="settings-shippingFeePaise"
+            label="Shipping fee (₹)"
+            error={errors.shippingFeePaise}
+            alert
+          >
+            <Input
+              inputMode="decimal"
+              value={draft.shippingFee}
+              onChange={(event) => change({ shippingFee: event.target.value })}
+            />
           </Field>
           <Field
-            name="freeShippingMinPaise"
+            id="settings-freeShippingMinPaise"
             label="Free shipping from (₹)"
             hint="Orders at or above this value ship free. 0 ships every order free."
-            errors={errors}
+            error={errors.freeShippingMinPaise}
+            alert
           >
-            {(described) => (
-              <input
-                inputMode="decimal"
-                value={draft.freeShippingMin}
-                onChange={(event) => change({ freeShippingMin: event.target.value })}
-                className={controlClass}
-                {...described}
-              />
-            )}
+            <Input
+              inputMode="decimal"
+              value={draft.freeShippingMin}
+              onChange={(event) => change({ freeShippingMin: event.target.value })}
+            />
           </Field>
           <fieldset className="sm:col-span-2">
             <legend className="text-sm font-medium">The order value compared with it is</legend>
@@ -182,11 +180,7 @@ export function Component() {
                 {label}
               </label>
             ))}
-            {errors.freeShippingBasis && (
-              <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {errors.freeShippingBasis}
-              </p>
-            )}
+            <FieldError error={errors.freeShippingBasis} alert />
           </fieldset>
         </section>
 
@@ -195,48 +189,34 @@ export function Component() {
             Name and look
           </h2>
           <Field
-            name="shopName"
+            id="settings-shopName"
             label="Shop name"
             hint="In the header, page titles, link previews and e-mails."
-            errors={errors}
+            error={errors.shopName}
+            alert
           >
-            {(described) => (
-              <input
-                value={draft.shopName}
-                maxLength={60}
-                onChange={(event) => change({ shopName: event.target.value })}
-                className={controlClass}
-                {...described}
-              />
-            )}
+            <Input
+              value={draft.shopName}
+              maxLength={60}
+              onChange={(event) => change({ shopName: event.target.value })}
+            />
           </Field>
           <Field
-            name="brandColour"
+            id="settings-brandColour"
             label="Brand colour"
             hint="Buttons, links and headings. White text must be readable on it."
-            errors={errors}
+            error={errors.brandColour}
+            alert
           >
-            {(described) => (
-              <div className="mt-1 flex flex-wrap items-center gap-3">
-                <input
-                  type="color"
-                  value={colour}
-                  onChange={(event) => change({ brandColour: event.target.value })}
-                  className="h-11 w-16 cursor-pointer rounded-md border border-stone-300 bg-white dark:border-stone-600 dark:bg-stone-800"
-                  {...described}
-                />
-                <span className="font-mono text-sm">{colour}</span>
-                {draft.brandColour !== null && (
-                  <button
-                    type="button"
-                    className={`${buttonClass({ variant: "secondary" })} min-h-11`}
-                    onClick={() => change({ brandColour: null })}
-                  >
-                    Use the shop's green
-                  </button>
-                )}
-              </div>
-            )}
+            <div className="mt-1 flex flex-wrap items-center gap-3">
+              <ColourInput value={colour} onChange={(event) => change({ brandColour: event.target.value })} />
+              <span className="font-mono text-sm">{colour}</span>
+              {draft.brandColour !== null && (
+                <Button variant="secondary" onClick={() => change({ brandColour: null })}>
+                  Use the shop's green
+                </Button>
+              )}
+            </div>
           </Field>
           <BrandPreview colour={colour} name={draft.shopName} logo={draft.logo?.small ?? null} />
           {contrast.problem && !errors.brandColour && (
@@ -275,26 +255,18 @@ export function Component() {
                 />
               </label>
               {draft.logo && (
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
-                  onClick={() => change({ logo: null })}
-                >
+                <Button variant="secondary" onClick={() => change({ logo: null })}>
                   Remove logo
-                </button>
+                </Button>
               )}
             </div>
-            {errors.logo && (
-              <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {errors.logo}
-              </p>
-            )}
+            <FieldError error={errors.logo} alert />
           </div>
         </section>
         <div>
-          <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving || uploading}>
+          <Button type="submit" disabled={saving || uploading}>
             {saving ? "Saving…" : "Save settings"}
-          </button>
+          </Button>
         </div>
       </form>
       <HeroSlidesEditor slides={slides} />
@@ -344,43 +316,13 @@ function BrandPreview({ colour, name, logo }: { colour: string; name: string; lo
   );
 }
 
-/** A labelled control with its hint, or the server's message for it in place of the hint. */
-function Field({
-  name,
-  label,
-  hint,
-  errors,
-  children,
-}: {
-  name: string;
-  label: string;
-  hint?: string;
-  errors: Record<string, string>;
-  children: (described: Record<string, unknown>) => ReactNode;
-}) {
-  const id = `settings-${name}`;
-  const described = errors[name]
-    ? { id, "aria-describedby": `${id}-error`, "aria-invalid": true }
-    : hint
-      ? { id, "aria-describedby": `${id}-hint` }
-      : { id };
+/** The colour picker keeps its swatch look; the Field around it names and describes it all the same. */
+function ColourInput(props: InputHTMLAttributes<HTMLInputElement>) {
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {children(described)}
-      {errors[name] ? (
-        <p id={`${id}-error`} role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {errors[name]}
-        </p>
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500 dark:text-stone-400">
-            {hint}
-          </p>
-        )
-      )}
-    </div>
+    <input
+      type="color"
+      {...useFieldWiring(props)}
+      className="h-11 w-16 cursor-pointer rounded-md border border-stone-300 bg-white dark:border-stone-600 dark:bg-stone-800"
+    />
   );
 }

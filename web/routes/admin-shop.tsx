@@ -1,17 +1,17 @@
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type InputHTMLAttributes, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { Field, Input, Select } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
 import { forgetShopConfig } from "../lib/shop-config.ts";
-import { type FieldErrors, useFormSave } from "../lib/use-form-save.ts";
+import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
@@ -37,47 +37,6 @@ export function Component() {
       </p>
       <BannerForm banner={banner} />
       <DetailsForm details={details} />
-    </div>
-  );
-}
-
-/** A labelled control with its hint, or the server's message for it in place of the hint. */
-function Field({
-  name,
-  label,
-  hint,
-  errors,
-  className = "",
-  children,
-}: {
-  name: string;
-  label: string;
-  hint?: string;
-  errors: FieldErrors;
-  className?: string;
-  children: (described: Record<string, unknown>) => ReactNode;
-}) {
-  const id = `shop-${name}`;
-  const described = errors[name]
-    ? { id, "aria-describedby": `${id}-error`, "aria-invalid": true }
-    : hint
-      ? { id, "aria-describedby": `${id}-hint` }
-      : { id };
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {children(described)}
-      {errors[name] ? (
-        <FieldError id={`${id}-error`} error={errors[name]} alert />
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500 dark:text-stone-400">
-            {hint}
-          </p>
-        )
-      )}
     </div>
   );
 }
@@ -125,12 +84,11 @@ function DetailsForm({ details }: { details: ShopDetails }) {
     );
   }
 
-  const input = (name: string, value: string | null | undefined, extra: Record<string, unknown> = {}) =>
-    function Input(described: Record<string, unknown>) {
-      return (
-        <input name={name} defaultValue={value ?? ""} className={controlClass} {...extra} {...described} />
-      );
-    };
+  const input = (
+    name: string,
+    value: string | null | undefined,
+    extra: InputHTMLAttributes<HTMLInputElement> = {},
+  ) => <Input name={name} defaultValue={value ?? ""} {...extra} />;
 
   return (
     <form
@@ -155,95 +113,105 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         <ResultMessage message={message} />
       </div>
       <Field
-        name="legalName"
+        id="shop-legalName"
         label="Legal name"
         hint="As registered, e.g. on the GST certificate. Needed on invoices."
-        errors={errors}
+        error={errors.legalName}
+        alert
       >
         {input("legalName", details.legalName, { autoComplete: "organization" })}
       </Field>
-      <Field name="phone" label="Phone" errors={errors}>
+      <Field id="shop-phone" label="Phone" error={errors.phone} alert>
         {input("phone", details.phone, { type: "tel", autoComplete: "tel" })}
       </Field>
-      <Field name="email" label="E-mail" errors={errors}>
+      <Field id="shop-email" label="E-mail" error={errors.email} alert>
         {input("email", details.email, { type: "email", autoComplete: "email" })}
       </Field>
       <Field
-        name="addressLine1"
+        id="shop-addressLine1"
         label="Registered address"
         hint="Needed on invoices, and shown on the contact page."
-        errors={errors}
+        error={errors.addressLine1}
+        alert
         className="sm:col-span-2"
       >
         {input("addressLine1", details.address?.line1, { autoComplete: "address-line1" })}
       </Field>
       <Field
-        name="addressLine2"
+        id="shop-addressLine2"
         label="Address, second line (optional)"
-        errors={errors}
+        error={errors.addressLine2}
+        alert
         className="sm:col-span-2"
       >
         {input("addressLine2", details.address?.line2, { autoComplete: "address-line2" })}
       </Field>
-      <Field name="city" label="City" errors={errors}>
+      <Field id="shop-city" label="City" error={errors.city} alert>
         {input("city", details.address?.city, { autoComplete: "address-level2" })}
       </Field>
-      <Field name="pin" label="PIN code" errors={errors}>
+      <Field id="shop-pin" label="PIN code" error={errors.pin} alert>
         {input("pin", details.address?.pin, {
           inputMode: "numeric",
           maxLength: 6,
           autoComplete: "postal-code",
         })}
       </Field>
-      <Field name="state" label="State" hint="GST invoices name its state code." errors={errors}>
-        {(described) => (
-          <select
-            name="state"
-            defaultValue={details.address?.state ?? ""}
-            className={controlClass}
-            {...described}
-          >
-            <option value="" disabled>
-              Choose a state
-            </option>
-            {INDIAN_STATE_NAMES.map((state) => (
-              <option key={state}>{state}</option>
-            ))}
-          </select>
-        )}
+      <Field
+        id="shop-state"
+        label="State"
+        hint="GST invoices name its state code."
+        error={errors.state}
+        alert
+      >
+        <Select name="state" defaultValue={details.address?.state ?? ""}>
+          <option value="" disabled>
+            Choose a state
+          </option>
+          {INDIAN_STATE_NAMES.map((state) => (
+            <option key={state}>{state}</option>
+          ))}
+        </Select>
       </Field>
       <Field
-        name="gstin"
+        id="shop-gstin"
         label="GSTIN"
         hint="15 characters; needed to issue tax invoices. Leave empty if the shop is not registered for GST."
-        errors={errors}
+        error={errors.gstin}
+        alert
       >
         {input("gstin", details.gstin, {
-          className: `${controlClass} font-mono uppercase`,
+          className: "font-mono uppercase",
           autoCapitalize: "characters",
         })}
       </Field>
       <Field
-        name="fssaiLicence"
+        id="shop-fssaiLicence"
         label="FSSAI licence number"
         hint="14 digits, for the food products."
-        errors={errors}
+        error={errors.fssaiLicence}
+        alert
       >
         {input("fssaiLicence", details.fssaiLicence, {
           inputMode: "numeric",
           maxLength: 14,
-          className: `${controlClass} font-mono`,
+          className: "font-mono",
         })}
       </Field>
       <Field
-        name="grievanceOfficerName"
+        id="shop-grievanceOfficerName"
         label="Grievance officer's name"
         hint="Asked for by the Consumer Protection (E-Commerce) Rules, on the contact page; not on invoices."
-        errors={errors}
+        error={errors.grievanceOfficerName}
+        alert
       >
         {input("grievanceOfficerName", details.grievanceOfficer.name)}
       </Field>
-      <Field name="grievanceOfficerEmail" label="Grievance officer's e-mail" errors={errors}>
+      <Field
+        id="shop-grievanceOfficerEmail"
+        label="Grievance officer's e-mail"
+        error={errors.grievanceOfficerEmail}
+        alert
+      >
         {input("grievanceOfficerEmail", details.grievanceOfficer.email, { type: "email" })}
       </Field>
       <div className="sm:col-span-2">
@@ -273,19 +241,17 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
     );
   }
 
-  const text = (name: "headline" | "details" | "shortLabel" | "code", extra: Record<string, unknown> = {}) =>
-    function Input(described: Record<string, unknown>) {
-      return (
-        <input
-          name={name}
-          value={draft[name] ?? ""}
-          onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
-          className={controlClass}
-          {...extra}
-          {...described}
-        />
-      );
-    };
+  const text = (
+    name: "headline" | "details" | "shortLabel" | "code",
+    extra: InputHTMLAttributes<HTMLInputElement> = {},
+  ) => (
+    <Input
+      name={name}
+      value={draft[name] ?? ""}
+      onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+      {...extra}
+    />
+  );
 
   return (
     <form
@@ -328,30 +294,39 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
         />{" "}
         Show the banner
       </label>
-      <Field name="headline" label="Headline" hint="In bold, e.g. Flat 20% off all products." errors={errors}>
+      <Field
+        id="shop-headline"
+        label="Headline"
+        hint="In bold, e.g. Flat 20% off all products."
+        error={errors.headline}
+        alert
+      >
         {text("headline")}
       </Field>
       <Field
-        name="details"
+        id="shop-details"
         label="More text (optional)"
         hint="After the headline, e.g. for a limited time."
-        errors={errors}
+        error={errors.details}
+        alert
       >
         {text("details")}
       </Field>
       <Field
-        name="code"
+        id="shop-code"
         label="Discount code (optional)"
         hint="An existing code that is on; the banner adds “Use code … at checkout.”"
-        errors={errors}
+        error={errors.code}
+        alert
       >
-        {text("code", { className: `${controlClass} font-mono uppercase`, autoCapitalize: "characters" })}
+        {text("code", { className: "font-mono uppercase", autoCapitalize: "characters" })}
       </Field>
       <Field
-        name="shortLabel"
+        id="shop-shortLabel"
         label="Minimised label"
         hint="On the small button, before “- Click to expand”."
-        errors={errors}
+        error={errors.shortLabel}
+        alert
       >
         {text("shortLabel")}
       </Field>

@@ -10,7 +10,7 @@ import {
 } from "../../common/schemas/tax.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { controlClass, FieldError } from "../components/field.tsx";
+import { controlClass, Field, FieldError, Input } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -102,19 +102,16 @@ function Gstr1Export() {
         (large) invoices are listed on their own.
       </p>
       <div className="mt-3 max-w-xs">
-        <label htmlFor="gstr1-month" className="block text-sm font-medium">
-          Month
-        </label>
-        <input
-          id="gstr1-month"
-          type="month"
-          min="2017-07"
-          value={month}
-          onChange={(event) => setMonth(event.target.value)}
-          aria-describedby={valid ? undefined : "gstr1-month-error"}
-          aria-invalid={valid ? undefined : true}
-          className={controlClass}
-        />
+        <Field id="gstr1-month" label="Month">
+          <Input
+            type="month"
+            min="2017-07"
+            value={month}
+            onChange={(event) => setMonth(event.target.value)}
+            aria-describedby={valid ? undefined : "gstr1-month-error"}
+            aria-invalid={valid ? undefined : true}
+          />
+        </Field>
         <FieldError id="gstr1-month-error" error={valid ? null : "Choose a month from July 2017 on."} alert />
       </div>
       <ul aria-label="GSTR-1 files" className="mt-4 grid gap-2 sm:grid-cols-2">
@@ -232,18 +229,15 @@ function RatesCard({ rates }: { rates: number[] }) {
       </ul>
       <form onSubmit={add} noValidate aria-label="Add a rate" className="mt-4 flex flex-wrap items-end gap-2">
         <div className="w-36">
-          <label htmlFor="new-rate" className="block text-sm font-medium">
-            New rate (%)
-          </label>
-          <input
-            id="new-rate"
-            inputMode="decimal"
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            aria-describedby={error ? "new-rate-error" : undefined}
-            aria-invalid={error ? true : undefined}
-            className={controlClass}
-          />
+          <Field id="new-rate" label="New rate (%)">
+            <Input
+              inputMode="decimal"
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+              aria-describedby={error ? "new-rate-error" : undefined}
+              aria-invalid={error ? true : undefined}
+            />
+          </Field>
         </div>
         <Button type="submit" disabled={busy}>
           Add rate

@@ -1,19 +1,15 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
-import { formatDateTime } from "../../common/india-time.ts";
-import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Notice } from "../components/notice.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
-import { OrderBody } from "../features/orders/order-body.tsx";
+import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
-import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
@@ -105,47 +101,22 @@ export function Component() {
 
   return (
     <div>
-      {(notice || (placedNow && order.status !== "awaiting_payment")) && (
-        <p
-          role="status"
-          className="mt-3 rounded-md bg-brand-50 p-3 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
-        >
-          {notice ?? (
+      <OrderHeading
+        order={order}
+        said={
+          notice ??
+          (placedNow && order.status !== "awaiting_payment" && (
             <>
               Thank you! Your order is {order.paidAt ? "paid and confirmed" : "placed"}. We have e-mailed a
               confirmation with a link to this page to <strong>{email}</strong>.
             </>
-          )}
-        </p>
-      )}
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">Order {order.number}</h1>
-          <p className="text-sm text-stone-600 dark:text-stone-400">
-            Placed on <time dateTime={order.placedAt}>{formatDateTime(order.placedAt)}</time>
-          </p>
-        </div>
-        <StatusBadge status={order.status} />
-      </div>
-
-      {order.status === "awaiting_payment" && (
-        <div className="mt-4 rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
-          <p>
-            This order is waiting for your payment of {formatRupees(order.totalPaise)}. Unpaid orders are
-            cancelled after a while, so keep this page open until you have paid.
-          </p>
-          {order.actions.pay && (
-            <Button type="button" className="mt-2" onClick={pay} disabled={busy}>
-              Pay now
-            </Button>
-          )}
-        </div>
-      )}
-      {error && (
-        <Notice tone="error" className="mt-3">
-          {error}
-        </Notice>
-      )}
+          ))
+        }
+        payNote=", so keep this page open until you have paid"
+        onPay={pay}
+        paying={busy}
+        error={error}
+      />
 
       <OrderBody
         order={order}

@@ -1,21 +1,17 @@
 import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
-import { formatDateTime } from "../../common/india-time.ts";
-import { formatRupees } from "../../common/money.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Dialog } from "../components/dialog.tsx";
 import { Field, Textarea } from "../components/field.tsx";
-import { Notice } from "../components/notice.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
-import { OrderBody } from "../features/orders/order-body.tsx";
+import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
 import { payOnline } from "../features/orders/pay-online.ts";
-import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -96,45 +92,19 @@ export function Component() {
           ← My Orders
         </Link>
       </p>
-      {(placedNow || notice) && (
-        <p
-          role="status"
-          className="mt-3 rounded-md bg-brand-50 p-3 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
-        >
-          {notice ??
+      <OrderHeading
+        order={order}
+        said={
+          (placedNow || notice) &&
+          (notice ??
             (order.status === "placed"
               ? "Thank you! Your order is placed. We have e-mailed you a confirmation."
-              : "Thank you! Your payment is received and your order is confirmed.")}
-        </p>
-      )}
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="font-serif text-3xl font-semibold">Order {order.number}</h1>
-          <p className="text-sm text-stone-600 dark:text-stone-400">
-            Placed on <time dateTime={order.placedAt}>{formatDateTime(order.placedAt)}</time>
-          </p>
-        </div>
-        <StatusBadge status={order.status} />
-      </div>
-
-      {order.status === "awaiting_payment" && (
-        <div className="mt-4 rounded-md bg-amber-50 p-3 text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
-          <p>
-            This order is waiting for your payment of {formatRupees(order.totalPaise)}. Unpaid orders are
-            cancelled after a while.
-          </p>
-          {order.actions.pay && (
-            <Button type="button" className="mt-2" onClick={pay} disabled={busy}>
-              Pay now
-            </Button>
-          )}
-        </div>
-      )}
-      {error && !dialog && (
-        <Notice tone="error" className="mt-3">
-          {error}
-        </Notice>
-      )}
+              : "Thank you! Your payment is received and your order is confirmed."))
+        }
+        onPay={pay}
+        paying={busy}
+        error={dialog ? null : error}
+      />
 
       <OrderBody
         order={order}

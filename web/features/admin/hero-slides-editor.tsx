@@ -5,9 +5,9 @@ import {
   type HeroSlideInput,
   MAX_HERO_SLIDES,
 } from "../../../common/schemas/hero-slides.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass } from "../../components/field.tsx";
+import { Field, FieldError, Input, Select, Textarea } from "../../components/field.tsx";
 import { ResultMessage } from "../../components/result-message.tsx";
 import { api } from "../../lib/api.ts";
 import { useFormSave } from "../../lib/use-form-save.ts";
@@ -103,32 +103,29 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
                     </span>
                   )}
                 </h3>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                <Button
+                  variant="secondary"
                   disabled={index === 0}
                   onClick={() => move(index, -1)}
                   aria-label={`Move slide ${index + 1} up`}
                 >
                   ↑
-                </button>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                </Button>
+                <Button
+                  variant="secondary"
                   disabled={index === slides.length - 1}
                   onClick={() => move(index, 1)}
                   aria-label={`Move slide ${index + 1} down`}
                 >
                   ↓
-                </button>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                </Button>
+                <Button
+                  variant="secondary"
                   onClick={() => setSlides((current) => current.filter((other) => other.id !== slide.id))}
                   aria-label={`Remove slide ${index + 1}`}
                 >
                   Remove
-                </button>
+                </Button>
               </div>
               <label className="flex min-h-11 items-center gap-3 text-sm">
                 <input
@@ -156,65 +153,41 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
                   />
                 </label>
               </div>
-              {error("image") && (
-                <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                  {error("image")}
-                </p>
-              )}
+              <FieldError error={error("image")} alert />
               {TEXT_FIELDS.map(([name, label]) => (
-                <div key={name}>
-                  <label htmlFor={fieldId(name)} className="block text-sm font-medium">
-                    {label}
-                  </label>
+                <Field key={name} id={fieldId(name)} label={label} error={error(name)} alert>
                   {name === "text" ? (
-                    <textarea
-                      id={fieldId(name)}
+                    <Textarea
                       rows={3}
                       value={slide[name]}
                       onChange={(event) => update(slide.id, { [name]: event.target.value })}
-                      aria-invalid={error(name) ? true : undefined}
-                      className={controlClass}
                     />
                   ) : (
-                    <input
-                      id={fieldId(name)}
+                    <Input
                       value={slide[name]}
                       onChange={(event) => update(slide.id, { [name]: event.target.value })}
-                      aria-invalid={error(name) ? true : undefined}
-                      className={controlClass}
                     />
                   )}
-                  {error(name) && (
-                    <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-                      {error(name)}
-                    </p>
-                  )}
-                </div>
+                </Field>
               ))}
-              <div>
-                <label htmlFor={fieldId("tone")} className="block text-sm font-medium">
-                  Background
-                </label>
-                <select
-                  id={fieldId("tone")}
+              <Field id={fieldId("tone")} label="Background">
+                <Select
                   value={slide.tone}
                   onChange={(event) => update(slide.id, { tone: event.target.value as DraftSlide["tone"] })}
-                  className={controlClass}
                 >
                   {HERO_TONES.map((tone) => (
                     <option key={tone}>{tone}</option>
                   ))}
-                </select>
-              </div>
+                </Select>
+              </Field>
             </li>
           );
         })}
       </ol>
       <div className="flex flex-wrap gap-3">
         {slides.length < MAX_HERO_SLIDES && slides[0] && (
-          <button
-            type="button"
-            className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+          <Button
+            variant="secondary"
             onClick={() =>
               setSlides((current) =>
                 current[0]
@@ -227,11 +200,11 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
             }
           >
             Add a slide (hidden until you show it)
-          </button>
+          </Button>
         )}
-        <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving || uploading !== null}>
+        <Button type="submit" disabled={saving || uploading !== null}>
           {saving ? "Saving…" : "Save slides"}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -4,7 +4,7 @@ import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import type { RazorpayCheckout } from "../../../common/orders.ts";
 import { PREPAID_LINE_LABEL } from "../../../common/prepaid-incentive.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { openRazorpayCheckout } from "../../lib/razorpay-checkout.ts";
@@ -148,59 +148,49 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
 
       {page.state === "waiting" && (
         <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-          <button
-            type="button"
-            className={`${buttonClass()} min-h-12 text-lg sm:flex-1`}
+          <Button
+            className="min-h-12 text-lg sm:flex-1"
             disabled={busy !== null}
             onClick={() => answer("confirm")}
           >
             {busy === "confirm" ? "Confirming…" : "Confirm my order"}
-          </button>
+          </Button>
           {asking ? (
             <div className="flex flex-col gap-2 sm:flex-1">
               <p className="text-sm">Cancel this order? Its items go back on the shelf.</p>
               <div className="flex gap-2">
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11 flex-1`}
+                <Button
+                  variant="secondary"
+                  className="flex-1"
                   disabled={busy !== null}
                   onClick={() => answer("cancel")}
                 >
                   {busy === "cancel" ? "Cancelling…" : "Yes, cancel it"}
-                </button>
-                <button
-                  type="button"
-                  className={`${buttonClass({ variant: "secondary" })} min-h-11 flex-1`}
-                  onClick={() => setAsking(false)}
-                >
+                </Button>
+                <Button variant="secondary" className="flex-1" onClick={() => setAsking(false)}>
                   Keep it
-                </button>
+                </Button>
               </div>
             </div>
           ) : (
-            <button
-              type="button"
-              className={`${buttonClass({ variant: "secondary" })} min-h-12 sm:flex-1`}
+            <Button
+              variant="secondary"
+              className="min-h-12 sm:flex-1"
               disabled={busy !== null}
               onClick={() => setAsking(true)}
             >
               Cancel order
-            </button>
+            </Button>
           )}
         </div>
       )}
       {page.state === "waiting" && page.payOnline && (
         <div className="mt-3 flex flex-col gap-1">
-          <button
-            type="button"
-            className={`${buttonClass({ variant: "secondary" })} min-h-12`}
-            disabled={busy !== null}
-            onClick={payOnline}
-          >
+          <Button variant="secondary" className="min-h-12" disabled={busy !== null} onClick={payOnline}>
             {busy === "pay"
               ? "Opening payment…"
               : `Pay online instead · ${formatRupees(page.payOnline.totalPaise)}`}
-          </button>
+          </Button>
           {page.payOnline.savingPaise > 0 && (
             <p className="text-center text-sm font-medium text-brand-700 dark:text-brand-100">
               Save {formatRupees(page.payOnline.savingPaise)} when you pay online.

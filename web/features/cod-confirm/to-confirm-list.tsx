@@ -4,7 +4,7 @@ import { CONFIRM_HOURS_MAX, type ToConfirmRow } from "../../../common/cod-confir
 import { formatMobile } from "../../../common/india.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
@@ -72,41 +72,30 @@ export function ToConfirmOrders({ orders }: { orders: ToConfirmRow[] }) {
                 >
                   Call {formatMobile(order.phone)}
                 </a>
-                <button
-                  type="button"
-                  className={`${buttonClass()} min-h-11`}
-                  disabled={busy !== null}
-                  onClick={() => act(order.number, "confirm")}
-                >
+                <Button disabled={busy !== null} onClick={() => act(order.number, "confirm")}>
                   {busy === order.number ? "Saving…" : "Confirm"}
-                </button>
+                </Button>
                 {asking === order.number ? (
                   <>
-                    <button
-                      type="button"
-                      className={`${buttonClass({ variant: "secondary" })} min-h-11 text-red-800 dark:text-red-200`}
+                    <Button
+                      variant="danger-outline"
                       disabled={busy !== null}
                       onClick={() => act(order.number, "cancel")}
                     >
                       Yes, cancel {order.number}
-                    </button>
-                    <button
-                      type="button"
-                      className={`${buttonClass({ variant: "secondary" })} min-h-11`}
-                      onClick={() => setAsking(null)}
-                    >
+                    </Button>
+                    <Button variant="secondary" onClick={() => setAsking(null)}>
                       Keep it
-                    </button>
+                    </Button>
                   </>
                 ) : (
-                  <button
-                    type="button"
-                    className={`${buttonClass({ variant: "secondary" })} min-h-11`}
+                  <Button
+                    variant="secondary"
                     disabled={busy !== null}
                     onClick={() => setAsking(order.number)}
                   >
                     Cancel…
-                  </button>
+                  </Button>
                 )}
               </div>
             </li>
@@ -162,9 +151,9 @@ export function ConfirmHoursForm({ hours }: { hours: number }) {
           onChange={(event) => setValue(event.target.value)}
           className="mt-1 block w-28 rounded-md border border-stone-300 bg-white px-3 py-2 text-stone-900 dark:border-stone-600 dark:bg-stone-800 dark:text-stone-100"
         />
-        <button type="submit" className={`${buttonClass()} min-h-11`} disabled={saving}>
+        <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : "Save"}
-        </button>
+        </Button>
       </div>
       <ResultMessage message={message} />
     </form>

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
 import { rupeesToPaise } from "../../../common/money.ts";
 import { describePrepaidIncentive, type PrepaidIncentive } from "../../../common/prepaid-incentive.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass } from "../../components/field.tsx";
+import { Field, Input } from "../../components/field.tsx";
 import { api } from "../../lib/api.ts";
 
 type Kind = PrepaidIncentive["kind"];
@@ -86,9 +86,8 @@ export function PrepaidIncentiveForm({
         </div>
         {kind === "percent" && (
           <>
-            <label className="text-sm font-medium">
-              Percent off (1-50)
-              <input
+            <Field label="Percent off (1-50)">
+              <Input
                 name="percent"
                 type="number"
                 min="1"
@@ -96,12 +95,10 @@ export function PrepaidIncentiveForm({
                 step="1"
                 required
                 defaultValue={incentive.kind === "percent" ? incentive.percent : 5}
-                className={controlClass}
               />
-            </label>
-            <label className="text-sm font-medium">
-              At most (₹, empty for no cap)
-              <input
+            </Field>
+            <Field label="At most (₹, empty for no cap)">
+              <Input
                 name="cap"
                 type="number"
                 min="1"
@@ -109,30 +106,25 @@ export function PrepaidIncentiveForm({
                 defaultValue={
                   incentive.kind === "percent" && incentive.capPaise !== null ? incentive.capPaise / 100 : ""
                 }
-                className={controlClass}
               />
-            </label>
+            </Field>
           </>
         )}
         {kind === "flat" && (
-          <label className="text-sm font-medium">
-            Amount off (₹)
-            <input
+          <Field label="Amount off (₹)">
+            <Input
               name="amount"
               type="number"
               min="1"
               step="1"
               required
               defaultValue={incentive.kind === "flat" ? incentive.amountPaise / 100 : 50}
-              className={controlClass}
             />
-          </label>
+          </Field>
         )}
         {isOwner && (
           <div className="sm:col-span-2">
-            <button type="submit" className={buttonClass()}>
-              Save reward
-            </button>
+            <Button type="submit">Save reward</Button>
           </div>
         )}
       </fieldset>

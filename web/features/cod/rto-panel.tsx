@@ -5,9 +5,10 @@ import type { OrderStatus } from "../../../common/order-lifecycle.ts";
 import type { OrderRtoView } from "../../../common/rto.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass } from "../../components/field.tsx";
+import { Field, Input } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 
 /**
  * A shipped parcel refused or undeliverable: staff record it returned to origin with what it cost both ways,
@@ -30,22 +31,17 @@ export function RtoPanel({
   onChanged: (text: string) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest((caught) =>
+    isApiError(caught) ? caught.message : "Could not save. Check your connection and try again.",
+  );
   if (status !== "shipped" && status !== "returned_to_origin") return null;
 
   async function send(path: string, body: unknown, done: string) {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api(`/admin/rto/orders/${encodeURIComponent(number)}${path}`, { method: "POST", body });
       setOpen(false);
       onChanged(done);
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Could not save. Check your connection and try again.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   function record(event: FormEvent<HTMLFormElement>) {
@@ -104,34 +100,15 @@ export function RtoPanel({
           className="mt-2 grid gap-3 sm:grid-cols-2"
           aria-label="Record a return to origin"
         >
-          <label className="text-sm font-medium">
-            Shipping out (₹)
-            <input
-              name="forward"
-              type="number"
-              min="0"
-              step="0.01"
-              required
-              defaultValue={charges}
-              className={controlClass}
-            />
-          </label>
-          <label className="text-sm font-medium">
-            Shipping back (₹)
-            <input
-              name="return"
-              type="number"
-              min="0"
-              step="0.01"
-              required
-              defaultValue={charges}
-              className={controlClass}
-            />
-          </label>
-          <label className="text-sm font-medium sm:col-span-2">
-            Why it came back (optional)
-            <input name="note" maxLength={300} className={controlClass} placeholder="Refused at the door" />
-          </label>
+          <Field label="Shipping out (₹)">
+            <Input name="forward" type="number" min="0" step="0.01" required defaultValue={charges} />
+          </Field>
+          <Field label="Shipping back (₹)">
+            <Input name="return" type="number" min="0" step="0.01" required defaultValue={charges} />
+          </Field>
+          <Field label="Why it came back (optional)" className="sm:col-span-2">
+            <Input name="note" maxLength={300} placeholder="Refused at the door" />
+          </Field>
           <div className="flex flex-wrap gap-2 sm:col-span-2">
             <Button type="submit" disabled={busy}>
               Record return to origin

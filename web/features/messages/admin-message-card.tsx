@@ -4,7 +4,7 @@ import { CONTACT_MESSAGE_MAX_LENGTH, type ContactMessage } from "../../../common
 import { formatDateTime } from "../../../common/india-time.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
+import { errorTextClass, Field, Textarea } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
 /** One contact message in the inbox: read it, mark it read or unread, reply by e-mail. */
@@ -77,21 +77,15 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
           key={replied ? message.replies.length : "draft"}
         >
           <input type="hidden" name="id" value={message.id} />
-          <label htmlFor={`${id}-reply`} className={labelClass}>
-            Your reply to {message.email}
-          </label>
-          <textarea
-            id={`${id}-reply`}
-            name="message"
-            rows={4}
-            maxLength={CONTACT_MESSAGE_MAX_LENGTH}
-            required
-            disabled={busy}
-            aria-invalid={replyError ? true : undefined}
-            aria-describedby={replyError ? `${id}-reply-error` : undefined}
-            className={controlClass}
-          />
-          <FieldError id={`${id}-reply-error`} error={replyError} alert />
+          <Field id={`${id}-reply`} label={<>Your reply to {message.email}</>} error={replyError} alert>
+            <Textarea
+              name="message"
+              rows={4}
+              maxLength={CONTACT_MESSAGE_MAX_LENGTH}
+              required
+              disabled={busy}
+            />
+          </Field>
           <Button type="submit" name="intent" value="reply" disabled={busy} size="sm" className="mt-2">
             {busy ? "Sending…" : "Send reply"}
           </Button>

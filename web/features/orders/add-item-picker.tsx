@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { matchesSearch } from "../../../common/catalogue-rules.ts";
 import { formatRupees } from "../../../common/money.ts";
-import { controlClass, hintClass, labelClass } from "../../components/field.tsx";
+import { Field, hintClass, Input } from "../../components/field.tsx";
 import { useShopData } from "../../lib/shop-data.ts";
 
 /** A product or combo the shop sells now, at today's price: what staff may add to an order. */
@@ -55,22 +55,19 @@ export function AddItemPicker({
 
   return (
     <div className="rounded-lg border border-stone-200 p-3 dark:border-stone-700">
-      <label htmlFor={`${id}-query`} className={labelClass}>
-        Add an item: find a product or combo by name
-      </label>
-      <input
+      <Field
         id={`${id}-query`}
-        type="search"
-        value={query}
-        autoComplete="off"
-        placeholder="e.g. Badam"
-        aria-describedby={`${id}-hint`}
-        className={controlClass}
-        onChange={(event) => setQuery(event.target.value)}
-      />
-      <p id={`${id}-hint`} className={hintClass}>
-        Added items are charged at today's price; the rest keep the price they were ordered at.
-      </p>
+        label="Add an item: find a product or combo by name"
+        hint="Added items are charged at today's price; the rest keep the price they were ordered at."
+      >
+        <Input
+          type="search"
+          value={query}
+          autoComplete="off"
+          placeholder="e.g. Badam"
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </Field>
       {query.trim() !== "" && (
         <div aria-live="polite">
           {shown.length === 0 ? (

@@ -4,7 +4,7 @@ import type { OrderDetail } from "../../../common/orders.ts";
 import { Button } from "../../components/button.tsx";
 import { Dialog } from "../../components/dialog.tsx";
 import { Field, Textarea } from "../../components/field.tsx";
-import { isApiError } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 
 /**
  * "Cancel order?" with an optional reason, for the customer's and the guest's order pages alike;
@@ -22,20 +22,13 @@ export function CancelOrderDialog({
   cancel: (reason: string | undefined) => Promise<void>;
 }) {
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
 
   async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await cancel(reason.trim() || undefined);
       setReason("");
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

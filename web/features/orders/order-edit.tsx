@@ -3,11 +3,12 @@ import { formatRupees } from "../../../common/money.ts";
 import type { AdminOrderDetail } from "../../../common/orders.ts";
 import type { AddressInput } from "../../../common/schemas/address.ts";
 import { EDIT_MAX_QUANTITY, type OrderEditResult } from "../../../common/schemas/order-edit.ts";
-import { buttonClass } from "../../components/button.tsx";
+import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { QuantityInput } from "../../components/quantity-input.tsx";
 import type { ResultMessageState } from "../../components/result-message.tsx";
-import { api, isApiError } from "../../lib/api.ts";
+import { api } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 import { AddItemPicker } from "./add-item-picker.tsx";
 import { AddressForm } from "./address-form.tsx";
 
@@ -91,8 +92,7 @@ function ItemsEditor({
       added: false,
     })),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
   const [addedNote, setAddedNote] = useState("");
   const unchanged =
     lines.length === order.lines.length &&
@@ -109,20 +109,14 @@ function ItemsEditor({
     );
 
   async function save() {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const { result } = await api<{ result: OrderEditResult }>(`/admin/orders/${order.number}/items`, {
         method: "PUT",
         body: { lines: lines.map(({ itemId, kind, quantity }) => ({ itemId, kind, quantity })) },
       });
       onDone(said(result));
       onClose();
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -149,9 +143,8 @@ function ItemsEditor({
                 max={EDIT_MAX_QUANTITY}
                 onChange={(quantity) => setLine(lineKey(line), (each) => ({ ...each, quantity }))}
               />
-              <button
-                type="button"
-                className={buttonClass({ variant: "secondary" })}
+              <Button
+                variant="secondary"
                 disabled={lines.length === 1}
                 aria-label={`Remove ${line.name}`}
                 onClick={() => {
@@ -160,7 +153,7 @@ function ItemsEditor({
                 }}
               >
                 Remove
-              </button>
+              </Button>
             </div>
           </li>
         ))}
@@ -187,12 +180,12 @@ function ItemsEditor({
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={buttonClass()} disabled={busy || unchanged} onClick={save}>
+        <Button disabled={busy || unchanged} onClick={save}>
           {busy ? "Saving…" : "Save items"}
-        </button>
-        <button type="button" className={buttonClass({ variant: "secondary" })} onClick={onClose}>
+        </Button>
+        <Button variant="secondary" onClick={onClose}>
           Cancel
-        </button>
+        </Button>
       </div>
     </div>
   );
@@ -215,21 +208,13 @@ export function OrderEditPanel({ order, onDone }: { order: AdminOrderDetail; onD
       </p>
       {open === null && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button
-            type="button"
-            className={buttonClass({ variant: "secondary" })}
-            onClick={() => setOpen("address")}
-          >
+          <Button variant="secondary" onClick={() => setOpen("address")}>
             Change address
-          </button>
+          </Button>
           {!itemsLocked && (
-            <button
-              type="button"
-              className={buttonClass({ variant: "secondary" })}
-              onClick={() => setOpen("items")}
-            >
+            <Button variant="secondary" onClick={() => setOpen("items")}>
               Change items
-            </button>
+            </Button>
           )}
         </div>
       )}

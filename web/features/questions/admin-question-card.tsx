@@ -4,7 +4,7 @@ import { formatDateTime } from "../../../common/india-time.ts";
 import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass, errorTextClass, FieldError, labelClass } from "../../components/field.tsx";
+import { errorTextClass, Field, Textarea } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
 /** One question in the staff queue: read it, answer or edit the answer, hide or show it. */
@@ -56,23 +56,22 @@ export function AdminQuestionCard({ question }: { question: AdminQuestion }) {
 
       <Form method="post" preventScrollReset className="mt-4">
         <input type="hidden" name="id" value={question.id} />
-        <label htmlFor={`${id}-answer`} className={labelClass}>
-          {question.answer === null ? "Answer" : "Answer (published)"}
-        </label>
-        <textarea
+        <Field
           id={`${id}-answer`}
-          name="answer"
-          rows={3}
-          maxLength={ANSWER_MAX_LENGTH}
-          defaultValue={question.answer ?? ""}
-          key={question.answer ?? ""}
-          required
-          disabled={busy}
-          aria-invalid={answerError ? true : undefined}
-          aria-describedby={answerError ? `${id}-answer-error` : undefined}
-          className={controlClass}
-        />
-        <FieldError id={`${id}-answer-error`} error={answerError} alert />
+          label={question.answer === null ? "Answer" : "Answer (published)"}
+          error={answerError}
+          alert
+        >
+          <Textarea
+            name="answer"
+            rows={3}
+            maxLength={ANSWER_MAX_LENGTH}
+            defaultValue={question.answer ?? ""}
+            key={question.answer ?? ""}
+            required
+            disabled={busy}
+          />
+        </Field>
         <div className="mt-3 flex flex-wrap gap-2">
           <Button type="submit" name="intent" value="answer" disabled={busy} size="sm">
             {question.answer === null ? "Publish answer" : "Update answer"}

@@ -8,7 +8,7 @@ import {
 } from "../../../common/reviews.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass, errorTextClass, labelClass } from "../../components/field.tsx";
+import { errorTextClass, Field, Textarea } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
@@ -102,20 +102,17 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
       {rejecting && (
         <Form method="post" preventScrollReset className="mt-3">
           <input type="hidden" name="id" value={review.id} />
-          <label htmlFor={`${id}-reason`} className={labelClass}>
-            Reason for rejecting (the author sees this)
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            name="reason"
-            rows={2}
-            maxLength={REJECTION_REASON_MAX_LENGTH}
-            defaultValue={review.rejectionReason ?? ""}
-            required
-            minLength={5}
-            disabled={busy}
-            className={controlClass}
-          />
+          <Field id={`${id}-reason`} label="Reason for rejecting (the author sees this)">
+            <Textarea
+              name="reason"
+              rows={2}
+              maxLength={REJECTION_REASON_MAX_LENGTH}
+              defaultValue={review.rejectionReason ?? ""}
+              required
+              minLength={5}
+              disabled={busy}
+            />
+          </Field>
           <div className="mt-2 flex flex-wrap gap-2">
             <Button
               type="submit"
@@ -145,26 +142,17 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
         </summary>
         <Form method="post" preventScrollReset className="mt-2">
           <input type="hidden" name="id" value={review.id} />
-          <label htmlFor={`${id}-reply`} className={labelClass}>
-            Reply shown under the review
-          </label>
-          <textarea
-            id={`${id}-reply`}
-            name="reply"
-            rows={2}
-            maxLength={REVIEW_REPLY_MAX_LENGTH}
-            defaultValue={review.reply?.text ?? ""}
-            key={review.reply?.text ?? ""}
-            required
-            disabled={busy}
-            aria-invalid={replyError ? true : undefined}
-            className={controlClass}
-          />
-          {replyError && (
-            <p role="alert" className={errorTextClass}>
-              {replyError}
-            </p>
-          )}
+          <Field id={`${id}-reply`} label="Reply shown under the review" error={replyError} alert>
+            <Textarea
+              name="reply"
+              rows={2}
+              maxLength={REVIEW_REPLY_MAX_LENGTH}
+              defaultValue={review.reply?.text ?? ""}
+              key={review.reply?.text ?? ""}
+              required
+              disabled={busy}
+            />
+          </Field>
           <div className="mt-2 flex flex-wrap gap-2">
             <Button type="submit" name="intent" value="reply" disabled={busy} variant="secondary" size="sm">
               {review.reply ? "Update reply" : "Publish reply"}

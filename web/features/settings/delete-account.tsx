@@ -1,5 +1,6 @@
 import { useRef } from "react";
 import { useFetcher } from "react-router";
+import { Button } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
 
@@ -27,13 +28,9 @@ export function DeleteAccount({
         This removes your name, {contact}, sign-in methods, sessions and saved cart. Orders you have placed
         stay in the shop's records for accounting, without your name or {contact}.
       </p>
-      <button
-        type="button"
-        onClick={() => dialog.current?.showModal()}
-        className="rounded-lg border border-red-300 px-5 py-2.5 font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
-      >
+      <Button variant="danger-outline" onClick={() => dialog.current?.showModal()}>
         Delete my account…
-      </button>
+      </Button>
       <dialog
         ref={dialog}
         aria-labelledby="delete-title"
@@ -65,20 +62,12 @@ export function DeleteAccount({
           )}
           {failure && <Notice tone="error">{failure}</Notice>}
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="rounded-lg border border-stone-300 px-5 py-2.5 font-medium hover:bg-stone-100 dark:border-stone-600 dark:hover:bg-stone-800"
-            >
+            <Button variant="secondary" onClick={() => dialog.current?.close()}>
               Keep my account
-            </button>
-            <button
-              type="submit"
-              aria-disabled={busy || undefined}
-              className="rounded-lg bg-red-700 px-5 py-2.5 font-semibold text-white hover:bg-red-800 aria-disabled:opacity-70"
-            >
-              {busy ? "Deleting…" : "Delete my account"}
-            </button>
+            </Button>
+            <Button type="submit" variant="danger" pending={busy} pendingLabel="Deleting…">
+              Delete my account
+            </Button>
           </div>
         </fetcher.Form>
       </dialog>

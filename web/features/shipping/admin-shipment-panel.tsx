@@ -7,6 +7,7 @@ import { cardClass } from "../../components/card.tsx";
 import { Dialog } from "../../components/dialog.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
@@ -33,8 +34,7 @@ export function AdminShipmentPanel({
 }) {
   const [booking, setBooking] = useState(false);
   const [choices, setChoices] = useState<Choices | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest(errorText);
   const [date, setDate] = useReattemptDay();
 
   if (!connected && !shipment) return null;
@@ -42,16 +42,10 @@ export function AdminShipmentPanel({
   if (!shipment && !bookable) return null;
 
   async function act(path: string, body: Record<string, unknown>, done: string) {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api(`/admin/shipping/orders/${number}/${path}`, { method: "POST", body });
       onChanged(done);
-    } catch (caught) {
-      setError(errorText(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -71,16 +65,10 @@ export function AdminShipmentPanel({
             onClick={async () => {
               // The couriers are asked when staff ask, not on every visit to the order (each ask is a call to
               // the aggregator).
-              setBusy(true);
-              setError(null);
-              try {
+              await run(async () => {
                 setChoices(await api<Choices>(`/admin/shipping/orders/${number}/couriers`));
                 setBooking(true);
-              } catch (caught) {
-                setError(errorText(caught));
-              } finally {
-                setBusy(false);
-              }
+              });
             }}
           >
             {busy ? "Asking couriers…" : "Book shipment"}
@@ -193,24 +181,17 @@ function BookDialog({
   const cheapest = choices?.couriers.find((courier) => courier.cheapest)?.courierId ?? null;
   const [picked, setPicked] = useState<string | null>(null);
   const chosen = picked ?? cheapest;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest(errorText);
 
   async function book() {
     if (!chosen || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const answer = await api<{ shipment: ShipmentView }>(`/admin/shipping/orders/${number}/book`, {
         method: "POST",
         body: { courierId: chosen },
       });
       onBooked(`Booked with ${answer.shipment.courier}, AWB ${answer.shipment.awb}. Print the label.`);
-    } catch (caught) {
-      setError(errorText(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass } from "../../components/field.tsx";
+import { Field, Input } from "../../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../../components/result-message.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 
@@ -66,20 +66,17 @@ export function ParcelSizeForm({
       <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
         {FIELDS.map(({ key, label, max }) => (
           <div key={key}>
-            <label htmlFor={`${id}-${key}`} className="block text-sm font-medium">
-              {label}
-            </label>
-            <input
-              id={`${id}-${key}`}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={max}
-              step={1}
-              value={values[key]}
-              onChange={(event) => setValues({ ...values, [key]: event.target.value })}
-              className={controlClass}
-            />
+            <Field id={`${id}-${key}`} label={label}>
+              <Input
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={max}
+                step={1}
+                value={values[key]}
+                onChange={(event) => setValues({ ...values, [key]: event.target.value })}
+              />
+            </Field>
           </div>
         ))}
       </div>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { formatEstimateDate } from "../../../common/delivery-estimate.ts";
 import { indianDate } from "../../../common/india-time.ts";
-import { controlClass } from "../../components/field.tsx";
+import { Field, Select } from "../../components/field.tsx";
 
 /** The next days in India, as YYYY-MM-DD: when a courier may be asked to try a parcel again. */
 function nextDays(count: number): string[] {
@@ -25,22 +25,14 @@ export function ReattemptDaySelect({
   onChange: (day: string) => void;
 }) {
   return (
-    <>
-      <label htmlFor={id} className="mt-2 block font-medium">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={controlClass}
-      >
+    <Field id={id} label={label} className="mt-2">
+      <Select value={value} onChange={(event) => onChange(event.target.value)}>
         {nextDays(3).map((day) => (
           <option key={day} value={day}>
             {formatEstimateDate(day)}
           </option>
         ))}
-      </select>
-    </>
+      </Select>
+    </Field>
   );
 }

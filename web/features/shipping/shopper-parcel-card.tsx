@@ -2,8 +2,9 @@ import { type FormEvent, useState } from "react";
 import { ndrWaiting, type ShipmentView } from "../../../common/shipping.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { controlClass } from "../../components/field.tsx";
-import { api, isApiError } from "../../lib/api.ts";
+import { Field, Input } from "../../components/field.tsx";
+import { api } from "../../lib/api.ts";
+import { useRequest } from "../../lib/use-request.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
@@ -23,24 +24,17 @@ export function ShopperParcelCard({
   const [date, setDate] = useReattemptDay();
   const [line1, setLine1] = useState("");
   const [line2, setLine2] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api(`/orders/${number}/delivery-attempt`, {
         method: "POST",
         body: { date, ...(line1.trim() ? { line1: line1.trim(), line2: line2.trim() } : {}) },
       });
       onChanged("The courier will try again on the day you chose.");
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -58,28 +52,22 @@ export function ShopperParcelCard({
         >
           <p className="font-medium">The courier could not deliver. When should they come again?</p>
           <ReattemptDaySelect id="attempt-date" label="Day" value={date} onChange={setDate} />
-          <label htmlFor="attempt-line1" className="block font-medium">
-            Corrected address (only if it was wrong)
-          </label>
-          <input
-            id="attempt-line1"
-            value={line1}
-            maxLength={120}
-            autoComplete="address-line1"
-            onChange={(event) => setLine1(event.target.value)}
-            className={controlClass}
-          />
-          <label htmlFor="attempt-line2" className="block font-medium">
-            Landmark or area
-          </label>
-          <input
-            id="attempt-line2"
-            value={line2}
-            maxLength={120}
-            autoComplete="address-line2"
-            onChange={(event) => setLine2(event.target.value)}
-            className={controlClass}
-          />
+          <Field id="attempt-line1" label="Corrected address (only if it was wrong)">
+            <Input
+              value={line1}
+              maxLength={120}
+              autoComplete="address-line1"
+              onChange={(event) => setLine1(event.target.value)}
+            />
+          </Field>
+          <Field id="attempt-line2" label="Landmark or area">
+            <Input
+              value={line2}
+              maxLength={120}
+              autoComplete="address-line2"
+              onChange={(event) => setLine2(event.target.value)}
+            />
+          </Field>
           {error && (
             <p
               role="alert"
