@@ -8,6 +8,12 @@ import { createSessionMemo, type SessionMemo } from "./session-memo.ts";
 export type { SessionUser };
 
 const memos = new WeakMap<Auth, SessionMemo>();
+const SIGNED_IN_USER = "signed-in-user";
+
+/** The id of the user this request was found to be signed in as, if a route asked. */
+export function signedInUserOf(c: Context): string | undefined {
+  return c.get(SIGNED_IN_USER as never) as string | undefined;
+}
 
 /** The memo of accepted session copies of this shop's Better Auth (one per app, as tests build many). */
 export function sessionMemoOf({ auth, live }: Pick<Deps, "auth" | "live">): SessionMemo {
@@ -31,7 +37,10 @@ export async function currentUser(deps: Deps, c: Context): Promise<SessionUser |
   if (!memo.hasToken(header)) return null;
   const cookies = memo.cookiesOf(header);
   const known = cookies && memo.known(cookies);
-  if (known) return known.user;
+  if (known) {
+    c.set(SIGNED_IN_USER as never, known.user.id as never);
+    return known.user;
+  }
   const { headers, response: session } = await deps.auth.api.getSession({
     headers: c.req.raw.headers,
     returnHeaders: true,
@@ -47,6 +56,7 @@ export async function currentUser(deps: Deps, c: Context): Promise<SessionUser |
   // shopper's next request is answered without the database.
   for (const cookie of setCookies) c.header("Set-Cookie", cookie, { append: true });
   const { id, email, name, role } = session.user as typeof session.user & { role?: string };
+  c.set(SIGNED_IN_USER as never, id as never);
   return { id, email, name, role: isStaffRole(role) ? role : "customer" };
 }
 

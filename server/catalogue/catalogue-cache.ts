@@ -20,6 +20,8 @@ export type CatalogueCache = {
   remember<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Whether changes are being heard (and so answers remembered). */
   listening(): boolean;
+  /** Starts listening, for memory kept elsewhere that the catalogue's changes make stale (priced carts). */
+  listen(): void;
   /**
    * A number that changes whenever what is remembered is forgotten (a change heard, the listener lost or
    * back): an answer made while it stayed the same, with the listener connected, is the current catalogue's.
@@ -81,6 +83,7 @@ export function createCatalogueCache(
       return loading;
     },
     listening: () => listener.listening(),
+    listen: () => listener.start(),
     generation: () => generation,
     async stop() {
       const stopping = listener.stop();
