@@ -168,22 +168,21 @@ export function createShop(
       }
       return c.json({ status: "ready" });
     })
-    .get("/auth/get-session", async (c) => {
+    .on(["GET", "POST"], "/auth/*", async (c) => {
       const answer = await withErrorBody(await deps.auth.handler(withClientAddress(c, deps.env)));
+      if (c.req.method !== "GET" || c.req.path !== "/api/auth/get-session" || c.req.url.includes("?")) {
+        return answer;
+      }
       // Answered from the session copy the request carried (a refused copy is expired by a Set-Cookie): the
       // same cookies get the same answer while the copy would still be accepted.
       const cookies = memo.cookiesOf(c.req.header("cookie"));
-      if (!cookies || answer.status !== 200 || answer.headers.has("set-cookie") || c.req.url.includes("?")) {
+      if (!cookies || answer.status !== 200 || answer.headers.has("set-cookie") || !memo.remember(cookies)) {
         return answer;
       }
-      if (!memo.remember(cookies)) return answer;
       const body = new Uint8Array(await answer.arrayBuffer());
       markPersonal(c, { body: () => body, still: () => true });
       return new Response(body, answer);
     })
-    .on(["GET", "POST"], "/auth/*", async (c) =>
-      withErrorBody(await deps.auth.handler(withClientAddress(c, deps.env))),
-    )
     .route("/account", accountRoutes(deps))
     .route("/admin", adminRoutes(deps))
     .route("/catalogue", catalogueRoutes(deps))
