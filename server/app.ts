@@ -16,6 +16,7 @@ import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminStaffRoutes } from "./admin/staff.routes.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
+import { sessionMemoOf, signedInUserOf } from "./auth/session.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
@@ -49,6 +50,7 @@ import { crawlFileRoutes } from "./pages/crawl-files.ts";
 import { createPageHandler } from "./pages/pages.ts";
 import { paymentRoutes } from "./payments/payments.routes.ts";
 import { razorpayCspSources } from "./payments/razorpay.ts";
+import { createPersonalReplay, markPersonal } from "./personal-replay.ts";
 import { adminProductImageRoutes, adminProductRoutes } from "./products/admin-products.routes.ts";
 import { uploadedImageRoutes } from "./products/product-images.ts";
 import { productRoutes, redirectMovedProductPages } from "./products/products.routes.ts";
@@ -93,8 +95,11 @@ export function createShop(
   const { lifecycle } = options;
   const metrics = createMetrics({ pool: deps.db.$client, processMetrics: Boolean(deps.env.METRICS_TOKEN) });
   const replay = createReplay({ catalogue: deps.catalogue, env: deps.env, metrics, lifecycle });
-  // Outermost, so what it keeps are the headers the app really sent.
+  const memo = sessionMemoOf(deps);
+  const personal = createPersonalReplay({ memo, env: deps.env, metrics, lifecycle });
+  // Outermost, so what they keep are the headers the app really sent.
   app.use(replay.record);
+  app.use(personal.record);
   app.use(observeRequests(deps.env, metrics));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere.
   app.use(async (c, next) => {
@@ -142,6 +147,15 @@ export function createShop(
       if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
     })
     .use("*", requireSameOriginJson(deps.env))
+    // What this instance remembers of a cart (decision 069) hears of a change by NOTIFY a few milliseconds
+    // after the answer: forgotten at once after any change a signed-in shopper asked for, so their next
+    // read is never older than the answer they were given.
+    .use("*", async (c, next) => {
+      await next();
+      if (c.req.method === "GET" || c.req.method === "HEAD") return;
+      const userId = signedInUserOf(c);
+      if (userId) deps.live.forgetCart(userId);
+    })
     .use("/auth/*", checkAuthBodyText());
   api
     .get("/health", (c) => c.json({ status: "ok" }))
@@ -154,9 +168,21 @@ export function createShop(
       }
       return c.json({ status: "ready" });
     })
-    .on(["GET", "POST"], "/auth/*", async (c) =>
-      withErrorBody(await deps.auth.handler(withClientAddress(c, deps.env))),
-    )
+    .on(["GET", "POST"], "/auth/*", async (c) => {
+      const answer = await withErrorBody(await deps.auth.handler(withClientAddress(c, deps.env)));
+      if (c.req.method !== "GET" || c.req.path !== "/api/auth/get-session" || c.req.url.includes("?")) {
+        return answer;
+      }
+      // Answered from the session copy the request carried (a refused copy is expired by a Set-Cookie): the
+      // same cookies get the same answer while the copy would still be accepted.
+      const cookies = memo.cookiesOf(c.req.header("cookie"));
+      if (!cookies || answer.status !== 200 || answer.headers.has("set-cookie") || !memo.remember(cookies)) {
+        return answer;
+      }
+      const body = new Uint8Array(await answer.arrayBuffer());
+      markPersonal(c, { body: () => body, still: () => true });
+      return new Response(body, answer);
+    })
     .route("/account", accountRoutes(deps))
     .route("/admin", adminRoutes(deps))
     .route("/catalogue", catalogueRoutes(deps))
@@ -231,7 +257,9 @@ export function createShop(
     // Made on first use: the adapter puts its own Request and Response in place of the global ones, which
     // only a process that serves HTTP needs.
     listener: () => {
-      listener ??= replay.listener(getRequestListener(app.fetch, { hostname: deps.env.HOST }));
+      listener ??= replay.listener(
+        personal.listener(getRequestListener(app.fetch, { hostname: deps.env.HOST })),
+      );
       return listener;
     },
   };

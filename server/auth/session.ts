@@ -2,12 +2,46 @@ import type { Context } from "hono";
 import { isStaffRole, type SessionUser } from "../../common/account.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
+import type { Auth } from "./auth.ts";
+import { createSessionMemo, type SessionMemo } from "./session-memo.ts";
 
 export type { SessionUser };
 
+const memos = new WeakMap<Auth, SessionMemo>();
+const SIGNED_IN_USER = "signed-in-user";
+
+/** The id of the user this request was found to be signed in as, if a route asked. */
+export function signedInUserOf(c: Context): string | undefined {
+  return c.get(SIGNED_IN_USER as never) as string | undefined;
+}
+
+/** The memo of accepted session copies of this shop's Better Auth (one per app, as tests build many). */
+export function sessionMemoOf({ auth, live }: Pick<Deps, "auth" | "live">): SessionMemo {
+  let memo = memos.get(auth);
+  if (!memo) {
+    let names: { token: string; data: string } | undefined;
+    void auth.$context.then(({ authCookies }) => {
+      names = { token: authCookies.sessionToken.name, data: authCookies.sessionData.name };
+    });
+    memo = createSessionMemo(live, () => names);
+    memos.set(auth, memo);
+  }
+  return memo;
+}
+
 /** The signed-in user of this request, or null; decided by the session cookie, on the server. */
-export async function currentUser({ auth }: Deps, c: Context): Promise<SessionUser | null> {
-  const { headers, response: session } = await auth.api.getSession({
+export async function currentUser(deps: Deps, c: Context): Promise<SessionUser | null> {
+  const memo = sessionMemoOf(deps);
+  const header = c.req.raw.headers.get("cookie");
+  // Without a session token Better Auth answers null and sets nothing: said here without its machinery.
+  if (!memo.hasToken(header)) return null;
+  const cookies = memo.cookiesOf(header);
+  const known = cookies && memo.known(cookies);
+  if (known) {
+    c.set(SIGNED_IN_USER as never, known.user.id as never);
+    return known.user;
+  }
+  const { headers, response: session } = await deps.auth.api.getSession({
     headers: c.req.raw.headers,
     returnHeaders: true,
   });
@@ -15,10 +49,14 @@ export async function currentUser({ auth }: Deps, c: Context): Promise<SessionUs
   // after a password change has set the new one (a tab's cart stream asks at that moment), and the removal
   // would then sign the shopper out. Signing out removes the cookies itself.
   if (!session) return null;
+  const setCookies = headers.getSetCookie();
+  // A copy sent and no cookie set: Better Auth accepted the copy (a refused one is expired by a Set-Cookie).
+  if (cookies && setCookies.length === 0) memo.remember(cookies);
   // A session read from the database comes with a fresh signed copy for the cookie cache: passed on, so the
   // shopper's next request is answered without the database.
-  for (const cookie of headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
+  for (const cookie of setCookies) c.header("Set-Cookie", cookie, { append: true });
   const { id, email, name, role } = session.user as typeof session.user & { role?: string };
+  c.set(SIGNED_IN_USER as never, id as never);
   return { id, email, name, role: isStaffRole(role) ? role : "customer" };
 }
 

@@ -10,6 +10,7 @@ import {
 import { currentUser, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { markPersonal } from "../personal-replay.ts";
 import { validate } from "../validate.ts";
 import {
   addCartItem,
@@ -22,6 +23,8 @@ import {
   setCartItemQuantity,
 } from "./cart.data.ts";
 import { resolveLines } from "./priced-cart.ts";
+
+const encoder = new TextEncoder();
 
 /** A comment line now and then keeps proxies from closing an open tab's stream as idle. */
 const HEARTBEAT_MS = 25_000;
@@ -42,12 +45,18 @@ export function cartRoutes(deps: Deps) {
     return version;
   };
   const pricedCart = async (userId: string) => {
+    // A priced cart is remembered only while catalogue changes are heard; nothing else may have started that.
+    catalogue.start();
     const catalogueGeneration = catalogue.generation();
     const known = live.pricedCart(userId, catalogueGeneration);
     if (known) return known;
     const generation = live.generation();
     const cart = await priceCart(db, userId);
-    if (catalogue.listening()) live.rememberPricedCart(userId, cart, generation, catalogueGeneration);
+    // A code's state (used up by an order elsewhere, ended by the owner) changes without a cart version or a
+    // catalogue change: a cart with a code is priced afresh each time.
+    if (catalogue.listening() && cart.discount === null) {
+      live.rememberPricedCart(userId, cart, generation, catalogueGeneration);
+    }
     return cart;
   };
 
@@ -55,12 +64,25 @@ export function cartRoutes(deps: Deps) {
     new Hono()
       .get("/", async (c) => {
         const user = await requireUser(deps, c);
-        return c.json(await pricedCart(user.id));
+        const cart = await pricedCart(user.id);
+        // Answered again from the node handler while memory still holds this very priced cart.
+        markPersonal(c, {
+          body: () => encoder.encode(JSON.stringify(cart)),
+          still: () => live.pricedCart(user.id, catalogue.generation()) === cart,
+        });
+        return c.json(cart);
       })
       // Who is signed in, and the cart's change counter: asked when a tab starts and when its stream says so.
       .get("/version", async (c) => {
         const user = await currentUser(deps, c);
-        return c.json({ userId: user?.id ?? null, version: user ? await cartVersion(user.id) : 0 });
+        if (!user) return c.json({ userId: null, version: 0 });
+        const answer = { userId: user.id, version: await cartVersion(user.id) };
+        // Answered again from the node handler while the version this instance knows is still this one.
+        markPersonal(c, {
+          body: () => encoder.encode(JSON.stringify(answer)),
+          still: () => live.cartVersion(user.id) === answer.version,
+        });
+        return c.json(answer);
       })
       // An open tab follows its cart here (server-sent events): the same answer as /version first, then each
       // new version as this instance hears it, or "refetch" when it may have missed one.

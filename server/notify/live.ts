@@ -30,6 +30,11 @@ export type Live = {
   /** The cart version heard or read for this user, if known and trustworthy. */
   cartVersion: (userId: string) => number | undefined;
   rememberCartVersion: (userId: string, version: number, generation: number) => void;
+  /**
+   * Forgets what is known of a user's cart, after a request of theirs that may have changed it: its NOTIFY
+   * arrives a few milliseconds after the answer, and the same device's next read must not precede it.
+   */
+  forgetCart: (userId: string) => void;
   pricedCart: (userId: string, catalogueGeneration: number) => PricedCart | undefined;
   rememberPricedCart: (
     userId: string,
@@ -142,6 +147,12 @@ export function createLive(
       if (!listener.listening() || readGeneration !== generation) return;
       // A notification heard during the read is newer than what was read.
       if ((cartVersions.get(userId) ?? -1) < version) capped(cartVersions, userId, version);
+    },
+    forgetCart(userId) {
+      cartVersions.delete(userId);
+      pricedCarts.delete(userId);
+      // A read under way began before the change: it is not remembered.
+      generation++;
     },
     pricedCart(userId, catalogueGeneration) {
       if (!trusted()) return undefined;
