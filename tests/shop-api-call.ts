@@ -25,3 +25,25 @@ export async function callShopApi(
   expect(response.status, `${method} ${url}`).toBeLessThan(300);
   return response.status === 204 ? null : response.json();
 }
+
+export type ShopRequestInit = {
+  method?: string;
+  body?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+};
+
+/** A JSON request to a running shop as its own web app makes it; the status and answer, whatever they are. */
+export async function requestShop(shopUrl: string, path: string, init: ShopRequestInit = {}) {
+  const response = await fetch(`${shopUrl}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      Origin: shopUrl,
+      "Content-Type": "application/json",
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
 import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { createDb } from "../../server/db/client.ts";
 import { orderLines, orders, products, taxDocuments } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { type Shop, screenshot } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
-import { openSignedInPage } from "../signed-in-page.ts";
+import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
+import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -24,10 +25,10 @@ const VIEWS = [
   ["desktop", "dark"],
 ] as const;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   meera = await signUpViaHttp(shop.url, "meera@example.in");
   const address = await request("/api/addresses", {
     method: "POST",
@@ -35,25 +36,9 @@ beforeAll(async () => {
     body: TEST_ADDRESS,
   });
   meeraAddress = (address.body.address as { id: string }).id;
-}, 120_000);
-afterAll(() => stop?.());
+});
 
-async function request(
-  path: string,
-  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
-) {
-  const response = await fetch(`${shop.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      Origin: shop.url,
-      "Content-Type": "application/json",
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const request = (path: string, init?: ShopRequestInit) => requestShop(shop.url, path, init);
 
 async function withDb<T>(work: (db: ReturnType<typeof createDb>["db"]) => Promise<T>): Promise<T> {
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });

@@ -10,6 +10,7 @@ import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, sidewaysOverflow, waitForApp } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { pdfText } from "../pdf-text.ts";
+import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
@@ -151,23 +152,7 @@ describe("the owner's tax page", () => {
   }, 60_000);
 });
 
-/** A JSON request to the running shop, as its own web app makes it. */
-async function request(
-  path: string,
-  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
-) {
-  const response = await fetch(`${shop.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      Origin: shop.url,
-      "Content-Type": "application/json",
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const request = (path: string, init?: ShopRequestInit) => requestShop(shop.url, path, init);
 
 const confirmOrder = async (number: string) => {
   const confirmed = await request(`/api/admin/orders/${number}/status`, {
