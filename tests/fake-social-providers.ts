@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { escapeHtml } from "../common/escape-html.ts";
+import { readBody, send } from "./fake-http.ts";
 
 export type FakeProviderKind = "facebook" | "github" | "twitter";
 
@@ -418,27 +420,4 @@ function parseBasic(header: string | undefined) {
   if (!header?.startsWith("Basic ")) return null;
   const [id, secret] = Buffer.from(header.slice(6), "base64").toString().split(":");
   return { id: decodeURIComponent(id ?? ""), secret: decodeURIComponent(secret ?? "") };
-}
-
-function send(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Cache-Control": "no-store",
-  });
-  response.end(JSON.stringify(body));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => resolve(body));
-    request.on("error", reject);
-  });
-}
-
-function escapeHtml(text: string) {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
