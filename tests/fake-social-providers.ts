@@ -421,3 +421,23 @@ function parseBasic(header: string | undefined) {
   const [id, secret] = Buffer.from(header.slice(6), "base64").toString().split(":");
   return { id: decodeURIComponent(id ?? ""), secret: decodeURIComponent(secret ?? "") };
 }
+
+/**
+ * The three providers' fakes, started together with the given client credentials: each by its kind, the
+ * shop's environment naming all three, and how to close them.
+ */
+export async function startFakeProviders(
+  clients: Record<FakeProviderKind, { clientId: string; clientSecret: string }>,
+) {
+  const [facebook, github, twitter] = await Promise.all([
+    startFakeProvider("facebook", clients.facebook),
+    startFakeProvider("github", clients.github),
+    startFakeProvider("twitter", clients.twitter),
+  ]);
+  const fakes: Record<FakeProviderKind, FakeProvider> = { facebook, github, twitter };
+  return {
+    fakes,
+    env: { ...facebook.env(), ...github.env(), ...twitter.env() },
+    close: () => Promise.all(Object.values(fakes).map((fake) => fake.close())),
+  };
+}
