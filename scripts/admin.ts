@@ -1,13 +1,10 @@
 // npm run admin -- grant <email> [--role staff|owner] | revoke <email>
 // Uses the same configuration as the server: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR.
-import { existsSync } from "node:fs";
 import { userInfo } from "node:os";
 import type { UserRole } from "../common/account.ts";
 import { describeRoleChange, setRole } from "../server/admin/roles.ts";
 import { isAdminEmail } from "../server/auth/account-data.ts";
-import { createDb } from "../server/db/client.ts";
-import { connectEmbeddedPostgres } from "../server/db/embedded.ts";
-import { parseEnv } from "../server/env.ts";
+import { runScript, withShopDatabase } from "./shop-database.ts";
 
 const USAGE =
   "Usage: npm run admin -- grant <email> [--role staff|owner]   (staff unless --role owner)\n" +
@@ -32,13 +29,9 @@ async function main() {
     return 2;
   }
   const { email, role } = parsed;
-  if (existsSync(".env")) process.loadEnvFile(".env");
-  const env = parseEnv();
-  const embedded = env.DATABASE_URL ? undefined : await connectEmbeddedPostgres(env.DATA_DIR);
-  const { db, pool } = createDb(env.DATABASE_URL ?? embedded?.url ?? "", { max: 1 });
   // The audit log names the command line and the system user who ran it: no shop account is signed in.
   const who = userInfo().username;
-  try {
+  return withShopDatabase({ maxConnections: 1 }, async ({ db, env }) => {
     const change = await setRole(db, email, role, { id: `cli:${who}`, email: `npm run admin (${who})` });
     const said = describeRoleChange(change, email);
     if (change.outcome === "no_such_account" || change.outcome === "last_owner") {
@@ -52,16 +45,7 @@ async function main() {
       );
     }
     return 0;
-  } finally {
-    await pool.end();
-    await embedded?.stop();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  },
-);
+runScript(main);

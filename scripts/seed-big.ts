@@ -2,13 +2,11 @@
 // Fills the shop's database (DATABASE_URL, or the embedded PostgreSQL in DATA_DIR, as the server uses) with
 // five years of customers, orders, reviews, questions and messages. Adds to what is there; run it on a
 // database kept for trying things, never on a live shop.
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createDb, migrateDatabase } from "../server/db/client.ts";
-import { connectEmbeddedPostgres, startEmbeddedPostgres } from "../server/db/embedded.ts";
+import { migrateDatabase } from "../server/db/client.ts";
 import { seedCatalogue } from "../server/db/seed/seed.ts";
-import { parseEnv } from "../server/env.ts";
 import { fillBigShop } from "./big-shop.ts";
+import { runScript, withShopDatabase } from "./shop-database.ts";
 
 const USAGE = "Usage: npm run seed:big -- --orders <count> [--customers <count>]";
 
@@ -28,15 +26,7 @@ async function main() {
     console.error(USAGE);
     return 2;
   }
-  if (existsSync(".env")) process.loadEnvFile(".env");
-  const env = parseEnv();
-  const embedded = env.DATABASE_URL
-    ? undefined
-    : existsSync(`${env.DATA_DIR}/postgres/PG_VERSION`)
-      ? await connectEmbeddedPostgres(env.DATA_DIR)
-      : await startEmbeddedPostgres(env.DATA_DIR);
-  const { db, pool } = createDb(env.DATABASE_URL ?? embedded?.url ?? "", { max: 2 });
-  try {
+  return withShopDatabase({ maxConnections: 2, createEmbedded: true }, async ({ db }) => {
     // The same start as the server's: schema up to date, catalogue and codes in place.
     await migrateDatabase(db);
     await seedCatalogue(db);
@@ -49,16 +39,7 @@ async function main() {
         `${counts.orderEvents} events, ${counts.reviews} reviews, ${counts.questions} questions, ${counts.messages} messages.`,
     );
     return 0;
-  } finally {
-    await pool.end();
-    await embedded?.stop();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -122,6 +122,24 @@ export function setUpTestApp(overrides: Record<string, string> = {}): TestApp {
 }
 
 /**
+ * A second instance of a test app's shop on the same database, with its own pool and listener, as a second
+ * process would be: what one instance changes, the other must see. end() stops it.
+ */
+export function startSecondInstance(shop: TestApp) {
+  const { db, pool } = createDb(shop.env.DATABASE_URL ?? "", { max: 5 });
+  const deps = createDeps({ db, env: shop.env });
+  return {
+    app: createApp(deps),
+    deps,
+    async end() {
+      await deps.catalogue.stop();
+      await deps.live.stop();
+      await pool.end();
+    },
+  };
+}
+
+/**
  * Options for app.request() as the shop's own web app sends them: a JSON body when there is one, the
  * shopper's session cookie when given, and on every state-changing request the shop's Origin and the JSON
  * content type (the API refuses such a request without them, body or not).

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { createTestApp, type TestApp } from "./database.ts";
+import { readJson } from "./fake-http.ts";
 
 /**
  * A local stand-in for Razorpay's API and its Checkout script, for tests: it creates orders, takes
@@ -30,12 +31,6 @@ export type FakeRazorpay = {
 
 const id = (prefix: string) => `${prefix}_${randomBytes(7).toString("hex")}`;
 const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("hex");
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  let raw = "";
-  for await (const chunk of request) raw += chunk;
-  return raw ? JSON.parse(raw) : {};
-}
 
 export async function startFakeRazorpay(): Promise<FakeRazorpay> {
   const keyId = `rzp_test_${randomBytes(6).toString("hex")}`;
@@ -200,6 +195,19 @@ function checkoutScript(origin: string) {
   window.Razorpay = Razorpay;
 })();
 `;
+}
+
+/**
+ * A test file's fake Razorpay, started before its tests (so a shop started in a later beforeAll can take its
+ * `env`) and stopped after them. The object is filled in by the time the first test runs.
+ */
+export function setUpFakeRazorpay(): FakeRazorpay {
+  const fake = {} as FakeRazorpay;
+  beforeAll(async () => {
+    Object.assign(fake, await startFakeRazorpay());
+  });
+  afterAll(() => fake.stop?.());
+  return fake;
 }
 
 /** A test file's shop with payments through its own fake Razorpay, both started before the tests and stopped after. */

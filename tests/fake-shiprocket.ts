@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import PDFDocument from "pdfkit";
+import { readJson } from "./fake-http.ts";
 
 /**
  * A local stand-in for Shiprocket's external API (apidocs.shiprocket.in, /v1/external), for tests, written
@@ -85,12 +86,6 @@ const COURIERS = [
 /** "2026-11-26 14:05:09", Indian time, as Shiprocket writes scan dates. */
 const indianTime = (date: Date) =>
   new Date(date.getTime() + 330 * 60_000).toISOString().slice(0, 19).replace("T", " ");
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  let raw = "";
-  for await (const chunk of request) raw += chunk;
-  return raw ? JSON.parse(raw) : {};
-}
 
 /** A one-page 4x6 inch label like a courier's: courier, AWB, consignee and order. */
 function labelPdf(shipments: FakeShipment[]): Promise<Buffer> {

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { escapeHtml } from "../common/escape-html.ts";
+import { readBody, send } from "./fake-http.ts";
 
 export type FakeProviderKind = "facebook" | "github" | "twitter";
 
@@ -420,25 +422,22 @@ function parseBasic(header: string | undefined) {
   return { id: decodeURIComponent(id ?? ""), secret: decodeURIComponent(secret ?? "") };
 }
 
-function send(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Cache-Control": "no-store",
-  });
-  response.end(JSON.stringify(body));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => resolve(body));
-    request.on("error", reject);
-  });
-}
-
-function escapeHtml(text: string) {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/**
+ * The three providers' fakes, started together with the given client credentials: each by its kind, the
+ * shop's environment naming all three, and how to close them.
+ */
+export async function startFakeProviders(
+  clients: Record<FakeProviderKind, { clientId: string; clientSecret: string }>,
+) {
+  const [facebook, github, twitter] = await Promise.all([
+    startFakeProvider("facebook", clients.facebook),
+    startFakeProvider("github", clients.github),
+    startFakeProvider("twitter", clients.twitter),
+  ]);
+  const fakes: Record<FakeProviderKind, FakeProvider> = { facebook, github, twitter };
+  return {
+    fakes,
+    env: { ...facebook.env(), ...github.env(), ...twitter.env() },
+    close: () => Promise.all(Object.values(fakes).map((fake) => fake.close())),
+  };
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody, send } from "./fake-http.ts";
 
 export const FAKE_WHATSAPP = {
   accessToken: "fake-whatsapp-access-token",
@@ -204,21 +205,4 @@ export function buttonReply(options: {
 
 function graphError(message: string, code: number, type = "OAuthException") {
   return { error: { message, type, code, fbtrace_id: randomBytes(8).toString("base64url") } };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk) => {
-      data += chunk;
-    });
-    request.on("end", () => resolve(data));
-    request.on("error", reject);
-  });
-}
-
-function send(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, { "Content-Type": "application/json" });
-  response.end(JSON.stringify(body));
 }

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { createDb } from "../server/db/client.ts";
 import { findFreePort } from "../server/db/embedded.ts";
 import { createTestDatabase, GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "./database.ts";
 
@@ -121,16 +122,46 @@ export async function startShopAndBrowser(options?: Parameters<typeof startShop>
   return { shop, browser, stop };
 }
 
+export type ShopDatabase = ReturnType<typeof createDb>;
+export type StartedShop = { shop: Shop; browser: Browser; database: ShopDatabase };
+
+type ShopEnv = Record<string, string>;
+
+/**
+ * The start of a test file that also sets up or checks rows directly: before its tests, the shop (with `env`),
+ * a browser and a small pool on the shop's own database, handed to `receive`; after them, all three stopped.
+ * `env` may be a function, read when the shop starts, for values a fake started in an earlier beforeAll gives.
+ */
+export function startShopWithDatabase(
+  receive: (started: StartedShop) => void | Promise<void>,
+  env: ShopEnv | (() => ShopEnv) = {},
+) {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startShopAndBrowser({ env: typeof env === "function" ? env() : env });
+    const database = createDb(started.shop.databaseUrl ?? "", { max: 2 });
+    stop = async () => {
+      await database.pool.end();
+      await started.stop();
+    };
+    await receive({ shop: started.shop, browser: started.browser, database });
+  });
+  afterAll(() => stop?.());
+}
+
 export const VIEWPORTS = {
   phone: { width: 375, height: 812 },
   tablet: { width: 768, height: 1024 },
   desktop: { width: 1280, height: 900 },
 } as const;
 
+export type Viewport = keyof typeof VIEWPORTS;
+export type ColorScheme = "light" | "dark";
+
 export async function newContext(
   browser: Browser,
   shop: Shop,
-  options: { viewport?: keyof typeof VIEWPORTS; colorScheme?: "light" | "dark" } = {},
+  options: { viewport?: Viewport; colorScheme?: ColorScheme } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: shop.url,
@@ -210,6 +241,16 @@ export async function screenshot(page: Page, name: string) {
   const folder = path.join(root, "test-results", "screenshots");
   await mkdir(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+}
+
+/** The screen at the context's width in light, then dark, after checking nothing is wider than the window. */
+export async function screenshotLightAndDark(page: Page, name: string) {
+  expect(await sidewaysOverflow(page), `${name} overflows`).toBeLessThanOrEqual(0);
+  await page.emulateMedia({ colorScheme: "light" });
+  await screenshot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /**

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { escapeHtml } from "../common/escape-html.ts";
+import { readBody, send } from "./fake-http.ts";
 
 /** Who the provider says is signing in; tests change it between flows. */
 export type OidcAccount = { sub: string; email: string; email_verified: boolean; name: string };
@@ -161,24 +163,4 @@ export async function startOidcServer(client: { clientId: string; clientSecret: 
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function send(response: ServerResponse, status: number, body: unknown) {
-  response.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-  response.end(JSON.stringify(body));
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => resolve(body));
-    request.on("error", reject);
-  });
-}
-
-function escapeHtml(text: string) {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -81,3 +81,34 @@ export function placeOrderRequest(
     asUser(cookie, { method: "POST", body, headers: { "Idempotency-Key": key } }),
   );
 }
+
+/**
+ * A cash-on-delivery order of `shopper`'s for one of `itemId`, placed through the API and moved by `staff`
+ * through `statuses` (confirmed, then packed, unless told otherwise): ready to ship. Answers its number.
+ */
+export async function placeMovedCodOrder(
+  shop: { app: Hono; db: Db },
+  order: {
+    shopper: { cookie: string; userId: string };
+    addressId: string;
+    itemId: string;
+    staff: { cookie: string };
+    statuses?: string[];
+  },
+): Promise<string> {
+  await putInCart(shop.db, order.shopper.userId, [{ itemId: order.itemId }]);
+  const placed = await placeOrderRequest(shop.app, order.shopper.cookie, {
+    addressId: order.addressId,
+    paymentMethod: "cod",
+  });
+  if (placed.status !== 201) throw new Error(`order: ${placed.status} ${await placed.text()}`);
+  const { number } = ((await placed.json()) as { order: { number: string } }).order;
+  for (const status of order.statuses ?? ["confirmed", "packed"]) {
+    const moved = await shop.app.request(
+      `/api/admin/orders/${number}/status`,
+      asUser(order.staff.cookie, { method: "POST", body: { status } }),
+    );
+    if (moved.status !== 200) throw new Error(`${status}: ${moved.status} ${await moved.text()}`);
+  }
+  return number;
+}

@@ -1,32 +1,27 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "./accounts.ts";
-import { newContext, type Shop, type startShop, startShopAndBrowser } from "./fixtures.ts";
+import { newContext, type Shop, type StartedShop, startShopWithDatabase } from "./fixtures.ts";
 
 /** The address ADMIN_EMAILS names in the admin tests: its account becomes the owner when it confirms. */
 export const OWNER_EMAIL = "owner@example.in";
 
-export type ShopWithOwner = { shop: Shop; browser: Browser; owner: TestAccount };
+export type ShopWithOwner = StartedShop & { owner: TestAccount };
 
 /**
  * The start of a test file about the admin: before its tests, the shop (ADMIN_EMAILS naming the owner, with
- * any other `env`), a browser and the owner's confirmed account, handed to `receive`; after them, both stopped.
+ * any other `env`, as startShopWithDatabase takes it), a browser, a pool on the shop's database and the
+ * owner's confirmed account, handed to `receive`; after them, all stopped.
  */
 export function startShopWithOwner(
   receive: (started: ShopWithOwner) => void,
-  options: NonNullable<Parameters<typeof startShop>[0]> = {},
+  env: Parameters<typeof startShopWithDatabase>[1] = {},
 ) {
-  let stop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const started = await startShopAndBrowser({
-      ...options,
-      env: { ADMIN_EMAILS: OWNER_EMAIL, ...options.env },
-    });
-    stop = started.stop;
-    const owner = await signUpViaHttp(started.shop.url, OWNER_EMAIL);
-    receive({ shop: started.shop, browser: started.browser, owner });
-  });
-  afterAll(() => stop?.());
+  startShopWithDatabase(
+    async (started) => {
+      receive({ ...started, owner: await signUpViaHttp(started.shop.url, OWNER_EMAIL) });
+    },
+    () => ({ ADMIN_EMAILS: OWNER_EMAIL, ...(typeof env === "function" ? env() : env) }),
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import {
   type FakeProvider,
   type FakeProviderKind,
-  startFakeProvider,
+  startFakeProviders,
 } from "../../tests/fake-social-providers.ts";
 import { linkIn, waitForMail } from "../../tests/mail.ts";
 import { accounts, sessions, users } from "../db/schema.ts";
@@ -19,22 +19,19 @@ const CLIENTS = {
   twitter: { clientId: "X-shop-client-id", clientSecret: "x-client-secret-0123456789abcdef" },
 } as const;
 
+let providers: Awaited<ReturnType<typeof startFakeProviders>>;
 let fakes: Record<FakeProviderKind, FakeProvider>;
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let logged: string[] = [];
 
 beforeAll(async () => {
-  const [facebook, github, twitter] = await Promise.all([
-    startFakeProvider("facebook", CLIENTS.facebook),
-    startFakeProvider("github", CLIENTS.github),
-    startFakeProvider("twitter", CLIENTS.twitter),
-  ]);
-  fakes = { facebook, github, twitter };
-  shop = await createTestApp({ ...facebook.env(), ...github.env(), ...twitter.env() });
+  providers = await startFakeProviders(CLIENTS);
+  fakes = providers.fakes;
+  shop = await createTestApp(providers.env);
 });
 afterAll(async () => {
   await shop?.close();
-  await Promise.all(Object.values(fakes ?? {}).map((fake) => fake.close()));
+  await providers?.close();
 });
 
 // Everything the shop logs during a test, to check that no code, token or secret is in it.

@@ -2,29 +2,16 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Combo, Product } from "../../common/catalogue.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { callApi, createTestApp, startSecondInstance, type TestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
-import { createApp } from "../app.ts";
-import { createDb } from "../db/client.ts";
-import { createDeps, type Deps } from "../deps.ts";
 import { CATALOGUE_CHANNEL, createCatalogueCache, LISTENER_APPLICATION_NAME } from "./catalogue-cache.ts";
 
 // Two instances of the shop on one database, each with its own pool and listener, as two processes would be.
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let second: { app: ReturnType<typeof createApp>; deps: Deps; end: () => Promise<void> };
+let shop: TestApp;
+let second: ReturnType<typeof startSecondInstance>;
 beforeAll(async () => {
   shop = await createTestApp();
-  const { db, pool } = createDb(shop.env.DATABASE_URL ?? "", { max: 5 });
-  const deps = createDeps({ db, env: shop.env });
-  second = {
-    app: createApp(deps),
-    deps,
-    end: async () => {
-      await deps.catalogue.stop();
-      await deps.live.stop();
-      await pool.end();
-    },
-  };
+  second = startSecondInstance(shop);
 });
 afterAll(async () => {
   await second?.end();

@@ -6,38 +6,20 @@ import type {
   PostSummary,
   PublishedContent,
 } from "../../common/schemas/content-pages.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
-import { createApp } from "../app.ts";
-import { createDb } from "../db/client.ts";
+import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, createTestApp, startSecondInstance, type TestApp } from "../../tests/database.ts";
 import { auditLog } from "../db/schema.ts";
-import { createDeps, type Deps } from "../deps.ts";
 
 // Two instances on one database, each with its own pool and listener, as two processes would be.
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let second: { app: ReturnType<typeof createApp>; deps: Deps; end: () => Promise<void> };
+let shop: TestApp;
+let second: ReturnType<typeof startSecondInstance>;
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
   shop = await createTestApp();
-  const { db, pool } = createDb(shop.env.DATABASE_URL ?? "", { max: 5 });
-  const deps = createDeps({ db, env: shop.env });
-  second = {
-    app: createApp(deps),
-    deps,
-    end: async () => {
-      await deps.catalogue.stop();
-      await pool.end();
-    },
-  };
-  [owner, staff, customer] = await Promise.all([
-    signUpViaApp(shop.app, "pages-owner@example.in"),
-    signUpViaApp(shop.app, "pages-staff@example.in"),
-    signUpViaApp(shop.app, "pages-customer@example.in"),
-  ]);
-  await makeAdmin(shop.db, owner.userId, "owner");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  second = startSecondInstance(shop);
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "pages"));
 });
 afterAll(async () => {
   await second?.end();

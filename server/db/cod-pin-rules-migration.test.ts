@@ -1,46 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { expect, it } from "vitest";
 import { evaluateCod } from "../../common/cod-rules.ts";
-import { withDatabase } from "../../tests/database-url.ts";
-import { createDb, migrationsFolder } from "./client.ts";
+import { setUpMigrationDatabase } from "../../tests/migration-database.ts";
+import { migrationsFolder } from "./client.ts";
 
-const serverUrl = inject("testDatabaseServer");
-const name = `shop_migration_${randomBytes(6).toString("hex")}`;
-let database: ReturnType<typeof createDb>;
-let before: string;
-
-beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  database = createDb(withDatabase(serverUrl, name), { max: 1 });
-  // The migrations as they were before this one, to build a shop with "no COD" delivery rules.
-  before = await mkdtemp(path.join(tmpdir(), "migrations-"));
-  await cp(migrationsFolder, before, { recursive: true });
-  const journalPath = path.join(before, "meta", "_journal.json");
-  const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const cut = journal.entries.findIndex((entry) => entry.tag.endsWith("cod_pin_rules_in_one_store"));
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  await writeFile(journalPath, JSON.stringify(journal));
-});
-afterAll(async () => {
-  await database.pool.end();
-  await rm(before, { recursive: true, force: true });
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-});
+// The migrations as they were before this one build a shop with "no COD" delivery rules.
+const database = setUpMigrationDatabase("cod_pin_rules_in_one_store");
 
 it("moves the no-COD delivery rules into the COD place rules, each PIN allowed what it was", async () => {
-  await migrate(database.db, { migrationsFolder: before });
+  await migrate(database.db, { migrationsFolder: database.migrationsBefore });
   const query = (text: string) => database.pool.query(text);
   await query(`INSERT INTO delivery_rules (prefix, rule, note) VALUES
     ('79', 'no_cod', 'North east'), ('795001', 'served', ''),

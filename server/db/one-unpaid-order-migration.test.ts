@@ -1,48 +1,17 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { withDatabase } from "../../tests/database-url.ts";
-import { createDb, migrationsFolder } from "./client.ts";
+import { expect, it } from "vitest";
+import { setUpMigrationDatabase } from "../../tests/migration-database.ts";
+import { migrationsFolder } from "./client.ts";
 import { orders, products } from "./schema.ts";
 
-const serverUrl = inject("testDatabaseServer");
-const name = `shop_migration_${randomBytes(6).toString("hex")}`;
-let database: ReturnType<typeof createDb>;
-let before: string;
-
-beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  database = createDb(withDatabase(serverUrl, name), { max: 1 });
-  // The migrations as they were before this one, to build a shop that already has duplicates.
-  before = await mkdtemp(path.join(tmpdir(), "migrations-"));
-  await cp(migrationsFolder, before, { recursive: true });
-  const journalPath = path.join(before, "meta", "_journal.json");
-  const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const cut = journal.entries.findIndex((entry) => entry.tag.endsWith("one_unpaid_online_order"));
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  await writeFile(journalPath, JSON.stringify(journal));
-});
-afterAll(async () => {
-  await database.pool.end();
-  await rm(before, { recursive: true, force: true });
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-});
+// The migrations as they were before this one build a shop that already has duplicates.
+const database = setUpMigrationDatabase("one_unpaid_online_order");
 
 it("keeps an account's newest waiting order and cancels and restocks the older ones", async () => {
   const { db } = database;
-  await migrate(db, { migrationsFolder: before });
+  await migrate(db, { migrationsFolder: database.migrationsBefore });
   // Plain SQL, naming the columns the tables had before this migration: later migrations add columns that the
   // schema in server/db/schema.ts would fill in.
   const query = (text: string, values: unknown[] = []) => database.pool.query(text, values);

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
-import { type DocumentParty, orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
+import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
+import { type DocumentParty, orders, taxDocumentLines, taxDocuments } from "../db/schema.ts";
 import { exportGstr1 } from "./gstr1.ts";
 
 const shop = setUpTestApp();
@@ -13,13 +13,12 @@ let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 let accounts = 0;
-const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 const SUPPLIER: DocumentParty = {
   name: "Prakriti Naturals Private Limited",
   lines: ["14, Kamaraj Salai", "Chennai 600017"],
   state: "Tamil Nadu",
   stateCode: "33",
-  gstin: GSTIN,
+  gstin: TEST_GSTIN,
   phone: null,
 };
 
@@ -140,17 +139,7 @@ async function csvOf(query: string) {
 }
 
 beforeAll(async () => {
-  await shop.db
-    .update(shopDetails)
-    .set({
-      legalName: SUPPLIER.name,
-      addressLine1: "14, Kamaraj Salai",
-      city: "Chennai",
-      pin: "600017",
-      state: "Tamil Nadu",
-      gstin: GSTIN,
-    })
-    .where(eq(shopDetails.id, 1));
+  await registerShopForGst(shop.db, { legalName: SUPPLIER.name });
   owner = await signUpWithRole(shop, "owner@example.in", "owner");
   staff = await signUpWithRole(shop, "staff@example.in", "staff");
   customer = await signUpViaApp(shop.app, "customer@example.in");

@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gstinCheckCharacter } from "../../common/gstin.ts";
 import { indianDate } from "../../common/india-time.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
@@ -9,6 +8,7 @@ import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { mailsTo, waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
+import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
 import { auditLog, jobs, orderEvents, orders, shopDetails, taxDocuments } from "../db/schema.ts";
 import { ORDER_MAIL_JOB } from "../orders/order-mail.ts";
 
@@ -16,7 +16,6 @@ let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
 let staff: TestAccount;
 let buyer: TestAccount & { addressId: string };
-const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
@@ -108,18 +107,7 @@ describe("invoices missed while the seller's details were incomplete", () => {
   });
 
   it("issues them once the details are saved: dated today, supply date kept, numbered without gaps under concurrent clicks", async () => {
-    await shop.db
-      .update(shopDetails)
-      .set({
-        legalName: "Prakriti Naturals Private Limited",
-        addressLine1: "14, Kamaraj Salai",
-        city: "Chennai",
-        pin: "600017",
-        state: "Tamil Nadu",
-        gstin: GSTIN,
-      })
-      .where(eq(shopDetails.id, 1));
-    await shop.db.update(shopDetails).set({ gstin: null }).where(eq(shopDetails.id, 1));
+    await registerShopForGst(shop.db, { gstin: null });
     const more: string[] = [];
     for (let index = 0; index < 9; index++) more.push(await confirmedOrder(index % 2 ? 3 : 0));
     // Four of them went out meanwhile: their "shipped" mail, which carries the invoice, went without one.
@@ -132,7 +120,7 @@ describe("invoices missed while the seller's details were incomplete", () => {
       .update(orders)
       .set({ status: "delivered" })
       .where(eq(orders.number, shipped[3] ?? ""));
-    await shop.db.update(shopDetails).set({ gstin: GSTIN }).where(eq(shopDetails.id, 1));
+    await shop.db.update(shopDetails).set({ gstin: TEST_GSTIN }).where(eq(shopDetails.id, 1));
     const all = [early, ...more];
 
     const listed = (await listMissed(owner)).body as MissedInvoices;

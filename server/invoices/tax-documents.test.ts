@@ -1,34 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
+import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
 import { orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
 
 const shop = setUpTestApp();
 let staff: TestAccount;
 let accounts = 0;
-const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 
-async function registerShop(gstin: string | null = GSTIN) {
-  await shop.db
-    .update(shopDetails)
-    .set({
-      legalName: "Prakriti Naturals Private Limited",
-      addressLine1: "14, Kamaraj Salai",
-      addressLine2: "T. Nagar",
-      city: "Chennai",
-      pin: "600017",
-      state: "Tamil Nadu",
-      gstin,
-    })
-    .where(eq(shopDetails.id, 1));
-}
+const registerShop = (gstin: string | null = TEST_GSTIN) =>
+  registerShopForGst(shop.db, { addressLine2: "T. Nagar", gstin });
 
 beforeAll(async () => {
   await registerShop();
@@ -148,7 +135,7 @@ describe("the tax invoice", () => {
     for (const expected of [
       "Tax Invoice",
       "Prakriti Naturals Private Limited",
-      `GSTIN: ${GSTIN}`,
+      `GSTIN: ${TEST_GSTIN}`,
       invoice.number,
       order.number,
       "Meera Iyer",
@@ -314,7 +301,7 @@ describe("the invoice beyond the account's order page", () => {
     ]);
     const text = await pdfText(new Uint8Array(mail.attachments[0]?.content ?? []));
     expect(text).toContain(invoice.number);
-    expect(text).toContain(`GSTIN: ${GSTIN}`);
+    expect(text).toContain(`GSTIN: ${TEST_GSTIN}`);
   });
 
   it("its credit note goes with the cancelled mail as a PDF; an uninvoiced order's mail has none", async () => {

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { addresses, orders } from "../db/schema.ts";
 import { takeCustomerUse } from "../discounts/discounts.data.ts";
+import { shippingAddressOf } from "./order-address.ts";
 
 /** What adding a guest order to an account came to. */
 export type ClaimOutcome = "added" | "already_added" | "in_another_account" | "awaiting_payment";
@@ -33,14 +34,7 @@ export async function claimGuestOrder(db: Db, userId: string, orderId: string): 
       await tx.insert(addresses).values({
         id: randomUUID(),
         userId,
-        name: order.shipName,
-        phone: order.shipPhone,
-        line1: order.shipLine1,
-        line2: order.shipLine2,
-        city: order.shipCity,
-        district: order.shipDistrict ?? "",
-        state: order.shipState,
-        pin: order.shipPin,
+        ...shippingAddressOf(order),
         lastUsedAt: order.createdAt,
       });
     }

@@ -1,18 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
-import { gstinCheckCharacter } from "../../common/gstin.ts";
 import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { registerShopForGst } from "../../tests/shop-details.ts";
 import { auditLog, orderLines, orders, shopDetails } from "../db/schema.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let staff: TestAccount;
 let buyers = 0;
-const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 const NEW_ADDRESS = {
   name: "Meera Iyer",
   phone: "98765 43210",
@@ -115,17 +114,7 @@ describe("staff correct an order's address", () => {
   });
 
   it("is refused once the order is packed (409), and across states once the invoice is issued", async () => {
-    await shop.db
-      .update(shopDetails)
-      .set({
-        legalName: "Prakriti Naturals Private Limited",
-        addressLine1: "14, Kamaraj Salai",
-        city: "Chennai",
-        pin: "600017",
-        state: "Tamil Nadu",
-        gstin: GSTIN,
-      })
-      .where(eq(shopDetails.id, 1));
+    await registerShopForGst(shop.db);
     const { number } = await placeOrder();
     expect((await move(number, "confirmed")).status).toBe(200);
     const chennai = { ...NEW_ADDRESS, city: "Chennai", state: "Tamil Nadu", pin: "600017" };

@@ -34,6 +34,7 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
+import { shippingAddressOf } from "./order-address.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
@@ -140,16 +141,7 @@ export async function editOrderAddress(
   const place = await checkAddressPlace(address);
   const result = await deps.db.transaction(async (tx) => {
     const order = await lockEditableOrder(tx, number, "address");
-    const before = {
-      name: order.shipName,
-      phone: order.shipPhone,
-      line1: order.shipLine1,
-      line2: order.shipLine2,
-      city: order.shipCity,
-      district: order.shipDistrict ?? "",
-      state: order.shipState,
-      pin: order.shipPin,
-    };
+    const before = shippingAddressOf(order);
     const after = { ...address, district: address.district || place.district };
     if (addressText(before) === addressText(after) && before.district === after.district) {
       return { changed: false, summary: "The address is as it was: nothing changed.", notes: [] };

@@ -3,7 +3,7 @@ import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
-import { putInCart, saveAddress } from "../../tests/orders.ts";
+import { placeMovedCodOrder, saveAddress } from "../../tests/orders.ts";
 
 const shop = setUpTestApp();
 let admin: TestAccount;
@@ -13,24 +13,7 @@ let addressId: string;
 const SLUG = "coconut-oil";
 
 /** A cash-on-delivery order of Meera's, confirmed and packed by staff: ready to ship. */
-async function packedOrder(): Promise<string> {
-  await putInCart(shop.db, meera.userId, [{ itemId: SLUG }]);
-  const placed = await callApi(shop.app, "POST", "/api/orders", {
-    as: meera,
-    body: { addressId, paymentMethod: "cod" },
-    headers: { "Idempotency-Key": crypto.randomUUID() },
-  });
-  expect(placed.status).toBe(201);
-  const number = (placed.body as { order: OrderDetail }).order.number;
-  for (const status of ["confirmed", "packed"]) {
-    const moved = await callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {
-      as: admin,
-      body: { status },
-    });
-    expect(moved.status).toBe(200);
-  }
-  return number;
-}
+const packedOrder = () => placeMovedCodOrder(shop, { shopper: meera, addressId, itemId: SLUG, staff: admin });
 
 const ship = (number: string, body: Record<string, unknown>, as: TestAccount = admin) =>
   callApi(shop.app, "POST", `/api/admin/orders/${number}/ship`, { as, body });

@@ -4,42 +4,24 @@ import { brandPalette } from "../../common/contrast.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings, UpdateShopSettings } from "../../common/schemas/settings.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp } from "../../tests/database.ts";
+import { signUpOwnerStaffAndCustomer, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, createTestApp, startSecondInstance, type TestApp } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
 import { putInCart } from "../../tests/orders.ts";
-import { createApp } from "../app.ts";
-import { createDb } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
-import { createDeps, type Deps } from "../deps.ts";
 import { sweepUnusedUploads } from "../products/product-images.ts";
 import { readSettings } from "./settings.data.ts";
 
 // Two instances of the shop on one database, each with its own pool and listener, as two processes would be.
-let shop: Awaited<ReturnType<typeof createTestApp>>;
-let second: { app: ReturnType<typeof createApp>; deps: Deps; end: () => Promise<void> };
+let shop: TestApp;
+let second: ReturnType<typeof startSecondInstance>;
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
   shop = await createTestApp({ SHIPPING_FEE_PAISE: "5900", FREE_SHIPPING_MIN_PAISE: "69900" });
-  const { db, pool } = createDb(shop.env.DATABASE_URL ?? "", { max: 5 });
-  const deps = createDeps({ db, env: shop.env });
-  second = {
-    app: createApp(deps),
-    deps,
-    end: async () => {
-      await deps.catalogue.stop();
-      await pool.end();
-    },
-  };
-  [owner, staff, customer] = await Promise.all([
-    signUpViaApp(shop.app, "settings-owner@example.in"),
-    signUpViaApp(shop.app, "settings-staff@example.in"),
-    signUpViaApp(shop.app, "settings-customer@example.in"),
-  ]);
-  await makeAdmin(shop.db, owner.userId, "owner");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  second = startSecondInstance(shop);
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "settings"));
 });
 afterAll(async () => {
   await second?.end();

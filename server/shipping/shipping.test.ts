@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
-import { putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
+import { placeMovedCodOrder, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orderRto, orders, products, shipmentScans, shipments } from "../db/schema.ts";
 import { orderNotice } from "../orders/order-sms.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
@@ -20,23 +19,14 @@ const SLUG = "coconut-oil";
 const MEERA = "meera.ship@example.in";
 
 /** A cash-on-delivery order of Meera's, confirmed by staff (packed too unless asked not to). */
-async function readyOrder(pack = true): Promise<string> {
-  await putInCart(shop.db, meera.userId, [{ itemId: SLUG }]);
-  const placed = await callApi(shop.app, "POST", "/api/orders", {
-    as: meera,
-    body: { addressId, paymentMethod: "cod" },
-    headers: { "Idempotency-Key": crypto.randomUUID() },
+const readyOrder = (pack = true) =>
+  placeMovedCodOrder(shop, {
+    shopper: meera,
+    addressId,
+    itemId: SLUG,
+    staff: admin,
+    statuses: pack ? ["confirmed", "packed"] : ["confirmed"],
   });
-  expect(placed.status).toBe(201);
-  const number = (placed.body as { order: OrderDetail }).order.number;
-  for (const status of pack ? ["confirmed", "packed"] : ["confirmed"]) {
-    expect(
-      (await callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, { as: admin, body: { status } }))
-        .status,
-    ).toBe(200);
-  }
-  return number;
-}
 
 const book = (number: string, body: Record<string, unknown>) =>
   callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/book`, { as: admin, body });

@@ -1,26 +1,21 @@
 import type { Browser } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
-import { createDb } from "../../server/db/client.ts";
 import { signInContext, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
 import { startShopWithOwner } from "../signed-in-page.ts";
 
 /** Staff page through a shop's orders by Newer / Older, on a phone and a desktop, light and dark. */
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
+let database: ShopDatabase;
 
 startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+  ({ shop, browser, database, owner } = started);
 });
 beforeAll(async () => {
-  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 2 });
-  try {
-    await fillBigShop(db, { orders: 120 });
-  } finally {
-    await pool.end();
-  }
+  await fillBigShop(database.db, { orders: 120 });
 }, 120_000);
 
 describe("the staff's order list", () => {

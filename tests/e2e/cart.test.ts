@@ -1,24 +1,23 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
-import { createDb } from "../../server/db/client.ts";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import {
+  newContext,
+  type Shop,
+  type ShopDatabase,
+  screenshot,
+  startShop,
+  startShopWithDatabase,
+} from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
-
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-});
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
+let database: ShopDatabase;
+startShopWithDatabase((started) => {
+  ({ shop, browser, database } = started);
 });
 
 let accounts = 0;

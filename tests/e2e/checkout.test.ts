@@ -1,33 +1,27 @@
 import { eq, sql } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { setUpFakeRazorpay } from "../fake-razorpay.ts";
+import { newContext, type Shop, type ShopDatabase, screenshot, startShopWithDatabase } from "../fixtures.ts";
 import { waitForMail } from "../mail.ts";
 import { putInCart, stockOf } from "../orders.ts";
+import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 
-let fake: FakeRazorpay;
+const fake = setUpFakeRazorpay();
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
+startShopWithDatabase(
+  (started) => {
+    ({ shop, browser, database } = started);
+  },
+  () => fake.env,
+);
+
 let accounts = 0;
-
 const newAccount = (name: string) => signUpViaHttp(shop.url, `${name}${++accounts}@example.in`);
-
-beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  [shop, browser] = await Promise.all([startShop({ env: fake.env }), launchBrowser()]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-});
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
-  await fake?.stop();
-});
 
 async function signedIn(options: Parameters<typeof newContext>[2] = {}) {
   // The first shopper signs up over HTTP, exactly as the browser would; the rest are made in-process.
@@ -238,31 +232,11 @@ describe("a refunded order's progress", () => {
     const shopper = await newAccount("refunded");
     const owner = await newAccount("owner");
     await makeAdmin(database.db, owner.userId);
-    const call = async (as: TestAccount, method: string, path: string, body: unknown, headers = {}) => {
-      const response = await fetch(`${shop.url}/api${path}`, {
-        method,
-        headers: { "Content-Type": "application/json", Origin: shop.url, Cookie: as.cookie, ...headers },
-        body: JSON.stringify(body),
-      });
-      expect(response.status, `${method} ${path}`).toBeLessThan(300);
-      return response.json();
-    };
+    const call = (as: TestAccount, method: string, path: string, body: unknown) =>
+      callShopApi(shop.url, as, method, path, body);
     await putInCart(database.db, shopper.userId, [{ itemId: "badam-mix" }]);
-    const { address } = await call(shopper, "POST", "/addresses", {
-      name: "Meera Iyer",
-      phone: "98765 43210",
-      line1: "12, Lotus Apartments",
-      city: "Bengaluru",
-      state: "Karnataka",
-      pin: "560038",
-    });
-    const { order } = await call(
-      shopper,
-      "POST",
-      "/orders",
-      { addressId: address.id, paymentMethod: "cod" },
-      { "Idempotency-Key": crypto.randomUUID() },
-    );
+    const addressId = await saveShopAddress(shop.url, shopper);
+    const { order } = await call(shopper, "POST", "/orders", { addressId, paymentMethod: "cod" });
     const admin = `/admin/orders/${order.number}`;
     for (const status of ["confirmed", "packed"]) await call(owner, "POST", `${admin}/status`, { status });
     await call(owner, "POST", `${admin}/ship`, { courier: "Delhivery", trackingNumber: "DLV1234567890" });

@@ -2,18 +2,18 @@ import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
-import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
-import { callShopApi } from "../shop-api-call.ts";
+import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 /** Cash on delivery counted (issue 29): a delivered COD order's cash matched from the courier's report. */
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
 let owner: TestAccount;
 let shopper: TestAccount;
 let addressId: string;
@@ -31,27 +31,13 @@ async function deliveredCod(): Promise<{ number: string; totalPaise: number }> {
   return order;
 }
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
-  await makeAdmin(database.db, owner.userId);
-  shopper = await signUpViaHttp(shop.url, "meera@example.in");
-  const { address } = await call(shopper, "POST", "/addresses", {
-    name: "Meera Iyer",
-    phone: "98765 43210",
-    line1: "12, Lotus Apartments",
-    city: "Bengaluru",
-    state: "Karnataka",
-    pin: "560038",
-  });
-  addressId = address.id;
-}, 120_000);
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
+startShopWithOwner((started) => {
+  ({ shop, browser, database, owner } = started);
 });
+beforeAll(async () => {
+  shopper = await signUpViaHttp(shop.url, "meera@example.in");
+  addressId = await saveShopAddress(shop.url, shopper);
+}, 120_000);
 
 describe("the Cash on delivery page", () => {
   for (const viewport of ["phone", "desktop"] as const) {

@@ -1,29 +1,28 @@
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { savePrepaidIncentive } from "../../server/cod/cod-rules.ts";
 import { lapseUnconfirmedOrders } from "../../server/cod/confirmation.ts";
-import { createDb } from "../../server/db/client.ts";
 import { orders } from "../../server/db/schema.ts";
 import type { Deps } from "../../server/deps.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createJobSignal } from "../../server/jobs/job-queue.ts";
-import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { setUpFakeRazorpay } from "../fake-razorpay.ts";
+import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { putInCart, setStock, stockOf } from "../orders.ts";
-import { callShopApi } from "../shop-api-call.ts";
+import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 /** Confirm before packing (issue 29): by the shopper's link, by staff from the list, or cancelled by the clock. */
 let shop: Shop;
 let browser: Browser;
-let stop: (() => Promise<void>) | undefined;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
 let owner: TestAccount;
 let shopper: TestAccount;
 let addressId: string;
-let fake: FakeRazorpay;
+const fake = setUpFakeRazorpay();
 
 const HOURS = 6;
 
@@ -53,26 +52,14 @@ const statusOf = async (number: string) =>
   (await database.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number)))[0]
     ?.status;
 
-/** Light, then dark, of the same screen; and nothing wider than the window. */
-async function shoot(page: Page, name: string) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} overflows`).toBeLessThanOrEqual(0);
-  await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
+startShopWithOwner(
+  (started) => {
+    ({ shop, browser, database, owner } = started);
+  },
+  () => ({ COD_CONFIRM_HOURS: String(HOURS), ...fake.env }),
+);
 beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  ({ shop, browser, stop } = await startShopAndBrowser({
-    env: { COD_CONFIRM_HOURS: String(HOURS), ...fake.env },
-  }));
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
   await setStock(database.db, "bath-powder", 40);
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
-  await makeAdmin(database.db, owner.userId);
   // ₹40 off for paying online: what "Pay online instead" offers (docs/decisions/072).
   await savePrepaidIncentive(
     database.db,
@@ -80,21 +67,8 @@ beforeAll(async () => {
     { id: owner.userId, email: owner.email },
   );
   shopper = await signUpViaHttp(shop.url, "meera@example.in");
-  const { address } = await call(shopper, "POST", "/addresses", {
-    name: "Meera Iyer",
-    phone: "98765 43210",
-    line1: "12, Lotus Apartments",
-    city: "Bengaluru",
-    state: "Karnataka",
-    pin: "560038",
-  });
-  addressId = address.id;
+  addressId = await saveShopAddress(shop.url, shopper);
 }, 120_000);
-afterAll(async () => {
-  await database?.pool.end();
-  await stop?.();
-  await fake?.stop();
-});
 
 describe("a cash-on-delivery order is confirmed before it is packed", () => {
   for (const viewport of ["phone", "desktop"] as const) {

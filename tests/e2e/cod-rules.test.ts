@@ -1,11 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
-import { putInCart, stockOf } from "../orders.ts";
-import { callShopApi } from "../shop-api-call.ts";
+import { newContext, type Shop, type ShopDatabase, VIEWPORTS } from "../fixtures.ts";
+import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
+import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 /**
  * The owner's COD rules and returns to origin (issue 29): an order refused cash by a PIN rule at checkout with
@@ -13,8 +13,7 @@ import { callShopApi } from "../shop-api-call.ts";
  */
 let shop: Shop;
 let browser: Browser;
-let stop: (() => Promise<void>) | undefined;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
 let owner: TestAccount;
 let staff: TestAccount;
 let shopper: TestAccount;
@@ -51,30 +50,21 @@ async function shippedCod(): Promise<string> {
   return order.number;
 }
 
+startShopWithOwner((started) => {
+  ({ shop, browser, database, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
-  await makeAdmin(database.db, owner.userId, "owner");
   staff = await signUpViaHttp(shop.url, "staff@example.in");
   await makeAdmin(database.db, staff.userId, "staff");
   shopper = await signUpViaHttp(shop.url, "meera@example.in");
-  const address = (pin: string, city: string, state: string) =>
-    call(shopper, "POST", "/addresses", {
-      name: "Meera Iyer",
-      phone: "98765 43210",
-      line1: "12, Lotus Apartments",
-      city,
-      state,
-      pin,
-    });
-  _chennaiAddress = (await address("600020", "Chennai", "Tamil Nadu")).address.id;
-  bengaluruAddress = (await address("560038", "Bengaluru", "Karnataka")).address.id;
+  _chennaiAddress = await saveShopAddress(shop.url, shopper, {
+    ...TEST_ADDRESS,
+    city: "Chennai",
+    state: "Tamil Nadu",
+    pin: "600020",
+  });
+  bengaluruAddress = await saveShopAddress(shop.url, shopper);
 }, 120_000);
-afterAll(async () => {
-  await database?.pool.end();
-  await stop?.();
-});
 
 describe("the owner's COD rules and returns to origin", () => {
   for (const viewport of ["phone", "desktop"] as const) {

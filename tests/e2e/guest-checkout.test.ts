@@ -2,30 +2,30 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
 import { codPlaceRules, deliveryRules, orders } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
-import { launchBrowser, newContext, type Shop, screenshot, scrollThrough, startShop } from "../fixtures.ts";
+import { setUpFakeRazorpay } from "../fake-razorpay.ts";
+import {
+  newContext,
+  type Shop,
+  type ShopDatabase,
+  screenshot,
+  scrollThrough,
+  startShopWithDatabase,
+} from "../fixtures.ts";
 import { waitForMail } from "../mail.ts";
 import { measureJourney } from "./journey-measure.ts";
 
+const fake = setUpFakeRazorpay();
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
-let fake: FakeRazorpay;
-
-beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  [shop, browser] = await Promise.all([startShop({ env: fake.env }), launchBrowser()]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-});
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
-  await fake?.stop();
-});
+let database: ShopDatabase;
+startShopWithDatabase(
+  (started) => {
+    ({ shop, browser, database } = started);
+  },
+  () => fake.env,
+);
 
 describe("a guest orders with cash on delivery", () => {
   it.each([

@@ -1,22 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
-import { gstinCheckCharacter } from "../../common/gstin.ts";
-import { createDb } from "../../server/db/client.ts";
-import { orderLines, orders, products, taxDocuments } from "../../server/db/schema.ts";
+import { orderLines, orders, taxDocuments } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
-import { putInCart, TEST_ADDRESS } from "../orders.ts";
-import { openSignedInPage } from "../signed-in-page.ts";
+import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
+import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
+import { TEST_GSTIN } from "../shop-details.ts";
+import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
+let database: ShopDatabase;
 let meera: TestAccount;
 let meeraAddress: string;
-const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 const VIEWS = [
   ["phone", "light"],
   ["phone", "dark"],
@@ -24,10 +24,10 @@ const VIEWS = [
   ["desktop", "dark"],
 ] as const;
 
-let stop: (() => Promise<void>) | undefined;
+startShopWithOwner((started) => {
+  ({ shop, browser, database, owner } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
   meera = await signUpViaHttp(shop.url, "meera@example.in");
   const address = await request("/api/addresses", {
     method: "POST",
@@ -35,38 +35,13 @@ beforeAll(async () => {
     body: TEST_ADDRESS,
   });
   meeraAddress = (address.body.address as { id: string }).id;
-}, 120_000);
-afterAll(() => stop?.());
+});
 
-async function request(
-  path: string,
-  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
-) {
-  const response = await fetch(`${shop.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      Origin: shop.url,
-      "Content-Type": "application/json",
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-async function withDb<T>(work: (db: ReturnType<typeof createDb>["db"]) => Promise<T>): Promise<T> {
-  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
-  try {
-    return await work(db);
-  } finally {
-    await pool.end();
-  }
-}
+const request = (path: string, init?: ShopRequestInit) => requestShop(shop.url, path, init);
 
 /** Meera's cash-on-delivery order of 2 × Bath Powder, placed through the API; confirmed by the owner if asked. */
 async function placeOrder(confirm: boolean): Promise<string> {
-  await withDb((db) => putInCart(db, meera.userId, [{ itemId: "bath-powder", quantity: 2 }]));
+  await putInCart(database.db, meera.userId, [{ itemId: "bath-powder", quantity: 2 }]);
   const placed = await request("/api/orders", {
     method: "POST",
     cookie: meera.cookie,
@@ -130,7 +105,7 @@ describe("invoices missed before the GSTIN was saved", () => {
     await form.getByLabel("City").fill("Chennai");
     await form.getByLabel("PIN code").fill("600017");
     await form.getByLabel("State").selectOption("Tamil Nadu");
-    await form.getByLabel("GSTIN").fill(GSTIN);
+    await form.getByLabel("GSTIN").fill(TEST_GSTIN);
     await form.getByLabel("Grievance officer's name").fill("Meera Kulkarni");
     await form.getByRole("button", { name: "Save details" }).click();
     await form.getByText("Saved. The shop shows the new details now.").waitFor();
@@ -142,14 +117,11 @@ describe("invoices missed before the GSTIN was saved", () => {
     await notice.getByRole("button", { name: "Issue invoice" }).click();
     const said = page.getByRole("status").filter({ hasText: /^Invoice PN\/\d{2}-\d{2}\/\d{6} issued for / });
     await said.waitFor();
-    const invoice = await withDb(async (db) => {
-      const [row] = await db
-        .select({ number: taxDocuments.number, suppliedAt: taxDocuments.suppliedAt })
-        .from(taxDocuments)
-        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
-        .where(eq(orders.number, missed));
-      return row;
-    });
+    const [invoice] = await database.db
+      .select({ number: taxDocuments.number, suppliedAt: taxDocuments.suppliedAt })
+      .from(taxDocuments)
+      .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+      .where(eq(orders.number, missed));
     expect(invoice?.suppliedAt).not.toBeNull();
     expect(await said.textContent()).toContain(`Invoice ${invoice?.number} issued for ${missed}.`);
     await page.getByRole("link", { name: `Download tax invoice ${invoice?.number}` }).waitFor();
@@ -199,20 +171,12 @@ describe("an order changed before packing", () => {
 
   it("staff correct the address and change a quantity; the history and the stock follow", async () => {
     const number = await placeOrder(false);
-    const stockBefore = await withDb(async (db) => {
-      const [row] = await db
-        .select({ stock: products.stock })
-        .from(products)
-        .where(eq(products.slug, "bath-powder"));
-      return row?.stock ?? 0;
-    });
+    const stockBefore = (await stockOf(database.db, "bath-powder")) ?? 0;
     // Placed days ago: its delivery window was worked out then.
-    await withDb((db) =>
-      db
-        .update(orders)
-        .set({ estimatedDeliveryFrom: "2026-01-05", estimatedDeliveryTo: "2026-01-09" })
-        .where(eq(orders.number, number)),
-    );
+    await database.db
+      .update(orders)
+      .set({ estimatedDeliveryFrom: "2026-01-05", estimatedDeliveryTo: "2026-01-09" })
+      .where(eq(orders.number, number));
     const { page, close } = await ownerPage(`/admin/orders/${number}`, "phone", "dark");
     const panel = page.getByRole("region", { name: "Change the order" });
 
@@ -266,18 +230,15 @@ describe("an order changed before packing", () => {
     await screenshot(shopper.page, "order-edit-shopper-desktop-light");
     await shopper.close();
 
-    const after = await withDb(async (db) => {
-      const [row] = await db.select().from(orders).where(eq(orders.number, number));
-      const lines = await db
+    const [row] = await database.db.select().from(orders).where(eq(orders.number, number));
+    const after = {
+      row,
+      lines: await database.db
         .select()
         .from(orderLines)
-        .where(eq(orderLines.orderId, row?.id ?? ""));
-      const [stock] = await db
-        .select({ stock: products.stock })
-        .from(products)
-        .where(eq(products.slug, "bath-powder"));
-      return { row, lines, stock: stock?.stock };
-    });
+        .where(eq(orderLines.orderId, row?.id ?? "")),
+      stock: await stockOf(database.db, "bath-powder"),
+    };
     expect(after.lines.map((line) => [line.itemId, line.quantity])).toEqual([
       ["bath-powder", 3],
       ["badam-mix", 2],

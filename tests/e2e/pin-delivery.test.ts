@@ -1,26 +1,19 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
-import { createDb } from "../../server/db/client.ts";
 import { codPlaceRules, deliveryRules } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, screenshot, startShopWithDatabase } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
 
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
 let accounts = 0;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([startShop(), launchBrowser()]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-});
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
+startShopWithDatabase((started) => {
+  ({ shop, browser, database } = started);
 });
 
 const SHOTS = "/tmp/pin-delivery-shots";

@@ -1,54 +1,32 @@
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
+import type { Browser } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
-import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { setUpFakeRazorpay } from "../fake-razorpay.ts";
+import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
-import { callShopApi } from "../shop-api-call.ts";
+import { saveShopAddress } from "../shop-api-call.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 /** The owner's reward for paying online (issue 29, decision 072): set on the COD rules screen, priced at checkout. */
-let fake: FakeRazorpay;
+const fake = setUpFakeRazorpay();
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
 let owner: TestAccount;
 let shopper: TestAccount;
 
-async function shoot(page: Page, name: string) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} overflows`).toBeLessThanOrEqual(0);
-  await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, `${name}-light`);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await screenshot(page, `${name}-dark`);
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
+startShopWithOwner(
+  (started) => {
+    ({ shop, browser, database, owner } = started);
+  },
+  () => fake.env,
+);
 beforeAll(async () => {
-  fake = await startFakeRazorpay();
-  [shop, browser] = await Promise.all([startShop({ env: fake.env }), launchBrowser()]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
-  await makeAdmin(database.db, owner.userId);
   shopper = await signUpViaHttp(shop.url, "meera@example.in");
-  await callShopApi(shop.url, shopper, "POST", "/addresses", {
-    name: "Meera Iyer",
-    phone: "98765 43210",
-    line1: "12, Lotus Apartments",
-    city: "Bengaluru",
-    state: "Karnataka",
-    pin: "560038",
-  });
+  await saveShopAddress(shop.url, shopper);
 }, 120_000);
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
-  await fake?.stop();
-});
 
 describe("a reward for paying online", () => {
   it("is set by the owner on a phone, shown beside the COD choice and charged when paid online", async () => {

@@ -1,29 +1,18 @@
 import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, startShopAndBrowser, waitForApp } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { signInContext, type TestAccount } from "../accounts.ts";
+import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
+import { newContext, screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
 });
-afterAll(() => stop?.());
-
-type Viewport = "phone" | "desktop";
-type Scheme = "light" | "dark";
-
-/** Looked at by a person after the run: /tmp/shop-pages-<name>.png. */
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `/tmp/shop-pages-${name}.png`, fullPage: true });
-
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** axe's serious and critical findings on the page as it stands (evaluated, so the shop's CSP stays on). */
 async function seriousAxeFindings(page: Page) {
@@ -42,7 +31,7 @@ const plainFetch = async (path: string) => {
   return { status: response.status, html: await response.text() };
 };
 
-const PASSES: { viewport: Viewport; scheme: Scheme }[] = [
+const PASSES: { viewport: Viewport; scheme: ColorScheme }[] = [
   { viewport: "phone", scheme: "light" },
   { viewport: "desktop", scheme: "light" },
   { viewport: "phone", scheme: "dark" },
@@ -68,7 +57,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       expect(await policies.getByRole("listitem").count()).toBe(6);
       expect(await sidewaysOverflow(page)).toBe(0);
       expect(await seriousAxeFindings(page)).toEqual([]);
-      await shot(page, `list-${name}`);
+      await screenshot(page, `shop-pages-list-${name}`);
 
       // A policy page: a refusal keeps what was typed, then the save says where shoppers see it.
       await policies.getByRole("link", { name: "Privacy Policy" }).click();
@@ -115,7 +104,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       expect((await plainFetch("/blog")).html).not.toContain(title);
       expect(await sidewaysOverflow(page)).toBe(0);
       expect(await seriousAxeFindings(page)).toEqual([]);
-      await shot(page, `editor-${name}`);
+      await screenshot(page, `shop-pages-editor-${name}`);
 
       await form.getByRole("button", { name: "Publish" }).click();
       await page
@@ -139,7 +128,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       await shopperPage.getByRole("heading", { name: title, level: 1 }).waitFor();
       await shopperPage.getByRole("listitem").filter({ hasText: "Rinse" }).waitFor();
       expect(await sidewaysOverflow(shopperPage)).toBe(0);
-      await shot(shopperPage, `article-${name}`);
+      await screenshot(shopperPage, `shop-pages-article-${name}`);
       await shopperPage.goto("/privacy");
       await waitForApp(shopperPage);
       await shopperPage.getByText(line).waitFor();

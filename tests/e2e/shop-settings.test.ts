@@ -1,31 +1,20 @@
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, startShopAndBrowser, waitForApp } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { signInContext, type TestAccount } from "../accounts.ts";
+import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
+import { newContext, screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { ADMIN_EMAILS: "owner@example.in" } }));
-  owner = await signUpViaHttp(shop.url, "owner@example.in");
+startShopWithOwner((started) => {
+  ({ shop, browser, owner } = started);
 });
-afterAll(() => stop?.());
 
-type Viewport = "phone" | "desktop";
-type Scheme = "light" | "dark";
-
-/** Looked at by a person after the run: /tmp/shop-settings-<name>.png. */
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `/tmp/shop-settings-${name}.png`, fullPage: true });
-
-const sidewaysOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-async function ownerSettings(viewport: Viewport, colorScheme: Scheme) {
+async function ownerSettings(viewport: Viewport, colorScheme: ColorScheme) {
   const context = await newContext(browser, shop, { viewport, colorScheme });
   await signInContext(context, shop.url, owner);
   const page = await context.newPage();
@@ -34,7 +23,7 @@ async function ownerSettings(viewport: Viewport, colorScheme: Scheme) {
   return { page, form: page.getByRole("form", { name: "Shop settings" }), close: () => context.close() };
 }
 
-async function shopperPage(path: string, viewport: Viewport, colorScheme: Scheme) {
+async function shopperPage(path: string, viewport: Viewport, colorScheme: ColorScheme) {
   const context = await newContext(browser, shop, { viewport, colorScheme });
   const page = await context.newPage();
   await page.goto(path);
@@ -48,7 +37,8 @@ const brandVariable = (page: Page) =>
   );
 
 // Each pass saves a different fee, colour and name, so every one is a change the shop must show at once.
-const PASSES: { viewport: Viewport; scheme: Scheme; feeRupees: number; colour: string; name: string }[] = [
+type Pass = { viewport: Viewport; scheme: ColorScheme; feeRupees: number; colour: string; name: string };
+const PASSES: Pass[] = [
   { viewport: "phone", scheme: "light", feeRupees: 79, colour: "#1d4ed8", name: "Vanya Herbals" },
   { viewport: "desktop", scheme: "light", feeRupees: 59, colour: "#7c2d12", name: "Vanya Naturals" },
   { viewport: "phone", scheme: "dark", feeRupees: 69, colour: "#6d28d9", name: "Vanya Botanicals" },
@@ -93,7 +83,7 @@ describe("the owner keeps the shop's settings at /admin/settings", () => {
       }, earlierLogo);
       // The server's refusal of the yellow went with the change of colour; the form's own check agrees.
       expect(await form.getByText(/White text on buttons/).count()).toBe(0);
-      await shot(page, `admin-${pass.viewport}-${pass.scheme}`);
+      await screenshot(page, `shop-settings-admin-${pass.viewport}-${pass.scheme}`);
       await form.getByRole("button", { name: "Save settings" }).click();
       await page
         .getByText(`Saved. Shoppers see it now: shipping ₹${pass.feeRupees}, free from ₹999.`)
@@ -149,7 +139,7 @@ describe("the owner keeps the shop's settings at /admin/settings", () => {
       expect(await shopper.page.getByTestId("cart-total").textContent()).toBe(`₹${250 + pass.feeRupees}`);
       await shopper.page.getByText(`Add ₹${999 - 250} more for free shipping.`).waitFor();
       expect(await sidewaysOverflow(shopper.page)).toBe(0);
-      await shot(shopper.page, `cart-${pass.viewport}-${pass.scheme}`);
+      await screenshot(shopper.page, `shop-settings-cart-${pass.viewport}-${pass.scheme}`);
       await shopper.page.goto("/");
       await waitForApp(shopper.page);
       const hero = shopper.page.getByRole("region", { name: "Highlights" });
@@ -159,7 +149,7 @@ describe("the owner keeps the shop's settings at /admin/settings", () => {
         "/product/hair-growth-oil",
       );
       expect(await hero.getByRole("button", { name: /^Slide \d+:/ }).count()).toBe(index % 2 === 0 ? 5 : 4);
-      await shot(shopper.page, `home-${pass.viewport}-${pass.scheme}-${index}`);
+      await screenshot(shopper.page, `shop-settings-home-${pass.viewport}-${pass.scheme}-${index}`);
       await shopper.close();
     });
   }

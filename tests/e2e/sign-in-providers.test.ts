@@ -2,8 +2,8 @@ import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { type FakeProvider, type FakeProviderKind, startFakeProvider } from "../fake-social-providers.ts";
-import { launchBrowser, newContext, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
+import { type FakeProvider, type FakeProviderKind, startFakeProviders } from "../fake-social-providers.ts";
+import { newContext, type Shop, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
 
 const CLIENTS = {
   facebook: { clientId: "4099887766554433", clientSecret: "fb-e2e-secret-0123456789abcdef" },
@@ -16,25 +16,19 @@ const SHOTS = "/tmp/sign-in-providers";
 
 let shop: Shop;
 let browser: Browser;
+let providers: Awaited<ReturnType<typeof startFakeProviders>>;
 let fakes: Record<FakeProviderKind, FakeProvider>;
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const [facebook, github, twitter] = await Promise.all([
-    startFakeProvider("facebook", CLIENTS.facebook),
-    startFakeProvider("github", CLIENTS.github),
-    startFakeProvider("twitter", CLIENTS.twitter),
-  ]);
-  fakes = { facebook, github, twitter };
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ...facebook.env(), ...github.env(), ...twitter.env() } }),
-    launchBrowser(),
-  ]);
+  providers = await startFakeProviders(CLIENTS);
+  fakes = providers.fakes;
+  ({ shop, browser, stop } = await startShopAndBrowser({ env: providers.env }));
   await mkdir(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-  await Promise.all(Object.values(fakes ?? {}).map((fake) => fake.close()));
+  await stop?.();
+  await providers?.close();
 });
 
 /** The provider's account for an address, in the shape each provider gives it. */

@@ -3,41 +3,25 @@ import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gstinCheckCharacter } from "../../common/gstin.ts";
-import { createDb } from "../../server/db/client.ts";
-import { orders, products, shopDetails, taxDocuments } from "../../server/db/schema.ts";
+import { orders, products, taxDocuments } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, sidewaysOverflow, waitForApp } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { pdfText } from "../pdf-text.ts";
+import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
+import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
-const GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
+let database: ShopDatabase;
 
 startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+  ({ shop, browser, database, owner } = started);
 });
 beforeAll(async () => {
-  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
-  try {
-    await db
-      .update(shopDetails)
-      .set({
-        legalName: "Prakriti Naturals Private Limited",
-        addressLine1: "14, Kamaraj Salai",
-        addressLine2: "T. Nagar",
-        city: "Chennai",
-        pin: "600017",
-        state: "Tamil Nadu",
-        gstin: GSTIN,
-      })
-      .where(eq(shopDetails.id, 1));
-  } finally {
-    await pool.end();
-  }
+  await registerShopForGst(database.db, { addressLine2: "T. Nagar" });
 }, 120_000);
 
 /** Looked at by a person after the run: /tmp/tax-<name>.png. */
@@ -53,16 +37,11 @@ async function ownerPage(path: string, viewport: "phone" | "desktop", colorSchem
 }
 
 async function hsnOf(slug: string) {
-  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
-  try {
-    const [row] = await db
-      .select({ hsnCode: products.hsnCode, gstRateBp: products.gstRateBp })
-      .from(products)
-      .where(eq(products.slug, slug));
-    return row;
-  } finally {
-    await pool.end();
-  }
+  const [row] = await database.db
+    .select({ hsnCode: products.hsnCode, gstRateBp: products.gstRateBp })
+    .from(products)
+    .where(eq(products.slug, slug));
+  return row;
 }
 
 describe("the owner's tax page", () => {
@@ -151,23 +130,7 @@ describe("the owner's tax page", () => {
   }, 60_000);
 });
 
-/** A JSON request to the running shop, as its own web app makes it. */
-async function request(
-  path: string,
-  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
-) {
-  const response = await fetch(`${shop.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      Origin: shop.url,
-      "Content-Type": "application/json",
-      ...(init.cookie ? { Cookie: init.cookie } : {}),
-      ...init.headers,
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const request = (path: string, init?: ShopRequestInit) => requestShop(shop.url, path, init);
 
 const confirmOrder = async (number: string) => {
   const confirmed = await request(`/api/admin/orders/${number}/status`, {
@@ -180,18 +143,13 @@ const confirmOrder = async (number: string) => {
 
 /** The order's invoice as issued, to compare the downloaded PDF's text with. */
 async function invoiceOf(number: string) {
-  const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
-  try {
-    const [row] = await db
-      .select({ document: taxDocuments })
-      .from(taxDocuments)
-      .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
-      .where(eq(orders.number, number));
-    if (!row) throw new Error(`no invoice for ${number}`);
-    return row.document;
-  } finally {
-    await pool.end();
-  }
+  const [row] = await database.db
+    .select({ document: taxDocuments })
+    .from(taxDocuments)
+    .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+    .where(eq(orders.number, number));
+  if (!row) throw new Error(`no invoice for ${number}`);
+  return row.document;
 }
 
 const inr = (paise: number) =>
@@ -210,7 +168,7 @@ async function downloadInvoice(page: Page, invoiceNumber: string) {
 function expectInvoiceText(text: string, invoice: Awaited<ReturnType<typeof invoiceOf>>) {
   expect(text).toContain("Tax Invoice");
   expect(text).toContain(invoice.number);
-  expect(text).toContain(`GSTIN: ${GSTIN}`);
+  expect(text).toContain(`GSTIN: ${TEST_GSTIN}`);
   expect(text).toContain(`Invoice total ${inr(invoice.totalPaise)}`);
   expect(text).toContain(`Taxable value ${inr(invoice.taxablePaise)}`);
   expect(text).toContain(`IGST ${inr(invoice.igstPaise)}`);
@@ -219,12 +177,10 @@ function expectInvoiceText(text: string, invoice: Awaited<ReturnType<typeof invo
 describe("a tax invoice downloaded in the browser", () => {
   it("from the customer's order page, with its number, totals and the shop's GSTIN", async () => {
     const meera = await signUpViaHttp(shop.url, "meera@example.in");
-    const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
-    try {
-      await putInCart(db, meera.userId, [{ itemId: "bath-powder", quantity: 2 }, { itemId: "coconut-oil" }]);
-    } finally {
-      await pool.end();
-    }
+    await putInCart(database.db, meera.userId, [
+      { itemId: "bath-powder", quantity: 2 },
+      { itemId: "coconut-oil" },
+    ]);
     const address = await request("/api/addresses", {
       method: "POST",
       cookie: meera.cookie,
