@@ -27,7 +27,6 @@ import {
   products,
   users,
 } from "../db/schema.ts";
-import type { Env } from "../env.ts";
 
 /**
  * Who is ordering. A signed-in shopper's cart is the saved one; a guest's lives in the browser and comes

@@ -5,12 +5,10 @@ import type {
   ToConfirmList,
   ToConfirmRow,
 } from "../../common/cod-confirm.ts";
-import { isMobileAccountEmail } from "../../common/mobile-account.ts";
-import { formatRupees } from "../../common/money.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
-import { codSettings, type OrderRow, orderLines, orders, users } from "../db/schema.ts";
+import { codSettings, type OrderRow, orderLines, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -102,7 +100,7 @@ export const confirmRequestJob = (orderId: string): NewJob => ({
  */
 export async function deliverConfirmRequest(deps: Deps, orderId: string) {
   const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order || order.status !== "placed" || !order.codConfirmBy) return;
+  if (order?.status !== "placed" || !order.codConfirmBy) return;
   const link = codConfirmLink(deps.env, deps.authSecret, order);
   const sent = await deps.sms.sendNotice({
     to: order.shipPhone,

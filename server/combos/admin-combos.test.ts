@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Combo } from "../../common/catalogue.ts";
 import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
-import { apiCaller, callApi, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, combos, products } from "../db/schema.ts";
 
 const shop = setUpTestApp();

@@ -44,7 +44,7 @@ export function pinRoutes() {
  * item or an order reaches a PIN, by the rules placing the order applies.
  */
 export function deliveryCheckRoutes(deps: Deps) {
-  const { db, env } = deps;
+  const { db } = deps;
   return new Hono().get("/check", validate("query", deliveryCheckQuerySchema), async (c) => {
     const query = c.req.valid("query");
     let pricePaise = 0;

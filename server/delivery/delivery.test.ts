@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
 import type { CheckoutSummary } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { apiCaller, callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { addresses, auditLog, codPlaceRules, deliveryRules, orders } from "../db/schema.ts";
 

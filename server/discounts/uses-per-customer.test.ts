@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminDiscountCode } from "../../common/schemas/discount-codes.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { apiCaller, callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
 import { auditLog, discountCodes, discountUses, guestDiscountUses, orders } from "../db/schema.ts";
 

@@ -25,7 +25,7 @@ const LIMITS = {
   UNPAID_ORDER_MAX_UNITS: "10",
 };
 
-const { shop, fake } = setUpTestAppWithRazorpay(LIMITS);
+const { shop } = setUpTestAppWithRazorpay(LIMITS);
 let guests = 0;
 let clients = 0;
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { UpdateShopDetails } from "../../common/schemas/shop.ts";
 import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
-import { apiCaller, callApi, setUpTestApp } from "../../tests/database.ts";
+import { apiCaller, setUpTestApp } from "../../tests/database.ts";
 import { detailsFromEnvironment } from "../../tests/shop-details.ts";
 import { auditLog } from "../db/schema.ts";
 import { getShopDetails, seedShopDetails } from "./shop.data.ts";
