@@ -1,19 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { deflateSync, gzipSync } from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
-import { isTrustedPeer } from "./auth/client-address.ts";
 import type { KnownSession, SessionMemo } from "./auth/session-memo.ts";
 import type { Env } from "./env.ts";
 import { routeOf } from "./errors.ts";
 import type { Lifecycle } from "./lifecycle.ts";
-import { log, serializeError } from "./log.ts";
-import {
-  type Metrics,
-  type RepeatedAnswer,
-  recordRequest,
-  repeatedAnswer,
-  requestIdFor,
-} from "./observability.ts";
+import { type Metrics, type RepeatedAnswer, repeatedAnswer } from "./observability.ts";
+import { keptFirst, writeKept } from "./replay.ts";
 
 type Bytes = Uint8Array<ArrayBuffer>;
 
@@ -137,34 +130,14 @@ export function createPersonalReplay(deps: {
       kept.delete(key);
       return false;
     }
-    const started = performance.now();
-    const offered = incoming.headers["x-request-id"];
-    const requestId = requestIdFor(typeof offered === "string" ? offered : undefined, () =>
-      isTrustedPeer(env, incoming.socket.remoteAddress),
-    );
     const headers = [...answer.headers, "content-length", String(answer.body.byteLength)];
-    if (answer.withRequestId) headers.push("x-request-id", requestId);
-    outgoing.writeHead(200, headers);
-    outgoing.end(answer.body);
-    recordRequest(metrics, answer.answered, started, requestId);
+    writeKept({ env, metrics }, incoming, outgoing, { ...answer, headers }, answer.withRequestId);
     return true;
   };
 
   return {
     record,
     /** Answers kept for this session first, `app` for everything else. */
-    listener(app: RequestListener): RequestListener {
-      return (incoming, outgoing) => {
-        let replayed = false;
-        try {
-          replayed = replay(incoming, outgoing);
-        } catch (error) {
-          // A throw here would end the process: the request goes to the app, or its connection is closed.
-          log.error({ err: serializeError(error) }, "replaying a signed-in answer failed");
-          if (outgoing.headersSent) return void outgoing.destroy();
-        }
-        if (!replayed) app(incoming, outgoing);
-      };
-    },
+    listener: (app: RequestListener) => keptFirst(replay, app, "a signed-in answer"),
   };
 }

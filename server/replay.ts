@@ -29,7 +29,7 @@ export function markReplayable(c: Context, replayable: Replayable) {
   c.set(REPLAYABLE as never, replayable as never);
 }
 
-type Kept = {
+export type Kept = {
   /** The headers the app sent, as node's flat [name, value, ...] list, without the request's own. */
   headers: string[];
   body: Bytes;
@@ -118,32 +118,53 @@ export function createReplay(deps: {
     if (answers.size === 0) return false;
     const answer = answers.get(keyOf(incoming));
     if (!answer) return false;
-    const started = performance.now();
-    const offered = incoming.headers["x-request-id"];
-    const requestId = requestIdFor(typeof offered === "string" ? offered : undefined, () =>
-      isTrustedPeer(env, incoming.socket.remoteAddress),
-    );
-    outgoing.writeHead(200, [...answer.headers, "x-request-id", requestId]);
-    outgoing.end(answer.body);
-    recordRequest(metrics, answer.answered, started, requestId);
+    writeKept({ env, metrics }, incoming, outgoing, answer, true);
     return true;
   };
 
   return {
     record,
     /** The node request handler: kept answers first, `app` (the whole shop) for everything else. */
-    listener(app: RequestListener): RequestListener {
-      return (incoming, outgoing) => {
-        let replayed = false;
-        try {
-          replayed = replay(incoming, outgoing);
-        } catch (error) {
-          // A throw here would end the process: the request goes to the app, or its connection is closed.
-          log.error({ err: serializeError(error) }, "replaying a kept answer failed");
-          if (outgoing.headersSent) return void outgoing.destroy();
-        }
-        if (!replayed) app(incoming, outgoing);
-      };
-    },
+    listener: (app: RequestListener) => keptFirst(replay, app, "a kept answer"),
+  };
+}
+
+/**
+ * Writes a kept 200 answer with this request's own id (an offered one only from a trusted peer) and counts
+ * it as the app would have. `withRequestId` is false for an answer whose app version carried none.
+ */
+export function writeKept(
+  { env, metrics }: { env: Env; metrics: Metrics },
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  kept: Kept,
+  withRequestId: boolean,
+) {
+  const started = performance.now();
+  const offered = incoming.headers["x-request-id"];
+  const requestId = requestIdFor(typeof offered === "string" ? offered : undefined, () =>
+    isTrustedPeer(env, incoming.socket.remoteAddress),
+  );
+  outgoing.writeHead(200, withRequestId ? [...kept.headers, "x-request-id", requestId] : kept.headers);
+  outgoing.end(kept.body);
+  recordRequest(metrics, kept.answered, started, requestId);
+}
+
+/** The node request handler: `replay` answers what it can, `app` the rest; a throw in `replay` never ends the process. */
+export function keptFirst(
+  replay: (incoming: IncomingMessage, outgoing: ServerResponse) => boolean,
+  app: RequestListener,
+  what: string,
+): RequestListener {
+  return (incoming, outgoing) => {
+    let replayed = false;
+    try {
+      replayed = replay(incoming, outgoing);
+    } catch (error) {
+      // A throw here would end the process: the request goes to the app, or its connection is closed.
+      log.error({ err: serializeError(error) }, `replaying ${what} failed`);
+      if (outgoing.headersSent) return void outgoing.destroy();
+    }
+    if (!replayed) app(incoming, outgoing);
   };
 }
