@@ -150,6 +150,27 @@ export async function makeShoppers(app: Hono, db: Db, count: number) {
 }
 
 /** The first message of a signed-in tab's cart stream, as the shop sends it. */
+/**
+ * Reads each shopper's session once through the shop, as a browser would after the cache is trusted, and keeps
+ * the session copy it sets in the shopper's cookie (the answer may expire the old copy and set the new one under
+ * the same name: the last one counts).
+ */
+export async function refreshSessionCopies(url: string, shoppers: { cookie: string }[]) {
+  for (const each of shoppers) {
+    const response = await fetch(`${url}/api/cart/version`, { headers: { Cookie: each.cookie } });
+    const fresh = response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0] ?? "")
+      .filter((pair) => pair.startsWith("better-auth.session_data=") && !pair.endsWith("="))
+      .slice(-1);
+    if (fresh.length > 0) {
+      const kept = each.cookie.split("; ").filter((pair) => !pair.startsWith("better-auth.session_data="));
+      each.cookie = [...kept, ...fresh].join("; ");
+    }
+    await response.arrayBuffer();
+  }
+}
+
 async function firstEvent(url: string, cookie: string) {
   const response = await fetch(`${url}/api/cart/events`, {
     headers: { Cookie: cookie, Accept: "text/event-stream" },
@@ -200,25 +221,7 @@ export default async function flashSaleBench() {
     const shoppers = await makeShoppers(app, db, SHOPPERS);
     // Each session read once from the database after the cache is trusted: its cookie then carries the copy.
     await new Promise((resolve) => setTimeout(resolve, (SESSION_CACHE_SECONDS + 3) * 1000));
-    const refresh = async (list: typeof shoppers) => {
-      for (const each of list) {
-        const response = await fetch(`${url}/api/cart/version`, { headers: { Cookie: each.cookie } });
-        // The answer may expire the old copy and set the new one under the same name: the last one counts.
-        const fresh = response.headers
-          .getSetCookie()
-          .map((cookie) => cookie.split(";")[0] ?? "")
-          .filter((pair) => pair.startsWith("better-auth.session_data=") && !pair.endsWith("="))
-          .slice(-1);
-        if (fresh.length > 0) {
-          const kept = each.cookie
-            .split("; ")
-            .filter((pair) => !pair.startsWith("better-auth.session_data="));
-          each.cookie = [...kept, ...fresh].join("; ");
-        }
-        await response.arrayBuffer();
-      }
-    };
-    await refresh(shoppers);
+    await refreshSessionCopies(url, shoppers);
     const [shopper] = shoppers as [(typeof shoppers)[number]];
     await putInCart(db, shopper.userId, [{ itemId: PRODUCT }, { itemId: "coconut-oil", quantity: 2 }]);
 
@@ -247,7 +250,7 @@ export default async function flashSaleBench() {
     const measured = async (name: string, target: string, headers: Record<string, string>) => {
       // A copy lives SESSION_CACHE_SECONDS: renewed before each row, as a browser's would be by its requests.
       if (headers.Cookie) {
-        await refresh([shopper]);
+        await refreshSessionCopies(url, [shopper]);
         headers.Cookie = shopper.cookie;
       }
       const result = await load(url, { kind: "get", path: target, headers });
@@ -269,7 +272,7 @@ export default async function flashSaleBench() {
     const browser = { "Accept-Encoding": "gzip, deflate, br" };
     const pageAlone = await measured(`GET ${page} (br), alone`, page, browser);
 
-    await refresh(shoppers);
+    await refreshSessionCopies(url, shoppers);
     // The crowd: CROWD_TABS tabs over every shopper's session, while carts change 20 times a second.
     const crowd = await openTabs(
       url,
@@ -322,7 +325,7 @@ export default async function flashSaleBench() {
     await db.execute(sql`update products set stock = ${STOCK} where slug = ${PRODUCT}`);
     for (const each of shoppers) await putInCart(db, each.userId, [{ itemId: PRODUCT }]);
     // After the carts are filled, which takes longer than a short cookie lifetime on a busy machine.
-    await refresh(shoppers);
+    await refreshSessionCopies(url, shoppers);
     const burst = (await firstLine(
       child("crowd.ts", {
         kind: "burst",

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { findFreePort } from "../server/db/embedded.ts";
 import { putInCart } from "../tests/orders.ts";
-import { makeShoppers } from "./flash-sale.bench.ts";
+import { makeShoppers, refreshSessionCopies } from "./flash-sale.bench.ts";
 import { startBenchShop } from "./support.ts";
 
 /**
@@ -110,19 +110,7 @@ export default async function orderBurstBench() {
     for (const each of shoppers) await putInCart(db, each.userId, [{ itemId: PRODUCT }]);
     // Each session read once after the cache is trusted: its cookie then carries the copy, as a browser's would.
     await new Promise((resolve) => setTimeout(resolve, (SESSION_CACHE_SECONDS + 3) * 1000));
-    for (const each of shoppers) {
-      const response = await fetch(`${url}/api/cart/version`, { headers: { Cookie: each.cookie } });
-      const fresh = response.headers
-        .getSetCookie()
-        .map((cookie) => cookie.split(";")[0] ?? "")
-        .filter((pair) => pair.startsWith("better-auth.session_data=") && !pair.endsWith("="))
-        .slice(-1);
-      if (fresh.length > 0) {
-        const kept = each.cookie.split("; ").filter((pair) => !pair.startsWith("better-auth.session_data="));
-        each.cookie = [...kept, ...fresh].join("; ");
-      }
-      await response.arrayBuffer();
-    }
+    await refreshSessionCopies(url, shoppers);
 
     const profile = process.env.BURST_CPU_PROFILE;
     const inspector = profile ? new Session() : null;
