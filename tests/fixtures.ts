@@ -122,6 +122,23 @@ export async function startShopAndBrowser(options?: Parameters<typeof startShop>
   return { shop, browser, stop };
 }
 
+/**
+ * The start of a browser test file: before its tests, the shop (started with `options`) and a browser, handed
+ * to `receive`; after them, both stopped.
+ */
+export function startShopForFile(
+  receive: (started: { shop: Shop; browser: Browser }) => void,
+  options?: Parameters<typeof startShop>[0],
+) {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startShopAndBrowser(options);
+    stop = started.stop;
+    receive(started);
+  });
+  afterAll(() => stop?.());
+}
+
 export type ShopDatabase = ReturnType<typeof createDb>;
 export type StartedShop = { shop: Shop; browser: Browser; database: ShopDatabase };
 

@@ -1,7 +1,7 @@
 import axe from "axe-core";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Shop, scrollThrough, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
+import { type Shop, scrollThrough, startShopForFile, VIEWPORTS } from "../fixtures.ts";
 
 /** Every route of the specification's table, the blog, and the pages shown for unknown ids. */
 const PATHS = [
@@ -36,11 +36,7 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
   let context: BrowserContext;

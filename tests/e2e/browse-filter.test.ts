@@ -1,15 +1,11 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadLazyImages, newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { loadLazyImages, newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 const grid = (page: Page) => page.locator("#featured");
 const cardNames = (page: Page) =>

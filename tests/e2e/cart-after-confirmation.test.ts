@@ -1,16 +1,12 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.

@@ -1,15 +1,11 @@
 import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { newContext, type Shop, startShopForFile } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 async function fillForm(page: Page, email = "asha@example.in") {
   const form = page.getByRole("form", { name: "Contact us" });

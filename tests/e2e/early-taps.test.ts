@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
 import { appStarted, slowDown, slowPhonePage } from "../slow-phone.ts";
 
 /**
@@ -13,11 +13,7 @@ import { appStarted, slowDown, slowPhonePage } from "../slow-phone.ts";
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 // Generous: on the slowed phone the app starts several seconds after the page, more on a busy machine.
 const SLOW = { timeout: 40_000 };

@@ -1,16 +1,12 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { newContext, type Shop, startShopAndBrowser } from "../fixtures.ts";
+import { newContext, type Shop, startShopForFile } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 const header = (page: Page) => page.getByRole("banner");
 const inView = (page: Page, selector: string) =>

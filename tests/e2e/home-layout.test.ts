@@ -1,22 +1,18 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   loadLazyImages,
   newContext,
   type Shop,
   screenshot,
   scrollThrough,
-  startShopAndBrowser,
+  startShopForFile,
 } from "../fixtures.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 describe("the landing page's layout", () => {
   it("has the spec's sections in the spec's order", async () => {

@@ -1,12 +1,12 @@
 import { gzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import {
   newContext,
   type Shop,
   scrollThrough,
-  startShopAndBrowser,
+  startShopForFile,
   VIEWPORTS,
   waitForApp,
 } from "../fixtures.ts";
@@ -18,11 +18,7 @@ const BUDGET_BYTES = 120_000;
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 /** Records every script the page downloads from now on, as file name and gzip -9 size. */
 function recordScripts(page: Page) {

@@ -1,13 +1,13 @@
 import pg from "pg";
 import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   expectTitle,
   newContext,
   openPage,
   type Shop,
   screenshot,
-  startShopAndBrowser,
+  startShopForFile,
   VIEWPORTS,
   waitForApp,
 } from "../fixtures.ts";
@@ -15,11 +15,7 @@ import {
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-});
-afterAll(() => stop?.());
+startShopForFile((started) => ({ shop, browser } = started));
 
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>
