@@ -16,6 +16,7 @@ import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Dialog } from "../components/dialog.tsx";
 import { Field, Input, Select, TextField } from "../components/field.tsx";
+import { Notice } from "../components/notice.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
@@ -540,14 +541,7 @@ function ShipDialog({
             />
           </Field>
         )}
-        {error && (
-          <p
-            role="alert"
-            className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-          >
-            {error}
-          </p>
-        )}
+        {error && <Notice tone="error">{error}</Notice>}
         <div className="flex flex-wrap justify-end gap-2 pt-1">
           <Button variant="secondary" onClick={onClose}>
             Not now

@@ -2,6 +2,7 @@ import { formatEstimate } from "../../../common/delivery-estimate.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { OrderLines, OrderTotals } from "../orders/order-lines.tsx";
 import { CartProblems } from "./cart-problems.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
@@ -52,12 +53,9 @@ export function OrderSummaryPanel({ summary, checkout }: { summary: CheckoutData
         </p>
       )}
       {checkout.error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
+        <Notice tone="error" className="mt-3">
           {checkout.error}
-        </p>
+        </Notice>
       )}
       <Button
         type="button"

@@ -6,6 +6,7 @@ import type { RazorpayCheckout } from "../../../common/orders.ts";
 import { PREPAID_LINE_LABEL } from "../../../common/prepaid-incentive.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { openRazorpayCheckout } from "../../lib/razorpay-checkout.ts";
 
@@ -86,20 +87,14 @@ export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage;
         {page.paymentMethod === "cod" ? "cash on delivery" : "paid online"} · {page.statusLabel}
       </p>
       {said && (
-        <p
-          role="status"
-          className="mt-4 rounded-md bg-brand-50 p-3 text-brand-900 dark:bg-brand-900/40 dark:text-brand-100"
-        >
+        <Notice tone="success" className="mt-4">
           {said}
-        </p>
+        </Notice>
       )}
       {error && (
-        <p
-          role="alert"
-          className="mt-4 rounded-md bg-red-50 p-3 text-red-900 dark:bg-red-900/40 dark:text-red-100"
-        >
+        <Notice tone="error" className="mt-4">
           {error}
-        </p>
+        </Notice>
       )}
       {page.state === "cancelled" && (
         <p className="mt-4 text-stone-700 dark:text-stone-300">

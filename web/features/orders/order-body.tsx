@@ -32,12 +32,9 @@ export function OrderHeading({
   return (
     <>
       {said && (
-        <p
-          role="status"
-          className="mt-3 rounded-md bg-brand-50 p-3 text-brand-800 dark:bg-brand-900/50 dark:text-brand-100"
-        >
+        <Notice tone="success" className="mt-3">
           {said}
-        </p>
+        </Notice>
       )}
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <div>

@@ -5,6 +5,7 @@ import type { AddressInput } from "../../../common/schemas/address.ts";
 import { EDIT_MAX_QUANTITY, type OrderEditResult } from "../../../common/schemas/order-edit.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { QuantityInput } from "../../components/quantity-input.tsx";
 import type { ResultMessageState } from "../../components/result-message.tsx";
 import { api } from "../../lib/api.ts";
@@ -171,14 +172,7 @@ function ItemsEditor({
       <p className="text-sm text-stone-600 dark:text-stone-400">
         The total, discount and shipping are worked out again when you save; stock follows the change.
       </p>
-      {error && (
-        <p
-          role="alert"
-          className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-900/30 dark:text-red-200"
-        >
-          {error}
-        </p>
-      )}
+      {error && <Notice tone="error">{error}</Notice>}
       <div className="flex flex-wrap gap-2">
         <Button disabled={busy || unchanged} onClick={save}>
           {busy ? "Saving…" : "Save items"}

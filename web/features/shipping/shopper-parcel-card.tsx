@@ -3,6 +3,7 @@ import { ndrWaiting, type ShipmentView } from "../../../common/shipping.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Field, Input } from "../../components/field.tsx";
+import { Notice } from "../../components/notice.tsx";
 import { api } from "../../lib/api.ts";
 import { useRequest } from "../../lib/use-request.ts";
 import { ParcelJourney } from "./parcel-journey.tsx";
@@ -68,14 +69,7 @@ export function ShopperParcelCard({
               onChange={(event) => setLine2(event.target.value)}
             />
           </Field>
-          {error && (
-            <p
-              role="alert"
-              className="rounded-md bg-red-50 p-2 text-red-800 dark:bg-red-900/30 dark:text-red-200"
-            >
-              {error}
-            </p>
-          )}
+          {error && <Notice tone="error">{error}</Notice>}
           <Button type="submit" disabled={busy}>
             {busy ? "Sending…" : "Ask for another attempt"}
           </Button>
