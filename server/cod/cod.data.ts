@@ -14,14 +14,12 @@ import {
 import { indianDate } from "../../common/india-time.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import { parseCsv } from "../csv.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { codRemittances, orders, shipments } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
 
 /** The longest list each part of the summary returns; its count and total always cover every order. */
 const LIST_LIMIT = 200;
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 type CandidateOrder = {
   id: string;
