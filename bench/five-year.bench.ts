@@ -84,7 +84,7 @@ async function measureSize(size: number, rows: Map<string, Row>) {
     // Fresh addresses each run: a kept shop already holds the accounts of earlier runs.
     const run = Date.now().toString(36);
     const admin = await signUpViaApp(app, `staff-${run}@prakriti.example`);
-    await makeAdmin(db, admin.userId);
+    await makeAdmin({ db, app }, admin);
     const shopper = await signUpViaApp(app, `shopper-${run}@example.in`);
     const addressId = await saveAddress(app, shopper.cookie);
     const fillCart = () =>

@@ -94,9 +94,49 @@ export async function signInContext(context: BrowserContext, baseUrl: string, ac
   );
 }
 
-/** Grants an admin role directly in the database (what ADMIN_EMAILS or `npm run admin` do for real). */
-export async function makeAdmin(db: Db, userId: string, role: "owner" | "staff" = "owner") {
-  await db.update(users).set({ role }).where(eq(users.id, userId));
+/** A shop as a test reaches it: its database, and its app under app.request() or a running shop's address. */
+export type ShopUnderTest = { db: Db } & ({ app: Hono } | { url: string });
+
+/**
+ * Grants an admin role directly in the database (what ADMIN_EMAILS or `npm run admin` do for real), and waits
+ * until the shop answers the account's session with it.
+ */
+export async function makeAdmin(
+  shop: ShopUnderTest,
+  account: Pick<TestAccount, "userId" | "cookie">,
+  role: "owner" | "staff" = "owner",
+) {
+  await shop.db.update(users).set({ role }).where(eq(users.id, account.userId));
+  await untilRoleHeard(shop, account, role);
+}
+
+/**
+ * A role changed in SQL reaches the shop by NOTIFY a few milliseconds after the commit (docs/decisions/069),
+ * and until then a signed copy of the session with the old role is still trusted: this asks for the session
+ * until the role shows, as the next request of the test would see it.
+ */
+async function untilRoleHeard(
+  shop: ShopUnderTest,
+  account: Pick<TestAccount, "cookie">,
+  role: string,
+  ms = 5000,
+) {
+  const deadline = Date.now() + ms;
+  const init = { headers: { Cookie: account.cookie } };
+  for (;;) {
+    const response =
+      "app" in shop
+        ? await shop.app.request("/api/auth/get-session", init)
+        : await fetch(`${shop.url}/api/auth/get-session`, init);
+    const body = (await response.json()) as { user?: { role?: string } } | null;
+    if (body?.user?.role === role) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the shop did not answer the role ${role} within ${ms} ms (it said ${body?.user?.role})`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Signs an existing account in again: a second session, as a second device would have. */
@@ -121,7 +161,7 @@ export async function signUpWithRole(
   role?: "owner" | "staff",
 ): Promise<TestAccount> {
   const account = await signUpViaApp(shop.app, email);
-  if (role) await makeAdmin(shop.db, account.userId, role);
+  if (role) await makeAdmin(shop, account, role);
   return account;
 }
 

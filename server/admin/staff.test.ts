@@ -145,9 +145,9 @@ describe("a shop always keeps an owner", () => {
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       if (owners[0]?.id !== owner.userId) {
         // Put the first owner back for the next round, as the remaining owner.
-        await makeAdmin(shop.db, owner.userId, "owner");
-        await makeAdmin(shop.db, other.userId, "staff");
         owner = await signInViaApp(shop.app, owner);
+        await makeAdmin(shop, owner, "owner");
+        await makeAdmin(shop, other, "staff");
       }
     }
   }, 60_000);

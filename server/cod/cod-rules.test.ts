@@ -79,9 +79,9 @@ const checkoutCodProblem = async (buyer: TestAccount & { addressId: string }) =>
 beforeAll(async () => {
   shop = await createTestApp();
   owner = await signUpViaApp(shop.app, "owner@prakriti.example");
-  await makeAdmin(shop.db, owner.userId, "owner");
+  await makeAdmin(shop, owner, "owner");
   staff = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  await makeAdmin(shop, staff, "staff");
   const a = await signUpViaApp(shop.app, "meera@example.in");
   meera = { ...a, addressId: await saveAddress(shop.app, a.cookie) };
   const b = await signUpViaApp(shop.app, "ravi@example.in");

@@ -46,9 +46,9 @@ const statusOf = async (id: string) =>
 beforeAll(async () => {
   shop = await createTestApp({ COD_CONFIRM_HOURS: "6" });
   owner = await signUpViaApp(shop.app, "owner@prakriti.example");
-  await makeAdmin(shop.db, owner.userId, "owner");
+  await makeAdmin(shop, owner, "owner");
   staff = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  await makeAdmin(shop, staff, "staff");
   const account = await signUpViaApp(shop.app, "meera@example.in");
   meera = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
   await setStock(shop.db, "coconut-oil", 50);

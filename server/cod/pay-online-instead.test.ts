@@ -37,7 +37,7 @@ const eventsOf = (id: string) => shop.db.select().from(orderEvents).where(eq(ord
 
 beforeAll(async () => {
   owner = await signUpViaApp(shop.app, "switch-owner@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
+  await makeAdmin(shop, owner, "owner");
   await setStock(shop.db, "badam-mix", 200);
   // ₹30 off for paying online; badam mix is ₹399 with ₹49 shipping, ₹448 in cash.
   await savePrepaidIncentive(

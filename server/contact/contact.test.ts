@@ -19,7 +19,7 @@ beforeAll(async () => {
     TestAccount,
     TestAccount,
   ];
-  await makeAdmin(shop.db, admin.userId);
+  await makeAdmin(shop, admin);
 });
 
 let nextAddress = 1;

@@ -21,9 +21,9 @@ const DAY = 86_400_000;
 beforeAll(async () => {
   shop = await createTestApp();
   owner = await signUpViaApp(shop.app, "owner@example.in");
-  await makeAdmin(shop.db, owner.userId, "owner");
+  await makeAdmin(shop, owner, "owner");
   staff = await signUpViaApp(shop.app, "desk@example.in");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  await makeAdmin(shop, staff, "staff");
   const account = await signUpViaApp(shop.app, "buyer@example.in");
   buyer = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
 });

@@ -59,7 +59,7 @@ beforeAll(async () => {
   fake = await startFakeWhatsApp();
   shop = await createTestApp(whatsAppEnv(fake.base));
   staff = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  await makeAdmin(shop, staff, "staff");
   const account = await signUpViaApp(shop.app, "meera@example.in");
   meera = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
   await setStock(shop.db, "coconut-oil", 100);

@@ -25,7 +25,7 @@ const NEW_ADDRESS = {
 beforeAll(async () => {
   shop = await createTestApp();
   staff = await signUpViaApp(shop.app, "desk@example.in");
-  await makeAdmin(shop.db, staff.userId, "staff");
+  await makeAdmin(shop, staff, "staff");
 });
 afterAll(() => shop.close());
 

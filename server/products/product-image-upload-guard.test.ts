@@ -120,7 +120,7 @@ describe("the photo upload refuses customers and staff without reading the body"
     app = await createTestApp();
     customer = await signUpViaApp(app.app, "upload-guard-customer@example.in");
     staff = await signUpViaApp(app.app, "upload-guard-staff@example.in");
-    await makeAdmin(app.db, staff.userId, "staff");
+    await makeAdmin(app, staff, "staff");
   });
   afterAll(() => app.close());
 

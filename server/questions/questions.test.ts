@@ -18,7 +18,7 @@ beforeAll(async () => {
     "ravi@example.in",
     "staff@example.in",
   ])) as [TestAccount, TestAccount, TestAccount];
-  await makeAdmin(shop.db, admin.userId);
+  await makeAdmin(shop, admin);
 });
 
 const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>

@@ -20,7 +20,7 @@ beforeAll(async () => {
     "arjun@example.in",
     "staff@example.in",
   ])) as [TestAccount, TestAccount, TestAccount];
-  await makeAdmin(shop.db, admin.userId);
+  await makeAdmin(shop, admin);
 });
 
 const call = (method: string, path: string, options: { as?: TestAccount; body?: unknown } = {}) =>

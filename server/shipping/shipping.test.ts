@@ -268,7 +268,7 @@ describe("booking a courier", () => {
     const bare = await createTestApp();
     try {
       const staff = await signUpViaApp(bare.app, "staff.bare@prakriti.example");
-      await makeAdmin(bare.db, staff.userId);
+      await makeAdmin(bare, staff);
       const response = await callApi(bare.app, "GET", "/api/admin/shipping", { as: staff });
       expect(response.body).toEqual({ connected: false, service: null });
     } finally {

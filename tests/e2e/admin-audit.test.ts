@@ -25,7 +25,7 @@ startShopWithOwner((started) => {
 beforeAll(async () => {
   staff = await signUpViaHttp(shop.url, "packer@example.in");
   const { db, pool } = createDb(shop.databaseUrl ?? "", { max: 1 });
-  await makeAdmin(db, staff.userId, "staff");
+  await makeAdmin({ db, url: shop.url }, staff, "staff");
   await pool.end();
 
   const stock = (await (await call(staff, "GET", "/admin/stock")).json()) as {

@@ -106,7 +106,7 @@ describe("checkout with cash on delivery, through to shipping", () => {
 
     // The shop ships it.
     const staff = await newAccount("staff");
-    await makeAdmin(database.db, staff.userId);
+    await makeAdmin({ db: database.db, url: shop.url }, staff);
     const adminContext = await newContext(browser, shop);
     await signInContext(adminContext, shop.url, staff);
     const admin = await adminContext.newPage();
@@ -231,7 +231,7 @@ describe("a refunded order's progress", () => {
   it("keeps its eight steps' labels apart at 375 px and 1280 px, light and dark (issue 30)", async () => {
     const shopper = await newAccount("refunded");
     const owner = await newAccount("owner");
-    await makeAdmin(database.db, owner.userId);
+    await makeAdmin({ db: database.db, url: shop.url }, owner);
     const call = (as: TestAccount, method: string, path: string, body: unknown) =>
       callShopApi(shop.url, as, method, path, body);
     await putInCart(database.db, shopper.userId, [{ itemId: "badam-mix" }]);
@@ -336,7 +336,7 @@ describe("how the order screens look", () => {
     await screenshot(page, `order-${viewport}-${colorScheme}`);
 
     const staff = await newAccount("look");
-    await makeAdmin(database.db, staff.userId);
+    await makeAdmin({ db: database.db, url: shop.url }, staff);
     const adminContext = await newContext(browser, shop, { viewport, colorScheme });
     await signInContext(adminContext, shop.url, staff);
     const admin = await adminContext.newPage();

@@ -55,7 +55,7 @@ startShopWithOwner((started) => {
 });
 beforeAll(async () => {
   staff = await signUpViaHttp(shop.url, "staff@example.in");
-  await makeAdmin(database.db, staff.userId, "staff");
+  await makeAdmin({ db: database.db, url: shop.url }, staff, "staff");
   shopper = await signUpViaHttp(shop.url, "meera@example.in");
   _chennaiAddress = await saveShopAddress(shop.url, shopper, {
     ...TEST_ADDRESS,

@@ -18,7 +18,7 @@ beforeAll(async () => {
   admin = await signUpViaHttp(shop.url, "staff@example.in");
   if (!shop.databaseUrl) throw new Error("the shop has no test database");
   const { db, pool } = createDb(shop.databaseUrl, { max: 1 });
-  await makeAdmin(db, admin.userId);
+  await makeAdmin({ db, url: shop.url }, admin);
   await pool.end();
 });
 afterAll(() => stop?.());

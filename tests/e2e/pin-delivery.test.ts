@@ -158,7 +158,7 @@ describe("the address form at checkout", () => {
 describe("the owner's delivery page", () => {
   it("adds and removes a rule", async () => {
     const owner = await signUpViaHttp(shop.url, `pin-owner${++accounts}@example.in`);
-    await makeAdmin(database.db, owner.userId);
+    await makeAdmin({ db: database.db, url: shop.url }, owner);
     const context = await newContext(browser, shop);
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
