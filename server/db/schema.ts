@@ -195,6 +195,23 @@ export const sessions = pgTable(
   (table) => [index("sessions_user_id_idx").on(table.userId)],
 );
 
+/**
+ * The last `session_changed` stamp of each user, written by the same trigger that announces it (docs/decisions/
+ * 069): an instance that starts listening reads the recent ones, so it knows the label every other instance
+ * gives a user's session copies without waiting out a cookie lifetime. The trigger's upsert locks the user's row
+ * until its transaction ends, so the row ends with the stamp of the last transaction to commit, the one every
+ * listener heard last. No foreign key: the stamp of a deleted account is still what ends its copies.
+ */
+export const sessionRevocations = pgTable(
+  "session_revocations",
+  {
+    userId: text("user_id").primaryKey(),
+    /** Microseconds since the epoch, by the database's clock: the payload's number. */
+    stamp: bigint("stamp", { mode: "number" }).notNull(),
+  },
+  (table) => [index("session_revocations_stamp_idx").on(table.stamp)],
+);
+
 export const accounts = pgTable(
   "accounts",
   {

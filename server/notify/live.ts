@@ -15,12 +15,24 @@ const MAX_USERS = 100_000;
 const PRICED_CART_MS = 10_000;
 /** Some margin over the cookie's own life, for the clocks of instances that differ a little. */
 const STAMP_MARGIN_MS = 2_000;
+/**
+ * How long a user's last stamp is kept in session_revocations: an instance reads only the last cookie lifetime,
+ * the rest is room for an instance configured with a longer one while a change of it rolls out.
+ */
+const REVOCATION_KEEP_MS = 60 * 60_000;
+const REVOCATION_PRUNE_EVERY_MS = 10 * 60_000;
+const MICROSECONDS_NOW = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+/** The recent stamps, read right after LISTEN; the same statement drops the old ones. */
+const LOAD_STAMPS = `WITH pruned AS (DELETE FROM session_revocations WHERE stamp < ${MICROSECONDS_NOW} - $2)
+  SELECT user_id, stamp::text AS stamp FROM session_revocations WHERE stamp > ${MICROSECONDS_NOW} - $1`;
+const PRUNE_STAMPS = `DELETE FROM session_revocations WHERE stamp < ${MICROSECONDS_NOW} - $1`;
 
 export type Live = {
   /**
    * The label a session cookie cache written now carries, and that a cookie must carry to be trusted
    * (Better Auth's cookieCache.version): the last change to the user's sessions heard, the same on every
-   * instance. While deaf, and for one cookie lifetime after starting to listen, nothing is trusted.
+   * instance. While deaf, nothing is trusted; the stamps of the last cookie lifetime are read from
+   * session_revocations each time the listener (re)connects, before anything is trusted.
    */
   sessionVersion: (userId: string) => string;
   /** Whether a version known from memory would be right now (the listener has been heard from). */
@@ -65,12 +77,16 @@ export function createLive(
   let generation = 0;
   let unheard = 0;
   const cookieMs = sessionCacheSeconds * 1000;
+  const keepMs = Math.max(REVOCATION_KEEP_MS, cookieMs + STAMP_MARGIN_MS);
 
-  const forget = () => {
-    sessionStamps.clear();
+  const forgetCarts = () => {
     cartVersions = new Map();
     pricedCarts = new Map();
     generation++;
+  };
+  const forget = () => {
+    sessionStamps.clear();
+    forgetCarts();
   };
   const broadcast = (event: CartEvent) => {
     for (const sends of following.values()) for (const send of sends) send(event);
@@ -92,6 +108,19 @@ export function createLive(
     connection,
     [SESSION_CHANNEL, CART_CHANNEL],
     {
+      async load(client) {
+        const { rows } = await client.query<{ user_id: string; stamp: string }>(LOAD_STAMPS, [
+          (cookieMs + STAMP_MARGIN_MS) * 1000,
+          keepMs * 1000,
+        ]);
+        const now = Date.now();
+        for (const row of rows) {
+          // A stamp heard on this connection came from a commit after LISTEN, so it is at least as new as
+          // the row read; notifications come in commit order, so the last heard is the one to keep.
+          if (!sessionStamps.has(row.user_id))
+            sessionStamps.set(row.user_id, { stamp: row.stamp, heardAt: now });
+        }
+      },
       notification(channel, payload) {
         const separator = payload.lastIndexOf(":");
         const userId = payload.slice(0, separator);
@@ -111,7 +140,8 @@ export function createLive(
         for (const send of following.get(userId) ?? []) send({ kind: "cart", version });
       },
       listening() {
-        forget();
+        // The session stamps are what this connection heard and loaded; the carts were not followed while deaf.
+        forgetCarts();
         // Whatever changed while nobody listened went unheard: every open tab asks again.
         broadcast({ kind: "refetch" });
       },
@@ -123,19 +153,28 @@ export function createLive(
     { log: { info: (message) => log.info(message), error: (message) => log.error(message) } },
   );
 
-  const trusted = () => {
+  let pruneTimer: NodeJS.Timeout | undefined;
+  const start = () => {
     listener.start();
-    const since = listener.listeningSince();
-    return since !== null;
+    if (pruneTimer) return;
+    // Through the listening connection, so no pool connection is taken; every instance does it, harmlessly.
+    pruneTimer = setInterval(() => {
+      listener.query(PRUNE_STAMPS, [keepMs * 1000]).catch((error: Error) => {
+        log.warn(`[notify] old session stamps not pruned: ${error.message}`);
+      });
+    }, REVOCATION_PRUNE_EVERY_MS);
+    pruneTimer.unref();
+  };
+  const trusted = () => {
+    start();
+    return listener.listening();
   };
 
   return {
     sessionVersion(userId) {
-      listener.start();
-      const since = listener.listeningSince();
-      // A change made before this instance listened may be younger than a cookie: for one cookie lifetime
-      // every label is new, so no cookie matches (the same function labels a cookie written and one read).
-      if (since === null || Date.now() - since < cookieMs + STAMP_MARGIN_MS) return `unheard-${++unheard}`;
+      // While deaf every label is new, so no cookie matches (the same function labels a cookie written and
+      // one read). Listening, the stamps of the last cookie lifetime were loaded before it counted as such.
+      if (!trusted()) return `unheard-${++unheard}`;
       return sessionStamps.get(userId)?.stamp ?? "0";
     },
     listening: trusted,
@@ -174,7 +213,7 @@ export function createLive(
       capped(pricedCarts, userId, { cart, catalogueGeneration, at: Date.now() });
     },
     subscribe(userId, send) {
-      listener.start();
+      start();
       const key = userId ?? "";
       let sends = following.get(key);
       if (!sends) {
@@ -191,6 +230,7 @@ export function createLive(
     },
     subscribers: () => count,
     async stop() {
+      clearInterval(pruneTimer);
       await listener.stop();
       forget();
     },

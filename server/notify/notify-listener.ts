@@ -9,6 +9,12 @@ export const NOTIFY_LISTENER_APPLICATION_NAME = "shop-notify-listener";
 export type NotifyHandlers = {
   /** A notification on one of the channels, in commit order. */
   notification: (channel: string, payload: string) => void;
+  /**
+   * Reads, on the listening connection right after LISTEN took effect and before `listening`, what was
+   * decided before it: nothing committed since is missed (it is heard), nothing before it is unread. A
+   * failure counts as a lost connection.
+   */
+  load?: (client: pg.Client) => Promise<void>;
   /** LISTEN took effect (first time or after a loss): what was remembered while deaf is stale. */
   listening: () => void;
   /** The connection is gone: nothing heard from now until `listening` is called again. */
@@ -22,6 +28,8 @@ export type NotifyListener = {
   listening: () => boolean;
   /** When the current connection started listening (ms since the epoch), or null while deaf. */
   listeningSince: () => number | null;
+  /** Runs a statement on the listening connection, or resolves null while there is none. */
+  query: (text: string, values?: unknown[]) => Promise<pg.QueryResult | null>;
   stop: () => Promise<void>;
 };
 
@@ -97,6 +105,7 @@ export function createNotifyListener(
     try {
       await current.connect();
       for (const channel of channels) await current.query(`LISTEN ${channel}`);
+      if (handlers.load && client === current) await handlers.load(current);
     } catch (error) {
       lost(current, (error as Error).message);
       return;
@@ -117,6 +126,9 @@ export function createNotifyListener(
     },
     listening: () => since !== null,
     listeningSince: () => since,
+    query(text, values) {
+      return since !== null && client ? client.query(text, values) : Promise.resolve(null);
+    },
     async stop() {
       stopped = true;
       if (retryTimer) clearTimeout(retryTimer);

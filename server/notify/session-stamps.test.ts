@@ -1,0 +1,137 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { createTestApp, startSecondInstance, type TestApp } from "../../tests/database.ts";
+import { NOTIFY_LISTENER_APPLICATION_NAME } from "./notify-listener.ts";
+
+/**
+ * An instance that starts (or whose listener reconnects) has not heard the revocations made before: it reads
+ * the recent ones from session_revocations right after LISTEN (docs/decisions/069), so it refuses a copy
+ * revoked before it listened and trusts every other copy at once, without a database read.
+ */
+let shop: TestApp;
+let kept: TestAccount;
+let gone: TestAccount;
+const ORIGINAL_ADDRESS = "198.51.100.20";
+const CHANGED_ADDRESS = "203.0.113.7";
+
+async function until(check: () => boolean, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+type App = { request: (path: string, init?: RequestInit) => Response | Promise<Response> };
+
+/** The cookies a browser holds after reading its session once: the token and a signed copy. */
+async function withCopy(app: App, cookie: string) {
+  const response = await app.request("/api/auth/get-session", { headers: { Cookie: cookie } });
+  const cookies = new Map(cookie.split("; ").map((pair) => pair.split(/=(.*)/s, 2) as [string, string]));
+  for (const line of response.headers.getSetCookie()) {
+    const [name = "", value = ""] = (line.split(";")[0] ?? "").split(/=(.*)/s, 2);
+    cookies.set(name, value);
+  }
+  return [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+/** The address the session was made from as the answer tells it: the copy's, unless the database was read. */
+async function addressSeen(app: App, cookie: string) {
+  const response = await app.request("/api/auth/get-session", { headers: { Cookie: cookie } });
+  const body = (await response.json()) as { session: { ipAddress: string | null } } | null;
+  return body ? body.session.ipAddress : null;
+}
+
+/**
+ * Both accounts with a fresh copy labelled with a stamp heard just now (a name change is announced), their
+ * sessions' address known; then the address changed in the database, which nothing announces.
+ */
+async function copiesOfBoth() {
+  const labels = [kept, gone].map((account) => shop.deps.live.sessionVersion(account.userId));
+  await shop.db.execute(
+    sql`update users set name = name || '.' where id in (${kept.userId}, ${gone.userId})`,
+  );
+  await until(() =>
+    [kept, gone].every((account, i) => shop.deps.live.sessionVersion(account.userId) !== labels[i]),
+  );
+  await shop.db.execute(
+    sql`update sessions set ip_address = ${ORIGINAL_ADDRESS} where user_id in (${kept.userId}, ${gone.userId})`,
+  );
+  const copies = {
+    kept: await withCopy(shop.app, kept.cookie),
+    gone: await withCopy(shop.app, gone.cookie),
+  };
+  await shop.db.execute(
+    sql`update sessions set ip_address = ${CHANGED_ADDRESS} where user_id = ${kept.userId}`,
+  );
+  return copies;
+}
+
+beforeAll(async () => {
+  shop = await createTestApp();
+  shop.deps.live.listening();
+  await until(() => shop.deps.live.listening());
+  kept = await signUpViaApp(shop.app, "kept@example.in");
+  gone = await signUpViaApp(shop.app, "gone@example.in");
+}, 60_000);
+
+afterAll(() => shop?.close());
+
+describe("an instance that starts listening", () => {
+  it("refuses a copy revoked before it started and trusts an unrevoked one at once", async () => {
+    const copies = await copiesOfBoth();
+    // The instance that wrote them answers the kept one from its copy.
+    expect(await addressSeen(shop.app, copies.kept)).toBe(ORIGINAL_ADDRESS);
+    await shop.db.execute(sql`delete from sessions where user_id = ${gone.userId}`);
+
+    const restarted = startSecondInstance(shop);
+    try {
+      restarted.deps.live.listening();
+      await until(() => restarted.deps.live.listening());
+      expect(await addressSeen(restarted.app, copies.gone)).toBeNull();
+      // Answered from the copy: the database would have said the changed address.
+      expect(await addressSeen(restarted.app, copies.kept)).toBe(ORIGINAL_ADDRESS);
+    } finally {
+      await restarted.end();
+    }
+  });
+
+  it("reads the stamps again when its listener reconnects", async () => {
+    gone = await signUpViaApp(shop.app, "gone-again@example.in");
+    const copies = await copiesOfBoth();
+    const second = startSecondInstance(shop);
+    try {
+      second.deps.live.listening();
+      await until(() => second.deps.live.listening());
+      expect(await addressSeen(second.app, copies.kept)).toBe(ORIGINAL_ADDRESS);
+      expect(await addressSeen(second.app, copies.gone)).toBe(ORIGINAL_ADDRESS);
+
+      await shop.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = ${NOTIFY_LISTENER_APPLICATION_NAME} and datname = current_database()`);
+      await until(() => !second.deps.live.listening());
+      // Revoked while nobody listens: no instance hears it.
+      await shop.db.execute(sql`delete from sessions where user_id = ${gone.userId}`);
+      await until(() => second.deps.live.listening());
+      expect(await addressSeen(second.app, copies.gone)).toBeNull();
+      expect(await addressSeen(second.app, copies.kept)).toBe(ORIGINAL_ADDRESS);
+    } finally {
+      await second.end();
+    }
+  });
+});
+
+describe("session_revocations", () => {
+  it("holds each user's last stamp, the one every listener heard last", async () => {
+    const account = await signUpViaApp(shop.app, "stamped@example.in");
+    for (let i = 0; i < 3; i++) {
+      await shop.db.execute(sql`update users set name = ${`Stamped ${i}`} where id = ${account.userId}`);
+    }
+    await until(() => !shop.deps.live.sessionVersion(account.userId).startsWith("unheard"));
+    const { rows } = await shop.db.execute<{ stamp: string }>(
+      sql`select stamp::text as stamp from session_revocations where user_id = ${account.userId}`,
+    );
+    expect(rows).toHaveLength(1);
+    await until(() => shop.deps.live.sessionVersion(account.userId) === rows[0]?.stamp);
+  });
+});
