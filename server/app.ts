@@ -6,7 +6,6 @@ import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
-import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { APP_LOADER_SCRIPT } from "../common/app-loader-script.ts";
 import { THEME_SCRIPT } from "../common/theme-script.ts";
@@ -26,6 +25,7 @@ import { adminCodConfirmRoutes, codConfirmRoutes } from "./cod/confirmation.rout
 import { adminRtoRoutes } from "./cod/rto.routes.ts";
 import { adminComboRoutes } from "./combos/admin-combos.routes.ts";
 import { comboRoutes } from "./combos/combos.routes.ts";
+import { compressAnswers } from "./compress-answers.ts";
 import { configRoutes } from "./config/config.routes.ts";
 import { adminMessageRoutes, contactRoutes } from "./contact/contact.routes.ts";
 import { adminContentRoutes, contentRoutes } from "./content/content.routes.ts";
@@ -133,10 +133,7 @@ export function createShop(
       crossOriginEmbedderPolicy: false,
     }),
   );
-  // Files are compressed once at build (scripts/vite-precompress.ts) and picked by serveStatic; only
-  // answers made per request (pages, API JSON above 1 kB) are compressed here.
-  const compressPerRequest = compress();
-  app.use((c, next) => (path.extname(c.req.path) ? next() : compressPerRequest(c, next)));
+  app.use(compressAnswers());
   app.use(limitRequestBodies(deps.env));
 
   // API answers are personal (carts, sessions) or change with stock: never cached by browsers or proxies,

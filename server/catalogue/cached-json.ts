@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context } from "hono";
+import { COMPRESS_FROM_BYTES } from "../compress-answers.ts";
 import { markReplayable } from "../replay.ts";
 
 /**
@@ -17,9 +18,6 @@ export type CachedAnswer = {
   gzip?: Bytes;
   br?: Bytes;
 };
-
-/** Below this, compressing costs more than the bytes it saves (the same threshold as hono's compress). */
-const COMPRESS_FROM_BYTES = 1024;
 
 function toCached(text: string, contentType: string): CachedAnswer {
   const body = new TextEncoder().encode(text);
