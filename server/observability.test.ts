@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpViaApp } from "../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../tests/database.ts";
 
 const TOKEN = "metrics-token-for-the-tests";
@@ -31,6 +32,22 @@ describe("request ids and /metrics", () => {
       jsonRequest({ headers: { "X-Request-Id": "bad id with spaces and {braces}" } }),
     );
     expect(injected.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("gives Better Auth's own answers an id too: the session, signed out and signed in", async () => {
+    const signedOut = await withoutToken.app.request("/api/auth/get-session");
+    expect(signedOut.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const account = await signUpViaApp(withoutToken.app, "request-id@example.in");
+    const signedIn = await withoutToken.app.request("/api/auth/get-session", {
+      headers: { Cookie: account.cookie },
+    });
+    expect(((await signedIn.json()) as { user: { id: string } }).user.id).toBe(account.userId);
+    expect(signedIn.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const proxied = await withToken.app.request(
+      "/api/auth/get-session",
+      jsonRequest({ headers: { "X-Request-Id": "abc-456" } }),
+    );
+    expect(proxied.headers.get("x-request-id")).toBe("abc-456");
   });
 
   it("serves Prometheus metrics by route pattern behind the token, and nothing without one configured", async () => {

@@ -132,6 +132,8 @@ export function observeRequests(env: Env, metrics: Metrics): MiddlewareHandler {
     c.set("requestId" as never, requestId as never);
     c.header("X-Request-Id", requestId);
     await next();
+    // A handler that returns its own Response (Better Auth's) drops the headers set before it: given again.
+    if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", requestId);
     recordRequest(
       metrics,
       { method: c.req.method, route: routeOf(c), status: c.res.status },
