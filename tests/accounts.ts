@@ -107,18 +107,18 @@ export async function makeAdmin(
   role: "owner" | "staff" = "owner",
 ) {
   await shop.db.update(users).set({ role }).where(eq(users.id, account.userId));
-  await untilRoleHeard(shop, account, role);
+  await untilSessionShows(shop, account, (user) => user.role === role);
 }
 
 /**
- * A role changed in SQL reaches the shop by NOTIFY a few milliseconds after the commit (docs/decisions/069),
- * and until then a signed copy of the session with the old role is still trusted: this asks for the session
- * until the role shows, as the next request of the test would see it.
+ * What a session carries, changed in SQL, reaches the shop by NOTIFY a few milliseconds after the commit
+ * (docs/decisions/069), and until then a signed copy of the session saying the old value is still trusted:
+ * this asks for the session until `shows` holds for its user, as the test's next request would see it.
  */
-async function untilRoleHeard(
+export async function untilSessionShows(
   shop: ShopUnderTest,
   account: Pick<TestAccount, "cookie">,
-  role: string,
+  shows: (user: Record<string, unknown>) => boolean,
   ms = 5000,
 ) {
   const deadline = Date.now() + ms;
@@ -128,11 +128,11 @@ async function untilRoleHeard(
       "app" in shop
         ? await shop.app.request("/api/auth/get-session", init)
         : await fetch(`${shop.url}/api/auth/get-session`, init);
-    const body = (await response.json()) as { user?: { role?: string } } | null;
-    if (body?.user?.role === role) return;
+    const body = (await response.json()) as { user?: Record<string, unknown> } | null;
+    if (body?.user && shows(body.user)) return;
     if (Date.now() > deadline) {
       throw new Error(
-        `the shop did not answer the role ${role} within ${ms} ms (it said ${body?.user?.role})`,
+        `the shop's session did not show the change within ${ms} ms: ${JSON.stringify(body?.user)}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 10));

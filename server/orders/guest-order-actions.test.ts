@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
-import { signUpViaApp } from "../../tests/accounts.ts";
+import { signUpViaApp, untilSessionShows } from "../../tests/accounts.ts";
 import { callApi } from "../../tests/database.ts";
 import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { waitForMail } from "../../tests/mail.ts";
@@ -304,6 +304,7 @@ describe("Razorpay Checkout's prefill", () => {
       .update(users)
       .set({ email: "919812300001@mobile.invalid" })
       .where(eq(users.id, member.userId));
+    await untilSessionShows(shop, member, (user) => user.email === "919812300001@mobile.invalid");
     await putInCart(shop.db, member.userId, [{ itemId: "coconut-oil" }]);
     const addressId = await saveAddress(shop.app, member.cookie);
     const placed = await placeOrderRequest(shop.app, member.cookie, { addressId, paymentMethod: "razorpay" });
