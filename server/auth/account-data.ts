@@ -16,13 +16,18 @@ export function isAdminEmail(env: Env, email: string): boolean {
 /**
  * ADMIN_EMAILS makes an account the shop's owner when it signs up or signs in, but only once its address is
  * proven (a confirmed sign-up, an e-mail link, a provider that vouches for it): anyone can type the
- * owner's address into the sign-up form, only the owner can click the link sent to it.
+ * owner's address into the sign-up form, only the owner can click the link sent to it. Says whether it did.
  */
-export async function grantAdminByEmail(store: UserStore | undefined, env: Env, userId: string) {
-  if (!store || env.ADMIN_EMAILS.length === 0) return;
+export async function grantAdminByEmail(
+  store: UserStore | undefined,
+  env: Env,
+  userId: string,
+): Promise<boolean> {
+  if (!store || env.ADMIN_EMAILS.length === 0) return false;
   const user = await store.findUserById(userId);
-  if (!user?.emailVerified || user.role === "owner" || !isAdminEmail(env, user.email)) return;
+  if (!user?.emailVerified || user.role === "owner" || !isAdminEmail(env, user.email)) return false;
   await store.updateUser(userId, { role: "owner" });
+  return true;
 }
 
 /**

@@ -197,7 +197,10 @@ export function createAuth({ db, env, jobs, live }: { db: Db; env: Env; jobs: Jo
         create: {
           // Every sign-in method ends in a new session: the one place ADMIN_EMAILS is applied.
           after: async (session, context) => {
-            await grantAdminByEmail(context?.context.internalAdapter, env, session.userId);
+            if (await grantAdminByEmail(context?.context.internalAdapter, env, session.userId)) {
+              // The copy this sign-in's answer writes carries the user as read before: not to be trusted.
+              live.changedHere(session.userId);
+            }
           },
         },
       },

@@ -13,6 +13,8 @@ export type CartEvent = { kind: "cart"; version: number } | { kind: "refetch" };
 const MAX_USERS = 100_000;
 /** A cart priced in memory is answered for at most this long: discount codes change without a cart version. */
 const PRICED_CART_MS = 10_000;
+/** How long no copy of a user changed here is trusted: far longer than a request that writes one takes. */
+const CHANGED_HERE_MS = 5_000;
 /** Some margin over the cookie's own life, for the clocks of instances that differ a little. */
 const STAMP_MARGIN_MS = 2_000;
 /**
@@ -35,6 +37,12 @@ export type Live = {
    * session_revocations each time the listener (re)connects, before anything is trusted.
    */
   sessionVersion: (userId: string) => string;
+  /**
+   * This instance is changing what a user's sessions carry inside a request whose answer writes a copy of the
+   * user as read before the change (the role ADMIN_EMAILS grants at sign-in): for a few seconds no label of
+   * that user matches, since the change's own stamp may be heard before that copy is labelled.
+   */
+  changedHere: (userId: string) => void;
   /** Whether a version known from memory would be right now (the listener has been heard from). */
   listening: () => boolean;
   /** Changes whenever memory is forgotten; a database read remembered only if it stayed the same. */
@@ -70,6 +78,7 @@ export function createLive(
   { sessionCacheSeconds }: { sessionCacheSeconds: number },
 ): Live {
   const sessionStamps = new Map<string, { stamp: string; heardAt: number }>();
+  const changedHereUntil = new Map<string, number>();
   let cartVersions = new Map<string, number>();
   let pricedCarts = new Map<string, { cart: PricedCart; catalogueGeneration: number; at: number }>();
   const following = new Map<string, Set<(event: CartEvent) => void>>();
@@ -86,6 +95,7 @@ export function createLive(
   };
   const forget = () => {
     sessionStamps.clear();
+    changedHereUntil.clear();
     forgetCarts();
   };
   const broadcast = (event: CartEvent) => {
@@ -175,7 +185,15 @@ export function createLive(
       // While deaf every label is new, so no cookie matches (the same function labels a cookie written and
       // one read). Listening, the stamps of the last cookie lifetime were loaded before it counted as such.
       if (!trusted()) return `unheard-${++unheard}`;
+      const until = changedHereUntil.get(userId);
+      if (until !== undefined) {
+        if (Date.now() < until) return `unheard-${++unheard}`;
+        changedHereUntil.delete(userId);
+      }
       return sessionStamps.get(userId)?.stamp ?? "0";
+    },
+    changedHere(userId) {
+      changedHereUntil.set(userId, Date.now() + CHANGED_HERE_MS);
     },
     listening: trusted,
     generation: () => generation,
