@@ -10,9 +10,11 @@ const ORIGIN = "http://localhost:3000";
 const post = (path: string, body: unknown) =>
   shop.app.request(path, jsonRequest({ method: "POST", body, headers: { Origin: ORIGIN } }));
 
-/** The answer as a client can compare it: status, body bytes and headers (cookies and the date aside). */
+/** The answer as a client can compare it: status, body bytes and headers (cookies, the date and the request's id aside). */
 async function answer(response: Response) {
-  const headers = [...response.headers.entries()].filter(([name]) => !["set-cookie", "date"].includes(name));
+  const headers = [...response.headers.entries()].filter(
+    ([name]) => !["set-cookie", "date", "x-request-id"].includes(name),
+  );
   return { status: response.status, body: await response.text(), headers };
 }
 
