@@ -107,18 +107,19 @@ export async function makeAdmin(
   role: "owner" | "staff" = "owner",
 ) {
   await shop.db.update(users).set({ role }).where(eq(users.id, account.userId));
-  await untilSessionShows(shop, account, (user) => user.role === role);
+  await untilSessionShows(shop, account, (user) => user?.role === role);
 }
 
 /**
  * What a session carries, changed in SQL, reaches the shop by NOTIFY a few milliseconds after the commit
  * (docs/decisions/069), and until then a signed copy of the session saying the old value is still trusted:
- * this asks for the session until `shows` holds for its user, as the test's next request would see it.
+ * this asks for the session until `shows` holds for its user (null once signed out), as the test's next
+ * request would see it.
  */
 export async function untilSessionShows(
   shop: ShopUnderTest,
   account: Pick<TestAccount, "cookie">,
-  shows: (user: Record<string, unknown>) => boolean,
+  shows: (user: Record<string, unknown> | null) => boolean,
   ms = 5000,
 ) {
   const deadline = Date.now() + ms;
@@ -129,7 +130,7 @@ export async function untilSessionShows(
         ? await shop.app.request("/api/auth/get-session", init)
         : await fetch(`${shop.url}/api/auth/get-session`, init);
     const body = (await response.json()) as { user?: Record<string, unknown> } | null;
-    if (body?.user && shows(body.user)) return;
+    if (shows(body?.user ?? null)) return;
     if (Date.now() > deadline) {
       throw new Error(
         `the shop's session did not show the change within ${ms} ms: ${JSON.stringify(body?.user)}`,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signUpViaApp } from "../../tests/accounts.ts";
+import { signUpViaApp, untilSessionShows } from "../../tests/accounts.ts";
 import { setUpTestApp, TEST_AUTH_SECRET } from "../../tests/database.ts";
 import { linkIn, readMails, waitForMail } from "../../tests/mail.ts";
 import { auditLog, users } from "../db/schema.ts";
@@ -75,6 +75,7 @@ describe("granting and revoking a role", () => {
       role: "staff",
       sessionsEnded: 0,
     });
+    await untilSessionShows(shop, staff, (user) => user?.role === "staff");
     expect(await roleOf(staff.cookie)).toBe("admin");
     expect(await setRole(shop.db, "staff@example.in", "staff", CLI)).toMatchObject({ outcome: "unchanged" });
     expect(await setRole(shop.db, "staff@example.in", "owner", CLI)).toMatchObject({
@@ -85,6 +86,7 @@ describe("granting and revoking a role", () => {
 
     const revoked = await setRole(shop.db, "staff@example.in", "customer", CLI);
     expect(revoked).toMatchObject({ outcome: "changed", role: "customer", sessionsEnded: 1 });
+    await untilSessionShows(shop, staff, (user) => user === null);
     const session = await shop.app.request("/api/auth/get-session", { headers: { Cookie: staff.cookie } });
     expect(await session.json()).toBeNull();
     expect(await setRole(shop.db, "nobody@example.in", "staff", CLI)).toEqual({ outcome: "no_such_account" });

@@ -304,7 +304,7 @@ describe("Razorpay Checkout's prefill", () => {
       .update(users)
       .set({ email: "919812300001@mobile.invalid" })
       .where(eq(users.id, member.userId));
-    await untilSessionShows(shop, member, (user) => user.email === "919812300001@mobile.invalid");
+    await untilSessionShows(shop, member, (user) => user?.email === "919812300001@mobile.invalid");
     await putInCart(shop.db, member.userId, [{ itemId: "coconut-oil" }]);
     const addressId = await saveAddress(shop.app, member.cookie);
     const placed = await placeOrderRequest(shop.app, member.cookie, { addressId, paymentMethod: "razorpay" });
