@@ -118,6 +118,10 @@ export function createLive(
     connection,
     [SESSION_CHANNEL, CART_CHANNEL],
     {
+      connecting() {
+        // A connection lost while it loaded may have heard some stamps and not read the others: start over.
+        sessionStamps.clear();
+      },
       async load(client) {
         const { rows } = await client.query<{ user_id: string; stamp: string }>(LOAD_STAMPS, [
           (cookieMs + STAMP_MARGIN_MS) * 1000,

@@ -9,6 +9,8 @@ export const NOTIFY_LISTENER_APPLICATION_NAME = "shop-notify-listener";
 export type NotifyHandlers = {
   /** A notification on one of the channels, in commit order. */
   notification: (channel: string, payload: string) => void;
+  /** A new connection is being opened: what the one before heard may be incomplete. */
+  connecting?: () => void;
   /**
    * Reads, on the listening connection right after LISTEN took effect and before `listening`, what was
    * decided before it: nothing committed since is missed (it is heard), nothing before it is unread. A
@@ -97,6 +99,7 @@ export function createNotifyListener(
       keepAliveInitialDelayMillis: 10_000,
     });
     client = current;
+    handlers.connecting?.();
     current.on("error", (error) => lost(current, error.message));
     current.on("end", () => lost(current, "connection closed"));
     current.on("notification", (message) => {
