@@ -23,6 +23,17 @@ async function until(check: () => boolean, ms = 5000) {
   }
 }
 
+/** How many queries the pool was asked for from now on. */
+function countQueries(pool: { query: (...args: never[]) => unknown }) {
+  let count = 0;
+  const query = pool.query;
+  pool.query = ((...args: never[]) => {
+    count++;
+    return query.apply(pool, args);
+  }) as typeof pool.query;
+  return () => count;
+}
+
 type App = { request: (path: string, init?: RequestInit) => Response | Promise<Response> };
 
 /** The cookies a browser holds after reading its session once: the token and a signed copy. */
@@ -90,8 +101,10 @@ describe("an instance that starts listening", () => {
       restarted.deps.live.listening();
       await until(() => restarted.deps.live.listening());
       expect(await addressSeen(restarted.app, copies.gone)).toBeNull();
-      // Answered from the copy: the database would have said the changed address.
+      // Answered from the copy, with no query at all: the database would have said the changed address.
+      const queries = countQueries(restarted.deps.db.$client);
       expect(await addressSeen(restarted.app, copies.kept)).toBe(ORIGINAL_ADDRESS);
+      expect(queries()).toBe(0);
     } finally {
       await restarted.end();
     }
