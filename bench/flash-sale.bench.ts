@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -245,7 +245,10 @@ async function startWorkerShop(
   env: Record<string, string>,
 ) {
   const port = await findFreePort();
-  const logFile = path.join(dataDir, `workers-${port}.log`);
+  // Kept after the run, as the http bench keeps its shop's log: what the shop said about a failed row.
+  const logFile = path.resolve("bench-results", `flash-sale-workers-${workers}.log`);
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  rmSync(logFile, { force: true });
   const shop = spawn(
     process.execPath,
     ["--import", "tsx", path.join(import.meta.dirname, "../server/main.ts")],
