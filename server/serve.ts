@@ -31,6 +31,10 @@ export async function serve(
   const lifecycle = createLifecycle();
   const deps = createDeps({ db, env });
   const { listener } = createShop(deps, { lifecycle });
+  // The session-and-cart listener starts now rather than at the first signed-in request: session copies are
+  // trusted only one cookie lifetime after it listens (decision 069), and a worker started or replaced now
+  // should be past that by the time shoppers reach it.
+  deps.live.listening();
 
   // Background work registers here how it is stopped; shutdown stops it after the last request.
   lifecycle.onStop(

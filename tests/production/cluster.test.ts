@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectEmbeddedPostgres } from "../../server/db/embedded.ts";
+import { NOTIFY_LISTENER_APPLICATION_NAME } from "../../server/notify/notify-listener.ts";
 import { signUpViaHttp } from "../accounts.ts";
 import { callHttp, type Instance, startInstance } from "./instances.ts";
 
@@ -89,6 +92,33 @@ describe("a shop of two worker processes", () => {
   }, 120_000);
   afterAll(async () => {
     await shop?.stop();
+  });
+
+  it("has each worker listen for session and cart changes from its start, not from its first shopper", async () => {
+    // Session copies are trusted one cookie lifetime after the listener starts (decision 069): a worker that
+    // waited for its first signed-in request read every session from the database for a minute after it.
+    const database = await connectEmbeddedPostgres(shop.dataDir);
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const listeners = async () =>
+        Number(
+          (
+            await pool.query<{ n: string }>(
+              "select count(*) as n from pg_stat_activity where application_name = $1",
+              [NOTIFY_LISTENER_APPLICATION_NAME],
+            )
+          ).rows[0]?.n,
+        );
+      let count = await listeners();
+      for (let tries = 0; tries < 50 && count < 2; tries++) {
+        await sleep(100);
+        count = await listeners();
+      }
+      expect(count).toBe(2);
+    } finally {
+      await pool.end();
+      await database.stop();
+    }
   });
 
   it("serves from both workers, never from the primary, and says nothing of it to shoppers", async () => {
