@@ -37,6 +37,8 @@ export async function startBenchShop(envOverrides: Record<string, string> = {}, 
     listener: shop.listener,
     deps,
     db,
+    databaseUrl: postgres.url,
+    dataDir,
     async stop() {
       await deps.catalogue.stop();
       await deps.live.stop();

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "./env.ts";
 
@@ -18,6 +19,23 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PORT: "eighty", DATABASE_URL: "mysql://x", SHOP_EMAIL: "nope" })).toThrowError(
       /Invalid configuration:\n {2}- PORT: .*\n {2}- DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL\n {2}- SHOP_EMAIL: /,
     );
+  });
+});
+
+describe("worker processes", () => {
+  it("runs one process unless told otherwise, a number of workers, or one per core for auto", () => {
+    expect(parseEnv({}).SHOP_WORKERS).toBe(1);
+    expect(parseEnv({ SHOP_WORKERS: "" }).SHOP_WORKERS).toBe(1);
+    expect(parseEnv({ SHOP_WORKERS: "2" }).SHOP_WORKERS).toBe(2);
+    expect(parseEnv({ SHOP_WORKERS: "auto" }).SHOP_WORKERS).toBe(availableParallelism());
+  });
+
+  it("refuses anything else by name at start", () => {
+    for (const value of ["0", "-1", "1.5", "two", "Auto", "2 ", "1000"]) {
+      expect(() => parseEnv({ SHOP_WORKERS: value })).toThrowError(
+        /SHOP_WORKERS: must be a whole number of worker processes \(1 or more\) or "auto"/,
+      );
+    }
   });
 });
 

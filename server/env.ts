@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 // Empty strings come from blank lines in .env files and CI variables; they mean "not set".
@@ -183,6 +184,19 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: blankIsDefault(z.coerce.number().int().min(100).default(5_000)),
   /** On SIGTERM/SIGINT: how long requests in flight may take to finish before the process exits. */
   SHUTDOWN_GRACE_MS: blankIsDefault(z.coerce.number().int().min(0).default(10_000)),
+  /**
+   * Worker processes sharing PORT through node:cluster (docs/decisions/073): a number, or "auto" for one per core.
+   * 1 runs the shop as one process, without a cluster.
+   */
+  SHOP_WORKERS: blankIsDefault(z.string().default("1")).transform((value, context) => {
+    if (value === "auto") return availableParallelism();
+    if (/^[1-9][0-9]{0,2}$/.test(value)) return Number(value);
+    context.addIssue({
+      code: "custom",
+      message: `must be a whole number of worker processes (1 or more) or "auto" (one per core), not "${value}"`,
+    });
+    return z.NEVER;
+  }),
   /** How often each instance's job worker looks for due jobs (a job queued by this instance wakes it at once). */
   JOB_POLL_MS: blankIsDefault(z.coerce.number().int().min(10).default(1_000)),
   /** Wait before a failed job's second try; each further try waits twice as long (5 tries in all). */
