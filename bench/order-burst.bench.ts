@@ -64,7 +64,17 @@ function countRoundTrips() {
     counter.count++;
     const [first] = args;
     const text = typeof first === "string" ? first : (first as { text?: string } | undefined)?.text;
-    const key = (text ?? "?").replace(/\s+/g, " ").slice(0, 110);
+    // Literals (a message of several statements inlines its values) are left out, so alike statements count together.
+    const key = (text ?? "?")
+      .replace(/'(?:[^']|'')*'/g, "'?'")
+      .split(";\n")
+      .map((statement, _, all) =>
+        statement
+          .replace(/\s+/g, " ")
+          .trim()
+          .slice(0, all.length > 1 ? 48 : 110),
+      )
+      .join("; ");
     texts.set(key, (texts.get(key) ?? 0) + 1);
     return original.apply(this, args);
   };

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import {
   availabilityOf,
   type CartEntry,
+  type CartItemKind,
   type CartPricingInput,
   type PricedCart,
   type ResolvedLine,
@@ -152,6 +153,29 @@ export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
     .where(eq(cartItems.userId, buyer.userId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
   return { ...cart, lines };
+}
+
+/**
+ * readStoredCart's two reads of an account's cart, the cart row locked, as statements for a caller that sends
+ * them in one message with others (placeOrder); storedCartOf makes the same StoredCart of their rows.
+ */
+export function lockedCartStatements(userId: string) {
+  return [
+    sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
+        from ${carts} where ${carts.userId} = ${userId} for update`,
+    sql`select ${cartItems.itemId} as "id", ${cartItems.kind} as "kind", ${cartItems.quantity} as "quantity",
+          ${cartItems.addedPricePaise} as "addedPricePaise"
+        from ${cartItems} where ${cartItems.userId} = ${userId}
+        order by ${cartItems.createdAt}, ${cartItems.itemId}`,
+  ];
+}
+
+type AccountCartLine = { id: string; kind: CartItemKind; quantity: number; addedPricePaise: number };
+
+export function storedCartOf(cartRows: readonly unknown[], lineRows: readonly unknown[]): StoredCart {
+  const [cart] = cartRows as { version: number; discountCode: string | null }[];
+  if (!cart) return { version: 0, discountCode: null, lines: [] };
+  return { ...cart, lines: lineRows as AccountCartLine[] };
 }
 
 /**

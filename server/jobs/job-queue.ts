@@ -35,7 +35,12 @@ export type NewJob = { kind: string; payload: Record<string, unknown>; key?: str
 /** Queues several jobs in one statement (one round trip for a change that causes many), as enqueueJob does. */
 export async function enqueueJobs(db: Db | Tx, list: readonly NewJob[]): Promise<void> {
   if (list.length === 0) return;
-  await db
+  await jobsInsert(db, list);
+}
+
+/** enqueueJobs' statement, not yet run, for a caller sending it with others in one message (placeOrder). */
+export function jobsInsert(db: Db | Tx, list: readonly NewJob[]) {
+  return db
     .insert(jobs)
     .values(list.map((job) => ({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })))
     .onConflictDoNothing({ target: jobs.key });

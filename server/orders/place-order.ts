@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import pg from "pg";
+import type pg from "pg";
 import { type CartEntry, lineProblem } from "../../common/cart.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
@@ -12,11 +12,25 @@ import type { PaymentMethod } from "../../common/orders.ts";
 import { NO_PREPAID_INCENTIVE } from "../../common/prepaid-incentive.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
-import { type Buyer, guestContacts, priceStoredCart, readStoredCart } from "../cart/priced-cart.ts";
+import {
+  type Buyer,
+  guestContacts,
+  lockedCartStatements,
+  priceStoredCart,
+  readStoredCart,
+  type StoredCart,
+  storedCartOf,
+} from "../cart/priced-cart.ts";
 import { knownSoldOut, soldOutKey } from "../catalogue/sold-out.ts";
 import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
+import {
+  inMessageTransaction,
+  type MessageTransaction,
+  rowOf,
+  type Statement,
+} from "../db/message-transaction.ts";
 import {
   addresses,
   cartItems,
@@ -36,7 +50,7 @@ import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
-import { enqueueJobs } from "../jobs/job-queue.ts";
+import { jobsInsert } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
@@ -96,46 +110,69 @@ export async function placeOrder(
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
-  const result = await deps.db
-    .transaction(async (tx) => {
-      const earlier = await claimRequest(tx, placement, key, requestHash);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
-      await queueGuestOnlinePayments(tx, placement);
-      // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
-      const { pricing, usesPerCustomer } = await priceLockedCart(
-        tx,
-        deps,
-        placement.buyer,
-        placement.request.paymentMethod,
-      );
-      const destination = await resolveAddress(tx, placement);
-      const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const placed = await writeOrder(tx, placement, pricing, destination, payment);
-      const { order } = placed;
-      const orderId = order.id;
-      if (pricing.discount)
-        await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
-      await clearCart(tx, placement, key, orderId, destination.address);
-      // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
-      // confirmation SMS and their WhatsApp twins go in one statement.
-      if (payment.status === "placed") {
-        const whatsapp = order.whatsappUpdates;
-        await enqueueJobs(tx, [
-          orderMailJob(orderId, "placed"),
-          ...whatsAppJobs(orderId, "placed", whatsapp),
-          confirmRequestJob(orderId),
-          ...whatsAppJobs(orderId, "cod_confirm", whatsapp),
-        ]);
-      }
-      // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
-      await takeStockAndCommit(tx, pricing.lines);
-      return { orderId, replayed: false, mail: payment.status === "placed", placed };
-    })
-    .catch(async (error: unknown) => {
-      if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
-      if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
-      throw error;
-    });
+  // In a sale every round trip costs both cores (decision 069): BEGIN, the key's claim and the cart's locked
+  // read go in the first message; the order's rows, the cart emptied, its jobs, the stock and COMMIT in the last.
+  const { buyer } = placement;
+  const opening = [
+    claimStatement(deps.db, placement, key, requestHash),
+    ...(buyer.kind === "account" ? lockedCartStatements(buyer.userId) : []),
+  ];
+  const result = await inMessageTransaction(deps.db, opening, async (transaction, [claim, cart, lines]) => {
+    const { tx } = transaction;
+    const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
+    if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
+    await queueGuestOnlinePayments(tx, placement);
+    const stored =
+      buyer.kind === "account"
+        ? storedCartOf(cart?.rows ?? [], lines?.rows ?? [])
+        : await readStoredCart(tx, buyer, true);
+    // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
+    const { pricing, usesPerCustomer } = await priceLockedCart(
+      tx,
+      deps,
+      buyer,
+      stored,
+      placement.request.paymentMethod,
+    );
+    const destination = await resolveAddress(tx, placement);
+    const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
+    const written = orderStatements(deps.db, placement, pricing, destination, payment);
+    const { orderId, whatsappUpdates } = written;
+    // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
+    // confirmation SMS and their WhatsApp twins go in one statement.
+    const jobs =
+      payment.status === "placed"
+        ? [
+            jobsInsert(deps.db, [
+              orderMailJob(orderId, "placed"),
+              ...whatsAppJobs(orderId, "placed", whatsappUpdates),
+              confirmRequestJob(orderId),
+              ...whatsAppJobs(orderId, "cod_confirm", whatsappUpdates),
+            ]),
+          ]
+        : [];
+    // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+    const closing = [
+      clearCartStatement(deps.db, placement, key, orderId, destination.address),
+      ...jobs,
+      ...stockStatements(pricing.lines),
+    ];
+    let rows: pg.QueryResult[];
+    if (pricing.discount) {
+      // The code's use names the order, so it is spent once the order row is there.
+      rows = await transaction.send(written.statements);
+      await spendCode(tx, buyer, pricing.discount.code, usesPerCustomer, orderId);
+      await takeStockAndCommit(transaction, closing, pricing.lines);
+    } else {
+      rows = await takeStockAndCommit(transaction, [...written.statements, ...closing], pricing.lines);
+    }
+    const placed = placedOrderOf(rows);
+    return { orderId, replayed: false, mail: payment.status === "placed", placed };
+  }).catch(async (error: unknown) => {
+    if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
+    if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
+    throw error;
+  });
 
   if (result.mail) deps.jobs.wake();
   return { orderId: result.orderId, replayed: result.replayed, placed: result.placed };
@@ -146,30 +183,34 @@ export type PlacedOrder = { order: OrderRow; lines: OrderLineRow[]; events: Orde
 type OrderLineRow = typeof orderLines.$inferSelect;
 type OrderEventRow = typeof orderEvents.$inferSelect;
 
+/** The Idempotency-Key's claim: a row returned when this request is the first with the key. */
+function claimStatement(db: Deps["db"], { buyer }: OrderPlacement, key: string, requestHash: string) {
+  return buyer.kind === "account"
+    ? db
+        .insert(orderRequests)
+        .values({ userId: buyer.userId, key, requestHash })
+        .onConflictDoNothing()
+        .returning({ key: orderRequests.key })
+    : db
+        .insert(guestOrderRequests)
+        .values({ key, requestHash })
+        .onConflictDoNothing()
+        .returning({ key: guestOrderRequests.key });
+}
+
 /**
- * Claims the Idempotency-Key for this request, or returns the order an earlier request with it placed. A
- * concurrent request with the same key waits on the primary key until the first commits or fails.
+ * Null when this request claimed the Idempotency-Key (claimStatement), or the order an earlier request with it
+ * placed. A concurrent request with the same key waits on the primary key until the first commits or fails.
  */
 async function claimRequest(
   tx: Tx,
   placement: OrderPlacement,
   key: string,
   requestHash: string,
+  claimed: boolean,
 ): Promise<string | null> {
   const { buyer } = placement;
-  const claimed =
-    buyer.kind === "account"
-      ? await tx
-          .insert(orderRequests)
-          .values({ userId: buyer.userId, key, requestHash })
-          .onConflictDoNothing()
-          .returning({ key: orderRequests.key })
-      : await tx
-          .insert(guestOrderRequests)
-          .values({ key, requestHash })
-          .onConflictDoNothing()
-          .returning({ key: guestOrderRequests.key });
-  if (claimed.length > 0) return null;
+  if (claimed) return null;
   const [earlier] =
     buyer.kind === "account"
       ? await tx
@@ -238,12 +279,11 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
 }
 
 /**
- * The cart priced with its rows locked, by the same loader and arithmetic as the cart and the checkout page
+ * The cart (read with its row locked) priced, by the same loader and arithmetic as the cart and the checkout page
  * show it, with the owner's prepaid incentive as it stands now for the way of paying chosen (whatever the
  * page showed): refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
-async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, method: PaymentMethod) {
-  const stored = await readStoredCart(tx, buyer, true);
+async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, stored: StoredCart, method: PaymentMethod) {
   await refuseKnownSoldOut(tx, deps, stored.lines);
   const { cart, usesPerCustomer } = await priceStoredCart(tx, buyer, stored, {
     shipping: await readShippingRule(tx, deps.env),
@@ -392,55 +432,70 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The order row, its lines and its first event, as written. */
-async function writeOrder(
-  tx: Tx,
+/** The inserts of the order row, its lines and its first event, each returning what it wrote. */
+function orderStatements(
+  db: Deps["db"],
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
   { status, confirmHours }: { status: OrderStatus; confirmHours: number | null },
-): Promise<PlacedOrder> {
+) {
   const now = new Date();
   const orderId = randomUUID();
   const row = orderRow(placement, pricing, destination, status);
-  const [order] = await tx
-    .insert(orders)
-    .values({
-      ...row,
-      id: orderId,
-      number: numberFromSequence(now),
-      // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
-      codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (!order) throw new Error("the order row was not written");
-  const lines = await tx
-    .insert(orderLines)
-    .values(
-      pricing.lines.map(
-        ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
-          orderId,
-          position,
-          ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
-        }),
-      ),
-    )
-    .returning();
-  const events = await tx
-    .insert(orderEvents)
-    .values({
-      orderId,
-      fromStatus: null,
-      toStatus: status,
-      actor: "customer",
-      actorUserId: row.userId,
-      note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
-      createdAt: now,
-    })
-    .returning();
-  return { order, lines, events };
+  const statements = [
+    db
+      .insert(orders)
+      .values({
+        ...row,
+        id: orderId,
+        number: numberFromSequence(now),
+        // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
+        codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+    db
+      .insert(orderLines)
+      .values(
+        pricing.lines.map(
+          (
+            { itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
+            position,
+          ) => ({
+            orderId,
+            position,
+            ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
+          }),
+        ),
+      )
+      .returning(),
+    db
+      .insert(orderEvents)
+      .values({
+        orderId,
+        fromStatus: null,
+        toStatus: status,
+        actor: "customer",
+        actorUserId: row.userId,
+        note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
+        createdAt: now,
+      })
+      .returning(),
+  ];
+  return { orderId, whatsappUpdates: row.whatsappUpdates, statements };
+}
+
+/** The order as orderStatements' inserts returned it (their results first, in order). */
+function placedOrderOf([order, lines, events]: pg.QueryResult[]): PlacedOrder {
+  const [orderRaw] = order?.rows ?? [];
+  if (!orderRaw) throw new Error("the order row was not written");
+  return {
+    order: rowOf(orders, orderRaw),
+    lines: (lines?.rows ?? []).map((each) => rowOf(orderLines, each)),
+    events: (events?.rows ?? []).map((each) => rowOf(orderEvents, each)),
+  };
 }
 
 /**
@@ -487,20 +542,29 @@ function orderRow(
   };
 }
 
-const { escapeLiteral } = pg;
-
 /**
- * Stock is taken by one UPDATE per line, sent with the COMMIT in one message (PostgreSQL's simple protocol runs
- * them in turn), so the row lock every order for the product waits on is held for the update and the commit's
- * flush, and not also for a round trip to this process, whose event loop is busiest exactly then, in a sale
- * (docs/decisions/069). The "stock >= 0" checks refuse a line there is not enough of: the
- * error stops the message before its COMMIT and the whole order rolls back; the last units go to the orders
- * whose updates reach them first. A new transaction is begun after the COMMIT for the one drizzle ends.
- * Nothing in the message is a parameter (the simple protocol takes none): the quantities are integers and the
- * keys are quoted as literals.
+ * Stock is taken by one UPDATE per line, the last statements of the message that carries the COMMIT
+ * (PostgreSQL's simple protocol runs them in turn), so the row lock every order for the product waits on is
+ * held for the update and the commit's flush, and not also for a round trip to this process, whose event loop
+ * is busiest exactly then, in a sale (docs/decisions/069). The "stock >= 0" checks refuse a line there is not
+ * enough of: the error stops the message before its COMMIT and the whole order rolls back; the last units go
+ * to the orders whose updates reach them first.
  */
-async function takeStockAndCommit(tx: Tx, lines: OrderPricing["lines"]) {
-  // Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts).
+async function takeStockAndCommit(
+  transaction: MessageTransaction,
+  statements: Statement[],
+  lines: OrderPricing["lines"],
+) {
+  try {
+    return await transaction.commitWith(statements);
+  } catch (error) {
+    if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
+    throw error;
+  }
+}
+
+/** Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts). */
+function stockStatements(lines: OrderPricing["lines"]) {
   const ordered = [...lines].sort((a, b) =>
     a.kind === b.kind
       ? a.itemId < b.itemId
@@ -512,17 +576,12 @@ async function takeStockAndCommit(tx: Tx, lines: OrderPricing["lines"]) {
         ? -1
         : 1,
   );
-  const updates = ordered.map(({ kind, itemId, quantity }) => {
+  return ordered.map(({ kind, itemId, quantity }) => {
     if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error(`bad quantity ${quantity}`);
-    const [table, key] = kind === "product" ? ["products", "slug"] : ["combos", "id"];
-    return `update ${table} set stock = stock - ${quantity}, updated_at = now() where ${key} = ${escapeLiteral(itemId)}`;
+    return kind === "product"
+      ? sql`update ${products} set stock = stock - ${quantity}, updated_at = now() where ${products.slug} = ${itemId}`
+      : sql`update ${combos} set stock = stock - ${quantity}, updated_at = now() where ${combos.id} = ${itemId}`;
   });
-  try {
-    await tx.execute(sql.raw(`${updates.join(";\n")};\ncommit;\nbegin`));
-  } catch (error) {
-    if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
-    throw error;
-  }
 }
 
 const STOCK_CHECKS = ["products_stock_not_negative", "combos_stock_not_negative"];
@@ -595,22 +654,21 @@ async function spendCode(
  * An account's saved cart is emptied (its version moves, so other tabs follow) and its address marked used;
  * a guest's cart is in the browser, which empties it once the order is answered. The key records the order.
  */
-async function clearCart(
-  tx: Tx,
+function clearCartStatement(
+  db: Deps["db"],
   { buyer }: OrderPlacement,
   key: string,
   orderId: string,
   address: Destination["address"],
-) {
+): Statement {
   if (buyer.kind === "guest") {
-    await tx.update(guestOrderRequests).set({ orderId }).where(eq(guestOrderRequests.key, key));
-    return;
+    return db.update(guestOrderRequests).set({ orderId }).where(eq(guestOrderRequests.key, key));
   }
   const { userId } = buyer;
   const now = new Date();
-  // One statement (data-modifying CTEs, each on its own table) where four round trips were: the cart row is
-  // already this transaction's (locked when it was priced).
-  await tx.execute(sql`
+  // One statement (data-modifying CTEs, each on its own table): the cart row is already this transaction's
+  // (locked when it was read).
+  return sql`
     with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${userId}),
     moved as (
       update ${carts} set discount_code = null, version = version + 1, updated_at = ${now}
@@ -620,5 +678,5 @@ async function clearCart(
       update ${orderRequests} set order_id = ${orderId}
       where ${orderRequests.userId} = ${userId} and ${orderRequests.key} = ${key}
     )
-    update ${addresses} set last_used_at = ${now}, updated_at = ${now} where ${addresses.id} = ${address.id}`);
+    update ${addresses} set last_used_at = ${now}, updated_at = ${now} where ${addresses.id} = ${address.id}`;
 }
