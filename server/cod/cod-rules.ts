@@ -49,10 +49,24 @@ const placeOf = (row: typeof codPlaceRules.$inferSelect): CodPlaceRule => ({
 
 /** The rules as they stand, read from PostgreSQL; `db` may be the order's transaction. */
 export async function readCodRules(db: DbOrTx, env: Env): Promise<CodRules & { confirmHours: number }> {
-  const [[row], places] = await Promise.all([
+  const [settings, places] = codRulesStatements(db);
+  const [[row], placeRows] = await Promise.all([settings, places]);
+  return codRulesOf(row, placeRows, env);
+}
+
+/** readCodRules' two reads, for a caller sending them with other statements in one message (placeOrder). */
+export const codRulesStatements = (db: DbOrTx) =>
+  [
     db.select().from(codSettings).where(eq(codSettings.id, 1)),
     db.select().from(codPlaceRules).orderBy(asc(codPlaceRules.kind), asc(codPlaceRules.value)),
-  ]);
+  ] as const;
+
+/** The rules from codRulesStatements' rows (drizzle's shape: rowOf). */
+export function codRulesOf(
+  row: SettingsRow | undefined,
+  places: readonly (typeof codPlaceRules.$inferSelect)[],
+  env: Env,
+): CodRules & { confirmHours: number } {
   // The hours a COD order has to be confirmed in (confirmation.ts confirmHours), read with the rules.
   const confirmHours = row?.confirmHours ?? env.COD_CONFIRM_HOURS;
   return { ...settingsOf(row, env), places: places.map(placeOf), confirmHours };

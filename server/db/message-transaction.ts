@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, type Table } from "drizzle-orm";
+import { type Column, getTableColumns, type SQL, type Table } from "drizzle-orm";
 import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import type { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -114,10 +114,18 @@ const RAW_DATES = {
 
 /** A row a statement returned (`returning *`), as drizzle's select of the whole table would give it. */
 export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  return selectedRow(getTableColumns(table), raw) as T["$inferSelect"];
+}
+
+/** A row of a select of these columns (by their names in the table), as drizzle's select would give it. */
+export function selectedRow<C extends Record<string, Column>>(
+  columns: C,
+  raw: Record<string, unknown>,
+): { [K in keyof C]: C[K]["_"]["data"] } {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
+  for (const [key, column] of Object.entries(columns)) {
     const value = raw[column.name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
-  return row as T["$inferSelect"];
+  return row as { [K in keyof C]: C[K]["_"]["data"] };
 }

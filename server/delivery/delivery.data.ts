@@ -32,12 +32,30 @@ export const unknownPin = (field: string, message = UNKNOWN_PIN_MESSAGE) =>
 
 /** The owner's rule that decides for this PIN (the longest matching prefix), or null. Uses the primary key. */
 export async function findDeliveryRule(db: DbOrTx, pin: string): Promise<DeliveryRule | null> {
+  return ruleForPin(pin, await deliveryRuleStatement(db, pin));
+}
+
+/** findDeliveryRule's read, for a caller sending it with other statements in one message (placeOrder). */
+export function deliveryRuleStatement(db: DbOrTx, pin: string) {
   const prefixes = Array.from({ length: pin.length }, (_, index) => pin.slice(0, index + 1));
-  const rows = await db
+  return db
     .select({ prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note })
     .from(deliveryRules)
     .where(inArray(deliveryRules.prefix, prefixes));
-  return ruleForPin(pin, rows);
+}
+
+/**
+ * deliveryTo's answer from deliveryRuleStatement's rows (prefix, rule, note as the table names them, which
+ * are also its keys).
+ */
+export async function deliveryFrom(
+  pin: string,
+  field: string,
+  rows: readonly Pick<Row, "prefix" | "rule" | "note">[],
+): Promise<{ place: PinPlace; rule: DeliveryRule | null }> {
+  const place = await lookUpPin(pin);
+  if (!place) throw unknownPin(field);
+  return { place, rule: ruleForPin(pin, rows) };
 }
 
 /** A PIN's place in the directory and the owner's rule for it; 400 on `field` when the directory lacks it. */

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type pg from "pg";
-import { type CartEntry, lineProblem } from "../../common/cart.ts";
+import { type CartEntry, lineProblem, type ResolvedLine, type ShippingRule } from "../../common/cart.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -15,6 +15,8 @@ import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/
 import {
   type Buyer,
   guestContacts,
+  lineStatements,
+  linesFromResults,
   lockedCartStatements,
   priceStoredCart,
   readStoredCart,
@@ -22,7 +24,13 @@ import {
   storedCartOf,
 } from "../cart/priced-cart.ts";
 import { knownSoldOut, soldOutKey } from "../catalogue/sold-out.ts";
-import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
+import {
+  codRulesOf,
+  codRulesStatements,
+  decideCod,
+  readCodRules,
+  readPrepaidIncentive,
+} from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
@@ -35,6 +43,8 @@ import {
   addresses,
   cartItems,
   carts,
+  codPlaceRules,
+  codSettings,
   combos,
   guestOrderRequests,
   type OrderRow,
@@ -44,8 +54,9 @@ import {
   orderRequests,
   orders,
   products,
+  shopSettings,
 } from "../db/schema.ts";
-import { deliveryTo } from "../delivery/delivery.data.ts";
+import { deliveryFrom, deliveryRuleStatement } from "../delivery/delivery.data.ts";
 import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
@@ -53,7 +64,7 @@ import { httpError } from "../errors.ts";
 import { jobsInsert } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
-import { readShippingRule } from "../settings/settings.data.ts";
+import { settingsStatement, shippingRuleOf } from "../settings/settings.data.ts";
 import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
@@ -110,15 +121,19 @@ export async function placeOrder(
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
-  // In a sale every round trip costs both cores (decision 069): BEGIN, the key's claim and the cart's locked
-  // read go in the first message; the order's rows, the cart emptied, its jobs, the stock and COMMIT in the last.
+  // In a sale every round trip costs both cores (decision 069), so a placed order is three messages: BEGIN with
+  // the key's claim, the cart's locked read and the saved address; the settings, catalogue rows, delivery and
+  // COD rules it is priced and checked with; its rows, the cart emptied, its jobs, the stock and COMMIT.
   const { buyer } = placement;
   const opening = [
     claimStatement(deps.db, placement, key, requestHash),
-    ...(buyer.kind === "account" ? lockedCartStatements(buyer.userId) : []),
+    ...(isAccountOrder(placement)
+      ? [...lockedCartStatements(placement.buyer.userId), savedAddressStatement(deps.db, placement)]
+      : []),
   ];
-  const result = await inMessageTransaction(deps.db, opening, async (transaction, [claim, cart, lines]) => {
+  const result = await inMessageTransaction(deps.db, opening, async (transaction, opened) => {
     const { tx } = transaction;
+    const [claim, cart, lines, saved] = opened;
     const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
     if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
     await queueGuestOnlinePayments(tx, placement);
@@ -126,16 +141,38 @@ export async function placeOrder(
       buyer.kind === "account"
         ? storedCartOf(cart?.rows ?? [], lines?.rows ?? [])
         : await readStoredCart(tx, buyer, true);
-    // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
-    const { pricing, usesPerCustomer } = await priceLockedCart(
-      tx,
-      deps,
-      buyer,
-      stored,
-      placement.request.paymentMethod,
-    );
-    const destination = await resolveAddress(tx, placement);
-    const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
+    // In a sale, the many who come after the last unit are told so here, before anything else is read.
+    await refuseKnownSoldOut(tx, deps, stored.lines);
+    const address = addressOf(placement, saved?.rows ?? []);
+    const method = placement.request.paymentMethod;
+    // Everything else the order is priced and checked with, in one message.
+    const reads = {
+      settings: settingsStatement(tx),
+      lines: lineStatements(tx, stored.lines),
+      delivery: address ? [deliveryRuleStatement(tx, address.pin)] : [],
+      cod: method === "cod" ? codRulesStatements(tx) : [],
+    };
+    const read = await transaction.send([reads.settings, ...reads.lines, ...reads.delivery, ...reads.cod]);
+    const take = (count: number) => read.splice(0, count);
+    const [settingsRow] = take(1)[0]?.rows ?? [];
+    const resolved = linesFromResults(stored.lines, take(reads.lines.length));
+    const [deliveryRows] = take(reads.delivery.length);
+    const [codRow, placeRows] = take(reads.cod.length);
+    // The cart before the address, as the shopper reads the page: a cart that cannot be had is what they fix first.
+    const { pricing, usesPerCustomer } = await priceLockedCart(tx, buyer, stored, method, {
+      shipping: shippingRuleOf(settingsRow && rowOf(shopSettings, settingsRow), deps.env),
+      resolved,
+    });
+    const destination = await resolveAddress(placement, address, deliveryRows?.rows ?? []);
+    const codRules =
+      method === "cod"
+        ? codRulesOf(
+            codRow?.rows[0] && rowOf(codSettings, codRow.rows[0]),
+            (placeRows?.rows ?? []).map((row) => rowOf(codPlaceRules, row)),
+            deps.env,
+          )
+        : null;
+    const payment = await choosePayment(tx, deps.env, placement, pricing, destination, codRules);
     const written = orderStatements(deps.db, placement, pricing, destination, payment);
     const { orderId, whatsappUpdates } = written;
     // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
@@ -244,33 +281,45 @@ async function queueGuestOnlinePayments(tx: Tx, { buyer, request }: OrderPlaceme
 
 type Destination = {
   address: Address & { id: string | null };
-  delivery: Awaited<ReturnType<typeof deliveryTo>>;
+  delivery: Awaited<ReturnType<typeof deliveryFrom>>;
 };
 
+/** An account's saved address the request names (none when it is not theirs). */
+function savedAddressStatement(
+  db: Deps["db"],
+  placement: Extract<OrderPlacement, { buyer: { kind: "account" } }>,
+) {
+  return db
+    .select()
+    .from(addresses)
+    .where(and(eq(addresses.id, placement.request.addressId), eq(addresses.userId, placement.buyer.userId)));
+}
+
+/** The address the order goes to: an account's saved one (from savedAddressStatement's rows), or the guest's. */
+function addressOf(placement: OrderPlacement, savedRows: readonly Record<string, unknown>[]) {
+  if (!isAccountOrder(placement)) return { ...(placement.request as GuestOrderRequest).address, id: null };
+  const [raw] = savedRows;
+  if (!raw) return null;
+  const saved = rowOf(addresses, raw);
+  return { ...saved, state: saved.state as Address["state"] };
+}
+
 /**
- * The address the order goes to (an account's saved one, or the guest's), held to the PIN directory and the
- * owner's delivery rules as they stand now, as checkout showed them.
+ * The address held to the PIN directory and the owner's delivery rules as they stand now (deliveryRuleStatement's
+ * rows), as checkout showed them.
  */
-async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destination> {
-  let address: Destination["address"];
-  if (isAccountOrder(placement)) {
-    const [saved] = await tx
-      .select()
-      .from(addresses)
-      .where(
-        and(eq(addresses.id, placement.request.addressId), eq(addresses.userId, placement.buyer.userId)),
-      );
-    if (!saved) {
-      throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
-        addressId: "is not one of your saved addresses",
-      });
-    }
-    address = { ...saved, state: saved.state as Address["state"] };
-  } else {
-    address = { ...(placement.request as GuestOrderRequest).address, id: null };
+async function resolveAddress(
+  placement: OrderPlacement,
+  address: Destination["address"] | null,
+  ruleRows: readonly Record<string, unknown>[],
+): Promise<Destination> {
+  if (!address) {
+    throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
+      addressId: "is not one of your saved addresses",
+    });
   }
   const field = isAccountOrder(placement) ? "addressId" : "address.pin";
-  const delivery = await deliveryTo(tx, address.pin, field);
+  const delivery = await deliveryFrom(address.pin, field, ruleRows as Parameters<typeof deliveryFrom>[2]);
   if (delivery.rule?.rule === "not_served") {
     const message = notServedMessage(delivery.place);
     throw httpError(422, "not_served", message, { [field]: message });
@@ -283,10 +332,16 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
  * show it, with the owner's prepaid incentive as it stands now for the way of paying chosen (whatever the
  * page showed): refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
-async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, stored: StoredCart, method: PaymentMethod) {
-  await refuseKnownSoldOut(tx, deps, stored.lines);
+async function priceLockedCart(
+  tx: Tx,
+  buyer: Buyer,
+  stored: StoredCart,
+  method: PaymentMethod,
+  { shipping, resolved }: { shipping: ShippingRule; resolved: ResolvedLine[] },
+) {
   const { cart, usesPerCustomer } = await priceStoredCart(tx, buyer, stored, {
-    shipping: await readShippingRule(tx, deps.env),
+    shipping,
+    resolved,
     // The incentive is for paying online; cash on delivery is priced without it, so it is not read for one.
     payment: {
       method,
@@ -347,7 +402,7 @@ const codeRefused = (message: string, code: string) =>
   );
 
 /**
- * Cash on delivery where the owner's rules allow it (with the hours it has to be confirmed in); online
+ * Cash on delivery where the owner's rules allow it (`codRules` as read with the order's other statements) (with the hours it has to be confirmed in); online
  * payment within the holds of decisions 020 and 050.
  */
 async function choosePayment(
@@ -356,10 +411,11 @@ async function choosePayment(
   { buyer, request }: OrderPlacement,
   pricing: OrderPricing,
   { address, delivery }: Destination,
+  codRules: Awaited<ReturnType<typeof readCodRules>> | null,
 ): Promise<{ status: OrderStatus; confirmHours: number | null }> {
   if (request.paymentMethod === "cod") {
     // Read in this transaction, not from memory: the order is held to the rules as they stand when it is placed.
-    const rules = await readCodRules(tx, env);
+    const rules = codRules ?? (await readCodRules(tx, env));
     const decision = await decideCod(tx, rules, {
       totalPaise: pricing.totalPaise,
       pin: address.pin,
@@ -618,11 +674,18 @@ async function outOfStock(db: Deps["db"], lines: OrderPricing["lines"]) {
   // Sold meanwhile and put back (a cancellation): the first line is named, as the update that failed was.
   const named = short.length > 0 ? short : lines.slice(0, 1);
   const [first] = named;
+  // Each line in the words pricing and the refusal from memory use for it, so a shopper told one way or the
+  // other in the same sale reads the same (which of them answers is a matter of milliseconds).
+  const words = (line: OrderPricing["lines"][number]) => {
+    const stock = Math.max(0, left.get(line.itemId) ?? 0);
+    const availability = stock > 0 && stock < line.quantity ? "insufficient_stock" : "out_of_stock";
+    return lineProblem({ name: line.name, availability, stock }) ?? "";
+  };
   return httpError(
     409,
     "out_of_stock",
     `${first?.name ?? "An item"} is out of stock. Please remove it from your cart.`,
-    Object.fromEntries(named.map((line) => [line.itemId, "out of stock"])),
+    Object.fromEntries(named.map((line) => [line.itemId, words(line)])),
   );
 }
 

@@ -36,9 +36,19 @@ const missingRow = () => new Error("The shop_settings row is missing: run the mi
  * rule with the change that uses it. Pages and /api/config use rememberSettings instead.
  */
 export async function readSettings(db: Pick<Db, "select">, env: SettingsEnv): Promise<ShopSettings> {
-  const [row] = await db.select().from(shopSettings).where(eq(shopSettings.id, 1));
+  const [row] = await settingsStatement(db);
   if (!row) throw missingRow();
   return presentSettings(row, env);
+}
+
+/** readSettings' read, for a caller sending it with other statements in one message (placeOrder). */
+export const settingsStatement = (db: Pick<Db, "select">) =>
+  db.select().from(shopSettings).where(eq(shopSettings.id, 1));
+
+/** The shipping rule from settingsStatement's row (drizzle's shape: rowOf). */
+export function shippingRuleOf(row: SettingsRow | undefined, env: SettingsEnv): ShippingRule {
+  if (!row) throw missingRow();
+  return presentSettings(row, env).shipping;
 }
 
 /** The shipping rule orders, the cart and the delivery check are priced with. */
