@@ -18,7 +18,7 @@ import {
   type PricedCode,
 } from "../../common/discount.ts";
 import type { DbOrTx } from "../db/client.ts";
-import { selectedRow } from "../db/message-transaction.ts";
+import { fromTemplate, selectedRow } from "../db/message-transaction.ts";
 import {
   cartItems,
   carts,
@@ -167,13 +167,22 @@ export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
  * them in one message with others (placeOrder); storedCartOf makes the same StoredCart of their rows.
  */
 export function lockedCartStatements(userId: string) {
+  const user = sql.placeholder("userId");
   return [
-    sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
-        from ${carts} where ${carts.userId} = ${userId} for update`,
-    sql`select ${cartItems.itemId} as "id", ${cartItems.kind} as "kind", ${cartItems.quantity} as "quantity",
+    fromTemplate(
+      "locked cart",
+      () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
+        from ${carts} where ${carts.userId} = ${user} for update`,
+      { userId },
+    ),
+    fromTemplate(
+      "cart lines",
+      () => sql`select ${cartItems.itemId} as "id", ${cartItems.kind} as "kind", ${cartItems.quantity} as "quantity",
           ${cartItems.addedPricePaise} as "addedPricePaise"
-        from ${cartItems} where ${cartItems.userId} = ${userId}
+        from ${cartItems} where ${cartItems.userId} = ${user}
         order by ${cartItems.createdAt}, ${cartItems.itemId}`,
+      { userId },
+    ),
   ];
 }
 
@@ -226,23 +235,39 @@ function lineQueries(db: DbOrTx, lines: readonly StoredLine[]) {
  * those combos (some read twice when a line is also a member; the last row of a slug stands, as alike).
  */
 export function lineStatements(db: DbOrTx, lines: readonly StoredLine[]) {
-  const { productQuery, comboQuery } = lineQueries(db, lines);
+  const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
   const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
-  const memberQuery = comboIds.length
-    ? db
-        .select(productColumns)
-        .from(products)
-        .where(
-          inArray(
-            products.slug,
-            db
-              .select({ slug: sql<string>`jsonb_array_elements_text(${combos.productSlugs})` })
-              .from(combos)
-              .where(inArray(combos.id, comboIds)),
-          ),
+  const products$ = sql.placeholder("slugs");
+  const combos$ = sql.placeholder("ids");
+  return [
+    slugs.length
+      ? fromTemplate(
+          "cart products",
+          () => db.select(productColumns).from(products).where(sql`${products.slug} = any(${products$})`),
+          { slugs },
         )
-    : null;
-  return [productQuery, comboQuery, memberQuery].filter((each) => each !== null);
+      : null,
+    comboIds.length
+      ? fromTemplate(
+          "cart combos",
+          () => db.select(comboColumns).from(combos).where(sql`${combos.id} = any(${combos$})`),
+          { ids: comboIds },
+        )
+      : null,
+    comboIds.length
+      ? fromTemplate(
+          "cart combo members",
+          () =>
+            db
+              .select(productColumns)
+              .from(products)
+              .where(
+                sql`${products.slug} in (select jsonb_array_elements_text(${combos.productSlugs}) from ${combos} where ${combos.id} = any(${combos$}))`,
+              ),
+          { ids: comboIds },
+        )
+      : null,
+  ].filter((each) => each !== null);
 }
 
 /** The lines resolved from the results of lineStatements' statements, in the same order. */

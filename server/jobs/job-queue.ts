@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
+import { fromTemplate, placeholderRows } from "../db/message-transaction.ts";
 import { jobs } from "../db/schema.ts";
 import { log, serializeError } from "../log.ts";
 
@@ -38,12 +39,19 @@ export async function enqueueJobs(db: Db | Tx, list: readonly NewJob[]): Promise
   await jobsInsert(db, list);
 }
 
-/** enqueueJobs' statement, not yet run, for a caller sending it with others in one message (placeOrder). */
-export function jobsInsert(db: Db | Tx, list: readonly NewJob[]) {
+function jobsInsert(db: Db | Tx, list: readonly NewJob[]) {
   return db
     .insert(jobs)
     .values(list.map((job) => ({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })))
     .onConflictDoNothing({ target: jobs.key });
+}
+
+/** enqueueJobs' statement, for a caller sending it with others in one message (placeOrder). */
+export function jobsStatement(db: Db | Tx, list: readonly NewJob[]) {
+  const { held, values, shape } = placeholderRows(
+    list.map((job) => ({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })),
+  );
+  return fromTemplate(`jobs ${shape}`, () => jobsInsert(db, held as NewJob[]), values);
 }
 
 /** A job whose worker neither finished nor failed it within this time is taken up by another worker. */

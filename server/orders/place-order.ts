@@ -34,8 +34,10 @@ import {
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
+  fromTemplate,
   inMessageTransaction,
   type MessageTransaction,
+  placeholderRows,
   rowOf,
   type Statement,
 } from "../db/message-transaction.ts";
@@ -61,7 +63,7 @@ import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
-import { jobsInsert } from "../jobs/job-queue.ts";
+import { jobsStatement } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { settingsStatement, shippingRuleOf } from "../settings/settings.data.ts";
@@ -180,7 +182,7 @@ export async function placeOrder(
     const jobs =
       payment.status === "placed"
         ? [
-            jobsInsert(deps.db, [
+            jobsStatement(deps.db, [
               orderMailJob(orderId, "placed"),
               ...whatsAppJobs(orderId, "placed", whatsappUpdates),
               confirmRequestJob(orderId),
@@ -190,7 +192,7 @@ export async function placeOrder(
         : [];
     // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
     const closing = [
-      clearCartStatement(deps.db, placement, key, orderId, destination.address),
+      clearCartStatement(placement, key, orderId, destination.address),
       ...jobs,
       ...stockStatements(pricing.lines),
     ];
@@ -222,17 +224,29 @@ type OrderEventRow = typeof orderEvents.$inferSelect;
 
 /** The Idempotency-Key's claim: a row returned when this request is the first with the key. */
 function claimStatement(db: Deps["db"], { buyer }: OrderPlacement, key: string, requestHash: string) {
-  return buyer.kind === "account"
-    ? db
+  const [key$, hash$] = [sql.placeholder("key"), sql.placeholder("requestHash")];
+  if (buyer.kind === "guest") {
+    return fromTemplate(
+      "guest order request claim",
+      () =>
+        db
+          .insert(guestOrderRequests)
+          .values({ key: key$, requestHash: hash$ })
+          .onConflictDoNothing()
+          .returning({ key: guestOrderRequests.key }),
+      { key, requestHash },
+    );
+  }
+  return fromTemplate(
+    "order request claim",
+    () =>
+      db
         .insert(orderRequests)
-        .values({ userId: buyer.userId, key, requestHash })
+        .values({ userId: sql.placeholder("userId"), key: key$, requestHash: hash$ })
         .onConflictDoNothing()
-        .returning({ key: orderRequests.key })
-    : db
-        .insert(guestOrderRequests)
-        .values({ key, requestHash })
-        .onConflictDoNothing()
-        .returning({ key: guestOrderRequests.key });
+        .returning({ key: orderRequests.key }),
+    { userId: buyer.userId, key, requestHash },
+  );
 }
 
 /**
@@ -289,10 +303,20 @@ function savedAddressStatement(
   db: Deps["db"],
   placement: Extract<OrderPlacement, { buyer: { kind: "account" } }>,
 ) {
-  return db
-    .select()
-    .from(addresses)
-    .where(and(eq(addresses.id, placement.request.addressId), eq(addresses.userId, placement.buyer.userId)));
+  return fromTemplate(
+    "saved address",
+    () =>
+      db
+        .select()
+        .from(addresses)
+        .where(
+          and(
+            eq(addresses.id, sql.placeholder("addressId")),
+            eq(addresses.userId, sql.placeholder("userId")),
+          ),
+        ),
+    { addressId: placement.request.addressId, userId: placement.buyer.userId },
+  );
 }
 
 /** The address the order goes to: an account's saved one (from savedAddressStatement's rows), or the guest's. */
@@ -499,46 +523,52 @@ function orderStatements(
   const now = new Date();
   const orderId = randomUUID();
   const row = orderRow(placement, pricing, destination, status);
-  const statements = [
-    db
-      .insert(orders)
-      .values({
-        ...row,
-        id: orderId,
-        number: numberFromSequence(now),
-        // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
-        codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning(),
-    db
-      .insert(orderLines)
-      .values(
-        pricing.lines.map(
-          (
-            { itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
-            position,
-          ) => ({
-            orderId,
-            position,
-            ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
-          }),
-        ),
-      )
-      .returning(),
-    db
-      .insert(orderEvents)
-      .values({
+  const order = placeholderRows([
+    {
+      ...row,
+      id: orderId,
+      number: NUMBER_FROM_SEQUENCE,
+      // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
+      codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
+      createdAt: now,
+      updatedAt: now,
+    },
+  ]);
+  const lines = placeholderRows(
+    pricing.lines.map(
+      ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
         orderId,
-        fromStatus: null,
-        toStatus: status,
-        actor: "customer",
-        actorUserId: row.userId,
-        note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
-        createdAt: now,
-      })
-      .returning(),
+        position,
+        ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
+      }),
+    ),
+  );
+  const events = placeholderRows([
+    {
+      orderId,
+      fromStatus: null,
+      toStatus: status,
+      actor: "customer" as const,
+      actorUserId: row.userId,
+      note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
+      createdAt: now,
+    },
+  ]);
+  const statements = [
+    fromTemplate(`order ${order.shape}`, () => db.insert(orders).values(order.held).returning(), {
+      ...order.values,
+      numberPrefix: numberPrefix(now),
+    }),
+    fromTemplate(
+      `order lines ${lines.shape}`,
+      () => db.insert(orderLines).values(lines.held).returning(),
+      lines.values,
+    ),
+    fromTemplate(
+      `order event ${events.shape}`,
+      () => db.insert(orderEvents).values(events.held).returning(),
+      events.values,
+    ),
   ];
   return { orderId, whatsappUpdates: row.whatsappUpdates, statements };
 }
@@ -556,12 +586,11 @@ function placedOrderOf([order, lines, events]: pg.QueryResult[]): PlacedOrder {
 
 /**
  * formatOrderNumber's number, made by the order's insert from the sequence (one round trip fewer than asking
- * for the next value first). The year is this process's, as formatOrderNumber takes it.
+ * for the next value first), with numberPrefix's year, this process's, as formatOrderNumber takes it.
  */
-function numberFromSequence(placedAt: Date) {
-  const prefix = formatOrderNumber(placedAt, 0).slice(0, -6);
-  return sql<string>`(select ${prefix} || lpad(n::text, greatest(6, length(n::text)), '0') from nextval(${orderNumbers.seqName}::regclass) as n)`;
-}
+const NUMBER_FROM_SEQUENCE = sql<string>`(select ${sql.placeholder("numberPrefix")} || lpad(n::text, greatest(6, length(n::text)), '0') from nextval(${orderNumbers.seqName}::regclass) as n)`;
+
+const numberPrefix = (placedAt: Date) => formatOrderNumber(placedAt, 0).slice(0, -6);
 
 /** What the order records of its buyer, money and address, as priced and resolved in this transaction. */
 function orderRow(
@@ -632,11 +661,22 @@ function stockStatements(lines: OrderPricing["lines"]) {
         ? -1
         : 1,
   );
+  const [quantity$, id$] = [sql.placeholder("quantity"), sql.placeholder("id")];
   return ordered.map(({ kind, itemId, quantity }) => {
     if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error(`bad quantity ${quantity}`);
     return kind === "product"
-      ? sql`update ${products} set stock = stock - ${quantity}, updated_at = now() where ${products.slug} = ${itemId}`
-      : sql`update ${combos} set stock = stock - ${quantity}, updated_at = now() where ${combos.id} = ${itemId}`;
+      ? fromTemplate(
+          "take product stock",
+          () =>
+            sql`update ${products} set stock = stock - ${quantity$}, updated_at = now() where ${products.slug} = ${id$}`,
+          { quantity, id: itemId },
+        )
+      : fromTemplate(
+          "take combo stock",
+          () =>
+            sql`update ${combos} set stock = stock - ${quantity$}, updated_at = now() where ${combos.id} = ${id$}`,
+          { quantity, id: itemId },
+        );
   });
 }
 
@@ -718,28 +758,36 @@ async function spendCode(
  * a guest's cart is in the browser, which empties it once the order is answered. The key records the order.
  */
 function clearCartStatement(
-  db: Deps["db"],
   { buyer }: OrderPlacement,
   key: string,
   orderId: string,
   address: Destination["address"],
 ): Statement {
+  const [order$, key$] = [sql.placeholder("orderId"), sql.placeholder("key")];
   if (buyer.kind === "guest") {
-    return db.update(guestOrderRequests).set({ orderId }).where(eq(guestOrderRequests.key, key));
+    return fromTemplate(
+      "guest key settled",
+      () =>
+        sql`update ${guestOrderRequests} set order_id = ${order$} where ${guestOrderRequests.key} = ${key$}`,
+      { orderId, key },
+    );
   }
-  const { userId } = buyer;
-  const now = new Date();
+  const [user$, now$] = [sql.placeholder("userId"), sql.placeholder("now")];
   // One statement (data-modifying CTEs, each on its own table): the cart row is already this transaction's
   // (locked when it was read).
-  return sql`
-    with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${userId}),
+  return fromTemplate(
+    "cart cleared",
+    () => sql`
+    with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${user$}),
     moved as (
-      update ${carts} set discount_code = null, version = version + 1, updated_at = ${now}
-      where ${carts.userId} = ${userId}
+      update ${carts} set discount_code = null, version = version + 1, updated_at = ${now$}
+      where ${carts.userId} = ${user$}
     ),
     keyed as (
-      update ${orderRequests} set order_id = ${orderId}
-      where ${orderRequests.userId} = ${userId} and ${orderRequests.key} = ${key}
+      update ${orderRequests} set order_id = ${order$}
+      where ${orderRequests.userId} = ${user$} and ${orderRequests.key} = ${key$}
     )
-    update ${addresses} set last_used_at = ${now}, updated_at = ${now} where ${addresses.id} = ${address.id}`;
+    update ${addresses} set last_used_at = ${now$}, updated_at = ${now$} where ${addresses.id} = ${sql.placeholder("addressId")}`,
+    { userId: buyer.userId, orderId, key, now: new Date(), addressId: address.id },
+  );
 }
