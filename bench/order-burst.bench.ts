@@ -187,7 +187,7 @@ export default async function orderBurstBench() {
         : "",
     );
     console.log(
-      `  per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU, PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / SHOPPERS).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, ${roundTrips.count} round trips)`,
+      `  per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU (${perOrder(nodeUsage.user / 1e6).toFixed(1)} user, ${perOrder(nodeUsage.system / 1e6).toFixed(1)} system), PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / SHOPPERS).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, ${roundTrips.count} round trips)`,
     );
   } finally {
     server.closeAllConnections();
