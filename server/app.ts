@@ -40,7 +40,7 @@ import { missedInvoiceRoutes } from "./invoices/missed-invoices.routes.ts";
 import { adminJobRoutes } from "./jobs/admin-jobs.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { whatsAppWebhookRoutes } from "./messaging/whatsapp.routes.ts";
-import { createMetrics, metricsHandler, observeRequests } from "./observability.ts";
+import { createMetrics, type Metrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
 import { adminOrderEditRoutes } from "./orders/edit-order.routes.ts";
@@ -90,7 +90,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 export function createShop(
   deps: Deps,
   options: AppOptions = {},
-): { app: Hono; listener: () => RequestListener } {
+): { app: Hono; metrics: Metrics; listener: () => RequestListener } {
   const app = new Hono();
   const { lifecycle } = options;
   const metrics = createMetrics({ pool: deps.db.$client, processMetrics: Boolean(deps.env.METRICS_TOKEN) });
@@ -251,6 +251,7 @@ export function createShop(
   let listener: RequestListener | undefined;
   return {
     app,
+    metrics,
     // Made on first use: the adapter puts its own Request and Response in place of the global ones, which
     // only a process that serves HTTP needs.
     listener: () => {

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { gatherMetricsForWorkers } from "./cluster-metrics.ts";
 import { log } from "./log.ts";
 
 /** A worker that lived at least this long had started well: the next one that ends is replaced at once. */
@@ -29,6 +30,7 @@ export function runWorkers(options: {
   let quickEnds = 0;
   let stopping = false;
   cluster.schedulingPolicy = cluster.SCHED_NONE;
+  gatherMetricsForWorkers();
 
   const fork = () => {
     const worker = cluster.fork(workerEnv);

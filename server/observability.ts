@@ -3,9 +3,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Pool } from "pg";
 import client from "prom-client";
 import { fromTrustedProxy } from "./auth/client-address.ts";
+import { clusterMetrics, isClusterWorker } from "./cluster-metrics.ts";
 import type { Env } from "./env.ts";
-import { notFound, routeOf } from "./errors.ts";
-import { accessLog } from "./log.ts";
+import { httpError, notFound, routeOf } from "./errors.ts";
+import { accessLog, log, serializeError } from "./log.ts";
 
 // What a proxy may hand on as a request id: short, printable, no room for a log-injection payload.
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -56,6 +57,8 @@ export function createMetrics(options: { pool?: Pool; processMetrics: boolean })
       help: "Background jobs (mails, scheduled runs) by status: queued, running, failed for good",
       labelNames: ["status"],
       registers: [registry],
+      // The same table read by every worker: summing their figures would count each job once per worker.
+      aggregator: "first",
       async collect() {
         // Read from the table on scrape: the queue is shared by every instance. With the database away
         // the last figures stand rather than failing the whole scrape.
@@ -154,6 +157,16 @@ export function metricsHandler(env: Env, metrics: Metrics) {
       return c.json({ error: { code: "unauthenticated", message: "A metrics token is required." } }, 401);
     }
     c.header("Cache-Control", "no-store");
-    return c.body(await metrics.registry.metrics(), 200, { "Content-Type": metrics.registry.contentType });
+    let text: string;
+    if (isClusterWorker()) {
+      try {
+        text = await clusterMetrics();
+      } catch (error) {
+        // A partial sum would read as a drop in every counter; Prometheus keeps the last scrape instead.
+        log.warn({ err: serializeError(error) }, "metrics of the shop's workers could not be gathered");
+        throw httpError(503, "unavailable", "The metrics of every worker could not be gathered. Try again.");
+      }
+    } else text = await metrics.registry.metrics();
+    return c.body(text, 200, { "Content-Type": metrics.registry.contentType });
   };
 }

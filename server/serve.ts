@@ -1,5 +1,7 @@
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { createShop } from "./app.ts";
+import { offerMetricsToPrimary } from "./cluster-metrics.ts";
 import { scheduleConfirmationLapses } from "./cod/confirmation.ts";
 import { createDb } from "./db/client.ts";
 import { loadPinDirectory } from "./delivery/pin-directory.ts";
@@ -30,7 +32,8 @@ export async function serve(
   });
   const lifecycle = createLifecycle();
   const deps = createDeps({ db, env });
-  const { listener } = createShop(deps, { lifecycle });
+  const { listener, metrics } = createShop(deps, { lifecycle });
+  if (cluster.isWorker) offerMetricsToPrimary(metrics.registry);
   // The session-and-cart listener starts now rather than at the first signed-in request: session copies are
   // trusted only one cookie lifetime after it listens (decision 069), and a worker started or replaced now
   // should be past that by the time shoppers reach it.

@@ -18,6 +18,7 @@ import { callHttp, type Instance, startInstance } from "./instances.ts";
 
 type Line = { pid: number; msg: string; requestId?: string; workerPid?: number };
 
+const METRICS_TOKEN = "two-workers-metrics-token";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a shop of two worker processes", () => {
@@ -85,7 +86,7 @@ describe("a shop of two worker processes", () => {
   beforeAll(async () => {
     shop = await startInstance(
       "cluster",
-      { SHOP_WORKERS: "2", TRUSTED_PROXIES: "127.0.0.1" },
+      { SHOP_WORKERS: "2", TRUSTED_PROXIES: "127.0.0.1", METRICS_TOKEN },
       { waitReady: false },
     );
     await until("two workers ready", () => readyPids().length === 2, 110_000);
@@ -209,6 +210,55 @@ describe("a shop of two worker processes", () => {
     } finally {
       for (const tab of tabs) tab.request.destroy();
     }
+  });
+
+  it("counts the requests of both workers in one scrape of /metrics, whichever worker answers it", async () => {
+    const workers = started().map((line) => line.workerPid as number);
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const requestId = randomUUID();
+      const response = await fetch(`${shop.url}${path}`, {
+        headers: { ...headers, "X-Request-Id": requestId, Connection: "close" },
+      });
+      return { status: response.status, text: await response.text(), pid: await answeredBy(requestId) };
+    };
+    const productsServed = (text: string) =>
+      Number(
+        text
+          .split("\n")
+          .find(
+            (line) =>
+              line.startsWith("shop_http_requests_total{") &&
+              line.includes('route="/api/products"') &&
+              line.includes('method="GET"') &&
+              line.includes('status="200"'),
+          )
+          ?.split(" ")
+          .at(-1) ?? 0,
+      );
+    const scrape = () => get("/metrics", { Authorization: `Bearer ${METRICS_TOKEN}` });
+
+    const before = await scrape();
+    expect(before.status).toBe(200);
+    const servedBy = new Set<number>();
+    let sent = 0;
+    while (sent < 100 && !workers.every((pid) => servedBy.has(pid))) {
+      const answer = await get("/api/products");
+      expect(answer.status).toBe(200);
+      servedBy.add(answer.pid);
+      sent++;
+    }
+    expect(servedBy).toEqual(new Set(workers));
+
+    const scrapedBy = new Set<number>();
+    for (let round = 0; round < 40 && !workers.every((pid) => scrapedBy.has(pid)); round++) {
+      const after = await scrape();
+      expect(after.status).toBe(200);
+      expect(productsServed(after.text) - productsServed(before.text)).toBe(sent);
+      // The jobs gauge is one table read by each worker: reported once, not once per worker.
+      expect(after.text).toMatch(/^shop_jobs\{status="queued"\} \d+$/m);
+      scrapedBy.add(after.pid);
+    }
+    expect(scrapedBy).toEqual(new Set(workers));
   });
 
   it("replaces a killed worker, answering all the while from the other", async () => {
