@@ -253,7 +253,9 @@ async function startWorkerShop(
     process.execPath,
     ["--import", "tsx", path.join(import.meta.dirname, "../server/main.ts")],
     {
-      stdio: ["ignore", "inherit", "inherit"],
+      // Its log goes to LOG_FILE; stdout carries only the file SMS provider's echo of every order's SMS
+      // (each is also a file under DATA_DIR/sms), which would bury the bench's table.
+      stdio: ["ignore", "ignore", "inherit"],
       env: {
         ...process.env,
         NODE_ENV: "production",
