@@ -132,6 +132,64 @@ describe("an instance that starts listening", () => {
       await second.end();
     }
   });
+
+  it("trusts nothing while a reconnect's read of the stamps is held up or cut, and refuses what was revoked meanwhile", async () => {
+    gone = await signUpViaApp(shop.app, "gone-while-loading@example.in");
+    const copies = await copiesOfBoth();
+    const second = startSecondInstance(shop);
+    const blocker = await shop.db.$client.connect();
+    const listenerPids = async () =>
+      (
+        await shop.db.execute<{ pid: number }>(sql`select pid from pg_stat_activity
+          where application_name = ${NOTIFY_LISTENER_APPLICATION_NAME} and datname = current_database()`)
+      ).rows.map((row) => row.pid);
+    /** The listener connections waiting on the lock: their read of the stamps is under way. */
+    const loadsWaiting = async () =>
+      (
+        await shop.db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+          where application_name = ${NOTIFY_LISTENER_APPLICATION_NAME} and wait_event_type = 'Lock'`)
+      ).rows[0]?.n ?? 0;
+    let revoked: Promise<unknown> | undefined;
+    try {
+      second.deps.live.listening();
+      await until(() => second.deps.live.listening());
+      await blocker.query("begin");
+      await blocker.query("lock table session_revocations in access exclusive mode");
+      await shop.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = ${NOTIFY_LISTENER_APPLICATION_NAME} and datname = current_database()`);
+      await until(() => !second.deps.live.listening());
+      let waiting = 0;
+      for (let tries = 0; tries < 200 && waiting < 2; tries++) {
+        waiting = await loadsWaiting();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(waiting).toBe(2);
+      // Both instances' listeners reconnected and wait in their read: neither counts as listening.
+      expect(second.deps.live.listening()).toBe(false);
+      expect(await addressSeen(second.app, copies.kept)).toBe(CHANGED_ADDRESS);
+      // Revoked now: its stamp is written at commit, behind the same lock.
+      revoked = shop.db.execute(sql`delete from sessions where user_id = ${gone.userId}`);
+      // Cut in the middle of the read: the reconnect starts over.
+      for (const pid of await listenerPids()) {
+        await shop.db.execute(sql`select pg_terminate_backend(${pid})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(second.deps.live.listening()).toBe(false);
+      await blocker.query("rollback");
+      await revoked;
+      await until(() => second.deps.live.listening());
+      await until(() => shop.deps.live.listening());
+      expect(await addressSeen(second.app, copies.gone)).toBeNull();
+      const queries = countQueries(second.deps.db.$client);
+      expect(await addressSeen(second.app, copies.kept)).toBe(ORIGINAL_ADDRESS);
+      expect(queries()).toBe(0);
+    } finally {
+      await blocker.query("rollback").catch(() => {});
+      blocker.release();
+      await revoked?.catch(() => {});
+      await second.end();
+    }
+  });
 });
 
 describe("session_revocations", () => {
