@@ -173,6 +173,10 @@ export function createShop(
       // Answered from the session copy the request carried (a refused copy is expired by a Set-Cookie): the
       // same cookies get the same answer while the copy would still be accepted.
       const cookies = memo.cookiesOf(c.req.header("cookie"));
+      // A session read from the database comes with a fresh copy: the next request carrying it is known at once.
+      if (answer.status === 200 && answer.headers.has("set-cookie")) {
+        memo.rememberIssued(c.req.header("cookie"), answer.headers.getSetCookie());
+      }
       if (!cookies || answer.status !== 200 || answer.headers.has("set-cookie") || !memo.remember(cookies)) {
         return answer;
       }
