@@ -13,6 +13,7 @@ import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminStaffRoutes } from "./admin/staff.routes.ts";
+import { setAnswerHeader } from "./answer-headers.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { sessionMemoOf, signedInUserOf } from "./auth/session.ts";
@@ -141,7 +142,7 @@ export function createShop(
   const api = new Hono()
     .use("*", async (c, next) => {
       await next();
-      if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+      if (!c.res.headers.has("Cache-Control")) setAnswerHeader(c, "Cache-Control", "no-store");
     })
     .use("*", requireSameOriginJson(deps.env))
     // What this instance remembers of a cart (decision 069) hears of a change by NOTIFY a few milliseconds
