@@ -20,7 +20,8 @@ type Plan =
       orders: { cookie: string; addressId: string }[];
       /** When to send (ms since the epoch), so the caller can measure from the first order, not this start. */
       startAt?: number;
-    };
+    }
+  | { kind: "sequence"; url: string; origin: string; orders: { cookie: string; addressId: string }[] };
 
 // The plan's cookies are too long for one argument: it comes as a file.
 const plan = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as Plan;
@@ -91,6 +92,49 @@ if (plan.kind === "streams") {
     for (const request of requests) request.destroy();
     process.exit(0);
   });
+} else if (plan.kind === "sequence") {
+  // One order at a time on one kept-alive connection: each answer's status is printed, and the next order waits
+  // for a line on stdin, so the shop can read its CPU between two answers with nothing else in flight.
+  const kept = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const lines = (async function* () {
+    let buffered = "";
+    for await (const chunk of process.stdin) {
+      buffered += chunk;
+      while (buffered.includes("\n")) {
+        buffered = buffered.slice(buffered.indexOf("\n") + 1);
+        yield;
+      }
+    }
+  })();
+  for (const { cookie, addressId } of plan.orders) {
+    const body = JSON.stringify({ addressId, paymentMethod: "cod" });
+    const status = await new Promise<number>((resolve) => {
+      const request = http.request(
+        `${plan.url}/api/orders`,
+        {
+          method: "POST",
+          agent: kept,
+          headers: {
+            "Content-Type": "application/json",
+            "Content-Length": Buffer.byteLength(body),
+            Origin: plan.origin,
+            Cookie: cookie,
+            "Idempotency-Key": randomUUID(),
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode ?? 0));
+        },
+      );
+      request.on("error", () => resolve(0));
+      request.end(body);
+    });
+    process.stdout.write(`${status}\n`);
+    await lines.next();
+  }
+  kept.destroy();
+  process.exit(0);
 } else {
   const { startAt } = plan;
   if (startAt) await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));

@@ -13,6 +13,7 @@ import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminStaffRoutes } from "./admin/staff.routes.ts";
+import { setAnswerHeader } from "./answer-headers.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { sessionMemoOf, signedInUserOf } from "./auth/session.ts";
@@ -141,7 +142,7 @@ export function createShop(
   const api = new Hono()
     .use("*", async (c, next) => {
       await next();
-      if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+      if (!c.res.headers.has("Cache-Control")) setAnswerHeader(c, "Cache-Control", "no-store");
     })
     .use("*", requireSameOriginJson(deps.env))
     // What this instance remembers of a cart (decision 069) hears of a change by NOTIFY a few milliseconds
@@ -173,6 +174,10 @@ export function createShop(
       // Answered from the session copy the request carried (a refused copy is expired by a Set-Cookie): the
       // same cookies get the same answer while the copy would still be accepted.
       const cookies = memo.cookiesOf(c.req.header("cookie"));
+      // A session read from the database comes with a fresh copy: the next request carrying it is known at once.
+      if (answer.status === 200 && answer.headers.has("set-cookie")) {
+        memo.rememberIssued(c.req.header("cookie"), answer.headers.getSetCookie());
+      }
       if (!cookies || answer.status !== 200 || answer.headers.has("set-cookie") || !memo.remember(cookies)) {
         return answer;
       }

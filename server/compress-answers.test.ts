@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { describe, expect, it } from "vitest";
 import { setUpTestApp } from "../tests/database.ts";
+import { setAnswerHeader } from "./answer-headers.ts";
 import { COMPRESS_FROM_BYTES, compressAnswers } from "./compress-answers.ts";
 
 const GZIP = { "Accept-Encoding": "gzip, deflate, br" };
@@ -46,6 +47,37 @@ describe("answers compressed per request", () => {
     expect(await plain.json()).toEqual(large);
     const page = await app.request("/page", { headers: GZIP });
     expect(page.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  it("says it varies by Accept-Encoding once, for a client that takes no encoding too", async () => {
+    const app = appWith();
+    app.get("/varies", (c) => {
+      c.header("Vary", "Cookie");
+      return c.json(large);
+    });
+    for (const headers of [{}, GZIP]) {
+      expect((await app.request("/large", { headers })).headers.get("vary")).toBe("Accept-Encoding");
+      expect((await app.request("/varies", { headers })).headers.get("vary")).toBe("Cookie, Accept-Encoding");
+    }
+    // A small answer is never compressed, so it does not vary by encoding, as hono's compress has it.
+    expect((await app.request("/small", { headers: GZIP })).headers.get("vary")).toBeNull();
+  });
+
+  it("sets a header on an answer whose headers cannot be changed in place, by making it again", async () => {
+    const app = new Hono();
+    app.use(async (c, next) => {
+      await next();
+      setAnswerHeader(c, "Cache-Control", "no-store");
+    });
+    app.get("/moved", () => Response.redirect("http://localhost/elsewhere", 302));
+    app.get("/made", (c) => c.json(small));
+    const moved = await app.request("/moved");
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("location")).toBe("http://localhost/elsewhere");
+    expect(moved.headers.get("cache-control")).toBe("no-store");
+    const made = await app.request("/made");
+    expect(made.headers.get("cache-control")).toBe("no-store");
+    expect(await made.json()).toEqual(small);
   });
 
   it("does not hold back a stream of events", async () => {

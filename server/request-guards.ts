@@ -25,28 +25,38 @@ function describeBytes(bytes: number) {
  */
 export function limitRequestBodies(env: Env): MiddlewareHandler {
   const maxSize = env.API_BODY_LIMIT_BYTES;
-  const limit = bodyLimit({
-    maxSize,
-    onError: () => {
-      throw httpError(
-        413,
-        "payload_too_large",
-        `The request body is larger than the ${describeBytes(maxSize)} the shop accepts.`,
-      );
-    },
-  });
+  const tooLarge = () => {
+    throw httpError(
+      413,
+      "payload_too_large",
+      `The request body is larger than the ${describeBytes(maxSize)} the shop accepts.`,
+    );
+  };
+  const limit = bodyLimit({ maxSize, onError: tooLarge });
   // A GET or HEAD never has a body here (the adapter does not read one), and asking would build the whole
   // fetch Request the adapter otherwise keeps lazy: a tenth of the cost of a catalogue answer.
   // A product photo (up to 10 MB, sent in base64) is the one body allowed to be larger, and its limit is
   // the upload route's own, after the owner check: counting a chunked body means holding it, so a limit
   // here would let anyone make the shop hold 14 MB per connection before hearing 401.
-  return (c, next) =>
-    c.req.method === "GET" ||
-    c.req.method === "HEAD" ||
-    SERVER_TO_SERVER.has(c.req.path) ||
-    (c.req.method === "POST" && c.req.path === PRODUCT_IMAGE_UPLOAD_PATH)
-      ? next()
-      : limit(c, next);
+  return (c, next) => {
+    if (
+      c.req.method === "GET" ||
+      c.req.method === "HEAD" ||
+      SERVER_TO_SERVER.has(c.req.path) ||
+      (c.req.method === "POST" && c.req.path === PRODUCT_IMAGE_UPLOAD_PATH)
+    ) {
+      return next();
+    }
+    // A declared length is the whole body (node's parser reads no more), so it is judged from the header,
+    // as bodyLimit judges it, but without asking for the body: that builds the adapter's fetch Request and a
+    // web stream over the socket, which the JSON read then drains, where the adapter otherwise reads the
+    // bytes straight off the request (0.3 ms of an order's CPU, measured over HTTP).
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && c.req.header("transfer-encoding") === undefined) {
+      return Number.parseInt(declared, 10) > maxSize ? tooLarge() : next();
+    }
+    return limit(c, next);
+  };
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

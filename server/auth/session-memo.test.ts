@@ -81,4 +81,40 @@ describe("the memo of accepted session copies", () => {
       memo.remember({ token: "a", data: Buffer.from('{"session":{}}').toString("base64url") }),
     ).toBeUndefined();
   });
+
+  it("remembers the copy Better Auth set under the token the browser will send with it", () => {
+    const memo = memoHearing({ current: "7" });
+    const data = copy();
+    const attributes = "Max-Age=60; Path=/; HttpOnly; SameSite=Lax";
+    expect(
+      memo.rememberIssued(`theme=dark; ${NAMES.token}=abc.sig`, [`${NAMES.data}=${data}; ${attributes}`])
+        ?.user.id,
+    ).toBe("user-1");
+    expect(memo.known({ token: "abc.sig", data })?.user.email).toBe("asha@example.in");
+    // A token set in the same answer is the one that comes back.
+    const other = copy({ label: "7", copyExpiresAt: Date.now() + 30_000 });
+    memo.rememberIssued(`${NAMES.token}=old.sig`, [
+      `${NAMES.token}=new.sig; Max-Age=604800; Path=/`,
+      `${NAMES.data}=; Max-Age=0; Path=/`,
+      `${NAMES.data}=${other}; ${attributes}`,
+    ]);
+    expect(memo.known({ token: "new.sig", data: other })).toBeDefined();
+    expect(memo.known({ token: "old.sig", data: other })).toBeUndefined();
+  });
+
+  it("remembers nothing from a removal, a copy in chunks or a header it could read differently", () => {
+    const memo = memoHearing({ current: "7" });
+    const data = copy();
+    const header = `${NAMES.token}=abc.sig`;
+    expect(
+      memo.rememberIssued(header, [`${NAMES.data}=${data}`, `${NAMES.data}=; Max-Age=0`]),
+    ).toBeUndefined();
+    expect(
+      memo.rememberIssued(header, [`${NAMES.data}=${data}`, `${NAMES.token}=; Max-Age=0`]),
+    ).toBeUndefined();
+    expect(memo.rememberIssued(header, [`${NAMES.data}.0=${data}`, `${NAMES.data}.1=x`])).toBeUndefined();
+    expect(memo.rememberIssued(`${header}; ${NAMES.token}=b`, [`${NAMES.data}=${data}`])).toBeUndefined();
+    expect(memo.rememberIssued(undefined, [`${NAMES.data}=${data}`])).toBeUndefined();
+    expect(memo.known({ token: "abc.sig", data })).toBeUndefined();
+  });
 });

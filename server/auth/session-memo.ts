@@ -31,6 +31,12 @@ export type SessionMemo = {
    * returns what they say.
    */
   remember: (cookies: SessionCookies) => KnownSession | undefined;
+  /**
+   * Remembers the copy Better Auth has just set (the Set-Cookie headers of its answer to this request's
+   * Cookie header) for the session it read, under the token cookie the browser will send with it; returns
+   * what it says.
+   */
+  rememberIssued: (header: string | null | undefined, setCookies: string[]) => KnownSession | undefined;
 };
 
 type Payload = {
@@ -88,6 +94,15 @@ export function createSessionMemo(
     return { token, data, ambiguous };
   };
 
+  const remember = (cookies: SessionCookies) => {
+    const session = decodeCopy(cookies.data);
+    if (!session) return undefined;
+    copies.delete(cookies.token);
+    if (copies.size >= MAX_COPIES) copies.delete(copies.keys().next().value as string);
+    copies.set(cookies.token, { data: cookies.data, session });
+    return session;
+  };
+
   return {
     cookiesOf(header) {
       const found = scan(header);
@@ -107,13 +122,32 @@ export function createSessionMemo(
       return undefined;
     },
     stillValid,
-    remember(cookies) {
-      const session = decodeCopy(cookies.data);
-      if (!session) return undefined;
-      copies.delete(cookies.token);
-      if (copies.size >= MAX_COPIES) copies.delete(copies.keys().next().value as string);
-      copies.set(cookies.token, { data: cookies.data, session });
-      return session;
+    remember,
+    rememberIssued(header, setCookies) {
+      // Better Auth wrote this copy from the session row it found by the token it had just verified, so it
+      // would accept the copy with that token on the next request as it accepts any copy it signed: the
+      // checks left are the ones each use makes (label, both expiries). Without this, that next request
+      // (in a sale, often the order itself) pays for Better Auth checking its own work: two HMACs, the
+      // copy's decoding and its endpoint machinery, about 0.8 ms of CPU (decision 069, fourth pass).
+      const cookieNames = names();
+      const sent = scan(header);
+      if (!cookieNames || !sent || sent.ambiguous) return undefined;
+      let token = sent.token;
+      let data: string | undefined;
+      for (const cookie of setCookies) {
+        const pair = cookie.split(";", 1)[0] ?? "";
+        const equals = pair.indexOf("=");
+        if (equals < 0) continue;
+        const name = pair.slice(0, equals).trim();
+        const value = pair.slice(equals + 1).trim();
+        if (name === cookieNames.token) token = value;
+        else if (name === cookieNames.data) data = value;
+        // A copy in chunks, as in cookiesOf, is left to Better Auth.
+        else if (name.startsWith(`${cookieNames.data}.`)) return undefined;
+      }
+      // An empty value is a removal (signed out, or the copy refused), not a copy.
+      if (!token || !data) return undefined;
+      return remember({ token, data });
     },
   };
 }

@@ -52,6 +52,8 @@ export async function currentUser(deps: Deps, c: Context): Promise<SessionUser |
   const setCookies = headers.getSetCookie();
   // A copy sent and no cookie set: Better Auth accepted the copy (a refused one is expired by a Set-Cookie).
   if (cookies && setCookies.length === 0) memo.remember(cookies);
+  // A fresh copy set: the next request, which carries it, is known without Better Auth.
+  else if (setCookies.length > 0) memo.rememberIssued(header, setCookies);
   // A session read from the database comes with a fresh signed copy for the cookie cache: passed on, so the
   // shopper's next request is answered without the database.
   for (const cookie of setCookies) c.header("Set-Cookie", cookie, { append: true });

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import {
   availabilityOf,
   type CartEntry,
+  type CartItemKind,
   type CartPricingInput,
   type PricedCart,
   type ResolvedLine,
@@ -17,6 +18,7 @@ import {
   type PricedCode,
 } from "../../common/discount.ts";
 import type { DbOrTx } from "../db/client.ts";
+import { fromTemplate, selectedRow } from "../db/message-transaction.ts";
 import {
   cartItems,
   carts,
@@ -111,9 +113,15 @@ export async function priceStoredCart(
   {
     shipping = null,
     payment = null,
-  }: { shipping?: ShippingRule | null; payment?: CartPricingInput["payment"] },
+    resolved,
+  }: {
+    shipping?: ShippingRule | null;
+    payment?: CartPricingInput["payment"];
+    /** The lines already resolved (placeOrder reads them with other statements); else they are read. */
+    resolved?: ResolvedLine[];
+  },
 ): Promise<LoadedCart> {
-  const lines = await resolveLines(db, stored.lines);
+  const lines = resolved ?? (await resolveLines(db, stored.lines));
   const standing = stored.discountCode ? await loadDiscountFor(db, buyer, stored.discountCode) : null;
   const pricedFor = (choice: CartPricingInput["payment"]) =>
     summarizeCart({ lines, discount: standing, version: stored.version, shipping, payment: choice });
@@ -155,40 +163,137 @@ export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
 }
 
 /**
+ * readStoredCart's two reads of an account's cart, the cart row locked, as statements for a caller that sends
+ * them in one message with others (placeOrder); storedCartOf makes the same StoredCart of their rows.
+ */
+export function lockedCartStatements(userId: string) {
+  const user = sql.placeholder("userId");
+  return [
+    fromTemplate(
+      "locked cart",
+      () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
+        from ${carts} where ${carts.userId} = ${user} for update`,
+      { userId },
+    ),
+    fromTemplate(
+      "cart lines",
+      () => sql`select ${cartItems.itemId} as "id", ${cartItems.kind} as "kind", ${cartItems.quantity} as "quantity",
+          ${cartItems.addedPricePaise} as "addedPricePaise"
+        from ${cartItems} where ${cartItems.userId} = ${user}
+        order by ${cartItems.createdAt}, ${cartItems.itemId}`,
+      { userId },
+    ),
+  ];
+}
+
+type AccountCartLine = { id: string; kind: CartItemKind; quantity: number; addedPricePaise: number };
+
+export function storedCartOf(cartRows: readonly unknown[], lineRows: readonly unknown[]): StoredCart {
+  const [cart] = cartRows as { version: number; discountCode: string | null }[];
+  if (!cart) return { version: 0, discountCode: null, lines: [] };
+  return { ...cart, lines: lineRows as AccountCartLine[] };
+}
+
+/**
  * What the catalogue says now about each line: name, picture, current price, stock and whether it is sold.
  * Inactive and unknown items are kept (marked), never dropped silently.
  */
 export async function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Promise<ResolvedLine[]> {
+  const { productQuery, comboQuery } = lineQueries(db, lines);
+  const productRows = productQuery ? await productQuery : [];
+  const comboRows = comboQuery ? await comboQuery : [];
+  const known = new Set(productRows.map((row) => row.slug));
+  const memberSlugs = [...new Set(comboRows.flatMap((row) => row.productSlugs))].filter(
+    (slug) => !known.has(slug),
+  );
+  const members = memberSlugs.length
+    ? await db.select(productColumns).from(products).where(inArray(products.slug, memberSlugs))
+    : [];
+  return resolvedLinesOf(lines, [...productRows, ...members], comboRows);
+}
+
+/** The lines' products and combos, for resolveLines to await one by one or placeOrder to send with others. */
+function lineQueries(db: DbOrTx, lines: readonly StoredLine[]) {
   const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
   const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
-  const productQuery = db
-    .select(productColumns)
-    .from(products)
-    .where(inArray(products.slug, slugs))
-    .orderBy(asc(products.slug));
-  const comboQuery = db
-    .select({
-      id: combos.id,
-      title: combos.title,
-      salePricePaise: combos.salePricePaise,
-      image: combos.image,
-      stock: combos.stock,
-      active: combos.active,
-      productSlugs: combos.productSlugs,
-    })
-    .from(combos)
-    .where(inArray(combos.id, comboIds))
-    .orderBy(asc(combos.id));
-  const productRows = slugs.length ? await productQuery : [];
-  const comboRows = comboIds.length ? await comboQuery : [];
-  const productsBySlug = new Map(productRows.map((row) => [row.slug, row]));
-  const memberSlugs = [...new Set(comboRows.flatMap((row) => row.productSlugs))].filter(
-    (slug) => !productsBySlug.has(slug),
+  return {
+    productQuery: slugs.length
+      ? db
+          .select(productColumns)
+          .from(products)
+          .where(inArray(products.slug, slugs))
+          .orderBy(asc(products.slug))
+      : null,
+    comboQuery: comboIds.length
+      ? db.select(comboColumns).from(combos).where(inArray(combos.id, comboIds)).orderBy(asc(combos.id))
+      : null,
+  };
+}
+
+/**
+ * resolveLines' reads as statements for one message: the lines' products, their combos, and the products in
+ * those combos (some read twice when a line is also a member; the last row of a slug stands, as alike).
+ */
+export function lineStatements(db: DbOrTx, lines: readonly StoredLine[]) {
+  const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
+  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
+  const products$ = sql.placeholder("slugs");
+  const combos$ = sql.placeholder("ids");
+  return [
+    slugs.length
+      ? fromTemplate(
+          "cart products",
+          () => db.select(productColumns).from(products).where(sql`${products.slug} = any(${products$})`),
+          { slugs },
+        )
+      : null,
+    comboIds.length
+      ? fromTemplate(
+          "cart combos",
+          () => db.select(comboColumns).from(combos).where(sql`${combos.id} = any(${combos$})`),
+          { ids: comboIds },
+        )
+      : null,
+    comboIds.length
+      ? fromTemplate(
+          "cart combo members",
+          () =>
+            db
+              .select(productColumns)
+              .from(products)
+              .where(
+                sql`${products.slug} in (select jsonb_array_elements_text(${combos.productSlugs}) from ${combos} where ${combos.id} = any(${combos$}))`,
+              ),
+          { ids: comboIds },
+        )
+      : null,
+  ].filter((each) => each !== null);
+}
+
+/** The lines resolved from the results of lineStatements' statements, in the same order. */
+export function linesFromResults(
+  lines: readonly StoredLine[],
+  results: readonly { rows: Record<string, unknown>[] }[],
+): ResolvedLine[] {
+  const remaining = [...results];
+  const next = () => remaining.shift()?.rows ?? [];
+  const productRows = lines.some((line) => line.kind === "product") ? next() : [];
+  const hasCombos = lines.some((line) => line.kind === "combo");
+  const comboRows = hasCombos ? next() : [];
+  const memberRows = hasCombos ? next() : [];
+  return resolvedLinesOf(
+    lines,
+    [...memberRows, ...productRows].map((raw) => selectedRow(productColumns, raw)),
+    comboRows.map((raw) => selectedRow(comboColumns, raw)),
   );
-  if (memberSlugs.length) {
-    const members = await db.select(productColumns).from(products).where(inArray(products.slug, memberSlugs));
-    for (const member of members) productsBySlug.set(member.slug, member);
-  }
+}
+
+function resolvedLinesOf(
+  lines: readonly StoredLine[],
+  productRows: readonly ProductRow[],
+  comboRows: readonly ComboRow[],
+): ResolvedLine[] {
+  const productsBySlug = new Map(productRows.map((row) => [row.slug, row]));
   const combosById = new Map(comboRows.map((row) => [row.id, row]));
 
   return lines.map((line): ResolvedLine => {
@@ -226,6 +331,19 @@ export async function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Pr
     };
   });
 }
+
+type ProductRow = { [K in keyof typeof productColumns]: (typeof productColumns)[K]["_"]["data"] };
+type ComboRow = { [K in keyof typeof comboColumns]: (typeof comboColumns)[K]["_"]["data"] };
+
+const comboColumns = {
+  id: combos.id,
+  title: combos.title,
+  salePricePaise: combos.salePricePaise,
+  image: combos.image,
+  stock: combos.stock,
+  active: combos.active,
+  productSlugs: combos.productSlugs,
+};
 
 const productColumns = {
   slug: products.slug,

@@ -1,4 +1,4 @@
-import { asc, eq, gt, inArray } from "drizzle-orm";
+import { asc, eq, gt, inArray, sql } from "drizzle-orm";
 import {
   type DeliveryRule,
   type PinPlace,
@@ -13,6 +13,7 @@ import type {
 } from "../../common/schemas/delivery.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
+import { fromTemplate } from "../db/message-transaction.ts";
 import { deliveryRules } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 import { lookUpPin } from "./pin-directory.ts";
@@ -32,12 +33,40 @@ export const unknownPin = (field: string, message = UNKNOWN_PIN_MESSAGE) =>
 
 /** The owner's rule that decides for this PIN (the longest matching prefix), or null. Uses the primary key. */
 export async function findDeliveryRule(db: DbOrTx, pin: string): Promise<DeliveryRule | null> {
-  const prefixes = Array.from({ length: pin.length }, (_, index) => pin.slice(0, index + 1));
   const rows = await db
     .select({ prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note })
     .from(deliveryRules)
-    .where(inArray(deliveryRules.prefix, prefixes));
+    .where(inArray(deliveryRules.prefix, prefixesOf(pin)));
   return ruleForPin(pin, rows);
+}
+
+const prefixesOf = (pin: string) => Array.from({ length: pin.length }, (_, index) => pin.slice(0, index + 1));
+
+/** findDeliveryRule's read, for a caller sending it with other statements in one message (placeOrder). */
+export function deliveryRuleStatement(db: DbOrTx, pin: string) {
+  return fromTemplate(
+    "delivery rule",
+    () =>
+      db
+        .select({ prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note })
+        .from(deliveryRules)
+        .where(sql`${deliveryRules.prefix} = any(${sql.placeholder("prefixes")})`),
+    { prefixes: prefixesOf(pin) },
+  );
+}
+
+/**
+ * deliveryTo's answer from deliveryRuleStatement's rows (prefix, rule, note as the table names them, which
+ * are also its keys).
+ */
+export async function deliveryFrom(
+  pin: string,
+  field: string,
+  rows: readonly Pick<Row, "prefix" | "rule" | "note">[],
+): Promise<{ place: PinPlace; rule: DeliveryRule | null }> {
+  const place = await lookUpPin(pin);
+  if (!place) throw unknownPin(field);
+  return { place, rule: ruleForPin(pin, rows) };
 }
 
 /** A PIN's place in the directory and the owner's rule for it; 400 on `field` when the directory lacks it. */

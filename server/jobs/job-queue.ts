@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
+import { fromTemplate, placeholderRows } from "../db/message-transaction.ts";
 import { jobs } from "../db/schema.ts";
 import { log, serializeError } from "../log.ts";
 
@@ -35,10 +36,22 @@ export type NewJob = { kind: string; payload: Record<string, unknown>; key?: str
 /** Queues several jobs in one statement (one round trip for a change that causes many), as enqueueJob does. */
 export async function enqueueJobs(db: Db | Tx, list: readonly NewJob[]): Promise<void> {
   if (list.length === 0) return;
-  await db
+  await jobsInsert(db, list);
+}
+
+function jobsInsert(db: Db | Tx, list: readonly NewJob[]) {
+  return db
     .insert(jobs)
     .values(list.map((job) => ({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })))
     .onConflictDoNothing({ target: jobs.key });
+}
+
+/** enqueueJobs' statement, for a caller sending it with others in one message (placeOrder). */
+export function jobsStatement(db: Db | Tx, list: readonly NewJob[]) {
+  const { held, values, shape } = placeholderRows(
+    list.map((job) => ({ kind: job.kind, payload: job.payload, key: job.key, runAt: job.runAt })),
+  );
+  return fromTemplate(`jobs ${shape}`, () => jobsInsert(db, held as NewJob[]), values);
 }
 
 /** A job whose worker neither finished nor failed it within this time is taken up by another worker. */

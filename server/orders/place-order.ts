@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import pg from "pg";
-import { type CartEntry, lineProblem } from "../../common/cart.ts";
+import type pg from "pg";
+import { type CartEntry, lineProblem, type ResolvedLine, type ShippingRule } from "../../common/cart.ts";
 import { notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
@@ -12,15 +12,41 @@ import type { PaymentMethod } from "../../common/orders.ts";
 import { NO_PREPAID_INCENTIVE } from "../../common/prepaid-incentive.ts";
 import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
-import { type Buyer, guestContacts, priceStoredCart, readStoredCart } from "../cart/priced-cart.ts";
+import {
+  type Buyer,
+  guestContacts,
+  lineStatements,
+  linesFromResults,
+  lockedCartStatements,
+  priceStoredCart,
+  readStoredCart,
+  type StoredCart,
+  storedCartOf,
+} from "../cart/priced-cart.ts";
 import { knownSoldOut, soldOutKey } from "../catalogue/sold-out.ts";
-import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
+import {
+  codRulesOf,
+  codRulesStatements,
+  decideCod,
+  readCodRules,
+  readPrepaidIncentive,
+} from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
+import {
+  fromTemplate,
+  inMessageTransaction,
+  type MessageTransaction,
+  placeholderRows,
+  rowOf,
+  type Statement,
+} from "../db/message-transaction.ts";
 import {
   addresses,
   cartItems,
   carts,
+  codPlaceRules,
+  codSettings,
   combos,
   guestOrderRequests,
   type OrderRow,
@@ -30,16 +56,17 @@ import {
   orderRequests,
   orders,
   products,
+  shopSettings,
 } from "../db/schema.ts";
-import { deliveryTo } from "../delivery/delivery.data.ts";
+import { deliveryFrom, deliveryRuleStatement } from "../delivery/delivery.data.ts";
 import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
-import { enqueueJobs } from "../jobs/job-queue.ts";
+import { jobsStatement } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
-import { readShippingRule } from "../settings/settings.data.ts";
+import { settingsStatement, shippingRuleOf } from "../settings/settings.data.ts";
 import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
@@ -96,46 +123,95 @@ export async function placeOrder(
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
-  const result = await deps.db
-    .transaction(async (tx) => {
-      const earlier = await claimRequest(tx, placement, key, requestHash);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
-      await queueGuestOnlinePayments(tx, placement);
-      // The cart before the address: in a sale, the many who come after the last unit are told so sooner.
-      const { pricing, usesPerCustomer } = await priceLockedCart(
-        tx,
-        deps,
-        placement.buyer,
-        placement.request.paymentMethod,
-      );
-      const destination = await resolveAddress(tx, placement);
-      const payment = await choosePayment(tx, deps.env, placement, pricing, destination);
-      const placed = await writeOrder(tx, placement, pricing, destination, payment);
-      const { order } = placed;
-      const orderId = order.id;
-      if (pricing.discount)
-        await spendCode(tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
-      await clearCart(tx, placement, key, orderId, destination.address);
-      // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
-      // confirmation SMS and their WhatsApp twins go in one statement.
-      if (payment.status === "placed") {
-        const whatsapp = order.whatsappUpdates;
-        await enqueueJobs(tx, [
-          orderMailJob(orderId, "placed"),
-          ...whatsAppJobs(orderId, "placed", whatsapp),
-          confirmRequestJob(orderId),
-          ...whatsAppJobs(orderId, "cod_confirm", whatsapp),
-        ]);
-      }
-      // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
-      await takeStockAndCommit(tx, pricing.lines);
-      return { orderId, replayed: false, mail: payment.status === "placed", placed };
-    })
-    .catch(async (error: unknown) => {
-      if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
-      if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
-      throw error;
+  // In a sale every round trip costs both cores (decision 069), so a placed order is three messages: BEGIN with
+  // the key's claim, the cart's locked read and the saved address; the settings, catalogue rows, delivery and
+  // COD rules it is priced and checked with; its rows, the cart emptied, its jobs, the stock and COMMIT.
+  const { buyer } = placement;
+  const opening = [
+    claimStatement(deps.db, placement, key, requestHash),
+    ...(isAccountOrder(placement)
+      ? [...lockedCartStatements(placement.buyer.userId), savedAddressStatement(deps.db, placement)]
+      : []),
+  ];
+  const result = await inMessageTransaction(deps.db, opening, async (transaction, opened) => {
+    const { tx } = transaction;
+    const [claim, cart, lines, saved] = opened;
+    const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
+    if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
+    await queueGuestOnlinePayments(tx, placement);
+    const stored =
+      buyer.kind === "account"
+        ? storedCartOf(cart?.rows ?? [], lines?.rows ?? [])
+        : await readStoredCart(tx, buyer, true);
+    // In a sale, the many who come after the last unit are told so here, before anything else is read.
+    await refuseKnownSoldOut(tx, deps, stored.lines);
+    const address = addressOf(placement, saved?.rows ?? []);
+    const method = placement.request.paymentMethod;
+    // Everything else the order is priced and checked with, in one message.
+    const reads = {
+      settings: settingsStatement(tx),
+      lines: lineStatements(tx, stored.lines),
+      delivery: address ? [deliveryRuleStatement(tx, address.pin)] : [],
+      cod: method === "cod" ? codRulesStatements(tx) : [],
+    };
+    const read = await transaction.send([reads.settings, ...reads.lines, ...reads.delivery, ...reads.cod]);
+    const take = (count: number) => read.splice(0, count);
+    const [settingsRow] = take(1)[0]?.rows ?? [];
+    const resolved = linesFromResults(stored.lines, take(reads.lines.length));
+    const [deliveryRows] = take(reads.delivery.length);
+    const [codRow, placeRows] = take(reads.cod.length);
+    // The cart before the address, as the shopper reads the page: a cart that cannot be had is what they fix first.
+    const { pricing, usesPerCustomer } = await priceLockedCart(tx, buyer, stored, method, {
+      shipping: shippingRuleOf(settingsRow && rowOf(shopSettings, settingsRow), deps.env),
+      resolved,
     });
+    const destination = await resolveAddress(placement, address, deliveryRows?.rows ?? []);
+    const codRules =
+      method === "cod"
+        ? codRulesOf(
+            codRow?.rows[0] && rowOf(codSettings, codRow.rows[0]),
+            (placeRows?.rows ?? []).map((row) => rowOf(codPlaceRules, row)),
+            deps.env,
+          )
+        : null;
+    const payment = await choosePayment(tx, deps.env, placement, pricing, destination, codRules);
+    const written = orderStatements(deps.db, placement, pricing, destination, payment);
+    const { orderId, whatsappUpdates } = written;
+    // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
+    // confirmation SMS and their WhatsApp twins go in one statement.
+    const jobs =
+      payment.status === "placed"
+        ? [
+            jobsStatement(deps.db, [
+              orderMailJob(orderId, "placed"),
+              ...whatsAppJobs(orderId, "placed", whatsappUpdates),
+              confirmRequestJob(orderId),
+              ...whatsAppJobs(orderId, "cod_confirm", whatsappUpdates),
+            ]),
+          ]
+        : [];
+    // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+    const closing = [
+      clearCartStatement(placement, key, orderId, destination.address),
+      ...jobs,
+      ...stockStatements(pricing.lines),
+    ];
+    let rows: pg.QueryResult[];
+    if (pricing.discount) {
+      // The code's use names the order, so it is spent once the order row is there.
+      rows = await transaction.send(written.statements);
+      await spendCode(tx, buyer, pricing.discount.code, usesPerCustomer, orderId);
+      await takeStockAndCommit(transaction, closing, pricing.lines);
+    } else {
+      rows = await takeStockAndCommit(transaction, [...written.statements, ...closing], pricing.lines);
+    }
+    const placed = placedOrderOf(rows);
+    return { orderId, replayed: false, mail: payment.status === "placed", placed };
+  }).catch(async (error: unknown) => {
+    if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
+    if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
+    throw error;
+  });
 
   if (result.mail) deps.jobs.wake();
   return { orderId: result.orderId, replayed: result.replayed, placed: result.placed };
@@ -146,30 +222,46 @@ export type PlacedOrder = { order: OrderRow; lines: OrderLineRow[]; events: Orde
 type OrderLineRow = typeof orderLines.$inferSelect;
 type OrderEventRow = typeof orderEvents.$inferSelect;
 
+/** The Idempotency-Key's claim: a row returned when this request is the first with the key. */
+function claimStatement(db: Deps["db"], { buyer }: OrderPlacement, key: string, requestHash: string) {
+  const [key$, hash$] = [sql.placeholder("key"), sql.placeholder("requestHash")];
+  if (buyer.kind === "guest") {
+    return fromTemplate(
+      "guest order request claim",
+      () =>
+        db
+          .insert(guestOrderRequests)
+          .values({ key: key$, requestHash: hash$ })
+          .onConflictDoNothing()
+          .returning({ key: guestOrderRequests.key }),
+      { key, requestHash },
+    );
+  }
+  return fromTemplate(
+    "order request claim",
+    () =>
+      db
+        .insert(orderRequests)
+        .values({ userId: sql.placeholder("userId"), key: key$, requestHash: hash$ })
+        .onConflictDoNothing()
+        .returning({ key: orderRequests.key }),
+    { userId: buyer.userId, key, requestHash },
+  );
+}
+
 /**
- * Claims the Idempotency-Key for this request, or returns the order an earlier request with it placed. A
- * concurrent request with the same key waits on the primary key until the first commits or fails.
+ * Null when this request claimed the Idempotency-Key (claimStatement), or the order an earlier request with it
+ * placed. A concurrent request with the same key waits on the primary key until the first commits or fails.
  */
 async function claimRequest(
   tx: Tx,
   placement: OrderPlacement,
   key: string,
   requestHash: string,
+  claimed: boolean,
 ): Promise<string | null> {
   const { buyer } = placement;
-  const claimed =
-    buyer.kind === "account"
-      ? await tx
-          .insert(orderRequests)
-          .values({ userId: buyer.userId, key, requestHash })
-          .onConflictDoNothing()
-          .returning({ key: orderRequests.key })
-      : await tx
-          .insert(guestOrderRequests)
-          .values({ key, requestHash })
-          .onConflictDoNothing()
-          .returning({ key: guestOrderRequests.key });
-  if (claimed.length > 0) return null;
+  if (claimed) return null;
   const [earlier] =
     buyer.kind === "account"
       ? await tx
@@ -203,33 +295,55 @@ async function queueGuestOnlinePayments(tx: Tx, { buyer, request }: OrderPlaceme
 
 type Destination = {
   address: Address & { id: string | null };
-  delivery: Awaited<ReturnType<typeof deliveryTo>>;
+  delivery: Awaited<ReturnType<typeof deliveryFrom>>;
 };
 
+/** An account's saved address the request names (none when it is not theirs). */
+function savedAddressStatement(
+  db: Deps["db"],
+  placement: Extract<OrderPlacement, { buyer: { kind: "account" } }>,
+) {
+  return fromTemplate(
+    "saved address",
+    () =>
+      db
+        .select()
+        .from(addresses)
+        .where(
+          and(
+            eq(addresses.id, sql.placeholder("addressId")),
+            eq(addresses.userId, sql.placeholder("userId")),
+          ),
+        ),
+    { addressId: placement.request.addressId, userId: placement.buyer.userId },
+  );
+}
+
+/** The address the order goes to: an account's saved one (from savedAddressStatement's rows), or the guest's. */
+function addressOf(placement: OrderPlacement, savedRows: readonly Record<string, unknown>[]) {
+  if (!isAccountOrder(placement)) return { ...(placement.request as GuestOrderRequest).address, id: null };
+  const [raw] = savedRows;
+  if (!raw) return null;
+  const saved = rowOf(addresses, raw);
+  return { ...saved, state: saved.state as Address["state"] };
+}
+
 /**
- * The address the order goes to (an account's saved one, or the guest's), held to the PIN directory and the
- * owner's delivery rules as they stand now, as checkout showed them.
+ * The address held to the PIN directory and the owner's delivery rules as they stand now (deliveryRuleStatement's
+ * rows), as checkout showed them.
  */
-async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destination> {
-  let address: Destination["address"];
-  if (isAccountOrder(placement)) {
-    const [saved] = await tx
-      .select()
-      .from(addresses)
-      .where(
-        and(eq(addresses.id, placement.request.addressId), eq(addresses.userId, placement.buyer.userId)),
-      );
-    if (!saved) {
-      throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
-        addressId: "is not one of your saved addresses",
-      });
-    }
-    address = { ...saved, state: saved.state as Address["state"] };
-  } else {
-    address = { ...(placement.request as GuestOrderRequest).address, id: null };
+async function resolveAddress(
+  placement: OrderPlacement,
+  address: Destination["address"] | null,
+  ruleRows: readonly Record<string, unknown>[],
+): Promise<Destination> {
+  if (!address) {
+    throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
+      addressId: "is not one of your saved addresses",
+    });
   }
   const field = isAccountOrder(placement) ? "addressId" : "address.pin";
-  const delivery = await deliveryTo(tx, address.pin, field);
+  const delivery = await deliveryFrom(address.pin, field, ruleRows as Parameters<typeof deliveryFrom>[2]);
   if (delivery.rule?.rule === "not_served") {
     const message = notServedMessage(delivery.place);
     throw httpError(422, "not_served", message, { [field]: message });
@@ -238,15 +352,20 @@ async function resolveAddress(tx: Tx, placement: OrderPlacement): Promise<Destin
 }
 
 /**
- * The cart priced with its rows locked, by the same loader and arithmetic as the cart and the checkout page
+ * The cart (read with its row locked) priced, by the same loader and arithmetic as the cart and the checkout page
  * show it, with the owner's prepaid incentive as it stands now for the way of paying chosen (whatever the
  * page showed): refused when an item cannot be had, the cart is empty, or its code cannot be used.
  */
-async function priceLockedCart(tx: Tx, deps: Deps, buyer: Buyer, method: PaymentMethod) {
-  const stored = await readStoredCart(tx, buyer, true);
-  await refuseKnownSoldOut(tx, deps, stored.lines);
+async function priceLockedCart(
+  tx: Tx,
+  buyer: Buyer,
+  stored: StoredCart,
+  method: PaymentMethod,
+  { shipping, resolved }: { shipping: ShippingRule; resolved: ResolvedLine[] },
+) {
   const { cart, usesPerCustomer } = await priceStoredCart(tx, buyer, stored, {
-    shipping: await readShippingRule(tx, deps.env),
+    shipping,
+    resolved,
     // The incentive is for paying online; cash on delivery is priced without it, so it is not read for one.
     payment: {
       method,
@@ -307,7 +426,7 @@ const codeRefused = (message: string, code: string) =>
   );
 
 /**
- * Cash on delivery where the owner's rules allow it (with the hours it has to be confirmed in); online
+ * Cash on delivery where the owner's rules allow it (`codRules` as read with the order's other statements) (with the hours it has to be confirmed in); online
  * payment within the holds of decisions 020 and 050.
  */
 async function choosePayment(
@@ -316,10 +435,11 @@ async function choosePayment(
   { buyer, request }: OrderPlacement,
   pricing: OrderPricing,
   { address, delivery }: Destination,
+  codRules: Awaited<ReturnType<typeof readCodRules>> | null,
 ): Promise<{ status: OrderStatus; confirmHours: number | null }> {
   if (request.paymentMethod === "cod") {
     // Read in this transaction, not from memory: the order is held to the rules as they stand when it is placed.
-    const rules = await readCodRules(tx, env);
+    const rules = codRules ?? (await readCodRules(tx, env));
     const decision = await decideCod(tx, rules, {
       totalPaise: pricing.totalPaise,
       pin: address.pin,
@@ -392,65 +512,85 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The order row, its lines and its first event, as written. */
-async function writeOrder(
-  tx: Tx,
+/** The inserts of the order row, its lines and its first event, each returning what it wrote. */
+function orderStatements(
+  db: Deps["db"],
   placement: OrderPlacement,
   pricing: OrderPricing,
   destination: Destination,
   { status, confirmHours }: { status: OrderStatus; confirmHours: number | null },
-): Promise<PlacedOrder> {
+) {
   const now = new Date();
   const orderId = randomUUID();
   const row = orderRow(placement, pricing, destination, status);
-  const [order] = await tx
-    .insert(orders)
-    .values({
+  const order = placeholderRows([
+    {
       ...row,
       id: orderId,
-      number: numberFromSequence(now),
+      number: NUMBER_FROM_SEQUENCE,
       // A cash-on-delivery order waits for its shopper's confirmation until then (docs/decisions/065).
       codConfirmBy: confirmHours === null ? null : confirmDeadlineAfter(now, confirmHours),
       createdAt: now,
       updatedAt: now,
-    })
-    .returning();
-  if (!order) throw new Error("the order row was not written");
-  const lines = await tx
-    .insert(orderLines)
-    .values(
-      pricing.lines.map(
-        ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
-          orderId,
-          position,
-          ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
-        }),
-      ),
-    )
-    .returning();
-  const events = await tx
-    .insert(orderEvents)
-    .values({
+    },
+  ]);
+  const lines = placeholderRows(
+    pricing.lines.map(
+      ({ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable }, position) => ({
+        orderId,
+        position,
+        ...{ itemId, kind, name, image, unitPricePaise, quantity, lineTotalPaise, perishable },
+      }),
+    ),
+  );
+  const events = placeholderRows([
+    {
       orderId,
       fromStatus: null,
       toStatus: status,
-      actor: "customer",
+      actor: "customer" as const,
       actorUserId: row.userId,
       note: status === "placed" ? "Cash on delivery" : "Waiting for online payment",
       createdAt: now,
-    })
-    .returning();
-  return { order, lines, events };
+    },
+  ]);
+  const statements = [
+    fromTemplate(`order ${order.shape}`, () => db.insert(orders).values(order.held).returning(), {
+      ...order.values,
+      numberPrefix: numberPrefix(now),
+    }),
+    fromTemplate(
+      `order lines ${lines.shape}`,
+      () => db.insert(orderLines).values(lines.held).returning(),
+      lines.values,
+    ),
+    fromTemplate(
+      `order event ${events.shape}`,
+      () => db.insert(orderEvents).values(events.held).returning(),
+      events.values,
+    ),
+  ];
+  return { orderId, whatsappUpdates: row.whatsappUpdates, statements };
+}
+
+/** The order as orderStatements' inserts returned it (their results first, in order). */
+function placedOrderOf([order, lines, events]: pg.QueryResult[]): PlacedOrder {
+  const [orderRaw] = order?.rows ?? [];
+  if (!orderRaw) throw new Error("the order row was not written");
+  return {
+    order: rowOf(orders, orderRaw),
+    lines: (lines?.rows ?? []).map((each) => rowOf(orderLines, each)),
+    events: (events?.rows ?? []).map((each) => rowOf(orderEvents, each)),
+  };
 }
 
 /**
  * formatOrderNumber's number, made by the order's insert from the sequence (one round trip fewer than asking
- * for the next value first). The year is this process's, as formatOrderNumber takes it.
+ * for the next value first), with numberPrefix's year, this process's, as formatOrderNumber takes it.
  */
-function numberFromSequence(placedAt: Date) {
-  const prefix = formatOrderNumber(placedAt, 0).slice(0, -6);
-  return sql<string>`(select ${prefix} || lpad(n::text, greatest(6, length(n::text)), '0') from nextval(${orderNumbers.seqName}::regclass) as n)`;
-}
+const NUMBER_FROM_SEQUENCE = sql<string>`(select ${sql.placeholder("numberPrefix")} || lpad(n::text, greatest(6, length(n::text)), '0') from nextval(${orderNumbers.seqName}::regclass) as n)`;
+
+const numberPrefix = (placedAt: Date) => formatOrderNumber(placedAt, 0).slice(0, -6);
 
 /** What the order records of its buyer, money and address, as priced and resolved in this transaction. */
 function orderRow(
@@ -487,20 +627,29 @@ function orderRow(
   };
 }
 
-const { escapeLiteral } = pg;
-
 /**
- * Stock is taken by one UPDATE per line, sent with the COMMIT in one message (PostgreSQL's simple protocol runs
- * them in turn), so the row lock every order for the product waits on is held for the update and the commit's
- * flush, and not also for a round trip to this process, whose event loop is busiest exactly then, in a sale
- * (docs/decisions/069). The "stock >= 0" checks refuse a line there is not enough of: the
- * error stops the message before its COMMIT and the whole order rolls back; the last units go to the orders
- * whose updates reach them first. A new transaction is begun after the COMMIT for the one drizzle ends.
- * Nothing in the message is a parameter (the simple protocol takes none): the quantities are integers and the
- * keys are quoted as literals.
+ * Stock is taken by one UPDATE per line, the last statements of the message that carries the COMMIT
+ * (PostgreSQL's simple protocol runs them in turn), so the row lock every order for the product waits on is
+ * held for the update and the commit's flush, and not also for a round trip to this process, whose event loop
+ * is busiest exactly then, in a sale (docs/decisions/069). The "stock >= 0" checks refuse a line there is not
+ * enough of: the error stops the message before its COMMIT and the whole order rolls back; the last units go
+ * to the orders whose updates reach them first.
  */
-async function takeStockAndCommit(tx: Tx, lines: OrderPricing["lines"]) {
-  // Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts).
+async function takeStockAndCommit(
+  transaction: MessageTransaction,
+  statements: Statement[],
+  lines: OrderPricing["lines"],
+) {
+  try {
+    return await transaction.commitWith(statements);
+  } catch (error) {
+    if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
+    throw error;
+  }
+}
+
+/** Products, then combos, each by key: the order a cancellation puts stock back in (order-status.ts). */
+function stockStatements(lines: OrderPricing["lines"]) {
   const ordered = [...lines].sort((a, b) =>
     a.kind === b.kind
       ? a.itemId < b.itemId
@@ -512,17 +661,23 @@ async function takeStockAndCommit(tx: Tx, lines: OrderPricing["lines"]) {
         ? -1
         : 1,
   );
-  const updates = ordered.map(({ kind, itemId, quantity }) => {
+  const [quantity$, id$] = [sql.placeholder("quantity"), sql.placeholder("id")];
+  return ordered.map(({ kind, itemId, quantity }) => {
     if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error(`bad quantity ${quantity}`);
-    const [table, key] = kind === "product" ? ["products", "slug"] : ["combos", "id"];
-    return `update ${table} set stock = stock - ${quantity}, updated_at = now() where ${key} = ${escapeLiteral(itemId)}`;
+    return kind === "product"
+      ? fromTemplate(
+          "take product stock",
+          () =>
+            sql`update ${products} set stock = stock - ${quantity$}, updated_at = now() where ${products.slug} = ${id$}`,
+          { quantity, id: itemId },
+        )
+      : fromTemplate(
+          "take combo stock",
+          () =>
+            sql`update ${combos} set stock = stock - ${quantity$}, updated_at = now() where ${combos.id} = ${id$}`,
+          { quantity, id: itemId },
+        );
   });
-  try {
-    await tx.execute(sql.raw(`${updates.join(";\n")};\ncommit;\nbegin`));
-  } catch (error) {
-    if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
-    throw error;
-  }
 }
 
 const STOCK_CHECKS = ["products_stock_not_negative", "combos_stock_not_negative"];
@@ -559,11 +714,18 @@ async function outOfStock(db: Deps["db"], lines: OrderPricing["lines"]) {
   // Sold meanwhile and put back (a cancellation): the first line is named, as the update that failed was.
   const named = short.length > 0 ? short : lines.slice(0, 1);
   const [first] = named;
+  // Each line in the words pricing and the refusal from memory use for it, so a shopper told one way or the
+  // other in the same sale reads the same (which of them answers is a matter of milliseconds).
+  const words = (line: OrderPricing["lines"][number]) => {
+    const stock = Math.max(0, left.get(line.itemId) ?? 0);
+    const availability = stock > 0 && stock < line.quantity ? "insufficient_stock" : "out_of_stock";
+    return lineProblem({ name: line.name, availability, stock }) ?? "";
+  };
   return httpError(
     409,
     "out_of_stock",
     `${first?.name ?? "An item"} is out of stock. Please remove it from your cart.`,
-    Object.fromEntries(named.map((line) => [line.itemId, "out of stock"])),
+    Object.fromEntries(named.map((line) => [line.itemId, words(line)])),
   );
 }
 
@@ -595,30 +757,37 @@ async function spendCode(
  * An account's saved cart is emptied (its version moves, so other tabs follow) and its address marked used;
  * a guest's cart is in the browser, which empties it once the order is answered. The key records the order.
  */
-async function clearCart(
-  tx: Tx,
+function clearCartStatement(
   { buyer }: OrderPlacement,
   key: string,
   orderId: string,
   address: Destination["address"],
-) {
+): Statement {
+  const [order$, key$] = [sql.placeholder("orderId"), sql.placeholder("key")];
   if (buyer.kind === "guest") {
-    await tx.update(guestOrderRequests).set({ orderId }).where(eq(guestOrderRequests.key, key));
-    return;
+    return fromTemplate(
+      "guest key settled",
+      () =>
+        sql`update ${guestOrderRequests} set order_id = ${order$} where ${guestOrderRequests.key} = ${key$}`,
+      { orderId, key },
+    );
   }
-  const { userId } = buyer;
-  const now = new Date();
-  // One statement (data-modifying CTEs, each on its own table) where four round trips were: the cart row is
-  // already this transaction's (locked when it was priced).
-  await tx.execute(sql`
-    with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${userId}),
+  const [user$, now$] = [sql.placeholder("userId"), sql.placeholder("now")];
+  // One statement (data-modifying CTEs, each on its own table): the cart row is already this transaction's
+  // (locked when it was read).
+  return fromTemplate(
+    "cart cleared",
+    () => sql`
+    with emptied as (delete from ${cartItems} where ${cartItems.userId} = ${user$}),
     moved as (
-      update ${carts} set discount_code = null, version = version + 1, updated_at = ${now}
-      where ${carts.userId} = ${userId}
+      update ${carts} set discount_code = null, version = version + 1, updated_at = ${now$}
+      where ${carts.userId} = ${user$}
     ),
     keyed as (
-      update ${orderRequests} set order_id = ${orderId}
-      where ${orderRequests.userId} = ${userId} and ${orderRequests.key} = ${key}
+      update ${orderRequests} set order_id = ${order$}
+      where ${orderRequests.userId} = ${user$} and ${orderRequests.key} = ${key$}
     )
-    update ${addresses} set last_used_at = ${now}, updated_at = ${now} where ${addresses.id} = ${address.id}`);
+    update ${addresses} set last_used_at = ${now$}, updated_at = ${now$} where ${addresses.id} = ${sql.placeholder("addressId")}`,
+    { userId: buyer.userId, orderId, key, now: new Date(), addressId: address.id },
+  );
 }

@@ -5,6 +5,7 @@ import type { ShopSettings, ShopSettingsInput } from "../../common/schemas/setti
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { CatalogueCache } from "../catalogue/catalogue-cache.ts";
 import type { Db } from "../db/client.ts";
+import { fromTemplate } from "../db/message-transaction.ts";
 import { shopSettings } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { httpError } from "../errors.ts";
@@ -36,9 +37,22 @@ const missingRow = () => new Error("The shop_settings row is missing: run the mi
  * rule with the change that uses it. Pages and /api/config use rememberSettings instead.
  */
 export async function readSettings(db: Pick<Db, "select">, env: SettingsEnv): Promise<ShopSettings> {
-  const [row] = await db.select().from(shopSettings).where(eq(shopSettings.id, 1));
+  const [row] = await settingsQuery(db);
   if (!row) throw missingRow();
   return presentSettings(row, env);
+}
+
+const settingsQuery = (db: Pick<Db, "select">) =>
+  db.select().from(shopSettings).where(eq(shopSettings.id, 1));
+
+/** readSettings' read, for a caller sending it with other statements in one message (placeOrder). */
+export const settingsStatement = (db: Pick<Db, "select">) =>
+  fromTemplate("shop settings", () => settingsQuery(db), {});
+
+/** The shipping rule from settingsStatement's row (drizzle's shape: rowOf). */
+export function shippingRuleOf(row: SettingsRow | undefined, env: SettingsEnv): ShippingRule {
+  if (!row) throw missingRow();
+  return presentSettings(row, env).shipping;
 }
 
 /** The shipping rule orders, the cart and the delivery check are priced with. */
