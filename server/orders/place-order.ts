@@ -35,7 +35,6 @@ import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts"
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   fromTemplate,
-  inMessageTransaction,
   type MessageTransaction,
   placeholderRows,
   rowOf,
@@ -67,6 +66,7 @@ import { jobsStatement } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { settingsStatement, shippingRuleOf } from "../settings/settings.data.ts";
+import { placeTogether } from "./order-batch.ts";
 import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
@@ -133,7 +133,7 @@ export async function placeOrder(
       ? [...lockedCartStatements(placement.buyer.userId), savedAddressStatement(deps.db, placement)]
       : []),
   ];
-  const result = await inMessageTransaction(deps.db, opening, async (transaction, opened) => {
+  const result = await placeTogether(deps.db, opening, async (transaction, opened) => {
     const { tx } = transaction;
     const [claim, cart, lines, saved] = opened;
     const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
