@@ -78,6 +78,16 @@ describe("orders placed together", () => {
     // Orders went in savepoints of shared transactions: fewer commits than orders placed.
     const savepoints = sent.filter((each) => each.text.startsWith("savepoint batched_order")).length;
     const commits = sent.filter((each) => each.text === "commit" || each.text.endsWith(";\ncommit")).length;
+    console.log(
+      "DEBUG",
+      sent
+        .filter((each) => /commit|savepoint|rollback/.test(each.text))
+        .map(
+          (each) =>
+            each.text.slice(0, 60).replace(/\n/g, " ") + " ... " + each.text.slice(-40).replace(/\n/g, " "),
+        )
+        .join("\n"),
+    );
     expect(savepoints).toBeGreaterThan(1);
     expect(commits).toBeLessThan(15);
   }, 120_000);
