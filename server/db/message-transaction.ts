@@ -90,7 +90,7 @@ export async function inMessageTransaction<T>(
 }
 
 /** The statement as text, each parameter inlined as a literal. */
-export function inline(dialect: PgDialect, statement: Statement) {
+function inline(dialect: PgDialect, statement: Statement) {
   const { sql, params } = is(statement, SQL)
     ? dialect.sqlToQuery(statement)
     : "built" in statement
@@ -176,7 +176,7 @@ const RAW_DATE_TYPES = new Set([
   1187,
   1231,
 ]);
-export const RAW_DATES = {
+const RAW_DATES = {
   getTypeParser: (id: number, format?: "text" | "binary") =>
     RAW_DATE_TYPES.has(id) ? (value: string) => value : pg.types.getTypeParser(id, format),
 } as pg.CustomTypesConfig;

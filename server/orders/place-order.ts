@@ -33,7 +33,14 @@ import {
 } from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
-import { fromTemplate, placeholderRows, rowOf, type Statement } from "../db/message-transaction.ts";
+import {
+  fromTemplate,
+  inMessageTransaction,
+  type MessageTransaction,
+  placeholderRows,
+  rowOf,
+  type Statement,
+} from "../db/message-transaction.ts";
 import {
   addresses,
   cartItems,
@@ -60,7 +67,6 @@ import { jobsStatement } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { settingsStatement, shippingRuleOf } from "../settings/settings.data.ts";
-import { type OrderTransaction, placeTogether } from "./order-batch.ts";
 import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
@@ -127,7 +133,7 @@ export async function placeOrder(
       ? [...lockedCartStatements(placement.buyer.userId), savedAddressStatement(deps.db, placement)]
       : []),
   ];
-  const result = await placeTogether(deps.db, opening, async (transaction, opened) => {
+  const result = await inMessageTransaction(deps.db, opening, async (transaction, opened) => {
     const { tx } = transaction;
     const [claim, cart, lines, saved] = opened;
     const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
@@ -184,8 +190,12 @@ export async function placeOrder(
             ]),
           ]
         : [];
-    // Last, with the commit and the stock (takeStockAndCommit): the product's row lock is held only there.
-    const closing = [clearCartStatement(placement, key, orderId, destination.address), ...jobs];
+    // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+    const closing = [
+      clearCartStatement(placement, key, orderId, destination.address),
+      ...jobs,
+      ...stockStatements(pricing.lines),
+    ];
     let rows: pg.QueryResult[];
     if (pricing.discount) {
       // The code's use names the order, so it is spent once the order row is there.
@@ -623,17 +633,15 @@ function orderRow(
  * held for the update and the commit's flush, and not also for a round trip to this process, whose event loop
  * is busiest exactly then, in a sale (docs/decisions/069). The "stock >= 0" checks refuse a line there is not
  * enough of: the error stops the message before its COMMIT and the whole order rolls back; the last units go
- * to the orders whose updates reach them first. An order placed in a batch with others (order-batch.ts) leaves
- * its stock to the batch, which takes the units of all its orders at once, with its COMMIT.
+ * to the orders whose updates reach them first.
  */
 async function takeStockAndCommit(
-  transaction: OrderTransaction,
+  transaction: MessageTransaction,
   statements: Statement[],
   lines: OrderPricing["lines"],
 ) {
   try {
-    const taken = lines.map(({ kind, itemId, quantity }) => ({ kind, itemId, quantity }));
-    return await transaction.commitTaking(statements, { lines: taken, statements: stockStatements(lines) });
+    return await transaction.commitWith(statements);
   } catch (error) {
     if (isCheckViolation(error, STOCK_CHECKS)) throw Object.assign(new Error("stock shortfall"), { lines });
     throw error;
