@@ -80,7 +80,11 @@ function releaseClientOnFailedBegin(pool: pg.Pool) {
   const fresh = new WeakMap<pg.PoolClient, boolean>();
   pool.on("acquire", (client) => {
     if (!fresh.has(client)) {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      // Another wrapper of this client's own (dropConnectionOnReadTimeout), else pg's method looked up at each
+      // call, so whatever wraps pg.Client's prototype later still sees every query.
+      const own = Object.hasOwn(client, "query") ? client.query.bind(client) : null;
+      const query = (...args: unknown[]): unknown =>
+        own ? own(...(args as [string])) : Object.getPrototypeOf(client).query.apply(client, args);
       client.query = ((...args: unknown[]) => {
         const first = fresh.get(client);
         fresh.set(client, false);
