@@ -64,6 +64,17 @@ async function untilWaitingOnLock(client: pg.PoolClient) {
   throw new Error("the last message never waited on the product's row");
 }
 
+async function untilEnded(pid: number) {
+  for (let tries = 0; tries < 250; tries++) {
+    const { rows } = await shop.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_stat_activity where pid = ${pid}::int`,
+    );
+    if (rows[0]?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the backend that lost its client never ended");
+}
+
 const cuts: { name: string; answered: "503"; placed: boolean; plan: () => Plan }[] = [
   {
     name: "before the opening message (BEGIN, the key's claim, the cart's lock)",
@@ -111,8 +122,11 @@ const cuts: { name: string; answered: "503"; placed: boolean; plan: () => Plan }
         const sent = send();
         sent.catch(() => {});
         await untilWaitingOnLock(client);
+        const pid = pidOf(client);
         (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         await lock.release();
+        // The backend runs the rest of the message, COMMIT included, and ends when it cannot answer.
+        await untilEnded(pid);
         return sent;
       },
     }),
