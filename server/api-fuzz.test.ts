@@ -146,7 +146,7 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/cart": {},
   "GET /api/cart/version": {},
   "GET /api/cart/events": { stream: true },
-  "POST /api/cart/items": { body: addCartItemSchema },
+  "POST /api/cart/items": { body: addCartItemSchema, headers: idempotencyKey },
   "PUT /api/cart/items/:id": { body: setQuantitySchema },
   "DELETE /api/cart/items/:id": {},
   "DELETE /api/cart/items": {},

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { type CartEntry, type CartItemKind, MAX_QUANTITY, type PricedCart } from "../../common/cart.ts";
 import {
@@ -9,7 +10,7 @@ import {
 } from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
-import { cartItems, cartMerges, carts } from "../db/schema.ts";
+import { cartItems, cartMerges, cartRequests, carts } from "../db/schema.ts";
 import { findDiscountCode, findDiscountCodes, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { guestCart, loadPricedCart, resolveLines } from "./priced-cart.ts";
 
@@ -63,17 +64,46 @@ async function inTransaction<T>(db: Db, work: (tx: DbOrTx, abort: (result: T) =>
   }
 }
 
+/** What an add did: added, refused at the 99 limit, or found already done (or its key used for another add). */
+export type AddOutcome = "added" | "at_limit" | "repeated" | "key_reused";
+
 /**
  * Adds one: a new line starts at 1, an existing one gains 1, in one atomic upsert, so two devices
- * adding at the same moment both count. Returns false (and changes nothing) at the 99 limit.
+ * adding at the same moment both count. Changes nothing at the 99 limit. With an Idempotency-Key, an add
+ * already taken under it (its answer was lost and it was sent again) adds nothing: the retry waits on the
+ * cart's row lock while the first is still running, then finds its key.
  */
 export function addCartItem(
   db: Db,
   userId: string,
   item: { id: string; kind: CartItemKind; quantity: number; unitPricePaise: number },
-): Promise<boolean> {
-  return inTransaction(db, async (tx, abort) => {
+  key: string | null = null,
+): Promise<AddOutcome> {
+  return inTransaction<AddOutcome>(db, async (tx, abort) => {
     await touchCart(tx, userId);
+    if (key !== null) {
+      const requestHash = createHash("sha256")
+        .update(JSON.stringify([item.id, item.kind, item.quantity]))
+        .digest("hex");
+      const [fresh] = await tx
+        .insert(cartRequests)
+        .values({ userId, key, requestHash })
+        .onConflictDoNothing()
+        .returning({ key: cartRequests.key });
+      if (!fresh) {
+        const [earlier] = await tx
+          .select({ requestHash: cartRequests.requestHash })
+          .from(cartRequests)
+          .where(and(eq(cartRequests.userId, userId), eq(cartRequests.key, key)));
+        return abort(earlier?.requestHash === requestHash ? "repeated" : "key_reused");
+      }
+      // A retry comes within minutes; a day of keys is plenty, and the shopper's own rows are the only ones read.
+      await tx
+        .delete(cartRequests)
+        .where(
+          and(eq(cartRequests.userId, userId), lt(cartRequests.createdAt, sql`now() - interval '1 day'`)),
+        );
+    }
     const rows = await tx
       .insert(cartItems)
       .values({
@@ -94,7 +124,7 @@ export function addCartItem(
         setWhere: sql`${cartItems.quantity} < ${MAX_QUANTITY}`,
       })
       .returning({ quantity: cartItems.quantity });
-    return rows.length === 1 ? true : abort(false);
+    return rows.length === 1 ? "added" : abort("at_limit");
   });
 }
 

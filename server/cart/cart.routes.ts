@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import {
   addCartItemSchema,
@@ -7,6 +7,7 @@ import {
   quoteCartSchema,
   setQuantitySchema,
 } from "../../common/schemas/cart.ts";
+import { idempotencyKeySchema } from "../../common/schemas/orders.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -30,6 +31,24 @@ const encoder = new TextEncoder();
 const HEARTBEAT_MS = 25_000;
 /** How soon a browser opens the stream again after it closed (an instance restarting). */
 const RECONNECT_MS = 1_000;
+
+/**
+ * The add's Idempotency-Key, if it sent one (the web app does, per tap): an add sent again with it after its
+ * answer was lost is not added twice. Without one, every add adds, as before.
+ */
+function addKeyOf(c: Context): string | null {
+  const header = c.req.header("Idempotency-Key");
+  if (header === undefined) return null;
+  const key = idempotencyKeySchema.safeParse(header);
+  if (!key.success) {
+    throw httpError(
+      400,
+      "invalid_idempotency_key",
+      key.error.issues[0]?.message ?? "Idempotency-Key is not valid",
+    );
+  }
+  return key.data;
+}
 
 /** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
 export function cartRoutes(deps: Deps) {
@@ -136,6 +155,7 @@ export function cartRoutes(deps: Deps) {
       })
       .post("/items", validate("json", addCartItemSchema), async (c) => {
         const user = await requireUser(deps, c);
+        const key = addKeyOf(c);
         const { quantity = 1, ...item } = c.req.valid("json");
         const [line] = await resolveLines(db, [{ ...item, quantity, addedPricePaise: null }]);
         if (!line || line.unitPricePaise === null || line.availability === "not_sold") {
@@ -144,14 +164,23 @@ export function cartRoutes(deps: Deps) {
         if (line.availability === "out_of_stock") {
           throw httpError(409, "out_of_stock", `${line.name} is out of stock.`);
         }
-        const added = await addCartItem(db, user.id, {
-          ...item,
-          quantity,
-          unitPricePaise: line.unitPricePaise,
-        });
-        if (!added) {
+        const outcome = await addCartItem(
+          db,
+          user.id,
+          { ...item, quantity, unitPricePaise: line.unitPricePaise },
+          key,
+        );
+        if (outcome === "at_limit") {
           throw httpError(409, "quantity_limit", `You already have the most we allow of ${line.name} (99).`);
         }
+        if (outcome === "key_reused") {
+          throw httpError(
+            422,
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different item or quantity.",
+          );
+        }
+        c.header("Idempotent-Replayed", String(outcome === "repeated"));
         return c.json(await priceCart(db, user.id));
       })
       .put(

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
 import { placeOrderRequest, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { createApp } from "../app.ts";
 import { cartItems, combos, discountUses, products } from "../db/schema.ts";
@@ -295,6 +295,102 @@ describe("the signed-in cart", () => {
     const cart = await cartOf(laptop);
     expect(quantities(cart)).toEqual({ "badam-mix": 40, "sathu-maavu": 10, "haircare-combo": 10 });
     expect(cart.version).toBe(60);
+  });
+
+  it("takes an add sent again under its Idempotency-Key (its answer was lost) only once", async () => {
+    const account = await newAccount();
+    const keyed = (key: string, quantity = 2) =>
+      Promise.resolve(
+        shop.app.request(
+          "/api/cart/items",
+          jsonRequest({
+            method: "POST",
+            body: { id: "kids-bath-powder", kind: "product", quantity },
+            cookie: account.cookie,
+            headers: { "Idempotency-Key": key },
+          }),
+        ),
+      );
+    const key = randomUUID();
+    const first = await keyed(key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Idempotent-Replayed")).toBe("false");
+    const again = await keyed(key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(quantities(await again.json())).toEqual({ "kids-bath-powder": 2 });
+    // The key names that add: another quantity under it is refused, and nothing is added.
+    const reused = await keyed(key, 3);
+    expect(reused.status).toBe(422);
+    expect((await reused.json()).error.code).toBe("idempotency_key_reused");
+    expect((await keyed("not a key")).status).toBe(400);
+    // A new key is a new tap, and an add without a key adds, as before.
+    expect((await keyed(randomUUID(), 1)).status).toBe(200);
+    expect((await add(account, "kids-bath-powder")).status).toBe(200);
+    expect(quantities(await cartOf(account))).toEqual({ "kids-bath-powder": 4 });
+    // The same add sent 10 times at once is taken once.
+    const burst = randomUUID();
+    const statuses = await Promise.all(Array.from({ length: 10 }, () => keyed(burst, 3)));
+    expect(statuses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    expect(quantities(await cartOf(account))).toEqual({ "kids-bath-powder": 7 });
+  });
+
+  it("adds once when an add committed, its answer was a 503 (connection cut after the commit) and it is sent again", async () => {
+    const account = await newAccount();
+    // A second instance whose pool loses the connection it hands out first after the add's COMMIT: the add is
+    // in the database, the cart read for the answer fails, the shopper is told 503.
+    const instance = startSecondInstance(shop);
+    let cut: "off" | "armed" | "committed" = "off";
+    const wrapped = new WeakSet<object>();
+    instance.deps.db.$client.on("acquire", (client) => {
+      if (wrapped.has(client)) return;
+      wrapped.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      client.query = ((...args: unknown[]) => {
+        const first = args[0] as string | { text?: string };
+        const text = typeof first === "string" ? first : first?.text;
+        if (cut === "committed") {
+          cut = "off";
+          return shop.db
+            .execute(
+              sql`select pg_terminate_backend(${(client as unknown as { processID: number }).processID}::int, 5000)`,
+            )
+            .then(() => query(...args));
+        }
+        const result = query(...args);
+        if (cut === "armed" && text?.trim().toLowerCase() === "commit") {
+          void result.then(() => {
+            cut = "committed";
+          });
+        }
+        return result;
+      }) as typeof client.query;
+    });
+    try {
+      const key = randomUUID();
+      const send = () =>
+        Promise.resolve(
+          instance.app.request(
+            "/api/cart/items",
+            jsonRequest({
+              method: "POST",
+              body: { id: "face-wash-powder", kind: "product", quantity: 3 },
+              cookie: account.cookie,
+              headers: { "Idempotency-Key": key },
+            }),
+          ),
+        );
+      cut = "armed";
+      const lost = await send();
+      expect(lost.status).toBe(503);
+      expect((await lost.json()).error.code).toBe("unavailable");
+      expect(quantities(await cartOf(account))).toEqual({ "face-wash-powder": 3 });
+      const retried = await send();
+      expect(retried.status).toBe(200);
+      expect(quantities(await retried.json())).toEqual({ "face-wash-powder": 3 });
+    } finally {
+      await instance.end();
+    }
   });
 
   it("lets another device see a change through the version, from another app instance", async () => {

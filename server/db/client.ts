@@ -63,8 +63,42 @@ export function createDb(url: string, options: DbOptions = {}) {
     );
     if (statementTimeoutMs) dropConnectionOnReadTimeout(client);
   });
+  releaseClientOnFailedBegin(pool);
   const db = drizzle(pool, { schema });
   return { db, pool };
+}
+
+/**
+ * drizzle's transaction() (0.45) sends BEGIN before the try whose finally gives the client back, so a BEGIN
+ * that fails (its connection cut by pg_terminate_backend or a restart just as it was handed out) keeps that
+ * client checked out for the life of the process: a few of them and every request waits for a connection
+ * that never comes, long after the database is back (drizzle-team/drizzle-orm#6241, open). A client whose
+ * first query after it was handed out is drizzle's BEGIN, and fails, is given back here as broken, so the pool
+ * drops it; drizzle itself never gives that one back.
+ */
+function releaseClientOnFailedBegin(pool: pg.Pool) {
+  const fresh = new WeakMap<pg.PoolClient, boolean>();
+  pool.on("acquire", (client) => {
+    if (!fresh.has(client)) {
+      // Another wrapper of this client's own (dropConnectionOnReadTimeout), else pg's method looked up at each
+      // call, so whatever wraps pg.Client's prototype later still sees every query.
+      const own = Object.hasOwn(client, "query") ? client.query.bind(client) : null;
+      const query = (...args: unknown[]): unknown =>
+        own ? own(...(args as [string])) : Object.getPrototypeOf(client).query.apply(client, args);
+      client.query = ((...args: unknown[]) => {
+        const first = fresh.get(client);
+        fresh.set(client, false);
+        const result = query(...args);
+        const config = args[0] as { text?: unknown } | string | undefined;
+        const text = typeof config === "string" ? config : config?.text;
+        if (first && typeof text === "string" && /^begin\b(?!;)/i.test(text) && result instanceof Promise) {
+          result.catch((error: Error) => client.release(error));
+        }
+        return result;
+      }) as typeof client.query;
+    }
+    fresh.set(client, true);
+  });
 }
 
 /**

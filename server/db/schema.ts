@@ -384,6 +384,24 @@ export const cartMerges = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.mergeId] })],
 );
 
+/**
+ * The adds to a signed-in cart that named an Idempotency-Key: an add sent again after its answer was lost (a
+ * phone dropping off the network, a 503 after the commit) finds its key and adds nothing a second time. The
+ * hash is of what was asked, so a key reused for a different add is refused. Kept a day.
+ */
+export const cartRequests = pgTable(
+  "cart_requests",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] })],
+);
+
 // ---- Conversation: product questions, product reviews and contact messages.
 // Authors are referenced with ON DELETE SET NULL: a deleted account's questions and reviews stay, anonymised
 // (docs/decisions/057-conversation-after-account-deletion.md).

@@ -50,6 +50,10 @@ let server: {
   failNext?: { path: string; status: number; message: string };
   /** Holds the answers to these paths until released, to see what shows meanwhile. */
   hold?: Promise<void>;
+  /** Takes the next request to this path, then answers 503 as if its answer had been lost on the way. */
+  loseNextAnswer?: string;
+  /** The Idempotency-Keys of the adds taken: an add sent again under one is not added twice. */
+  addKeys: Set<string>;
 };
 
 const answer = (status: number, body: unknown) =>
@@ -76,10 +80,17 @@ async function handle(path: string, init: RequestInit): Promise<Response> {
   if (path === "/cart/quote") return answer(200, priced(body.items));
   if (path === "/cart" && method === "GET") return answer(200, priced(server.saved, server.version));
   if (path === "/cart/items" && method === "POST") {
-    const existing = server.saved.find((each) => each.id === body.id);
-    if (existing) existing.quantity += body.quantity;
-    else server.saved.push({ id: body.id, kind: body.kind, quantity: body.quantity });
-    return saved();
+    const key = (init.headers as Record<string, string> | undefined)?.["Idempotency-Key"];
+    if (key === undefined || !server.addKeys.has(key)) {
+      if (key !== undefined) server.addKeys.add(key);
+      const existing = server.saved.find((each) => each.id === body.id);
+      if (existing) existing.quantity += body.quantity;
+      else server.saved.push({ id: body.id, kind: body.kind, quantity: body.quantity });
+    }
+    const taken = saved();
+    if (server.loseNextAnswer !== path) return taken;
+    server.loseNextAnswer = undefined;
+    return answer(503, { error: { code: "unavailable", message: "The shop is briefly unavailable." } });
   }
   if (path.startsWith("/cart/items/") && method === "PUT") {
     const id = decodeURIComponent(path.slice("/cart/items/".length));
@@ -102,7 +113,7 @@ async function loadStore() {
 }
 
 beforeEach(() => {
-  server = { userId: null, saved: [], version: 0, calls: [] };
+  server = { userId: null, saved: [], version: 0, calls: [], addKeys: new Set() };
   const storage = { localStorage: memoryStorage(), sessionStorage: memoryStorage() };
   vi.stubGlobal("window", { ...storage, addEventListener() {}, removeEventListener() {} });
   vi.stubGlobal("localStorage", storage.localStorage);
@@ -188,6 +199,25 @@ describe("a signed-in shopper's cart", () => {
       .map((call) => (call.body as { quantity: number }).quantity);
     expect(sent).toEqual([2, 3, 4, 5]);
     expect(store.getCartSnapshot().cart.lines[0]?.quantity).toBe(5);
+  });
+
+  it("sends an add whose answer was lost again under the same key, and it is added once", async () => {
+    const store = await loadStore();
+    await store.ensureCartStarted();
+    server.loseNextAnswer = "/cart/items";
+    const added = await store.addItem({ id: "hair-growth-oil", kind: "product", name: "Hair Growth Oil" });
+    expect(added).toEqual({ ok: true });
+    const adds = server.calls.filter((call) => call.method === "POST" && call.path === "/cart/items");
+    expect(adds).toHaveLength(2);
+    expect(server.addKeys.size).toBe(1);
+    expect(store.getCartSnapshot().cart.lines.map((each) => [each.id, each.quantity])).toEqual([
+      ["neem-face-wash", 1],
+      ["hair-growth-oil", 1],
+    ]);
+    // The next tap is another add, under a key of its own.
+    await store.addItem({ id: "hair-growth-oil", kind: "product", name: "Hair Growth Oil" });
+    expect(server.addKeys.size).toBe(2);
+    expect(store.getCartSnapshot().cart.lines[1]?.quantity).toBe(2);
   });
 
   it("says why a change was refused and shows the cart as the server has it", async () => {

@@ -10,6 +10,7 @@ import {
   summarizeCart,
 } from "../../../common/cart.ts";
 import { api, isApiError } from "../../lib/api.ts";
+import { newRandomId } from "../../lib/random-id.ts";
 import { publishCartCount } from "./cart-count.ts";
 import {
   addUsedCode,
@@ -322,15 +323,37 @@ function changeAccount(
 
 export type CartItemInput = { id: string; kind: CartItemKind; name: string; quantity?: number };
 
+/** The waits before an add whose answer was lost is sent again. */
+const ADD_RETRY_MS = [300, 1_000];
+
+/**
+ * Sends an add, and sends it again when no answer came (the network dropped) or the shop was briefly
+ * unavailable (503): the add may have been taken before its answer was lost, so it goes under the same
+ * Idempotency-Key each time and the server adds it once.
+ */
+async function sendAdd(body: { id: string; kind: CartItemKind; quantity: number }): Promise<PricedCart> {
+  const key = newRandomId();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api<PricedCart>("/cart/items", {
+        method: "POST",
+        body,
+        headers: { "Idempotency-Key": key },
+      });
+    } catch (error) {
+      const lost = isApiError(error) && (error.status === 0 || error.status === 503);
+      const wait = ADD_RETRY_MS[attempt];
+      if (!lost || wait === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 export async function addItem(item: CartItemInput): Promise<CartResult> {
   await ensureCartStarted();
   if (snapshot.mode === "account") {
-    return changeAccount(null, () =>
-      api<PricedCart>("/cart/items", {
-        method: "POST",
-        body: { id: item.id, kind: item.kind, quantity: item.quantity ?? 1 },
-      }),
-    );
+    // One tap, one key.
+    return changeAccount(null, () => sendAdd({ id: item.id, kind: item.kind, quantity: item.quantity ?? 1 }));
   }
   if (snapshot.mode === "starting") return { ok: false, message: snapshot.loadError ?? "Please try again." };
   const { entries, added } = addEntry(
