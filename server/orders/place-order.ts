@@ -62,7 +62,7 @@ import { deliveryFrom, deliveryRuleStatement } from "../delivery/delivery.data.t
 import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
-import { httpError } from "../errors.ts";
+import { httpError, isDatabaseUnavailable } from "../errors.ts";
 import { jobsStatement } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
@@ -397,11 +397,16 @@ async function priceLockedCart(
  * already knows has run out (decision 069), before their cart is priced: the same refusal pricing would give,
  * naming the items with nothing left. An item only running short (some left, fewer than asked for) is left to
  * pricing and the stock update. When the read of the set this one shares with other orders fails in theirs,
- * pricing decides, as before.
+ * pricing decides, as before, unless the database is unavailable.
  */
 async function refuseKnownSoldOut(tx: Tx, deps: Deps, lines: readonly CartEntry[]) {
   if (lines.length === 0) return;
-  const soldOut = await knownSoldOut(deps.catalogue, tx).catch(() => null);
+  const soldOut = await knownSoldOut(deps.catalogue, tx).catch((error: unknown) => {
+    // Cut off or cut off from the database: if it was this transaction's read, the transaction is aborted and
+    // its next statement could only fail, so the order is answered 503 and its key left free.
+    if (isDatabaseUnavailable(error)) throw error;
+    return null;
+  });
   if (!soldOut || soldOut.size === 0) return;
   const gone = lines.flatMap((line) => {
     const name = soldOut.get(soldOutKey(line));

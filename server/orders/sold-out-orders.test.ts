@@ -6,7 +6,10 @@ import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
 import { setUpTestApp } from "../../tests/database.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { createApp } from "../app.ts";
+import { createDb } from "../db/client.ts";
 import { orderNumbers } from "../db/schema.ts";
+import { createDeps } from "../deps.ts";
 
 /**
  * Orders for a product the catalogue in memory already knows has run out (decision 069, "Orders at the peak"):
@@ -61,6 +64,17 @@ async function statementsDuring(work: () => Promise<unknown>) {
   return texts;
 }
 
+async function jobsSettled() {
+  for (let waited = 0; ; waited += 20) {
+    const { rows } = await shop.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from jobs where status in ('queued', 'running')`,
+    );
+    if (rows[0]?.n === 0) return;
+    if (waited > 10_000) throw new Error("the job queue never settled");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 beforeAll(async () => {
   shop.deps.catalogue.start();
   for (let waited = 0; !shop.deps.catalogue.listening(); waited += 10) {
@@ -89,6 +103,8 @@ describe("an order for what the catalogue knows has run out", () => {
       message: SOLD_OUT,
       fields: { [PRODUCT]: SOLD_OUT },
     });
+    // The first order's mails are sent by this process's job worker, which reads the shop's settings: done first.
+    await jobsSettled();
     let answer: Awaited<ReturnType<typeof place>> | undefined;
     const statements = await statementsDuring(async () => {
       answer = await place(third);
@@ -141,6 +157,43 @@ describe("an order for what the catalogue knows has run out", () => {
       expect(await stockOf(shop.db, PRODUCT)).toBe(0);
     }
   }, 60_000);
+});
+
+describe("an order whose read of what has run out fails in its own transaction", () => {
+  it("is answered 503 and can be placed again under its key, not carried on in an aborted transaction", async () => {
+    // An instance whose statements are cut off at 400 ms, as DB_STATEMENT_TIMEOUT_MS does.
+    const { db, pool } = createDb(shop.env.DATABASE_URL ?? "", { max: 3, statementTimeoutMs: 400 });
+    const deps = createDeps({ db, env: shop.env });
+    const app = createApp(deps);
+    const blocker = await shop.db.$client.connect();
+    try {
+      deps.catalogue.start();
+      for (let waited = 0; !deps.catalogue.listening(); waited += 10) {
+        if (waited > 5_000) throw new Error("the catalogue listener never connected");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const shopper = await customer();
+      const key = randomUUID();
+      const order = () =>
+        placeOrderRequest(app, shopper.cookie, { addressId: shopper.addressId, paymentMethod: "cod" }, key);
+      // The read of what has run out waits on combos past the statement timeout: this order's transaction is
+      // aborted by it, and its next statement could only fail.
+      await blocker.query("begin");
+      await blocker.query("lock table combos in access exclusive mode");
+      const cut = await order();
+      await blocker.query("rollback");
+      expect(cut.status).toBe(503);
+      expect(((await cut.json()) as { error: { code: string } }).error.code).toBe("unavailable");
+      const placed = await order();
+      expect(placed.status).toBe(201);
+    } finally {
+      await blocker.query("rollback").catch(() => {});
+      blocker.release();
+      await deps.catalogue.stop();
+      await deps.live.stop();
+      await pool.end();
+    }
+  });
 });
 
 describe("a new order's answer", () => {
