@@ -27,6 +27,39 @@ type Plan =
 const plan = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as Plan;
 const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
+/** One order placed as the shop's checkout sends it; its status (0 for no answer) and how long it took. */
+function placeOrder(
+  to: { url: string; origin: string },
+  agent: http.Agent,
+  cookie: string,
+  addressId: string,
+) {
+  return new Promise<{ status: number; ms: number }>((resolve) => {
+    const body = JSON.stringify({ addressId, paymentMethod: "cod" });
+    const sent = performance.now();
+    const request = http.request(
+      `${to.url}/api/orders`,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(body),
+          Origin: to.origin,
+          Cookie: cookie,
+          "Idempotency-Key": randomUUID(),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - sent }));
+      },
+    );
+    request.on("error", () => resolve({ status: 0, ms: performance.now() - sent }));
+    request.end(body);
+  });
+}
+
 if (plan.kind === "streams") {
   let open = 0;
   let failed = 0;
@@ -107,29 +140,7 @@ if (plan.kind === "streams") {
     }
   })();
   for (const { cookie, addressId } of plan.orders) {
-    const body = JSON.stringify({ addressId, paymentMethod: "cod" });
-    const status = await new Promise<number>((resolve) => {
-      const request = http.request(
-        `${plan.url}/api/orders`,
-        {
-          method: "POST",
-          agent: kept,
-          headers: {
-            "Content-Type": "application/json",
-            "Content-Length": Buffer.byteLength(body),
-            Origin: plan.origin,
-            Cookie: cookie,
-            "Idempotency-Key": randomUUID(),
-          },
-        },
-        (response) => {
-          response.resume();
-          response.on("end", () => resolve(response.statusCode ?? 0));
-        },
-      );
-      request.on("error", () => resolve(0));
-      request.end(body);
-    });
+    const { status } = await placeOrder(plan, kept, cookie, addressId);
     process.stdout.write(`${status}\n`);
     await lines.next();
   }
@@ -140,35 +151,7 @@ if (plan.kind === "streams") {
   if (startAt) await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
   const started = performance.now();
   const results = await Promise.all(
-    plan.orders.map(
-      ({ cookie, addressId }) =>
-        new Promise<{ status: number; ms: number }>((resolve) => {
-          const body = JSON.stringify({ addressId, paymentMethod: "cod" });
-          const sent = performance.now();
-          const request = http.request(
-            `${plan.url}/api/orders`,
-            {
-              method: "POST",
-              agent,
-              headers: {
-                "Content-Type": "application/json",
-                "Content-Length": Buffer.byteLength(body),
-                Origin: plan.origin,
-                Cookie: cookie,
-                "Idempotency-Key": randomUUID(),
-              },
-            },
-            (response) => {
-              response.resume();
-              response.on("end", () =>
-                resolve({ status: response.statusCode ?? 0, ms: performance.now() - sent }),
-              );
-            },
-          );
-          request.on("error", () => resolve({ status: 0, ms: performance.now() - sent }));
-          request.end(body);
-        }),
-    ),
+    plan.orders.map(({ cookie, addressId }) => placeOrder(plan, agent, cookie, addressId)),
   );
   const seconds = (performance.now() - started) / 1000;
   const times = results.map((result) => result.ms).sort((a, b) => a - b);
