@@ -17,11 +17,20 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(pgError("08006", "connection failure"))).toBe(true);
     expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
     expect(isDatabaseUnavailable(new Error("Query read timeout"))).toBe(true);
+    // A stopped server's Unix socket is no longer in its folder.
+    const noSocket = Object.assign(new Error("connect ENOENT /data/postgres/.s.PGSQL.5432"), {
+      code: "ENOENT",
+      syscall: "connect",
+    });
+    expect(isDatabaseUnavailable(noSocket)).toBe(true);
   });
 
   it("leaves real bugs and constraint violations alone", () => {
     expect(isDatabaseUnavailable(pgError("23505", "duplicate key value"))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("x is undefined"))).toBe(false);
+    // A file the shop reads that is missing is a bug, not a database that is away.
+    const missingFile = Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT", syscall: "open" });
+    expect(isDatabaseUnavailable(missingFile)).toBe(false);
     const loop = new Error("loop") as Error & { cause?: unknown };
     loop.cause = loop;
     expect(isDatabaseUnavailable(loop)).toBe(false);

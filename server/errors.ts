@@ -40,7 +40,8 @@ export function errorBody(code: string, message: string, fields?: Record<string,
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
-// How a database that is down, restarting, frozen or overloaded shows itself: Node's socket errors,
+// How a database that is down, restarting, frozen or overloaded shows itself: Node's socket errors (and a
+// missing Unix socket),
 // PostgreSQL's connection-exception class (08), operator intervention (57P01 terminated by an
 // administrator, 57P02/57P03 restarting), a statement cut off by statement_timeout (57014), too many
 // connections (53300), and pg's own messages for a connection it lost or gave up waiting for.
@@ -79,6 +80,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       errors?: unknown;
     };
     if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+    // A Unix socket whose server has stopped is gone from its folder: connecting to it finds no such file.
+    if (code === "ENOENT" && (current as { syscall?: unknown }).syscall === "connect") return true;
     if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
     queue.push(cause);
     if (Array.isArray(errors)) queue.push(...errors);

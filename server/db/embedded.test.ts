@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { isPostmasterOf, startEmbeddedPostgres } from "./embedded.ts";
 
@@ -33,6 +34,53 @@ describe("a stale postmaster.pid", () => {
     } finally {
       await second.stop();
       bystander.kill();
+    }
+  });
+});
+
+describe("the embedded cluster's address", () => {
+  const folders: string[] = [];
+  afterAll(async () => {
+    for (const folder of folders) await rm(folder, { recursive: true, force: true });
+  });
+
+  const serverAddress = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<{ address: string | null }>("select inet_server_addr() as address")).rows[0]
+        ?.address;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it("is its Unix socket, in the cluster's own folder, and 127.0.0.1 still answers", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "shop-socket-"));
+    folders.push(dataDir);
+    const cluster = await startEmbeddedPostgres(dataDir);
+    try {
+      expect(new URL(cluster.url).searchParams.get("host")).toBe(path.join(dataDir, "postgres"));
+      // A connection over a Unix socket has no server address.
+      expect(await serverAddress(cluster.url)).toBeNull();
+      expect(await serverAddress(cluster.url.replace(/\?.*$/, ""))).toBe("127.0.0.1");
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it("is 127.0.0.1 when the folder's path is too long for a socket", async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), "shop-socket-"));
+    folders.push(parent);
+    // As root, PostgreSQL runs as another user, who must be able to pass through the parent too.
+    await chmod(parent, 0o711);
+    const dataDir = path.join(parent, "d".repeat(90));
+    const cluster = await startEmbeddedPostgres(dataDir);
+    try {
+      expect(cluster.url).not.toContain("?host=");
+      expect(await serverAddress(cluster.url)).toBe("127.0.0.1");
+    } finally {
+      await cluster.stop();
     }
   });
 });

@@ -29,10 +29,28 @@ export function releaseSignalHooks() {
 const DATABASE = "shop";
 const USER = "shop";
 
+// Linux's limit on a socket's path (sun_path, 108 bytes with its final NUL).
+const SOCKET_PATH_LIMIT = 107;
+
+/**
+ * The URL of the embedded cluster: through its Unix socket in the cluster's own folder when the socket's path
+ * fits, else through 127.0.0.1. A query over the socket costs both sides less CPU than over loopback TCP: on
+ * this machine about a third less of the shop's and a quarter less of PostgreSQL's (decision 069, sixth pass).
+ */
+function embeddedUrl(password: string, port: number, database: string, socketDir: string) {
+  const base = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  return socketDir ? `${base}?host=${encodeURIComponent(socketDir)}` : base;
+}
+
+function socketFits(clusterDir: string, port: number) {
+  return path.join(clusterDir, `.s.PGSQL.${port}`).length <= SOCKET_PATH_LIMIT;
+}
+
 /**
  * Starts (initialising on first use) a PostgreSQL cluster inside `dataDir/postgres`.
- * Listens on 127.0.0.1 only, on a free port, with a password generated on first start
- * and kept beside the cluster, so two shops on one machine never collide.
+ * Listens on 127.0.0.1 only, on a free port, and on a Unix socket in the cluster's folder (only its owner may
+ * enter it), with a password generated on first start and kept beside the cluster, so two shops on one machine
+ * never collide.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -52,6 +70,7 @@ export async function startEmbeddedPostgres(
     ? randomBytes(18).toString("base64url")
     : (await readFile(passwordFile, "utf8")).trim();
   const port = options.port ?? (await findFreePort());
+  const socketDir = socketFits(clusterDir, port) ? clusterDir : "";
 
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -63,7 +82,12 @@ export async function startEmbeddedPostgres(
     // PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `unix_socket_directories=${socketDir}`,
+    ],
     onLog: log,
     onError: (error) => log(`[error] ${String(error)}`),
   });
@@ -77,9 +101,8 @@ export async function startEmbeddedPostgres(
   if (firstStart) await cluster.createDatabase(DATABASE);
 
   return {
-    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
-    adminUrl: (database: string) =>
-      `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    url: embeddedUrl(password, port, DATABASE, socketDir),
+    adminUrl: (database: string) => embeddedUrl(password, port, database, socketDir),
     port,
     clusterDir,
     stop: () => cluster.stop(),
@@ -158,7 +181,8 @@ export async function connectEmbeddedPostgres(dataDir: string) {
   }
   const pidFile = path.join(clusterDir, "postmaster.pid");
   if (existsSync(pidFile)) {
-    const [pidLine, , , portLine] = (await readFile(pidFile, "utf8")).split("\n");
+    // postmaster.pid: its PID, folder, start time, port, and socket folder (empty when it has none).
+    const [pidLine, , , portLine, socketLine = ""] = (await readFile(pidFile, "utf8")).split("\n");
     const pid = Number(pidLine);
     const port = Number(portLine);
     if (
@@ -171,7 +195,7 @@ export async function connectEmbeddedPostgres(dataDir: string) {
     ) {
       const password = (await readFile(path.join(root, "postgres-password"), "utf8")).trim();
       return {
-        url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+        url: embeddedUrl(password, port, DATABASE, socketLine.trim()),
         stop: async () => {},
       };
     }
