@@ -474,7 +474,7 @@ export default async function flashSaleBench() {
           origin: ORIGIN,
           orders: shoppers.map(({ cookie, addressId }) => ({ cookie, addressId })),
         }),
-      )) as { seconds: number; statuses: Record<string, number>; p50: number; p99: number };
+      )) as { seconds: number; statuses: Record<string, number>; p50: number; p99: number; cpuMs: number };
       const [left] = (
         await db.execute<{ stock: number }>(sql`select stock from products where slug = ${PRODUCT}`)
       ).rows;
@@ -503,10 +503,10 @@ export default async function flashSaleBench() {
       const oversold = Math.max(0, Number(orders?.n ?? 0) - STOCK) + Math.max(0, -(left?.stock ?? 0));
       const ordersPerSecond = placed / burst.seconds;
       console.log(
-        `\nBurst on ${shopName}: ${SHOPPERS} orders at once on ${STOCK} in stock: ${placed} placed, ${soldOut} sold out, ${fiveXx} 5xx/failed, oversold ${oversold}, stock left ${left?.stock}; ${burst.seconds.toFixed(2)} s, ${ordersPerSecond.toFixed(0)} orders/s, p50 ${burst.p50} ms, p99 ${burst.p99} ms; statuses ${JSON.stringify(burst.statuses)}`,
+        `\nBurst on ${shopName}: ${SHOPPERS} orders at once on ${STOCK} in stock: ${placed} placed, ${soldOut} sold out, ${fiveXx} 5xx/failed, oversold ${oversold}, stock left ${left?.stock}; ${burst.seconds.toFixed(2)} s, ${ordersPerSecond.toFixed(0)} orders/s, p50 ${burst.p50} ms, p99 ${burst.p99} ms; the crowd's client ${burst.cpuMs} ms CPU; statuses ${JSON.stringify(burst.statuses)}`,
       );
       console.log(
-        `Bare:  the same ${SHOPPERS} at once: ${bareBurst.seconds.toFixed(2)} s (${(SHOPPERS / bareBurst.seconds).toFixed(0)} answers/s; the shop ${(SHOPPERS / burst.seconds).toFixed(0)}, ratio ${(bareBurst.seconds / burst.seconds).toFixed(3)}), p50 ${bareBurst.p50} ms, p99 ${bareBurst.p99} ms; statuses ${JSON.stringify(bareBurst.statuses)}`,
+        `Bare:  the same ${SHOPPERS} at once: ${bareBurst.seconds.toFixed(2)} s (${(SHOPPERS / bareBurst.seconds).toFixed(0)} answers/s; the shop ${(SHOPPERS / burst.seconds).toFixed(0)}, ratio ${(bareBurst.seconds / burst.seconds).toFixed(3)}), p50 ${bareBurst.p50} ms, p99 ${bareBurst.p99} ms; the crowd's client ${bareBurst.cpuMs} ms CPU; statuses ${JSON.stringify(bareBurst.statuses)}`,
       );
       targets.push(
         [

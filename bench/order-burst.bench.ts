@@ -91,7 +91,13 @@ function burst(plan: unknown) {
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  return new Promise<{ seconds: number; statuses: Record<string, number>; p50: number; p99: number }>(
+  return new Promise<{
+    seconds: number;
+    statuses: Record<string, number>;
+    p50: number;
+    p99: number;
+    cpuMs: number;
+  }>(
     (resolve, reject) => {
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => {
@@ -187,7 +193,7 @@ export default async function orderBurstBench() {
         : "",
     );
     console.log(
-      `  per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU (${perOrder(nodeUsage.user / 1e6).toFixed(1)} user, ${perOrder(nodeUsage.system / 1e6).toFixed(1)} system), PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / SHOPPERS).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, ${roundTrips.count} round trips)`,
+      `  per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU (${perOrder(nodeUsage.user / 1e6).toFixed(1)} user, ${perOrder(nodeUsage.system / 1e6).toFixed(1)} system), PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / SHOPPERS).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, the crowd's client ${(result.cpuMs / 1000).toFixed(2)} s, ${roundTrips.count} round trips)`,
     );
   } finally {
     server.closeAllConnections();
