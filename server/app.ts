@@ -94,9 +94,13 @@ export function createShop(
 ): { app: Hono; metrics: Metrics; listener: () => RequestListener } {
   const app = new Hono();
   const { lifecycle } = options;
-  const metrics = createMetrics({ pool: deps.db.$client, processMetrics: Boolean(deps.env.METRICS_TOKEN) });
-  const replay = createReplay({ catalogue: deps.catalogue, env: deps.env, metrics, lifecycle });
   const memo = sessionMemoOf(deps);
+  const metrics = createMetrics({
+    pool: deps.db.$client,
+    processMetrics: Boolean(deps.env.METRICS_TOKEN),
+    sessions: memo,
+  });
+  const replay = createReplay({ catalogue: deps.catalogue, env: deps.env, metrics, lifecycle });
   const personal = createPersonalReplay({ memo, env: deps.env, metrics, lifecycle });
   // Outermost, so what they keep are the headers the app really sent.
   app.use(replay.record);

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { gatherMetricsForWorkers } from "./cluster-metrics.ts";
+import { relaySessionCopies } from "./cluster-sessions.ts";
 import { log } from "./log.ts";
 
 /** A worker that lived at least this long had started well: the next one that ends is replaced at once. */
@@ -31,6 +32,7 @@ export function runWorkers(options: {
   let stopping = false;
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   gatherMetricsForWorkers();
+  relaySessionCopies();
 
   const fork = () => {
     const worker = cluster.fork(workerEnv);

@@ -17,7 +17,12 @@ export type Metrics = ReturnType<typeof createMetrics>;
  * The Prometheus registry of one app. One per app, not prom-client's global one: tests build many
  * apps in one process, and each counts its own requests.
  */
-export function createMetrics(options: { pool?: Pool; processMetrics: boolean }) {
+export function createMetrics(options: {
+  pool?: Pool;
+  processMetrics: boolean;
+  /** The session memo's counts (server/auth/session-memo.ts). */
+  sessions?: { counts: { known: number; checked: number } };
+}) {
   const registry = new client.Registry();
   if (options.processMetrics) client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -38,7 +43,20 @@ export function createMetrics(options: { pool?: Pool; processMetrics: boolean })
     help: "Orders placed (replays of an Idempotency-Key not counted)",
     registers: [registry],
   });
-  const { pool } = options;
+  const { pool, sessions } = options;
+  if (sessions) {
+    new client.Counter({
+      name: "shop_signed_in_sessions_total",
+      help: "Signed-in requests by how their session was read: known from a copy remembered (memo) or checked by Better Auth",
+      labelNames: ["by"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ by: "memo" }, sessions.counts.known);
+        this.inc({ by: "better_auth" }, sessions.counts.checked);
+      },
+    });
+  }
   if (pool) {
     const gauge = (name: string, help: string, read: () => number) =>
       new client.Gauge({

@@ -130,6 +130,7 @@ export function createPersonalReplay(deps: {
       kept.delete(key);
       return false;
     }
+    memo.counts.known++;
     const headers = [...answer.headers, "content-length", String(answer.body.byteLength)];
     writeKept({ env, metrics }, incoming, outgoing, { ...answer, headers }, answer.withRequestId);
     return true;

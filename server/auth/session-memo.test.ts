@@ -117,4 +117,36 @@ describe("the memo of accepted session copies", () => {
     expect(memo.rememberIssued(undefined, [`${NAMES.data}=${data}`])).toBeUndefined();
     expect(memo.known({ token: "abc.sig", data })).toBeUndefined();
   });
+
+  it("hands what it remembers to the shop's other workers, who check it with what they have heard", () => {
+    // Two workers, each its own memo, joined as the primary joins them (server/cluster-sessions.ts).
+    const heardBySecond = { current: "7" };
+    const workers: ReturnType<typeof createSessionMemo>[] = [];
+    const handedOn: string[] = [];
+    const join = (index: number, label: { current: string }) =>
+      createSessionMemo(
+        { sessionVersion: () => label.current },
+        () => NAMES,
+        (cookies) => {
+          handedOn.push(cookies.token);
+          workers[1 - index]?.rememberShared(cookies);
+        },
+      );
+    workers.push(join(0, { current: "7" }), join(1, heardBySecond));
+    const [first, second] = workers;
+    if (!first || !second) return;
+    const accepted = { token: "abc.sig", data: copy() };
+    first.remember(accepted);
+    expect(second.known(accepted)?.user.id).toBe("user-1");
+    const data = copy({ copyExpiresAt: Date.now() + 30_000 });
+    first.rememberIssued(`${NAMES.token}=abc.sig`, [`${NAMES.data}=${data}; Max-Age=30; Path=/`]);
+    expect(second.known({ token: "abc.sig", data })).toBeDefined();
+    // What came from a sibling is not handed back, and nothing is handed on that was not remembered.
+    expect(handedOn).toEqual(["abc.sig", "abc.sig"]);
+    first.remember({ token: "bad.sig", data: "not-a-copy" });
+    expect(handedOn).toHaveLength(2);
+    // A worker that has heard the session was revoked does not know the copy, wherever it was accepted.
+    heardBySecond.current = "8";
+    expect(second.known({ token: "abc.sig", data })).toBeUndefined();
+  });
 });

@@ -37,6 +37,10 @@ export type SessionMemo = {
    * what it says.
    */
   rememberIssued: (header: string | null | undefined, setCookies: string[]) => KnownSession | undefined;
+  /** Remembers cookies another worker of this shop remembered (they are not handed on again). */
+  rememberShared: (cookies: SessionCookies) => void;
+  /** Signed-in requests whose session was known here, and those Better Auth checked (for the metrics). */
+  counts: { known: number; checked: number };
 };
 
 type Payload = {
@@ -58,6 +62,8 @@ type Payload = {
 export function createSessionMemo(
   live: Pick<Live, "sessionVersion">,
   names: () => { token: string; data: string } | undefined,
+  /** Hands each copy remembered here to the shop's other workers (server/cluster-sessions.ts). */
+  share?: (cookies: SessionCookies) => void,
 ): SessionMemo {
   const copies = new Map<string, { data: string; session: KnownSession }>();
 
@@ -94,12 +100,17 @@ export function createSessionMemo(
     return { token, data, ambiguous };
   };
 
-  const remember = (cookies: SessionCookies) => {
+  const store = (cookies: SessionCookies) => {
     const session = decodeCopy(cookies.data);
     if (!session) return undefined;
     copies.delete(cookies.token);
     if (copies.size >= MAX_COPIES) copies.delete(copies.keys().next().value as string);
     copies.set(cookies.token, { data: cookies.data, session });
+    return session;
+  };
+  const remember = (cookies: SessionCookies) => {
+    const session = store(cookies);
+    if (session) share?.(cookies);
     return session;
   };
 
@@ -149,6 +160,13 @@ export function createSessionMemo(
       if (!token || !data) return undefined;
       return remember({ token, data });
     },
+    rememberShared(cookies) {
+      // The same secret signs every worker's copies: one a sibling's Better Auth accepted or wrote, this
+      // worker's would too. The checks each use makes (label, expiries) are made here, with what this worker
+      // has heard.
+      store(cookies);
+    },
+    counts: { known: 0, checked: 0 },
   };
 }
 

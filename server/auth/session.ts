@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import { isStaffRole, type SessionUser } from "../../common/account.ts";
+import { isClusterWorker } from "../cluster-metrics.ts";
+import { shareSessionCopies } from "../cluster-sessions.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import type { Auth } from "./auth.ts";
@@ -23,7 +25,12 @@ export function sessionMemoOf({ auth, live }: Pick<Deps, "auth" | "live">): Sess
     void auth.$context.then(({ authCookies }) => {
       names = { token: authCookies.sessionToken.name, data: authCookies.sessionData.name };
     });
-    memo = createSessionMemo(live, () => names);
+    // Several workers (docs/decisions/073): a copy one of them accepted or wrote is known to the others at once,
+    // so a shopper's next request, on whichever worker, skips Better Auth's check of it too.
+    const share = isClusterWorker()
+      ? shareSessionCopies((cookies) => memos.get(auth)?.rememberShared(cookies))
+      : undefined;
+    memo = createSessionMemo(live, () => names, share);
     memos.set(auth, memo);
   }
   return memo;
@@ -38,9 +45,11 @@ export async function currentUser(deps: Deps, c: Context): Promise<SessionUser |
   const cookies = memo.cookiesOf(header);
   const known = cookies && memo.known(cookies);
   if (known) {
+    memo.counts.known++;
     c.set(SIGNED_IN_USER as never, known.user.id as never);
     return known.user;
   }
+  memo.counts.checked++;
   const { headers, response: session } = await deps.auth.api.getSession({
     headers: c.req.raw.headers,
     returnHeaders: true,

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectEmbeddedPostgres } from "../../server/db/embedded.ts";
 import { NOTIFY_LISTENER_APPLICATION_NAME } from "../../server/notify/notify-listener.ts";
-import { signUpViaHttp } from "../accounts.ts";
+import { signUpViaHttp, TEST_PASSWORD } from "../accounts.ts";
 import { callHttp, type Instance, startInstance } from "./instances.ts";
 
 /**
@@ -259,6 +259,68 @@ describe("a shop of two worker processes", () => {
       scrapedBy.add(after.pid);
     }
     expect(scrapedBy).toEqual(new Set(workers));
+  });
+
+  it("knows a shopper's session copy on both workers once either has seen it accepted", async () => {
+    const workers = started().map((line) => line.workerPid as number);
+    const shopper = await signUpViaHttp(shop.url, `two-workers-copy-${randomUUID()}@example.com`);
+    expect(shopper.cookie).toContain("session_data=");
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const requestId = randomUUID();
+      const response = await fetch(`${shop.url}${path}`, {
+        headers: { ...headers, "X-Request-Id": requestId, Connection: "close" },
+      });
+      return {
+        status: response.status,
+        text: await response.text(),
+        setCookie: response.headers.getSetCookie(),
+        pid: await answeredBy(requestId),
+      };
+    };
+    const sessionsRead = (text: string, by: string) =>
+      Number(
+        text
+          .split("\n")
+          .find((line) => line.startsWith(`shop_signed_in_sessions_total{by="${by}"}`))
+          ?.split(" ")
+          .at(-1) ?? 0,
+      );
+    const scrape = async () => {
+      const answer = await get("/metrics", { Authorization: `Bearer ${METRICS_TOKEN}` });
+      expect(answer.status).toBe(200);
+      return { memo: sessionsRead(answer.text, "memo"), checked: sessionsRead(answer.text, "better_auth") };
+    };
+    const before = await scrape();
+    // A new session, whose copy no worker has seen: signing in answers with it and remembers nothing.
+    const signedIn = await fetch(`${shop.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: shop.url, Connection: "close" },
+      body: JSON.stringify({ email: shopper.email, password: TEST_PASSWORD }),
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((each) => each.split(";")[0])
+      .join("; ");
+    expect(cookie).toContain("session_data=");
+    // The first request's worker has Better Auth check the copy, and hands it to the other within milliseconds.
+    const first = await get("/api/cart", { Cookie: cookie });
+    expect(first.status).toBe(200);
+    expect(first.setCookie).toEqual([]);
+    await sleep(200);
+    const servedBy = new Set<number>([first.pid]);
+    let sent = 1;
+    while (sent < 100 && !workers.every((pid) => servedBy.has(pid))) {
+      const answer = await get("/api/cart", { Cookie: cookie });
+      expect(answer.status).toBe(200);
+      servedBy.add(answer.pid);
+      sent++;
+    }
+    expect(servedBy).toEqual(new Set(workers));
+    const after = await scrape();
+    // Checked once in all, by the first worker; the other knew it from there.
+    expect(after.checked - before.checked).toBe(1);
+    expect(after.memo - before.memo).toBe(sent - 1);
   });
 
   it("replaces a killed worker, answering all the while from the other", async () => {
