@@ -1,6 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { Context, ValidationTargets } from "hono";
 import type { ZodType } from "zod";
+import { idempotencyKeySchema } from "../common/schemas/orders.ts";
 import { httpError } from "./errors.ts";
 
 /**
@@ -29,4 +30,22 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
       .join("; ");
     throw httpError(400, "invalid_request", message, fields);
   });
+}
+
+/**
+ * A cart change's Idempotency-Key, if it sent one (the web app does, one per tap): a change sent again with it
+ * after its answer was lost is not made twice (docs/decisions/074). Without one, each request acts, as before.
+ */
+export function optionalIdempotencyKey(c: Context): string | null {
+  const header = c.req.header("Idempotency-Key");
+  if (header === undefined) return null;
+  const key = idempotencyKeySchema.safeParse(header);
+  if (!key.success) {
+    throw httpError(
+      400,
+      "invalid_idempotency_key",
+      key.error.issues[0]?.message ?? "Idempotency-Key is not valid",
+    );
+  }
+  return key.data;
 }

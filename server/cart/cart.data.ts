@@ -64,6 +64,38 @@ async function inTransaction<T>(db: Db, work: (tx: DbOrTx, abort: (result: T) =>
   }
 }
 
+/**
+ * A cart change's Idempotency-Key recorded under the cart's row lock (taken first, by touchCart): "fresh" the
+ * first time, "repeated" when the same change was already taken under it (its answer was lost and it was sent
+ * again; a retry sent while the first still runs waits on the lock, then finds the key), "key_reused" when the
+ * key came with another change. Only a change that committed keeps its key: a refused one rolls it back.
+ */
+async function claimCartRequest(
+  tx: DbOrTx,
+  userId: string,
+  key: string,
+  change: unknown[],
+): Promise<"fresh" | "repeated" | "key_reused"> {
+  const requestHash = createHash("sha256").update(JSON.stringify(change)).digest("hex");
+  const [fresh] = await tx
+    .insert(cartRequests)
+    .values({ userId, key, requestHash })
+    .onConflictDoNothing()
+    .returning({ key: cartRequests.key });
+  if (!fresh) {
+    const [earlier] = await tx
+      .select({ requestHash: cartRequests.requestHash })
+      .from(cartRequests)
+      .where(and(eq(cartRequests.userId, userId), eq(cartRequests.key, key)));
+    return earlier?.requestHash === requestHash ? "repeated" : "key_reused";
+  }
+  // A retry comes within minutes; a day of keys is plenty, and the shopper's own rows are the only ones read.
+  await tx
+    .delete(cartRequests)
+    .where(and(eq(cartRequests.userId, userId), lt(cartRequests.createdAt, sql`now() - interval '1 day'`)));
+  return "fresh";
+}
+
 /** What an add did: added, refused at the 99 limit, or found already done (or its key used for another add). */
 export type AddOutcome = "added" | "at_limit" | "repeated" | "key_reused";
 
@@ -82,27 +114,8 @@ export function addCartItem(
   return inTransaction<AddOutcome>(db, async (tx, abort) => {
     await touchCart(tx, userId);
     if (key !== null) {
-      const requestHash = createHash("sha256")
-        .update(JSON.stringify([item.id, item.kind, item.quantity]))
-        .digest("hex");
-      const [fresh] = await tx
-        .insert(cartRequests)
-        .values({ userId, key, requestHash })
-        .onConflictDoNothing()
-        .returning({ key: cartRequests.key });
-      if (!fresh) {
-        const [earlier] = await tx
-          .select({ requestHash: cartRequests.requestHash })
-          .from(cartRequests)
-          .where(and(eq(cartRequests.userId, userId), eq(cartRequests.key, key)));
-        return abort(earlier?.requestHash === requestHash ? "repeated" : "key_reused");
-      }
-      // A retry comes within minutes; a day of keys is plenty, and the shopper's own rows are the only ones read.
-      await tx
-        .delete(cartRequests)
-        .where(
-          and(eq(cartRequests.userId, userId), lt(cartRequests.createdAt, sql`now() - interval '1 day'`)),
-        );
+      const claim = await claimCartRequest(tx, userId, key, [item.id, item.kind, item.quantity]);
+      if (claim !== "fresh") return abort(claim);
     }
     const rows = await tx
       .insert(cartItems)
@@ -170,21 +183,33 @@ export async function clearCart(db: DbOrTx, userId: string, options: { removeDis
 }
 
 export type DiscountApplication =
-  | { ok: true; code: DiscountCode }
-  | { ok: false; message: string; usedUp?: true };
+  | { ok: true; code: DiscountCode; repeated?: true }
+  | { ok: false; message: string; usedUp?: true }
+  | { ok: false; keyReused: true };
 
 /**
  * Spec 5 for a signed-in shopper: an unknown or inactive code is invalid; otherwise one of the account's
  * uses of it is taken at once (the numbered primary key decides, so simultaneous attempts yield as many
- * successes as uses were left) and the code is applied.
+ * successes as uses were left) and the code is applied. With an Idempotency-Key, an apply already taken under
+ * it is answered as it was, not refused as a code already used: the use it recorded was its own.
  */
-export function applyCodeToCart(db: Db, userId: string, entered: string): Promise<DiscountApplication> {
+export function applyCodeToCart(
+  db: Db,
+  userId: string,
+  entered: string,
+  key: string | null = null,
+): Promise<DiscountApplication> {
   return inTransaction(db, async (tx, abort) => {
     const code = await findDiscountCode(tx, normalizeCode(entered));
     if (!code?.active) return abort({ ok: false, message: DISCOUNT_MESSAGES.invalid });
     const unavailable = codeUnavailable(code, new Date());
     if (unavailable) return abort({ ok: false, message: unavailable });
     await touchCart(tx, userId);
+    if (key !== null) {
+      const claim = await claimCartRequest(tx, userId, key, ["discount", code.code]);
+      if (claim === "repeated") return abort({ ok: true, code, repeated: true });
+      if (claim === "key_reused") return abort({ ok: false, keyReused: true });
+    }
     if (!(await takeCustomerUse(tx, { userId }, code.code, code.usesPerCustomer, null))) {
       return abort({ ok: false, message: usedUpMessage(code.usesPerCustomer), usedUp: true });
     }

@@ -7,12 +7,11 @@ import {
   quoteCartSchema,
   setQuantitySchema,
 } from "../../common/schemas/cart.ts";
-import { idempotencyKeySchema } from "../../common/schemas/orders.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { markPersonal } from "../personal-replay.ts";
-import { validate } from "../validate.ts";
+import { optionalIdempotencyKey, validate } from "../validate.ts";
 import {
   addCartItem,
   clearCart,
@@ -31,24 +30,6 @@ const encoder = new TextEncoder();
 const HEARTBEAT_MS = 25_000;
 /** How soon a browser opens the stream again after it closed (an instance restarting). */
 const RECONNECT_MS = 1_000;
-
-/**
- * The add's Idempotency-Key, if it sent one (the web app does, per tap): an add sent again with it after its
- * answer was lost is not added twice. Without one, every add adds, as before.
- */
-function addKeyOf(c: Context): string | null {
-  const header = c.req.header("Idempotency-Key");
-  if (header === undefined) return null;
-  const key = idempotencyKeySchema.safeParse(header);
-  if (!key.success) {
-    throw httpError(
-      400,
-      "invalid_idempotency_key",
-      key.error.issues[0]?.message ?? "Idempotency-Key is not valid",
-    );
-  }
-  return key.data;
-}
 
 /** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
 export function cartRoutes(deps: Deps) {
@@ -155,7 +136,7 @@ export function cartRoutes(deps: Deps) {
       })
       .post("/items", validate("json", addCartItemSchema), async (c) => {
         const user = await requireUser(deps, c);
-        const key = addKeyOf(c);
+        const key = optionalIdempotencyKey(c);
         const { quantity = 1, ...item } = c.req.valid("json");
         const [line] = await resolveLines(db, [{ ...item, quantity, addedPricePaise: null }]);
         if (!line || line.unitPricePaise === null || line.availability === "not_sold") {

@@ -10,7 +10,7 @@ import { currentUser, requireUser } from "../auth/session.ts";
 import { applyCodeToCart, priceCart, priceEntries, removeCodeFromCart } from "../cart/cart.data.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
-import { validate } from "../validate.ts";
+import { optionalIdempotencyKey, validate } from "../validate.ts";
 import { findDiscountCode } from "./discounts.data.ts";
 
 /** The spec's refusals keep its exact words; the status and code say which one it was. */
@@ -42,8 +42,17 @@ export function discountRoutes(deps: Deps) {
             throw httpError(400, "invalid_request", `${field}: ${problem}`, { [field]: problem });
           }
         }
-        const result = await applyCodeToCart(db, user.id, body.code);
+        const key = optionalIdempotencyKey(c);
+        const result = await applyCodeToCart(db, user.id, body.code, key);
+        if (!result.ok && "keyReused" in result) {
+          throw httpError(
+            422,
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different discount code or cart change.",
+          );
+        }
         if (!result.ok) throw refuse(result);
+        if (key !== null) c.header("Idempotent-Replayed", String(result.repeated === true));
         return c.json({
           message: appliedMessage(result.code.description),
           cart: await priceCart(db, user.id),

@@ -147,6 +147,55 @@ describe("applying a code, signed in", () => {
     expect(await usesOf(account.userId)).toEqual(["SAVE15"]);
   });
 
+  it("answers an apply sent again under its Idempotency-Key as it was, not as a code already used", async () => {
+    const account = await newAccount();
+    await fill(account, "hair-growth-serum", 2);
+    const keyed = (code: string, key: string) =>
+      shop.app.request(
+        "/api/discounts/apply",
+        jsonRequest({
+          method: "POST",
+          body: { code },
+          cookie: account.cookie,
+          headers: { "Idempotency-Key": key },
+        }),
+      );
+    // A refused apply leaves its key free.
+    expect((await keyed("NOPE", "apply-key-0001")).status).toBe(422);
+    const first = await keyed("GLOW20", "apply-key-0001");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Idempotent-Replayed")).toBe("false");
+    const firstBody = await first.json();
+    // Its answer was lost: the phone sends it again, twice at once.
+    const again = await Promise.all([keyed("glow20", "apply-key-0001"), keyed("GLOW20", "apply-key-0001")]);
+    for (const answer of again) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(await answer.json()).toEqual(firstBody);
+    }
+    expect(await usesOf(account.userId)).toEqual(["GLOW20"]);
+    // A new tap is a new key, and the spec's refusal stands; so it does without a key.
+    expect((await (await keyed("GLOW20", "apply-key-0002")).json()).error.code).toBe("discount_already_used");
+    expect((await apply(account, { code: "GLOW20" })).status).toBe(409);
+    // The key with another code, or one an add used, is refused.
+    const reused = await keyed("SAVE15", "apply-key-0001");
+    expect(reused.status).toBe(422);
+    expect((await reused.json()).error.code).toBe("idempotency_key_reused");
+    const added = await shop.app.request(
+      "/api/cart/items",
+      jsonRequest({
+        method: "POST",
+        body: { id: "coconut-oil", kind: "product" },
+        cookie: account.cookie,
+        headers: { "Idempotency-Key": "add-key-0001" },
+      }),
+    );
+    expect(added.status).toBe(200);
+    expect((await keyed("SAVE15", "add-key-0001")).status).toBe(422);
+    expect((await keyed("SAVE15", "x")).status).toBe(400);
+    expect(await usesOf(account.userId)).toEqual(["GLOW20"]);
+  });
+
   it("does not take the guest's lines or used list when signed in", async () => {
     const account = await newAccount();
     const withItems = await apply(account, { code: "GLOW20", items: [] });

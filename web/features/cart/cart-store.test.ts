@@ -54,6 +54,9 @@ let server: {
   loseNextAnswer?: string;
   /** The Idempotency-Keys of the adds taken: an add sent again under one is not added twice. */
   addKeys: Set<string>;
+  /** Codes the account has used, and the apply each key took. */
+  usedCodes: Set<string>;
+  applyKeys: Map<string, string>;
 };
 
 const answer = (status: number, body: unknown) =>
@@ -92,6 +95,26 @@ async function handle(path: string, init: RequestInit): Promise<Response> {
     server.loseNextAnswer = undefined;
     return answer(503, { error: { code: "unavailable", message: "The shop is briefly unavailable." } });
   }
+  if (path === "/discounts/apply") {
+    // The server's rule (spec 5): a code already used is refused, unless it is this very apply sent again.
+    const key = (init.headers as Record<string, string> | undefined)?.["Idempotency-Key"];
+    const code = String(body.code).toUpperCase();
+    const repeated = key !== undefined && server.applyKeys.get(key) === code;
+    if (!repeated && server.usedCodes.has(code)) {
+      return answer(409, {
+        error: { code: "discount_already_used", message: "This discount code has already been used" },
+      });
+    }
+    server.usedCodes.add(code);
+    if (key !== undefined) server.applyKeys.set(key, code);
+    const taken = answer(200, {
+      message: "20% off applied successfully!",
+      cart: priced(server.saved, server.version),
+    });
+    if (server.loseNextAnswer !== path) return taken;
+    server.loseNextAnswer = undefined;
+    return answer(503, { error: { code: "unavailable", message: "The shop is briefly unavailable." } });
+  }
   if (path.startsWith("/cart/items/") && method === "PUT") {
     const id = decodeURIComponent(path.slice("/cart/items/".length));
     server.saved = server.saved.map((each) => (each.id === id ? { ...each, quantity: body.quantity } : each));
@@ -113,7 +136,15 @@ async function loadStore() {
 }
 
 beforeEach(() => {
-  server = { userId: null, saved: [], version: 0, calls: [], addKeys: new Set() };
+  server = {
+    userId: null,
+    saved: [],
+    version: 0,
+    calls: [],
+    addKeys: new Set(),
+    usedCodes: new Set(),
+    applyKeys: new Map(),
+  };
   const storage = { localStorage: memoryStorage(), sessionStorage: memoryStorage() };
   vi.stubGlobal("window", { ...storage, addEventListener() {}, removeEventListener() {} });
   vi.stubGlobal("localStorage", storage.localStorage);
@@ -218,6 +249,24 @@ describe("a signed-in shopper's cart", () => {
     await store.addItem({ id: "hair-growth-oil", kind: "product", name: "Hair Growth Oil" });
     expect(server.addKeys.size).toBe(2);
     expect(store.getCartSnapshot().cart.lines[1]?.quantity).toBe(2);
+  });
+
+  it("sends a code's apply whose answer was lost again under the same key, and it is applied, not refused", async () => {
+    const store = await loadStore();
+    await store.ensureCartStarted();
+    server.loseNextAnswer = "/discounts/apply";
+    expect(await store.applyDiscountCode("glow20")).toEqual({
+      ok: true,
+      message: "20% off applied successfully!",
+    });
+    const applies = server.calls.filter((call) => call.path === "/discounts/apply");
+    expect(applies).toHaveLength(2);
+    expect(server.applyKeys.size).toBe(1);
+    // Another tap on Apply is a new apply: the spec's refusal.
+    expect(await store.applyDiscountCode("GLOW20")).toEqual({
+      ok: false,
+      message: "This discount code has already been used",
+    });
   });
 
   it("says why a change was refused and shows the cart as the server has it", async () => {

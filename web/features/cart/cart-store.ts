@@ -323,26 +323,22 @@ function changeAccount(
 
 export type CartItemInput = { id: string; kind: CartItemKind; name: string; quantity?: number };
 
-/** The waits before an add whose answer was lost is sent again. */
-const ADD_RETRY_MS = [300, 1_000];
+/** The waits before a tap whose answer was lost is sent again. */
+const TAP_RETRY_MS = [300, 1_000];
 
 /**
- * Sends an add, and sends it again when no answer came (the network dropped) or the shop was briefly
- * unavailable (503): the add may have been taken before its answer was lost, so it goes under the same
- * Idempotency-Key each time and the server adds it once.
+ * Sends one tap's change (an add, a code applied), and sends it again when no answer came (the network
+ * dropped) or the shop was briefly unavailable (503): it may have been taken before its answer was lost, so it
+ * goes under the same Idempotency-Key each time and the server takes it once.
  */
-async function sendAdd(body: { id: string; kind: CartItemKind; quantity: number }): Promise<PricedCart> {
+async function sendTap<T>(path: string, body: unknown): Promise<T> {
   const key = newRandomId();
   for (let attempt = 0; ; attempt++) {
     try {
-      return await api<PricedCart>("/cart/items", {
-        method: "POST",
-        body,
-        headers: { "Idempotency-Key": key },
-      });
+      return await api<T>(path, { method: "POST", body, headers: { "Idempotency-Key": key } });
     } catch (error) {
       const lost = isApiError(error) && (error.status === 0 || error.status === 503);
-      const wait = ADD_RETRY_MS[attempt];
+      const wait = TAP_RETRY_MS[attempt];
       if (!lost || wait === undefined) throw error;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -353,7 +349,9 @@ export async function addItem(item: CartItemInput): Promise<CartResult> {
   await ensureCartStarted();
   if (snapshot.mode === "account") {
     // One tap, one key.
-    return changeAccount(null, () => sendAdd({ id: item.id, kind: item.kind, quantity: item.quantity ?? 1 }));
+    return changeAccount(null, () =>
+      sendTap<PricedCart>("/cart/items", { id: item.id, kind: item.kind, quantity: item.quantity ?? 1 }),
+    );
   }
   if (snapshot.mode === "starting") return { ok: false, message: snapshot.loadError ?? "Please try again." };
   const { entries, added } = addEntry(
@@ -401,8 +399,10 @@ export function clearItems(): Promise<CartResult> {
 export async function applyDiscountCode(code: string): Promise<CartResult> {
   try {
     if (snapshot.mode === "account") {
+      // A used code is refused (spec 5): the apply whose answer was lost is sent again under its key, and
+      // answered as it was.
       const { message, cart } = await enqueue(() =>
-        api<{ message: string; cart: PricedCart }>("/discounts/apply", { method: "POST", body: { code } }),
+        sendTap<{ message: string; cart: PricedCart }>("/discounts/apply", { code }),
       );
       publish({ cart, notice: null });
       return { ok: true, message };
