@@ -29,8 +29,9 @@ export function releaseSignalHooks() {
 const DATABASE = "shop";
 const USER = "shop";
 
-// Linux's limit on a socket's path (sun_path, 108 bytes with its final NUL).
-const SOCKET_PATH_LIMIT = 107;
+// The longest path a Unix socket may have: sun_path holds 108 bytes on Linux and 104 on macOS, its final NUL
+// included.
+const SOCKET_PATH_LIMIT = 103;
 
 /**
  * The URL of the embedded cluster: through its Unix socket in the cluster's own folder when the socket's path
