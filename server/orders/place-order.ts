@@ -259,9 +259,8 @@ async function lookBeforeClaim(
   } else {
     seen = { cart: await readStoredCart(deps.db, placement.buyer, false), address: addressOf(placement, []) };
     if (!memory || !soldOutRefusal(memory.soldOut, seen.cart.lines)) return seen;
-    [earlierRows] = (await connection.read([earlierRequestStatement(deps.db, placement, key)])).map(
-      (each) => each.rows,
-    ) as [Record<string, unknown>[]];
+    const [earlier] = await connection.read([earlierRequestStatement(deps.db, placement, key)]);
+    earlierRows = earlier?.rows ?? [];
   }
   const [earlier] = earlierRows;
   if (earlier) {
