@@ -167,14 +167,29 @@ export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
  * them in one message with others (placeOrder); storedCartOf makes the same StoredCart of their rows.
  */
 export function lockedCartStatements(userId: string) {
+  return cartStatements(userId, true);
+}
+
+/**
+ * The same two reads with no lock (`lock` false), for a look at the cart before its transaction: placeOrder
+ * refuses what it knows has run out from it, and reads it again, locked, before it prices anything.
+ */
+export function cartStatements(userId: string, lock: boolean) {
   const user = sql.placeholder("userId");
   return [
-    fromTemplate(
-      "locked cart",
-      () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
+    lock
+      ? fromTemplate(
+          "locked cart",
+          () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
         from ${carts} where ${carts.userId} = ${user} for update`,
-      { userId },
-    ),
+          { userId },
+        )
+      : fromTemplate(
+          "cart",
+          () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
+        from ${carts} where ${carts.userId} = ${user}`,
+          { userId },
+        ),
     fromTemplate(
       "cart lines",
       () => sql`select ${cartItems.itemId} as "id", ${cartItems.kind} as "kind", ${cartItems.quantity} as "quantity",

@@ -156,6 +156,39 @@ describe("the catalogue cache when full", () => {
   });
 });
 
+describe("a peek at what the catalogue cache holds", () => {
+  it("gives a finished load only, never loads, and forgets with the catalogue and with the oldest entry", async () => {
+    const cache = createCatalogueCache({ connectionString: shop.env.DATABASE_URL }, { maxEntries: 2 });
+    try {
+      expect(cache.peek("set")).toBeUndefined();
+      cache.start();
+      await vi.waitFor(() => expect(cache.listening()).toBe(true));
+      let finish: (value: string) => void = () => {};
+      const loading = cache.remember("set", () => new Promise<string>((resolve) => (finish = resolve)));
+      // Still loading: a peek must not hand out what a read not yet answered will say.
+      expect(cache.peek("set")).toBeUndefined();
+      finish("value");
+      await loading;
+      expect(cache.peek("set")).toEqual({ value: "value" });
+      await expect(cache.remember("failing", () => Promise.reject(new Error("no")))).rejects.toThrow("no");
+      expect(cache.peek("failing")).toBeUndefined();
+      // A change announced forgets it.
+      const generation = cache.generation();
+      await shop.db.$client.query(`select pg_notify('${CATALOGUE_CHANNEL}', 'test')`);
+      await vi.waitFor(() => expect(cache.generation()).not.toBe(generation));
+      expect(cache.peek("set")).toBeUndefined();
+      // So does being pushed out as the oldest.
+      await cache.remember("set", async () => "again");
+      await cache.remember("b", async () => "b");
+      await cache.remember("c", async () => "c");
+      expect(cache.peek("set")).toBeUndefined();
+      expect(cache.peek("c")).toEqual({ value: "c" });
+    } finally {
+      await cache.stop();
+    }
+  });
+});
+
 describe("the triggers behind the notifications", () => {
   async function notificationsDuring(change: (client: pg.Client) => Promise<unknown>) {
     const listener = new pg.Client({ connectionString: shop.env.DATABASE_URL });

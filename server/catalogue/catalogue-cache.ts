@@ -18,6 +18,11 @@ export type CatalogueCache = {
    * callers share one load. While the listener is not connected nothing is remembered: every call loads.
    */
   remember<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * What remember() has loaded under `key` since the catalogue last changed, with the listener connected;
+   * undefined when nothing has finished loading (nothing is loaded here).
+   */
+  peek<T>(key: string): { value: T } | undefined;
   /** Whether changes are being heard (and so answers remembered). */
   listening(): boolean;
   /** Connects the listener if nothing has yet (the first remember() does too); it is listening soon after. */
@@ -42,10 +47,13 @@ export function createCatalogueCache(
   { log = console as Log, maxEntries = MAX_ENTRIES } = {},
 ): CatalogueCache {
   let entries = new Map<string, Promise<unknown>>();
+  // The loads of `entries` that have finished, for peek(): forgotten with them.
+  let loaded = new Map<string, { value: unknown }>();
   let generation = 0;
 
   const forget = () => {
     entries = new Map();
+    loaded = new Map();
     generation++;
   };
 
@@ -74,13 +82,26 @@ export function createCatalogueCache(
       if (known) return known as Promise<T>;
       const loading = load();
       const owner = entries;
-      if (owner.size >= maxEntries) owner.delete(owner.keys().next().value as string);
+      const ownerLoaded = loaded;
+      if (owner.size >= maxEntries) {
+        const oldest = owner.keys().next().value as string;
+        owner.delete(oldest);
+        ownerLoaded.delete(oldest);
+      }
       owner.set(key, loading);
-      // A failed load is not remembered: the next caller tries again.
-      loading.catch(() => {
-        if (owner.get(key) === loading) owner.delete(key);
-      });
+      loading.then(
+        (value) => {
+          if (owner.get(key) === loading) ownerLoaded.set(key, { value });
+        },
+        // A failed load is not remembered: the next caller tries again.
+        () => {
+          if (owner.get(key) === loading) owner.delete(key);
+        },
+      );
       return loading;
+    },
+    peek<T>(key: string) {
+      return listener.listening() ? (loaded.get(key) as { value: T } | undefined) : undefined;
     },
     listening: () => listener.listening(),
     start: () => listener.start(),

@@ -7,6 +7,8 @@ import type { CatalogueCache } from "./catalogue-cache.ts";
 /** The products and combos with nothing left, by "kind:id", with the name a shopper knows each by. */
 export type SoldOut = ReadonlyMap<string, string>;
 
+const SOLD_OUT_KEY = "sold out";
+
 export const soldOutKey = (entry: Pick<CartEntry, "kind" | "id">) => `${entry.kind}:${entry.id}`;
 
 /**
@@ -23,7 +25,7 @@ export async function knownSoldOut(catalogue: CatalogueCache, db: DbOrTx): Promi
     catalogue.start();
     return null;
   }
-  return catalogue.remember("sold out", async () => {
+  return catalogue.remember(SOLD_OUT_KEY, async () => {
     const { rows } = await db.execute<{ key: string; name: string }>(
       sql`select 'product:' || ${products.slug} as key, ${products.name} as name from ${products} where ${products.stock} <= 0
           union all
@@ -31,4 +33,14 @@ export async function knownSoldOut(catalogue: CatalogueCache, db: DbOrTx): Promi
     );
     return new Map(rows.map((row) => [row.key, row.name]));
   });
+}
+
+/**
+ * knownSoldOut's set if it is already in memory (nothing is read), with the catalogue's generation it belongs
+ * to: while that generation holds, no change to what has run out has been heard since the set was read.
+ */
+export function soldOutInMemory(catalogue: CatalogueCache): { soldOut: SoldOut; generation: number } | null {
+  const generation = catalogue.generation();
+  const known = catalogue.peek<SoldOut | null>(SOLD_OUT_KEY)?.value;
+  return known ? { soldOut: known, generation } : null;
 }

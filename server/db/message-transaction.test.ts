@@ -3,7 +3,7 @@ import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../tests/database.ts";
-import { inMessageTransaction, type MessageTransaction } from "./message-transaction.ts";
+import { inMessageTransaction, type MessageTransaction, onConnection } from "./message-transaction.ts";
 import { products } from "./schema.ts";
 
 /**
@@ -84,5 +84,32 @@ describe("drizzle's internals inMessageTransaction relies on", () => {
       await transaction.commitWith([]);
     });
     expect(await stockNow()).toBe(stock + 7);
+  });
+});
+
+describe("reads before a transaction, on one connection", () => {
+  it("sends them in one message, their results in order, then begins a transaction on the same connection", async () => {
+    const pids = await onConnection(database.db, async (connection) => {
+      const [first, pid] = await connection.read([
+        sql`select 1 as "n"`,
+        sql`select pg_backend_pid() as "pid"`,
+      ]);
+      expect(first?.rows).toEqual([{ n: 1 }]);
+      const inside = await connection.transaction(
+        [sql`select pg_backend_pid() as "pid"`],
+        async (_transaction, [again]) => again?.rows[0]?.pid,
+      );
+      return [pid?.rows[0]?.pid, inside];
+    });
+    expect(pids[0]).toBeTypeOf("number");
+    expect(pids[1]).toBe(pids[0]);
+  });
+
+  it("gives the connection back after a read that failed, still usable", async () => {
+    await expect(
+      onConnection(database.db, (connection) => connection.read([sql`select 1/0`])),
+    ).rejects.toThrow(/division by zero/);
+    const { rows } = await database.db.execute<{ one: number }>(sql`select 1 as one`);
+    expect(rows).toEqual([{ one: 1 }]);
   });
 });

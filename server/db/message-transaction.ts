@@ -36,11 +36,33 @@ export type MessageTransaction = {
  * protocol takes no parameters: each value is inlined as a quoted literal, which PostgreSQL types from its
  * context exactly as it types an untyped parameter.
  */
-export async function inMessageTransaction<T>(
+export function inMessageTransaction<T>(
   db: Db,
   first: readonly Statement[],
   work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
 ): Promise<T> {
+  return onConnection(db, (connection) => connection.transaction(first, work));
+}
+
+/** One pool connection held for a few messages: reads outside a transaction, then maybe one. */
+export type HeldConnection = {
+  /**
+   * The statements in one message with no BEGIN, their results in order: no transaction block to open or
+   * close, so reads that may be all a request needs cost one round trip (they take no row locks).
+   */
+  read(statements: readonly Statement[]): Promise<pg.QueryResult[]>;
+  /** inMessageTransaction on this connection. */
+  transaction<T>(
+    first: readonly Statement[],
+    work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
+  ): Promise<T>;
+};
+
+/**
+ * Runs `use` with a connection of the pool held for it, so a request that reads first and then decides
+ * whether it needs a transaction waits for the pool once (placing an order, docs/decisions/069).
+ */
+export async function onConnection<T>(db: Db, use: (connection: HeldConnection) => Promise<T>): Promise<T> {
   // The same parts drizzle's transaction() builds its own from, on a connection this function holds.
   const base = db._.session as unknown as {
     dialect: PgDialect;
@@ -48,7 +70,6 @@ export async function inMessageTransaction<T>(
     options: ConstructorParameters<typeof NodePgSession>[3];
   };
   const client = await db.$client.connect();
-  let open = false;
   let broken: Error | undefined;
   const run = async (text: string) => {
     try {
@@ -63,27 +84,36 @@ export async function inMessageTransaction<T>(
   };
   const textOf = (statements: readonly Statement[]) =>
     statements.map((statement) => inline(base.dialect, statement)).join(";\n");
+  const connection: HeldConnection = {
+    read: (statements) => (statements.length === 0 ? Promise.resolve([]) : run(textOf(statements))),
+    async transaction(first, work) {
+      let open = true;
+      try {
+        const results = await run(`begin;\n${textOf(first)}`);
+        const session = new NodePgSession(client, base.dialect, base.schema, base.options);
+        const tx = new NodePgTransaction(base.dialect, session, base.schema) as unknown as Tx;
+        const transaction: MessageTransaction = {
+          tx,
+          send: (statements) => (statements.length === 0 ? Promise.resolve([]) : run(textOf(statements))),
+          async commitWith(statements) {
+            const sent = await run(`${textOf(statements)}${statements.length ? ";\n" : ""}commit`);
+            open = false;
+            return sent.slice(0, statements.length);
+          },
+        };
+        return await work(transaction, results.slice(1));
+      } finally {
+        if (open && !broken) {
+          await client.query("rollback").catch((error: Error) => {
+            broken = error;
+          });
+        }
+      }
+    },
+  };
   try {
-    open = true;
-    const results = await run(`begin;\n${textOf(first)}`);
-    const session = new NodePgSession(client, base.dialect, base.schema, base.options);
-    const tx = new NodePgTransaction(base.dialect, session, base.schema) as unknown as Tx;
-    const transaction: MessageTransaction = {
-      tx,
-      send: (statements) => (statements.length === 0 ? Promise.resolve([]) : run(textOf(statements))),
-      async commitWith(statements) {
-        const sent = await run(`${textOf(statements)}${statements.length ? ";\n" : ""}commit`);
-        open = false;
-        return sent.slice(0, statements.length);
-      },
-    };
-    return await work(transaction, results.slice(1));
+    return await use(connection);
   } finally {
-    if (open && !broken) {
-      await client.query("rollback").catch((error: Error) => {
-        broken = error;
-      });
-    }
     // A connection that failed other than by PostgreSQL refusing a statement is not given to anyone else.
     client.release(broken);
   }

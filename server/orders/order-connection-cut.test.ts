@@ -8,8 +8,9 @@ import { placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "..
 import { cartItems, orderRequests, orders } from "../db/schema.ts";
 
 /**
- * An order is placed in three messages (docs/decisions/069): BEGIN with the key's claim and the cart's locked
- * read; the reads it is priced with; its rows, the cart emptied, its jobs, the stock and COMMIT. Here the
+ * An order is placed in three messages (docs/decisions/069): a look at the key's earlier order, the cart and the
+ * address, with no transaction; BEGIN with the key's claim, the cart's locked read and the reads it is priced
+ * with; its rows, the cart emptied, its jobs, the stock and COMMIT. Here the
  * connection is lost at each point between and within them, on one instance; whatever was answered, the
  * database holds either nothing of the order or all of it, and the same request sent again to another
  * instance ends with exactly one order and an empty cart.
@@ -25,8 +26,9 @@ type Plan = {
   act: (client: pg.PoolClient, send: () => Promise<unknown>) => Promise<unknown>;
 };
 
+const isLook = (text: string) =>
+  !text.startsWith("begin;") && text.includes('"order_requests"') && text.includes('"cart_items"');
 const isOpening = (text: string) => text.startsWith("begin;");
-const isReads = (text: string) => !text.startsWith("begin;") && text.includes('"cod_settings"');
 const isClosing = (text: string) => /;\s*commit$/.test(text);
 
 const pidOf = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
@@ -77,19 +79,19 @@ async function untilEnded(pid: number) {
 
 const cuts: { name: string; answered: "503"; placed: boolean; plan: () => Plan }[] = [
   {
-    name: "before the opening message (BEGIN, the key's claim, the cart's lock)",
+    name: "before the look (the key's earlier order, the cart, the address; no transaction)",
+    answered: "503",
+    placed: false,
+    plan: () => ({ matches: isLook, act: terminateBefore }),
+  },
+  {
+    name: "between the look and the opening message (BEGIN, the key's claim, the cart's lock, the reads)",
     answered: "503",
     placed: false,
     plan: () => ({ matches: isOpening, act: terminateBefore }),
   },
   {
-    name: "between the opening message and the reads",
-    answered: "503",
-    placed: false,
-    plan: () => ({ matches: isReads, act: terminateBefore }),
-  },
-  {
-    name: "between the reads and the last message",
+    name: "between the opening message and the last",
     answered: "503",
     placed: false,
     plan: () => ({ matches: isClosing, act: terminateBefore }),

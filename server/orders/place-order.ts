@@ -14,6 +14,7 @@ import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import {
   type Buyer,
+  cartStatements,
   guestContacts,
   lineStatements,
   linesFromResults,
@@ -23,7 +24,7 @@ import {
   type StoredCart,
   storedCartOf,
 } from "../cart/priced-cart.ts";
-import { knownSoldOut, soldOutKey } from "../catalogue/sold-out.ts";
+import { knownSoldOut, type SoldOut, soldOutInMemory, soldOutKey } from "../catalogue/sold-out.ts";
 import {
   codRulesOf,
   codRulesStatements,
@@ -35,11 +36,13 @@ import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts"
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   fromTemplate,
-  inMessageTransaction,
+  type HeldConnection,
   type MessageTransaction,
+  onConnection,
   placeholderRows,
   rowOf,
   type Statement,
+  selectedRow,
 } from "../db/message-transaction.ts";
 import {
   addresses,
@@ -123,90 +126,86 @@ export async function placeOrder(
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
-  // In a sale every round trip costs both cores (decision 069), so a placed order is three messages: BEGIN with
-  // the key's claim, the cart's locked read and the saved address; the settings, catalogue rows, delivery and
-  // COD rules it is priced and checked with; its rows, the cart emptied, its jobs, the stock and COMMIT.
   const { buyer } = placement;
-  const opening = [
-    claimStatement(deps.db, placement, key, requestHash),
-    ...(isAccountOrder(placement)
-      ? [...lockedCartStatements(placement.buyer.userId), savedAddressStatement(deps.db, placement)]
-      : []),
-  ];
-  const result = await inMessageTransaction(deps.db, opening, async (transaction, opened) => {
-    const { tx } = transaction;
-    const [claim, cart, lines, saved] = opened;
-    const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
-    if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
-    await queueGuestOnlinePayments(tx, placement);
-    const stored =
-      buyer.kind === "account"
-        ? storedCartOf(cart?.rows ?? [], lines?.rows ?? [])
-        : await readStoredCart(tx, buyer, true);
-    // In a sale, the many who come after the last unit are told so here, before anything else is read.
-    await refuseKnownSoldOut(tx, deps, stored.lines);
-    const address = addressOf(placement, saved?.rows ?? []);
-    const method = placement.request.paymentMethod;
-    // Everything else the order is priced and checked with, in one message.
-    const reads = {
-      settings: settingsStatement(tx),
-      lines: lineStatements(tx, stored.lines),
-      delivery: address ? [deliveryRuleStatement(tx, address.pin)] : [],
-      cod: method === "cod" ? codRulesStatements(tx) : [],
-    };
-    const read = await transaction.send([reads.settings, ...reads.lines, ...reads.delivery, ...reads.cod]);
-    const take = (count: number) => read.splice(0, count);
-    const [settingsRow] = take(1)[0]?.rows ?? [];
-    const resolved = linesFromResults(stored.lines, take(reads.lines.length));
-    const [deliveryRows] = take(reads.delivery.length);
-    const [codRow, placeRows] = take(reads.cod.length);
-    // The cart before the address, as the shopper reads the page: a cart that cannot be had is what they fix first.
-    const { pricing, usesPerCustomer } = await priceLockedCart(tx, buyer, stored, method, {
-      shipping: shippingRuleOf(settingsRow && rowOf(shopSettings, settingsRow), deps.env),
-      resolved,
+  const method = placement.request.paymentMethod;
+  // In a sale every round trip costs both cores (decision 069). An account's order first looks, with no
+  // transaction, at its key's earlier order, its cart and the saved address: a key that placed an order is
+  // answered from that, and so is a cart holding what the catalogue knows has run out (half of a sale's
+  // requests), in one round trip. A placed order then sends two more messages: BEGIN with the key's claim, the
+  // cart's locked read and everything it is priced and checked with; its rows, the cart emptied, its jobs, the
+  // stock and COMMIT. A guest's cart and address come with the request: the look is needed only to refuse.
+  const result = await onConnection(deps.db, async (connection) => {
+    const seen = await lookBeforeClaim(connection, deps, placement, key, requestHash);
+    if ("replay" in seen) return { orderId: seen.replay, replayed: true, mail: false, placed: null };
+    const reads = pricingReads(deps.db, seen.cart.lines, seen.address, method);
+    const cartReads = isAccountOrder(placement) ? lockedCartStatements(placement.buyer.userId) : [];
+    const opening = [claimStatement(deps.db, placement, key, requestHash), ...cartReads, ...reads.statements];
+    return connection.transaction(opening, async (transaction, opened) => {
+      const { tx } = transaction;
+      const [claim, ...rest] = opened;
+      const [cart, lines] = rest.splice(0, cartReads.length);
+      const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
+      if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
+      await queueGuestOnlinePayments(tx, placement);
+      const stored = buyer.kind === "account" ? storedCartOf(cart?.rows ?? [], lines?.rows ?? []) : seen.cart;
+      // Those whose look could not be answered from memory (what has run out changed meanwhile, or was not
+      // known yet) are told here, now that the key is theirs, before what was read is priced.
+      await refuseKnownSoldOut(tx, deps, stored.lines);
+      const read = reads.split(rest);
+      // Another tab changed the cart between the look and the lock: what it holds now is what is priced.
+      const lineResults = sameItems(seen.cart.lines, stored.lines)
+        ? read.lines
+        : await transaction.send(lineStatements(tx, stored.lines));
+      const resolved = linesFromResults(stored.lines, lineResults);
+      const [settingsRow] = read.settings?.rows ?? [];
+      // The cart before the address, as the shopper reads the page: a cart that cannot be had is what they fix first.
+      const { pricing, usesPerCustomer } = await priceLockedCart(tx, buyer, stored, method, {
+        shipping: shippingRuleOf(settingsRow && rowOf(shopSettings, settingsRow), deps.env),
+        resolved,
+      });
+      const destination = await resolveAddress(placement, seen.address, read.delivery?.rows ?? []);
+      const codRules =
+        method === "cod"
+          ? codRulesOf(
+              read.cod?.rows[0] && rowOf(codSettings, read.cod.rows[0]),
+              (read.codPlaces?.rows ?? []).map((row) => rowOf(codPlaceRules, row)),
+              deps.env,
+            )
+          : null;
+      const payment = await choosePayment(tx, deps.env, placement, pricing, destination, codRules);
+      const written = orderStatements(deps.db, placement, pricing, destination, payment);
+      const { orderId, whatsappUpdates } = written;
+      // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
+      // confirmation SMS and their WhatsApp twins go in one statement.
+      const jobs =
+        payment.status === "placed"
+          ? [
+              jobsStatement(deps.db, [
+                orderMailJob(orderId, "placed"),
+                ...whatsAppJobs(orderId, "placed", whatsappUpdates),
+                confirmRequestJob(orderId),
+                ...whatsAppJobs(orderId, "cod_confirm", whatsappUpdates),
+              ]),
+            ]
+          : [];
+      // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+      const closing = [
+        clearCartStatement(placement, key, orderId, destination.address),
+        ...jobs,
+        ...stockStatements(pricing.lines),
+      ];
+      let rows: pg.QueryResult[];
+      if (pricing.discount) {
+        // The code's use names the order, so it is spent once the order row is there.
+        rows = await transaction.send(written.statements);
+        await spendCode(tx, buyer, pricing.discount.code, usesPerCustomer, orderId);
+        await takeStockAndCommit(transaction, closing, pricing.lines);
+      } else {
+        rows = await takeStockAndCommit(transaction, [...written.statements, ...closing], pricing.lines);
+      }
+      const placed = placedOrderOf(rows);
+      return { orderId, replayed: false, mail: payment.status === "placed", placed };
     });
-    const destination = await resolveAddress(placement, address, deliveryRows?.rows ?? []);
-    const codRules =
-      method === "cod"
-        ? codRulesOf(
-            codRow?.rows[0] && rowOf(codSettings, codRow.rows[0]),
-            (placeRows?.rows ?? []).map((row) => rowOf(codPlaceRules, row)),
-            deps.env,
-          )
-        : null;
-    const payment = await choosePayment(tx, deps.env, placement, pricing, destination, codRules);
-    const written = orderStatements(deps.db, placement, pricing, destination, payment);
-    const { orderId, whatsappUpdates } = written;
-    // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
-    // confirmation SMS and their WhatsApp twins go in one statement.
-    const jobs =
-      payment.status === "placed"
-        ? [
-            jobsStatement(deps.db, [
-              orderMailJob(orderId, "placed"),
-              ...whatsAppJobs(orderId, "placed", whatsappUpdates),
-              confirmRequestJob(orderId),
-              ...whatsAppJobs(orderId, "cod_confirm", whatsappUpdates),
-            ]),
-          ]
-        : [];
-    // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
-    const closing = [
-      clearCartStatement(placement, key, orderId, destination.address),
-      ...jobs,
-      ...stockStatements(pricing.lines),
-    ];
-    let rows: pg.QueryResult[];
-    if (pricing.discount) {
-      // The code's use names the order, so it is spent once the order row is there.
-      rows = await transaction.send(written.statements);
-      await spendCode(tx, buyer, pricing.discount.code, usesPerCustomer, orderId);
-      await takeStockAndCommit(transaction, closing, pricing.lines);
-    } else {
-      rows = await takeStockAndCommit(transaction, [...written.statements, ...closing], pricing.lines);
-    }
-    const placed = placedOrderOf(rows);
-    return { orderId, replayed: false, mail: payment.status === "placed", placed };
   }).catch(async (error: unknown) => {
     if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
     if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
@@ -215,6 +214,137 @@ export async function placeOrder(
 
   if (result.mail) deps.jobs.wake();
   return { orderId: result.orderId, replayed: result.replayed, placed: result.placed };
+}
+
+type SeenAddress = Destination["address"] | null;
+
+/**
+ * What a placement is known to hold before its transaction: an account's cart and saved address as read with no
+ * lock, a guest's as sent; or the order its key already placed.
+ */
+type Seen = { replay: string } | { cart: StoredCart; address: SeenAddress };
+
+/**
+ * The look before the claim. An account's is one message of reads (the key's earlier request, the cart, its
+ * lines, the saved address); a guest's, only when the catalogue in memory knows part of the cart has run out,
+ * the key's earlier request. A key that placed an order is answered with it (the same request) or refused (a
+ * different one), as the claim would; a key with none whose cart holds what had run out before the look was
+ * sent, as the catalogue in memory knew then and still does, is refused here, claiming nothing and locking
+ * nothing, so the key stays free. Anything else goes on to the claim.
+ */
+async function lookBeforeClaim(
+  connection: HeldConnection,
+  deps: Deps,
+  placement: OrderPlacement,
+  key: string,
+  requestHash: string,
+): Promise<Seen> {
+  // Known before the look, so what it says had run out before anything the look reads: a concurrent request
+  // with this key that took the last unit is either seen by the look (a replay) or not counted here.
+  const memory = soldOutInMemory(deps.catalogue);
+  let seen: { cart: StoredCart; address: SeenAddress };
+  let earlierRows: readonly Record<string, unknown>[];
+  if (isAccountOrder(placement)) {
+    const { userId } = placement.buyer;
+    const [earlier, cart, lines, saved] = await connection.read([
+      earlierRequestStatement(deps.db, placement, key),
+      ...cartStatements(userId, false),
+      savedAddressStatement(deps.db, placement),
+    ]);
+    earlierRows = earlier?.rows ?? [];
+    seen = {
+      cart: storedCartOf(cart?.rows ?? [], lines?.rows ?? []),
+      address: addressOf(placement, saved?.rows ?? []),
+    };
+  } else {
+    seen = { cart: await readStoredCart(deps.db, placement.buyer, false), address: addressOf(placement, []) };
+    if (!memory || !soldOutRefusal(memory.soldOut, seen.cart.lines)) return seen;
+    const [earlier] = await connection.read([earlierRequestStatement(deps.db, placement, key)]);
+    earlierRows = earlier?.rows ?? [];
+  }
+  const [earlier] = earlierRows;
+  if (earlier) {
+    const { orderId, requestHash: earlierHash } = selectedRow(EARLIER_REQUEST_COLUMNS, earlier);
+    // A committed claim always names its order (a refused one is rolled back): the claim decides otherwise.
+    if (orderId) {
+      if (earlierHash !== requestHash) throw keyReused();
+      return { replay: orderId };
+    }
+    return seen;
+  }
+  if (memory && memory.generation === deps.catalogue.generation()) {
+    const refusal = soldOutRefusal(memory.soldOut, seen.cart.lines);
+    if (refusal) throw refusal;
+  }
+  return seen;
+}
+
+const EARLIER_REQUEST_COLUMNS = { orderId: orderRequests.orderId, requestHash: orderRequests.requestHash };
+
+/** The key's earlier request, if one committed: the order it placed and the request's hash. */
+function earlierRequestStatement(db: Deps["db"], { buyer }: OrderPlacement, key: string) {
+  if (buyer.kind === "guest") {
+    return fromTemplate(
+      "guest earlier request",
+      () =>
+        db
+          .select({ orderId: guestOrderRequests.orderId, requestHash: guestOrderRequests.requestHash })
+          .from(guestOrderRequests)
+          .where(eq(guestOrderRequests.key, sql.placeholder("key"))),
+      { key },
+    );
+  }
+  return fromTemplate(
+    "earlier request",
+    () =>
+      db
+        .select(EARLIER_REQUEST_COLUMNS)
+        .from(orderRequests)
+        .where(
+          and(
+            eq(orderRequests.userId, sql.placeholder("userId")),
+            eq(orderRequests.key, sql.placeholder("key")),
+          ),
+        ),
+    { userId: buyer.userId, key },
+  );
+}
+
+/**
+ * The settings, the catalogue rows of `lines`, the delivery rule of the address's PIN and, for cash on delivery,
+ * the COD rules: everything an order is priced and checked with, for the message that claims its key.
+ */
+function pricingReads(
+  db: Deps["db"],
+  lines: StoredCart["lines"],
+  address: SeenAddress,
+  method: PaymentMethod,
+) {
+  const parts = {
+    settings: [settingsStatement(db)],
+    lines: lineStatements(db, lines),
+    delivery: address ? [deliveryRuleStatement(db, address.pin)] : [],
+    cod: method === "cod" ? codRulesStatements(db) : [],
+  };
+  return {
+    statements: [...parts.settings, ...parts.lines, ...parts.delivery, ...parts.cod],
+    /** Their results (in order) by part. */
+    split(results: readonly pg.QueryResult[]) {
+      const remaining = [...results];
+      const take = (count: number) => remaining.splice(0, count);
+      const [settings] = take(parts.settings.length);
+      const lineResults = take(parts.lines.length);
+      const [delivery] = take(parts.delivery.length);
+      const [cod, codPlaces] = take(parts.cod.length);
+      return { settings, lines: lineResults, delivery, cod, codPlaces };
+    },
+  };
+}
+
+/** Whether two reads of a cart hold the same items (the catalogue rows read for one serve the other). */
+function sameItems(seen: StoredCart["lines"], locked: StoredCart["lines"]) {
+  const keys = (lines: StoredCart["lines"]) => [...new Set(lines.map(soldOutKey))].sort().join("\n");
+  return keys(seen) === keys(locked);
 }
 
 /** A new order as its inserts returned it: enough to answer with, without reading it back. */
@@ -272,15 +402,16 @@ async function claimRequest(
   if (!earlier?.orderId) {
     throw httpError(409, "request_in_progress", "This order is still being placed. Please wait a moment.");
   }
-  if (earlier.requestHash !== requestHash) {
-    throw httpError(
-      422,
-      "idempotency_key_reused",
-      "This Idempotency-Key was already used for a different order request.",
-    );
-  }
+  if (earlier.requestHash !== requestHash) throw keyReused();
   return earlier.orderId;
 }
+
+const keyReused = () =>
+  httpError(
+    422,
+    "idempotency_key_reused",
+    "This Idempotency-Key was already used for a different order request.",
+  );
 
 /**
  * Guest placements paid online with one e-mail or one mobile queue here, before any stock row is locked
@@ -393,10 +524,9 @@ async function priceLockedCart(
 }
 
 /**
- * In a sale, most of those who come after the last unit are told here, from what the catalogue in memory
- * already knows has run out (decision 069), before their cart is priced: the same refusal pricing would give,
- * naming the items with nothing left. An item only running short (some left, fewer than asked for) is left to
- * pricing and the stock update. When the read of the set this one shares with other orders fails in theirs,
+ * In a sale, those who come after the last unit and whose look before the claim could not tell them
+ * (lookBeforeClaim) are told here, from what the catalogue in memory already knows has run out (decision 069),
+ * before their cart is priced. When the read of the set this one shares with other orders fails in theirs,
  * pricing decides, as before, unless the database is unavailable.
  */
 async function refuseKnownSoldOut(tx: Tx, deps: Deps, lines: readonly CartEntry[]) {
@@ -407,15 +537,24 @@ async function refuseKnownSoldOut(tx: Tx, deps: Deps, lines: readonly CartEntry[
     if (isDatabaseUnavailable(error)) throw error;
     return null;
   });
-  if (!soldOut || soldOut.size === 0) return;
+  const refusal = soldOut && soldOutRefusal(soldOut, lines);
+  if (refusal) throw refusal;
+}
+
+/**
+ * The refusal pricing would give a cart holding items `soldOut` names, naming those; null when it holds none.
+ * An item only running short (some left, fewer than asked for) is left to pricing and the stock update.
+ */
+function soldOutRefusal(soldOut: SoldOut, lines: readonly CartEntry[]) {
+  if (soldOut.size === 0) return null;
   const gone = lines.flatMap((line) => {
     const name = soldOut.get(soldOutKey(line));
     const message = name === undefined ? null : lineProblem({ name, availability: "out_of_stock", stock: 0 });
     return message === null ? [] : [{ id: line.id, message }];
   });
   const [first] = gone;
-  if (!first) return;
-  throw httpError(
+  if (!first) return null;
+  return httpError(
     409,
     "out_of_stock",
     first.message,

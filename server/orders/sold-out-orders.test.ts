@@ -4,9 +4,18 @@ import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { setUpTestApp } from "../../tests/database.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import {
+  asUser,
+  placeOrderRequest,
+  putInCart,
+  saveAddress,
+  setStock,
+  stockOf,
+  TEST_ADDRESS,
+} from "../../tests/orders.ts";
 import { createApp } from "../app.ts";
+import { knownSoldOut } from "../catalogue/sold-out.ts";
 import { createDb } from "../db/client.ts";
 import { orderNumbers } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
@@ -157,6 +166,206 @@ describe("an order for what the catalogue knows has run out", () => {
       expect(await stockOf(shop.db, PRODUCT)).toBe(0);
     }
   }, 60_000);
+});
+
+/** The account's orders, by number. */
+async function orderNumbersOf(userId: string) {
+  const { rows } = await shop.db.execute<{ number: string }>(
+    sql`select number from orders where user_id = ${userId} order by number`,
+  );
+  return rows.map((row) => row.number);
+}
+
+/** Runs `change` once, from another connection, after the first message `matches` has been answered. */
+async function afterMessage(
+  matches: (text: string) => boolean,
+  change: () => Promise<unknown>,
+  work: () => Promise<unknown>,
+) {
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = prototype.query;
+  let done = false;
+  prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    const text = typeof first === "string" ? first : String((first as { text?: string }).text);
+    const result = original.apply(this, args);
+    if (done || !matches(text) || !(result instanceof Promise)) return result;
+    done = true;
+    return result.then(async (value) => {
+      await change();
+      return value;
+    });
+  };
+  try {
+    await work();
+  } finally {
+    prototype.query = original;
+  }
+  expect(done).toBe(true);
+}
+
+const isLook = (text: string) =>
+  !/^begin/i.test(text) && /"order_requests"/.test(text) && /"cart_items"/.test(text);
+
+describe("a refusal told from memory", () => {
+  /** Stock 0, and the catalogue in memory knowing it, so the next refusal is told from memory. */
+  async function soldOutKnown() {
+    const generation = shop.deps.catalogue.generation();
+    const before = await stockOf(shop.db, PRODUCT);
+    await setStock(shop.db, PRODUCT, 0);
+    // Running out is announced (coming back was, too, by the last test's clean-up): heard before the set is read.
+    if ((before ?? 0) > 0) await catalogueHeard(generation);
+    expect((await knownSoldOut(shop.deps.catalogue, shop.db))?.has(`product:${PRODUCT}`)).toBe(true);
+    // The job worker reads the settings for earlier orders' mails: done first, so only the order is watched.
+    await jobsSettled();
+  }
+
+  it("is one message of reads: no transaction, no claim, no lock, and its key stays free", async () => {
+    const shopper = await customer();
+    await soldOutKnown();
+    const key = randomUUID();
+    let answer: Awaited<ReturnType<typeof place>> | undefined;
+    const statements = await statementsDuring(async () => {
+      answer = await place(shopper, key);
+    });
+    expect(answer?.status).toBe(409);
+    expect(answer?.body.error).toEqual({
+      code: "out_of_stock",
+      message: SOLD_OUT,
+      fields: { [PRODUCT]: SOLD_OUT },
+    });
+    expect(statements).toHaveLength(1);
+    const [look] = statements;
+    expect(look).toMatch(/"order_requests"/);
+    expect(look).toMatch(/"cart_items"/);
+    expect(look).not.toMatch(/\bbegin\b|\binsert\b|for update|rollback|pg_advisory/i);
+    const { rows } = await shop.db.execute(sql`select 1 from order_requests where key = ${key}`);
+    expect(rows).toEqual([]);
+  });
+
+  it("is not given to a key that placed an order: it replays the order without a claim", async () => {
+    const shopper = await customer();
+    await setStock(shop.db, PRODUCT, 1);
+    const key = randomUUID();
+    const placed = await place(shopper, key);
+    expect(placed.status).toBe(201);
+    await soldOutKnown();
+    let replay: Awaited<ReturnType<typeof place>> | undefined;
+    const statements = await statementsDuring(async () => {
+      replay = await place(shopper, key);
+    });
+    expect(replay?.status).toBe(200);
+    expect(replay?.replayed).toBe("true");
+    expect(replay?.body.order?.number).toBe(placed.body.order?.number);
+    expect(statements.filter((text) => /\bbegin\b|insert into "order_requests"/i.test(text))).toEqual([]);
+    // The same key with another request is still refused as reused, sold out or not.
+    const other = await placeOrderRequest(
+      shop.app,
+      shopper.cookie,
+      { addressId: shopper.addressId, paymentMethod: "razorpay" },
+      key,
+    );
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe("idempotency_key_reused");
+  });
+
+  it("gives one order to one key sent ten times at once for the last unit; the others replay it", async () => {
+    const shopper = await customer();
+    await setStock(shop.db, PRODUCT, 1);
+    // What has run out is in memory, so each request's look could be answered from it.
+    await knownSoldOut(shop.deps.catalogue, shop.db);
+    const key = randomUUID();
+    const results = await Promise.all(Array.from({ length: 10 }, () => place(shopper, key)));
+    const statuses = results.map((result) => result.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    // A look that saw no order for the key was sent before the order committed, so before its unit was known
+    // to be gone: it went on to the claim, which waited for the order and found it.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(9);
+    const number = results.find((result) => result.status === 201)?.body.order?.number;
+    expect(new Set(results.map((result) => result.body.order?.number))).toEqual(new Set([number]));
+    expect(await orderNumbersOf(shopper.userId)).toEqual([number]);
+    expect(await stockOf(shop.db, PRODUCT)).toBe(0);
+  });
+
+  it("prices the cart as it is under its lock when another tab changed it after the look", async () => {
+    const shopper = await customer();
+    const other = "badam-mix";
+    const [price] = (
+      await shop.db.execute<{ price: number }>(
+        sql`select price_paise as price from products where slug = ${other}`,
+      )
+    ).rows;
+    const [stockBefore, otherBefore] = [await stockOf(shop.db, PRODUCT), await stockOf(shop.db, other)];
+    let placed: Awaited<ReturnType<typeof place>> | undefined;
+    await afterMessage(
+      isLook,
+      async () => {
+        await shop.db.execute(sql`delete from cart_items where user_id = ${shopper.userId}`);
+        await putInCart(shop.db, shopper.userId, [{ itemId: other, quantity: 2 }]);
+      },
+      async () => {
+        placed = await place(shopper);
+      },
+    );
+    expect(placed?.status).toBe(201);
+    expect(placed?.body.order?.lines).toEqual([
+      expect.objectContaining({ itemId: other, quantity: 2, unitPricePaise: price?.price }),
+    ]);
+    expect(await stockOf(shop.db, PRODUCT)).toBe(stockBefore);
+    expect(await stockOf(shop.db, other)).toBe((otherBefore ?? 0) - 2);
+  });
+
+  it("is not told from a look at a cart emptied of the sold-out item before its lock: what is left is placed", async () => {
+    const shopper = await customer();
+    await putInCart(shop.db, shopper.userId, [{ itemId: "badam-mix" }]);
+    await setStock(shop.db, PRODUCT, 1);
+    // The look sees the product still in stock; by the lock the shopper has removed it and it has run out.
+    await afterMessage(
+      isLook,
+      async () => {
+        await shop.db.execute(
+          sql`delete from cart_items where user_id = ${shopper.userId} and item_id = ${PRODUCT}`,
+        );
+        await setStock(shop.db, PRODUCT, 0);
+      },
+      async () => {
+        const placed = await place(shopper);
+        expect(placed.status).toBe(201);
+        expect(placed.body.order?.lines.map((line) => line.itemId)).toEqual(["badam-mix"]);
+      },
+    );
+  });
+
+  it("answers a guest from one read of the key, leaving it free", async () => {
+    await soldOutKnown();
+    const key = randomUUID();
+    const body = {
+      email: "sold-out-guest@example.in",
+      address: { ...TEST_ADDRESS, phone: "98111 22334" },
+      items: [{ id: PRODUCT, kind: "product", quantity: 1 }],
+      paymentMethod: "cod",
+    };
+    let answer: { status: number; body: { error?: unknown } } | undefined;
+    const statements = await statementsDuring(async () => {
+      const response = await shop.app.request(
+        "/api/guest-orders",
+        jsonRequest({ method: "POST", body, headers: { "Idempotency-Key": key } }),
+      );
+      answer = { status: response.status, body: (await response.json()) as { error?: unknown } };
+    });
+    expect(answer?.status).toBe(409);
+    expect(answer?.body.error).toEqual({
+      code: "out_of_stock",
+      message: SOLD_OUT,
+      fields: { [PRODUCT]: SOLD_OUT },
+    });
+    // The route's own look at the key (before its rate limits) reads no request_hash; the order's does.
+    const orderStatements = statements.filter((text) => /request_hash|\bbegin\b/i.test(text));
+    expect(orderStatements).toHaveLength(1);
+    expect(orderStatements[0]).not.toMatch(/\bbegin\b|\binsert\b/i);
+    const { rows } = await shop.db.execute(sql`select 1 from guest_order_requests where key = ${key}`);
+    expect(rows).toEqual([]);
+  });
 });
 
 describe("an order whose read of what has run out fails in its own transaction", () => {
