@@ -97,19 +97,17 @@ function burst(plan: unknown) {
     p50: number;
     p99: number;
     cpuMs: number;
-  }>(
-    (resolve, reject) => {
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => {
-        output += chunk;
-      });
-      child.on("exit", (code) => {
-        rmSync(file, { force: true });
-        if (code === 0) resolve(JSON.parse(output.split("\n")[0] ?? ""));
-        else reject(new Error(`crowd.ts exited ${code}: ${output}`));
-      });
-    },
-  );
+  }>((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+    });
+    child.on("exit", (code) => {
+      rmSync(file, { force: true });
+      if (code === 0) resolve(JSON.parse(output.split("\n")[0] ?? ""));
+      else reject(new Error(`crowd.ts exited ${code}: ${output}`));
+    });
+  });
 }
 
 export default async function orderBurstBench() {
