@@ -27,7 +27,7 @@ const SESSION_CACHE_SECONDS = 20;
 const TICK = 1 / 100; // seconds per clock tick in /proc/<pid>/stat (USER_HZ is 100 on Linux)
 
 /** CPU seconds PostgreSQL has used: the postmaster with its reaped children, and every child still running. */
-function postgresCpuSeconds(clusterDir: string) {
+export function postgresCpuSeconds(clusterDir: string) {
   const postmaster = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
   let ticks = 0;
   for (const entry of readdirSync("/proc")) {
