@@ -143,55 +143,82 @@ type Connection = {
   removeListener(event: "parseComplete", listener: () => void): void;
 };
 
-type RowMessage = { fields: unknown[] };
+/** A column as PostgreSQL's RowDescription gives it (pg-protocol's field). */
+type Field = { name: string; dataTypeID: number };
 
-/** pg's Result with the methods its own queries fill it by (pg/lib/result.js). */
-type Filling = pg.QueryResult & {
-  addFields(fields: unknown[]): void;
-  parseRow(fields: unknown[]): unknown;
-  addRow(row: unknown): void;
-  addCommandComplete(message: unknown): void;
-};
-const FillingResult = pg.Result as unknown as new (rowMode: undefined, types: typeof RAW_DATES) => Filling;
+/** How a statement's rows are read: its columns, a parser for each, and a row with every column null. */
+type Description = { fields: Field[]; parsers: ((raw: string) => unknown)[]; empty: Record<string, null> };
 
-/** The names of the statements parsed on each connection (a new or reconnected one has none). */
-const parsedOn = new WeakMap<pg.PoolClient, Set<string>>();
+function describe(fields: Field[]): Description {
+  const empty: Record<string, null> = {};
+  for (const field of fields) empty[field.name] = null;
+  return {
+    fields,
+    parsers: fields.map(
+      (field) => RAW_DATES.getTypeParser(field.dataTypeID, "text") as (raw: string) => unknown,
+    ),
+    empty,
+  };
+}
+
+const NO_COLUMNS = describe([]);
 
 /**
- * The statements as one message of the extended protocol: for each, Parse (a named statement only the first
- * time on this connection), Bind, Describe and Execute, then one Sync, written at once. PostgreSQL answers
+ * What a connection has of the named statements: which are parsed, and how the rows of each are read. A new or
+ * reconnected connection has none. A statement's columns are fixed when it is parsed (PostgreSQL refuses to run
+ * it if they would change), so once described it is not described again.
+ */
+type Prepared = { parsed: Set<string>; described: Map<string, Description> };
+const preparedOn = new WeakMap<pg.PoolClient, Prepared>();
+
+/** pg's reading of a CommandComplete tag (pg/lib/result.js): the command, and the rows it touched. */
+const TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+
+/**
+ * The statements as one message of the extended protocol: for each, Parse and Describe (a named statement
+ * only the first time on this connection), Bind and Execute, then one Sync, written at once. PostgreSQL answers
  * after the Sync; at an error it skips every statement after it, as the simple protocol does in a message of
  * several, so none of them takes effect. A Sync per statement, as pg's own queries send, would have each
  * statement after an error refused separately, and PostgreSQL write an answer per statement.
  */
 function sendMessage(client: pg.PoolClient, statements: readonly Ready[]): Promise<pg.QueryResult[]> {
-  let parsed = parsedOn.get(client);
-  if (!parsed) {
-    parsed = new Set();
-    parsedOn.set(client, parsed);
+  let prepared = preparedOn.get(client);
+  if (!prepared) {
+    prepared = { parsed: new Set(), described: new Map() };
+    preparedOn.set(client, prepared);
   }
-  const known = parsed;
+  const { parsed, described } = prepared;
   // Values are turned into what is sent before anything is written, so a value pg cannot send throws here.
   const values = statements.map((statement) => statement.params.map((value) => pgUtils.prepareValue(value)));
   return new Promise((resolve, reject) => {
-    const results: Filling[] = [];
+    const results: pg.QueryResult[] = [];
     // Each Parse sent, in order (a name, or null for an unnamed statement): PostgreSQL answers each with
     // ParseComplete, so a statement is known to be parsed only once its answer comes.
     const parsing: (string | null)[] = [];
     let parseAnswers = 0;
+    // How each statement's rows are read: known before it is sent, else from its RowDescription (none came by
+    // its CommandComplete: it returns no rows).
+    const descriptions: (Description | undefined)[] = statements.map(
+      (statement) => statement.name && described.get(statement.name),
+    ) as (Description | undefined)[];
     let connection: Connection | undefined;
     let failure: Error | undefined;
     const onParseComplete = () => {
       const name = parsing[parseAnswers++];
-      if (name) known.add(name);
+      if (name) parsed.add(name);
     };
     const current = () => {
       let result = results[results.length - 1];
       if (!result || result.command !== null) {
-        result = new FillingResult(undefined, RAW_DATES);
+        result = { command: null as unknown as string, rowCount: null, oid: 0, rows: [], fields: [] };
         results.push(result);
       }
       return result;
+    };
+    const learn = (index: number, description: Description) => {
+      descriptions[index] = description;
+      const name = statements[index]?.name;
+      if (name) described.set(name, description);
     };
     const finish = () => connection?.removeListener("parseComplete", onParseComplete);
     const message = {
@@ -205,12 +232,12 @@ function sendMessage(client: pg.PoolClient, statements: readonly Ready[]): Promi
           statements.forEach((statement, index) => {
             const name = statement.name ?? "";
             // A statement used twice in one message (a stock update per product) is parsed by the first Parse.
-            if (!name || !(known.has(name) || parsing.includes(name))) {
+            if (!name || !(parsed.has(name) || parsing.includes(name))) {
               sent.parse({ text: statement.sql, name, types: [] });
               parsing.push(name || null);
             }
             sent.bind({ statement: name, values: values[index] ?? [] });
-            sent.describe({ type: "P", name: "" });
+            if (!descriptions[index]) sent.describe({ type: "P", name: "" });
             sent.execute({ portal: "" });
           });
           sent.sync();
@@ -218,20 +245,40 @@ function sendMessage(client: pg.PoolClient, statements: readonly Ready[]): Promi
           sent.stream.uncork?.();
         }
       },
-      handleRowDescription(row: { fields: unknown[] }) {
-        current().addFields(row.fields);
+      handleRowDescription(row: { fields: Field[] }) {
+        current();
+        learn(results.length - 1, describe(row.fields));
       },
-      handleDataRow(row: RowMessage) {
-        if (failure) return;
+      handleDataRow(row: { fields: (string | null)[] }) {
         const result = current();
+        const description = descriptions[results.length - 1];
+        if (failure) return;
+        if (!description) {
+          failure = new Error("PostgreSQL sent rows for a statement it did not describe");
+          return;
+        }
         try {
-          result.addRow(result.parseRow(row.fields));
+          const read: Record<string, unknown> = { ...description.empty };
+          row.fields.forEach((raw, column) => {
+            const field = description.fields[column] as Field;
+            read[field.name] = raw === null ? null : description.parsers[column]?.(raw);
+          });
+          result.rows.push(read);
         } catch (error) {
           failure = error as Error;
         }
       },
       handleCommandComplete(complete: { text: string }) {
-        current().addCommandComplete(complete);
+        const result = current();
+        const index = results.length - 1;
+        if (!descriptions[index]) learn(index, NO_COLUMNS);
+        result.fields = (descriptions[index]?.fields ?? []) as unknown as pg.FieldDef[];
+        const [, command = "", first, second] = TAG.exec(complete.text) ?? [];
+        result.command = command;
+        if (second) {
+          result.oid = Number(first);
+          result.rowCount = Number(second);
+        } else if (first) result.rowCount = Number(first);
       },
       handleEmptyQuery() {
         current().command = "";
