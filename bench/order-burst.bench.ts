@@ -48,7 +48,7 @@ export function postgresCpuSeconds(clusterDir: string) {
   return ticks * TICK;
 }
 
-/** Every query this process sends counted: each call is one round trip (a simple-protocol batch is one). */
+/** Every query this process sends counted: each call is one round trip (a message of several statements is one). */
 function countRoundTrips() {
   const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = prototype.query;
@@ -64,7 +64,7 @@ function countRoundTrips() {
     counter.count++;
     const [first] = args;
     const text = typeof first === "string" ? first : (first as { text?: string } | undefined)?.text;
-    // Literals (a message of several statements inlines its values) are left out, so alike statements count together.
+    // Literals are left out, so alike statements count together.
     const key = (text ?? "?")
       .replace(/'(?:[^']|'')*'/g, "'?'")
       .split(";\n")
