@@ -82,12 +82,7 @@ export async function startEmbeddedPostgres(
     // PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: [
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      `unix_socket_directories=${socketDir}`,
-    ],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socketDir}`],
     onLog: log,
     onError: (error) => log(`[error] ${String(error)}`),
   });
