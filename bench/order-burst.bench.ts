@@ -27,7 +27,7 @@ const SESSION_CACHE_SECONDS = 20;
 const TICK = 1 / 100; // seconds per clock tick in /proc/<pid>/stat (USER_HZ is 100 on Linux)
 
 /** CPU seconds PostgreSQL has used: the postmaster with its reaped children, and every child still running. */
-function postgresCpuSeconds(clusterDir: string) {
+export function postgresCpuSeconds(clusterDir: string) {
   const postmaster = Number(readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n")[0]);
   let ticks = 0;
   for (const entry of readdirSync("/proc")) {
@@ -48,7 +48,7 @@ function postgresCpuSeconds(clusterDir: string) {
   return ticks * TICK;
 }
 
-/** Every query this process sends counted: each call is one round trip (a simple-protocol batch is one). */
+/** Every query this process sends counted: each call is one round trip (a message of several statements is one). */
 function countRoundTrips() {
   const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = prototype.query;
@@ -64,7 +64,7 @@ function countRoundTrips() {
     counter.count++;
     const [first] = args;
     const text = typeof first === "string" ? first : (first as { text?: string } | undefined)?.text;
-    // Literals (a message of several statements inlines its values) are left out, so alike statements count together.
+    // Literals are left out, so alike statements count together.
     const key = (text ?? "?")
       .replace(/'(?:[^']|'')*'/g, "'?'")
       .split(";\n")

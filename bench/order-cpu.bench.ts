@@ -9,11 +9,13 @@ import pg from "pg";
 import { findFreePort } from "../server/db/embedded.ts";
 import { putInCart } from "../tests/orders.ts";
 import { makeShoppers, refreshSessionCopies } from "./flash-sale.bench.ts";
+import { postgresCpuSeconds } from "./order-burst.bench.ts";
 import { startBenchShop } from "./support.ts";
 
 /**
  * `npm run bench -- order-cpu`: the node CPU one placed order and one sold-out refusal cost, measured one
- * request at a time so nothing waits on a lock or a core (decision 069, fourth pass). Two rounds: through the
+ * request at a time so nothing waits on a lock or a core (decision 069, fourth pass), and PostgreSQL's (all its
+ * processes, read from /proc when the kind of answer changes, so in 10 ms ticks over a whole phase). Two rounds: through the
  * Hono app in-process (`app.request`), then over HTTP from a client in a process of its own, so node:http's
  * share shows as the difference. ORDER_CPU_SHOPPERS (default 600) order the one product, half of them placed,
  * half refused; ORDER_CPU_PROFILE=file.cpuprofile profiles the in-process round (summarise it with
@@ -62,12 +64,34 @@ type Phase = {
   requests: number;
   cpuMs: number;
   userMs: number;
+  postgresMs: number;
   queries: number;
   statuses: Record<string, number>;
 };
 
-function line({ label, requests, cpuMs, userMs, queries, statuses }: Phase) {
-  return `  ${label.padEnd(28)} ${requests} requests ${JSON.stringify(statuses)}: node ${(cpuMs / requests).toFixed(2)} ms CPU each (${(userMs / requests).toFixed(2)} user), ${(queries / requests).toFixed(1)} queries each`;
+function line({ label, requests, cpuMs, userMs, postgresMs, queries, statuses }: Phase) {
+  return `  ${label.padEnd(28)} ${requests} requests ${JSON.stringify(statuses)}: node ${(cpuMs / requests).toFixed(2)} ms CPU each (${(userMs / requests).toFixed(2)} user), PostgreSQL ${(postgresMs / requests).toFixed(2)} ms, ${(queries / requests).toFixed(1)} queries each`;
+}
+
+/**
+ * Each phase's share of PostgreSQL's CPU: `next` starts a phase (closing the one before) and `end` closes the
+ * last. Read between requests, outside the node CPU each request is charged.
+ */
+function postgresClock(clusterDir: string) {
+  let mark = postgresCpuSeconds(clusterDir);
+  let open: Phase | undefined;
+  const close = () => {
+    const now = postgresCpuSeconds(clusterDir);
+    if (open) open.postgresMs += (now - mark) * 1000;
+    mark = now;
+  };
+  return {
+    next(phase: Phase) {
+      close();
+      open = phase;
+    },
+    end: close,
+  };
 }
 
 async function prepare(shop: Awaited<ReturnType<typeof startBenchShop>>, shoppers: Shopper[], url: string) {
@@ -102,7 +126,11 @@ async function startProfile(round: string) {
   };
 }
 
+const clusterOf = (shop: Awaited<ReturnType<typeof startBenchShop>>) =>
+  path.join(shop.deps.env.DATA_DIR, "postgres");
+
 async function inProcessRound(shop: Awaited<ReturnType<typeof startBenchShop>>, shoppers: Shopper[]) {
+  const postgres = postgresClock(clusterOf(shop));
   const profiled = await startProfile("in-process");
   const phases: Phase[] = [];
   let phase: Phase | undefined;
@@ -115,8 +143,9 @@ async function inProcessRound(shop: Awaited<ReturnType<typeof startBenchShop>>, 
     const used = process.cpuUsage(before);
     const label = response.status === 201 ? "in-process, placed" : `in-process, ${response.status}`;
     if (phase?.label !== label) {
-      phase = { label, requests: 0, cpuMs: 0, userMs: 0, queries: 0, statuses: {} };
+      phase = { label, requests: 0, cpuMs: 0, userMs: 0, postgresMs: 0, queries: 0, statuses: {} };
       phases.push(phase);
+      postgres.next(phase);
     }
     phase.requests++;
     phase.cpuMs += (used.user + used.system) / 1000;
@@ -124,13 +153,14 @@ async function inProcessRound(shop: Awaited<ReturnType<typeof startBenchShop>>, 
     phase.queries += queries.count - queriesBefore;
     phase.statuses[response.status] = (phase.statuses[response.status] ?? 0) + 1;
   }
+  postgres.end();
   queries.restore();
   await profiled.stop();
   return phases;
 }
 
 /** The same orders sent one at a time over HTTP, on one kept-alive connection, by bench/crowd.ts. */
-async function httpRound(url: string, shoppers: Shopper[]) {
+async function httpRound(url: string, shoppers: Shopper[], clusterDir: string) {
   const file = path.join(tmpdir(), `order-cpu-plan-${process.pid}.json`);
   writeFileSync(
     file,
@@ -148,6 +178,7 @@ async function httpRound(url: string, shoppers: Shopper[]) {
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
+  const postgres = postgresClock(clusterDir);
   const profiled = await startProfile("http");
   const phases: Phase[] = [];
   let phase: Phase | undefined;
@@ -167,8 +198,9 @@ async function httpRound(url: string, shoppers: Shopper[]) {
         const used = process.cpuUsage(cpuMark);
         const label = status === 201 ? "over HTTP, placed" : `over HTTP, ${status}`;
         if (phase?.label !== label) {
-          phase = { label, requests: 0, cpuMs: 0, userMs: 0, queries: 0, statuses: {} };
+          phase = { label, requests: 0, cpuMs: 0, userMs: 0, postgresMs: 0, queries: 0, statuses: {} };
           phases.push(phase);
+          postgres.next(phase);
         }
         phase.requests++;
         phase.cpuMs += (used.user + used.system) / 1000;
@@ -187,6 +219,7 @@ async function httpRound(url: string, shoppers: Shopper[]) {
       else reject(new Error(`crowd.ts exited ${code}`));
     });
   });
+  postgres.end();
   queries.restore();
   await profiled.stop();
   return phases;
@@ -205,7 +238,7 @@ export default async function orderCpuBench() {
     await prepare(shop, shoppers, url);
     const inProcess = await inProcessRound(shop, shoppers);
     await prepare(shop, shoppers, url);
-    const overHttp = await httpRound(url, shoppers);
+    const overHttp = await httpRound(url, shoppers, clusterOf(shop));
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     console.log(
       `Orders one at a time, ${SHOPPERS} shoppers on ${Math.floor(SHOPPERS / 2)} in stock (load average ${load}):`,

@@ -3,7 +3,13 @@ import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../tests/database.ts";
-import { inMessageTransaction, type MessageTransaction, onConnection } from "./message-transaction.ts";
+import { createDb } from "./client.ts";
+import {
+  fromTemplate,
+  inMessageTransaction,
+  type MessageTransaction,
+  onConnection,
+} from "./message-transaction.ts";
 import { products } from "./schema.ts";
 
 /**
@@ -111,5 +117,91 @@ describe("reads before a transaction, on one connection", () => {
     ).rejects.toThrow(/division by zero/);
     const { rows } = await database.db.execute<{ one: number }>(sql`select 1 as one`);
     expect(rows).toEqual([{ one: 1 }]);
+  });
+});
+
+describe("a statement built by fromTemplate is prepared once per connection", () => {
+  // One connection, so every transaction below runs on the same PostgreSQL session.
+  let one: ReturnType<typeof createDb>;
+  beforeAll(async () => {
+    one = createDb(database.url, { max: 1 });
+    await one.db.execute(sql`create table mt_probe (id integer primary key, amount integer not null)`);
+    await one.db.execute(sql`insert into mt_probe values (1, 10), (2, 20)`);
+  });
+  afterAll(() => one?.pool.end());
+
+  const amountOf = (id: number) =>
+    fromTemplate("probe amount", () => sql`select amount from mt_probe where id = ${sql.placeholder("id")}`, {
+      id,
+    });
+  const addTo = (id: number, amount: number) =>
+    fromTemplate(
+      "probe add",
+      () =>
+        sql`update mt_probe set amount = amount + ${sql.placeholder("amount")} where id = ${sql.placeholder("id")}`,
+      { id, amount },
+    );
+  const prepared = async () =>
+    (
+      await one.db.execute<{ statement: string; runs: number }>(
+        sql`select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements where not from_sql order by statement`,
+      )
+    ).rows;
+  const amounts = async () =>
+    (await one.db.execute<{ amount: number }>(sql`select amount from mt_probe order by id`)).rows.map(
+      (row) => row.amount,
+    );
+
+  it("parses it in the first transaction and only binds and runs it in the next", async () => {
+    // Twice in one message: parsed by the first Parse only.
+    const first = await inMessageTransaction(
+      one.db,
+      [amountOf(1), amountOf(2)],
+      async (transaction, reads) => {
+        await transaction.commitWith([]);
+        return reads.map((read) => read.rows);
+      },
+    );
+    expect(first).toEqual([[{ amount: 10 }], [{ amount: 20 }]]);
+    const second = await inMessageTransaction(one.db, [amountOf(2)], async (transaction, [read]) => {
+      await transaction.commitWith([]);
+      return read?.rows;
+    });
+    expect(second).toEqual([{ amount: 20 }]);
+    // Parsed once, run three times: a statement parsed again would be refused as existing, or listed twice.
+    const probe = (await prepared()).filter((row) => row.statement.includes("mt_probe"));
+    expect(probe).toEqual([{ statement: expect.stringContaining("select amount from mt_probe"), runs: 3 }]);
+  });
+
+  it("runs nothing after a statement PostgreSQL refuses, and a COMMIT after a refused message commits nothing", async () => {
+    await expect(
+      inMessageTransaction(one.db, [], async (transaction) => {
+        // Refused in the middle of its message: the update after it, parsed for the first time, never runs.
+        await transaction
+          .send([addTo(1, 1), sql`select 1 / 0`, addTo(2, 1), amountOf(1)])
+          .catch((error: Error) => expect(error.message).toContain("division by zero"));
+        return transaction.commitWith([]);
+      }),
+    ).rejects.toThrow("rolled back at its commit");
+    expect(await amounts()).toEqual([10, 20]);
+    // What was parsed before the refusal is known as parsed, and what came after it is parsed when next sent.
+    const placed = await inMessageTransaction(one.db, [addTo(2, 5), addTo(1, 1)], async (transaction) =>
+      transaction.commitWith([amountOf(2)]),
+    );
+    expect(placed.map((result) => result.rows)).toEqual([[{ amount: 25 }]]);
+    expect(await amounts()).toEqual([11, 25]);
+  });
+
+  it("runs again on a fresh connection when a migration changed a prepared statement's result columns", async () => {
+    const read = () =>
+      inMessageTransaction(one.db, [amountOf(1)], async (transaction, [result]) => {
+        await transaction.commitWith([]);
+        return result?.rows;
+      });
+    expect(await read()).toEqual([{ amount: 11 }]);
+    await one.db.execute(sql`alter table mt_probe alter column amount type bigint`);
+    // PostgreSQL refuses the statement parsed for an integer column ("cached plan must not change result type").
+    expect(await read()).toEqual([{ amount: "11" }]);
+    expect(await read()).toEqual([{ amount: "11" }]);
   });
 });

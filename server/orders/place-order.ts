@@ -773,7 +773,7 @@ function orderRow(
 
 /**
  * Stock is taken by one UPDATE per line, the last statements of the message that carries the COMMIT
- * (PostgreSQL's simple protocol runs them in turn), so the row lock every order for the product waits on is
+ * (PostgreSQL runs a message's statements in turn), so the row lock every order for the product waits on is
  * held for the update and the commit's flush, and not also for a round trip to this process, whose event loop
  * is busiest exactly then, in a sale (docs/decisions/069). The "stock >= 0" checks refuse a line there is not
  * enough of: the error stops the message before its COMMIT and the whole order rolls back; the last units go
