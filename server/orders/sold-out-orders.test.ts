@@ -188,10 +188,22 @@ async function afterMessage(
   prototype.query = function (this: unknown, ...args: unknown[]) {
     const [first] = args;
     const text = typeof first === "string" ? first : String((first as { text?: string }).text);
-    const result = original.apply(this, args);
-    if (done || !matches(text) || !(result instanceof Promise)) return result;
+    if (done || !matches(text)) return original.apply(this, args);
     done = true;
-    return result.then(async (value) => {
+    // A message transaction's message is answered through its own callback (server/db/message-transaction.ts):
+    // the answer is handed on once the change is made.
+    const message = first as { callback?: (error: Error | null, value?: unknown) => void };
+    const answer = message.callback;
+    if (typeof answer === "function") {
+      message.callback = (error, value) => {
+        void change().then(
+          () => answer.call(message, error, value),
+          (failed: Error) => answer.call(message, failed),
+        );
+      };
+      return original.apply(this, args);
+    }
+    return (original.apply(this, args) as Promise<unknown>).then(async (value) => {
       await change();
       return value;
     });
