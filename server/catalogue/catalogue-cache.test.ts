@@ -156,6 +156,32 @@ describe("the catalogue cache when full", () => {
   });
 });
 
+describe("a change committed through this instance", () => {
+  it("is forgotten here at once, before its NOTIFY comes back", async () => {
+    const cache = createCatalogueCache({ connectionString: shop.env.DATABASE_URL });
+    let loads = 0;
+    const read = () =>
+      cache.remember("settings", async () => {
+        loads++;
+        return loads;
+      });
+    try {
+      await read();
+      await vi.waitFor(() => expect(cache.listening()).toBe(true));
+      expect(await read()).toBe(2);
+      expect(await read()).toBe(2);
+      const generation = cache.generation();
+      cache.changedHere();
+      // No notification has been sent: the forgetting is this instance's own, at once.
+      expect(cache.generation()).not.toBe(generation);
+      expect(cache.peek("settings")).toBeUndefined();
+      expect(await read()).toBe(3);
+    } finally {
+      await cache.stop();
+    }
+  });
+});
+
 describe("a peek at what the catalogue cache holds", () => {
   it("gives a finished load only, never loads, and forgets with the catalogue and with the oldest entry", async () => {
     const cache = createCatalogueCache({ connectionString: shop.env.DATABASE_URL }, { maxEntries: 2 });

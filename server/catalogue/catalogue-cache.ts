@@ -32,6 +32,12 @@ export type CatalogueCache = {
    * back): an answer made while it stayed the same, with the listener connected, is the current catalogue's.
    */
   generation(): number;
+  /**
+   * Forgets at once what a change this instance has just committed made stale, so the next read here (the
+   * owner's own tab reading the shop back) is of the change; the NOTIFY forgets it on every instance a moment
+   * later, this one included.
+   */
+  changedHere(): void;
   stop(): Promise<void>;
 };
 
@@ -106,6 +112,7 @@ export function createCatalogueCache(
     listening: () => listener.listening(),
     start: () => listener.start(),
     generation: () => generation,
+    changedHere: forget,
     async stop() {
       const stopping = listener.stop();
       forget();
