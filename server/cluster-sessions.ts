@@ -5,7 +5,7 @@ import type { SessionCookies } from "./auth/session-memo.ts";
  * Session copies remembered by one worker of a shop of several (docs/decisions/073), handed to the others
  * through the primary: each worker's memo (server/auth/session-memo.ts) skips Better Auth's check of a copy it
  * has seen accepted or written, and a shopper's requests land on any worker. In a sale the order that follows
- * a fresh copy is often the first request to reach the other worker (decision 069, sixth pass).
+ * a fresh copy is often the first request to reach the other worker (decision 069, eighth pass).
  */
 const COPY = "shop:session-copy";
 type CopyMessage = { type: typeof COPY } & SessionCookies;

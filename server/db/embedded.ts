@@ -36,7 +36,7 @@ const SOCKET_PATH_LIMIT = 103;
 /**
  * The URL of the embedded cluster: through its Unix socket in the cluster's own folder when the socket's path
  * fits, else through 127.0.0.1. A query over the socket costs both sides less CPU than over loopback TCP: on
- * this machine about a third less of the shop's and a quarter less of PostgreSQL's (decision 069, sixth pass).
+ * this machine about a third less of the shop's and a quarter less of PostgreSQL's (decision 069, eighth pass).
  */
 function embeddedUrl(password: string, port: number, database: string, socketDir: string) {
   const base = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
