@@ -79,6 +79,13 @@ const inlineScriptSources = [THEME_SCRIPT, APP_LOADER_SCRIPT].map(
 
 type AppOptions = { lifecycle?: Pick<Lifecycle, "draining"> };
 
+/**
+ * The API paths whose writes change tables the catalogue channel announces (server/db/migrations/0010 and on):
+ * what the shop shows of its products, combos, pages, settings, details, COD rules and approved reviews.
+ */
+const CATALOGUE_WRITES =
+  /^\/api\/(admin\/(products|product-images|stock|tax|pages|combos|shop|settings|cod-rules|cod-confirm|reviews)|reviews)(\/|$)/;
+
 /** The shop as a Hono app, for in-process requests (tests, the page renderer's API calls). */
 export function createApp(deps: Deps, options: AppOptions = {}) {
   return createShop(deps, options).app;
@@ -157,6 +164,14 @@ export function createShop(
       if (c.req.method === "GET" || c.req.method === "HEAD") return;
       const userId = signedInUserOf(c);
       if (userId) deps.live.forgetCart(userId);
+    })
+    // So does what it keeps of the catalogue (decision 026): after a change made here to what the shop shows (a
+    // product, its stock or tax, a page, a combo, the shop's details and settings, the COD rules, a review), it
+    // is forgotten before the answer, so the tab that saved reads the change back at once, wherever its NOTIFY is.
+    .use("*", async (c, next) => {
+      await next();
+      if (c.req.method === "GET" || c.req.method === "HEAD" || !c.res.ok) return;
+      if (CATALOGUE_WRITES.test(c.req.path)) deps.catalogue.changedHere();
     })
     .use("/auth/*", checkAuthBodyText());
   api

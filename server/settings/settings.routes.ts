@@ -20,12 +20,6 @@ export function adminSettingsRoutes(deps: Deps) {
       c.set("owner", await requireOwner(deps, c));
       await next();
     })
-    .use(async (c, next) => {
-      await next();
-      // The owner's tab reads the shop back at once after a save (the header, colours, slides): this instance
-      // forgets what the change made stale before it answers, not when its NOTIFY comes back a moment later.
-      if (c.req.method === "PUT" && c.res.ok) deps.catalogue.changedHere();
-    })
     .get("/", async (c) => c.json(await readSettings(db, env)))
     .put("/", validate("json", updateShopSettingsSchema), async (c) =>
       c.json(await updateSettings(db, env, c.req.valid("json"), c.get("owner"))),

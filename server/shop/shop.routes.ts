@@ -17,12 +17,6 @@ export function adminShopRoutes(deps: Deps) {
       c.set("owner", await requireOwner(deps, c));
       await next();
     })
-    .use(async (c, next) => {
-      await next();
-      // The owner's tab reads the shop back at once after a save (the header, colours, slides): this instance
-      // forgets what the change made stale before it answers, not when its NOTIFY comes back a moment later.
-      if (c.req.method === "PUT" && c.res.ok) deps.catalogue.changedHere();
-    })
     .get("/details", async (c) => c.json(await getShopDetails(db)))
     .put("/details", validate("json", updateShopDetailsSchema), async (c) =>
       c.json(await updateShopDetails(db, c.req.valid("json"), c.get("owner"))),
