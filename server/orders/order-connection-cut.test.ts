@@ -146,6 +146,9 @@ describe("placing an order while its connection is lost", () => {
 
     const instance = startSecondInstance(shop);
     let plan: Plan | null = cut.plan();
+    // What the cut does after the connection is gone (the lock let go, the backend's end) goes on after the
+    // shop has answered: the database is read once it is done, not while the lost backend may still commit.
+    let acting: Promise<unknown> = Promise.resolve();
     const wrapped = new WeakSet<object>();
     instance.deps.db.$client.on("acquire", (client) => {
       if (wrapped.has(client)) return;
@@ -157,7 +160,8 @@ describe("placing an order while its connection is lost", () => {
         if (plan?.matches(text)) {
           const { act } = plan;
           plan = null;
-          return act(client, () => query(...args));
+          acting = act(client, () => query(...args));
+          return acting;
         }
         return query(...args);
       }) as typeof client.query;
@@ -171,6 +175,7 @@ describe("placing an order while its connection is lost", () => {
       expect(first.status).toBe(Number(cut.answered));
       expect(((await first.json()) as { error: { code: string } }).error.code).toBe("unavailable");
     } finally {
+      await acting;
       await instance.end();
     }
 
