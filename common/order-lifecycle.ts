@@ -32,7 +32,9 @@ export type OrderMailKind =
   | "out_for_delivery"
   | "undelivered"
   /** A tax invoice issued late, after the "shipped" mail that normally carries it went without it (decision 060). */
-  | "invoice";
+  | "invoice"
+  /** A payment that could not be applied to the order was refunded in full (docs/decisions/075). */
+  | "payment_returned";
 
 export const ORDER_ACTORS = ["customer", "admin", "payment", "system"] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];

@@ -9,6 +9,10 @@ import { readJson } from "./fake-http.ts";
  * A local stand-in for Razorpay's API and its Checkout script, for tests: it creates orders, takes
  * "payments" that a person clicks through in the browser, signs them exactly as Razorpay does
  * (HMAC-SHA256 of "<order id>|<payment id>" with the key secret), refunds, and signs webhooks.
+ * Sources: razorpay.com/docs/api/orders/create (amount in paise, at least 100, currency), /docs/api/refunds/
+ * create-normal (POST /v1/payments/:id/refund; amount, receipt; refused beyond what is left of the payment) and
+ * fetch-multiple-refund-payment (GET /v1/payments/:id/refunds: a collection of items with id, amount,
+ * payment_id, receipt, status), /docs/payments/server-integration/nodejs/integration-steps (the signatures).
  */
 export type FakeRazorpay = {
   url: string;
@@ -17,7 +21,7 @@ export type FakeRazorpay = {
   webhookSecret: string;
   env: Record<string, string>;
   orders: Map<string, { id: string; amount: number; receipt: string; status: string }>;
-  refunds: { id: string; paymentId: string; amount: number }[];
+  refunds: { id: string; paymentId: string; amount: number; receipt: string | null }[];
   /** What Razorpay Checkout hands the page after a successful payment. */
   pay: (orderId: string) => {
     razorpay_payment_id: string;
@@ -101,9 +105,50 @@ export async function startFakeRazorpay(): Promise<FakeRazorpay> {
         if (!payment)
           return send(response, 400, { error: { description: "The payment id provided is invalid" } });
         const body = await readJson(request);
-        const entry = { id: id("rfnd"), paymentId: refund[1], amount: Number(body.amount ?? payment.amount) };
+        const amount = Number(body.amount ?? payment.amount);
+        // Razorpay refuses a refund beyond what is left of the payment (Create a Normal Refund, errors).
+        const refundedSoFar = refunds
+          .filter((each) => each.paymentId === refund[1])
+          .reduce((sum, each) => sum + each.amount, 0);
+        if (!Number.isInteger(amount) || amount < 100 || refundedSoFar + amount > payment.amount) {
+          return send(response, 400, {
+            error: {
+              code: "BAD_REQUEST_ERROR",
+              description: "The refund amount provided is greater than amount captured",
+            },
+          });
+        }
+        const entry = {
+          id: id("rfnd"),
+          paymentId: refund[1],
+          amount,
+          receipt: typeof body.receipt === "string" ? body.receipt : null,
+        };
         refunds.push(entry);
-        return send(response, 200, { ...entry, entity: "refund", status: "processed" });
+        return send(response, 200, {
+          ...entry,
+          payment_id: entry.paymentId,
+          entity: "refund",
+          status: "processed",
+        });
+      }
+      const listed = path.match(/^\/v1\/payments\/(pay_[a-z0-9]+)\/refunds$/);
+      if (request.method === "GET" && listed?.[1]) {
+        if (!payments.has(listed[1])) {
+          return send(response, 400, { error: { description: "The id provided does not exist" } });
+        }
+        const items = refunds
+          .filter((each) => each.paymentId === listed[1])
+          .map((each) => ({
+            id: each.id,
+            entity: "refund",
+            amount: each.amount,
+            currency: "INR",
+            payment_id: each.paymentId,
+            receipt: each.receipt,
+            status: "processed",
+          }));
+        return send(response, 200, { entity: "collection", count: items.length, items });
       }
       return send(response, 404, { error: { description: "not found" } });
     } catch (error) {

@@ -1,8 +1,17 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Hono } from "hono";
+import type { OrderStatus } from "../common/order-lifecycle.ts";
 import type { Db } from "../server/db/client.ts";
-import { cartItems, carts, combos, discountUses, products } from "../server/db/schema.ts";
+import {
+  cartItems,
+  carts,
+  combos,
+  discountUses,
+  moneyLedger,
+  orders,
+  products,
+} from "../server/db/schema.ts";
 import { jsonRequest } from "./database.ts";
 
 export const ORIGIN = "http://localhost:3000";
@@ -111,4 +120,38 @@ export async function placeMovedCodOrder(
     if (moved.status !== 200) throw new Error(`${status}: ${moved.status} ${await moved.text()}`);
   }
   return number;
+}
+
+/**
+ * Makes an order stand as one paid online through Razorpay would (for a test that needs one without going
+ * through Checkout): the order's payment columns and its ledger, rewritten together so the ledger's check at
+ * commit holds (docs/decisions/075).
+ */
+export async function standAsPaidOnline(
+  db: Db,
+  number: string,
+  options: { paymentId?: string; status?: OrderStatus } = {},
+) {
+  const paymentId = options.paymentId ?? `pay_${randomBytes(7).toString("hex")}`;
+  await db.transaction(async (tx) => {
+    const [order] = await tx
+      .update(orders)
+      .set({
+        paymentMethod: "razorpay",
+        paidAt: new Date(),
+        razorpayPaymentId: paymentId,
+        ...(options.status ? { status: options.status } : {}),
+      })
+      .where(eq(orders.number, number))
+      .returning();
+    if (!order) throw new Error(`no order ${number}`);
+    await tx.delete(moneyLedger).where(eq(moneyLedger.orderId, order.id));
+    await tx.insert(moneyLedger).values({
+      orderId: order.id,
+      kind: "online_payment",
+      amountPaise: order.totalPaise,
+      razorpayPaymentId: paymentId,
+    });
+  });
+  return paymentId;
 }

@@ -17,6 +17,7 @@ import { parseCsv } from "../csv.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { codRemittances, orders, shipments } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
+import { recordMoney } from "../payments/ledger.ts";
 
 /** The longest list each part of the summary returns; its count and total always cover every order. */
 const LIST_LIMIT = 200;
@@ -80,6 +81,14 @@ export async function recordCash(
       .onConflictDoNothing({ target: codRemittances.orderId })
       .returning();
     if (!row) throw httpError(409, "already_collected", `The cash of ${number} is already recorded.`);
+    await recordMoney(tx, {
+      orderId: order.id,
+      kind: "cod_remittance",
+      amountPaise: row.amountPaise,
+      reference: row.reference,
+      recordedBy: actor.id,
+      note: `Remitted by the courier, collected ${row.collectedOn}`,
+    });
     await recordAudit(tx, {
       actor,
       entityType: "order",
@@ -217,6 +226,16 @@ export async function importRemittance(
         })
         .onConflictDoNothing({ target: codRemittances.orderId })
         .returning({ id: codRemittances.id });
+      if (inserted) {
+        await recordMoney(tx, {
+          orderId: order.id,
+          kind: "cod_remittance",
+          amountPaise: row.amountPaise,
+          reference: row.reference,
+          recordedBy: actor.id,
+          note: `Remitted by the courier, collected ${row.collectedOn} (imported)`,
+        });
+      }
       if (!inserted) {
         mismatched.push({
           ...result,

@@ -5,7 +5,7 @@ import type { CodSummary, RemittanceImportResult } from "../../common/cod.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, standAsPaidOnline } from "../../tests/orders.ts";
 import { auditLog, codRemittances, orders, shipments } from "../db/schema.ts";
 
 const shop = setUpTestApp();
@@ -135,7 +135,7 @@ describe("importing a remittance report", () => {
     const byAwb = await deliveredCod("SR123456789");
     const shortPaid = await deliveredCod();
     const online = await deliveredCod();
-    await shop.db.update(orders).set({ paymentMethod: "razorpay" }).where(eq(orders.number, online.number));
+    await standAsPaidOnline(shop.db, online.number);
     const notDelivered = await placeCod();
     const collected = await deliveredCod();
     expect(

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { type ResolvedLine, type ShippingRule, summarizeCart } from "../../common/cart.ts";
 import type { PricedCode } from "../../common/discount.ts";
+import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import { orderPricingOf, prepaidColumns } from "../../common/order-pricing.ts";
 import type { RazorpayCheckout } from "../../common/orders.ts";
@@ -9,6 +10,7 @@ import type { DbOrTx, Tx } from "../db/client.ts";
 import { codPaymentSwitches, type OrderRow, orderEvents, orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { closeRazorpayOrders, openSwitchOf, recordRazorpayOrder } from "../payments/ledger.ts";
 import { createRazorpayOrder, razorpayConfig } from "../payments/razorpay.ts";
 import { readPrepaidIncentive } from "./cod-rules.ts";
 
@@ -107,10 +109,13 @@ export async function openPayOnlineInstead(deps: Deps, orderId: string): Promise
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
     if (!order) throw notFound("There is no such order.");
     refuseUnlessWaiting(order);
-    let [switched] = await tx
+    const [earlier] = await tx
       .select()
       .from(codPaymentSwitches)
       .where(eq(codPaymentSwitches.orderId, orderId));
+    // A switch closed since (staff changed the order after its payment window) is opened afresh at today's figures.
+    const open = earlier ? await openSwitchOf(tx, orderId) : null;
+    let switched = earlier && open?.id === earlier.razorpayOrderId ? earlier : undefined;
     if (!switched) {
       const pricing = await priceOnline(tx, order);
       const created = await createRazorpayOrder(config, {
@@ -122,16 +127,24 @@ export async function openPayOnlineInstead(deps: Deps, orderId: string): Promise
         if ((error as { status?: number }).status === 502) throw paymentDown();
         throw error;
       });
+      const figures = {
+        razorpayOrderId: created.id,
+        shippingPaise: pricing.shippingPaise,
+        ...prepaidColumns(pricing),
+        totalPaise: pricing.totalPaise,
+        createdAt: new Date(),
+      };
       [switched] = await tx
         .insert(codPaymentSwitches)
-        .values({
-          orderId,
-          razorpayOrderId: created.id,
-          shippingPaise: pricing.shippingPaise,
-          ...prepaidColumns(pricing),
-          totalPaise: pricing.totalPaise,
-        })
+        .values({ orderId, ...figures })
+        .onConflictDoUpdate({ target: codPaymentSwitches.orderId, set: figures })
         .returning();
+      await recordRazorpayOrder(tx, {
+        id: created.id,
+        orderId,
+        purpose: "switch",
+        amountPaise: pricing.totalPaise,
+      });
       await tx.update(orders).set({ razorpayOrderId: created.id }).where(eq(orders.id, orderId));
       const saving = pricing.prepaid
         ? ` (${PREPAID_LINE_LABEL.toLowerCase()} saves ${formatRupees(pricing.prepaid.amountPaise)}${pricing.prepaid.kind === "free_shipping" ? ": free shipping" : ""})`
@@ -185,4 +198,32 @@ export async function switchedFigures(tx: Tx, order: OrderRow) {
     prepaidShippingWaivedPaise: switched.prepaidShippingWaivedPaise,
     totalPaise: switched.totalPaise,
   };
+}
+
+/**
+ * An order whose shopper opened "pay online instead" is about to change (staff edit it or confirm it for cash,
+ * the shopper confirms or cancels, the shop lapses it): the payment under way can no longer be applied as it was
+ * opened. Staff wait while the shopper may still be paying (409, in words staff act on); anyone else, and staff
+ * once the payment window is over, closes the switch first, so a payment that still comes is refunded in full
+ * automatically (docs/decisions/075). Call on the order's locked row.
+ */
+export async function settleOpenSwitch(
+  tx: Tx,
+  env: Deps["env"],
+  order: OrderRow,
+  by: "staff" | "shopper" | "shop",
+  reason: string,
+  now = new Date(),
+) {
+  const open = await openSwitchOf(tx, order.id);
+  if (!open) return;
+  const windowEnds = new Date(open.createdAt.getTime() + env.PAYMENT_WINDOW_MINUTES * 60_000);
+  if (by === "staff" && windowEnds > now) {
+    throw httpError(
+      409,
+      "shopper_paying_online",
+      `The shopper is paying online for order ${order.number} (started ${formatDateTime(open.createdAt)}). Try again after ${formatDateTime(windowEnds)}, when the payment has come in or the window has closed.`,
+    );
+  }
+  await closeRazorpayOrders(tx, order.id, reason, now);
 }

@@ -1337,3 +1337,88 @@ export const whatsappReplies = pgTable("whatsapp_replies", {
   sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---- Money has one record (docs/decisions/075)
+
+/**
+ * Every Razorpay order the shop made, for Checkout or for "pay online instead", with the amount it asks for:
+ * a payment names its Razorpay order, and is applied to our order only while that Razorpay order is still the
+ * one the order waits on (`closed_at` null). A payment for a closed one is refunded automatically.
+ */
+export const razorpayOrders = pgTable(
+  "razorpay_orders",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    purpose: text("purpose", { enum: ["checkout", "switch"] }).notNull(),
+    amountPaise: integer("amount_paise").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the order changed in a way this payment no longer fits (an edit, a confirmation for cash). */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    closedReason: text("closed_reason"),
+  },
+  (table) => [
+    index("razorpay_orders_order_id_idx").on(table.orderId),
+    check("razorpay_orders_amount_positive", sql`${table.amountPaise} > 0`),
+  ],
+);
+
+export const MONEY_KINDS = [
+  "online_payment",
+  "online_refund",
+  "cash_collected",
+  "cash_refund",
+  "cod_remittance",
+  "courier_charge",
+] as const;
+export type MoneyKind = (typeof MONEY_KINDS)[number];
+
+/**
+ * The ledger: one row for every movement of money, written in the transaction of the order change it belongs
+ * to. An order's "paid online", "refund due" and "cash to collect" are sums over it (server/payments/ledger.ts),
+ * and the trigger in migration 0042 refuses any commit after which they do not add up.
+ */
+export const moneyLedger = pgTable(
+  "money_ledger",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id),
+    kind: text("kind", { enum: MONEY_KINDS }).notNull(),
+    amountPaise: integer("amount_paise").notNull(),
+    /**
+     * For online payments and their refunds: whether the payment pays this order (true) or arrived when it no
+     * longer could and is refunded in full (false). A refund carries the flag of the payment it refunds.
+     */
+    applied: boolean("applied").notNull().default(true),
+    razorpayOrderId: text("razorpay_order_id"),
+    razorpayPaymentId: text("razorpay_payment_id"),
+    razorpayRefundId: text("razorpay_refund_id").unique(),
+    /** A remittance's UTR, a cash refund's UPI or bank reference, a courier's AWB. */
+    reference: text("reference"),
+    /** The staff member who recorded it; null for the gateway, the courier or the shop itself. */
+    recordedBy: text("recorded_by").references(() => users.id, { onDelete: "set null" }),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("money_ledger_order_id_idx").on(table.orderId),
+    index("money_ledger_created_at_idx").on(table.createdAt),
+    // A captured payment is recorded once, however often the browser and the webhook tell of it.
+    uniqueIndex("money_ledger_one_capture")
+      .on(table.razorpayPaymentId)
+      .where(sql`${table.kind} = 'online_payment'`),
+    // A payment that could not be applied is refunded once: its one refund is the whole amount.
+    uniqueIndex("money_ledger_one_unapplied_refund")
+      .on(table.razorpayPaymentId)
+      .where(sql`${table.kind} = 'online_refund' and not ${table.applied}`),
+    check("money_ledger_amount_positive", sql`${table.amountPaise} > 0`),
+    check(
+      "money_ledger_online_ids",
+      sql`(${table.kind} not in ('online_payment', 'online_refund')) or ${table.razorpayPaymentId} is not null`,
+    ),
+  ],
+);

@@ -18,6 +18,7 @@ import {
 import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "../orders/order-change-notice.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB } from "../orders/order-mail.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
+import { REFUND_UNAPPLIED_JOB, refundUnappliedPayment } from "../payments/take-payment.ts";
 import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
 import { POLL_SHIPMENTS_JOB, pollQuietShipments } from "../shipping/shipments.ts";
 import { deliverSignInCode, SIGN_IN_CODE_JOB } from "../sms/sign-in-code-job.ts";
@@ -59,6 +60,7 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     [WHATSAPP_MESSAGE_JOB]: async (payload) => {
       await deliverWhatsApp(deps, String(payload.orderId), payload.kind as WhatsAppMessageKind);
     },
+    [REFUND_UNAPPLIED_JOB]: (payload) => refundUnappliedPayment(deps, String(payload.paymentId)),
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {
       await expireUnpaidOrders(deps);
       const cutoff = new Date(Date.now() - KEEP_DONE_JOBS_DAYS * 24 * 60 * 60_000);

@@ -5,7 +5,14 @@ import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
-import { placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import {
+  placeOrderRequest,
+  putInCart,
+  saveAddress,
+  setStock,
+  standAsPaidOnline,
+  stockOf,
+} from "../../tests/orders.ts";
 import { registerShopForGst } from "../../tests/shop-details.ts";
 import { auditLog, orderLines, orders, shopDetails } from "../db/schema.ts";
 
@@ -248,15 +255,7 @@ describe("staff change an order's items", () => {
     await setStock(shop.db, "bath-powder", 50);
     const { number } = await placeOrder([{ itemId: "bath-powder", quantity: 2 }], undefined);
     // As a paid online order stands once Razorpay confirmed it.
-    await shop.db
-      .update(orders)
-      .set({
-        paymentMethod: "razorpay",
-        paidAt: new Date(),
-        razorpayPaymentId: "pay_test123",
-        status: "confirmed",
-      })
-      .where(eq(orders.number, number));
+    await standAsPaidOnline(shop.db, number, { paymentId: "pay_test123", status: "confirmed" });
     const before = await orderRow(number);
 
     const higher = await editItems(number, {

@@ -17,6 +17,7 @@ import type { Address } from "../../common/schemas/address.ts";
 import { type EditOrderItems, type OrderEditResult, orderEditable } from "../../common/schemas/order-edit.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import { decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
+import { settleOpenSwitch } from "../cod/pay-online-instead.ts";
 import type { Tx } from "../db/client.ts";
 import {
   combos,
@@ -32,6 +33,7 @@ import {
 import { checkAddressPlace, deliveryTo } from "../delivery/delivery.data.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { recordMoney } from "../payments/ledger.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
 import { shippingAddressOf } from "./order-address.ts";
@@ -330,6 +332,8 @@ export async function editOrderItems(
 ): Promise<OrderEditResult> {
   const result = await deps.db.transaction(async (tx) => {
     const order = await lockEditableOrder(tx, number, "items");
+    // The shopper may be paying online the old amount: staff wait for it, or its window to close.
+    await settleOpenSwitch(tx, deps.env, order, "staff", "items changed by staff", now);
     const invoice = await invoiceOf(tx, order.id);
     if (invoice) {
       throw httpError(
@@ -513,6 +517,16 @@ export async function editOrderItems(
         paymentId: order.razorpayPaymentId,
         amountPaise: difference,
         receipt: `${order.number}-edit`,
+      });
+      await recordMoney(tx, {
+        orderId: order.id,
+        kind: "online_refund",
+        amountPaise: difference,
+        razorpayPaymentId: order.razorpayPaymentId,
+        razorpayRefundId: refund.id,
+        recordedBy: actor.id,
+        note: "The difference of an edit that lowered the total",
+        createdAt: now,
       });
       notes.push(`${formatRupees(difference)} refunded to the customer through Razorpay (${refund.id}).`);
     }

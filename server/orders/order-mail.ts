@@ -1,15 +1,15 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { trackingUrl } from "../../common/couriers.ts";
 import { formatEstimate } from "../../common/delivery-estimate.ts";
 import type { DocumentKind } from "../../common/gst.ts";
 import { formatMobile } from "../../common/india.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { formatRupees } from "../../common/money.ts";
-import type { OrderMailKind } from "../../common/order-lifecycle.ts";
+import { type OrderMailKind, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { PREPAID_LINE_LABEL } from "../../common/prepaid-incentive.ts";
 import { codConfirmLink, hoursToConfirm } from "../cod/confirm-link.ts";
 import type { Tx } from "../db/client.ts";
-import { type OrderRow, orderLines, orders, users } from "../db/schema.ts";
+import { moneyLedger, type OrderRow, orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { renderTaxDocumentPdf } from "../invoices/invoice-pdf.ts";
 import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts";
@@ -113,11 +113,40 @@ export async function deliverOrderMail(shopDeps: Deps, orderId: string, kind: Or
       ? claimParagraph(to, guestOrderClaimLink(deps.env, order.order))
       : null;
   const confirm = kind === "placed" ? confirmParagraphs(deps, order.order) : [];
-  const mail = composeOrderMail(deps, order.order, lines, kind, link, document, signature, claim, confirm);
+  const returnedPaise = kind === "payment_returned" ? await lastReturnedPayment(deps, orderId) : 0;
+  const mail = composeOrderMail(
+    deps,
+    order.order,
+    lines,
+    kind,
+    link,
+    document,
+    signature,
+    claim,
+    confirm,
+    returnedPaise,
+  );
   await deps.mailer.send({ to, ...mail, ...(document ? { attachments: [document.attachment] } : {}) });
 }
 
 const CLAIM_OFFERED = new Set<OrderMailKind>(["placed", "link"]);
+
+/** The amount of the latest payment refunded because it could not be applied (server/payments/take-payment.ts). */
+async function lastReturnedPayment(deps: Deps, orderId: string) {
+  const [refund] = await deps.db
+    .select({ amountPaise: moneyLedger.amountPaise })
+    .from(moneyLedger)
+    .where(
+      and(
+        eq(moneyLedger.orderId, orderId),
+        eq(moneyLedger.kind, "online_refund"),
+        eq(moneyLedger.applied, false),
+      ),
+    )
+    .orderBy(desc(moneyLedger.id))
+    .limit(1);
+  return refund?.amountPaise ?? 0;
+}
 
 /**
  * A cash-on-delivery order still waiting for its shopper's confirmation asks for it in its "placed" mail
@@ -191,6 +220,7 @@ function composeOrderMail(
   signature: MailSignature,
   claim: Block | null,
   confirm: Block[],
+  returnedPaise: number,
 ) {
   const { SHOP_NAME } = deps.env;
   const { phone, email, legalName } = signature;
@@ -323,6 +353,20 @@ function composeOrderMail(
         ),
       );
       if (order.refundReference) body.push(paragraph(`Refund reference: ${order.refundReference}`));
+      break;
+    case "payment_returned":
+      subject = `Order ${order.number}: your payment is refunded`;
+      heading = "We have refunded your payment";
+      body.push(
+        paragraph(
+          `Your payment of ${formatRupees(returnedPaise)} arrived after order ${order.number} had changed, so it could not be applied as it was made. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`,
+        ),
+        paragraph(
+          order.paymentMethod === "cod" && order.status !== "cancelled"
+            ? `Your order stands as cash on delivery: please keep ${total} ready to pay on delivery.`
+            : `Your order is ${STATUS_LABELS[order.status].toLowerCase()}; see it on its page.`,
+        ),
+      );
       break;
     case "link":
       subject = `Your order ${order.number}`;

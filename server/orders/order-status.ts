@@ -5,10 +5,9 @@ import {
   type OrderActor,
   type OrderMailKind,
   type OrderStatus,
-  STATUS_LABELS,
 } from "../../common/order-lifecycle.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import { switchedFigures } from "../cod/pay-online-instead.ts";
+import { settleOpenSwitch } from "../cod/pay-online-instead.ts";
 import type { Tx } from "../db/client.ts";
 import type { OrderRow } from "../db/schema.ts";
 import { combos, orderEvents, orderLines, orderRto, orders, products } from "../db/schema.ts";
@@ -17,6 +16,7 @@ import { httpError, notFound } from "../errors.ts";
 import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
+import { closeRazorpayOrders, orderMoney, recordMoney } from "../payments/ledger.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { cancelShipmentFirst } from "../shipping/cancel-parcel.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
@@ -137,7 +137,32 @@ export async function changeOrderStatus(
       set.shippedAt = now;
       note = [`${change.courier}, tracking ${change.trackingNumber}`, note].filter(Boolean).join(". ");
     }
-    if (change.to === "delivered" && order.status === "shipped") set.deliveredAt = now;
+    if (change.to === "delivered" && order.status === "shipped") {
+      set.deliveredAt = now;
+      // The courier took the cash at the door: what it owes the shop until its remittance comes.
+      if (order.paymentMethod === "cod") {
+        await recordMoney(tx, {
+          orderId: order.id,
+          kind: "cash_collected",
+          amountPaise: order.totalPaise,
+          reference: order.trackingNumber,
+          note: `Collected by ${order.courier ?? "the courier"} on delivery`,
+          createdAt: now,
+        });
+      }
+    }
+    if (change.to === "confirmed" || change.to === "cancelled") {
+      await settleOpenSwitch(
+        tx,
+        deps.env,
+        order,
+        change.actor === "admin" ? "staff" : change.actor === "customer" ? "shopper" : "shop",
+        change.to === "confirmed" ? "confirmed for cash on delivery" : "order cancelled",
+        now,
+      );
+    }
+    // A cancelled order takes no payment: one still under way (a second tab's Checkout) is refunded when it comes.
+    if (change.to === "cancelled") await closeRazorpayOrders(tx, order.id, "order cancelled", now);
     if (change.to === "cancelled" || change.restock) {
       if (change.to === "cancelled") set.cancelledAt = now;
       await restock(tx, order.id);
@@ -156,6 +181,18 @@ export async function changeOrderStatus(
       }
       const reference = await refund(deps, order, change.refundReference);
       set.refundReference = reference;
+      const online = order.paymentMethod === "razorpay";
+      await recordMoney(tx, {
+        orderId: order.id,
+        kind: online ? "online_refund" : "cash_refund",
+        amountPaise: online ? (await orderMoney(tx, order.id)).paidOnlinePaise : order.totalPaise,
+        razorpayPaymentId: online ? order.razorpayPaymentId : null,
+        razorpayRefundId: online ? reference : null,
+        reference: online ? null : reference,
+        recordedBy: change.actorUserId,
+        note: online ? "Refunded through Razorpay" : `Refunded by ${change.refundMethod ?? "hand"}`,
+        createdAt: now,
+      });
       if (order.paymentMethod === "cod") set.refundMethod = change.refundMethod;
       const method = set.refundMethod ? `${COD_REFUND_METHOD_LABELS[set.refundMethod]} ` : "";
       note = [`Refund ${method}${reference}`, note].filter(Boolean).join(". ");
@@ -170,6 +207,15 @@ export async function changeOrderStatus(
         returnPaise: change.rto.returnPaise,
         recordedAt: now,
         recordedBy: change.actorUserId,
+      });
+      await recordMoney(tx, {
+        orderId: order.id,
+        kind: "courier_charge",
+        amountPaise: change.rto.forwardPaise + change.rto.returnPaise,
+        reference: order.trackingNumber,
+        recordedBy: change.actorUserId,
+        note: "Return to origin, both ways",
+        createdAt: now,
       });
     }
     // The tax invoice is issued when the order is confirmed, and reversed by a credit note when an invoiced
@@ -266,75 +312,6 @@ async function refund(deps: Deps, order: OrderRow, reference: string | undefined
     );
   }
   return reference;
-}
-
-/**
- * Records a verified Razorpay payment, from the browser or the webhook, whichever comes first. A second
- * confirmation of the same payment changes nothing. A payment for an order that lapsed meanwhile is kept
- * on the order (for the refund) and noted in its history. Returns null for an unknown Razorpay order.
- */
-export async function confirmRazorpayPayment(
-  deps: Deps,
-  payment: { razorpayOrderId: string; paymentId: string; via: "browser" | "webhook"; amountPaise?: number },
-): Promise<{ order: OrderRow; changed: boolean } | null> {
-  const now = new Date();
-  const result = await deps.db.transaction(async (tx) => {
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(eq(orders.razorpayOrderId, payment.razorpayOrderId))
-      .for("update");
-    if (!order) return null;
-    if (order.razorpayPaymentId) return { order, changed: false, confirmed: false };
-    // A cash-on-delivery order its shopper chose to pay online (docs/decisions/072): paid while it still waits
-    // for confirmation, it becomes an order paid online at the figures priced for the switch.
-    const switched = await switchedFigures(tx, order);
-    const switching = switched !== null && order.status === "placed";
-    const due = switched?.totalPaise ?? order.totalPaise;
-    if (payment.amountPaise !== undefined && payment.amountPaise !== due) {
-      log.error(
-        { paymentId: payment.paymentId, amountPaise: payment.amountPaise, order: order.number },
-        "Razorpay payment does not match the order's total",
-      );
-      return { order, changed: false, confirmed: false };
-    }
-    const source = payment.via === "browser" ? "confirmed by the browser" : "confirmed by Razorpay";
-    const confirms = order.status === "awaiting_payment" || switching;
-    const [row] = await tx
-      .update(orders)
-      .set({
-        razorpayPaymentId: payment.paymentId,
-        paidAt: now,
-        updatedAt: now,
-        ...(confirms ? { status: "confirmed" as const } : {}),
-        ...(switching ? { ...switched, paymentMethod: "razorpay" as const, codConfirmBy: null } : {}),
-      })
-      .where(and(eq(orders.id, order.id), isNull(orders.razorpayPaymentId)))
-      .returning();
-    await tx.insert(orderEvents).values({
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: confirms ? "confirmed" : order.status,
-      kind: confirms ? "status" : "payment",
-      actor: "payment",
-      actorUserId: null,
-      note: switching
-        ? `Paid online instead of cash on delivery, payment ${payment.paymentId} ${source}: no confirmation needed`
-        : confirms
-          ? `Paid online, payment ${payment.paymentId} ${source}`
-          : `Payment ${payment.paymentId} arrived after the order was ${STATUS_LABELS[order.status].toLowerCase()}; refund due`,
-      createdAt: now,
-    });
-    if (confirms) {
-      await issueInvoice(tx, row ?? order, now);
-      // The shopper of a switched order already has its "placed" mail.
-      if (!switching) await enqueueOrderMail(tx, order.id, "placed");
-    }
-    return { order: row ?? order, changed: true, confirmed: confirms };
-  });
-  if (!result) return null;
-  if (result.confirmed) deps.jobs.wake();
-  return { order: result.order, changed: result.changed };
 }
 
 /**

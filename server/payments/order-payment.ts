@@ -3,11 +3,13 @@ import type { z } from "zod";
 import type { RazorpayCheckout } from "../../common/orders.ts";
 import type { verifyPaymentSchema } from "../../common/schemas/orders.ts";
 import type { OrderRow } from "../db/schema.ts";
-import { orders } from "../db/schema.ts";
+import { orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
-import { confirmRazorpayPayment, lapseUnpaidOrder, paymentDeadline } from "../orders/order-status.ts";
+import { lapseUnpaidOrder, paymentDeadline } from "../orders/order-status.ts";
+import { recordRazorpayOrder } from "./ledger.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
+import { takeRazorpayPayment } from "./take-payment.ts";
 
 const notAwaitingPayment = () =>
   httpError(409, "not_awaiting_payment", "This order is not waiting for an online payment.");
@@ -48,13 +50,25 @@ export async function openOrderPayment(
     });
     // Two tabs asking at once: the first id stored wins, the other Razorpay order is simply never paid.
     // Only while the order still waits: one that lapsed meanwhile gets no Checkout.
-    const [stored] = await deps.db
-      .update(orders)
-      .set({ razorpayOrderId: created.id })
-      .where(
-        and(eq(orders.id, order.id), isNull(orders.razorpayOrderId), eq(orders.status, "awaiting_payment")),
-      )
-      .returning();
+    const stored = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(orders)
+        .set({ razorpayOrderId: created.id })
+        .where(
+          and(eq(orders.id, order.id), isNull(orders.razorpayOrderId), eq(orders.status, "awaiting_payment")),
+        )
+        .returning();
+      // Recorded with the order's change: a payment names this Razorpay order, and is found through it.
+      if (row) {
+        await recordRazorpayOrder(tx, {
+          id: created.id,
+          orderId: row.id,
+          purpose: "checkout",
+          amountPaise: row.totalPaise,
+        });
+      }
+      return row;
+    });
     order = stored ?? (await deps.db.select().from(orders).where(eq(orders.id, order.id)))[0] ?? order;
     if (order.status !== "awaiting_payment") throw notAwaitingPayment();
   }
@@ -82,22 +96,21 @@ export async function verifyOrderPayment(
   payment: z.infer<typeof verifyPaymentSchema>,
 ): Promise<OrderRow> {
   const config = requireRazorpay(deps);
+  // Any Razorpay order this shop made for this order: one closed since is still a payment to take (and refund).
+  const [made] = await deps.db
+    .select({ id: razorpayOrders.id })
+    .from(razorpayOrders)
+    .where(and(eq(razorpayOrders.id, payment.razorpayOrderId), eq(razorpayOrders.orderId, order.id)));
   if (
-    !order.razorpayOrderId ||
-    payment.razorpayOrderId !== order.razorpayOrderId ||
-    !verifyPaymentSignature(
-      config.keySecret,
-      order.razorpayOrderId,
-      payment.razorpayPaymentId,
-      payment.razorpaySignature,
-    )
+    !made ||
+    !verifyPaymentSignature(config.keySecret, made.id, payment.razorpayPaymentId, payment.razorpaySignature)
   ) {
     throw httpError(400, "invalid_payment_signature", "The payment could not be verified.");
   }
-  const confirmed = await confirmRazorpayPayment(deps, {
-    razorpayOrderId: order.razorpayOrderId,
+  const taken = await takeRazorpayPayment(deps, {
+    razorpayOrderId: made.id,
     paymentId: payment.razorpayPaymentId,
     via: "browser",
   });
-  return confirmed?.order ?? order;
+  return taken?.order ?? order;
 }

@@ -4,8 +4,8 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { log } from "../log.ts";
-import { confirmRazorpayPayment } from "../orders/order-status.ts";
 import { razorpayConfig, verifyWebhookSignature } from "./razorpay.ts";
+import { takeRazorpayPayment } from "./take-payment.ts";
 
 /** The part of Razorpay's webhook payload the shop reads; Razorpay sends much more, which is ignored. */
 const paymentEvent = z.object({
@@ -51,7 +51,7 @@ export function paymentRoutes(deps: Deps) {
       }
       const payment = parsed.payload?.payment?.entity;
       if (PAID_EVENTS.has(parsed.event) && payment?.order_id) {
-        const result = await confirmRazorpayPayment(deps, {
+        const result = await takeRazorpayPayment(deps, {
           razorpayOrderId: payment.order_id,
           paymentId: payment.id,
           via: "webhook",

@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
 import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
+import { waitForMail } from "../../tests/mail.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
+import { moneyEntriesOf, orderMoney } from "./ledger.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;
@@ -175,29 +177,48 @@ describe("unpaid orders", () => {
     });
   });
 
-  it("keep a payment that arrives after the lapse, for staff to refund through Razorpay", async () => {
+  it("refund a payment that arrives after the lapse in full, automatically and once, and tell the shopper", async () => {
     const meera = await customer();
     const { order, checkout } = await orderAwaitingPayment(meera);
     await expireUnpaidOrders(shop.deps, new Date(Date.now() + 31 * 60_000));
     const paid = fake.pay(checkout.razorpayOrderId);
     const late = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
+    // Told by the webhook twice and the browser once: taken once, answered 200 each time.
     expect((await sendWebhook(late.body, late.signature)).status).toBe(200);
+    expect((await sendWebhook(late.body, late.signature)).status).toBe(200);
+    expect((await verify(meera, order.number, paid)).status).toBe(200);
     const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
-    expect(stored).toMatchObject({ status: "cancelled", razorpayPaymentId: paid.razorpay_payment_id });
-    expect((await eventsOf(order.number)).at(-1)?.note).toContain("refund due");
+    expect(stored).toMatchObject({ status: "cancelled", razorpayPaymentId: null, paidAt: null });
 
+    await vi.waitFor(
+      () =>
+        expect(fake.refunds.filter((each) => each.paymentId === paid.razorpay_payment_id)).toHaveLength(1),
+      { timeout: 10_000 },
+    );
+    expect(fake.refunds).toContainEqual(
+      expect.objectContaining({ paymentId: paid.razorpay_payment_id, amount: 99_800 }),
+    );
+    await vi.waitFor(
+      async () => expect((await orderMoney(shop.db, stored?.id ?? "")).unappliedPendingPaise).toBe(0),
+      { timeout: 10_000 },
+    );
+    const ledger = await moneyEntriesOf(shop.db, stored?.id ?? "");
+    expect(ledger.map(({ kind, amountPaise, applied }) => ({ kind, amountPaise, applied }))).toEqual([
+      { kind: "online_payment", amountPaise: 99_800, applied: false },
+      { kind: "online_refund", amountPaise: 99_800, applied: false },
+    ]);
+    const notes = (await eventsOf(order.number)).map((event) => event.note ?? "");
+    expect(notes.some((note) => note.includes("refunded in full automatically"))).toBe(true);
+    const mail = await waitForMail(shop.dataDir, { to: meera.email, subject: /your payment is refunded/ });
+    expect(mail.text).toContain("We have refunded all of it");
+
+    // Nothing is left for staff to refund by hand.
     const staff = await signUpWithRole(shop, "refunds@example.in", "owner");
     const refund = await shop.app.request(
       `/api/admin/orders/${order.number}/status`,
       asUser(staff.cookie, { method: "POST", body: { status: "refunded" } }),
     );
-    expect(refund.status).toBe(200);
-    expect(fake.refunds).toContainEqual(
-      expect.objectContaining({ paymentId: paid.razorpay_payment_id, amount: 99_800 }),
-    );
-    const [refunded] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
-    expect(refunded?.status).toBe("refunded");
-    expect(refunded?.refundReference).toMatch(/^rfnd_/);
+    expect(refund.status).toBe(409);
   });
 });
 

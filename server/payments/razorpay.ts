@@ -73,14 +73,17 @@ export function verifyWebhookSignature(webhookSecret: string, rawBody: string, s
   return sameHex(webhookSignature(webhookSecret, rawBody), signature);
 }
 
-async function callRazorpay<T>(config: RazorpayConfig, path: string, body: unknown): Promise<T> {
+async function callRazorpay<T>(config: RazorpayConfig, path: string, body?: unknown): Promise<T> {
   const auth = Buffer.from(`${config.keyId}:${config.keySecret}`).toString("base64");
   let response: Response;
   try {
     response = await fetch(`${config.apiBase}${path}`, {
-      method: "POST",
-      headers: { Authorization: `Basic ${auth}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        Authorization: `Basic ${auth}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
@@ -135,4 +138,17 @@ export function refundRazorpayPayment(
     `/v1/payments/${encodeURIComponent(payment.paymentId)}/refund`,
     { amount: payment.amountPaise, receipt: payment.receipt },
   );
+}
+
+/**
+ * The refunds made of a payment (Razorpay's "Fetch Multiple Refunds for a Payment", GET
+ * /v1/payments/:id/refunds, up to 100): a refund retried after its answer was lost is found here by its receipt
+ * instead of being made twice.
+ */
+export async function listRazorpayRefunds(config: RazorpayConfig, paymentId: string) {
+  const list = await callRazorpay<{ items: { id: string; amount: number; receipt: string | null }[] }>(
+    config,
+    `/v1/payments/${encodeURIComponent(paymentId)}/refunds?count=100`,
+  );
+  return list.items;
 }
