@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CodConfirmPage } from "../../common/cod-confirm.ts";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
-import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
-import { codPaymentSwitches, orderEvents, orders } from "../db/schema.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
+import { codPaymentSwitches, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
+import { orderMoney } from "../payments/ledger.ts";
 import { savePrepaidIncentive } from "./cod-rules.ts";
 import { codConfirmToken } from "./confirm-link.ts";
 
@@ -139,6 +140,106 @@ describe("paying online instead, from the confirmation link", () => {
       paymentMethod: "cod",
       totalPaise: 44_800,
     });
+  });
+});
+
+describe("a payment under way while the order changes (issue 40)", () => {
+  const checkoutOf = async (order: { id: string; number: string }) =>
+    (await post(shop, linkPath(shop, order, "/pay-online"))).body as RazorpayCheckout;
+  const staffCall = (method: string, url: string, body: unknown = {}) =>
+    shop.app.request(url, asUser(owner.cookie, { method, body }));
+  const addMalt = (number: string) =>
+    staffCall("PUT", `/api/admin/orders/${number}/items`, {
+      lines: [
+        { itemId: "badam-mix", kind: "product", quantity: 1 },
+        { itemId: "abc-malt", kind: "product", quantity: 4 },
+      ],
+    });
+  /** The switch opened this long ago: its payment window is over. */
+  const ageSwitch = (orderId: string, minutes: number) =>
+    shop.db
+      .update(razorpayOrders)
+      .set({ createdAt: new Date(Date.now() - minutes * 60_000) })
+      .where(eq(razorpayOrders.orderId, orderId));
+  const payAndTell = async (order: { id: string; number: string }, checkout: RazorpayCheckout) => {
+    const paid = fake.pay(checkout.razorpayOrderId);
+    const verified = await post(shop, linkPath(shop, order, "/pay-online/verify"), {
+      razorpayPaymentId: paid.razorpay_payment_id,
+      razorpayOrderId: paid.razorpay_order_id,
+      razorpaySignature: paid.razorpay_signature,
+    });
+    const hook = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
+    const webhook = await shop.app.request("/api/payments/razorpay/webhook", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Razorpay-Signature": hook.signature },
+      body: hook.body,
+    });
+    return { paid, verified, webhook };
+  };
+  const refundedOnce = async (orderId: string, paymentId: string, amountPaise: number) => {
+    await vi.waitFor(
+      () => expect(fake.refunds.filter((each) => each.paymentId === paymentId)).toHaveLength(1),
+      { timeout: 10_000 },
+    );
+    expect(fake.refunds.find((each) => each.paymentId === paymentId)?.amount).toBe(amountPaise);
+    await vi.waitFor(async () => expect((await orderMoney(shop.db, orderId)).unappliedPendingPaise).toBe(0), {
+      timeout: 10_000,
+    });
+    expect((await orderMoney(shop.db, orderId)).paidOnlinePaise).toBe(0);
+  };
+
+  it("makes staff wait while the shopper pays, then takes the old payment and refunds it in full once the items changed", async () => {
+    await setStock(shop.db, "abc-malt", 100);
+    const order = await placeCod();
+    const checkout = await checkoutOf(order);
+    // While the shopper may still be paying, an edit or a confirmation by staff waits, in words staff act on.
+    const edit = await addMalt(order.number);
+    expect(edit.status).toBe(409);
+    const refusal = (await edit.json()) as { error: { code: string; message: string } };
+    expect(refusal.error.code).toBe("shopper_paying_online");
+    expect(refusal.error.message).toContain("The shopper is paying online");
+    const confirm = await staffCall("POST", `/api/admin/cod-confirm/${order.number}/confirm`);
+    expect(confirm.status).toBe(409);
+    expect((await rowOf(order.id))?.totalPaise).toBe(44_800);
+
+    // Once its window is over, the edit closes the switch; the old amount paid later cannot be applied.
+    await ageSwitch(order.id, 31);
+    expect((await addMalt(order.number)).status).toBe(200);
+    const edited = await rowOf(order.id);
+    expect(edited).toMatchObject({ paymentMethod: "cod", status: "placed", paidAt: null });
+    const { paid, verified, webhook } = await payAndTell(order, checkout);
+    expect(verified.status).toBe(200);
+    expect(webhook.status).toBe(200);
+    expect(await rowOf(order.id)).toMatchObject({
+      paymentMethod: "cod",
+      status: "placed",
+      paidAt: null,
+      totalPaise: edited?.totalPaise,
+    });
+    await refundedOnce(order.id, paid.razorpay_payment_id, 41_800);
+
+    // The shopper may pay online again, at the edited order's figures.
+    const again = await checkoutOf(order);
+    expect(again.razorpayOrderId).not.toBe(checkout.razorpayOrderId);
+    expect(again.amountPaise).toBeGreaterThan(41_800);
+  });
+
+  it("refunds a payment made after the order was confirmed for cash: the courier collects, nothing is kept twice", async () => {
+    const order = await placeCod();
+    const checkout = await checkoutOf(order);
+    expect((await post(shop, linkPath(shop, order, "/confirm"))).status).toBe(200);
+    const { paid, verified, webhook } = await payAndTell(order, checkout);
+    expect(verified.status).toBe(200);
+    expect(webhook.status).toBe(200);
+    expect(await rowOf(order.id)).toMatchObject({
+      status: "confirmed",
+      paymentMethod: "cod",
+      paidAt: null,
+      razorpayPaymentId: null,
+    });
+    await refundedOnce(order.id, paid.razorpay_payment_id, 41_800);
+    const notes = (await eventsOf(order.id)).map((event) => event.note ?? "");
+    expect(notes.some((note) => note.includes("refunded in full through Razorpay"))).toBe(true);
   });
 });
 
