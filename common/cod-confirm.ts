@@ -57,6 +57,8 @@ export type ToConfirmRow = {
   pin: string;
   totalPaise: number;
   items: number;
+  /** The shopper opened "pay online instead" then and may be paying: staff wait before changing the order. */
+  payingOnlineSince: string | null;
 };
 
 export type ToConfirmList = { orders: ToConfirmRow[]; confirmHours: number; canChangeHours: boolean };

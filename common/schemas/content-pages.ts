@@ -106,7 +106,12 @@ export type UpdateContentInput = z.infer<typeof updateContentSchema>;
 export const previewSchema = z.object({ body }).strict();
 
 export const contentIdParamSchema = z.strictObject({
-  id: z.coerce.number({ error: "The id must be a number." }).int().positive("The id must be a number."),
+  // Ids are PostgreSQL integers: a larger number names no page (404 from the lookup), never a failed query.
+  id: z.coerce
+    .number({ error: "The id must be a number." })
+    .int()
+    .positive("The id must be a number.")
+    .max(2_147_483_647, "There is no page with that id."),
 });
 
 /** A public address: any text that fails the slug rule cannot be a page, so it is a 404, not a 400. */

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { SessionUser } from "../../common/account.ts";
 import {
@@ -9,6 +9,7 @@ import {
   staffCancelSchema,
 } from "../../common/cod-confirm.ts";
 import { orderNumberSchema, verifyPaymentSchema } from "../../common/schemas/orders.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { requireAdmin, requireOwner } from "../auth/session.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -27,7 +28,8 @@ import { openPayOnlineInstead } from "./pay-online-instead.ts";
 
 /** The shopper's one-tap link (no sign-in): the order, and Confirm or Cancel (docs/decisions/065). */
 export function codConfirmRoutes(deps: Deps) {
-  const linked = (number: string, token: string) => orderByLink(deps, number, token);
+  const linked = (c: Context, number: string, token: string) =>
+    orderByLink(deps, number, token, clientAddress(c, deps.env) ?? "unknown");
   return (
     new Hono()
       .get(
@@ -35,7 +37,7 @@ export function codConfirmRoutes(deps: Deps) {
         validate("param", orderNumberSchema),
         validate("query", codConfirmTokenSchema),
         async (c) => {
-          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linked(c, c.req.valid("param").number, c.req.valid("query").token);
           return c.json(await presentConfirmPage(deps, order));
         },
       )
@@ -45,7 +47,7 @@ export function codConfirmRoutes(deps: Deps) {
         validate("query", codConfirmTokenSchema),
         validate("json", codConfirmActionSchema),
         async (c) => {
-          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linked(c, c.req.valid("param").number, c.req.valid("query").token);
           return c.json(await presentConfirmPage(deps, await confirmCodOrder(deps, order.id, "link")));
         },
       )
@@ -55,7 +57,7 @@ export function codConfirmRoutes(deps: Deps) {
         validate("query", codConfirmTokenSchema),
         validate("json", codConfirmActionSchema),
         async (c) => {
-          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linked(c, c.req.valid("param").number, c.req.valid("query").token);
           return c.json(await presentConfirmPage(deps, await cancelCodOrder(deps, order.id, "link")));
         },
       )
@@ -66,7 +68,7 @@ export function codConfirmRoutes(deps: Deps) {
         validate("query", codConfirmTokenSchema),
         validate("json", codConfirmActionSchema),
         async (c) => {
-          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linked(c, c.req.valid("param").number, c.req.valid("query").token);
           return c.json(await openPayOnlineInstead(deps, order.id));
         },
       )
@@ -76,7 +78,7 @@ export function codConfirmRoutes(deps: Deps) {
         validate("query", codConfirmTokenSchema),
         validate("json", verifyPaymentSchema),
         async (c) => {
-          const order = await linked(c.req.valid("param").number, c.req.valid("query").token);
+          const order = await linked(c, c.req.valid("param").number, c.req.valid("query").token);
           return c.json(
             await presentConfirmPage(deps, await verifyOrderPayment(deps, order, c.req.valid("json"))),
           );

@@ -268,4 +268,33 @@ describe("the clock", () => {
     // Run again: nothing more to do.
     expect(await lapseUnconfirmedOrders(shop.deps, new Date(Date.now() + 7 * HOUR))).toBe(0);
   });
+
+  it("refuses a link's confirmation after the deadline, before the lapse job ran, and cancels the order then (issue 40)", async () => {
+    const order = await placeCod();
+    await shop.db
+      .update(orders)
+      .set({ codConfirmBy: new Date(Date.now() - 60_000) })
+      .where(eq(orders.id, order.id));
+    const late = await post(linkPath(order, "/confirm"));
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "not_waiting_for_confirmation",
+      message: expect.stringContaining("was cancelled"),
+    });
+    expect(await statusOf(order.id)).toBe("cancelled");
+  });
+
+  it("counts wrong tokens against the client, as a guest order's link does (issue 40)", async () => {
+    const limited = await createTestApp({ GUEST_ORDER_LINK_MISSES_PER_CLIENT: "3" });
+    try {
+      const misses = [];
+      for (let i = 0; i < 5; i++) {
+        const answer = await limited.app.request(`/api/cod-confirm/PN-2026-000001?token=${"a".repeat(43)}`);
+        misses.push(answer.status);
+      }
+      expect(misses).toEqual([404, 404, 404, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import type {
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx, Tx } from "../db/client.ts";
-import { codSettings, type OrderRow, orderLines, orders } from "../db/schema.ts";
+import { codSettings, type OrderRow, orderLines, orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -17,6 +17,7 @@ import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
 import { prepaidSavingOf } from "../orders/orders.data.ts";
+import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
 import { payOnlineOffer } from "./pay-online-instead.ts";
 
@@ -144,13 +145,29 @@ export async function presentConfirmPage(deps: Deps, order: OrderRow): Promise<C
   };
 }
 
-/** The order a link names, when its token is right; the same 404 either way, so links cannot be probed. */
-export async function orderByLink(deps: Deps, number: string, token: string): Promise<OrderRow> {
+/**
+ * The order a link names, when its token is right; the same 404 either way, so links cannot be probed. Each miss
+ * counts against the client, as a guest order's link does, so no one can try tokens without end.
+ */
+export async function orderByLink(
+  deps: Deps,
+  number: string,
+  token: string,
+  client: string,
+): Promise<OrderRow> {
   const [order] = await deps.db.select().from(orders).where(eq(orders.number, number));
-  if (!order || !codConfirmTokenMatches(deps.authSecret, order.id, token)) {
-    throw notFound("This confirmation link does not open an order. Please check the link in your message.");
-  }
-  return order;
+  if (order && codConfirmTokenMatches(deps.authSecret, order.id, token)) return order;
+  await requireAllowance(
+    deps.db,
+    `cod-confirm-link:client:${client}`,
+    deps.env.GUEST_ORDER_LINK_MISSES_PER_CLIENT,
+    deps.env.GUEST_ORDER_WINDOW_MINUTES * MINUTE_MS,
+    (wait) => ({
+      code: "too_many_requests",
+      message: `Too many links that open nothing. Please wait ${Math.ceil(wait / 60)} min and try again, or open the link in your message again.`,
+    }),
+  );
+  throw notFound("This confirmation link does not open an order. Please check the link in your message.");
 }
 
 const waitingForConfirmation = (order: OrderRow) =>
@@ -177,6 +194,13 @@ export async function confirmCodOrder(
   if (!current) throw notFound("There is no such order.");
   if (current.status === "confirmed") return current;
   if (!waitingForConfirmation(current) && by !== "staff") throw notWaiting(current);
+  const now = new Date();
+  // Past its deadline the shopper's answer comes too late, even before the once-a-minute lapse has run: the
+  // order is cancelled now, as the lapse would have, and the shopper is told.
+  if (by !== "staff" && current.codConfirmBy && current.codConfirmBy <= now) {
+    await lapseUnconfirmedOrders(deps, now);
+    throw notWaiting({ ...current, status: "cancelled" });
+  }
   return changeOrderStatus(
     deps,
     { orderId },
@@ -185,7 +209,10 @@ export async function confirmCodOrder(
       actor: by === "staff" ? "admin" : "customer",
       actorUserId: staff?.id ?? null,
       note: CONFIRMED_NOTE[by],
-      onlyIf: (order) => order.status === "placed",
+      onlyIf: (order) =>
+        order.status === "placed" &&
+        (by === "staff" || order.codConfirmBy === null || order.codConfirmBy > now),
+      now,
       ...(staff ? { audit: staff } : {}),
     },
   );
@@ -245,6 +272,11 @@ export async function listToConfirm(db: DbOrTx, env: Env, canChangeHours: boolea
       pin: orders.shipPin,
       totalPaise: orders.totalPaise,
       items: sql<number>`(select coalesce(sum(${orderLines.quantity}), 0)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
+      // "orders"."id" written out: inside a subquery on a table with an id of its own, the bare column would be its.
+      payingOnlineSince:
+        sql<Date | null>`(select max(${razorpayOrders.createdAt}) from ${razorpayOrders} where ${razorpayOrders.orderId} = "orders"."id" and ${razorpayOrders.purpose} = 'switch' and ${razorpayOrders.closedAt} is null)`.mapWith(
+          (value: string | null) => (value === null ? null : new Date(value)),
+        ),
     })
     .from(orders)
     .where(and(eq(orders.status, "placed"), isNotNull(orders.codConfirmBy)))
@@ -261,6 +293,7 @@ export async function listToConfirm(db: DbOrTx, env: Env, canChangeHours: boolea
     pin: row.pin,
     totalPaise: row.totalPaise,
     items: row.items,
+    payingOnlineSince: row.payingOnlineSince?.toISOString() ?? null,
   }));
   return { orders: list, confirmHours: await confirmHours(db, env), canChangeHours };
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CodConfirmPage } from "../../common/cod-confirm.ts";
+import type { CodConfirmPage, ToConfirmList } from "../../common/cod-confirm.ts";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
@@ -146,7 +146,7 @@ describe("paying online instead, from the confirmation link", () => {
 describe("a payment under way while the order changes (issue 40)", () => {
   const checkoutOf = async (order: { id: string; number: string }) =>
     (await post(shop, linkPath(shop, order, "/pay-online"))).body as RazorpayCheckout;
-  const staffCall = (method: string, url: string, body: unknown = {}) =>
+  const staffCall = (method: string, url: string, body: unknown = method === "GET" ? undefined : {}) =>
     shop.app.request(url, asUser(owner.cookie, { method, body }));
   const addMalt = (number: string) =>
     staffCall("PUT", `/api/admin/orders/${number}/items`, {
@@ -201,6 +201,10 @@ describe("a payment under way while the order changes (issue 40)", () => {
     const confirm = await staffCall("POST", `/api/admin/cod-confirm/${order.number}/confirm`);
     expect(confirm.status).toBe(409);
     expect((await rowOf(order.id))?.totalPaise).toBe(44_800);
+    const listed = (await (await staffCall("GET", "/api/admin/cod-confirm")).json()) as ToConfirmList;
+    expect(listed.orders.find((row) => row.number === order.number)?.payingOnlineSince).toEqual(
+      expect.any(String),
+    );
 
     // Once its window is over, the edit closes the switch; the old amount paid later cannot be applied.
     await ageSwitch(order.id, 31);

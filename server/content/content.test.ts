@@ -96,6 +96,15 @@ describe("/api/admin/pages: who may", () => {
     expect(await pageAudit()).toEqual([]);
     expect(await itemBySlug(POST.slug)).toBeUndefined();
   });
+
+  it("answers an id beyond PostgreSQL's integers as bad input, not a failed query (issue 40)", async () => {
+    for (const method of ["GET", "PUT", "DELETE"] as const) {
+      const body = method === "PUT" ? { ...POST, author: null, published: true } : undefined;
+      const answer = await api(method, "/admin/pages/2147483648", body, owner);
+      expect(answer.status, method).toBe(400);
+      expect(answer.body.error.code, method).toBe("invalid_request");
+    }
+  });
 });
 
 describe("/api/admin/pages: what is refused", () => {

@@ -65,6 +65,12 @@ export function ToConfirmOrders({ orders }: { orders: ToConfirmRow[] }) {
                 Placed {formatDateTime(order.placedAt)} · cancelled at {formatDateTime(order.confirmBy)}{" "}
                 unless confirmed
               </p>
+              {order.payingOnlineSince ? (
+                <p className="mt-1 text-sm font-medium text-amber-800 dark:text-amber-300">
+                  The shopper is paying online (since {formatDateTime(order.payingOnlineSince)}): wait for the
+                  payment before confirming or changing the order.
+                </p>
+              ) : null}
               <div className="mt-3 flex flex-wrap gap-2">
                 <a
                   href={`tel:+91${order.phone}`}
