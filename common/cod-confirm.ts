@@ -57,6 +57,12 @@ export type ToConfirmRow = {
   pin: string;
   totalPaise: number;
   items: number;
+  /**
+   * What became of the question on WhatsApp, as Meta's webhook last reported it (null: not sent there);
+   * `neverReached` when it failed and no SMS can carry it: the shopper was not asked, so silence is no answer.
+   */
+  whatsapp: { status: "accepted" | "sent" | "delivered" | "read" | "failed"; error: string | null } | null;
+  neverReached: boolean;
 };
 
 export type ToConfirmList = { orders: ToConfirmRow[]; confirmHours: number; canChangeHours: boolean };
