@@ -59,6 +59,12 @@ export type ToConfirmRow = {
   items: number;
   /** The shopper opened "pay online instead" then and may be paying: staff wait before changing the order. */
   payingOnlineSince: string | null;
+  /**
+   * What became of the question on WhatsApp, as Meta's webhook last reported it (null: not sent there);
+   * `neverReached` when it failed and no SMS can carry it: the shopper was not asked, so silence is no answer.
+   */
+  whatsapp: { status: "accepted" | "sent" | "delivered" | "read" | "failed"; error: string | null } | null;
+  neverReached: boolean;
 };
 
 export type ToConfirmList = { orders: ToConfirmRow[]; confirmHours: number; canChangeHours: boolean };

@@ -53,6 +53,7 @@ export const ORDER_EVENT_KINDS = [
   "delivery_attempt",
   "payment",
   "parcel_back",
+  "message",
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
@@ -66,6 +67,7 @@ export const EVENT_KIND_LABELS: Record<Exclude<OrderEventKind, "status">, string
   delivery_attempt: "Failed delivery answered",
   payment: "Payment received",
   parcel_back: "Parcel received back",
+  message: "Message not delivered",
 };
 
 /**

@@ -92,7 +92,13 @@ export type ShipmentView = {
   status: ShipmentStatus;
   courier: string | null;
   awb: string | null;
+  /** The order id the aggregator knows the parcel by. */
+  reference: string | null;
   chargesPaise: number | null;
+  rtoChargesPaise: number | null;
+  /** The cash the courier was told to collect, exactly as sent; null for a prepaid parcel. */
+  codAmountPaise: number | null;
+  manifestUrl: string | null;
   weightGrams: number | null;
   pickupScheduledFor: string | null;
   ndr: {

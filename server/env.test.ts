@@ -22,6 +22,20 @@ describe("parseEnv", () => {
   });
 });
 
+describe("WhatsApp's Graph API version", () => {
+  const whatsapp = { WHATSAPP_ACCESS_TOKEN: "token", WHATSAPP_PHONE_NUMBER_ID: "106540352242922" };
+  it("is current by default, and one Meta no longer serves is refused at start", () => {
+    expect(parseEnv(whatsapp).WHATSAPP_API_URL).toBe("https://graph.facebook.com/v26.0");
+    expect(() =>
+      parseEnv({ ...whatsapp, WHATSAPP_API_URL: "https://graph.facebook.com/v19.0" }),
+    ).toThrowError(/WHATSAPP_API_URL: Graph API v19.0 is no longer served by Meta.*v26.0/);
+    expect(() =>
+      parseEnv({ ...whatsapp, WHATSAPP_API_URL: "https://graph.facebook.com/v20.0" }),
+    ).toThrowError(/only until 2026-09-24/);
+    expect(parseEnv({ ...whatsapp, WHATSAPP_API_URL: "https://graph.facebook.com/v25.0" })).toBeTruthy();
+  });
+});
+
 describe("worker processes", () => {
   it("runs one process unless told otherwise, a number of workers, or one per core for auto", () => {
     expect(parseEnv({}).SHOP_WORKERS).toBe(1);

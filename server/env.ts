@@ -46,8 +46,8 @@ const envSchema = z.object({
   WHATSAPP_APP_SECRET: optional(z.string().min(1)),
   /** The token typed into the app's webhook settings; Meta sends it back when it checks the URL. */
   WHATSAPP_VERIFY_TOKEN: optional(z.string().min(8, "must be at least 8 characters")),
-  /** Only tests change it (a local fake). */
-  WHATSAPP_API_URL: blankIsDefault(z.url().default("https://graph.facebook.com/v21.0")),
+  /** The Graph API version in the path is checked at start (GRAPH_API_UNTIL); tests point it at a local fake. */
+  WHATSAPP_API_URL: blankIsDefault(z.url().default("https://graph.facebook.com/v26.0")),
   /** An approved template with the order number, total and delivery town, and Confirm / Cancel quick replies. */
   WHATSAPP_TEMPLATE_COD_CONFIRM: optional(z.string().min(1)),
   /** An approved template with the order number, its news and a link. */
@@ -263,6 +263,19 @@ const productionRules = envSchema.superRefine((env, context) => {
       message: "set both WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID, or neither",
     });
   }
+  // A Graph API version Meta no longer serves fails every message; refused at start (docs/decisions/078).
+  const graph = /\/v(\d+)\.\d+(\/|$)/.exec(env.WHATSAPP_API_URL);
+  if (env.WHATSAPP_ACCESS_TOKEN && graph) {
+    const version = Number(graph[1]);
+    const until = GRAPH_API_UNTIL[version];
+    if (version < OLDEST_GRAPH_API || (until && new Date(`${until}T00:00:00Z`) <= new Date())) {
+      context.addIssue({
+        code: "custom",
+        path: ["WHATSAPP_API_URL"],
+        message: `Graph API v${version}.0 is no longer served by Meta${until ? ` (only until ${until})` : ""}; use https://graph.facebook.com/v${CURRENT_GRAPH_API}.0`,
+      });
+    }
+  }
   // One SMS provider, wholly configured, or none.
   const msg91 = [env.MSG91_AUTH_KEY, env.MSG91_TEMPLATE_ID];
   const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
@@ -302,6 +315,22 @@ const productionRules = envSchema.superRefine((env, context) => {
 });
 
 /** Parses the environment once; a bad value yields a readable list instead of a stack trace. */
+/**
+ * The Graph API versions Meta serves and until when, from its changelog
+ * (developers.facebook.com/docs/graph-api/changelog/versions, read November 2026); v26.0, the current one,
+ * has no end date yet.
+ */
+export const GRAPH_API_UNTIL: Record<number, string> = {
+  20: "2026-09-24",
+  21: "2027-01-21",
+  22: "2027-05-20",
+  23: "2027-10-08",
+  24: "2028-02-18",
+  25: "2028-07-29",
+};
+const OLDEST_GRAPH_API = 20;
+export const CURRENT_GRAPH_API = 26;
+
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = productionRules.safeParse(source);
   if (!result.success) {

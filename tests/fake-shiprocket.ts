@@ -5,11 +5,28 @@ import PDFDocument from "pdfkit";
 import { readJson } from "./fake-http.ts";
 
 /**
- * A local stand-in for Shiprocket's external API (apidocs.shiprocket.in, /v1/external), for tests, written
- * from its documentation: the API user signs in for a bearer token; serviceability lists couriers with rate
- * and estimate; an adhoc order gets an order id and a shipment id; assigning a courier gives the airway bill
- * (refused, still with HTTP 200, when the wallet is short); labels are real PDFs; pickups, cancellation,
- * tracking by AWB and NDR actions; and tracking webhooks posted to the shop with its x-api-key.
+ * A local stand-in for Shiprocket's external API (/v1/external), for tests. It follows Shiprocket's own
+ * Postman collection (apidocs.shiprocket.in) as converted to OpenAPI in the repository api-evangelist/shiprocket,
+ * not the shop's reading of it:
+ * - openapi/shiprocket-api-openapi.yml: Create Custom Order (orders/create/adhoc: its parameter table is the
+ *   list of fields taken, its required list, "billing_city ... Max char: 30", "New orders cannot be created with
+ *   order id's same as that of cancelled orders" (422), "order_id field cannot be equal to an already existing
+ *   id. Doing so does not change or affect the existing order"), Update Customer Delivery Address
+ *   (orders/address/update, 202), Cancel an Order (orders/cancel, 204).
+ * - openapi/shiprocket-couriers-api-openapi.yml: Check Courier Serviceability (rate, freight_charge,
+ *   rto_charges, cod_charges ...), Generate AWB for Shipment (its answer has no freight_charges), Request for
+ *   Shipment Pickup ("Only one shipment_id can be passed at a time"; Generate Manifest to follow).
+ * - openapi/shiprocket-labels-manifests-invoice-api-openapi.yml: Generate Label, Generate Manifest ("AWB must be
+ *   assigned and pickup requested", 400 with already_manifested_shipment_ids).
+ * - openapi/shiprocket-ndr-api-openapi.yml: Action NDR documents `action` and `comments` only, both required;
+ *   202 {status}.
+ * - openapi/shiprocket-tracking-api-openapi.yml: Get Tracking through AWB.
+ * - asyncapi/shiprocket-tracking-webhooks.yml: the tracking webhook's fields and sample, where
+ *   current_status_id (20 for IN TRANSIT) is not shipment_status_id (18).
+ * Where the real service's answer to a field it does not document is unknown, this fake refuses it (422,
+ * "not a documented field") and lists it in `undocumented`: a shop sending a field the documentation lacks
+ * fails its tests. Wallet refusals (200 with awb_assign_status 0) and the exact words of refusals are not in
+ * the collection; they follow what Shiprocket answers accounts in use.
  */
 export type FakeScan = {
   date: string;
@@ -34,6 +51,12 @@ type FakeShipment = {
   status: "NEW" | "AWB ASSIGNED" | "PICKUP SCHEDULED" | "CANCELED";
   scans: FakeScan[];
   ndrActions: Record<string, unknown>[];
+  /** The Create Custom Order body as received. */
+  created: Record<string, unknown>;
+  /** Each Update Customer Delivery Address body received for this order. */
+  addressUpdates: Record<string, unknown>[];
+  pickupRequested: boolean;
+  manifested: boolean;
 };
 
 export type FakeShiprocket = {
@@ -50,6 +73,8 @@ export type FakeShiprocket = {
   wallet: { paise: number };
   /** Requests received, "METHOD /path", to count calls (a double click must book once). */
   calls: string[];
+  /** "METHOD /path field" for every field sent that the documentation does not list (each was refused). */
+  undocumented: string[];
   logins: number;
   /** Makes every token issued so far invalid, as if it had expired: the next call is answered 401. */
   expireTokens: () => void;
@@ -76,6 +101,129 @@ const SCAN_KINDS = {
   "RTO INITIATED": { id: "9", code: "RT-101", activity: "Returned as per client instruction" },
   "RTO DELIVERED": { id: "10", code: "RT-110", activity: "RTO delivered to shipper" },
 } as const;
+
+/** Each request body's documented fields (and the order items'), from the OpenAPI files named above. */
+const DOCUMENTED: Record<string, readonly string[]> = {
+  "POST /auth/login": ["email", "password"],
+  "POST /orders/create/adhoc": [
+    "order_id",
+    "order_date",
+    "pickup_location",
+    "comment",
+    "reseller_name",
+    "company_name",
+    "billing_customer_name",
+    "billing_last_name",
+    "billing_address",
+    "billing_address_2",
+    "billing_isd_code",
+    "billing_city",
+    "billing_pincode",
+    "billing_state",
+    "billing_country",
+    "billing_email",
+    "billing_phone",
+    "billing_alternate_phone",
+    "shipping_is_billing",
+    "shipping_customer_name",
+    "shipping_last_name",
+    "shipping_address",
+    "shipping_address_2",
+    "shipping_city",
+    "shipping_pincode",
+    "shipping_country",
+    "shipping_state",
+    "shipping_email",
+    "shipping_phone",
+    "order_items",
+    "payment_method",
+    "shipping_charges",
+    "giftwrap_charges",
+    "transaction_charges",
+    "total_discount",
+    "sub_total",
+    "length",
+    "breadth",
+    "height",
+    "weight",
+    "ewaybill_no",
+    "customer_gstin",
+    "invoice_number",
+    "order_type",
+  ],
+  "order_items[]": ["name", "sku", "units", "selling_price", "discount", "tax", "hsn"],
+  "POST /orders/address/update": [
+    "order_id",
+    "shipping_customer_name",
+    "shipping_phone",
+    "shipping_address",
+    "shipping_address_2",
+    "shipping_city",
+    "shipping_state",
+    "shipping_country",
+    "shipping_pincode",
+    "shipping_email",
+    "billing_alternate_phone",
+  ],
+  "POST /orders/cancel": ["ids"],
+  "POST /courier/assign/awb": ["shipment_id", "courier_id", "status"],
+  "POST /courier/generate/label": ["shipment_id"],
+  "POST /courier/generate/pickup": ["shipment_id"],
+  "POST /manifests/generate": ["shipment_id"],
+  "POST /ndr/action": ["action", "comments"],
+  "GET /courier/serviceability": [
+    "pickup_postcode",
+    "delivery_postcode",
+    "order_id",
+    "cod",
+    "weight",
+    "length",
+    "breadth",
+    "height",
+    "declared_value",
+    "mode",
+    "is_return",
+    "couriers_type",
+    "only_local",
+    "qc_check",
+  ],
+};
+
+/** Fields each body must carry (Create Custom Order's and Update Customer Delivery Address's required lists). */
+const REQUIRED: Record<string, readonly string[]> = {
+  "POST /orders/create/adhoc": [
+    "order_id",
+    "order_date",
+    "pickup_location",
+    "billing_customer_name",
+    "billing_address",
+    "billing_city",
+    "billing_pincode",
+    "billing_state",
+    "billing_country",
+    "billing_email",
+    "billing_phone",
+    "shipping_is_billing",
+    "order_items",
+    "payment_method",
+    "sub_total",
+    "length",
+    "breadth",
+    "height",
+    "weight",
+  ],
+  "POST /orders/address/update": [
+    "order_id",
+    "shipping_customer_name",
+    "shipping_phone",
+    "shipping_address",
+    "shipping_city",
+    "shipping_state",
+    "shipping_country",
+    "shipping_pincode",
+  ],
+  "POST /ndr/action": ["action", "comments"],
+};
 
 const COURIERS = [
   { id: 10, name: "Delhivery Surface", perHalfKg: 42, days: 5 },
@@ -126,6 +274,30 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
   };
   const rateFor = (courier: (typeof COURIERS)[number], weightKg: number, cod: boolean) =>
     courier.perHalfKg * Math.max(1, Math.ceil(weightKg / 0.5)) + (cod ? 30 : 0);
+  const undocumented: string[] = [];
+  const invalid = (response: ServerResponse, errors: Record<string, string[]>) =>
+    send(response, 422, { message: "Oops! Invalid Data.", errors, status_code: 422 });
+  /** The fields of `body` the call's documentation does not list, and the required ones it lacks. */
+  const check = (call: string, body: Record<string, unknown>) => {
+    const errors: Record<string, string[]> = {};
+    const documented = DOCUMENTED[call] ?? [];
+    for (const field of Object.keys(body)) {
+      if (!documented.includes(field)) {
+        undocumented.push(`${call} ${field}`);
+        errors[field] = [`${field} is not a documented field.`];
+      }
+    }
+    for (const field of REQUIRED[call] ?? []) {
+      if (
+        body[field] === undefined ||
+        body[field] === null ||
+        (body[field] === "" && field !== "billing_email")
+      ) {
+        errors[field] = [`The ${field.replace(/_/g, " ")} field is required.`];
+      }
+    }
+    return errors;
+  };
 
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://fake");
@@ -140,6 +312,8 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
       }
       if (request.method === "POST" && path === "/auth/login") {
         const body = await readJson(request);
+        const errors = check("POST /auth/login", body);
+        if (Object.keys(errors).length) return invalid(response, errors);
         if (body.email !== email || body.password !== password) {
           return send(response, 400, { message: "Invalid email and password combination", status_code: 400 });
         }
@@ -169,6 +343,8 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
         });
       }
       if (request.method === "GET" && path === "/courier/serviceability") {
+        const errors = check("GET /courier/serviceability", Object.fromEntries(url.searchParams));
+        if (Object.keys(errors).length) return invalid(response, errors);
         const pin = url.searchParams.get("delivery_postcode") ?? "";
         const weightKg = Number(url.searchParams.get("weight"));
         const cod = url.searchParams.get("cod") === "1";
@@ -193,6 +369,7 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
                 courier_name: courier.name,
                 rate: rateFor(courier, weightKg, cod),
                 freight_charge: rateFor(courier, weightKg, false),
+                rto_charges: rateFor(courier, weightKg, false),
                 cod_charges: cod ? 30 : 0,
                 cod: 1,
                 estimated_delivery_days: String(courier.days),
@@ -206,37 +383,33 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
       }
       if (request.method === "POST" && path === "/orders/create/adhoc") {
         const body = await readJson(request);
-        const errors: Record<string, string[]> = {};
-        for (const field of [
-          "order_id",
-          "order_date",
-          "pickup_location",
-          "billing_customer_name",
-          "billing_address",
-          "billing_city",
-          "billing_pincode",
-          "billing_state",
-          "billing_country",
-          "billing_phone",
-          "payment_method",
-          "sub_total",
-          "length",
-          "breadth",
-          "height",
-          "weight",
-        ]) {
-          if (body[field] === undefined || body[field] === "" || body[field] === null) {
-            errors[field] = [`The ${field.replace(/_/g, " ")} field is required.`];
+        const errors = check("POST /orders/create/adhoc", body);
+        const items = Array.isArray(body.order_items) ? (body.order_items as Record<string, unknown>[]) : [];
+        if (!items.length) errors.order_items = ["The order items field is required."];
+        for (const item of items) {
+          for (const field of Object.keys(item)) {
+            if (!DOCUMENTED["order_items[]"]?.includes(field)) {
+              undocumented.push(`POST /orders/create/adhoc order_items[].${field}`);
+              errors[`order_items.${field}`] = [`${field} is not a documented field.`];
+            }
           }
         }
         if (!(Number(body.weight) > 0)) errors.weight = ["The weight must be greater than 0."];
-        if (!Array.isArray(body.order_items) || !body.order_items.length) errors.order_items = ["Required."];
+        if (String(body.billing_city ?? "").length > 30) {
+          errors.billing_city = ["The billing city may not be greater than 30 characters."];
+        }
+        if (String(body.order_id ?? "").length > 50) {
+          errors.order_id = ["The order id may not be greater than 50 characters."];
+        }
         if (body.pickup_location !== pickupLocation)
           errors.pickup_location = ["Wrong Pickup location entered."];
-        if (Object.keys(errors).length) {
-          return send(response, 422, { message: "Oops! Invalid Data.", errors, status_code: 422 });
+        if (Object.keys(errors).length) return invalid(response, errors);
+        const before = shipments.find((entry) => entry.channelOrderId === String(body.order_id));
+        if (before?.status === "CANCELED") {
+          return invalid(response, { order_id: ["Order id already exists for a cancelled order."] });
         }
-        const shipment: FakeShipment = {
+        // "Doing so does not change or affect the existing order."
+        const shipment: FakeShipment = before ?? {
           orderId: nextId++,
           shipmentId: nextId++,
           channelOrderId: String(body.order_id),
@@ -250,21 +423,37 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
           status: "NEW",
           scans: [],
           ndrActions: [],
+          created: body,
+          addressUpdates: [],
+          pickupRequested: false,
+          manifested: false,
         };
-        shipments.push(shipment);
+        if (!before) shipments.push(shipment);
         return send(response, 200, {
           order_id: shipment.orderId,
           shipment_id: shipment.shipmentId,
           status: "NEW",
           status_code: 1,
           onboarding_completed_now: 0,
-          awb_code: "",
-          courier_company_id: "",
-          courier_name: "",
+          awb_code: null,
+          courier_company_id: null,
+          courier_name: null,
         });
+      }
+      if (request.method === "POST" && path === "/orders/address/update") {
+        const body = await readJson(request);
+        const errors = check("POST /orders/address/update", body);
+        const shipment = shipments.find((entry) => entry.orderId === Number(body.order_id));
+        if (!shipment && !errors.order_id) errors.order_id = ["The selected order id is invalid."];
+        if (Object.keys(errors).length) return invalid(response, errors);
+        shipment?.addressUpdates.push(body);
+        response.writeHead(202);
+        return response.end();
       }
       if (request.method === "POST" && path === "/courier/assign/awb") {
         const body = await readJson(request);
+        const errors = check("POST /courier/assign/awb", body);
+        if (Object.keys(errors).length) return invalid(response, errors);
         const shipment = shipments.find((entry) => entry.shipmentId === Number(body.shipment_id));
         const courier = COURIERS.find((entry) => entry.id === Number(body.courier_id));
         if (!shipment || !courier) {
@@ -289,25 +478,41 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
         shipment.courierId = courier.id;
         shipment.courierName = courier.name;
         shipment.status = "AWB ASSIGNED";
+        // The documented answer: no price in it.
         return send(response, 200, {
           awb_assign_status: 1,
           response: {
             data: {
               courier_company_id: courier.id,
               awb_code: shipment.awb,
+              cod: shipment.cod ? 1 : 0,
               order_id: shipment.orderId,
               shipment_id: shipment.shipmentId,
-              courier_name: courier.name,
+              awb_code_status: 1,
+              assigned_date_time: {
+                date: indianTime(new Date()),
+                timezone_type: 3,
+                timezone: "Asia/Kolkata",
+              },
               applied_weight: shipment.weightKg,
-              freight_charges: rate,
+              company_id: 7,
+              courier_name: courier.name,
+              child_courier_name: null,
+              pickup_scheduled_date: "",
               routing_code: "BLR/ITP",
-              transporter_name: courier.name,
+              rto_routing_code: "",
+              invoice_no: "",
+              transporter_id: "",
+              transporter_name: "",
             },
           },
         });
       }
       if (request.method === "POST" && path === "/courier/generate/label") {
         const body = await readJson(request);
+        const errors = check("POST /courier/generate/label", body);
+        if (!Array.isArray(body.shipment_id)) errors.shipment_id = ["The shipment id must be an array."];
+        if (Object.keys(errors).length) return invalid(response, errors);
         const ids = (body.shipment_id as number[]) ?? [];
         const found = shipments.filter((entry) => ids.includes(entry.shipmentId) && entry.awb);
         if (!found.length) {
@@ -322,33 +527,69 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
       }
       if (request.method === "POST" && path === "/courier/generate/pickup") {
         const body = await readJson(request);
+        const errors = check("POST /courier/generate/pickup", body);
+        if (Object.keys(errors).length) return invalid(response, errors);
         const ids = (body.shipment_id as number[]) ?? [];
-        const tomorrow = indianTime(new Date(Date.now() + 86_400_000)).slice(0, 10);
-        for (const shipment of shipments.filter((entry) => ids.includes(entry.shipmentId))) {
-          shipment.status = "PICKUP SCHEDULED";
+        const found = shipments.find((entry) => entry.shipmentId === Number(ids[0]) && entry.awb);
+        // "Only one shipment_id can be passed at a time"; "The AWB must be already generated".
+        if (ids.length !== 1 || !found) {
+          return send(response, 400, { message: "Invalid shipment id", status_code: 400 });
         }
+        const tomorrow = indianTime(new Date(Date.now() + 86_400_000)).slice(0, 10);
+        found.status = "PICKUP SCHEDULED";
+        found.pickupRequested = true;
         return send(response, 200, {
           pickup_status: 1,
           response: {
             pickup_scheduled_date: `${tomorrow} 10:00:00`,
             pickup_token_number: `Reference No: ${randomBytes(4).toString("hex")}`,
             status: 3,
+            others: "{}",
             pickup_generated_date: {
               date: indianTime(new Date()),
               timezone_type: 3,
               timezone: "Asia/Kolkata",
             },
-            data: "Pickup is scheduled",
+            data: `Pickup is confirmed by ${found.courierName} For AWB :- ${found.awb}`,
           },
+        });
+      }
+      if (request.method === "POST" && path === "/manifests/generate") {
+        const body = await readJson(request);
+        const errors = check("POST /manifests/generate", body);
+        if (Object.keys(errors).length) return invalid(response, errors);
+        const ids = ((body.shipment_id as number[]) ?? []).map(Number);
+        const chosen = shipments.filter((entry) => ids.includes(entry.shipmentId));
+        const already = chosen.filter((entry) => entry.manifested).map((entry) => entry.shipmentId);
+        if (already.length) {
+          return send(response, 400, {
+            message: "Manifest already generated for some shipment_ids, Please try again after removin them",
+            status_code: 400,
+            already_manifested_shipment_ids: already,
+          });
+        }
+        // "AWB must be assigned and pickup requested on the shipment id to generate manifest."
+        const ready = chosen.filter((entry) => entry.awb && entry.pickupRequested);
+        if (!ready.length || ready.length !== ids.length) {
+          return send(response, 200, { status: 1, manifest_url: "" });
+        }
+        for (const entry of ready) entry.manifested = true;
+        return send(response, 200, {
+          status: 1,
+          manifest_url: `http://127.0.0.1:${port}/manifests/MANIFEST-${ready[0]?.shipmentId}.pdf`,
         });
       }
       if (request.method === "POST" && path === "/orders/cancel") {
         const body = await readJson(request);
-        const ids = (body.ids as number[]) ?? [];
+        const errors = check("POST /orders/cancel", body);
+        if (!Array.isArray(body.ids) || !body.ids.length) errors.ids = ["The ids field is required."];
+        if (Object.keys(errors).length) return invalid(response, errors);
+        const ids = (body.ids as number[]).map(Number);
         for (const shipment of shipments.filter((entry) => ids.includes(entry.orderId))) {
           shipment.status = "CANCELED";
         }
-        return send(response, 200, { status: 200, message: "Order cancelled successfully." });
+        response.writeHead(204);
+        return response.end();
       }
       const track = path.match(/^\/courier\/track\/awb\/([A-Za-z0-9-]+)$/);
       if (request.method === "GET" && track) {
@@ -380,6 +621,8 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
       if (request.method === "POST" && ndr) {
         const shipment = shipments.find((entry) => entry.awb === ndr[1]);
         const body = await readJson(request);
+        const errors = check("POST /ndr/action", body);
+        if (Object.keys(errors).length) return invalid(response, errors);
         if (!shipment) return send(response, 404, { message: "AWB not found", status_code: 404 });
         if (!["re-attempt", "return", "fake-attempt"].includes(String(body.action))) {
           return send(response, 422, { message: "The selected action is invalid.", status_code: 422 });
@@ -388,7 +631,7 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
           return send(response, 422, { message: "Action cannot be taken on this AWB", status_code: 422 });
         }
         shipment.ndrActions.push(body);
-        return send(response, 200, { status: true, message: "Action taken successfully" });
+        return send(response, 202, { status: "Data Updated Sucessfully" });
       }
       return send(response, 404, { message: "Not found", status_code: 404 });
     } catch (error) {
@@ -412,7 +655,9 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
       awb: shipment.awb,
       courier_name: shipment.courierName,
       current_status: last?.["sr-status-label"] ?? "AWB ASSIGNED",
-      current_status_id: Number(last?.["sr-status"] ?? 0),
+      // The scan codes' table, not the shipment statuses': only IN TRANSIT's (20) is in the sample; any
+      // other is sent as 0, so a shop reading this field learns nothing from the fake either.
+      current_status_id: last?.["sr-status-label"] === "IN TRANSIT" ? 20 : 0,
       shipment_status: last?.["sr-status-label"] ?? "AWB ASSIGNED",
       shipment_status_id: Number(last?.["sr-status"] ?? 0),
       current_timestamp: last?.date ?? indianTime(new Date()),
@@ -446,6 +691,7 @@ export async function startFakeShiprocket(): Promise<FakeShiprocket> {
     unservedPins,
     wallet,
     calls,
+    undocumented,
     get logins() {
       return logins;
     },

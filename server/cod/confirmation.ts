@@ -17,6 +17,7 @@ import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
 import { prepaidSavingOf } from "../orders/orders.data.ts";
+import { smsReachesShoppers } from "../sms/sms-sender.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
 import { payOnlineOffer } from "./pay-online-instead.ts";
@@ -277,11 +278,17 @@ export async function listToConfirm(db: DbOrTx, env: Env, canChangeHours: boolea
         sql<Date | null>`(select max(${razorpayOrders.createdAt}) from ${razorpayOrders} where ${razorpayOrders.orderId} = "orders"."id" and ${razorpayOrders.purpose} = 'switch' and ${razorpayOrders.closedAt} is null)`.mapWith(
           (value: string | null) => (value === null ? null : new Date(value)),
         ),
+      // The question's fate on WhatsApp (docs/decisions/078).
+      whatsapp: sql<{
+        status: string;
+        error: string | null;
+      } | null>`(select json_build_object('status', wm.status, 'error', wm.error_title) from whatsapp_messages wm where wm.order_id = ${orders.id} and wm.kind = 'cod_confirm' order by wm.created_at desc limit 1)`,
     })
     .from(orders)
     .where(and(eq(orders.status, "placed"), isNotNull(orders.codConfirmBy)))
     .orderBy(asc(orders.codConfirmBy), asc(orders.id))
     .limit(200);
+  const smsReaches = smsReachesShoppers(env);
   const list: ToConfirmRow[] = rows.map((row) => ({
     number: row.number,
     placedAt: row.createdAt.toISOString(),
@@ -294,6 +301,8 @@ export async function listToConfirm(db: DbOrTx, env: Env, canChangeHours: boolea
     totalPaise: row.totalPaise,
     items: row.items,
     payingOnlineSince: row.payingOnlineSince?.toISOString() ?? null,
+    whatsapp: row.whatsapp as ToConfirmRow["whatsapp"],
+    neverReached: row.whatsapp?.status === "failed" && !smsReaches,
   }));
   return { orders: list, confirmHours: await confirmHours(db, env), canChangeHours };
 }

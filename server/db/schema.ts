@@ -1121,6 +1121,12 @@ export const shipments = pgTable(
     service: text("service").notNull(),
     /** "booking" while the aggregator is being asked; then where the parcel is. */
     status: text("status", { enum: ["booking", ...SHIPMENT_STATUSES] }).notNull(),
+    /**
+     * The order id the aggregator was given (its "order_id", unique per account for ever): the order number,
+     * then "-2", "-3" ... for a booking tried again after a refusal, since Shiprocket refuses the id of an order
+     * it cancelled (docs/decisions/077).
+     */
+    reference: text("reference"),
     aggregatorOrderId: text("aggregator_order_id"),
     aggregatorShipmentId: text("aggregator_shipment_id"),
     awb: text("awb").unique(),
@@ -1128,6 +1134,12 @@ export const shipments = pgTable(
     courierName: text("courier_name"),
     labelUrl: text("label_url"),
     chargesPaise: integer("charges_paise"),
+    /** What the courier's return would cost, as serviceability quoted it (rto_charges); null when not quoted. */
+    rtoChargesPaise: integer("rto_charges_paise"),
+    /** The cash the courier was told to collect (sub_total of a COD order); null for a prepaid parcel. */
+    codAmountPaise: integer("cod_amount_paise"),
+    /** Shiprocket's manifest for the pickup, made after the pickup was asked for. */
+    manifestUrl: text("manifest_url"),
     weightGrams: integer("weight_grams").notNull(),
     pickupScheduledFor: text("pickup_scheduled_for"),
     /** When the last scan happened (the courier's time) and when the shop last heard of the parcel. */
@@ -1328,6 +1340,29 @@ export const orderRto = pgTable(
  * Replies that came through WhatsApp's webhook, by WhatsApp's message id: Meta delivers a webhook at least
  * once, so a reply is acted on only the first time its id is seen.
  */
+/**
+ * Each template message WhatsApp accepted, by its id ("wamid..."), and the latest status Meta's webhook
+ * reported for it (statuses[]: sent, delivered, read, failed with its error), so a question that never reached
+ * the shopper is seen as such (docs/decisions/078).
+ */
+export const whatsappMessages = pgTable(
+  "whatsapp_messages",
+  {
+    messageId: text("message_id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    status: text("status", { enum: ["accepted", "sent", "delivered", "read", "failed"] }).notNull(),
+    errorCode: integer("error_code"),
+    errorTitle: text("error_title"),
+    /** When Meta said the latest status happened (its timestamp), to keep the latest whatever order they come in. */
+    statusAt: timestamp("status_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("whatsapp_messages_order_idx").on(table.orderId)],
+);
+
 export const whatsappReplies = pgTable("whatsapp_replies", {
   messageId: text("message_id").primaryKey(),
   orderId: text("order_id").references(() => orders.id, { onDelete: "cascade" }),

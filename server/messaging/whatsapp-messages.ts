@@ -3,7 +3,7 @@ import { trackingUrl } from "../../common/couriers.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import type { Tx } from "../db/client.ts";
-import { type OrderRow, orders, users } from "../db/schema.ts";
+import { type OrderRow, orders, users, whatsappMessages } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJobs, type NewJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
@@ -94,12 +94,13 @@ export async function deliverWhatsApp(deps: Deps, orderId: string, kind: WhatsAp
       log.warn({ order: order.number }, "WHATSAPP_TEMPLATE_COD_CONFIRM is not set: no confirmation asked");
       return;
     }
-    await sendTemplate(config, {
+    const id = await sendTemplate(config, {
       to,
       template: config.templates.codConfirm,
       bodyParameters: [order.shipName, order.number, formatRupees(order.totalPaise), order.shipCity],
       quickReplyPayloads: [confirmPayload(order.id), cancelPayload(order.id)],
     });
+    await recordSent(deps, id, order.id, kind);
     return;
   }
   const text = updateText(order, kind);
@@ -112,11 +113,23 @@ export async function deliverWhatsApp(deps: Deps, orderId: string, kind: WhatsAp
     kind === "shipped"
       ? (trackingUrl(order.courier, order.trackingNumber, order.trackingUrl) ?? orderLink(deps, found))
       : orderLink(deps, found);
-  await sendTemplate(config, {
+  const id = await sendTemplate(config, {
     to,
     template: config.templates.orderUpdate,
     bodyParameters: [order.number, text, link],
   });
+  await recordSent(deps, id, order.id, kind);
+}
+
+/**
+ * Keeps the message WhatsApp accepted, by its id: Meta tells whether it was sent, delivered, read or failed
+ * only later, in the webhook's statuses[] (whatsapp.routes.ts).
+ */
+async function recordSent(deps: Deps, messageId: string, orderId: string, kind: WhatsAppMessageKind) {
+  await deps.db
+    .insert(whatsappMessages)
+    .values({ messageId, orderId, kind, status: "accepted", statusAt: new Date() })
+    .onConflictDoNothing();
 }
 
 const orderLink = (deps: Deps, { order, email }: { order: OrderRow; email: string | null }) =>

@@ -2,11 +2,13 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { cancelCodOrder, confirmCodOrder } from "../cod/confirmation.ts";
-import { orders, whatsappReplies } from "../db/schema.ts";
+import { cancelCodOrder, confirmCodOrder, confirmRequestJob } from "../cod/confirmation.ts";
+import { orderEvents, orders, whatsappMessages, whatsappReplies } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
+import { smsReachesShoppers } from "../sms/sms-sender.ts";
 import { validate } from "../validate.ts";
 import { webhookSignatureMatches, whatsAppNumber } from "./whatsapp.ts";
 import { parseReplyPayload } from "./whatsapp-messages.ts";
@@ -37,6 +39,23 @@ const reply = z.object({
     .object({ type: z.string(), button_reply: z.object({ id: z.string().max(200) }).optional() })
     .optional(),
 });
+/**
+ * A status of a message the shop sent, as Meta's WhatsApp Node.js SDK types it (WhatsApp/WhatsApp-Nodejs-SDK,
+ * src/types/webhooks.ts, StatusesObject: id, status, timestamp, recipient_id, errors[] of code, title,
+ * message, error_data). A failed template is reported only here.
+ */
+const messageStatus = z.object({
+  id: z.string().min(1).max(200),
+  status: z.string().max(40),
+  timestamp: z.string().regex(/^\d{1,12}$/),
+  recipient_id: z.string().max(20).optional(),
+  errors: z
+    .array(z.object({ code: z.number().int(), title: z.string().max(300).optional() }).passthrough())
+    .max(10)
+    .optional(),
+});
+type MessageStatus = z.infer<typeof messageStatus>;
+
 const notification = z.object({
   object: z.string(),
   entry: z
@@ -45,7 +64,12 @@ const notification = z.object({
         changes: z.array(
           z.object({
             field: z.string(),
-            value: z.object({ messages: z.array(reply).optional() }).passthrough(),
+            value: z
+              .object({
+                messages: z.array(reply).optional(),
+                statuses: z.array(messageStatus).max(1000).optional(),
+              })
+              .passthrough(),
           }),
         ),
       }),
@@ -99,9 +123,76 @@ export function whatsAppWebhookRoutes(deps: Deps) {
             .flatMap((change) => change.value.messages ?? []),
         );
         for (const each of replies) await applyReply(deps, each);
+        const statuses = parsed.entry.flatMap((entry) =>
+          entry.changes
+            .filter((change) => change.field === "messages")
+            .flatMap((change) => change.value.statuses ?? []),
+        );
+        for (const each of statuses) await applyStatus(deps, each);
         return c.json({ received: true });
       },
     );
+}
+
+/** Statuses only go forward: sent, delivered, read; failed is final whenever it comes. */
+const STATUS_RANK = { accepted: 0, sent: 1, delivered: 2, read: 3, failed: 4 } as const;
+type StoredStatus = keyof typeof STATUS_RANK;
+
+/**
+ * Keeps a message's latest status (docs/decisions/078). A COD question that failed is asked again by SMS at
+ * once, and the order's history says so, or says the shopper was never reached when no SMS can carry it.
+ */
+async function applyStatus(deps: Deps, status: MessageStatus) {
+  if (!Object.hasOwn(STATUS_RANK, status.status) || status.status === "accepted") return;
+  const next = status.status as StoredStatus;
+  const error = status.errors?.[0];
+  const failed = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(whatsappMessages)
+      .where(eq(whatsappMessages.messageId, status.id))
+      .for("update");
+    if (!row || row.status === "failed" || STATUS_RANK[next] <= STATUS_RANK[row.status]) return null;
+    await tx
+      .update(whatsappMessages)
+      .set({
+        status: next,
+        errorCode: error?.code ?? null,
+        errorTitle: error?.title?.slice(0, 300) ?? null,
+        statusAt: new Date(Number(status.timestamp) * 1000),
+      })
+      .where(eq(whatsappMessages.messageId, status.id));
+    if (next !== "failed" || row.kind !== "cod_confirm") return null;
+    const [order] = await tx
+      .select({ status: orders.status, codConfirmBy: orders.codConfirmBy })
+      .from(orders)
+      .where(eq(orders.id, row.orderId))
+      .for("update");
+    if (order?.status !== "placed" || !order.codConfirmBy) return null;
+    const bySms = smsReachesShoppers(deps.env);
+    const why = error ? ` (${error.code}${error.title ? `: ${error.title}` : ""})` : "";
+    if (bySms) {
+      await enqueueJob(tx, {
+        ...confirmRequestJob(row.orderId),
+        key: `${confirmRequestJob(row.orderId).key}:whatsapp-failed`,
+      });
+    }
+    await tx.insert(orderEvents).values({
+      orderId: row.orderId,
+      fromStatus: "placed",
+      toStatus: "placed",
+      kind: "message",
+      actor: "system",
+      actorUserId: null,
+      note: (bySms
+        ? `WhatsApp could not deliver the cash-on-delivery question${why}; it was sent again by SMS`
+        : `WhatsApp could not deliver the cash-on-delivery question${why}, and no SMS route can carry it: the shopper was never reached`
+      ).slice(0, 500),
+      createdAt: new Date(),
+    });
+    return bySms;
+  });
+  if (failed) deps.jobs.wake();
 }
 
 /** What a reply came to, kept with its id. */

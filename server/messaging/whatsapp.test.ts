@@ -6,7 +6,7 @@ import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.
 import { createTestApp } from "../../tests/database.ts";
 import { buttonReply, FAKE_WHATSAPP, startFakeWhatsApp, whatsAppEnv } from "../../tests/fake-whatsapp.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
-import { jobs, orderEvents, orders, whatsappReplies } from "../db/schema.ts";
+import { jobs, orderEvents, orders, whatsappMessages, whatsappReplies } from "../db/schema.ts";
 import { cancelPayload, confirmPayload } from "./whatsapp-messages.ts";
 
 let fake: Awaited<ReturnType<typeof startFakeWhatsApp>>;
@@ -246,6 +246,95 @@ describe("replies on the webhook", () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
       error: { code: "invalid_request", message: "The webhook body is not a WhatsApp notification." },
+    });
+  });
+});
+
+/** A statuses notification as Meta posts it (WhatsApp/WhatsApp-Nodejs-SDK src/types/webhooks.ts), signed. */
+function statusUpdate(id: string, status: string, errors?: { code: number; title: string }[]) {
+  const body = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "102290129340398",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550783881", phone_number_id: FAKE_WHATSAPP.phoneNumberId },
+              statuses: [
+                {
+                  id,
+                  status,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  recipient_id: MEERA_WA,
+                  ...(errors ? { errors } : {}),
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const signature = `sha256=${createHmac("sha256", FAKE_WHATSAPP.appSecret).update(body).digest("hex")}`;
+  return { body, signature };
+}
+
+describe("what became of each message", () => {
+  it("stores sent, delivered and read per message, only forward", async () => {
+    const order = await placeCod();
+    await waitUntil(
+      async () =>
+        (await shop.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, order.id)))
+          .length >= 2,
+    );
+    const rows = await shop.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, order.id));
+    const question = rows.find((row) => row.kind === "cod_confirm");
+    expect(question?.status).toBe("accepted");
+    const id = question?.messageId ?? "";
+    expect((await webhook(statusUpdate(id, "sent"))).status).toBe(200);
+    expect((await webhook(statusUpdate(id, "read"))).status).toBe(200);
+    // A late "delivered" does not take a read message back.
+    expect((await webhook(statusUpdate(id, "delivered"))).status).toBe(200);
+    const [row] = await shop.db.select().from(whatsappMessages).where(eq(whatsappMessages.messageId, id));
+    expect(row?.status).toBe("read");
+  });
+
+  it("a COD question WhatsApp could not deliver: asked again by SMS at once, and staff see the shopper was never reached", async () => {
+    const order = await placeCod();
+    await waitUntil(async () =>
+      (await shop.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, order.id))).some(
+        (row) => row.kind === "cod_confirm",
+      ),
+    );
+    const [question] = (
+      await shop.db.select().from(whatsappMessages).where(eq(whatsappMessages.orderId, order.id))
+    ).filter((row) => row.kind === "cod_confirm");
+    const failed = statusUpdate(question?.messageId ?? "", "failed", [
+      { code: 131026, title: "Message undeliverable" },
+    ]);
+    expect((await webhook(failed)).status).toBe(200);
+    expect((await webhook(failed)).status).toBe(200);
+    const [row] = await shop.db
+      .select()
+      .from(whatsappMessages)
+      .where(eq(whatsappMessages.messageId, question?.messageId ?? ""));
+    expect(row).toMatchObject({ status: "failed", errorCode: 131026, errorTitle: "Message undeliverable" });
+    // This shop has no SMS provider (notices are only written to DATA_DIR/sms/): never reached, and said so.
+    const events = await shop.db
+      .select({ note: orderEvents.note })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, order.id), eq(orderEvents.kind, "message")));
+    expect(events.map((event) => event.note)).toEqual([expect.stringMatching(/never reached/)]);
+    const list = await shop.app.request("/api/admin/cod-confirm", asUser(staff.cookie));
+    const { orders: waiting } = (await list.json()) as {
+      orders: { number: string; whatsapp: { status: string; error: string } | null; neverReached: boolean }[];
+    };
+    expect(waiting.find((each) => each.number === order.number)).toMatchObject({
+      whatsapp: { status: "failed", error: "Message undeliverable" },
+      neverReached: true,
     });
   });
 });

@@ -13,6 +13,8 @@ export type CourierOption = {
   courierId: string;
   name: string;
   ratePaise: number;
+  /** What a return to origin would cost with this courier, when the aggregator quotes it. */
+  rtoPaise: number | null;
   /** Days the courier expects to take, when it says. */
   estimatedDays: number | null;
   /** The expected delivery date as the aggregator words it ("Nov 30, 2026"), when it says. */
@@ -34,19 +36,24 @@ export type ShipmentRequest = {
   pin: string;
   cod: boolean;
   items: { name: string; sku: string; units: number; unitPricePaise: number; hsn: string | null }[];
-  subtotalPaise: number;
-  discountPaise: number;
-  shippingPaise: number;
+  /**
+   * The order's value after every deduction and with its shipping: for a COD parcel, exactly the cash the
+   * courier collects (docs/decisions/077).
+   */
+  amountPaise: number;
   parcel: Parcel;
 };
 
-export type BookedShipment = {
-  aggregatorOrderId: string;
-  shipmentId: string;
-  awb: string;
-  courierId: string;
-  courierName: string;
-  chargesPaise: number | null;
+/** A corrected delivery address or mobile, sent to the aggregator before a re-attempt is asked for. */
+export type DeliveryAddress = {
+  name: string;
+  phone: string;
+  email: string | null;
+  line1: string;
+  line2: string;
+  city: string;
+  state: string;
+  pin: string;
 };
 
 /** One scan of the parcel as the courier recorded it. */
@@ -62,7 +69,10 @@ export type TrackingScan = {
   status: ShipmentStatus | null;
 };
 
-/** What the owner chose for a parcel the courier could not deliver. */
+/**
+ * What the owner chose for a parcel the courier could not deliver. A corrected address or phone is the shop's
+ * word here: the aggregator's client sends it through its address update first, never in the NDR action.
+ */
 export type NdrAction =
   | {
       kind: "reattempt";
@@ -84,15 +94,20 @@ export type CourierService = {
   }): Promise<CourierOption[]>;
   /** Creates the order at the aggregator; `awb` below books a courier for it. Returns the aggregator's ids. */
   createOrder(request: ShipmentRequest): Promise<{ aggregatorOrderId: string; shipmentId: string }>;
+  /** The airway bill; what it costs is the serviceability quote, the assignment's answer does not say. */
   assignCourier(
     shipmentId: string,
     courierId: string,
-  ): Promise<{ awb: string; courierId: string; courierName: string; chargesPaise: number | null }>;
+  ): Promise<{ awb: string; courierId: string; courierName: string }>;
   /** One PDF holding the labels of these shipments. */
   labelUrl(shipmentIds: string[]): Promise<string>;
   /** Reads a label PDF the aggregator made (its URL is on its own storage). */
   fetchLabel(url: string): Promise<Uint8Array>;
   schedulePickup(shipmentIds: string[]): Promise<{ scheduledFor: string | null }>;
+  /** The manifest the courier's pickup person signs, asked for after the pickup; its PDF's URL. */
+  generateManifest(shipmentIds: string[]): Promise<string | null>;
+  /** Changes the delivery address (and mobile) of an order the aggregator already has. */
+  updateDeliveryAddress(aggregatorOrderId: string, address: DeliveryAddress): Promise<void>;
   cancel(aggregatorOrderIds: string[]): Promise<void>;
   track(awb: string): Promise<TrackingScan[]>;
   ndr(awb: string, action: NdrAction): Promise<void>;

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, lt, notInArray, or, sql } from "drizzle-orm";
+import { normalizeMobile } from "../../common/india.ts";
+import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import {
   FINAL_SHIPMENT_STATUSES,
@@ -137,7 +139,11 @@ export async function bookShipment(
       if (Date.now() - live.updatedAt.getTime() < STALE_BOOKING_MS) {
         throw httpError(409, "booking_in_progress", "This order is being booked right now; wait a moment.");
       }
-      await tx.delete(shipments).where(eq(shipments.id, live.id));
+      // Kept, not deleted: the request that died may have used its reference at the aggregator.
+      await tx
+        .update(shipments)
+        .set({ status: "cancelled", updatedAt: new Date() })
+        .where(eq(shipments.id, live.id));
     }
     if (!BOOKABLE.includes(locked.status)) {
       throw httpError(
@@ -146,6 +152,18 @@ export async function bookShipment(
         "Only a confirmed or packed order can be booked with a courier.",
       );
     }
+    // Shiprocket refuses an order_id that belonged to an order it cancelled (a refused booking's, say): each
+    // booking tried after one that reached it takes the next reference (docs/decisions/077).
+    const [tried] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(shipments)
+      .where(
+        and(
+          eq(shipments.orderId, order.id),
+          or(isNotNull(shipments.reference), isNotNull(shipments.aggregatorOrderId)),
+        ),
+      );
+    const attempt = (tried?.n ?? 0) + 1;
     const [row] = await tx
       .insert(shipments)
       .values({
@@ -153,6 +171,7 @@ export async function bookShipment(
         orderId: order.id,
         service: courier.name,
         status: "booking",
+        reference: attempt === 1 ? order.number : `${order.number}-${attempt}`,
         weightGrams: parcel.weightGrams,
       })
       .returning();
@@ -164,18 +183,25 @@ export async function bookShipment(
 
   let aggregatorOrderId: string | null = null;
   try {
-    const courierId =
-      "courierId" in choice
-        ? choice.courierId
-        : pickByRule(
-            await courier.couriersFor({
-              pin: order.shipPin,
-              parcel,
-              cod: order.paymentMethod === "cod",
-              declaredValuePaise: order.totalPaise,
-            }),
-            choice.rule,
-          );
+    // Nothing is collected twice: a COD order already paid online goes as prepaid.
+    const cod = order.paymentMethod === "cod" && !order.paidAt;
+    // The quote is read whichever way the courier is chosen: the airway bill's answer carries no price, so
+    // what the parcel (and its return) costs is the serviceability quote of the courier booked.
+    const options = await courier.couriersFor({
+      pin: order.shipPin,
+      parcel,
+      cod,
+      declaredValuePaise: order.totalPaise,
+    });
+    const courierId = "courierId" in choice ? choice.courierId : pickByRule(options, choice.rule);
+    const quote = options.find((option) => option.courierId === courierId);
+    if (!quote) {
+      throw httpError(
+        422,
+        "courier_not_serving",
+        "That courier does not serve this PIN code for this parcel any more. Choose another.",
+      );
+    }
     const lines = await deps.db
       .select()
       .from(orderLines)
@@ -186,7 +212,7 @@ export async function bookShipment(
       ? await deps.db.select({ email: users.email }).from(users).where(eq(users.id, order.userId))
       : [];
     const created = await courier.createOrder({
-      reference: order.number,
+      reference: reserved.reference ?? order.number,
       orderedAt: order.createdAt,
       name: order.shipName,
       phone: order.shipPhone,
@@ -196,7 +222,7 @@ export async function bookShipment(
       city: order.shipCity,
       state: order.shipState,
       pin: order.shipPin,
-      cod: order.paymentMethod === "cod",
+      cod,
       items: lines.map(({ order_lines: line, products: product }) => ({
         name: line.name,
         sku: line.itemId,
@@ -204,14 +230,18 @@ export async function bookShipment(
         unitPricePaise: line.unitPricePaise,
         hsn: product?.hsnCode ?? null,
       })),
-      subtotalPaise: order.subtotalPaise,
-      discountPaise: order.discountPaise + order.prepaidDiscountPaise,
-      shippingPaise: order.shippingPaise,
+      amountPaise: order.totalPaise,
       parcel,
     });
     aggregatorOrderId = created.aggregatorOrderId;
+    // Recorded at once, so a crash from here on leaves the aggregator's ids to find.
+    await deps.db
+      .update(shipments)
+      .set({ aggregatorOrderId: created.aggregatorOrderId, aggregatorShipmentId: created.shipmentId })
+      .where(eq(shipments.id, reserved.id));
     const assigned = await courier.assignCourier(created.shipmentId, courierId);
-    // The label and the pickup can be asked again later; a failure here does not undo a paid booking.
+    // The label, the pickup and its manifest can be asked again later; a failure here does not undo a paid
+    // booking.
     const labelUrl = await courier.labelUrl([created.shipmentId]).catch((error) => {
       log.warn({ order: number, err: serializeError(error) }, "the label was not made at booking");
       return null;
@@ -220,6 +250,12 @@ export async function bookShipment(
       log.warn({ order: number, err: serializeError(error) }, "the pickup was not scheduled at booking");
       return null;
     });
+    const manifestUrl = pickup
+      ? await courier.generateManifest([created.shipmentId]).catch((error) => {
+          log.warn({ order: number, err: serializeError(error) }, "the manifest was not made at booking");
+          return null;
+        })
+      : null;
     const now = new Date();
     const [booked] = await deps.db.transaction(async (tx) => {
       // The order first, then its parcel, as every transaction here takes them: the history row below needs
@@ -235,8 +271,11 @@ export async function bookShipment(
           awb: assigned.awb,
           courierId: assigned.courierId,
           courierName: assigned.courierName,
-          chargesPaise: assigned.chargesPaise,
+          chargesPaise: quote.ratePaise,
+          rtoChargesPaise: quote.rtoPaise,
+          codAmountPaise: cod ? order.totalPaise : null,
           labelUrl,
+          manifestUrl,
           pickupScheduledFor: pickup?.scheduledFor ?? null,
           lastHeardAt: now,
           updatedAt: now,
@@ -254,7 +293,7 @@ export async function bookShipment(
         kind: "parcel_booked",
         actor: "admin",
         actorUserId,
-        note: `Booked with ${assigned.courierName} through ${courier.name}, AWB ${assigned.awb}`,
+        note: `Booked with ${assigned.courierName} through ${courier.name}, AWB ${assigned.awb}${cod ? `; the courier collects ${formatRupees(order.totalPaise)}` : ""}`,
         createdAt: now,
       });
       return rows;
@@ -271,8 +310,13 @@ export async function bookShipment(
     }
     return { shipment: booked as ShipmentRow, alreadyBooked: false };
   } catch (error) {
-    await deps.db.delete(shipments).where(eq(shipments.id, reserved.id));
     if (aggregatorOrderId) {
+      // The aggregator made an order under this reference: the row stays, cancelled, so the next booking
+      // takes a new reference, and the order here stays bookable.
+      await deps.db
+        .update(shipments)
+        .set({ status: "cancelled", updatedAt: new Date() })
+        .where(eq(shipments.id, reserved.id));
       await courier
         .cancel([aggregatorOrderId])
         .catch((cancelError) =>
@@ -281,6 +325,8 @@ export async function bookShipment(
             "an aggregator order left by a refused booking could not be cancelled",
           ),
         );
+    } else {
+      await deps.db.delete(shipments).where(eq(shipments.id, reserved.id));
     }
     throw error;
   }
@@ -322,11 +368,28 @@ const ORDER_STEPS: Partial<Record<ShipmentStatus, OrderStatus[]>> = {
 };
 
 /**
+ * A scan dated later than this past the shop's clock is not believed (docs/decisions/077): couriers' clocks
+ * drift by minutes, not days, and a scan from the future would outrank every genuine one after it.
+ */
+export const SCAN_CLOCK_MARGIN_MS = 15 * 60_000;
+
+/** The statuses that move money (cash becomes expected, a return is charged): confirmed before believed. */
+const CONFIRMED_STATUSES: readonly ShipmentStatus[] = ["delivered", "rto_initiated", "rto_delivered"];
+
+/**
  * Applies scans to a parcel: each scan is stored once (a unique key over parcel, time and code), and the
  * parcel takes the status of its latest scan by the courier's time, whatever order the scans came in.
  * Returns how many scans were new.
  */
-export async function applyScans(deps: Deps, shipmentId: string, scans: TrackingScan[], now = new Date()) {
+export async function applyScans(deps: Deps, shipmentId: string, given: TrackingScan[], now = new Date()) {
+  const scans = given.filter((scan) => {
+    if (scan.at.getTime() <= now.getTime() + SCAN_CLOCK_MARGIN_MS) return true;
+    log.warn(
+      { shipmentId, at: scan.at.toISOString(), label: scan.label },
+      "a scan dated in the future was ignored",
+    );
+    return false;
+  });
   const result = await deps.db.transaction(async (tx) => {
     const [shipment] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId)).for("update");
     if (!shipment) return null;
@@ -409,14 +472,15 @@ async function moveOrderWithParcel(deps: Deps, shipment: ShipmentRow) {
               : to === "returned_to_origin"
                 ? `Returned to origin by ${shipment.courierName}`
                 : null,
-          // The aggregator bills a return at the forward rate: both are recorded at the parcel's charges,
-          // and staff may correct them (docs/decisions/062).
+          // The forward charge and the return's are the serviceability quote's rate and rto_charges (the
+          // return at the forward rate where no return was quoted); staff may correct them
+          // (docs/decisions/062, 077).
           rto:
             to === "returned_to_origin"
               ? {
                   source: "tracking",
                   forwardPaise: shipment.chargesPaise ?? 0,
-                  returnPaise: shipment.chargesPaise ?? 0,
+                  returnPaise: shipment.rtoChargesPaise ?? shipment.chargesPaise ?? 0,
                 }
               : undefined,
           courier: shipment.courierName ?? shipment.service,
@@ -434,11 +498,51 @@ async function moveOrderWithParcel(deps: Deps, shipment: ShipmentRow) {
   }
 }
 
-/** Applies the scans the aggregator reports for one AWB (webhook or poll); false for an AWB not the shop's. */
-export async function applyScansForAwb(deps: Deps, awb: string, scans: TrackingScan[]) {
+/**
+ * Applies the scans a webhook reports for one AWB; false for an AWB not the shop's. The webhook is believed
+ * only so far (docs/decisions/077): a scan that would mark the parcel delivered or returned is applied only
+ * as Shiprocket's tracking API tells it, read here, so a body forged with the right x-api-key moves no order
+ * and makes no cash expected. Unconfirmed, such a scan waits for the poll of quiet parcels.
+ */
+export async function applyWebhookScans(deps: Deps, awb: string, scans: TrackingScan[]) {
   const [shipment] = await deps.db.select({ id: shipments.id }).from(shipments).where(eq(shipments.awb, awb));
   if (!shipment) return false;
-  await applyScans(deps, shipment.id, scans);
+  const weighty = (scan: TrackingScan) => scan.status !== null && CONFIRMED_STATUSES.includes(scan.status);
+  const plain = scans.filter((scan) => !weighty(scan));
+  if (plain.length === scans.length) {
+    await applyScans(deps, shipment.id, scans);
+    return true;
+  }
+  const known = await deps.db
+    .select({ at: shipmentScans.scannedAt, code: shipmentScans.code, label: shipmentScans.label })
+    .from(shipmentScans)
+    .where(
+      and(eq(shipmentScans.shipmentId, shipment.id), inArray(shipmentScans.status, [...CONFIRMED_STATUSES])),
+    );
+  const isKnown = (scan: TrackingScan) =>
+    known.some(
+      (row) => row.at.getTime() === scan.at.getTime() && row.code === scan.code && row.label === scan.label,
+    );
+  if (scans.filter(weighty).every(isKnown)) {
+    await applyScans(deps, shipment.id, scans);
+    return true;
+  }
+  let tracked: TrackingScan[] = [];
+  try {
+    tracked = deps.courier ? await deps.courier.track(awb) : [];
+  } catch (error) {
+    log.warn({ awb, err: serializeError(error) }, "a delivered or returned scan could not be confirmed yet");
+  }
+  const unconfirmed = scans
+    .filter(weighty)
+    .filter((scan) => !tracked.some((each) => each.status === scan.status));
+  if (unconfirmed.length) {
+    log.warn(
+      { awb, labels: unconfirmed.map((scan) => scan.label) },
+      "a tracking update's delivered or returned scan is not in Shiprocket's tracking: not applied",
+    );
+  }
+  await applyScans(deps, shipment.id, [...plain, ...tracked]);
   return true;
 }
 
@@ -496,6 +600,10 @@ export function scheduleShipmentPolling(deps: Deps): () => void {
 /**
  * Sends a choice about an undelivered parcel to the aggregator (the owner's, or the shopper's re-attempt
  * request) and records it. Only an open failed delivery can be acted on, once: the row is locked meanwhile.
+ * A corrected address or mobile goes first through the aggregator's address update (Shiprocket's NDR action
+ * documents only an action and a comment), then the order's own address follows, with a history line; only
+ * then is the re-attempt asked for. This is the one path for every caller (staff, the shopper's account, a
+ * guest's link): `action.address` and `action.phone` are the shop's words, never sent in the NDR action.
  */
 export async function actOnUndelivered(
   deps: Deps,
@@ -504,10 +612,11 @@ export async function actOnUndelivered(
   by: "owner" | "shopper",
 ) {
   const courier = requireCourier(deps);
+  const corrected = action.kind === "reattempt" && Boolean(action.address || action.phone);
   const note = (
     action.kind === "return"
       ? `Return to us asked by the ${by}${action.comments ? `: ${action.comments}` : ""}`
-      : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${action.address ? `, address ${action.address.line1} ${action.address.line2}`.trimEnd() : ""}${action.comments ? `: ${action.comments}` : ""}`
+      : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${corrected ? ", at the corrected address" : ""}${action.comments ? `: ${action.comments}` : ""}`
   ).slice(0, 500);
   const chosen = action.kind === "return" ? "return_requested" : "reattempt_requested";
   // The choice is claimed in a short transaction before Shiprocket is asked, so a second click finds it taken
@@ -537,14 +646,20 @@ export async function actOnUndelivered(
       .where(eq(shipments.id, shipment.id));
     return shipment;
   });
-  try {
-    await courier.ndr(claimed.awb as string, action);
-  } catch (error) {
-    // Refused or unanswered: the failed delivery waits for a choice again.
-    await deps.db
+  const release = () =>
+    deps.db
       .update(shipments)
       .set({ ndrState: claimed.ndrState, ndrNote: claimed.ndrNote, updatedAt: new Date() })
       .where(and(eq(shipments.id, claimed.id), eq(shipments.ndrState, chosen)));
+  try {
+    if (action.kind === "reattempt" && corrected) {
+      await correctDeliveryAddress(deps, courier, where.orderId, claimed, action, by);
+    }
+    await courier.ndr(claimed.awb as string, action);
+  } catch (error) {
+    // Refused or unanswered: the failed delivery waits for a choice again (an address already corrected at
+    // the aggregator stays corrected, and so does the order's).
+    await release();
     throw error;
   }
   const [order] = await deps.db
@@ -560,6 +675,75 @@ export async function actOnUndelivered(
     actorUserId: null,
     note,
     createdAt: new Date(),
+  });
+}
+
+/**
+ * Sends the corrected address or mobile to the aggregator's order, then writes it on the order with a history
+ * line saying so, in one transaction. The PIN, city and state stay: a parcel cannot change its route.
+ */
+async function correctDeliveryAddress(
+  deps: Deps,
+  courier: CourierService,
+  orderId: string,
+  shipment: ShipmentRow,
+  action: Extract<NdrAction, { kind: "reattempt" }>,
+  by: "owner" | "shopper",
+) {
+  const [order] = await deps.db
+    .select({ order: orders, email: users.email })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  if (!order) throw notFound("There is no order with that number.");
+  if (!shipment.aggregatorOrderId) {
+    throw httpError(
+      409,
+      "address_not_updatable",
+      "This parcel was booked without an order at the aggregator, so its address cannot be changed from here.",
+    );
+  }
+  const next = {
+    name: order.order.shipName,
+    // Orders keep a mobile as its 10 digits, as the address form saves it.
+    phone: (action.phone && normalizeMobile(action.phone)) || order.order.shipPhone,
+    email: order.email ?? order.order.guestEmail,
+    line1: action.address?.line1 ?? order.order.shipLine1,
+    line2: action.address ? action.address.line2 : order.order.shipLine2,
+    city: order.order.shipCity,
+    state: order.order.shipState,
+    pin: order.order.shipPin,
+  };
+  await courier.updateDeliveryAddress(shipment.aggregatorOrderId, next);
+  const changed = [
+    action.address ? `address ${[next.line1, next.line2].filter(Boolean).join(", ")}` : "",
+    action.phone ? `mobile ${next.phone}` : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  await deps.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ status: orders.status })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for("update");
+    await tx
+      .update(orders)
+      .set({ shipLine1: next.line1, shipLine2: next.line2, shipPhone: next.phone, updatedAt: new Date() })
+      .where(eq(orders.id, orderId));
+    await tx.insert(orderEvents).values({
+      orderId,
+      fromStatus: locked?.status ?? "shipped",
+      toStatus: locked?.status ?? "shipped",
+      kind: "address",
+      actor: by === "owner" ? "admin" : "customer",
+      actorUserId: null,
+      note: `Delivery ${changed} corrected by the ${by} for the next attempt, and sent to ${courier.name}`.slice(
+        0,
+        500,
+      ),
+      createdAt: new Date(),
+    });
   });
 }
 
@@ -586,7 +770,13 @@ export async function shipmentView(deps: Deps, orderId: string) {
     status: shipment.status as ShipmentStatus,
     courier: shipment.courierName,
     awb: shipment.awb,
+    /** The order id Shiprocket knows the parcel by (the order number, or "-2" ... after a refused booking). */
+    reference: shipment.reference,
     chargesPaise: shipment.chargesPaise,
+    rtoChargesPaise: shipment.rtoChargesPaise,
+    /** The cash the courier was told to collect, as sent: staff compare it with Shiprocket's panel. */
+    codAmountPaise: shipment.codAmountPaise,
+    manifestUrl: shipment.manifestUrl,
     weightGrams: shipment.weightGrams,
     pickupScheduledFor: shipment.pickupScheduledFor,
     ndr: shipment.ndrState

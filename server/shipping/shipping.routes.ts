@@ -24,7 +24,7 @@ import { changeOrderStatus } from "../orders/order-status.ts";
 import { validate } from "../validate.ts";
 import {
   actOnUndelivered,
-  applyScansForAwb,
+  applyWebhookScans,
   bookShipment,
   courierChoices,
   labelsFor,
@@ -237,6 +237,7 @@ export function adminShippingRoutes(deps: Deps) {
           .select({
             id: shipments.id,
             chargesPaise: shipments.chargesPaise,
+            rtoChargesPaise: shipments.rtoChargesPaise,
             courierName: shipments.courierName,
           })
           .from(shipments)
@@ -257,7 +258,7 @@ export function adminShippingRoutes(deps: Deps) {
               rto: {
                 source: "tracking",
                 forwardPaise: shipment.chargesPaise ?? 0,
-                returnPaise: shipment.chargesPaise ?? 0,
+                returnPaise: shipment.rtoChargesPaise ?? shipment.chargesPaise ?? 0,
               },
               onlyIf: (order) => order.status === "shipped",
             },
@@ -287,7 +288,11 @@ export function orderShippingRoutes(deps: Deps) {
       const user = await requireUser(deps, c);
       const view = await shipmentView(deps, await ownOrderId(c.req.valid("param").number, user.id));
       // The shopper sees the journey, not what the shop paid for it.
-      return c.json({ shipment: view ? { ...view, chargesPaise: null, weightGrams: null } : null });
+      return c.json({
+        shipment: view
+          ? { ...view, chargesPaise: null, rtoChargesPaise: null, manifestUrl: null, weightGrams: null }
+          : null,
+      });
     })
     .post(
       "/:number/delivery-attempt",
@@ -310,16 +315,24 @@ export function orderShippingRoutes(deps: Deps) {
           "shopper",
         );
         const view = await shipmentView(deps, id);
-        return c.json({ shipment: view ? { ...view, chargesPaise: null, weightGrams: null } : null });
+        return c.json({
+          shipment: view
+            ? { ...view, chargesPaise: null, rtoChargesPaise: null, manifestUrl: null, weightGrams: null }
+            : null,
+        });
       },
     );
 }
 
-/** The part of Shiprocket's tracking webhook the shop reads; the rest is ignored. */
+/**
+ * The part of Shiprocket's tracking webhook the shop reads; the rest is ignored. Its fields are those of the
+ * sample in api-evangelist/shiprocket asyncapi/shiprocket-tracking-webhooks.yml; current_status_id is not
+ * read: it counts in the scan codes' table, not the shipment statuses' (shiprocket.ts STATUS_BY_ID).
+ */
 const trackingUpdate = z.object({
   awb: z.union([z.string(), z.number()]).transform(String),
   current_status: z.string().optional(),
-  current_status_id: z.union([z.string(), z.number()]).optional(),
+  shipment_status_id: z.union([z.string(), z.number()]).optional(),
   current_timestamp: z.string().optional(),
   scans: z
     .array(
@@ -373,13 +386,13 @@ export function trackingWebhookRoutes(deps: Deps) {
             status: update.current_status,
             activity: update.current_status,
             location: "",
-            "sr-status": update.current_status_id ?? null,
+            "sr-status": update.shipment_status_id ?? null,
             "sr-status-label": update.current_status,
           }),
         );
       }
       try {
-        const known = await applyScansForAwb(
+        const known = await applyWebhookScans(
           deps,
           update.awb,
           scans.filter((scan) => scan !== null),

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatRupees } from "../../common/money.ts";
 import { makeAdmin, signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
@@ -8,7 +9,7 @@ import { placeMovedCodOrder, saveAddress, stockOf } from "../../tests/orders.ts"
 import { orderEvents, orderRto, orders, products, shipmentScans, shipments } from "../db/schema.ts";
 import { orderNotice } from "../orders/order-sms.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
-import { parseShiprocketTime, shiprocketStatus } from "./shiprocket.ts";
+import { parseShiprocketTime, shiprocketCity, shiprocketStatus } from "./shiprocket.ts";
 
 let fake: FakeShiprocket;
 let shop: Awaited<ReturnType<typeof createTestApp>>;
@@ -48,6 +49,20 @@ const webhook = (body: unknown, key = fake.webhookToken) =>
     headers: { "Content-Type": "application/json", "x-api-key": key },
     body: JSON.stringify(body),
   });
+/** A call to the fake Shiprocket as any API user would make it, signed in. */
+async function shiprocketCall(method: string, path: string, body: unknown) {
+  const login = await fetch(`${fake.url}/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: fake.email, password: fake.password }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  return fetch(`${fake.url}${path}`, {
+    method,
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+}
 /** Books an order with the cheapest courier and returns its AWB. */
 async function booked(number: string) {
   const response = await book(number, { rule: "cheapest" });
@@ -168,7 +183,7 @@ describe("booking a courier", () => {
     expect(await orderStatus(number)).toBe("packed");
   });
 
-  it("says the wallet is empty, cancels the order Shiprocket made, and records nothing", async () => {
+  it("says the wallet is empty, cancels the order Shiprocket made, and books again under a new reference", async () => {
     const number = await readyOrder();
     const before = fake.wallet.paise;
     fake.wallet.paise = 100;
@@ -179,11 +194,91 @@ describe("booking a courier", () => {
     } finally {
       fake.wallet.paise = before;
     }
-    expect(await shipmentOf(number)).toEqual([]);
-    const made = fake.shipments.filter((entry) => entry.channelOrderId === number);
-    expect(made.map((entry) => entry.status)).toEqual(["CANCELED"]);
-    // Recharged, it books.
-    expect((await book(number, { courierId: "10" })).status).toBe(201);
+    expect((await shipmentOf(number)).map((row) => [row.status, row.reference, row.awb])).toEqual([
+      ["cancelled", number, null],
+    ]);
+    expect(fake.shipments.filter((entry) => entry.channelOrderId === number).map((e) => e.status)).toEqual([
+      "CANCELED",
+    ]);
+    // Shiprocket refuses the cancelled order's id for a new order (422): the shop does not send it again.
+    const reused = await shiprocketCall("POST", "/orders/create/adhoc", {
+      ...(fake.shipments.find((entry) => entry.channelOrderId === number)?.created ?? {}),
+    });
+    expect(reused.status).toBe(422);
+    // Recharged, it books, under the next reference; a refusal again would take a third.
+    const again = await book(number, { courierId: "10" });
+    expect(again.status).toBe(201);
+    expect((again.body as { shipment: { reference: string } }).shipment.reference).toBe(`${number}-2`);
+    expect(
+      fake.shipments.filter((entry) => entry.channelOrderId.startsWith(number)).map((e) => e.status),
+    ).toEqual(["CANCELED", "PICKUP SCHEDULED"]);
+    expect((await shipmentOf(number)).map((row) => row.status).sort()).toEqual([
+      "cancelled",
+      "pickup_scheduled",
+    ]);
+  });
+
+  it("tells Shiprocket the cash to collect as sub_total after every discount, and shows staff that figure", async () => {
+    const number = await readyOrder();
+    // A discounted COD order: ₹50 off, the shipping charged (the totals' rule holds).
+    const [order] = await shop.db.select().from(orders).where(eq(orders.number, number));
+    if (!order) throw new Error("no order");
+    await shop.db
+      .update(orders)
+      .set({ discountPaise: 5_000, shippingPaise: 4_900, totalPaise: order.subtotalPaise - 5_000 + 4_900 })
+      .where(eq(orders.id, order.id));
+    const total = order.subtotalPaise - 5_000 + 4_900;
+    const response = await book(number, { courierId: "24" });
+    expect(response.status).toBe(201);
+    const created = fake.shipments.find((entry) => entry.channelOrderId === number)?.created;
+    expect(created).toMatchObject({
+      payment_method: "COD",
+      sub_total: total / 100,
+      shipping_charges: 0,
+      total_discount: 0,
+      giftwrap_charges: 0,
+      transaction_charges: 0,
+    });
+    const view = await callApi(shop.app, "GET", `/api/admin/shipping/orders/${number}`, { as: admin });
+    const shipment = (
+      view.body as { shipment: { codAmountPaise: number; chargesPaise: number; rtoChargesPaise: number } }
+    ).shipment;
+    expect(shipment.codAmountPaise).toBe(total);
+    // The charge is the serviceability quote of the courier booked (the AWB's answer has no price).
+    expect(shipment.chargesPaise).toBe((38 + 30) * 100);
+    expect(shipment.rtoChargesPaise).toBe(38 * 100);
+    const [event] = await shop.db
+      .select({ note: orderEvents.note })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, order.id), eq(orderEvents.kind, "parcel_booked")));
+    expect(event?.note).toContain(`the courier collects ${formatRupees(total)}`);
+  });
+
+  it("asks for the manifest after the pickup", async () => {
+    const number = await readyOrder();
+    await booked(number);
+    const [row] = await shipmentOf(number);
+    expect(row?.manifestUrl).toMatch(/MANIFEST-/);
+    const entry = fake.shipments.find((each) => each.channelOrderId === number);
+    expect(entry).toMatchObject({ pickupRequested: true, manifested: true });
+    const calls = fake.calls.filter((call) => /generate\/pickup|manifests\/generate/.test(call));
+    expect(calls.at(-2)).toBe("POST /courier/generate/pickup");
+    expect(calls.at(-1)).toBe("POST /manifests/generate");
+  });
+
+  it("sends a city longer than Shiprocket's 30 characters cut at a word, the whole name in the address", async () => {
+    expect(shiprocketCity("Sri Ganganagar", "Near the clock tower")).toEqual({
+      city: "Sri Ganganagar",
+      line2: "Near the clock tower",
+    });
+    const long = "Thiruvananthapuram Cantonment North Extension";
+    const number = await readyOrder();
+    await shop.db.update(orders).set({ shipCity: long }).where(eq(orders.number, number));
+    expect((await book(number, { rule: "cheapest" })).status).toBe(201);
+    const created = fake.shipments.find((entry) => entry.channelOrderId === number)?.created;
+    expect(String(created?.billing_city).length).toBeLessThanOrEqual(30);
+    expect(created?.billing_city).toBe("Thiruvananthapuram Cantonment");
+    expect(created?.billing_address_2).toContain(long);
   });
 
   it("names the products without a weight", async () => {
@@ -354,6 +449,70 @@ describe("tracking moves the order", () => {
     expect(mails.length).toBe(1);
   });
 
+  it("ignores a scan dated in the future, so the genuine scans after it still count", async () => {
+    const number = await readyOrder();
+    const awb = await booked(number);
+    fake.scan(awb, "PICKED UP", new Date(Date.now() - 60 * 60_000));
+    const future = fake.scan(awb, "OUT FOR DELIVERY", new Date("2099-01-01T10:00:00Z"));
+    fake.byAwb(awb).scans.pop();
+    await webhook(fake.webhookBody(awb, [...fake.byAwb(awb).scans, future]));
+    const [row] = await shipmentOf(number);
+    expect(row?.status).toBe("picked_up");
+    const stored = await shop.db
+      .select()
+      .from(shipmentScans)
+      .where(eq(shipmentScans.shipmentId, row?.id ?? ""));
+    expect(stored.map((scan) => scan.label)).toEqual(["PICKED UP"]);
+    fake.scan(awb, "UNDELIVERED");
+    await webhook(fake.webhookBody(awb));
+    expect((await shipmentOf(number))[0]?.status).toBe("undelivered");
+  });
+
+  it("believes a delivered or returned scan only as Shiprocket's tracking tells it", async () => {
+    const number = await readyOrder();
+    const awb = await booked(number);
+    fake.scan(awb, "PICKED UP");
+    const [picked] = fake.byAwb(awb).scans;
+    // A body forged with the right key: DELIVERED, which Shiprocket's tracking does not show.
+    const forged = {
+      ...fake.webhookBody(awb),
+      scans: [
+        picked,
+        {
+          ...picked,
+          "sr-status": "7",
+          "sr-status-label": "DELIVERED",
+          status: "EOD-38",
+          activity: "Delivered",
+        },
+      ],
+    };
+    expect((await webhook(forged)).status).toBe(200);
+    expect(await orderStatus(number)).toBe("shipped");
+    expect((await shipmentOf(number))[0]?.status).toBe("picked_up");
+    // The genuine delivery, in Shiprocket's tracking too, is applied.
+    fake.scan(awb, "DELIVERED");
+    await webhook(fake.webhookBody(awb));
+    expect(await orderStatus(number)).toBe("delivered");
+  });
+
+  it("reads a webhook's status id from shipment_status_id, not current_status_id (another table)", async () => {
+    const number = await readyOrder();
+    const awb = await booked(number);
+    const body = {
+      ...fake.webhookBody(awb, []),
+      current_status: "IN TRANSIT AT HUB",
+      shipment_status: "IN TRANSIT AT HUB",
+      // 7 would be DELIVERED in the shipment statuses' table; here it is a scan code.
+      current_status_id: 7,
+      shipment_status_id: 18,
+      scans: [],
+    };
+    expect((await webhook(body)).status).toBe(200);
+    expect((await shipmentOf(number))[0]?.status).toBe("in_transit");
+    expect(await orderStatus(number)).toBe("shipped");
+  });
+
   it("asks Shiprocket after parcels no update has told of for a while", async () => {
     const number = await readyOrder();
     const awb = await booked(number);
@@ -407,12 +566,28 @@ describe("a parcel the courier could not deliver", () => {
       body: { date: tomorrow, line1: "12, Lotus Apartments, 3rd Cross, Flat 4B" },
     });
     expect(asked.status).toBe(200);
-    expect(fake.byAwb(awb).ndrActions).toEqual([
+    // The corrected address went through Shiprocket's address update, before the re-attempt, which carries
+    // only its documented action and comment (the day in the comment's words).
+    const entry = fake.byAwb(awb);
+    expect(entry.addressUpdates).toEqual([
       expect.objectContaining({
-        action: "re-attempt",
-        deferred_date: tomorrow,
-        address1: "12, Lotus Apartments, 3rd Cross, Flat 4B",
+        order_id: entry.orderId,
+        shipping_address: "12, Lotus Apartments, 3rd Cross, Flat 4B",
+        shipping_country: "India",
       }),
+    ]);
+    expect(entry.ndrActions).toEqual([{ action: "re-attempt", comments: expect.stringContaining(tomorrow) }]);
+    const calls = fake.calls.filter((call) => call.includes("/address/update") || call.includes("/ndr/"));
+    expect(calls.slice(-2).map((call) => call.split(" ")[1]?.split("/")[1])).toEqual(["orders", "ndr"]);
+    // The order's own address follows, and its history says so.
+    const [moved] = await shop.db.select().from(orders).where(eq(orders.number, number));
+    expect(moved?.shipLine1).toBe("12, Lotus Apartments, 3rd Cross, Flat 4B");
+    const said = await shop.db
+      .select({ note: orderEvents.note })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, moved?.id ?? ""), eq(orderEvents.kind, "address")));
+    expect(said.map((row) => row.note)).toEqual([
+      expect.stringMatching(/corrected by the shopper.*sent to Shiprocket/),
     ]);
     // Asked twice: the second is refused, Shiprocket hears once.
     const twice = await callApi(shop.app, "POST", `/api/orders/${number}/delivery-attempt`, {
@@ -469,7 +644,11 @@ describe("a parcel the courier could not deliver", () => {
       .from(orderRto)
       .where(eq(orderRto.orderId, await orderIdOf(number)));
     expect(rto).toMatchObject({ source: "tracking", receivedAt: null });
-    expect(rto?.forwardPaise).toBe(rto?.returnPaise);
+    // The forward charge and the return's, as serviceability quoted them for the courier booked.
+    const [parcel] = await shipmentOf(number);
+    expect(rto?.forwardPaise).toBe(parcel?.chargesPaise);
+    expect(rto?.returnPaise).toBe(parcel?.rtoChargesPaise);
+    expect(rto?.returnPaise).toBeGreaterThan(0);
     expect(await stockOf(shop.db, SLUG)).toBe(stock);
     fake.scan(awb, "RTO DELIVERED");
     await webhook(fake.webhookBody(awb));
@@ -486,5 +665,34 @@ describe("a parcel the courier could not deliver", () => {
     });
     expect(again.status).toBe(200);
     expect(await stockOf(shop.db, SLUG)).toBe((stock ?? 0) + 1);
+  });
+});
+
+describe("the fake follows Shiprocket's documentation, not the shop", () => {
+  it("refuses a field an endpoint does not document, and a city over 30 characters", async () => {
+    const number = await readyOrder();
+    const awb = await booked(number);
+    fake.scan(awb, "UNDELIVERED");
+    const refused = await shiprocketCall("POST", `/ndr/${awb}/action`, {
+      action: "re-attempt",
+      comments: "again",
+      address1: "a new address",
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: Record<string, string[]> }).errors).toHaveProperty(
+      "address1",
+    );
+    fake.undocumented.splice(fake.undocumented.indexOf(`POST /ndr/action address1`), 1);
+    const created = fake.shipments.find((entry) => entry.channelOrderId === number)?.created ?? {};
+    const city = await shiprocketCall("POST", "/orders/create/adhoc", {
+      ...created,
+      order_id: `${number}-city`,
+      billing_city: "A".repeat(31),
+    });
+    expect(city.status).toBe(422);
+  });
+
+  it("heard from the shop, in every test above, only fields Shiprocket documents", () => {
+    expect(fake.undocumented).toEqual([]);
   });
 });

@@ -13,7 +13,10 @@ import type {
 
 /**
  * Shiprocket's documented REST API (apidocs.shiprocket.in, base /v1/external) behind the courier-service
- * interface. Field names below are Shiprocket's; nothing outside this file sees them.
+ * interface. Field names below are Shiprocket's; nothing outside this file sees them. Each request body carries
+ * only fields Shiprocket's Postman collection documents, as converted to OpenAPI in api-evangelist/shiprocket
+ * (openapi/shiprocket-api-openapi.yml, -couriers-, -ndr-, -labels-manifests-invoice-, -tracking-api-openapi.yml);
+ * the table of each call and its source is docs/decisions/077.
  */
 export type ShiprocketConfig = { email: string; password: string; pickupLocation: string; apiBase: string };
 
@@ -31,7 +34,10 @@ export function shiprocketConfig(env: Env): ShiprocketConfig | null {
 const TOKEN_LIFETIME_MS = 9 * 24 * 60 * 60_000;
 
 /**
- * Shiprocket's status labels ("sr-status-label") and ids ("sr-status", current_status_id) mapped to the shop's.
+ * Shiprocket's status labels ("sr-status-label") and ids mapped to the shop's. The ids are those of the
+ * shipment status table: a scan's "sr-status" and a webhook's "shipment_status_id". A webhook's
+ * "current_status_id" counts in another table (the courier scan codes: IN TRANSIT is 20 there, 18 here, in the
+ * sample of api-evangelist/shiprocket asyncapi/shiprocket-tracking-webhooks.yml) and is never read as one.
  * Labels are matched first because the ids are documented only as a table that has changed over the years.
  */
 const STATUS_BY_LABEL: Record<string, ShipmentStatus> = {
@@ -161,6 +167,28 @@ export function explainRefusal(error: ShiprocketError | undefined, fallback: str
   return httpError(422, "courier_refused", `Shiprocket refused: ${detail || fallback}`);
 }
 
+/** Shiprocket documents billing_city as "Max char: 30"; the shop's address form allows 60. */
+export const CITY_MAX = 30;
+
+/**
+ * A city name Shiprocket takes: one over 30 characters is cut at a word (or at 30), and the whole name is
+ * added to the second address line so the label still carries it; the PIN code routes the parcel.
+ */
+export function shiprocketCity(city: string, line2: string): { city: string; line2: string } {
+  const whole = city.trim();
+  if (whole.length <= CITY_MAX) return { city: whole, line2 };
+  const cut = whole.slice(0, CITY_MAX + 1);
+  const space = cut.lastIndexOf(" ");
+  const short = (space > 0 ? cut.slice(0, space) : whole.slice(0, CITY_MAX)).trim();
+  return { city: short, line2: [line2.trim(), whole].filter(Boolean).join(", ") };
+}
+
+/** The NDR action documents only `action` and `comments`: a chosen day travels in the comment's words. */
+export function ndrComments(action: NdrAction): string {
+  if (action.kind === "return") return action.comments;
+  return [action.comments, action.date ? `Please deliver on ${action.date}.` : ""].filter(Boolean).join(". ");
+}
+
 /** A Shiprocket client: the token is kept per client (per instance), renewed as it runs out. */
 export function createShiprocket(config: ShiprocketConfig): CourierService {
   let token: { value: string; until: number } | null = null;
@@ -264,6 +292,7 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
             estimated_delivery_days?: number | string | null;
             etd?: string | null;
             cod?: number;
+            rto_charges?: number | string | null;
           }[];
         };
       };
@@ -288,6 +317,7 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
             courierId: String(company.courier_company_id),
             name: company.courier_name,
             ratePaise: paise(company.rate) ?? 0,
+            rtoPaise: company.rto_charges === undefined ? null : paise(company.rto_charges),
             estimatedDays: Number.isFinite(days) && days > 0 ? days : null,
             etd: company.etd ?? null,
           };
@@ -304,6 +334,7 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
 
     async createOrder(request: ShipmentRequest) {
       const [firstName = request.name, ...rest] = request.name.trim().split(/\s+/);
+      const place = shiprocketCity(request.city, request.line2);
       const answer = await call<{
         order_id?: number | string;
         shipment_id?: number | string;
@@ -315,8 +346,8 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
         billing_customer_name: firstName,
         billing_last_name: rest.join(" "),
         billing_address: request.line1,
-        billing_address_2: request.line2,
-        billing_city: request.city,
+        billing_address_2: place.line2,
+        billing_city: place.city,
         billing_pincode: request.pin,
         billing_state: request.state,
         billing_country: "India",
@@ -333,11 +364,15 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
           ...(item.hsn ? { hsn: item.hsn } : {}),
         })),
         payment_method: request.cod ? "COD" : "Prepaid",
-        shipping_charges: rupees(request.shippingPaise),
+        // sub_total is documented as the amount "after deductions", and "the total is not calculated
+        // automatically through the API": it carries the whole amount (shipping in, every discount out), and
+        // the fields beside it are 0, so however Shiprocket adds them up, the courier collects what the shopper
+        // owes (docs/decisions/077).
+        shipping_charges: 0,
         giftwrap_charges: 0,
         transaction_charges: 0,
-        total_discount: rupees(request.discountPaise),
-        sub_total: rupees(request.subtotalPaise),
+        total_discount: 0,
+        sub_total: rupees(request.amountPaise),
         length: request.parcel.lengthCm,
         breadth: request.parcel.breadthCm,
         height: request.parcel.heightCm,
@@ -358,7 +393,6 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
             awb_code?: string;
             courier_company_id?: number | string;
             courier_name?: string;
-            freight_charges?: number | string;
             awb_assign_error?: string;
           };
         };
@@ -375,7 +409,6 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
         awb: String(data.awb_code),
         courierId: String(data.courier_company_id ?? courierId),
         courierName: data.courier_name ?? "",
-        chargesPaise: paise(data.freight_charges),
       };
     },
 
@@ -415,6 +448,34 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
       return { scheduledFor: answer.response?.pickup_scheduled_date ?? null };
     },
 
+    async generateManifest(shipmentIds) {
+      // Documented to follow the pickup ("You will have to call the 'Generate Manifest' API after the
+      // successful response of this API", Request for Shipment Pickup).
+      const answer = await call<{ status?: number; manifest_url?: string }>("POST", "/manifests/generate", {
+        shipment_id: shipmentIds.map(Number),
+      });
+      return answer.manifest_url || null;
+    },
+
+    async updateDeliveryAddress(aggregatorOrderId, address) {
+      const [firstName = address.name, ...rest] = address.name.trim().split(/\s+/);
+      const place = shiprocketCity(address.city, address.line2);
+      // POST orders/address/update: its documented fields only (shipping_last_name is not among them, so
+      // the whole name goes in shipping_customer_name).
+      await call("POST", "/orders/address/update", {
+        order_id: Number(aggregatorOrderId),
+        shipping_customer_name: [firstName, ...rest].join(" "),
+        shipping_phone: address.phone.replace(/\D/g, "").slice(-10),
+        shipping_address: address.line1,
+        shipping_address_2: place.line2,
+        shipping_city: place.city,
+        shipping_state: address.state,
+        shipping_country: "India",
+        shipping_pincode: Number(address.pin),
+        ...(address.email ? { shipping_email: address.email } : {}),
+      });
+    },
+
     async cancel(aggregatorOrderIds) {
       await call("POST", "/orders/cancel", { ids: aggregatorOrderIds.map(Number) });
     },
@@ -431,18 +492,12 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
     },
 
     async ndr(awb, action: NdrAction) {
-      // Documented actions are "re-attempt", "return" (and "fake-attempt", which the shop does not send).
-      const body =
-        action.kind === "reattempt"
-          ? {
-              action: "re-attempt",
-              comments: action.comments,
-              ...(action.date ? { deferred_date: action.date } : {}),
-              ...(action.address ? { address1: action.address.line1, address2: action.address.line2 } : {}),
-              ...(action.phone ? { phone: action.phone } : {}),
-            }
-          : { action: "return", comments: action.comments };
-      await call("POST", `/ndr/${encodeURIComponent(awb)}/action`, body);
+      // Action NDR documents `action` and `comments`, nothing else: a corrected address went through
+      // orders/address/update before this (shipments.ts actOnUndelivered).
+      await call("POST", `/ndr/${encodeURIComponent(awb)}/action`, {
+        action: action.kind === "reattempt" ? "re-attempt" : "return",
+        comments: ndrComments(action),
+      });
     },
   };
 }

@@ -31,6 +31,15 @@ export function smsProvider(env: Env): "msg91" | "twilio" | null {
 }
 
 /**
+ * Whether an order notice (the COD question among them) can reach a shopper's phone: Twilio sends free text,
+ * MSG91 only with its order template; without a provider notices are only written to DATA_DIR/sms/.
+ */
+export const smsReachesShoppers = (env: Env) => {
+  const provider = smsProvider(env);
+  return provider === "twilio" || (provider === "msg91" && Boolean(env.MSG91_ORDER_TEMPLATE_ID));
+};
+
+/**
  * Sign-in with a mobile is offered when codes can reach a phone, or in development, where they are written to
  * DATA_DIR/sms/ (a shop in production without a provider would show a button that sends nothing).
  */

@@ -71,6 +71,14 @@ export function ToConfirmOrders({ orders }: { orders: ToConfirmRow[] }) {
                   payment before confirming or changing the order.
                 </p>
               ) : null}
+              {order.whatsapp?.status === "failed" && (
+                <p className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">
+                  {order.neverReached
+                    ? "Never reached: WhatsApp could not deliver the question and no SMS can carry it. Call them."
+                    : "WhatsApp could not deliver the question; it was sent again by SMS."}
+                  {order.whatsapp.error ? ` (${order.whatsapp.error})` : ""}
+                </p>
+              )}
               <div className="mt-3 flex flex-wrap gap-2">
                 <a
                   href={`tel:+91${order.phone}`}

@@ -92,7 +92,16 @@ export function AdminShipmentPanel({
             {shipment.service}
             {shipment.chargesPaise !== null ? ` · charged ${formatRupees(shipment.chargesPaise)}` : ""}
             {shipment.weightGrams ? ` · ${shipment.weightGrams} g` : ""}
+            {shipment.reference ? ` · ${shipment.service} order ${shipment.reference}` : ""}
           </p>
+          {shipment.codAmountPaise !== null && (
+            <p className="text-sm font-medium text-stone-900 dark:text-stone-100">
+              The courier collects {formatRupees(shipment.codAmountPaise)}
+              <span className="block font-normal text-stone-600 dark:text-stone-400">
+                the amount sent to {shipment.service}; its panel should show the same
+              </span>
+            </p>
+          )}
           <a
             href={`/api/admin/shipping/orders/${number}/label.pdf`}
             target="_blank"
