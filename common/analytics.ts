@@ -109,3 +109,35 @@ export function changePercent(now: number, before: number): number | null {
   if (before === 0) return null;
   return Math.round(((now - before) * 100) / before);
 }
+
+/** Returns to origin of one group (a state, a PIN's first three digits): rate in parcels per thousand shipped. */
+export type RtoRow = {
+  key: string;
+  shipped: number;
+  returned: number;
+  ratePerMille: number;
+  costPaise: Paise;
+};
+
+/** After the order, for the period of the sales figures (docs/decisions/080). */
+export type AfterTheOrder = {
+  period: SalesFigures["period"];
+  rto: {
+    shipped: number;
+    returned: number;
+    ratePerMille: number;
+    costPaise: Paise;
+    byState: RtoRow[];
+    byPinPrefix: RtoRow[];
+  };
+  /** COD orders placed in the period that were asked to confirm, by how the question ended. */
+  confirmations: {
+    confirmed: number;
+    refused: number;
+    lapsed: number;
+    cancelledByStaff: number;
+    waiting: number;
+  };
+  /** COD orders delivered in the period: the cash they should bring and what is recorded as collected. */
+  cash: { deliveredOrders: number; expectedPaise: Paise; collectedOrders: number; collectedPaise: Paise };
+};

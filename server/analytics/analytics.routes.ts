@@ -13,6 +13,7 @@ import { csvResponse, csvRow } from "../csv.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { validate } from "../validate.ts";
+import { afterTheOrder } from "./after-order.ts";
 import { salesFigures, saveStaffSeeSales, staffSeeSales } from "./sales.ts";
 import { workToDo } from "./work.ts";
 
@@ -101,6 +102,12 @@ export function analyticsRoutes(deps: Deps) {
         return csvResponse(pieces(), `sales-${table}-${from}-to-${to}.csv`);
       },
     )
+    .get("/after-order", validate("query", salesQuerySchema), async (c) => {
+      if (!(await mayReadSales(c.get("admin")))) {
+        throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
+      }
+      return c.json(await afterTheOrder(deps.db, c.req.valid("query")));
+    })
     .put("/settings", validate("json", analyticsSettingsSchema), async (c) => {
       const owner = await requireOwner(deps, c);
       const allowed = await saveStaffSeeSales(deps.db, c.req.valid("json").staffSeeSales, owner);
