@@ -1,5 +1,6 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { indianDate } from "../common/india-time.ts";
 import { decodeCursor } from "../common/lists.ts";
 import type { AdminOrderPage, OrderDetail } from "../common/orders.ts";
 import { fillBigShop } from "../scripts/big-shop.ts";
@@ -124,6 +125,8 @@ async function measureSize(size: number, rows: Map<string, Row>) {
     const [bestSeller] = (
       await db.execute<{ slug: string }>(sql`select slug from products where active order by slug limit 1`)
     ).rows;
+    const today = indianDate(new Date());
+    const yearAgo = indianDate(new Date(Date.now() - 365 * 24 * 3600 * 1000));
     const adminGet = async (path: string) => {
       const response = await app.request(path, asUser(admin.cookie));
       if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -175,6 +178,21 @@ async function measureSize(size: number, rows: Map<string, Row>) {
       ],
       ["admin dashboard figures", () => adminGet("/api/admin/dashboard"), TARGET_MS],
       ["admin summary (people, catalogue)", () => adminGet("/api/admin/summary"), TARGET_MS],
+      // The admin home (docs/decisions/080): today's work and sales at a glance for each period it offers.
+      ["admin home: work to do", () => adminGet("/api/admin/analytics/work"), TARGET_MS],
+      ["admin home: sales, today", () => adminGet("/api/admin/analytics/sales?period=today"), TARGET_MS],
+      ["admin home: sales, 7 days", () => adminGet("/api/admin/analytics/sales?period=7d"), TARGET_MS],
+      ["admin home: sales, 30 days", () => adminGet("/api/admin/analytics/sales?period=30d"), TARGET_MS],
+      [
+        "admin home: sales, a year's range",
+        () => adminGet(`/api/admin/analytics/sales?period=range&from=${yearAgo}&to=${today}`),
+        TARGET_MS,
+      ],
+      [
+        "admin home: sales CSV (items, 30 days)",
+        async () => (await adminGet("/api/admin/analytics/sales/items.csv?period=30d")).arrayBuffer(),
+        TARGET_MS,
+      ],
       ["admin reviews list (pending)", () => adminGet("/api/admin/reviews"), TARGET_MS],
       ["admin reviews list (approved)", () => adminGet("/api/admin/reviews?status=approved"), TARGET_MS],
       ["admin questions list", () => adminGet("/api/admin/questions"), TARGET_MS],

@@ -13,6 +13,7 @@ import { accountRoutes } from "./account/account.routes.ts";
 import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminStaffRoutes } from "./admin/staff.routes.ts";
+import { analyticsRoutes } from "./analytics/analytics.routes.ts";
 import { setAnswerHeader } from "./answer-headers.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
@@ -251,6 +252,7 @@ export function createShop(
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
     .route("/admin/dashboard", adminDashboardRoutes(deps))
+    .route("/admin/analytics", analyticsRoutes(deps))
     .route("/admin/jobs", adminJobRoutes(deps));
 
   api.all("*", (c) => {

@@ -1457,3 +1457,20 @@ export const moneyLedger = pgTable(
     ),
   ],
 );
+
+// ---- What the owner sees of the business (docs/decisions/080)
+
+/**
+ * The owner's choices about the sales figures, one row: whether staff see "Sales at a glance" too. Absent
+ * row: staff do not (sales are the owner's to share).
+ */
+export const analyticsSettings = pgTable(
+  "analytics_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    staffSeeSales: boolean("staff_see_sales").notNull().default(false),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (table) => [check("analytics_settings_one_row", sql`${table.id} = 1`)],
+);

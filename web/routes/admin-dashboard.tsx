@@ -1,26 +1,46 @@
-import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { lazy, Suspense } from "react";
+import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { AdminSummary } from "../../common/admin.ts";
+import type { SalesAnswer, WorkToDo } from "../../common/analytics.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
+import { WorkToDoList } from "../features/analytics/work-to-do.tsx";
 import { AdminDashboard, loadDashboardFigures } from "../features/orders/admin-dashboard.tsx";
 import { MissedInvoicesPanel } from "../features/orders/missed-invoices.tsx";
-import { api } from "../lib/api.ts";
+import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
 
+// The charts' code (visx) loads only here, after the admin's own chunk: never in a shopper's pages.
+const SalesAtAGlance = lazy(() => import("../features/analytics/sales-at-a-glance.tsx"));
+
+/** The sales figures for the period in the address; a period the API refuses falls back to the last 7 days. */
+async function loadSales(url: URL): Promise<{ answer: SalesAnswer; refused: string | null }> {
+  const params = url.searchParams;
+  const query = toQuery({ period: params.get("period"), from: params.get("from"), to: params.get("to") });
+  try {
+    return { answer: await api<SalesAnswer>(`/admin/analytics/sales${query}`), refused: null };
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 400) throw error;
+    return { answer: await api<SalesAnswer>("/admin/analytics/sales"), refused: error.message };
+  }
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdminUser(request);
-  const [summary, orders, missed] = await Promise.all([
+  const [summary, orders, missed, work, sales] = await Promise.all([
     api<AdminSummary>("/admin/summary"),
     loadDashboardFigures(),
     api<MissedInvoices>("/admin/missed-invoices"),
+    api<WorkToDo>("/admin/analytics/work"),
+    loadSales(new URL(request.url)),
   ]);
-  return { summary, orders, missed, isOwner: admin.role === "owner" };
+  return { summary, orders, missed, work, sales, isOwner: admin.role === "owner" };
 }
 
 const count = new Intl.NumberFormat("en-IN");
 
 export function Component() {
-  const { summary, orders, missed, isOwner } = useLoaderData<typeof loader>();
+  const { summary, orders, missed, work, sales, isOwner } = useLoaderData<typeof loader>();
   const figures = [
     {
       label: "Customers",
@@ -35,16 +55,25 @@ export function Component() {
     { label: "Combos on sale", value: summary.combos, note: "Bundles in Combos & Gifting" },
     { label: "Admins", value: summary.admins, note: "Accounts with admin access" },
   ];
-  const sections = [
-    { to: "/admin/orders", title: "Orders", text: "New orders, payments and deliveries." },
-    { to: "/admin/questions", title: "Questions", text: "Shoppers' questions waiting for an answer." },
-    { to: "/admin/reviews", title: "Reviews", text: "Reviews to publish or hide." },
-    { to: "/admin/messages", title: "Messages", text: "Messages sent through the contact form." },
-  ];
   return (
     <div className="space-y-8">
       <h1 className="font-serif text-3xl font-semibold">Dashboard</h1>
       <MissedInvoicesPanel missed={missed} isOwner={isOwner} />
+      <WorkToDoList work={work} />
+      {sales.answer.visible ? (
+        <Suspense fallback={<p className="text-sm">Loading the sales figures…</p>}>
+          {sales.refused ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+              That period could not be shown ({sales.refused}); here are the last 7 days.
+            </p>
+          ) : null}
+          <SalesAtAGlance
+            figures={sales.answer.figures}
+            staffSeeSales={sales.answer.staffSeeSales}
+            canShare={sales.answer.canShare}
+          />
+        </Suspense>
+      ) : null}
       <AdminDashboard figures={orders} />
       <section aria-labelledby="figures">
         <h2 id="figures" className="sr-only">
@@ -62,24 +91,6 @@ export function Component() {
             </div>
           ))}
         </dl>
-      </section>
-      <section aria-labelledby="sections">
-        <h2 id="sections" className="mb-3 font-serif text-xl font-semibold">
-          Work to do
-        </h2>
-        <ul className="grid gap-4 sm:grid-cols-2">
-          {sections.map((section) => (
-            <li key={section.to}>
-              <Link
-                to={section.to}
-                className="block h-full rounded-2xl border border-stone-200 bg-white p-5 hover:border-brand-600 dark:border-stone-800 dark:bg-stone-900 dark:hover:border-brand-100"
-              >
-                <span className="block font-semibold">{section.title}</span>
-                <span className="mt-1 block text-sm text-stone-600 dark:text-stone-400">{section.text}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
       </section>
     </div>
   );

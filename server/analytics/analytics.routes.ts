@@ -1,0 +1,116 @@
+import { Hono } from "hono";
+import type { SessionUser } from "../../common/account.ts";
+import {
+  analyticsSettingsSchema,
+  type SalesAnswer,
+  type SalesFigures,
+  type SalesTable,
+  salesCsvParamSchema,
+  salesQuerySchema,
+} from "../../common/analytics.ts";
+import { requireAdmin, requireOwner } from "../auth/session.ts";
+import { csvResponse, csvRow } from "../csv.ts";
+import type { Deps } from "../deps.ts";
+import { httpError } from "../errors.ts";
+import { validate } from "../validate.ts";
+import { afterTheOrder } from "./after-order.ts";
+import { salesFigures, saveStaffSeeSales, staffSeeSales } from "./sales.ts";
+import { workToDo } from "./work.ts";
+
+/** Paise as rupees with two decimals, the way the other CSV exports write money: 119900 is 1199.00. */
+const rupees = (paise: number) => (paise / 100).toFixed(2);
+
+/** Each table of the figures as CSV rows, header first: the same rows the page shows. */
+function csvRowsOf(figures: SalesFigures, table: SalesTable): (string | number)[][] {
+  switch (table) {
+    case "days":
+      return [
+        ["Day", "Orders", "Sales (₹, GST included)"],
+        ...figures.byDay.map((day) => [day.date, day.orders, rupees(day.salesPaise)]),
+      ];
+    case "items":
+      return [
+        ["Item", "Kind", "Units", "Revenue (₹, before order discounts)"],
+        ...figures.items.map((item) => [item.name, item.kind, item.units, rupees(item.revenuePaise)]),
+      ];
+    case "states":
+      return [
+        ["State", "Orders", "Sales (₹, GST included)"],
+        ...figures.states.map((row) => [row.state, row.orders, rupees(row.salesPaise)]),
+      ];
+    case "payments":
+      return [
+        ["Payment", "Orders", "Sales (₹, GST included)"],
+        ...figures.payments.map((row) => [
+          row.method === "cod" ? "Cash on delivery" : "Paid online",
+          row.orders,
+          rupees(row.salesPaise),
+        ]),
+      ];
+    case "codes":
+      return [
+        ["Code", "Orders", "Discount given (₹)", "Sales (₹, GST included)"],
+        ...figures.codes.map((row) => [
+          row.code,
+          row.orders,
+          rupees(row.discountPaise),
+          rupees(row.salesPaise),
+        ]),
+      ];
+  }
+}
+
+/**
+ * The admin home's figures (docs/decisions/080): today's work for everyone with admin access; the sales for
+ * the owner, and for staff when the owner shares them (decided here, whatever the page shows).
+ */
+export function analyticsRoutes(deps: Deps) {
+  const mayReadSales = async (user: SessionUser) => user.role === "owner" || (await staffSeeSales(deps.db));
+  return new Hono<{ Variables: { admin: SessionUser } }>()
+    .use(async (c, next) => {
+      c.set("admin", await requireAdmin(deps, c));
+      await next();
+    })
+    .get("/work", async (c) => c.json(await workToDo(deps.db)))
+    .get("/sales", validate("query", salesQuerySchema), async (c) => {
+      const admin = c.get("admin");
+      const shared = await staffSeeSales(deps.db);
+      if (admin.role !== "owner" && !shared) return c.json({ visible: false } satisfies SalesAnswer);
+      const figures = await salesFigures(deps.db, c.req.valid("query"));
+      return c.json({
+        visible: true,
+        figures,
+        staffSeeSales: shared,
+        canShare: admin.role === "owner",
+      } satisfies SalesAnswer);
+    })
+    .get(
+      "/sales/:file",
+      validate("param", salesCsvParamSchema),
+      validate("query", salesQuerySchema),
+      async (c) => {
+        if (!(await mayReadSales(c.get("admin")))) {
+          throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
+        }
+        const table = c.req.valid("param").file.replace(/\.csv$/, "") as SalesTable;
+        const figures = await salesFigures(deps.db, c.req.valid("query"));
+        const rows = csvRowsOf(figures, table);
+        async function* pieces() {
+          for (const row of rows) yield `${csvRow(row)}\r\n`;
+        }
+        const { from, to } = figures.period;
+        return csvResponse(pieces(), `sales-${table}-${from}-to-${to}.csv`);
+      },
+    )
+    .get("/after-order", validate("query", salesQuerySchema), async (c) => {
+      if (!(await mayReadSales(c.get("admin")))) {
+        throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
+      }
+      return c.json(await afterTheOrder(deps.db, c.req.valid("query")));
+    })
+    .put("/settings", validate("json", analyticsSettingsSchema), async (c) => {
+      const owner = await requireOwner(deps, c);
+      const allowed = await saveStaffSeeSales(deps.db, c.req.valid("json").staffSeeSales, owner);
+      return c.json({ staffSeeSales: allowed });
+    });
+}
