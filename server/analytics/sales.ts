@@ -45,7 +45,7 @@ const totalsOf = (orders: number, salesPaise: number): SalesTotals => ({
  * revenue always was; the figure net of GST is the tax documents' taxable value, invoices less credit notes
  * issued in the period, exactly as the GST returns count it. Orders and sales per day come from the
  * trigger-kept day deltas (migration 0009); the breakdowns read the sale orders of the period from their
- * covering index (migration 0042), so they cost the period's orders, not the shop's.
+ * covering index (migration 0044), so they cost the period's orders, not the shop's.
  */
 export async function salesFigures(db: Db, query: SalesQuery, now = new Date()): Promise<SalesFigures> {
   const { period, previous } = periodOf(query, now);
