@@ -101,6 +101,11 @@ export type OrderDetail = OrderListItem & {
     requestReturn: { allowed: boolean; reason: string | null };
     pay: boolean;
   };
+  /**
+   * A cash-on-delivery order waiting for the shopper's confirmation (docs/decisions/065): when the shop cancels it,
+   * and the key of its confirmation link, so the order's own pages confirm it as the link does (docs/decisions/079).
+   */
+  codConfirm: { confirmBy: string; token: string } | null;
 };
 
 export type PlacedOrder = { order: OrderDetail };

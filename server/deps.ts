@@ -6,6 +6,7 @@ import { createJobSignal, type JobSignal } from "./jobs/job-queue.ts";
 import { createMailer, type Mailer } from "./mail.ts";
 import { createLive, type Live } from "./notify/live.ts";
 import { resolveAuthSecret } from "./secrets.ts";
+import { rememberSettings } from "./settings/settings.data.ts";
 import type { CourierService } from "./shipping/courier-service.ts";
 import { createShiprocket, shiprocketConfig } from "./shipping/shiprocket.ts";
 import { createSmsSender, type SmsSender } from "./sms/sms-sender.ts";
@@ -30,7 +31,10 @@ export type Deps = {
 };
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
-  const mailer = createMailer(env);
+  // The listener connects to the database the pool does, on a connection of its own.
+  const catalogue = createCatalogueCache(db.$client.options);
+  // Mail goes From the owner's shop name (decision 068's settings, remembered with the catalogue).
+  const mailer = createMailer(env, async () => (await rememberSettings({ db, env, catalogue })).shopName);
   const jobs = createJobSignal();
   const live = createLive(db.$client.options, { sessionCacheSeconds: env.SESSION_CACHE_SECONDS });
   return {
@@ -38,8 +42,7 @@ export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
     env,
     mailer,
     auth: createAuth({ db, env, jobs, live }),
-    // The listener connects to the database the pool does, on a connection of its own.
-    catalogue: createCatalogueCache(db.$client.options),
+    catalogue,
     live,
     jobs,
     sms: createSmsSender(env),

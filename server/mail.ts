@@ -21,21 +21,23 @@ export type Mailer = { send: (mail: Mail) => Promise<void> };
  * Over SMTP_URL when it is set; otherwise each message is written to DATA_DIR/mail/ as an .eml file
  * and its subject and links are logged, so a shop run locally still shows every e-mail it sends.
  */
-export function createMailer(env: Env): Mailer {
-  const mailer = createTransportMailer(env);
+export function createMailer(env: Env, shopName: () => Promise<string> = async () => env.SHOP_NAME): Mailer {
+  const mailer = createTransportMailer(env, shopName);
   return {
     // An account made with a mobile number has a stand-in address no one receives: nothing is sent to it.
     send: async (mail) => (isMobileAccountEmail(mail.to) ? undefined : mailer.send(mail)),
   };
 }
 
-function createTransportMailer(env: Env): Mailer {
-  const from = { name: env.SHOP_NAME, address: env.MAIL_FROM ?? env.SHOP_EMAIL };
+/** `shopName` is read for each message: the From name is the owner's, as it stands when the mail goes (decision 079). */
+function createTransportMailer(env: Env, shopName: () => Promise<string>): Mailer {
+  const address = env.MAIL_FROM ?? env.SHOP_EMAIL;
+  const fromNow = async () => ({ name: await shopName(), address });
   if (env.SMTP_URL) {
     const transport = nodemailer.createTransport(env.SMTP_URL);
     return {
       async send(mail) {
-        await transport.sendMail({ from, ...mail });
+        await transport.sendMail({ from: await fromNow(), ...mail });
       },
     };
   }
@@ -43,7 +45,7 @@ function createTransportMailer(env: Env): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...mail });
+      const info = await transport.sendMail({ from: await fromNow(), ...mail });
       await mkdir(folder, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const safeRecipient = mail.to.replace(/[^a-z0-9@._-]/gi, "_");

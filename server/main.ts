@@ -7,6 +7,7 @@ import { seedCatalogue } from "./db/seed/seed.ts";
 import { type Env, parseEnv } from "./env.ts";
 import { log, serializeError } from "./log.ts";
 import { resolveAuthSecret } from "./secrets.ts";
+import { withOwnersShopName } from "./settings/settings.data.ts";
 import { seedShopDetails } from "./shop/shop.data.ts";
 
 // read env -> start or connect PostgreSQL -> migrate -> seed -> listen (here, or in SHOP_WORKERS workers)
@@ -48,7 +49,8 @@ async function main() {
     try {
       await migrateDatabase(startup.db);
       await seedCatalogue(startup.db);
-      await seedShopDetails(startup.db, env);
+      // The legal name's first value is the shop's name as the owner has it, not SHOP_NAME's (decision 079).
+      await seedShopDetails(startup.db, await withOwnersShopName(startup.db, env));
     } finally {
       await startup.pool.end();
     }

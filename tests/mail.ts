@@ -8,6 +8,8 @@ export type SentMail = {
   /** The first recipient's address. */
   to: string;
   replyTo: string | undefined;
+  /** The From display name. */
+  fromName: string | undefined;
   subject: string;
   text: string;
   html: string;
@@ -33,6 +35,7 @@ export async function readMails(dataDir: string): Promise<SentMail[]> {
         file,
         to: firstAddress(parsed.to) ?? "",
         replyTo: firstAddress(parsed.replyTo),
+        fromName: parsed.from?.value[0]?.name,
         subject: parsed.subject ?? "",
         text,
         html: typeof parsed.html === "string" ? parsed.html : "",

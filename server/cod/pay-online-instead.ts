@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { closeRazorpayOrders, openSwitchOf, recordRazorpayOrder } from "../payments/ledger.ts";
 import { createRazorpayOrder, razorpayConfig } from "../payments/razorpay.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import { readPrepaidIncentive } from "./cod-rules.ts";
 
 const paymentDown = () =>
@@ -168,7 +169,7 @@ export async function openPayOnlineInstead(deps: Deps, orderId: string): Promise
       razorpayOrderId: switched.razorpayOrderId,
       amountPaise: switched.totalPaise,
       currency: "INR",
-      shopName: deps.env.SHOP_NAME,
+      shopName: (await withOwnersShopName(tx, deps.env)).SHOP_NAME,
       description: `Order ${order.number}`,
       prefill: {
         name: order.shipName,

@@ -16,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 import {
   getMessage,
@@ -127,16 +128,15 @@ export function adminMessageRoutes(deps: Deps) {
             .split("\n")
             .map((line) => `> ${line}`)
             .join("\n");
-          const text = [
-            reply,
-            env.SHOP_NAME,
-            `On ${original.createdAt.toUTCString()} you wrote:\n${quoted}`,
-          ].join("\n\n");
+          const shopName = (await withOwnersShopName(db, env)).SHOP_NAME;
+          const text = [reply, shopName, `On ${original.createdAt.toUTCString()} you wrote:\n${quoted}`].join(
+            "\n\n",
+          );
           try {
             await mailer.send({
               to: original.email,
               replyTo: env.SHOP_EMAIL,
-              subject: `Re: your message to ${env.SHOP_NAME}`,
+              subject: `Re: your message to ${shopName}`,
               text,
               html: textToHtml(text),
             });

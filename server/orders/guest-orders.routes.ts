@@ -13,6 +13,7 @@ import {
 } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
+import { codConfirmToken } from "../cod/confirm-link.ts";
 import type { OrderRow } from "../db/schema.ts";
 import { guestOrderRequests, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -75,6 +76,7 @@ export function guestOrderRoutes(deps: Deps) {
     const detail = await getOrderDetail(db, order, {
       now: new Date(),
       paymentsOpen: razorpayConfig(env) !== null,
+      codConfirmToken: codConfirmToken(deps.authSecret, order.id),
     });
     // The link pays for the order and cancels it as the account would; a return needs a conversation with the
     // shop (photos, the parcel's way back), so it goes through the shop or an account.

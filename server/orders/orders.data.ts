@@ -99,7 +99,14 @@ export function presentOrderDetail(
     now,
     paymentsOpen,
     documents = { invoice: null, creditNote: null },
-  }: { now: Date; paymentsOpen: boolean; documents?: OrderDetail["documents"] },
+    codConfirmToken,
+  }: {
+    now: Date;
+    paymentsOpen: boolean;
+    documents?: OrderDetail["documents"];
+    /** The order's confirmation-link token, given only to the order's own shopper (account or guest link). */
+    codConfirmToken?: string;
+  },
 ): OrderDetail {
   const lifecycle = lifecycleOf(order);
   const cancel = checkTransition(lifecycle, "cancelled", "customer", now);
@@ -137,6 +144,10 @@ export function presentOrderDetail(
         : { allowed: false, reason: order.status === "delivered" ? requestReturn.reason : null },
       pay: paymentsOpen && order.status === "awaiting_payment" && order.paymentMethod === "razorpay",
     },
+    codConfirm:
+      codConfirmToken && order.status === "placed" && order.paymentMethod === "cod" && order.codConfirmBy
+        ? { confirmBy: order.codConfirmBy.toISOString(), token: codConfirmToken }
+        : null,
   };
 }
 
@@ -152,7 +163,7 @@ export async function findOrder(db: DbOrTx, number: string, userId?: string): Pr
 export async function getOrderDetail(
   db: DbOrTx,
   order: OrderRow,
-  options: { now: Date; paymentsOpen: boolean },
+  options: { now: Date; paymentsOpen: boolean; codConfirmToken?: string },
 ): Promise<OrderDetail> {
   const [{ linesOf, eventsOf }, documents] = await Promise.all([
     loadOrderParts(db, [order.id]),

@@ -10,6 +10,7 @@ import {
   verifyPaymentSchema,
 } from "../../common/schemas/orders.ts";
 import { requireUser } from "../auth/session.ts";
+import { codConfirmToken } from "../cod/confirm-link.ts";
 import type { OrderRow } from "../db/schema.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -27,8 +28,13 @@ const NO_SUCH_ORDER = "There is no order with that number in your account.";
 
 /** The signed-in customer's orders: place one, list them, see one, cancel, request a return, pay online. */
 export function orderRoutes(deps: Deps) {
+  // The shopper's own order carries its COD confirmation key: the order page confirms it as the link does.
   const present = (order: OrderRow) =>
-    getOrderDetail(deps.db, order, { now: new Date(), paymentsOpen: razorpayConfig(deps.env) !== null });
+    getOrderDetail(deps.db, order, {
+      now: new Date(),
+      paymentsOpen: razorpayConfig(deps.env) !== null,
+      codConfirmToken: codConfirmToken(deps.authSecret, order.id),
+    });
 
   /** Someone else's order is "not found", exactly like a number that does not exist. */
   const ownOrder = async (number: string, userId: string) => {
@@ -57,7 +63,13 @@ export function orderRoutes(deps: Deps) {
           const { order, lines, events } = placed.placed;
           const paymentsOpen = razorpayConfig(deps.env) !== null;
           return c.json(
-            { order: presentOrderDetail(order, lines, events, { now: new Date(), paymentsOpen }) },
+            {
+              order: presentOrderDetail(order, lines, events, {
+                now: new Date(),
+                paymentsOpen,
+                codConfirmToken: codConfirmToken(deps.authSecret, order.id),
+              }),
+            },
             201,
           );
         }

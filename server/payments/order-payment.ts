@@ -7,6 +7,7 @@ import { orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { lapseUnpaidOrder, paymentDeadline } from "../orders/order-status.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import { recordRazorpayOrder } from "./ledger.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
 import { takeRazorpayPayment } from "./take-payment.ts";
@@ -79,7 +80,7 @@ export async function openOrderPayment(
     razorpayOrderId: order.razorpayOrderId ?? "",
     amountPaise: order.totalPaise,
     currency: "INR",
-    shopName: deps.env.SHOP_NAME,
+    shopName: (await withOwnersShopName(deps.db, deps.env)).SHOP_NAME,
     description: `Order ${order.number}`,
     prefill: { name: order.shipName, email, contact: order.shipPhone },
     timeoutSeconds: Math.max(60, deps.env.PAYMENT_WINDOW_MINUTES * 60 - elapsedSeconds),

@@ -14,6 +14,7 @@ import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 import {
   answerQuestion,
@@ -92,8 +93,9 @@ export function adminQuestionRoutes(deps: Deps) {
  * The answer is saved whether or not the mail goes out; a mail failure is logged and reported to staff
  * (customerNotified: false) rather than turning a saved answer into an error.
  */
-async function notifyAsker({ env, mailer }: Deps, question: AdminQuestion): Promise<boolean> {
+async function notifyAsker({ db, env: shopEnv, mailer }: Deps, question: AdminQuestion): Promise<boolean> {
   if (!question.asker || question.answer === null) return false;
+  const env = await withOwnersShopName(db, shopEnv);
   const productUrl = `${env.PUBLIC_URL}/product/${question.product.slug}`;
   const questionsUrl = `${env.PUBLIC_URL}/questions`;
   const greeting = question.asker.name ? `Hello ${question.asker.name},` : "Hello,";

@@ -16,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
 import { textToHtml } from "../mail-html.ts";
+import { withOwnersShopName } from "../settings/settings.data.ts";
 import { validate } from "../validate.ts";
 import {
   createReview,
@@ -135,8 +136,9 @@ export function adminReviewRoutes(deps: Deps) {
 }
 
 /** Tells the author why, and where to edit; the rejection stands even if the mail cannot be sent. */
-async function notifyRejection({ env, mailer }: Deps, review: AdminReview): Promise<boolean> {
+async function notifyRejection({ db, env: shopEnv, mailer }: Deps, review: AdminReview): Promise<boolean> {
   if (!review.author || review.rejectionReason === null) return false;
+  const env = await withOwnersShopName(db, shopEnv);
   const productUrl = `${env.PUBLIC_URL}/product/${review.product.slug}`;
   const text = [
     review.author.name ? `Hello ${review.author.name},` : "Hello,",

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { ShippingRule } from "../../common/cart.ts";
 import { imageFor } from "../../common/catalogue.ts";
 import type { ShopSettings, ShopSettingsInput } from "../../common/schemas/settings.ts";
@@ -6,7 +6,7 @@ import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { CatalogueCache } from "../catalogue/catalogue-cache.ts";
 import type { Db } from "../db/client.ts";
 import { fromTemplate } from "../db/message-transaction.ts";
-import { shopSettings } from "../db/schema.ts";
+import { shopDetails, shopSettings } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { httpError } from "../errors.ts";
 import { attachUploads } from "../products/product-images.ts";
@@ -112,6 +112,12 @@ export async function updateSettings(
       .where(eq(shopSettings.id, 1))
       .returning();
     if (!row) throw missingRow();
+    // The legal name the owner never set is a copy of the shop's name (decision 036's first value): it follows
+    // a rename, so invoices and mails do not name the old brand. One the owner saved is a legal fact and stays.
+    await tx
+      .update(shopDetails)
+      .set({ legalName: input.shopName })
+      .where(and(eq(shopDetails.id, 1), isNull(shopDetails.updatedBy)));
     const before = presentSettings(current, env);
     const after = presentSettings(row, env);
     await recordAudit(tx, {

@@ -6,6 +6,8 @@ import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
+import { payOnlineOffer } from "../features/cod-confirm/pay-online-offer.ts";
+import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
@@ -21,15 +23,16 @@ type GuestOrderView = { order: OrderDetail; email: string; inAccount: boolean; c
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return api<GuestOrderView>(
+  const view = await api<GuestOrderView>(
     `/guest-orders/${encodeURIComponent(params.number ?? "")}?token=${encodeURIComponent(token)}`,
   );
+  return { ...view, payOnlineInstead: await payOnlineOffer(view.order) };
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { order, email, inAccount, canAddToAccount } = useLoaderData<typeof loader>();
+  const { order, email, inAccount, canAddToAccount, payOnlineInstead } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const revalidator = useRevalidator();
   const token = search.get("token") ?? "";
@@ -109,6 +112,7 @@ export function Component() {
             <>
               Thank you! Your order is {order.paidAt ? "paid and confirmed" : "placed"}. We have e-mailed a
               confirmation with a link to this page to <strong>{email}</strong>.
+              {order.codConfirm && " One more step: please confirm it below."}
             </>
           ))
         }
@@ -117,6 +121,18 @@ export function Component() {
         paying={busy}
         error={error}
       />
+      {order.codConfirm && (
+        <WaitingCodCard
+          number={order.number}
+          token={order.codConfirm.token}
+          confirmBy={order.codConfirm.confirmBy}
+          payOnline={payOnlineInstead}
+          onAnswered={(said) => {
+            setNotice(said);
+            revalidator.revalidate();
+          }}
+        />
+      )}
 
       <OrderBody
         order={order}

@@ -8,6 +8,8 @@ import { Dialog } from "../components/dialog.tsx";
 import { Field, Textarea } from "../components/field.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
+import { payOnlineOffer } from "../features/cod-confirm/pay-online-offer.ts";
+import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
@@ -24,13 +26,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     api<{ order: OrderDetail }>(`/orders/${number}`),
     api<{ shipment: ShipmentView | null }>(`/orders/${number}/shipment`),
   ]);
-  return { ...detail, shipment: parcel.shipment };
+  return { ...detail, shipment: parcel.shipment, payOnlineInstead: await payOnlineOffer(detail.order) };
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { order, shipment } = useLoaderData<typeof loader>();
+  const { order, shipment, payOnlineInstead } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const revalidator = useRevalidator();
   const [dialog, setDialog] = useState<"cancel" | "return" | null>(null);
@@ -97,14 +99,28 @@ export function Component() {
         said={
           (placedNow || notice) &&
           (notice ??
-            (order.status === "placed"
-              ? "Thank you! Your order is placed. We have e-mailed you a confirmation."
-              : "Thank you! Your payment is received and your order is confirmed."))
+            (order.codConfirm
+              ? "Thank you! Your order is placed. One more step: please confirm it below."
+              : order.status === "placed"
+                ? "Thank you! Your order is placed. We have e-mailed you a confirmation."
+                : "Thank you! Your payment is received and your order is confirmed."))
         }
         onPay={pay}
         paying={busy}
         error={dialog ? null : error}
       />
+      {order.codConfirm && (
+        <WaitingCodCard
+          number={order.number}
+          token={order.codConfirm.token}
+          confirmBy={order.codConfirm.confirmBy}
+          payOnline={payOnlineInstead}
+          onAnswered={(said) => {
+            setNotice(said);
+            revalidator.revalidate();
+          }}
+        />
+      )}
 
       <OrderBody
         order={order}

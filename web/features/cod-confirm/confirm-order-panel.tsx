@@ -2,13 +2,11 @@ import { useState } from "react";
 import type { CodConfirmPage } from "../../../common/cod-confirm.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
-import type { RazorpayCheckout } from "../../../common/orders.ts";
 import { PREPAID_LINE_LABEL } from "../../../common/prepaid-incentive.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Notice } from "../../components/notice.tsx";
-import { api, isApiError } from "../../lib/api.ts";
-import { openRazorpayCheckout } from "../../lib/razorpay-checkout.ts";
+import { useCodAnswers } from "./use-cod-answers.ts";
 
 const HEADINGS: Record<CodConfirmPage["state"], string> = {
   waiting: "Please confirm your order",
@@ -23,59 +21,14 @@ const HEADINGS: Record<CodConfirmPage["state"], string> = {
  */
 export function ConfirmOrderPanel({ initial, token }: { initial: CodConfirmPage; token: string }) {
   const [page, setPage] = useState(initial);
-  const [busy, setBusy] = useState<"confirm" | "cancel" | "pay" | null>(null);
   const [asking, setAsking] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
-
-  async function answer(action: "confirm" | "cancel") {
-    setBusy(action);
-    setError(null);
-    try {
-      const next = await api<CodConfirmPage>(
-        `/cod-confirm/${page.number}/${action}?token=${encodeURIComponent(token)}`,
-        { method: "POST", body: {} },
-      );
-      setPage(next);
-      setAsking(false);
-      setSaid(
-        action === "confirm"
-          ? "Thank you: your order is confirmed and goes to packing."
-          : "Your order is cancelled. Nothing was charged.",
-      );
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  // Paying online instead (docs/decisions/072): the order stays cash on delivery unless the payment goes through.
-  async function payOnline() {
-    setBusy("pay");
-    setError(null);
-    setSaid(null);
-    const path = (action: string) =>
-      `/cod-confirm/${page.number}/${action}?token=${encodeURIComponent(token)}`;
-    try {
-      const checkout = await api<RazorpayCheckout>(path("pay-online"), { method: "POST", body: {} });
-      const next = await openRazorpayCheckout(checkout, (body) =>
-        api<CodConfirmPage>(path("pay-online/verify"), { method: "POST", body }),
-      );
-      if (next) {
-        setPage(next);
-        setSaid("Thank you: your payment is received, and your order is confirmed and goes to packing.");
-      } else {
-        setSaid(
-          "The payment window was closed. Your order is still cash on delivery, waiting for you to confirm.",
-        );
-      }
-    } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
-    } finally {
-      setBusy(null);
-    }
-  }
+  const { busy, error, confirm, cancel, payOnline } = useCodAnswers(initial.number, token, (next, text) => {
+    if (next) setPage(next);
+    setAsking(false);
+    setSaid(text);
+  });
+  const answer = (action: "confirm" | "cancel") => (action === "confirm" ? confirm() : cancel());
 
   return (
     <section aria-labelledby="confirm-heading" className="mx-auto max-w-xl py-6">

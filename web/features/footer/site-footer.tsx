@@ -60,7 +60,14 @@ export function SiteFooter() {
       <div className="mx-auto grid max-w-7xl grid-cols-2 gap-x-6 gap-y-10 px-4 py-12 lg:grid-cols-[1.5fr_1fr_1fr_1fr_1fr]">
         <div className="col-span-2 lg:col-span-1">
           <p className="flex items-center gap-2 font-serif text-xl font-semibold text-white">
-            <img src="/favicon.svg" width={32} height={32} alt="" className="size-8" />
+            {/* The owner's logo, as the header shows it (issue 41: the footer kept the leaf after a new logo). */}
+            <img
+              src={config.brand.logo?.small ?? "/favicon.svg"}
+              width={32}
+              height={32}
+              alt=""
+              className="size-8 rounded"
+            />
             {config.shopName}
           </p>
           <p className="mt-3 max-w-xs text-sm leading-relaxed">
