@@ -469,6 +469,28 @@ export async function fillBigShop(db: Db, options: BigShopOptions): Promise<BigS
          join big_users u on u.u = 1 + ${h("g.m", 42)} % (select c from big_params),
          lateral (select p.t0 + (${h("g.m", 43)} % (${YEARS_DAYS} * 86400 - 86400)) * interval '1 second' as at) as t`,
     );
+    // The money those orders moved, as migration 0042 records it (docs/decisions/075): a later refund or edit of a
+    // generated order is then checked against its ledger like any other.
+    await run(
+      "money ledger",
+      `insert into money_ledger (order_id, kind, amount_paise, applied, razorpay_order_id, razorpay_payment_id,
+         razorpay_refund_id, reference, note, created_at)
+       select o.id, m.kind, o.total_paise, true, m.rzp_order, m.rzp_payment, m.rzp_refund, m.reference,
+         'Generated with the shop', m.at
+       from orders o
+       cross join lateral (values
+         ('online_payment', o.razorpay_order_id, o.razorpay_payment_id, null, null, o.paid_at,
+           o.payment_method = 'razorpay' and o.razorpay_payment_id is not null),
+         ('online_refund', null, o.razorpay_payment_id, o.refund_reference, null, o.updated_at,
+           o.payment_method = 'razorpay' and o.razorpay_payment_id is not null and o.status = 'refunded'),
+         ('cash_collected', null, null, null, o.tracking_number, o.delivered_at,
+           o.payment_method = 'cod' and o.delivered_at is not null),
+         ('cash_refund', null, null, null, o.refund_reference, o.updated_at,
+           o.payment_method = 'cod' and o.status = 'refunded')
+       ) as m(kind, rzp_order, rzp_payment, rzp_refund, reference, at, applies)
+       where m.applies and o.total_paise > 0
+         and not exists (select 1 from money_ledger l where l.order_id = o.id)`,
+    );
   });
   // Fresh statistics and visibility maps, so plans and index-only scans are what a settled shop gets.
   const started = performance.now();
