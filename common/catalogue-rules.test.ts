@@ -9,13 +9,11 @@ import {
   priceBounds,
   queryCatalogue,
   searchDropdown,
-  searchProducts,
   sortProducts,
 } from "./catalogue-rules.ts";
 
 const item = (name: string, rupees: number, extra: Partial<(typeof products)[number]> = {}) => ({
   name,
-  description: "",
   pricePaise: rupees * 100,
   category: "haircare",
   subcategory: "Hair Oil",
@@ -35,34 +33,6 @@ describe("search", () => {
   it("gives no results for empty or blank text", () => {
     expect(matchesSearch("Hair Growth Oil", "")).toBe(false);
     expect(matchesSearch("Hair Growth Oil", "   ")).toBe(false);
-  });
-
-  it("answers a query the name's substring answers exactly as before, in the same order", () => {
-    for (const query of ["oil", "hair", " ER ", "growth oil", "Powder", "a"]) {
-      const before = products.filter((product) =>
-        product.name.toLowerCase().includes(query.trim().toLowerCase()),
-      );
-      expect(before.length).toBeGreaterThan(0);
-      expect(searchProducts(products, query)).toEqual(before);
-    }
-  });
-
-  it("else finds every typed word at the start of a word of the name, category or description, in any order", () => {
-    const names = (query: string) => searchProducts(products, query).map((product) => product.name);
-    // Both in the name come first, then the catalogue's order.
-    expect(names("hair oil")).toEqual([
-      "Hair Growth Oil",
-      "Hair Growth Serum",
-      "Hair Wash Powder",
-      "Coconut Oil",
-    ]);
-    expect(names("OIL  hair")).toEqual(names("hair oil"));
-    expect(names("growth hair").slice(0, 2)).toEqual(["Hair Growth Oil", "Hair Growth Serum"]);
-    expect(names("henna")).toContain("Natural Hair Dye");
-    // A word must begin a word: "il" is inside "oil" but begins none.
-    expect(names("hair il")).toEqual([]);
-    expect(names("lipstick")).toEqual([]);
-    expect(names(" - ")).toEqual([]);
   });
 
   it("shows at most 8 in the dropdown and counts them all", () => {

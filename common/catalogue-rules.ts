@@ -10,7 +10,6 @@ import {
 /** The fields the rules read; both the API's rows and the web app's products have them. */
 type Listed = {
   name: string;
-  description: string;
   pricePaise: number;
   category: string;
   subcategory: string;
@@ -25,39 +24,8 @@ export function matchesSearch(name: string, query: string): boolean {
   return needle !== "" && name.toLowerCase().includes(needle);
 }
 
-/** Lower-cased words of a text: runs of letters and digits ("Hair-Growth" is two words). */
-function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/**
- * The spec's substring rule first, unchanged, whenever it finds anything. Only when it finds nothing
- * (issue 41: "hair oil" found nothing beside Hair Growth Oil) does every typed word have to begin a word
- * of the name, category or description, in any order; those with more of the words in their name come
- * first, so the product named by the words leads the dropdown (docs/decisions/079).
- */
 export function searchProducts<T extends Listed>(products: readonly T[], query: string): T[] {
-  const bySubstring = products.filter((product) => matchesSearch(product.name, query));
-  if (bySubstring.length > 0) return bySubstring;
-  const typed = wordsOf(query);
-  if (typed.length === 0) return [];
-  const begins = (words: string[], word: string) => words.some((candidate) => candidate.startsWith(word));
-  return products
-    .map((product, index) => {
-      const nameWords = wordsOf(product.name);
-      const words = nameWords.concat(
-        wordsOf(`${product.category} ${product.subcategory} ${product.description}`),
-      );
-      return {
-        product,
-        index,
-        found: typed.every((word) => begins(words, word)),
-        inName: typed.filter((word) => begins(nameWords, word)).length,
-      };
-    })
-    .filter((match) => match.found)
-    .sort((a, b) => b.inName - a.inName || a.index - b.index)
-    .map((match) => match.product);
+  return products.filter((product) => matchesSearch(product.name, query));
 }
 
 /** What the search dropdown shows: at most 8, and how many matched in all. */
