@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { analyticsSettingsSchema, salesQuerySchema } from "../common/analytics.ts";
 import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../common/cod.ts";
 import {
   codConfirmActionSchema,
@@ -324,6 +325,11 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/jobs": { query: adminJobQuerySchema },
   "POST /api/admin/jobs/:id/retry": {},
   "GET /api/admin/dashboard": {},
+  "GET /api/admin/analytics/work": {},
+  "GET /api/admin/analytics/sales": { query: salesQuerySchema },
+  "GET /api/admin/analytics/sales/:file": { query: salesQuerySchema },
+  "GET /api/admin/analytics/after-order": { query: salesQuerySchema },
+  "PUT /api/admin/analytics/settings": { body: analyticsSettingsSchema },
   "GET /robots.txt": {},
   "GET /sitemap.xml": {},
   "GET /metrics": {
