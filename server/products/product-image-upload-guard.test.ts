@@ -57,11 +57,14 @@ function sendUpload(
       while (sent < size && !settled) {
         const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
         sent += piece.length;
-        if (!request.write(piece)) {
+        const flushed = request.write(piece);
+        // Stalling means never writing again, even when the socket drains: a busy server may take its
+        // time to answer, and the client must not have sent the rest meanwhile.
+        if (options.stallAfterFirstChunk) return;
+        if (!flushed) {
           request.once("drain", pump);
           return;
         }
-        if (options.stallAfterFirstChunk) return;
       }
       if (settled) return;
       request.end('"}', () => {
