@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { trackingUrl } from "../../common/couriers.ts";
 import { formatEstimate } from "../../common/delivery-estimate.ts";
 import type { DocumentKind } from "../../common/gst.ts";
@@ -17,6 +18,7 @@ import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
+import { SOLD_OUT_BEFORE_PAYMENT } from "../payments/ledger.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
@@ -113,7 +115,7 @@ export async function deliverOrderMail(shopDeps: Deps, orderId: string, kind: Or
       ? claimParagraph(to, guestOrderClaimLink(deps.env, order.order))
       : null;
   const confirm = kind === "placed" ? confirmParagraphs(deps, order.order) : [];
-  const returnedPaise = kind === "payment_returned" ? await lastReturnedPayment(deps, orderId) : 0;
+  const returned = kind === "payment_returned" ? await lastReturnedPayment(deps, orderId) : null;
   const mail = composeOrderMail(
     deps,
     order.order,
@@ -124,7 +126,7 @@ export async function deliverOrderMail(shopDeps: Deps, orderId: string, kind: Or
     signature,
     claim,
     confirm,
-    returnedPaise,
+    returned,
   );
   await deps.mailer.send({ to, ...mail, ...(document ? { attachments: [document.attachment] } : {}) });
 }
@@ -132,10 +134,16 @@ export async function deliverOrderMail(shopDeps: Deps, orderId: string, kind: Or
 const CLAIM_OFFERED = new Set<OrderMailKind>(["placed", "link"]);
 
 /** The amount of the latest payment refunded because it could not be applied (server/payments/take-payment.ts). */
+/** The last payment refunded whole because it could not be applied: its amount, and whether it came too late for the stock. */
 async function lastReturnedPayment(deps: Deps, orderId: string) {
+  const capture = alias(moneyLedger, "capture");
   const [refund] = await deps.db
-    .select({ amountPaise: moneyLedger.amountPaise })
+    .select({ amountPaise: moneyLedger.amountPaise, why: capture.note })
     .from(moneyLedger)
+    .leftJoin(
+      capture,
+      and(eq(capture.razorpayPaymentId, moneyLedger.razorpayPaymentId), eq(capture.kind, "online_payment")),
+    )
     .where(
       and(
         eq(moneyLedger.orderId, orderId),
@@ -145,7 +153,7 @@ async function lastReturnedPayment(deps: Deps, orderId: string) {
     )
     .orderBy(desc(moneyLedger.id))
     .limit(1);
-  return refund?.amountPaise ?? 0;
+  return { amountPaise: refund?.amountPaise ?? 0, soldOut: refund?.why === SOLD_OUT_BEFORE_PAYMENT };
 }
 
 /**
@@ -220,7 +228,7 @@ function composeOrderMail(
   signature: MailSignature,
   claim: Block | null,
   confirm: Block[],
-  returnedPaise: number,
+  returned: { amountPaise: number; soldOut: boolean } | null,
 ) {
   const { SHOP_NAME } = deps.env;
   const { phone, email, legalName } = signature;
@@ -359,7 +367,9 @@ function composeOrderMail(
       heading = "We have refunded your payment";
       body.push(
         paragraph(
-          `Your payment of ${formatRupees(returnedPaise)} arrived after order ${order.number} had changed, so it could not be applied as it was made. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`,
+          returned?.soldOut
+            ? `Your payment of ${formatRupees(returned.amountPaise)} arrived after the last units of what order ${order.number} asked for had been sold, so the order has been cancelled. We are sorry. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`
+            : `Your payment of ${formatRupees(returned?.amountPaise ?? 0)} arrived after order ${order.number} had changed, so it could not be applied as it was made. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`,
         ),
         paragraph(
           order.paymentMethod === "cod" && order.status !== "cancelled"

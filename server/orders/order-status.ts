@@ -58,16 +58,72 @@ export type StatusChange = {
   rto?: { source: "manual" | "tracking"; forwardPaise: number; returnPaise: number };
 };
 
+/** An order's lines in the order placing an order locks stock rows: products, then combos, each by key. */
+function linesInLockOrder(tx: Tx, orderId: string) {
+  return tx
+    .select({ itemId: orderLines.itemId, kind: orderLines.kind, quantity: orderLines.quantity })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .orderBy(desc(orderLines.kind), asc(orderLines.itemId));
+}
+
+/**
+ * Takes the stock of an order paid online, when its payment is captured (an unpaid order holds none, so the
+ * last units go to whoever pays first: docs/decisions/083). All or nothing: false, and no stock taken, when any
+ * line has fewer units left than it asks for.
+ */
+export async function takeStockOnPayment(tx: Tx, orderId: string): Promise<boolean> {
+  const lines = await linesInLockOrder(tx, orderId);
+  class Shortfall extends Error {}
+  try {
+    // A savepoint: a line short after others were taken gives those back too.
+    await tx.transaction(async (savepoint) => {
+      for (const line of lines) {
+        const taken =
+          line.kind === "product"
+            ? await savepoint
+                .update(products)
+                .set({ stock: sql`${products.stock} - ${line.quantity}` })
+                .where(and(eq(products.slug, line.itemId), sql`${products.stock} >= ${line.quantity}`))
+                .returning({ id: products.slug })
+            : await savepoint
+                .update(combos)
+                .set({ stock: sql`${combos.stock} - ${line.quantity}` })
+                .where(and(eq(combos.id, line.itemId), sql`${combos.stock} >= ${line.quantity}`))
+                .returning({ id: combos.id });
+        if (taken.length === 0) throw new Shortfall();
+      }
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof Shortfall) return false;
+    throw error;
+  }
+}
+
+/** The names of an order's lines with fewer units left than they ask for, read without a lock. */
+export async function soldOutLines(db: Deps["db"], orderId: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: orderLines.name })
+    .from(orderLines)
+    .leftJoin(products, and(eq(orderLines.kind, "product"), eq(products.slug, orderLines.itemId)))
+    .leftJoin(combos, and(eq(orderLines.kind, "combo"), eq(combos.id, orderLines.itemId)))
+    .where(
+      and(
+        eq(orderLines.orderId, orderId),
+        sql`coalesce(${products.stock}, ${combos.stock}, 0) < ${orderLines.quantity}`,
+      ),
+    )
+    .orderBy(asc(orderLines.position));
+  return rows.map((row) => row.name);
+}
+
 /**
  * Puts the stock of a cancelled order back on the shelf, locking rows in the order that placing an order
  * takes them (products, then combos, each by key), so a cancellation and an order never deadlock.
  */
 export async function restock(tx: Tx, orderId: string) {
-  const lines = await tx
-    .select({ itemId: orderLines.itemId, kind: orderLines.kind, quantity: orderLines.quantity })
-    .from(orderLines)
-    .where(eq(orderLines.orderId, orderId))
-    .orderBy(desc(orderLines.kind), asc(orderLines.itemId));
+  const lines = await linesInLockOrder(tx, orderId);
   for (const line of lines) {
     if (line.kind === "product") {
       await tx
@@ -163,8 +219,9 @@ export async function changeOrderStatus(
     }
     // A cancelled order takes no payment: one still under way (a second tab's Checkout) is refunded when it comes.
     if (change.to === "cancelled") await closeRazorpayOrders(tx, order.id, "order cancelled", now);
-    if (change.to === "cancelled" || change.restock) {
-      if (change.to === "cancelled") set.cancelledAt = now;
+    if (change.to === "cancelled") set.cancelledAt = now;
+    // An order still waiting for its payment never took stock (it is taken at capture), so it gives none back.
+    if ((change.to === "cancelled" || change.restock) && order.status !== "awaiting_payment") {
       await restock(tx, order.id);
     }
     if (change.to === "refunded") {

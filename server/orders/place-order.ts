@@ -192,7 +192,9 @@ export async function placeOrder(
       const closing = [
         clearCartStatement(placement, key, orderId, destination.address),
         ...jobs,
-        ...stockStatements(pricing.lines),
+        // An order paid online takes its stock when the payment is captured, not now: the last units go to
+        // whoever pays first, never to an order that may not be paid (docs/decisions/083).
+        ...(payment.status === "placed" ? stockStatements(pricing.lines) : []),
       ];
       let rows: pg.QueryResult[];
       if (pricing.discount) {
@@ -603,8 +605,8 @@ async function choosePayment(
     throw httpError(422, "payment_unavailable", "Online payment is not available at the moment.");
   }
   await refuseSecondUnpaidOrder(tx, env, buyer);
-  // An unpaid order holds its stock until it lapses: it may hold only so much of any one item, so no one can
-  // keep a product from everyone else by never paying (docs/decisions/050).
+  // An unpaid order holds no stock (docs/decisions/083), but a household's order is still capped while it waits
+  // for payment (docs/decisions/050): a payment of hundreds of units would only be refunded when they run short.
   const held = Object.fromEntries(
     pricing.lines
       .filter((line) => line.quantity > env.UNPAID_ORDER_MAX_UNITS)

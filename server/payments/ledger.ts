@@ -3,6 +3,12 @@ import type { DbOrTx, Tx } from "../db/client.ts";
 import { type MoneyKind, moneyLedger, razorpayOrders } from "../db/schema.ts";
 
 /**
+ * Why a payment at checkout could not take its order's stock (docs/decisions/083): the note its unapplied
+ * capture carries, by which the shopper's mail tells them so.
+ */
+export const SOLD_OUT_BEFORE_PAYMENT = "the last units were sold before this order was paid";
+
+/**
  * The one record of money (docs/decisions/075): every payment captured, refund sent, cash collected, remittance
  * received and courier charge is a row of money_ledger, written in the transaction of the order change it
  * belongs to. What an order has been paid, owes back or leaves to collect is summed from here; the trigger of

@@ -6,9 +6,14 @@ import type { OrderRow } from "../db/schema.ts";
 import { orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
-import { lapseUnpaidOrder, paymentDeadline } from "../orders/order-status.ts";
+import {
+  changeOrderStatus,
+  lapseUnpaidOrder,
+  paymentDeadline,
+  soldOutLines,
+} from "../orders/order-status.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
-import { recordRazorpayOrder } from "./ledger.ts";
+import { recordRazorpayOrder, SOLD_OUT_BEFORE_PAYMENT } from "./ledger.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
 import { takeRazorpayPayment } from "./take-payment.ts";
 
@@ -34,6 +39,7 @@ export async function openOrderPayment(
   const config = requireRazorpay(deps);
   let order = found;
   if (order.paymentMethod !== "razorpay" || order.status !== "awaiting_payment") throw notAwaitingPayment();
+  await refuseSoldOut(deps, order);
   if (!order.razorpayOrderId) {
     // Past its first hold without Checkout ever opened, the order lapses now rather than at the next sweep.
     const deadline = paymentDeadline(deps.env, order);
@@ -41,7 +47,7 @@ export async function openOrderPayment(
       throw httpError(
         409,
         "payment_window_over",
-        `This order was not paid within ${deadline.minutes} minutes, so it has been cancelled and its items put back on the shelf. Please place it again.`,
+        `This order was not paid within ${deadline.minutes} minutes, so it has been cancelled. Please place it again.`,
       );
     }
     const created = await createRazorpayOrder(config, {
@@ -85,6 +91,37 @@ export async function openOrderPayment(
     prefill: { name: order.shipName, email, contact: order.shipPhone },
     timeoutSeconds: Math.max(60, deps.env.PAYMENT_WINDOW_MINUTES * 60 - elapsedSeconds),
   };
+}
+
+/**
+ * An unpaid order holds no stock (docs/decisions/083): when what it asks for has been bought meanwhile, the
+ * shopper learns it before paying, and the order is cancelled so its household may order what is left.
+ */
+async function refuseSoldOut(deps: Deps, order: OrderRow) {
+  const gone = await soldOutLines(deps.db, order.id);
+  if (gone.length === 0) return;
+  try {
+    await changeOrderStatus(
+      deps,
+      { orderId: order.id },
+      {
+        to: "cancelled",
+        actor: "system",
+        actorUserId: null,
+        note: `Cancelled before payment: ${SOLD_OUT_BEFORE_PAYMENT}`,
+        onlyIf: (locked) => locked.status === "awaiting_payment" && locked.paidAt === null,
+      },
+    );
+  } catch (error) {
+    // Paid or cancelled meanwhile: the order is no longer waiting, which the caller's answer says.
+    if ((error as { status?: number }).status !== 409) throw error;
+    throw notAwaitingPayment();
+  }
+  throw httpError(
+    409,
+    "out_of_stock",
+    `${gone.join(", ")} sold out before this order was paid, so it has been cancelled. Nothing was charged.`,
+  );
 }
 
 /**

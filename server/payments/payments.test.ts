@@ -5,7 +5,7 @@ import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/acco
 import { createTestApp } from "../../tests/database.ts";
 import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { waitForMail } from "../../tests/mail.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
+import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
 import { moneyEntriesOf, orderMoney } from "./ledger.ts";
@@ -159,11 +159,11 @@ describe("paying with Razorpay", () => {
 });
 
 describe("unpaid orders", () => {
-  it("lapse after the payment window and give their stock back", async () => {
+  it("lapse after the payment window, having held no stock", async () => {
     const meera = await customer();
     const before = await stockOf(shop.db, "hair-growth-serum");
     const { order } = await orderAwaitingPayment(meera, "hair-growth-serum");
-    expect(await stockOf(shop.db, "hair-growth-serum")).toBe((before ?? 0) - 2);
+    expect(await stockOf(shop.db, "hair-growth-serum")).toBe(before);
 
     expect(await expireUnpaidOrders(shop.deps, new Date(Date.now() + 29 * 60_000))).toBe(0);
     // Earlier tests left unpaid orders too; all lapse together.
@@ -219,6 +219,99 @@ describe("unpaid orders", () => {
       asUser(staff.cookie, { method: "POST", body: { status: "refunded" } }),
     );
     expect(refund.status).toBe(409);
+  });
+});
+
+describe("the last units (docs/decisions/083)", () => {
+  const statusOf = async (number: string) =>
+    (await shop.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number)))[0]
+      ?.status;
+
+  it("go to whoever pays first: six unpaid orders for three units hold none, and the payments too late are refunded whole", async () => {
+    await setStock(shop.db, "coconut-oil", 3);
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => customer()));
+    const waiting = await Promise.all(buyers.map((buyer) => orderAwaitingPayment(buyer, "coconut-oil")));
+    // Every order of two was placed, and none took a unit while unpaid.
+    expect(await stockOf(shop.db, "coconut-oil")).toBe(3);
+
+    const paid = waiting.map(({ checkout }) => fake.pay(checkout.razorpayOrderId));
+    // All at once, half told by the browser and half by Razorpay's webhook.
+    const answers = await Promise.all(
+      waiting.map(({ order, checkout }, index) => {
+        const payment = paid[index];
+        if (!payment) throw new Error("no payment");
+        if (index % 2 === 0) return verify(buyers[index] as TestAccount, order.number, payment);
+        const told = fake.webhook(checkout.razorpayOrderId, payment.razorpay_payment_id);
+        return sendWebhook(told.body, told.signature);
+      }),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+
+    const statuses = await Promise.all(waiting.map(({ order }) => statusOf(order.number)));
+    expect(statuses.filter((status) => status === "confirmed")).toHaveLength(1);
+    expect(statuses.filter((status) => status === "cancelled")).toHaveLength(5);
+    expect(await stockOf(shop.db, "coconut-oil")).toBe(1);
+
+    const late = waiting.filter((_, index) => statuses[index] === "cancelled");
+    const latePayments = new Set(
+      late.map(
+        ({ checkout }) =>
+          paid.find((each) => each.razorpay_order_id === checkout.razorpayOrderId)?.razorpay_payment_id,
+      ),
+    );
+    await vi.waitFor(
+      () => expect(fake.refunds.filter((each) => latePayments.has(each.paymentId))).toHaveLength(5),
+      { timeout: 20_000 },
+    );
+    for (const { order } of late) {
+      expect(fake.refunds).toContainEqual(expect.objectContaining({ amount: order.totalPaise }));
+      const [row] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+      await vi.waitFor(
+        async () => expect((await orderMoney(shop.db, row?.id ?? "")).unappliedPendingPaise).toBe(0),
+        { timeout: 10_000 },
+      );
+    }
+    const lateBuyer = buyers[waiting.indexOf(late[0] as (typeof waiting)[number])] as TestAccount;
+    const mail = await waitForMail(shop.dataDir, {
+      to: lateBuyer.email,
+      subject: /your payment is refunded/,
+    });
+    expect(mail.text).toContain("had been sold, so the order has been cancelled");
+  }, 60_000);
+
+  it("are looked at when Checkout opens: an order whose items sold out meanwhile is cancelled before anything is charged", async () => {
+    await setStock(shop.db, "coconut-oil", 2);
+    const buyer = await customer();
+    await putInCart(shop.db, buyer.userId, [{ itemId: "coconut-oil", quantity: 2 }]);
+    const placed = await placeOrderRequest(shop.app, buyer.cookie, {
+      addressId: buyer.addressId,
+      paymentMethod: "razorpay",
+    });
+    expect(placed.status).toBe(201);
+    const { order } = (await placed.json()) as { order: OrderDetail };
+    // A cash-on-delivery shopper buys one meanwhile.
+    await setStock(shop.db, "coconut-oil", 1);
+
+    const opened = await shop.app.request(
+      `/api/orders/${order.number}/payment`,
+      asUser(buyer.cookie, { method: "POST" }),
+    );
+    expect(opened.status).toBe(409);
+    expect(await opened.json()).toEqual({
+      error: {
+        code: "out_of_stock",
+        message:
+          "Coconut Oil sold out before this order was paid, so it has been cancelled. Nothing was charged.",
+      },
+    });
+    expect(await statusOf(order.number)).toBe("cancelled");
+    expect(fake.orders.size).toBeGreaterThan(0);
+    expect([...fake.orders.values()].some((made) => made.receipt === order.number)).toBe(false);
+    expect((await eventsOf(order.number)).at(-1)).toMatchObject({
+      actor: "system",
+      note: "Cancelled before payment: the last units were sold before this order was paid",
+    });
+    expect(await stockOf(shop.db, "coconut-oil")).toBe(1);
   });
 });
 

@@ -9,7 +9,8 @@ import { issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
 import { enqueueOrderMail } from "../orders/order-mail.ts";
-import { closeRazorpayOrders, recordMoney } from "./ledger.ts";
+import { takeStockOnPayment } from "../orders/order-status.ts";
+import { closeRazorpayOrders, recordMoney, SOLD_OUT_BEFORE_PAYMENT } from "./ledger.ts";
 import { listRazorpayRefunds, razorpayConfig, refundRazorpayPayment } from "./razorpay.ts";
 
 export const REFUND_UNAPPLIED_JOB = "refund-unapplied-payment";
@@ -52,8 +53,29 @@ export async function takeRazorpayPayment(
     // What Razorpay says was captured is what came in; the browser's word stands for the amount asked.
     const amountPaise = payment.amountPaise ?? made.amountPaise;
     const source = payment.via === "browser" ? "confirmed by the browser" : "confirmed by Razorpay";
-    const refusal = await whyNotApplicable(tx, order, made, amountPaise);
+    let refusal = await whyNotApplicable(tx, order, made, amountPaise);
+    // An order paid at checkout takes its stock now (docs/decisions/083); with too little left, the shopper who
+    // paid first had it, and this order is cancelled and its payment refunded like any that cannot apply.
+    const soldOut = !refusal && made.purpose === "checkout" && !(await takeStockOnPayment(tx, order.id));
+    if (soldOut) refusal = SOLD_OUT_BEFORE_PAYMENT;
     if (refusal) {
+      if (soldOut) {
+        await tx
+          .update(orders)
+          .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+          .where(eq(orders.id, order.id));
+        await closeRazorpayOrders(tx, order.id, "sold out before payment", now);
+        await tx.insert(orderEvents).values({
+          orderId: order.id,
+          fromStatus: order.status,
+          toStatus: "cancelled",
+          kind: "status",
+          actor: "payment",
+          actorUserId: null,
+          note: `Cancelled: ${SOLD_OUT_BEFORE_PAYMENT}`,
+          createdAt: now,
+        });
+      }
       await recordMoney(tx, {
         orderId: order.id,
         kind: "online_payment",

@@ -11,7 +11,7 @@ import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
-import { payOnline } from "../features/orders/pay-online.ts";
+import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
@@ -81,6 +81,7 @@ export function Component() {
           `Thank you! Your payment is received and your order is confirmed. We have e-mailed a confirmation with a link to this page to ${email}.`,
         );
       }
+      if (outcome.result === "refunded") setNotice(PAYMENT_REFUNDED_NOTICE);
       revalidator.revalidate();
     } catch (caught) {
       setError(

@@ -13,7 +13,7 @@ import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
-import { payOnline } from "../features/orders/pay-online.ts";
+import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -74,6 +74,7 @@ export function Component() {
       const outcome = await payOnline(order.number);
       if (outcome.result === "paid")
         setNotice("Thank you! Your payment is received and your order is confirmed.");
+      if (outcome.result === "refunded") setNotice(PAYMENT_REFUNDED_NOTICE);
       revalidator.revalidate();
     } catch (caught) {
       setError(

@@ -2,7 +2,15 @@ import type { OrderDetail, RazorpayCheckout } from "../../../common/orders.ts";
 import { api } from "../../lib/api.ts";
 import { openRazorpayCheckout } from "../../lib/razorpay-checkout.ts";
 
-export type PaymentOutcome = { result: "paid"; order: OrderDetail } | { result: "dismissed" };
+export type PaymentOutcome =
+  | { result: "paid"; order: OrderDetail }
+  /** Paid, but too late to apply (the order was cancelled, or its last units sold meanwhile): refunded whole. */
+  | { result: "refunded"; order: OrderDetail }
+  | { result: "dismissed" };
+
+/** What the shopper reads when their payment could not be applied and is on its way back. */
+export const PAYMENT_REFUNDED_NOTICE =
+  "Your payment arrived after this order had changed, so it could not be applied: we are refunding all of it to your original payment method, and have e-mailed you.";
 
 /**
  * Opens Razorpay Checkout for an order awaiting payment and, once the shopper pays, has the server
@@ -18,5 +26,8 @@ export async function payOnline(number: string, token?: string): Promise<Payment
   const paid = await openRazorpayCheckout(checkout, (body) =>
     api<{ order: OrderDetail }>(path("payment/verify"), { method: "POST", body }),
   );
-  return paid ? { result: "paid", order: paid.order } : { result: "dismissed" };
+  if (!paid) return { result: "dismissed" };
+  return paid.order.status === "awaiting_payment" || paid.order.status === "cancelled"
+    ? { result: "refunded", order: paid.order }
+    : { result: "paid", order: paid.order };
 }
