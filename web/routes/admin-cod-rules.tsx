@@ -7,6 +7,7 @@ import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Input, Select } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
+import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { PrepaidIncentiveForm } from "../features/cod/prepaid-incentive-form.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
@@ -41,7 +42,7 @@ export function Component() {
   };
   const failed = (caught: unknown) => setMessage({ kind: "error", text: problemOf(caught) });
   return (
-    <div>
+    <UnsavedSections>
       <CodTabs />
       <h1 className="font-serif text-3xl font-semibold">Cash-on-delivery rules</h1>
       <p className="mt-2 max-w-prose text-sm text-stone-600 dark:text-stone-400">
@@ -116,7 +117,7 @@ export function Component() {
           )}
         </ul>
       </section>
-    </div>
+    </UnsavedSections>
   );
 }
 
@@ -132,6 +133,7 @@ function SettingsForm({
   onFailed: (caught: unknown) => void;
 }) {
   const [saving, setSaving] = useState(false);
+  const section = useUnsavedSection("For every order");
   const { settings } = rules;
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -152,7 +154,8 @@ function SettingsForm({
           prepaidOnlyAfterRtos: optional("afterRtos"),
         },
       });
-      onDone("Cash-on-delivery settings saved; checkout follows them now.");
+      section.saved();
+      onDone(`Cash-on-delivery settings saved; checkout follows them now.${section.stillUnsaved}`);
     } catch (caught) {
       onFailed(caught);
     } finally {
@@ -160,7 +163,12 @@ function SettingsForm({
     }
   }
   return (
-    <form onSubmit={submit} className={`${cardClass} mt-4`} aria-labelledby="settings-heading">
+    <form
+      onSubmit={submit}
+      onChange={section.touch}
+      className={`${cardClass} mt-4`}
+      aria-labelledby="settings-heading"
+    >
       <h2 id="settings-heading" className="font-serif text-xl font-semibold">
         For every order
       </h2>
@@ -203,7 +211,7 @@ function SettingsForm({
         </Field>
         {isOwner && (
           <div className="sm:col-span-2">
-            <Button type="submit">Save settings</Button>
+            <Button type="submit">Save settings</Button> <NotSavedYet unsaved={section.unsaved} />
           </div>
         )}
       </fieldset>
@@ -225,6 +233,7 @@ function PlaceForm({
 }) {
   const [kind, setKind] = useState<CodPlaceKind>("pin");
   const [saving, setSaving] = useState(false);
+  const section = useUnsavedSection("The new place rule");
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -242,7 +251,8 @@ function PlaceForm({
         },
       });
       form.reset();
-      onDone(`Rule for ${data.get("value")} saved; checkout follows it now.`);
+      section.saved();
+      onDone(`Rule for ${data.get("value")} saved; checkout follows it now.${section.stillUnsaved}`);
     } catch (caught) {
       onFailed(caught);
     } finally {
@@ -252,6 +262,7 @@ function PlaceForm({
   return (
     <form
       onSubmit={submit}
+      onChange={section.touch}
       className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
       aria-label="Add a place rule"
     >

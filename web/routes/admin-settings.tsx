@@ -9,6 +9,7 @@ import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, FieldError, Input, useFieldWiring } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
+import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
 import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
@@ -66,11 +67,24 @@ const draftOf = (settings: ShopSettings): Draft => ({
 
 export function Component() {
   const { settings, slides } = useLoaderData<typeof loader>();
+  return (
+    <UnsavedSections>
+      <ShopSettingsForm settings={settings} />
+      <HeroSlidesEditor slides={slides} />
+    </UnsavedSections>
+  );
+}
+
+const SETTINGS_SECTION = "Shop settings";
+
+function ShopSettingsForm({ settings }: { settings: ShopSettings }) {
   const revalidator = useRevalidator();
   const [draft, setDraft] = useState(() => draftOf(settings));
   const { errors, setErrors, message, saving, save } = useFormSave();
   const [uploading, setUploading] = useState(false);
+  const section = useUnsavedSection(SETTINGS_SECTION);
   const change = (patch: Partial<Draft>) => {
+    section.touch();
     setDraft((current) => ({ ...current, ...patch }));
     // A field's refusal is about what was sent: once it is edited, the message no longer applies.
     setErrors((current) => {
@@ -96,9 +110,10 @@ export function Component() {
     const saved = await save(
       () => api<ShopSettings>("/admin/settings", { method: "PUT", body }),
       ({ shipping }) =>
-        `Saved. Shoppers see it now: shipping ${formatRupees(shipping.shippingFeePaise)}, free from ${formatRupees(shipping.freeShippingMinPaise)}.`,
+        `Saved. Shoppers see it now: shipping ${formatRupees(shipping.shippingFeePaise)}, free from ${formatRupees(shipping.freeShippingMinPaise)}.${section.stillUnsaved}`,
     );
     if (!saved) return;
+    section.saved();
     setDraft(draftOf(saved));
     forgetShopConfig();
     revalidator.revalidate();
@@ -266,10 +281,10 @@ export function Component() {
         <div>
           <Button type="submit" disabled={saving || uploading}>
             {saving ? "Saving…" : "Save settings"}
-          </Button>
+          </Button>{" "}
+          <NotSavedYet unsaved={section.unsaved} />
         </div>
       </form>
-      <HeroSlidesEditor slides={slides} />
     </div>
   );
 }

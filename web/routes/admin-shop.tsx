@@ -6,6 +6,7 @@ import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Input, Select } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
+import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -35,31 +36,40 @@ export function Component() {
         The offer at the top of every page, and who the seller is: shown to shoppers on the contact page and
         in the footer, and printed on invoices.
       </p>
-      <BannerForm banner={banner} />
-      <DetailsForm details={details} />
+      <UnsavedSections>
+        <BannerForm banner={banner} />
+        <DetailsForm details={details} />
+      </UnsavedSections>
     </div>
   );
 }
 
-/** Sends a form's fields to the API; on a 400 shows each field's message beside it. */
-function useSave(path: string) {
+/**
+ * Sends a form's fields to the API; on a 400 shows each field's message beside it. The form is one section
+ * of the screen (`section`): its "saved" says when the other still holds changes.
+ */
+function useSave(path: string, name: string) {
   const revalidator = useRevalidator();
   const form = useFormSave();
-  const save = (body: Record<string, unknown>, saved: string) =>
-    form.save(
+  const section = useUnsavedSection(name);
+  const save = async (body: Record<string, unknown>, saved: string) => {
+    const done = await form.save(
       async () => {
         await api(path, { method: "PUT", body });
         // The footer and contact page show the seller's details from the shop's config.
         forgetShopConfig();
         revalidator.revalidate();
+        return true;
       },
-      () => saved,
+      () => `${saved}${section.stillUnsaved}`,
     );
-  return { ...form, save };
+    if (done) section.saved();
+  };
+  return { ...form, save, section };
 }
 
 function DetailsForm({ details }: { details: ShopDetails }) {
-  const { errors, message, saving, save } = useSave("/admin/shop/details");
+  const { errors, message, saving, save, section } = useSave("/admin/shop/details", "Seller details");
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -94,6 +104,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
     <form
       onSubmit={submit}
       aria-label="Shop details"
+      onChange={section.touch}
       className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
       noValidate
     >
@@ -217,14 +228,15 @@ function DetailsForm({ details }: { details: ShopDetails }) {
       <div className="sm:col-span-2">
         <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : "Save details"}
-        </Button>
+        </Button>{" "}
+        <NotSavedYet unsaved={section.unsaved} />
       </div>
     </form>
   );
 }
 
 function BannerForm({ banner }: { banner: PromoBanner }) {
-  const { errors, message, saving, save } = useSave("/admin/shop/banner");
+  const { errors, message, saving, save, section } = useSave("/admin/shop/banner", "Promo banner");
   const [draft, setDraft] = useState(banner);
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -257,6 +269,7 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
     <form
       onSubmit={submit}
       aria-label="Promo banner"
+      onChange={section.touch}
       className={`${cardClass} mt-4 grid gap-4 sm:grid-cols-2`}
       noValidate
     >
@@ -333,7 +346,8 @@ function BannerForm({ banner }: { banner: PromoBanner }) {
       <div className="sm:col-span-2">
         <Button type="submit" disabled={saving}>
           {saving ? "Saving…" : "Save banner"}
-        </Button>
+        </Button>{" "}
+        <NotSavedYet unsaved={section.unsaved} />
       </div>
     </form>
   );

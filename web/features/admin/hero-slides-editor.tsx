@@ -9,6 +9,7 @@ import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Field, FieldError, Input, Select, Textarea } from "../../components/field.tsx";
 import { ResultMessage } from "../../components/result-message.tsx";
+import { NotSavedYet, useUnsavedSection } from "../../components/unsaved-sections.tsx";
 import { api } from "../../lib/api.ts";
 import { useFormSave } from "../../lib/use-form-save.ts";
 import { uploadPhoto } from "./upload-photo.ts";
@@ -45,9 +46,15 @@ const TEXT_FIELDS = [
  * list at once (PUT /api/admin/settings/hero-slides). Nothing typed is lost when the save is refused.
  */
 export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
-  const [slides, setSlides] = useState(() => saved.map(draftOf));
+  const [slides, setSavedOrDraft] = useState(() => saved.map(draftOf));
   const { errors, setErrors, message, saving, save } = useFormSave();
   const [uploading, setUploading] = useState<number | null>(null);
+  const section = useUnsavedSection("Home page slides");
+  // Every change to the list goes through here, so the section knows it holds changes not saved.
+  const setSlides = (change: (current: DraftSlide[]) => DraftSlide[]) => {
+    section.touch();
+    setSavedOrDraft(change);
+  };
 
   const update = (id: number, patch: Partial<DraftSlide>) =>
     setSlides((current) => current.map((slide) => (slide.id === id ? { ...slide, ...patch } : slide)));
@@ -77,11 +84,13 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
     const result = await save(
       () => api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides", { method: "PUT", body }),
       ({ slides: now }) =>
-        `Slides saved. The home page shows ${now.filter((slide) => slide.active).length} now.`,
+        `Slides saved. The home page shows ${now.filter((slide) => slide.active).length} now.${section.stillUnsaved}`,
       // The list's own rule (at least one slide shown) is the whole story.
       "slides",
     );
-    if (result) setSlides(result.slides.map(draftOf));
+    if (!result) return;
+    section.saved();
+    setSavedOrDraft(() => result.slides.map(draftOf));
   }
 
   return (
@@ -184,7 +193,7 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
           );
         })}
       </ol>
-      <div className="flex flex-wrap gap-3">
+      <div className="flex flex-wrap items-center gap-3">
         {slides.length < MAX_HERO_SLIDES && slides[0] && (
           <Button
             variant="secondary"
@@ -205,6 +214,7 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
         <Button type="submit" disabled={saving || uploading !== null}>
           {saving ? "Saving…" : "Save slides"}
         </Button>
+        <NotSavedYet unsaved={section.unsaved} />
       </div>
     </form>
   );

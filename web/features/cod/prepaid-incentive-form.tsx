@@ -4,6 +4,7 @@ import { describePrepaidIncentive, type PrepaidIncentive } from "../../../common
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Field, Input } from "../../components/field.tsx";
+import { NotSavedYet, useUnsavedSection } from "../../components/unsaved-sections.tsx";
 import { api } from "../../lib/api.ts";
 
 type Kind = PrepaidIncentive["kind"];
@@ -32,6 +33,7 @@ export function PrepaidIncentiveForm({
 }) {
   const [kind, setKind] = useState<Kind>(incentive.kind);
   const [saving, setSaving] = useState(false);
+  const section = useUnsavedSection("Reward for paying online");
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -51,7 +53,10 @@ export function PrepaidIncentiveForm({
         method: "PUT",
         body,
       });
-      onDone(`Saved: ${describePrepaidIncentive(saved.prepaidIncentive)}. Checkout shows it now.`);
+      section.saved();
+      onDone(
+        `Saved: ${describePrepaidIncentive(saved.prepaidIncentive)}. Checkout shows it now.${section.stillUnsaved}`,
+      );
     } catch (caught) {
       onFailed(caught);
     } finally {
@@ -59,7 +64,12 @@ export function PrepaidIncentiveForm({
     }
   }
   return (
-    <form onSubmit={submit} className={`${cardClass} mt-4`} aria-labelledby="prepaid-heading">
+    <form
+      onSubmit={submit}
+      onChange={section.touch}
+      className={`${cardClass} mt-4`}
+      aria-labelledby="prepaid-heading"
+    >
       <h2 id="prepaid-heading" className="font-serif text-xl font-semibold">
         Reward for paying online
       </h2>
@@ -124,7 +134,7 @@ export function PrepaidIncentiveForm({
         )}
         {isOwner && (
           <div className="sm:col-span-2">
-            <Button type="submit">Save reward</Button>
+            <Button type="submit">Save reward</Button> <NotSavedYet unsaved={section.unsaved} />
           </div>
         )}
       </fieldset>
