@@ -312,13 +312,16 @@ async function startWorkerShop(
 }
 
 export default async function flashSaleBench() {
-  const shop = await startBenchShop({ SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS) });
+  const shopEnv = {
+    SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS),
+    // Every tab of the crowd comes from 127.0.0.1, which the shop would hold to a few streams.
+    STREAMS_PER_CLIENT: String(Math.max(CROWD_TABS, HELD_TABS)),
+  };
+  const shop = await startBenchShop(shopEnv);
   const port = await findFreePort();
   const server = createServer(shop.listener()).listen(port, "127.0.0.1");
   const inProcessUrl = `http://127.0.0.1:${port}`;
-  const workerShop = await startWorkerShop(shop.databaseUrl, shop.dataDir, WORKERS, {
-    SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS),
-  });
+  const workerShop = await startWorkerShop(shop.databaseUrl, shop.dataDir, WORKERS, shopEnv);
   // Every row but the held tabs goes to the shop in this process unless --on-workers says otherwise.
   const url = ALL_ON_WORKERS ? workerShop.url : inProcessUrl;
   const shopName = ALL_ON_WORKERS

@@ -157,6 +157,11 @@ const envSchema = z.object({
   GUEST_ORDER_WINDOW_MINUTES: blankIsDefault(z.coerce.number().int().min(1).default(60)),
   GUEST_ORDER_LINK_MISSES_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(20)),
   /**
+   * Cart streams (GET /api/cart/events, one per visible tab) one client address may hold open on one instance at
+   * once: each is an open socket, and a process may open only so many files (systemd's default is 1,024).
+   */
+  STREAMS_PER_CLIENT: blankIsDefault(z.coerce.number().int().min(1).default(32)),
+  /**
    * Sign-in codes the whole shop sends per hour, across instances: each SMS is paid for, and many numbers
    * from many addresses would pass the allowances above. Past it, codes are refused (503) until the hour ends.
    */

@@ -61,6 +61,8 @@ export const GENEROUS_RATE_LIMITS = {
   GUEST_ORDER_PER_CLIENT: "1000",
   GUEST_ORDER_PER_CONTACT: "1000",
   GUEST_ORDER_LINK_MISSES_PER_CLIENT: "1000",
+  // Every tab a browser test opens follows its cart from 127.0.0.1.
+  STREAMS_PER_CLIENT: "1000",
 };
 
 /** The whole API on its own database, called through app.request(). */

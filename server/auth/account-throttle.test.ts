@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { jsonRequest, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
 import { mailsTo, readMails, waitForMail } from "../../tests/mail.ts";
 import { authThrottles } from "../db/schema.ts";
+import { throttleKey } from "../throttles/throttle.ts";
 
 // The shop's defaults for the per-address throttles; the per-client-address limits stay generous, so
 // everything below is the per-address rule alone.
@@ -143,5 +144,70 @@ describe("e-mails to one address, asked for from many client addresses", () => {
       strangers.push(response.status);
     }
     expect(strangers).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe("a password sign-in while the database's connections are cut", () => {
+  /**
+   * A second instance whose pool has the backend of the first statement `matches` finds terminated just before
+   * it is sent, as when PostgreSQL's backends are ended by an administrator or a failover.
+   */
+  function instanceCutAt(matches: (text: string) => boolean) {
+    const instance = startSecondInstance(shop);
+    let armed = true;
+    const wrapped = new WeakSet<object>();
+    instance.deps.db.$client.on("acquire", (client) => {
+      if (wrapped.has(client)) return;
+      wrapped.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => {
+        const first = args[0] as string | { text?: string };
+        const text = (typeof first === "string" ? first : (first?.text ?? "")).trim();
+        if (!armed || !matches(text)) return query(...args);
+        armed = false;
+        const pid = (client as unknown as { processID: number }).processID;
+        return shop.db
+          .execute(sql`select pg_terminate_backend(${pid}::int, 5000)`)
+          .then(() => query(...args));
+      }) as typeof client.query;
+    });
+    return { ...instance, cut: () => !armed };
+  }
+
+  it.each([
+    ["taking the attempt, before the password is checked", "wrong", /^insert into "auth_throttles"/],
+    ["locking the address after a wrong password", "wrong", /^update "auth_throttles" set "locked_until"/],
+    [
+      "clearing the count after the right password",
+      "right",
+      /^delete from "auth_throttles" where "auth_throttles"."key"/,
+    ],
+  ] as const)("is answered 503 unavailable when the throttle loses it %s", async (_, password, statement) => {
+    const owner = await signUpViaApp(shop.app, `cut-${statement.source.length}@example.in`);
+    // Nine wrong guesses already: the tenth is the one that locks.
+    await shop.db.insert(authThrottles).values({
+      key: throttleKey(`sign-in:${owner.email}`),
+      count: 9,
+      windowStartedAt: sql`now() - interval '1 minute'`,
+      lastAttemptAt: sql`now() - interval '1 minute'`,
+    });
+    const instance = instanceCutAt((text) => statement.test(text));
+    try {
+      const response = await instance.app.request(
+        "/api/auth/sign-in/email",
+        jsonRequest({
+          method: "POST",
+          body: { email: owner.email, password: password === "right" ? TEST_PASSWORD : "a-wrong-guess" },
+          headers: { Origin: ORIGIN, "X-Forwarded-For": "198.51.100.90" },
+        }),
+      );
+      expect(instance.cut()).toBe(true);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({
+        error: { code: "unavailable", message: expect.stringMatching(/\S/) },
+      });
+    } finally {
+      await instance.end();
+    }
   });
 });

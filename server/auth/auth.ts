@@ -234,8 +234,12 @@ export function createAuth({ db, env, jobs, live }: { db: Db; env: Env; jobs: Jo
         overrides: { "reset-password:": "hashed", "phone-number-otp-": "hashed" },
       },
     },
-    // Errors of redirect flows (a provider refusing, an expired state) land on the sign-in page.
-    onAPIError: { errorURL: publicUrl("/login") },
+    // Errors of redirect flows (a provider refusing, an expired state) land on the sign-in page. Anything
+    // thrown that is not one of Better Auth's own answers (a database whose connections are cut, inside an
+    // endpoint or one of the shop's hooks) goes on to the shop's onError, as on every other path: a 503 in the
+    // error shape, where Better Auth would answer a bare 500. Its own answers (a 401 for a wrong password) are
+    // still its own.
+    onAPIError: { errorURL: publicUrl("/login"), throw: true },
     advanced: {
       useSecureCookies: env.PUBLIC_URL.startsWith("https://"),
       // Better Auth skips origin checks under test runners; the shop is tested as it runs.

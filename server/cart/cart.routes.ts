@@ -7,9 +7,10 @@ import {
   quoteCartSchema,
   setQuantitySchema,
 } from "../../common/schemas/cart.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
-import { httpError, notFound } from "../errors.ts";
+import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { markPersonal } from "../personal-replay.ts";
 import { optionalIdempotencyKey, validate } from "../validate.ts";
 import {
@@ -30,10 +31,30 @@ const encoder = new TextEncoder();
 const HEARTBEAT_MS = 25_000;
 /** How soon a browser opens the stream again after it closed (an instance restarting). */
 const RECONNECT_MS = 1_000;
+/** What a tab refused a stream is told to wait (the browser's own retry comes sooner, and is refused cheaply). */
+const STREAM_REFUSED_RETRY_SECONDS = 30;
 
 /** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
 export function cartRoutes(deps: Deps) {
-  const { db, live, catalogue } = deps;
+  const { db, live, catalogue, env } = deps;
+
+  // Streams open on this instance per client address. Each holds a socket, and sockets are what a process runs
+  // out of (decision 069): the count is this instance's, as the sockets are.
+  const openStreams = new Map<string, number>();
+  /** A slot for one more stream from `client`, and how to give it back (once), or undefined past the cap. */
+  const takeStreamSlot = (client: string) => {
+    const open = openStreams.get(client) ?? 0;
+    if (open >= env.STREAMS_PER_CLIENT) return undefined;
+    openStreams.set(client, open + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (openStreams.get(client) ?? 1) - 1;
+      if (left > 0) openStreams.set(client, left);
+      else openStreams.delete(client);
+    };
+  };
 
   // The version from memory when this instance has heard every change since it last read it (decision 069).
   const cartVersion = async (userId: string) => {
@@ -87,20 +108,32 @@ export function cartRoutes(deps: Deps) {
       // An open tab follows its cart here (server-sent events): the same answer as /version first, then each
       // new version as this instance hears it, or "refetch" when it may have missed one.
       .get("/events", async (c) => {
-        const user = await currentUser(deps, c);
-        const userId = user?.id ?? null;
+        const release = takeStreamSlot(clientAddress(c, env) ?? "unknown");
+        if (!release) {
+          throw tooManyRequests(
+            "too_many_streams",
+            "Too many tabs from your connection are following their carts. Close some and try again.",
+            STREAM_REFUSED_RETRY_SECONDS,
+          );
+        }
         let wake: (() => void) | undefined;
         const queued: string[] = [];
-        // Following before reading, so a change between the two is sent rather than lost.
-        const unsubscribe = live.subscribe(userId, (event) => {
-          queued.push(event.kind === "cart" ? JSON.stringify({ userId, version: event.version }) : "refetch");
-          wake?.();
-        });
+        let unsubscribe = () => {};
         let first: { userId: string | null; version: number };
         try {
+          const user = await currentUser(deps, c);
+          const userId = user?.id ?? null;
+          // Following before reading, so a change between the two is sent rather than lost.
+          unsubscribe = live.subscribe(userId, (event) => {
+            queued.push(
+              event.kind === "cart" ? JSON.stringify({ userId, version: event.version }) : "refetch",
+            );
+            wake?.();
+          });
           first = { userId, version: userId ? await cartVersion(userId) : 0 };
         } catch (error) {
           unsubscribe();
+          release();
           throw error;
         }
         c.header("Cache-Control", "no-store");
@@ -109,6 +142,7 @@ export function cartRoutes(deps: Deps) {
         return streamSSE(c, async (stream) => {
           stream.onAbort(() => {
             unsubscribe();
+            release();
             wake?.();
           });
           try {
@@ -131,6 +165,7 @@ export function cartRoutes(deps: Deps) {
             }
           } finally {
             unsubscribe();
+            release();
           }
         });
       })

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
@@ -9,6 +9,7 @@ import { placeOrderRequest, saveAddress, TEST_ADDRESS } from "../../tests/orders
 import { createApp } from "../app.ts";
 import { cartItems, combos, discountUses, products } from "../db/schema.ts";
 import { createDeps } from "../deps.ts";
+import { parseEnv } from "../env.ts";
 import { priceCart } from "./cart.data.ts";
 
 const shop = setUpTestApp();
@@ -696,5 +697,65 @@ describe("a code in the cart and at Place order", () => {
     const refused = await placeAsGuest({ email, address: { ...TEST_ADDRESS, phone: "9812345671" } });
     expect(refused.status).toBe(409);
     expect((await refused.json()).error.message).toContain(spent.message);
+  });
+});
+
+describe("the cart's event stream", () => {
+  // The shop's own cap, not the test apps' generous one.
+  const streamsPerClient = parseEnv({}).STREAMS_PER_CLIENT;
+  let instance: ReturnType<typeof createDeps>;
+  let app: Hono;
+  beforeAll(() => {
+    instance = createDeps({ db: shop.db, env: { ...shop.env, STREAMS_PER_CLIENT: streamsPerClient } });
+    app = createApp(instance);
+  });
+  afterAll(async () => {
+    await instance.catalogue.stop();
+    await instance.live.stop();
+  });
+
+  /** A tab's stream from one client address, read up to its first message (the open tab's state). */
+  async function openStream(address: string, account: TestAccount | null = null) {
+    const response = await app.request(
+      "/api/cart/events",
+      jsonRequest({ cookie: account?.cookie, headers: { "X-Forwarded-For": address } }),
+    );
+    if (response.status !== 200) return { response, close: async () => {} };
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain("event: cart");
+    return { response, close: () => reader.cancel() };
+  }
+
+  it("holds at most 32 open per client address, and frees a slot when one closes", async () => {
+    expect(streamsPerClient).toBe(32);
+    const account = await newAccount();
+    const open = [];
+    try {
+      // A signed-in tab and guest tabs from one address count alike.
+      open.push(await openStream("203.0.113.40", account));
+      for (let tab = 1; tab < 32; tab++) open.push(await openStream("203.0.113.40"));
+      expect(open.map((tab) => tab.response.status)).toEqual(Array(32).fill(200));
+
+      const refused = await openStream("203.0.113.40");
+      expect(refused.response.status).toBe(429);
+      expect(await refused.response.json()).toEqual({
+        error: { code: "too_many_streams", message: expect.stringMatching(/\S/) },
+      });
+      expect(refused.response.headers.get("Retry-After")).toMatch(/^\d+$/);
+      // Another client is not held back by this one.
+      const elsewhere = await openStream("203.0.113.41");
+      expect(elsewhere.response.status).toBe(200);
+      await elsewhere.close();
+
+      // A closed tab gives its slot back.
+      await open.shift()?.close();
+      const reopened = await openStream("203.0.113.40");
+      expect(reopened.response.status).toBe(200);
+      open.push(reopened);
+      expect((await openStream("203.0.113.40")).response.status).toBe(429);
+    } finally {
+      await Promise.all(open.map((tab) => tab.close()));
+    }
   });
 });

@@ -18,7 +18,8 @@ let b: Shop;
 let sql: pg.Client;
 
 beforeAll(async () => {
-  const env = { SESSION_CACHE_SECONDS: String(CACHE_SECONDS) };
+  // The shop's own cap on streams per client, not the test shops' generous one.
+  const env = { SESSION_CACHE_SECONDS: String(CACHE_SECONDS), STREAMS_PER_CLIENT: "32" };
   a = await startShop({ env });
   b = await startShop({ env: { ...env, DATABASE_URL: a.databaseUrl ?? "" } });
   sql = new pg.Client({ connectionString: a.databaseUrl });
@@ -261,6 +262,34 @@ describe("the cart, followed by a push across instances", () => {
       );
     } finally {
       await events.close();
+    }
+  });
+});
+
+describe("the cart's streams per client", () => {
+  it("gives a slot back when a tab's connection closes, over real sockets", async () => {
+    const guest = jar("");
+    const tabs = [];
+    try {
+      for (let tab = 0; tab < 32; tab++) {
+        const events = await openEvents(b, guest);
+        await events.next((message) => message.event === "cart");
+        tabs.push(events);
+      }
+      const refused = await fetch(`${b.url}/api/cart/events`, { headers: { Accept: "text/event-stream" } });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("too_many_streams");
+      // The browser goes away: its socket closes, and the next tab from the address is let in.
+      await tabs.shift()?.close();
+      await within(2000, async () => {
+        const response = await fetch(`${b.url}/api/cart/events`, {
+          headers: { Accept: "text/event-stream" },
+        });
+        await response.body?.cancel();
+        return response.status === 200;
+      });
+    } finally {
+      await Promise.all(tabs.map((events) => events.close()));
     }
   });
 });
