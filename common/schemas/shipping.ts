@@ -53,13 +53,13 @@ export const ownerNdrSchema = z.discriminatedUnion("action", [
 export const shopperAttemptSchema = z
   .object({
     date: attemptDate,
-    line1: plainText().trim().min(5, "give the house, flat or building in full").max(120).optional(),
+    line1: plainText().trim().min(5, "Give the house, flat or building in full").max(120).optional(),
     line2: plainText().trim().max(120).optional(),
     phone: addressInputSchema.shape.phone.optional(),
   })
   .strict()
   .refine((body) => !body.line2 || body.line1, {
-    message: "give the corrected house, flat or building with the landmark",
+    message: "Give the corrected house, flat or building with the landmark",
     path: ["line1"],
   });
 export type ShopperAttempt = z.infer<typeof shopperAttemptSchema>;

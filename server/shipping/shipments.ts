@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, lt, notInArray, or, sql } from "drizzle-orm";
+import { formatEstimateDate } from "../../common/delivery-estimate.ts";
 import { normalizeMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
@@ -634,7 +635,7 @@ export async function actOnUndelivered(
   const note = (
     action.kind === "return"
       ? `Return to us asked by the ${by}${action.comments ? `: ${action.comments}` : ""}`
-      : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${corrected ? ", at the corrected address" : ""}${action.comments ? `: ${action.comments}` : ""}`
+      : `Another attempt asked by the ${by}${action.date ? ` for ${formatEstimateDate(action.date)}` : ""}${action.address ? ", at the corrected address" : action.phone ? ", on the corrected mobile" : ""}${action.comments ? `: ${action.comments}` : ""}`
   ).slice(0, 500);
   const chosen = action.kind === "return" ? "return_requested" : "reattempt_requested";
   const now = new Date();
@@ -743,10 +744,8 @@ export async function actOnUndelivered(
     kind: "delivery_attempt",
     actor: by === "owner" ? "admin" : "customer",
     actorUserId: null,
-    note: (refusal === null
-      ? note
-      : `${note}. ${courier.name} did not take it (${said}): pass it on to the courier by hand`
-    ).slice(0, 500),
+    // The shopper reads the order's history too: what the aggregator said stays on the parcel, for staff.
+    note,
     createdAt: new Date(),
   });
   return { outcome: refusal === null ? "sent" : "refused" };
