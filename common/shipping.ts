@@ -106,8 +106,25 @@ export type ShipmentView = {
     reason: string | null;
     note: string | null;
   } | null;
+  /** The shopper's answer to the last failed delivery, if they gave one. */
+  request: DeliveryRequest | null;
   receivedBack: boolean;
   scans: { at: string; label: string; activity: string; location: string; status: ShipmentStatus | null }[];
+};
+
+/**
+ * A shopper's answer to a failed delivery: the day, the corrected address or mobile, when, and what became of it
+ * (`asking`: the aggregator is being asked; `sent`: it took it; `refused`: it did not, and the shop passes it on
+ * by hand; `passed_on`: staff did). `courierSaid` is the aggregator's refusal in its own words, for staff only.
+ */
+export type DeliveryRequest = {
+  day: string | null;
+  line1: string | null;
+  line2: string | null;
+  phone: string | null;
+  at: string;
+  outcome: "asking" | "sent" | "refused" | "passed_on";
+  courierSaid: string | null;
 };
 
 /** A courier offered for a parcel, cheapest and fastest marked. */

@@ -194,6 +194,11 @@ const SHOP: Record<string, Schemas> = {
   },
   "POST /api/guest-orders/:number/cancel": { query: guestOrderTokenSchema, body: cancelOrderSchema },
   "POST /api/guest-orders/:number/claim": { query: guestOrderTokenSchema, body: claimGuestOrderSchema },
+  "GET /api/guest-orders/:number/shipment": { query: guestOrderTokenSchema },
+  "POST /api/guest-orders/:number/delivery-attempt": {
+    query: guestOrderTokenSchema,
+    body: shopperAttemptSchema,
+  },
   "GET /api/orders": { query: orderListQuerySchema },
   "POST /api/orders": { body: placeOrderSchema, headers: idempotencyKey },
   "GET /api/orders/:number": {},

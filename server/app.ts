@@ -63,6 +63,7 @@ import { adminReviewRoutes, reviewRoutes } from "./reviews/reviews.routes.ts";
 import { adminSettingsRoutes } from "./settings/settings.routes.ts";
 import {
   adminShippingRoutes,
+  guestOrderShippingRoutes,
   orderShippingRoutes,
   trackingWebhookRoutes,
 } from "./shipping/shipping.routes.ts";
@@ -241,6 +242,7 @@ export function createShop(
     .route("/shipping", trackingWebhookRoutes(deps))
     .route("/admin/shipping", adminShippingRoutes(deps))
     .route("/guest-orders", guestOrderRoutes(deps))
+    .route("/guest-orders", guestOrderShippingRoutes(deps))
     .route("/payments", paymentRoutes(deps))
     .route("/admin/cod-rules", adminCodRuleRoutes(deps))
     .route("/admin/rto", adminRtoRoutes(deps))

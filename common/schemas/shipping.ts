@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { indianDate, startOfIndianDay } from "../india-time.ts";
+import { addressInputSchema } from "./address.ts";
 import { orderNumberSchema } from "./orders.ts";
 import { plainText } from "./text.ts";
 
@@ -45,17 +46,23 @@ export const ownerNdrSchema = z.discriminatedUnion("action", [
     .strict(),
   z.object({ action: z.literal("return"), comments: plainText().max(200).optional() }).strict(),
 ]);
+/**
+ * A shopper's answer to a failed delivery, from an account or a guest's link: the day, and the address or
+ * mobile only when it was wrong. The mobile is read as the address form reads it ("98765 43210" is fine).
+ */
 export const shopperAttemptSchema = z
   .object({
     date: attemptDate,
-    line1: plainText().min(5).max(120).optional(),
-    line2: plainText().max(120).optional(),
-    phone: z
-      .string()
-      .regex(/^(\+91)?[6-9]\d{9}$/, "is not an Indian mobile number")
-      .optional(),
+    line1: plainText().trim().min(5, "Give the house, flat or building in full").max(120).optional(),
+    line2: plainText().trim().max(120).optional(),
+    phone: addressInputSchema.shape.phone.optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => !body.line2 || body.line1, {
+    message: "Give the corrected house, flat or building with the landmark",
+    path: ["line1"],
+  });
+export type ShopperAttempt = z.infer<typeof shopperAttemptSchema>;
 
 export const parcelItemParam = z
   .object({ kind: z.enum(["product", "combo"]), id: z.string().regex(/^[a-z0-9-]{1,80}$/, "is not an id") })

@@ -90,17 +90,26 @@ beforeAll(async () => {
   await addParcel(bookedA, {});
   await addParcel(bookedB, { status: "cancelled", awb: null });
 
-  const delivered = await place(5, ["confirmed", "packed"], addressId);
-  const [failed, answered, backOnWay, backHere, backReceived] = delivered as [
+  const delivered = await place(6, ["confirmed", "packed"], addressId);
+  const [failed, answered, backOnWay, backHere, backReceived, answerRefused] = delivered as [
+    string,
     string,
     string,
     string,
     string,
     string,
   ];
-  await setShipped([failed, answered], { status: "shipped" });
+  await setShipped([failed, answered, answerRefused], { status: "shipped" });
   await addParcel(failed, { status: "undelivered", ndrState: "open", ndrReason: "Customer not available" });
   await addParcel(answered, { status: "undelivered", ndrState: "reattempt_requested" });
+  // The shopper answered but the courier's aggregator refused it: the owner passes it on (decision 082).
+  await addParcel(answerRefused, {
+    status: "undelivered",
+    ndrState: "reattempt_requested",
+    requestDay: "2026-01-02",
+    requestedAt: new Date(),
+    requestOutcome: "refused",
+  });
   await setShipped([backOnWay, backHere, backReceived], { status: "returned_to_origin" });
   await addParcel(backOnWay, { status: "rto_initiated" });
   await addParcel(backHere, { status: "rto_delivered" });
@@ -163,7 +172,7 @@ describe("today's work on the admin home", () => {
       toConfirm: 1,
       toPack: 2,
       toBook: 3, // four packed, one with a live parcel; the cancelled parcel's order is to book again
-      failedDeliveries: 1, // the answered one waits for the courier, not for the shop
+      failedDeliveries: 2, // the answered one waits for the courier, not for the shop; the refused one does
       comingBack: 1,
       toReceive: 1,
       cashExpected: 2,

@@ -42,7 +42,9 @@ export async function workToDo(db: Db, now = new Date()): Promise<WorkToDo> {
       (select count(*)::int from orders where status = 'confirmed') as to_pack,
       (select count(*)::int from orders o where o.status = 'packed'
         and not exists (select 1 from shipments s where s.order_id = o.id and s.status <> 'cancelled')) as to_book,
-      (select count(*)::int from shipments where ndr_state = 'open' and status <> 'cancelled') as failed_deliveries,
+      -- Waiting for a choice, or a shopper's choice the courier's aggregator did not take (docs/decisions/082).
+      (select count(*)::int from shipments where status <> 'cancelled' and (ndr_state = 'open'
+        or (ndr_state = 'reattempt_requested' and request_outcome in ('asking', 'refused')))) as failed_deliveries,
       (select count(*)::int from order_rto r where r.received_at is null
         and not exists (select 1 from shipments s where s.order_id = r.order_id
           and s.status = 'rto_delivered')) as coming_back,

@@ -1105,6 +1105,12 @@ export const deliveryRules = pgTable(
 // ---- Shipping through a courier aggregator (docs/decisions/052)
 
 export const NDR_STATES = ["open", "reattempt_requested", "return_requested", "closed"] as const;
+/**
+ * What became of a shopper's answer to a failed delivery: `asking` while the aggregator is asked, `sent` when
+ * it took it, `refused` when it refused or did not answer (the owner passes it on by hand), `passed_on` when
+ * staff then sent another attempt or the return themselves.
+ */
+export const DELIVERY_REQUEST_OUTCOMES = ["asking", "sent", "refused", "passed_on"] as const;
 
 /**
  * A parcel booked with an aggregator for an order. The row is written before the aggregator is asked
@@ -1149,6 +1155,19 @@ export const shipments = pgTable(
     ndrState: text("ndr_state", { enum: NDR_STATES }),
     ndrReason: text("ndr_reason"),
     ndrNote: text("ndr_note"),
+    /**
+     * The shopper's answer to the failed delivery (an account's or a guest's): the day asked for (YYYY-MM-DD),
+     * the corrected address or mobile if any, when, and what the aggregator did with it. Kept whatever the
+     * aggregator answered, so the owner can pass a refused one on by hand (docs/decisions/082).
+     */
+    requestDay: text("request_day"),
+    requestLine1: text("request_line1"),
+    requestLine2: text("request_line2"),
+    requestPhone: text("request_phone"),
+    requestedAt: timestamp("requested_at", { withTimezone: true }),
+    requestOutcome: text("request_outcome", { enum: DELIVERY_REQUEST_OUTCOMES }),
+    /** The aggregator's own words when it refused the request: for the owner, never shown to the shopper. */
+    requestCourierSaid: text("request_courier_said"),
     /** Staff marked a parcel returned to origin as received back (stock restored). */
     receivedBackAt: timestamp("received_back_at", { withTimezone: true }),
     ...timestamps,

@@ -14,7 +14,7 @@ import {
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { orders } from "../db/schema.ts";
-import { NO_ORDER_LINK } from "./guest-orders.routes.ts";
+import { NO_ORDER_LINK } from "./guest-order-access.ts";
 
 // Low limits of this file's own, so a test reaches them in a few requests (docs/decisions/050).
 const LIMITS = {

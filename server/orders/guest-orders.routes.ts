@@ -24,10 +24,11 @@ import { razorpayConfig } from "../payments/razorpay.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { validate } from "../validate.ts";
 import { claimGuestOrder } from "./claim-guest-orders.ts";
-import { guestOrderClaimMatches, guestOrderToken, guestOrderTokenMatches } from "./guest-order-link.ts";
+import { openGuestOrderLink, waitMinutes } from "./guest-order-access.ts";
+import { guestOrderClaimMatches, guestOrderToken } from "./guest-order-link.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { cancelAsCustomer } from "./order-status.ts";
-import { findOrder, getOrderDetail } from "./orders.data.ts";
+import { getOrderDetail } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
 export const FIND_ORDER_ANSWER =
@@ -35,18 +36,6 @@ export const FIND_ORDER_ANSWER =
 
 /** "Find my order" asks, per client address and per order number, each within 15 minutes. */
 export const FIND_ORDER_LIMITS = { perClient: 10, perOrder: 5, minutes: 15 };
-
-/** The one answer to a guest-order link that opens nothing, whatever the reason. */
-export const NO_ORDER_LINK =
-  "This link does not open an order. Check that it is the whole link from your e-mail. Use Find my order to have it e-mailed to you again.";
-
-// The id a token is checked against when the number names no guest order: the same HMAC and comparison run.
-const NO_ORDER_ID = "00000000-0000-0000-0000-000000000000";
-
-const waitMinutes = (seconds: number) => {
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
-};
 
 /** The Idempotency-Key header every order placement needs, signed in or not. */
 export function idempotencyKeyOf(c: Context): string {
@@ -83,29 +72,8 @@ export function guestOrderRoutes(deps: Deps) {
     return { ...detail, actions: { ...detail.actions, requestReturn: { allowed: false, reason: null } } };
   };
 
-  /**
-   * The order a guest's link opens: the token stands in for the session, for one order. A wrong token, a number
-   * that does not exist and an order placed in an account all get the same 404 after the same work (the token
-   * is checked against a stand-in id when there is no guest order), so no answer tells which numbers exist.
-   * Each miss counts against the client, so no one can try links without end.
-   */
-  const linkedOrder = async (c: Context, number: string, token: string): Promise<OrderRow> => {
-    const order = await findOrder(db, number);
-    const guestOrder = order?.guestEmail ? order : undefined;
-    const matches = guestOrderTokenMatches(env, guestOrder?.id ?? NO_ORDER_ID, token);
-    if (guestOrder && matches) return guestOrder;
-    await requireAllowance(
-      db,
-      `guest-order-link:client:${clientAddress(c, env) ?? "unknown"}`,
-      env.GUEST_ORDER_LINK_MISSES_PER_CLIENT,
-      env.GUEST_ORDER_WINDOW_MINUTES * MINUTE_MS,
-      (wait) => ({
-        code: "too_many_requests",
-        message: `Too many links that open nothing. Please wait ${waitMinutes(wait)} and try again, or use Find my order.`,
-      }),
-    );
-    throw httpError(404, "order_link_not_found", NO_ORDER_LINK);
-  };
+  const linkedOrder = (c: Context, number: string, token: string) =>
+    openGuestOrderLink(deps, c, number, token);
 
   /**
    * Counts a guest placement against the client address, the e-mail and the mobile (docs/decisions/050), in

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, lt, notInArray, or, sql } from "drizzle-orm";
+import { formatEstimateDate } from "../../common/delivery-estimate.ts";
 import { normalizeMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import {
+  type DeliveryRequest,
   FINAL_SHIPMENT_STATUSES,
   type Parcel,
   packParcel,
@@ -28,6 +30,17 @@ import { changeOrderStatus } from "../orders/order-status.ts";
 import type { CourierOption, CourierService, NdrAction, TrackingScan } from "./courier-service.ts";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
+
+/** A parcel's columns holding no shopper's answer to a failed delivery. */
+const NO_DELIVERY_REQUEST = {
+  requestDay: null,
+  requestLine1: null,
+  requestLine2: null,
+  requestPhone: null,
+  requestedAt: null,
+  requestOutcome: null,
+  requestCourierSaid: null,
+} satisfies Partial<typeof shipments.$inferInsert>;
 
 /** Orders in these states may be booked: the goods are ready or about to be packed. */
 const BOOKABLE: readonly OrderStatus[] = ["confirmed", "packed"];
@@ -429,6 +442,8 @@ export async function applyScans(deps: Deps, shipmentId: string, given: Tracking
         set.ndrState = "open";
         set.ndrReason = latest?.activity || "The courier could not deliver";
         set.ndrNote = null;
+        // A new failed delivery asks the shopper again: an answer to an earlier one is spent.
+        Object.assign(set, NO_DELIVERY_REQUEST);
         await enqueueOrderMail(tx, shipment.orderId, "undelivered");
       } else if (shipment.ndrState === "open" || shipment.ndrState === "reattempt_requested") {
         // The parcel moved on (out again, delivered, or coming back): the failed attempt is settled.
@@ -604,21 +619,26 @@ export function scheduleShipmentPolling(deps: Deps): () => void {
  * documents only an action and a comment), then the order's own address follows, with a history line; only
  * then is the re-attempt asked for. This is the one path for every caller (staff, the shopper's account, a
  * guest's link): `action.address` and `action.phone` are the shop's words, never sent in the NDR action.
+ *
+ * The shopper's answer is kept on the parcel whatever the aggregator says (docs/decisions/082): refused or
+ * unanswered, it stays asked, marked `refused` for the owner to pass on by hand, and the shopper is not told
+ * to try again. The owner's own choice, refused, is undone so she can choose again, and the error says why.
  */
 export async function actOnUndelivered(
   deps: Deps,
   where: { orderId: string },
   action: NdrAction,
   by: "owner" | "shopper",
-) {
+): Promise<{ outcome: "sent" | "refused" }> {
   const courier = requireCourier(deps);
   const corrected = action.kind === "reattempt" && Boolean(action.address || action.phone);
   const note = (
     action.kind === "return"
       ? `Return to us asked by the ${by}${action.comments ? `: ${action.comments}` : ""}`
-      : `Another attempt asked by the ${by}${action.date ? ` for ${action.date}` : ""}${corrected ? ", at the corrected address" : ""}${action.comments ? `: ${action.comments}` : ""}`
+      : `Another attempt asked by the ${by}${action.date ? ` for ${formatEstimateDate(action.date)}` : ""}${action.address ? ", at the corrected address" : action.phone ? ", on the corrected mobile" : ""}${action.comments ? `: ${action.comments}` : ""}`
   ).slice(0, 500);
   const chosen = action.kind === "return" ? "return_requested" : "reattempt_requested";
+  const now = new Date();
   // The choice is claimed in a short transaction before Shiprocket is asked, so a second click finds it taken
   // and no transaction stays open while the aggregator answers (it may take longer than PostgreSQL lets an
   // idle transaction live).
@@ -631,6 +651,17 @@ export async function actOnUndelivered(
       .where(and(eq(shipments.orderId, where.orderId), sql`${shipments.status} <> 'cancelled'`))
       .for("update");
     if (!shipment?.awb) throw notFound("This order has no parcel with a courier.");
+    if (
+      by === "shopper" &&
+      shipment.status === "undelivered" &&
+      shipment.ndrState === "reattempt_requested"
+    ) {
+      throw httpError(
+        409,
+        "delivery_already_asked",
+        "You have already told us when to deliver again. To change it, contact us with the order number.",
+      );
+    }
     const open =
       shipment.ndrState === "open" || (by === "owner" && shipment.ndrState === "reattempt_requested");
     if (shipment.status !== "undelivered" || !open) {
@@ -640,9 +671,21 @@ export async function actOnUndelivered(
         "There is no failed delivery waiting for a choice on this parcel.",
       );
     }
+    const request: Partial<typeof shipments.$inferInsert> =
+      by === "shopper" && action.kind === "reattempt"
+        ? {
+            requestDay: action.date,
+            requestLine1: action.address?.line1 ?? null,
+            requestLine2: action.address ? action.address.line2 || null : null,
+            requestPhone: action.phone ? normalizeMobile(action.phone) : null,
+            requestedAt: now,
+            requestOutcome: "asking",
+            requestCourierSaid: null,
+          }
+        : {};
     await tx
       .update(shipments)
-      .set({ ndrState: chosen, ndrNote: note, updatedAt: new Date() })
+      .set({ ndrState: chosen, ndrNote: note, ...request, updatedAt: now })
       .where(eq(shipments.id, shipment.id));
     return shipment;
   });
@@ -651,17 +694,45 @@ export async function actOnUndelivered(
       .update(shipments)
       .set({ ndrState: claimed.ndrState, ndrNote: claimed.ndrNote, updatedAt: new Date() })
       .where(and(eq(shipments.id, claimed.id), eq(shipments.ndrState, chosen)));
+  let refusal: unknown = null;
   try {
     if (action.kind === "reattempt" && corrected) {
       await correctDeliveryAddress(deps, courier, where.orderId, claimed, action, by);
     }
     await courier.ndr(claimed.awb as string, action);
   } catch (error) {
-    // Refused or unanswered: the failed delivery waits for a choice again (an address already corrected at
-    // the aggregator stays corrected, and so does the order's).
-    await release();
-    throw error;
+    if (by === "owner") {
+      // Refused or unanswered: the failed delivery waits for a choice again (an address already corrected at
+      // the aggregator stays corrected, and so does the order's).
+      await release();
+      throw ownerRefusal(error, courier.name, claimed);
+    }
+    refusal = error;
   }
+  const said = refusal === null ? null : courierWords(refusal);
+  if (refusal !== null) {
+    const context = { orderId: where.orderId, awb: claimed.awb, err: serializeError(refusal) };
+    const what = "the courier did not take a shopper's answer to a failed delivery; kept for the owner";
+    // An HTTP error is the aggregator's (or the shop's own) refusal; anything else is a fault to look at.
+    if ((refusal as { status?: number }).status) log.warn(context, what);
+    else log.error(context, what);
+  }
+  await deps.db
+    .update(shipments)
+    .set(
+      by === "shopper"
+        ? {
+            requestOutcome: refusal === null ? "sent" : "refused",
+            requestCourierSaid: said,
+            updatedAt: new Date(),
+          }
+        : // The owner's choice went through: a shopper's answer it stood for is passed on.
+          {
+            requestOutcome: sql`case when ${shipments.requestOutcome} in ('asking', 'refused') then 'passed_on' else ${shipments.requestOutcome} end`,
+            updatedAt: new Date(),
+          },
+    )
+    .where(eq(shipments.id, claimed.id));
   const [order] = await deps.db
     .select({ status: orders.status })
     .from(orders)
@@ -673,9 +744,33 @@ export async function actOnUndelivered(
     kind: "delivery_attempt",
     actor: by === "owner" ? "admin" : "customer",
     actorUserId: null,
+    // The shopper reads the order's history too: what the aggregator said stays on the parcel, for staff.
     note,
     createdAt: new Date(),
   });
+  return { outcome: refusal === null ? "sent" : "refused" };
+}
+
+/** An aggregator's refusal in a line for staff: its own words when it gave some, else the shop's wording. */
+function courierWords(error: unknown): string {
+  const { status, message, courierSaid } = error as {
+    status?: number;
+    message?: string;
+    courierSaid?: string;
+  };
+  return ((courierSaid ?? (status ? message : null)) || "no answer").slice(0, 300);
+}
+
+/** The owner's choice refused by the aggregator, said as what happened and what she can do now. */
+function ownerRefusal(error: unknown, service: string, shipment: ShipmentRow) {
+  const status = (error as { status?: number }).status;
+  // Our own refusals (no aggregator order to correct) and an aggregator that did not answer say it already.
+  if (status !== 422) return error;
+  return httpError(
+    422,
+    "courier_refused",
+    `${service} did not take this choice (${courierWords(error)}). Ask ${shipment.courierName ?? "the courier"} by phone, giving AWB ${shipment.awb}, or try again later.`,
+  );
 }
 
 /**
@@ -747,6 +842,31 @@ async function correctDeliveryAddress(
   });
 }
 
+type RequestColumns = Pick<
+  ShipmentRow,
+  | "requestDay"
+  | "requestLine1"
+  | "requestLine2"
+  | "requestPhone"
+  | "requestedAt"
+  | "requestOutcome"
+  | "requestCourierSaid"
+>;
+
+/** The shopper's answer to a failed delivery kept on a parcel, as the API shows it. */
+export function deliveryRequestOf(row: RequestColumns): DeliveryRequest | null {
+  if (!row.requestedAt || !row.requestOutcome) return null;
+  return {
+    day: row.requestDay,
+    line1: row.requestLine1,
+    line2: row.requestLine2,
+    phone: row.requestPhone,
+    at: row.requestedAt.toISOString(),
+    outcome: row.requestOutcome,
+    courierSaid: row.requestCourierSaid,
+  };
+}
+
 /** The parcel's journey as shown to the shopper and staff: its status and scans, oldest first. */
 export async function shipmentView(deps: Deps, orderId: string) {
   const [shipment] = await deps.db
@@ -782,6 +902,7 @@ export async function shipmentView(deps: Deps, orderId: string) {
     ndr: shipment.ndrState
       ? { state: shipment.ndrState, reason: shipment.ndrReason, note: shipment.ndrNote }
       : null,
+    request: deliveryRequestOf(shipment),
     receivedBack: shipment.receivedBackAt !== null,
     scans: scans.map((scan) => ({ ...scan, at: scan.at.toISOString() })),
   };

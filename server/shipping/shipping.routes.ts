@@ -4,7 +4,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import type { SessionUser } from "../../common/account.ts";
-import { orderNumberSchema } from "../../common/schemas/orders.ts";
+import { deliveryRequestWords } from "../../common/delivery-request.ts";
+import { guestOrderTokenSchema, orderNumberSchema } from "../../common/schemas/orders.ts";
 import {
   bookSchema,
   bulkSchema,
@@ -12,6 +13,7 @@ import {
   ownerNdrSchema,
   parcelItemParam,
   parcelSizeSchema,
+  type ShopperAttempt,
   shopperAttemptSchema,
 } from "../../common/schemas/shipping.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
@@ -20,6 +22,7 @@ import { combos, orders, products, shipments } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
+import { openGuestOrderLink } from "../orders/guest-order-access.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
 import { validate } from "../validate.ts";
 import {
@@ -27,6 +30,7 @@ import {
   applyWebhookScans,
   bookShipment,
   courierChoices,
+  deliveryRequestOf,
   labelsFor,
   shipmentView,
 } from "./shipments.ts";
@@ -188,6 +192,13 @@ export function adminShippingRoutes(deps: Deps) {
             ndrState: shipments.ndrState,
             ndrReason: shipments.ndrReason,
             ndrNote: shipments.ndrNote,
+            requestDay: shipments.requestDay,
+            requestLine1: shipments.requestLine1,
+            requestLine2: shipments.requestLine2,
+            requestPhone: shipments.requestPhone,
+            requestedAt: shipments.requestedAt,
+            requestOutcome: shipments.requestOutcome,
+            requestCourierSaid: shipments.requestCourierSaid,
             lastScanAt: shipments.lastScanAt,
           })
           .from(shipments)
@@ -202,7 +213,31 @@ export function adminShippingRoutes(deps: Deps) {
           .orderBy(desc(shipments.lastScanAt))
           .limit(200);
         return c.json({
-          parcels: rows.map((row) => ({ ...row, lastScanAt: row.lastScanAt?.toISOString() ?? null })),
+          parcels: rows.map(
+            ({
+              requestDay,
+              requestLine1,
+              requestLine2,
+              requestPhone,
+              requestedAt,
+              requestOutcome,
+              requestCourierSaid,
+              ...row
+            }) => ({
+              ...row,
+              lastScanAt: row.lastScanAt?.toISOString() ?? null,
+              // The shopper's answer to the failed delivery, as on the order's page.
+              request: deliveryRequestOf({
+                requestDay,
+                requestLine1,
+                requestLine2,
+                requestPhone,
+                requestedAt,
+                requestOutcome,
+                requestCourierSaid,
+              }),
+            }),
+          ),
         });
       })
       .post(
@@ -273,6 +308,55 @@ export function adminShippingRoutes(deps: Deps) {
   );
 }
 
+/** The parcel as its shopper sees it: the journey and their own answer, not what the shop paid or was told. */
+async function shopperShipment(deps: Deps, orderId: string) {
+  const view = await shipmentView(deps, orderId);
+  return view
+    ? {
+        ...view,
+        chargesPaise: null,
+        rtoChargesPaise: null,
+        manifestUrl: null,
+        weightGrams: null,
+        request: view.request ? { ...view.request, courierSaid: null } : null,
+      }
+    : null;
+}
+
+/**
+ * The shopper's answer to a failed delivery, from an account or a guest's link alike, and what they read back:
+ * plain words whatever the aggregator said (docs/decisions/082). 200 when the courier's aggregator took it,
+ * 202 when the shop keeps it for the owner to pass on.
+ */
+async function answerFailedDelivery(deps: Deps, orderId: string, body: ShopperAttempt) {
+  const address = body.line1 ? { line1: body.line1, line2: body.line2 ?? "" } : null;
+  const { outcome } = await actOnUndelivered(
+    deps,
+    { orderId },
+    {
+      kind: "reattempt",
+      date: body.date,
+      comments: address
+        ? "Customer corrected the address"
+        : body.phone
+          ? "Customer corrected the mobile"
+          : "Customer asked for another attempt",
+      address,
+      phone: body.phone ?? null,
+    },
+    "shopper",
+  );
+  const shipment = await shopperShipment(deps, orderId);
+  const message = deliveryRequestWords({
+    day: body.date,
+    line1: address?.line1 ?? null,
+    line2: address?.line2 || null,
+    phone: body.phone ?? null,
+    outcome,
+  });
+  return { body: { shipment, message }, status: outcome === "sent" ? (200 as const) : (202 as const) };
+}
+
 /** The shopper's view of the parcel, and their answer to a failed delivery. */
 export function orderShippingRoutes(deps: Deps) {
   const ownOrderId = async (number: string, userId: string) => {
@@ -286,12 +370,8 @@ export function orderShippingRoutes(deps: Deps) {
   return new Hono()
     .get("/:number/shipment", validate("param", orderNumberSchema), async (c) => {
       const user = await requireUser(deps, c);
-      const view = await shipmentView(deps, await ownOrderId(c.req.valid("param").number, user.id));
-      // The shopper sees the journey, not what the shop paid for it.
       return c.json({
-        shipment: view
-          ? { ...view, chargesPaise: null, rtoChargesPaise: null, manifestUrl: null, weightGrams: null }
-          : null,
+        shipment: await shopperShipment(deps, await ownOrderId(c.req.valid("param").number, user.id)),
       });
     })
     .post(
@@ -301,25 +381,46 @@ export function orderShippingRoutes(deps: Deps) {
       async (c) => {
         const user = await requireUser(deps, c);
         const id = await ownOrderId(c.req.valid("param").number, user.id);
-        const body = c.req.valid("json");
-        await actOnUndelivered(
+        const answer = await answerFailedDelivery(deps, id, c.req.valid("json"));
+        return c.json(answer.body, answer.status);
+      },
+    );
+}
+
+/**
+ * The same two through a guest order's signed link (docs/decisions/082): the token opens the order as it opens
+ * the order's page, a wrong one counted against the client (server/orders/guest-order-access.ts).
+ */
+export function guestOrderShippingRoutes(deps: Deps) {
+  return new Hono()
+    .get(
+      "/:number/shipment",
+      validate("param", orderNumberSchema),
+      validate("query", guestOrderTokenSchema),
+      async (c) => {
+        const order = await openGuestOrderLink(
           deps,
-          { orderId: id },
-          {
-            kind: "reattempt",
-            date: body.date,
-            comments: body.line1 ? "Customer corrected the address" : "Customer asked for another attempt",
-            address: body.line1 ? { line1: body.line1, line2: body.line2 ?? "" } : null,
-            phone: body.phone ?? null,
-          },
-          "shopper",
+          c,
+          c.req.valid("param").number,
+          c.req.valid("query").token,
         );
-        const view = await shipmentView(deps, id);
-        return c.json({
-          shipment: view
-            ? { ...view, chargesPaise: null, rtoChargesPaise: null, manifestUrl: null, weightGrams: null }
-            : null,
-        });
+        return c.json({ shipment: await shopperShipment(deps, order.id) });
+      },
+    )
+    .post(
+      "/:number/delivery-attempt",
+      validate("param", orderNumberSchema),
+      validate("query", guestOrderTokenSchema),
+      validate("json", shopperAttemptSchema),
+      async (c) => {
+        const order = await openGuestOrderLink(
+          deps,
+          c,
+          c.req.valid("param").number,
+          c.req.valid("query").token,
+        );
+        const answer = await answerFailedDelivery(deps, order.id, c.req.valid("json"));
+        return c.json(answer.body, answer.status);
       },
     );
 }

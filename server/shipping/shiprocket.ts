@@ -140,7 +140,7 @@ const indianDateTime = (date: Date) => toIndianDateTimeInput(date).replace("T", 
 
 type ShiprocketError = { message?: string; errors?: Record<string, string[] | string>; status_code?: number };
 
-/** Turns a refusal into words the owner can act on; the aggregator's own words are logged. */
+/** Turns a refusal into words the owner can act on; the aggregator's own words are logged and kept beside them. */
 export function explainRefusal(error: ShiprocketError | undefined, fallback: string) {
   const detail = [error?.message, ...Object.values(error?.errors ?? {}).flat()].filter(Boolean).join(" ");
   if (/wallet|balance|recharge/i.test(detail)) {
@@ -164,7 +164,15 @@ export function explainRefusal(error: ShiprocketError | undefined, fallback: str
       "No courier on Shiprocket delivers to this PIN code from your pickup address.",
     );
   }
-  return httpError(422, "courier_refused", `Shiprocket refused: ${detail || fallback}`);
+  // Shiprocket's own words ride along for the staff who read them (`courierSaid`); the message is the shop's.
+  return Object.assign(
+    httpError(
+      422,
+      "courier_refused",
+      `Shiprocket did not accept this${detail ? ` (it said: ${detail})` : ""}. Try again in a few minutes; if it is refused again, do it in Shiprocket's panel.`,
+    ),
+    { courierSaid: detail || fallback },
+  );
 }
 
 /** Shiprocket documents billing_city as "Max char: 30"; the shop's address form allows 60. */

@@ -4,11 +4,12 @@ import { formatDateTime } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
-import { SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
+import { type DeliveryRequest, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { RouteError } from "../components/route-error.tsx";
+import { DeliveryRequestNote } from "../features/shipping/delivery-request-note.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "../features/shipping/reattempt-day.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -36,6 +37,7 @@ type WaitingParcel = {
   ndrState: string | null;
   ndrReason: string | null;
   ndrNote: string | null;
+  request: DeliveryRequest | null;
   lastScanAt: string | null;
 };
 type BulkResult = {
@@ -247,7 +249,13 @@ export function Component() {
         ) : (
           <ul aria-label="Parcels needing a decision" className="mt-3 grid gap-3 lg:grid-cols-2">
             {waiting.map((parcel) => (
-              <WaitingCard key={parcel.number} parcel={parcel} busy={busy} act={act} />
+              <WaitingCard
+                key={parcel.number}
+                parcel={parcel}
+                service={service ?? "the aggregator"}
+                busy={busy}
+                act={act}
+              />
             ))}
           </ul>
         )}
@@ -258,14 +266,16 @@ export function Component() {
 
 function WaitingCard({
   parcel,
+  service,
   busy,
   act,
 }: {
   parcel: WaitingParcel;
+  service: string;
   busy: boolean;
   act: (number: string, path: string, body: Record<string, unknown>, done: string) => void;
 }) {
-  const [date, setDate] = useReattemptDay();
+  const [date, setDate] = useReattemptDay(parcel.request?.day);
   const decidable =
     parcel.status === "undelivered" &&
     (parcel.ndrState === "open" || parcel.ndrState === "reattempt_requested");
@@ -287,7 +297,18 @@ function WaitingCard({
         <span className="font-mono break-all">{parcel.awb}</span>
       </p>
       {parcel.ndrReason && <p className="mt-1">Courier: {parcel.ndrReason}</p>}
-      {parcel.ndrNote && <p className="mt-1 text-stone-600 dark:text-stone-400">{parcel.ndrNote}</p>}
+      {/* The shopper's answer says itself below; the note stands for a choice made since. */}
+      {parcel.ndrNote && (!parcel.request || parcel.request.outcome === "passed_on") && (
+        <p className="mt-1 text-stone-600 dark:text-stone-400">{parcel.ndrNote}</p>
+      )}
+      {parcel.request && parcel.status === "undelivered" && (
+        <DeliveryRequestNote
+          request={parcel.request}
+          service={service}
+          courier={parcel.courier}
+          awb={parcel.awb}
+        />
+      )}
       {decidable && (
         <div className="mt-2">
           <ReattemptDaySelect

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import type { OrderDetail } from "../../common/orders.ts";
 import { withRedirect } from "../../common/redirect-target.ts";
+import type { ShipmentView } from "../../common/shipping.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { RouteError } from "../components/route-error.tsx";
@@ -12,6 +13,7 @@ import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
 import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
+import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
@@ -19,20 +21,26 @@ type GuestOrderView = { order: OrderDetail; email: string; inAccount: boolean; c
 
 /**
  * A guest's order, opened from the link in its e-mail (or straight after checkout): the token in the address is
- * the only key, to see the order, pay for it online and cancel it.
+ * the only key, to see the order and its parcel, pay for it online, cancel it, and answer a failed delivery.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const view = await api<GuestOrderView>(
-    `/guest-orders/${encodeURIComponent(params.number ?? "")}?token=${encodeURIComponent(token)}`,
-  );
-  return { ...view, payOnlineInstead: await payOnlineOffer(view.order) };
+  const order = `/guest-orders/${encodeURIComponent(params.number ?? "")}`;
+  const query = `?token=${encodeURIComponent(token)}`;
+  const view = await api<GuestOrderView>(`${order}${query}`);
+  // Asked only once the link has opened the order, so a wrong link counts one miss, not two.
+  const [parcel, payOnlineInstead] = await Promise.all([
+    api<{ shipment: ShipmentView | null }>(`${order}/shipment${query}`),
+    payOnlineOffer(view.order),
+  ]);
+  return { ...view, shipment: parcel.shipment, payOnlineInstead };
 }
 
 export const ErrorBoundary = RouteError;
 
 export function Component() {
-  const { order, email, inAccount, canAddToAccount, payOnlineInstead } = useLoaderData<typeof loader>();
+  const { order, email, inAccount, canAddToAccount, shipment, payOnlineInstead } =
+    useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const revalidator = useRevalidator();
   const token = search.get("token") ?? "";
@@ -103,6 +111,17 @@ export function Component() {
     revalidator.revalidate();
   }
 
+  // A failed delivery waits for the shopper (the mail links here): the parcel comes first, above the items.
+  const parcelFirst = shipment?.status === "undelivered";
+  const parcelCard = shipment && (
+    <ShopperParcelCard
+      attemptPath={withToken(`/guest-orders/${order.number}/delivery-attempt`)}
+      shipment={shipment}
+      wide={parcelFirst}
+      onChanged={() => revalidator.revalidate()}
+    />
+  );
+
   return (
     <div>
       <OrderHeading
@@ -135,6 +154,8 @@ export function Component() {
         />
       )}
 
+      {shipment && parcelFirst && <div className="mt-4">{parcelCard}</div>}
+
       <OrderBody
         order={order}
         aside={
@@ -146,6 +167,7 @@ export function Component() {
                 documents={order.documents}
               />
             </DeliveryCard>
+            {shipment && !parcelFirst && parcelCard}
             <section aria-labelledby="account-heading" className={cardClass}>
               <h2 id="account-heading" className="font-serif text-xl font-semibold">
                 {inAccount ? "In your account" : "Keep your orders together"}
@@ -218,7 +240,7 @@ export function Component() {
                 contact us
               </Link>{" "}
               with its number. Keep the e-mail with this page's link: anyone who has it can see and cancel the
-              order.
+              order, and tell the courier when and where to deliver it.
             </p>
           </>
         }

@@ -88,6 +88,16 @@ export function Component() {
   }
 
   const placedNow = search.get("placed") === "1";
+  // A failed delivery waits for the shopper (the mail links here): the parcel comes first, above the items.
+  const parcelFirst = shipment?.status === "undelivered";
+  const parcelCard = shipment && (
+    <ShopperParcelCard
+      attemptPath={`/orders/${order.number}/delivery-attempt`}
+      shipment={shipment}
+      wide={parcelFirst}
+      onChanged={() => revalidator.revalidate()}
+    />
+  );
   return (
     <div>
       <p className="text-sm">
@@ -123,6 +133,8 @@ export function Component() {
         />
       )}
 
+      {shipment && parcelFirst && <div className="mt-4">{parcelCard}</div>}
+
       <OrderBody
         order={order}
         aside={
@@ -130,16 +142,7 @@ export function Component() {
             <DeliveryCard order={order}>
               <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
             </DeliveryCard>
-            {shipment && (
-              <ShopperParcelCard
-                number={order.number}
-                shipment={shipment}
-                onChanged={(text) => {
-                  setNotice(text);
-                  revalidator.revalidate();
-                }}
-              />
-            )}
+            {shipment && !parcelFirst && parcelCard}
             {(order.actions.cancel.allowed ||
               order.actions.cancel.reason ||
               order.actions.requestReturn.allowed ||

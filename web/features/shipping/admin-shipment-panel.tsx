@@ -8,6 +8,7 @@ import { Dialog } from "../../components/dialog.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { useRequest } from "../../lib/use-request.ts";
+import { DeliveryRequestNote } from "./delivery-request-note.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
@@ -35,7 +36,7 @@ export function AdminShipmentPanel({
   const [booking, setBooking] = useState(false);
   const [choices, setChoices] = useState<Choices | null>(null);
   const { busy, error, run } = useRequest(errorText);
-  const [date, setDate] = useReattemptDay();
+  const [date, setDate] = useReattemptDay(shipment?.request?.day);
 
   if (!connected && !shipment) return null;
   const bookable = !shipment && (status === "confirmed" || status === "packed");
@@ -116,7 +117,18 @@ export function AdminShipmentPanel({
                 <p className="font-medium">
                   Not delivered: {shipment.ndr?.reason ?? "the courier could not deliver"}
                 </p>
-                {shipment.ndr?.note && <p className="mt-1">{shipment.ndr.note}</p>}
+                {/* The shopper's answer says itself below; the note stands for a choice made since. */}
+                {shipment.ndr?.note && (!shipment.request || shipment.request.outcome === "passed_on") && (
+                  <p className="mt-1">{shipment.ndr.note}</p>
+                )}
+                {shipment.request && (
+                  <DeliveryRequestNote
+                    request={shipment.request}
+                    service={shipment.service}
+                    courier={shipment.courier}
+                    awb={shipment.awb}
+                  />
+                )}
                 <ReattemptDaySelect
                   id="reattempt-date"
                   label="Try again on"

@@ -9,8 +9,12 @@ function nextDays(count: number): string[] {
   return Array.from({ length: count }, (_, day) => indianDate(new Date(now + (day + 1) * 86_400_000)));
 }
 
-/** The day a re-attempt is asked for, tomorrow unless changed; one state for the owner's and the shopper's forms. */
-export const useReattemptDay = () => useState(nextDays(1)[0] ?? "");
+/**
+ * The day a re-attempt is asked for, tomorrow unless changed; one state for the owner's and the shopper's forms.
+ * Staff's form starts at the day the shopper asked for, while it is still among those offered.
+ */
+export const useReattemptDay = (preferred?: string | null) =>
+  useState(() => (preferred && nextDays(3).includes(preferred) ? preferred : (nextDays(1)[0] ?? "")));
 
 /** A labelled choice of the next three days, written as people read them ("Fri, 27 Nov"). */
 export function ReattemptDaySelect({
@@ -26,7 +30,8 @@ export function ReattemptDaySelect({
 }) {
   return (
     <Field id={id} label={label} className="mt-2">
-      <Select value={value} onChange={(event) => onChange(event.target.value)}>
+      {/* A select renders a pixel shorter than the kit's inputs; 44 px is the floor for a thumb. */}
+      <Select className="min-h-11" value={value} onChange={(event) => onChange(event.target.value)}>
         {nextDays(3).map((day) => (
           <option key={day} value={day}>
             {formatEstimateDate(day)}
