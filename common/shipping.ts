@@ -63,27 +63,60 @@ export type PackedItem = {
   heightCm: number | null;
 };
 
-/** The parcel for an order's items, or the names of the items whose weight is not set yet. */
-export function packParcel(items: PackedItem[]): { parcel: Parcel } | { missingWeight: string[] } {
-  const missingWeight = items.filter((item) => !item.weightGrams).map((item) => item.name);
-  if (missingWeight.length) return { missingWeight };
+/** The shop's default parcel: the weight and box of an item that has none of its own (docs/decisions/086). */
+export type DefaultItemSize = {
+  weightGrams: number | null;
+  lengthCm: number | null;
+  breadthCm: number | null;
+  heightCm: number | null;
+};
+
+/**
+ * The parcel for an order's items, with the names of those packed by the shop's default (no weight of their
+ * own); or, when there is no default weight either, the names of the items whose weight is not set yet.
+ * `weighedGrams`: staff weighed the packed parcel, and that stands for its weight (its box is still packed
+ * from the items' sizes).
+ */
+export function packParcel(
+  given: PackedItem[],
+  { fallback = null, weighedGrams }: { fallback?: DefaultItemSize | null; weighedGrams?: number } = {},
+): { parcel: Parcel; byDefault: string[] } | { missingWeight: string[] } {
+  const unweighed = given.filter((item) => !item.weightGrams).map((item) => item.name);
+  if (unweighed.length && !fallback?.weightGrams && !weighedGrams) return { missingWeight: unweighed };
   let weightGrams = PACKAGING_GRAMS;
   let lengthCm = SMALLEST_BOX_CM.length;
   let breadthCm = SMALLEST_BOX_CM.breadth;
   let heightCm = 0;
-  for (const item of items) {
-    weightGrams += (item.weightGrams ?? 0) * item.quantity;
-    lengthCm = Math.max(lengthCm, item.lengthCm ?? SMALLEST_BOX_CM.length);
-    breadthCm = Math.max(breadthCm, item.breadthCm ?? SMALLEST_BOX_CM.breadth);
-    heightCm += (item.heightCm ?? SMALLEST_BOX_CM.height) * item.quantity;
+  for (const item of given) {
+    // An item with no weight of its own is packed as the default parcel, in its box where it has none.
+    const size = item.weightGrams ? item : { ...item, ...fallback, ...sizeOf(item) };
+    weightGrams += (size.weightGrams ?? 0) * item.quantity;
+    lengthCm = Math.max(lengthCm, size.lengthCm ?? SMALLEST_BOX_CM.length);
+    breadthCm = Math.max(breadthCm, size.breadthCm ?? SMALLEST_BOX_CM.breadth);
+    heightCm += (size.heightCm ?? SMALLEST_BOX_CM.height) * item.quantity;
   }
   while (heightCm > MAX_HEIGHT_CM) {
     heightCm = Math.ceil(heightCm / 2);
     breadthCm *= 2;
   }
   return {
-    parcel: { weightGrams, lengthCm, breadthCm, heightCm: Math.max(heightCm, SMALLEST_BOX_CM.height) },
+    parcel: {
+      weightGrams: weighedGrams ?? weightGrams,
+      lengthCm,
+      breadthCm,
+      heightCm: Math.max(heightCm, SMALLEST_BOX_CM.height),
+    },
+    byDefault: weighedGrams ? [] : unweighed,
   };
+}
+
+/** The dimensions an item has of its own (those it lacks are left out, for the default's to stand). */
+function sizeOf(item: PackedItem) {
+  return Object.fromEntries(
+    (["lengthCm", "breadthCm", "heightCm"] as const)
+      .filter((key) => item[key] !== null)
+      .map((key) => [key, item[key]]),
+  );
 }
 
 /** A parcel's journey as the API shows it (the shopper sees no charges or weight). */

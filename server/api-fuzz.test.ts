@@ -88,10 +88,12 @@ import { updateShopSettingsSchema } from "../common/schemas/settings.ts";
 import {
   bookSchema,
   bulkSchema,
+  couriersQuery,
   labelsQuery,
   ownerNdrSchema,
   parcelSizeSchema,
   shopperAttemptSchema,
+  weightsSchema,
 } from "../common/schemas/shipping.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { setStaffRoleSchema } from "../common/schemas/staff.ts";
@@ -250,7 +252,9 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/shipping/parcel-sizes/:kind/:id": {},
   "PUT /api/admin/shipping/parcel-sizes/:kind/:id": { body: parcelSizeSchema },
   "GET /api/admin/shipping/orders/:number": {},
-  "GET /api/admin/shipping/orders/:number/couriers": {},
+  "GET /api/admin/shipping/weights": {},
+  "PUT /api/admin/shipping/weights": { body: weightsSchema },
+  "GET /api/admin/shipping/orders/:number/couriers": { query: couriersQuery },
   "POST /api/admin/shipping/orders/:number/book": { body: bookSchema },
   "GET /api/admin/shipping/orders/:number/label.pdf": {},
   "POST /api/admin/shipping/bulk": { body: bulkSchema },

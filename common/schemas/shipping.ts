@@ -8,13 +8,26 @@ import { plainText } from "./text.ts";
 
 const courierIdSchema = z.string().regex(/^\d{1,12}$/, "is not a courier id");
 const ruleSchema = z.enum(["cheapest", "fastest"]);
+/** What staff weighed the packed parcel at, standing for the packing rule's weight (docs/decisions/086). */
+const weighedGrams = z
+  .number({ error: "The parcel's weight must be a number of grams." })
+  .int("The parcel's weight must be whole grams.")
+  .min(1, "The parcel's weight must be more than 0 g.")
+  .max(30_000, "The parcel's weight must be at most 30,000 g.");
 export const bookSchema = z
-  .object({ courierId: courierIdSchema.optional(), rule: ruleSchema.optional() })
+  .object({
+    courierId: courierIdSchema.optional(),
+    rule: ruleSchema.optional(),
+    weighedGrams: weighedGrams.optional(),
+  })
   .strict()
   .refine((body) => Boolean(body.courierId) !== Boolean(body.rule), {
     message: "give either courierId or rule",
     path: ["courierId"],
   });
+export const couriersQuery = z
+  .object({ weighedGrams: z.coerce.number().pipe(weighedGrams).optional() })
+  .strict();
 export const bulkSchema = z
   .object({
     numbers: z.array(orderNumberSchema.shape.number).min(1).max(50),
@@ -81,5 +94,16 @@ export const parcelSizeSchema = z
     lengthCm: measure("Length", 150),
     breadthCm: measure("Breadth", 150),
     heightCm: measure("Height", 150),
+  })
+  .strict();
+/** The Weights page's one save: the shop's default parcel and every product's and combo's weight and box. */
+export const weightsSchema = z
+  .object({
+    defaultItem: parcelSizeSchema,
+    items: z
+      .array(
+        parcelSizeSchema.extend({ kind: parcelItemParam.shape.kind, id: parcelItemParam.shape.id }).strict(),
+      )
+      .max(2_000),
   })
   .strict();

@@ -1014,6 +1014,14 @@ export const shopSettings = pgTable(
     freeShippingBasis: text("free_shipping_basis", { enum: ["after_discount", "before_discount"] })
       .notNull()
       .default("after_discount"),
+    /**
+     * The shop's default parcel (docs/decisions/086): how an item with no weight of its own is packed, so a
+     * booking never waits on the catalogue. Null weight: no default, such an item must be weighed first.
+     */
+    defaultItemWeightGrams: integer("default_item_weight_grams"),
+    defaultItemLengthCm: integer("default_item_length_cm"),
+    defaultItemBreadthCm: integer("default_item_breadth_cm"),
+    defaultItemHeightCm: integer("default_item_height_cm"),
     updatedBy: text("updated_by"),
     ...timestamps,
   },
@@ -1025,6 +1033,10 @@ export const shopSettings = pgTable(
     check(
       "shop_settings_free_shipping_basis",
       sql`${table.freeShippingBasis} in ('after_discount', 'before_discount')`,
+    ),
+    check(
+      "shop_settings_default_item_size",
+      sql`coalesce(${table.defaultItemWeightGrams}, 1) > 0 and coalesce(${table.defaultItemLengthCm}, 1) > 0 and coalesce(${table.defaultItemBreadthCm}, 1) > 0 and coalesce(${table.defaultItemHeightCm}, 1) > 0`,
     ),
   ],
 );

@@ -5,12 +5,14 @@ import { normalizeMobile } from "../../common/india.ts";
 import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import {
+  type DefaultItemSize,
   type DeliveryRequest,
   FINAL_SHIPMENT_STATUSES,
   type Parcel,
   packParcel,
   type ShipmentStatus,
 } from "../../common/shipping.ts";
+import { WEIGHTS_PAGE } from "../../common/weights.ts";
 import {
   combos,
   orderEvents,
@@ -19,6 +21,7 @@ import {
   products,
   shipmentScans,
   shipments,
+  shopSettings,
   users,
 } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -65,8 +68,30 @@ async function findOrder(deps: Deps, number: string) {
   return order;
 }
 
-/** The order's parcel by the packing rule, from its products' and combos' weights and sizes now. */
-export async function parcelForOrder(deps: Deps, orderId: string): Promise<Parcel> {
+/** The shop's default parcel, for items with no weight of their own (docs/decisions/086). */
+export async function readDefaultItemSize(db: Pick<Deps["db"], "select">): Promise<DefaultItemSize> {
+  const [row] = await db
+    .select({
+      weightGrams: shopSettings.defaultItemWeightGrams,
+      lengthCm: shopSettings.defaultItemLengthCm,
+      breadthCm: shopSettings.defaultItemBreadthCm,
+      heightCm: shopSettings.defaultItemHeightCm,
+    })
+    .from(shopSettings)
+    .where(eq(shopSettings.id, 1));
+  return row ?? { weightGrams: null, lengthCm: null, breadthCm: null, heightCm: null };
+}
+
+/**
+ * The order's parcel by the packing rule, from its products' and combos' weights and sizes now, items with
+ * none packed as the shop's default parcel; `weighedGrams`, when staff weighed the packed parcel, stands for
+ * the weight (the box stays as packed).
+ */
+export async function parcelForOrder(
+  deps: Deps,
+  orderId: string,
+  weighedGrams?: number,
+): Promise<{ parcel: Parcel; byDefault: string[] }> {
   const lines = await deps.db
     .select({
       name: orderLines.name,
@@ -81,29 +106,29 @@ export async function parcelForOrder(deps: Deps, orderId: string): Promise<Parce
     .leftJoin(combos, and(eq(orderLines.kind, "combo"), eq(combos.id, orderLines.itemId)))
     .where(eq(orderLines.orderId, orderId))
     .orderBy(orderLines.position);
-  const packed = packParcel(lines);
+  const packed = packParcel(lines, { fallback: await readDefaultItemSize(deps.db), weighedGrams });
   if ("missingWeight" in packed) {
     throw httpError(
       422,
       "weight_missing",
-      `Set the weight of ${packed.missingWeight.join(", ")} in the catalogue editor first: couriers price by weight.`,
+      `Set the weight of ${packed.missingWeight.join(", ")} on the Weights page (${WEIGHTS_PAGE}), or a default parcel for items without one, first: couriers price by weight.`,
     );
   }
-  return packed.parcel;
+  return packed;
 }
 
 /** Couriers serving the order's PIN for its parcel, cheapest and fastest marked. */
-export async function courierChoices(deps: Deps, number: string) {
+export async function courierChoices(deps: Deps, number: string, weighedGrams?: number) {
   const courier = requireCourier(deps);
   const order = await findOrder(deps, number);
-  const parcel = await parcelForOrder(deps, order.id);
+  const { parcel, byDefault } = await parcelForOrder(deps, order.id, weighedGrams);
   const options = await courier.couriersFor({
     pin: order.shipPin,
     parcel,
     cod: order.paymentMethod === "cod",
     declaredValuePaise: order.totalPaise,
   });
-  return { parcel, couriers: markChoices(options) };
+  return { parcel, byDefault, couriers: markChoices(options) };
 }
 
 export function markChoices(options: CourierOption[]) {
@@ -134,10 +159,11 @@ export async function bookShipment(
   number: string,
   choice: { courierId: string } | { rule: CourierRule },
   actorUserId: string | null,
+  weighedGrams?: number,
 ): Promise<{ shipment: ShipmentRow; alreadyBooked: boolean }> {
   const courier = requireCourier(deps);
   const order = await findOrder(deps, number);
-  const parcel = await parcelForOrder(deps, order.id);
+  const { parcel } = await parcelForOrder(deps, order.id, weighedGrams);
 
   const reservation = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");

@@ -9,12 +9,14 @@ import { guestOrderTokenSchema, orderNumberSchema } from "../../common/schemas/o
 import {
   bookSchema,
   bulkSchema,
+  couriersQuery,
   labelsQuery,
   ownerNdrSchema,
   parcelItemParam,
   parcelSizeSchema,
   type ShopperAttempt,
   shopperAttemptSchema,
+  weightsSchema,
 } from "../../common/schemas/shipping.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
 import { receiveRto } from "../cod/rto.ts";
@@ -37,6 +39,7 @@ import {
 // The webhook's path (request-guards.ts TRACKING_WEBHOOK_PATH) avoids "shiprocket", "kartrocket", "sr" and
 // "kr": Shiprocket refuses webhook URLs holding them.
 import { type ShiprocketScan, toTrackingScan } from "./shiprocket.ts";
+import { readWeights, saveWeights, weightsSummary } from "./weights.ts";
 
 const pdf = (bytes: Uint8Array, name: string) =>
   new Response(Buffer.from(bytes), {
@@ -63,7 +66,13 @@ export function adminShippingRoutes(deps: Deps) {
         c.set("admin", admin);
         await next();
       })
-      .get("/", (c) => c.json({ connected: deps.courier !== null, service: deps.courier?.name ?? null }))
+      .get("/", async (c) =>
+        c.json({
+          connected: deps.courier !== null,
+          service: deps.courier?.name ?? null,
+          weights: await weightsSummary(deps.db),
+        }),
+      )
       // Orders ready for a courier: confirmed or packed, with no live parcel; oldest first, as they are packed.
       .get("/ready", async (c) => {
         const rows = await deps.db
@@ -128,9 +137,20 @@ export function adminShippingRoutes(deps: Deps) {
           shipment: await shipmentView(deps, await orderId(deps, c.req.valid("param").number)),
         });
       })
-      .get("/orders/:number/couriers", validate("param", orderNumberSchema), async (c) => {
-        return c.json(await courierChoices(deps, c.req.valid("param").number));
-      })
+      // The Weights page: the default parcel and every item's weight and box, saved at once (decision 086).
+      .get("/weights", async (c) => c.json(await readWeights(deps.db)))
+      .put("/weights", validate("json", weightsSchema), async (c) =>
+        c.json(await saveWeights(deps.db, c.req.valid("json"), c.get("admin"))),
+      )
+      .get(
+        "/orders/:number/couriers",
+        validate("param", orderNumberSchema),
+        validate("query", couriersQuery),
+        async (c) => {
+          const { weighedGrams } = c.req.valid("query");
+          return c.json(await courierChoices(deps, c.req.valid("param").number, weighedGrams));
+        },
+      )
       .post(
         "/orders/:number/book",
         validate("param", orderNumberSchema),
@@ -143,6 +163,7 @@ export function adminShippingRoutes(deps: Deps) {
             number,
             body.courierId ? { courierId: body.courierId } : { rule: body.rule ?? "cheapest" },
             c.get("adminId"),
+            body.weighedGrams,
           );
           const view = await shipmentView(deps, await orderId(deps, number));
           return c.json({ shipment: view, alreadyBooked }, alreadyBooked ? 200 : 201);

@@ -365,7 +365,7 @@ describe("booking a courier", () => {
       const staff = await signUpViaApp(bare.app, "staff.bare@prakriti.example");
       await makeAdmin(bare, staff);
       const response = await callApi(bare.app, "GET", "/api/admin/shipping", { as: staff });
-      expect(response.body).toEqual({ connected: false, service: null });
+      expect(response.body).toMatchObject({ connected: false, service: null });
     } finally {
       await bare.close();
     }
@@ -694,5 +694,109 @@ describe("the fake follows Shiprocket's documentation, not the shop", () => {
 
   it("heard from the shop, in every test above, only fields Shiprocket documents", () => {
     expect(fake.undocumented).toEqual([]);
+  });
+});
+
+describe("a booking never surprises (docs/decisions/086)", () => {
+  const weights = (body?: unknown) =>
+    callApi(shop.app, body === undefined ? "GET" : "PUT", "/api/admin/shipping/weights", { as: admin, body });
+  const noDefault = { weightGrams: null, lengthCm: null, breadthCm: null, heightCm: null };
+  const couriers = (number: string, query = "") =>
+    callApi(shop.app, "GET", `/api/admin/shipping/orders/${number}/couriers${query}`, { as: admin });
+
+  it("packs an item with no weight as the shop's default parcel, once one is set on the Weights page", async () => {
+    const number = await readyOrder();
+    await shop.db.update(products).set({ weightGrams: null, heightCm: null }).where(eq(products.slug, SLUG));
+    try {
+      const refused = await couriers(number);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({
+        error: {
+          code: "weight_missing",
+          message: expect.stringContaining(
+            "on the Weights page (/admin/shipping/weights), or a default parcel",
+          ),
+        },
+      });
+
+      const page = await weights();
+      expect(page.status).toBe(200);
+      const listed = (page.body as { items: { id: string; weightGrams: number | null }[] }).items;
+      // What a booking would stop at comes first.
+      expect(listed[0]).toMatchObject({ weightGrams: null });
+      expect(listed.some((item) => item.id === SLUG)).toBe(true);
+
+      const saved = await weights({
+        defaultItem: { weightGrams: 250, lengthCm: 15, breadthCm: 10, heightCm: 8 },
+        items: [],
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({
+        defaultItem: { weightGrams: 250, lengthCm: 15, breadthCm: 10, heightCm: 8 },
+      });
+      const priced = await couriers(number);
+      expect(priced.status).toBe(200);
+      // One jar of the default 250 g and the box's 150 g; its own 6 × 6 cm stand, the default's height fills in.
+      expect(priced.body).toMatchObject({
+        parcel: { weightGrams: 400, lengthCm: 10, breadthCm: 10, heightCm: 8 },
+        byDefault: ["Coconut Oil"],
+      });
+      expect((await book(number, { rule: "cheapest" })).status).toBe(201);
+      const [booked] = fake.shipments.filter((each) => each.created.order_id === `${number}`);
+      expect(booked?.weightKg).toBe(0.4);
+    } finally {
+      await shop.db.update(products).set({ weightGrams: 220, heightCm: 16 }).where(eq(products.slug, SLUG));
+      await weights({ defaultItem: noDefault, items: [] });
+    }
+  });
+
+  it("books at the weight staff weighed the parcel at, priced at it first", async () => {
+    const number = await readyOrder();
+    const priced = await couriers(number, "?weighedGrams=1800");
+    expect(priced.status).toBe(200);
+    expect(priced.body).toMatchObject({ parcel: { weightGrams: 1800 }, byDefault: [] });
+    expect((await couriers(number, "?weighedGrams=0")).status).toBe(400);
+    expect((await couriers(number, "?weighedGrams=heavy")).status).toBe(400);
+    const response = await book(number, { rule: "cheapest", weighedGrams: 1800 });
+    expect(response.status).toBe(201);
+    expect((response.body as { shipment: { weightGrams: number } }).shipment.weightGrams).toBe(1800);
+    const [booked] = fake.shipments.filter((each) => each.created.order_id === `${number}`);
+    expect(booked?.weightKg).toBe(1.8);
+  });
+
+  it("saves the whole page at once or not at all, strictly, for staff only", async () => {
+    const before = (await weights()).body as { items: { id: string; weightGrams: number | null }[] };
+    const unknown = await weights({
+      defaultItem: { weightGrams: 300, lengthCm: null, breadthCm: null, heightCm: null },
+      items: [
+        { kind: "product", id: SLUG, weightGrams: 999, lengthCm: 6, breadthCm: 6, heightCm: 16 },
+        {
+          kind: "product",
+          id: "no-such-oil",
+          weightGrams: 100,
+          lengthCm: null,
+          breadthCm: null,
+          heightCm: null,
+        },
+      ],
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({
+      error: { code: "not_found", message: "There is no product no-such-oil: nothing was saved." },
+    });
+    expect(await weights()).toMatchObject({ body: before });
+
+    const zero = await weights({ defaultItem: { ...noDefault, weightGrams: 0 }, items: [] });
+    expect(zero.status).toBe(400);
+    expect(zero.body).toMatchObject({
+      error: {
+        code: "invalid_request",
+        fields: { "defaultItem.weightGrams": "Weight must be more than 0." },
+      },
+    });
+    expect((await weights({ defaultItem: noDefault })).status).toBe(400);
+
+    const shopper = await callApi(shop.app, "GET", "/api/admin/shipping/weights", { as: meera });
+    expect(shopper.status).toBe(403);
   });
 });

@@ -7,6 +7,7 @@ export const adminScreens: RouteObject[] = [
   screen("orders/:number", () => import("./admin-order.tsx")),
   screen("stock", () => import("./admin-stock.tsx")),
   screen("shipping", () => import("./admin-shipping.tsx")),
+  screen("shipping/weights", () => import("./admin-weights.tsx")),
   screen("cod", () => import("./admin-cod.tsx")),
   screen("cod/rules", () => import("./admin-cod-rules.tsx")),
   screen("cod/returns", () => import("./admin-cod-returns.tsx")),

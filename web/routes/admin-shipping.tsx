@@ -5,8 +5,10 @@ import { formatRupees } from "../../common/money.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { type DeliveryRequest, SHIPMENT_STATUS_LABELS, type ShipmentStatus } from "../../common/shipping.ts";
+import { WEIGHTS_PAGE, type WeightsSummary } from "../../common/weights.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
+import { Notice } from "../components/notice.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { DeliveryRequestNote } from "../features/shipping/delivery-request-note.tsx";
@@ -50,7 +52,9 @@ type BulkResult = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminUser(request);
-  const shipping = await api<{ connected: boolean; service: string | null }>("/admin/shipping");
+  const shipping = await api<{ connected: boolean; service: string | null; weights: WeightsSummary }>(
+    "/admin/shipping",
+  );
   if (!shipping.connected) return { ...shipping, ready: [] as ReadyOrder[], waiting: [] as WaitingParcel[] };
   const [ready, waiting] = await Promise.all([
     api<{ orders: ReadyOrder[] }>("/admin/shipping/ready"),
@@ -66,7 +70,7 @@ const checkClass = "size-5 shrink-0 accent-brand-700";
 
 /** The shipping desk: book the orders that are ready (together, labels in one PDF) and settle failed deliveries. */
 export function Component() {
-  const { connected, service, ready, waiting } = useLoaderData<typeof loader>();
+  const { connected, service, weights, ready, waiting } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [selected, setSelected] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -128,6 +132,7 @@ export function Component() {
     <div>
       <h1 className="font-serif text-3xl font-semibold">Shipping</h1>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Couriers booked through {service}.</p>
+      <ParcelWeights weights={weights} />
       <ResultMessage message={message} />
 
       {results && (
@@ -353,3 +358,33 @@ function WaitingCard({
 }
 
 export const handle: RouteHandle = { meta: privatePage("Admin: shipping") };
+
+/** What a booking will weigh items at: the default parcel, or the items that would stop it (decision 086). */
+function ParcelWeights({ weights }: { weights: WeightsSummary }) {
+  const { defaultItem, unweighed } = weights;
+  const items = `${unweighed} ${unweighed === 1 ? "item" : "items"} on sale`;
+  const link = (
+    <Link to={WEIGHTS_PAGE} className="font-medium underline">
+      {unweighed > 0 ? "Set weights" : "Weights"}
+    </Link>
+  );
+  if (!defaultItem.weightGrams && unweighed > 0) {
+    return (
+      <Notice tone="info" className="mt-3">
+        {items} {unweighed === 1 ? "has" : "have"} no weight, and there is no default parcel: an order with{" "}
+        {unweighed === 1 ? "it" : "one of them"} cannot be booked until it is weighed. {link}
+      </Notice>
+    );
+  }
+  const box = [defaultItem.lengthCm, defaultItem.breadthCm, defaultItem.heightCm].every(Boolean)
+    ? ` in a ${defaultItem.lengthCm} × ${defaultItem.breadthCm} × ${defaultItem.heightCm} cm box`
+    : "";
+  return (
+    <p className="mt-2 text-sm">
+      {defaultItem.weightGrams
+        ? `An item with no weight of its own is packed as ${defaultItem.weightGrams} g${box}${unweighed > 0 ? ` (${items} without one)` : ""}. `
+        : "Every item on sale has its weight. "}
+      {link}
+    </p>
+  );
+}

@@ -1,10 +1,13 @@
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router";
 import { formatRupees } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
-import type { CourierChoice, ShipmentView } from "../../../common/shipping.ts";
+import type { CourierChoice, Parcel, ShipmentView } from "../../../common/shipping.ts";
+import { WEIGHTS_PAGE } from "../../../common/weights.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Dialog } from "../../components/dialog.tsx";
+import { Field, Input } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { useRequest } from "../../lib/use-request.ts";
@@ -12,7 +15,7 @@ import { DeliveryRequestNote } from "./delivery-request-note.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
 import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
 
-type Choices = { couriers: CourierChoice[]; parcel: { weightGrams: number } };
+type Choices = { couriers: CourierChoice[]; parcel: Parcel; byDefault: string[] };
 
 const errorText = (caught: unknown) => (isApiError(caught) ? caught.message : "Something went wrong.");
 
@@ -178,10 +181,20 @@ export function AdminShipmentPanel({
       )}
       {error && (
         <Notice tone="error" className="mt-3">
-          {error}
+          {error} <WeightsLink error={error} />
         </Notice>
       )}
     </section>
+  );
+}
+
+/** A booking refused for want of a weight names the Weights page: the way there, one tap (decision 086). */
+function WeightsLink({ error }: { error: string }) {
+  if (!error.includes(WEIGHTS_PAGE)) return null;
+  return (
+    <Link to={WEIGHTS_PAGE} className="font-medium underline">
+      Open the Weights page
+    </Link>
   );
 }
 
@@ -199,17 +212,33 @@ function BookDialog({
   onClose: () => void;
   onBooked: (message: string) => void;
 }) {
-  const cheapest = choices?.couriers.find((courier) => courier.cheapest)?.courierId ?? null;
+  // Priced again at the weight staff weighed the packed parcel at; booked at it too.
+  const [reweighed, setReweighed] = useState<{ grams: number; choices: Choices } | null>(null);
+  const [weighedText, setWeighedText] = useState("");
+  const shown = reweighed?.choices ?? choices;
+  const cheapest = shown?.couriers.find((courier) => courier.cheapest)?.courierId ?? null;
   const [picked, setPicked] = useState<string | null>(null);
   const chosen = picked ?? cheapest;
   const { busy, error, run } = useRequest(errorText);
+
+  async function reprice(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const grams = Number(weighedText);
+    await run(async () => {
+      const priced = await api<Choices>(
+        `/admin/shipping/orders/${number}/couriers?weighedGrams=${encodeURIComponent(weighedText.trim())}`,
+      );
+      setReweighed({ grams, choices: priced });
+      setPicked(null);
+    });
+  }
 
   async function book() {
     if (!chosen || busy) return;
     await run(async () => {
       const answer = await api<{ shipment: ShipmentView }>(`/admin/shipping/orders/${number}/book`, {
         method: "POST",
-        body: { courierId: chosen },
+        body: { courierId: chosen, ...(reweighed ? { weighedGrams: reweighed.grams } : {}) },
       });
       onBooked(`Booked with ${answer.shipment.courier}, AWB ${answer.shipment.awb}. Print the label.`);
     });
@@ -217,13 +246,44 @@ function BookDialog({
 
   return (
     <Dialog open={open} title={`Book a courier for ${number}`} onClose={onClose}>
-      {choices && (
+      {shown && (
+        <form onSubmit={reprice} className="mb-3 flex flex-wrap items-end gap-2" aria-label="Weighed parcel">
+          <Field label="Weighed the packed parcel? Its weight (g)" className="grow">
+            <Input
+              type="number"
+              inputMode="numeric"
+              min="1"
+              max="30000"
+              step="1"
+              value={weighedText}
+              onChange={(event) => setWeighedText(event.target.value)}
+            />
+          </Field>
+          <Button type="submit" variant="secondary" disabled={busy || weighedText.trim() === ""}>
+            Price at this weight
+          </Button>
+        </form>
+      )}
+      {shown && (
         <fieldset>
           <legend className="text-sm">
-            Parcel of {choices.parcel.weightGrams} g. Couriers serving the PIN:
+            Parcel of {shown.parcel.weightGrams} g{reweighed ? " as weighed" : ""}, {shown.parcel.lengthCm} ×{" "}
+            {shown.parcel.breadthCm} × {shown.parcel.heightCm} cm.
+            {shown.byDefault.length > 0 && (
+              <>
+                {" "}
+                {shown.byDefault.join(", ")} packed as the default parcel (no weight of{" "}
+                {shown.byDefault.length === 1 ? "its" : "their"} own:{" "}
+                <Link to={WEIGHTS_PAGE} className="underline">
+                  set it
+                </Link>
+                ).
+              </>
+            )}{" "}
+            Couriers serving the PIN:
           </legend>
           <ul className="mt-2 space-y-2">
-            {choices.couriers.map((courier) => (
+            {shown.couriers.map((courier) => (
               <li key={courier.courierId}>
                 <label className="flex cursor-pointer items-start gap-3 rounded-md border border-stone-200 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40">
                   <input
@@ -262,7 +322,7 @@ function BookDialog({
       )}
       {error && (
         <Notice tone="error" className="mt-3">
-          {error}
+          {error} <WeightsLink error={error} />
         </Notice>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">

@@ -1,0 +1,143 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../server/db/client.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { type FakeShiprocket, startFakeShiprocket } from "../fake-shiprocket.ts";
+import {
+  type ColorScheme,
+  launchBrowser,
+  newContext,
+  type Shop,
+  screenshotLightAndDark,
+  startShop,
+  type Viewport,
+} from "../fixtures.ts";
+import { putInCart, TEST_ADDRESS } from "../orders.ts";
+
+/**
+ * Issue 41, point 3 (docs/decisions/086): the first booking on a new shop, whose catalogue has no weights. The
+ * Shipping desk says so and links to the Weights page; the owner sets a default parcel there; the booking
+ * dialog names the items packed by it, prices the parcel again at the weight she weighed, and books it.
+ */
+let fake: FakeShiprocket;
+let shop: Shop;
+let browser: Browser;
+let owner: TestAccount;
+let shopper: TestAccount;
+let db: ReturnType<typeof createDb>;
+let addressId: string;
+
+async function apiAs(account: TestAccount, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${shop.url}${path}`, {
+    method,
+    headers: {
+      Cookie: account.cookie,
+      Origin: shop.url,
+      "Content-Type": "application/json",
+      "Idempotency-Key": crypto.randomUUID(),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function confirmedOrder(): Promise<string> {
+  await putInCart(db.db, shopper.userId, [{ itemId: "coconut-oil", quantity: 2 }]);
+  const placed = await apiAs(shopper, "POST", "/api/orders", { addressId, paymentMethod: "cod" });
+  const number = placed.order.number as string;
+  await apiAs(owner, "POST", `/api/admin/orders/${number}/status`, { status: "confirmed" });
+  return number;
+}
+
+async function ownerPage(viewport: Viewport, colorScheme: ColorScheme): Promise<Page> {
+  const context = await newContext(browser, shop, { viewport, colorScheme });
+  await signInContext(context, shop.url, owner);
+  return context.newPage();
+}
+
+beforeAll(async () => {
+  fake = await startFakeShiprocket();
+  [shop, browser] = await Promise.all([
+    startShop({ env: { ADMIN_EMAILS: "owner.first@example.in", ...fake.env } }),
+    launchBrowser(),
+  ]);
+  owner = await signUpViaHttp(shop.url, "owner.first@example.in");
+  shopper = await signUpViaHttp(shop.url, "asha.first@example.in");
+  db = createDb(shop.databaseUrl ?? "", { max: 2 });
+  addressId = (await apiAs(shopper, "POST", "/api/addresses", TEST_ADDRESS)).address.id;
+}, 120_000);
+afterAll(async () => {
+  await db?.pool.end();
+  await browser?.close();
+  await shop?.stop();
+  await fake?.stop();
+});
+
+describe("the first booking on a new shop, whose products have no weight", () => {
+  it("is led from the Shipping desk to one Weights page, and books at the default parcel and then as weighed (375 px)", async () => {
+    const page = await ownerPage("phone", "light");
+    await page.goto("/admin/shipping");
+    await page.getByRole("heading", { name: "Shipping", level: 1 }).waitFor();
+    const warning = page.getByText(/items on sale have no weight, and there is no default parcel/);
+    await warning.waitFor();
+    await page.getByRole("link", { name: "Set weights" }).click();
+
+    await page.getByRole("heading", { name: "Weights", level: 1 }).waitFor();
+    await screenshotLightAndDark(page, "weights-phone");
+    const form = page.getByRole("form", { name: "Weights" });
+    await form.getByLabel("Default parcel: weight (g)").fill("250");
+    await form.getByLabel("Default parcel: length (cm)").fill("15");
+    await form.getByLabel("Default parcel: breadth (cm)").fill("10");
+    await form.getByLabel("Default parcel: height (cm)").fill("8");
+    await form.getByLabel("Face Glow Oil: weight (g)").fill("90");
+    await form.getByText("Not saved yet").waitFor();
+    await form.getByRole("button", { name: "Save weights" }).click();
+    await form.getByText(/^Saved\. \d+ without a weight are packed as the default parcel\.$/).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Weights", level: 1 }).waitFor();
+    expect(await page.getByLabel("Default parcel: weight (g)").inputValue()).toBe("250");
+    expect(await page.getByLabel("Face Glow Oil: weight (g)").inputValue()).toBe("90");
+
+    await page.getByRole("link", { name: "← Shipping" }).click();
+    await page
+      .getByText(/An item with no weight of its own is packed as 250 g in a 15 × 10 × 8 cm box/)
+      .waitFor();
+
+    const number = await confirmedOrder();
+    await page.goto(`/admin/orders/${number}`);
+    await page.getByRole("button", { name: "Book shipment" }).click();
+    const dialog = page.getByRole("dialog", { name: `Book a courier for ${number}` });
+    // Two jars at the default 250 g, with the box's 150 g.
+    await dialog
+      .getByText(/Parcel of 650 g, 15 × 10 × 16 cm\. Coconut Oil packed as the default parcel/)
+      .waitFor();
+    await screenshotLightAndDark(page, "booking-default-parcel-phone");
+
+    await dialog.getByLabel("Weighed the packed parcel? Its weight (g)").fill("900");
+    await dialog.getByRole("button", { name: "Price at this weight" }).click();
+    await dialog.getByText(/Parcel of 900 g as weighed/).waitFor();
+    await dialog.getByRole("button", { name: "Book courier" }).click();
+    await page.getByText(/Booked with .+, AWB /).waitFor();
+    const [booked] = fake.shipments.filter((each) => each.created.order_id === number);
+    expect(booked?.weightKg).toBe(0.9);
+    await page.context().close();
+  });
+
+  it("names the Weights page, with a link, when an item has no weight and there is no default (1280 px, dark)", async () => {
+    await apiAs(owner, "PUT", "/api/admin/shipping/weights", {
+      defaultItem: { weightGrams: null, lengthCm: null, breadthCm: null, heightCm: null },
+      items: [],
+    });
+    const number = await confirmedOrder();
+    const page = await ownerPage("desktop", "dark");
+    await page.goto(`/admin/orders/${number}`);
+    await page.getByRole("button", { name: "Book shipment" }).click();
+    await page.getByText(/Set the weight of Coconut Oil on the Weights page/).waitFor();
+    await screenshotLightAndDark(page, "booking-weight-missing-desktop");
+    await page.getByRole("link", { name: "Open the Weights page" }).click();
+    await page.getByRole("heading", { name: "Weights", level: 1 }).waitFor();
+    await page.context().close();
+  });
+});
