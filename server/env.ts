@@ -42,6 +42,10 @@ const envSchema = z.object({
   // ---- WhatsApp through Meta's Cloud API (docs/decisions/065); without the token and number id, none is sent
   WHATSAPP_ACCESS_TOKEN: optional(z.string().min(1)),
   WHATSAPP_PHONE_NUMBER_ID: optional(z.string().regex(/^\d+$/, "must be the phone number's id (digits)")),
+  /** The WhatsApp Business Account's id: only `npm run check:services` reads it, to list the approved templates. */
+  WHATSAPP_BUSINESS_ACCOUNT_ID: optional(
+    z.string().regex(/^\d+$/, "must be the business account's id (digits)"),
+  ),
   /** The Meta app's secret: the webhook's X-Hub-Signature-256 is an HMAC of the body with it. */
   WHATSAPP_APP_SECRET: optional(z.string().min(1)),
   /** The token typed into the app's webhook settings; Meta sends it back when it checks the URL. */
