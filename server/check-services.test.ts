@@ -107,7 +107,7 @@ describe("npm run check:services", () => {
         `WhatsApp   NOT READY: WHATSAPP_TEMPLATE_COD_CONFIRM: "cod_confirm" (en) is PENDING, not APPROVED (WhatsApp Manager > Message templates)`,
         expect.stringMatching(
           new RegExp(
-            `^SMTP       NOT READY: 127\\.0\\.0\\.1:${smtpPort}: Invalid login: 535 .*Check SMTP_URL \\(host, port, user and password\\)\\.$`,
+            `^SMTP       NOT READY: 127\\.0\\.0\\.1:${smtpPort}: Invalid login: 535 .*\\. Check SMTP_URL \\(host, port, user and password\\)\\.$`,
           ),
         ),
         "SMS        NOT READY: Twilio refused (HTTP 401): 20003 Authenticate. Check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (Twilio Console > Account Info).",

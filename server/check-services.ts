@@ -28,7 +28,11 @@ const notConfigured = (service: string, detail: string): ServiceCheck => ({
   state: "not configured",
   detail,
 });
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** The error's message as a sentence, so the advice after it reads apart. */
+const messageOf = (error: unknown) => {
+  const message = (error instanceof Error ? error.message : String(error)).trim();
+  return /[.!?]$/.test(message) ? message : `${message}.`;
+};
 
 async function checkShiprocket(env: Env): Promise<ServiceCheck> {
   const name = "Shiprocket";
@@ -208,7 +212,7 @@ async function checkSms(env: Env): Promise<ServiceCheck> {
   } catch (error) {
     return notReady(
       name,
-      `${messageOf(error)}. Check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (Twilio Console > Account Info).`,
+      `${messageOf(error)} Check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (Twilio Console > Account Info).`,
     );
   }
   const ids = Object.values(TWILIO_DLT_TEMPLATES)
