@@ -42,6 +42,10 @@ const envSchema = z.object({
   // ---- WhatsApp through Meta's Cloud API (docs/decisions/065); without the token and number id, none is sent
   WHATSAPP_ACCESS_TOKEN: optional(z.string().min(1)),
   WHATSAPP_PHONE_NUMBER_ID: optional(z.string().regex(/^\d+$/, "must be the phone number's id (digits)")),
+  /** The WhatsApp Business Account's id: only `npm run check:services` reads it, to list the approved templates. */
+  WHATSAPP_BUSINESS_ACCOUNT_ID: optional(
+    z.string().regex(/^\d+$/, "must be the business account's id (digits)"),
+  ),
   /** The Meta app's secret: the webhook's X-Hub-Signature-256 is an HMAC of the body with it. */
   WHATSAPP_APP_SECRET: optional(z.string().min(1)),
   /** The token typed into the app's webhook settings; Meta sends it back when it checks the URL. */
@@ -180,6 +184,16 @@ const envSchema = z.object({
   /** The sender: a Twilio number in E.164 (+1...), an alphanumeric sender id, or a Messaging Service (MG...). */
   TWILIO_FROM: optional(z.string().min(1)),
   TWILIO_API_BASE: blankIsDefault(z.url().default("https://api.twilio.com")),
+  /**
+   * India's DLT registration, required with Twilio (README, "SMS to Indian numbers"): the brand's principal
+   * entity (PE) id and the ids of the two content templates the shop's texts match. Twilio's Messages API takes
+   * no DLT parameter; the ids go to Twilio on its India sender ID registration form.
+   */
+  TWILIO_DLT_ENTITY_ID: optional(z.string().regex(/^\d+$/, "must be the DLT entity (PE) id: digits only")),
+  TWILIO_DLT_SIGN_IN_TEMPLATE_ID: optional(
+    z.string().regex(/^\d+$/, "must be a DLT template id: digits only"),
+  ),
+  TWILIO_DLT_ORDER_TEMPLATE_ID: optional(z.string().regex(/^\d+$/, "must be a DLT template id: digits only")),
   // ---- Operations
   /** Connections each instance keeps to PostgreSQL at most. */
   DB_POOL_MAX: blankIsDefault(z.coerce.number().int().min(2).default(10)),
@@ -303,6 +317,8 @@ const productionRules = envSchema.superRefine((env, context) => {
       path: [missing[0] ?? "TWILIO_ACCOUNT_SID"],
       message: `set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM together (missing ${missing.join(", ")})`,
     });
+  } else if (twilio.every(Boolean)) {
+    for (const issue of twilioDltIssues(env)) context.addIssue({ code: "custom", ...issue });
   }
   // A half-configured provider would show a button that can only fail.
   for (const provider of ["GOOGLE", "FACEBOOK", "GITHUB", "TWITTER"] as const) {
@@ -318,6 +334,42 @@ const productionRules = envSchema.superRefine((env, context) => {
     }
   }
 });
+
+/**
+ * What Twilio lacks to reach Indian numbers under TRAI's DLT rules. Indian operators deliver only messages from
+ * a DLT-registered sender header whose text matches a DLT-registered template; Twilio carries them once the
+ * header, entity id and templates are registered with it (its India sender ID registration), and overwrites a
+ * numeric sender with a random short code (twilio.com/guidelines/in/sms), so a phone number cannot be the sender.
+ */
+export function twilioDltIssues(env: {
+  TWILIO_FROM?: string | undefined;
+  TWILIO_DLT_ENTITY_ID?: string | undefined;
+  TWILIO_DLT_SIGN_IN_TEMPLATE_ID?: string | undefined;
+  TWILIO_DLT_ORDER_TEMPLATE_ID?: string | undefined;
+}): { path: string[]; message: string }[] {
+  const issues: { path: string[]; message: string }[] = [];
+  const names = [
+    "TWILIO_DLT_ENTITY_ID",
+    "TWILIO_DLT_SIGN_IN_TEMPLATE_ID",
+    "TWILIO_DLT_ORDER_TEMPLATE_ID",
+  ] as const;
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length) {
+    issues.push({
+      path: [missing[0] ?? "TWILIO_DLT_ENTITY_ID"],
+      message: `Twilio SMS to Indian numbers need the brand's DLT registration: set ${missing.join(", ")} (README, "SMS to Indian numbers")`,
+    });
+  }
+  const from = env.TWILIO_FROM ?? "";
+  if (from && !/^MG[0-9a-fA-F]{32}$/.test(from) && !/^[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$/.test(from)) {
+    issues.push({
+      path: ["TWILIO_FROM"],
+      message:
+        "must be the DLT-registered sender header (letters, e.g. PRKRTI) or a Messaging Service (MG...) holding it: Twilio replaces a number with a random short code on Indian phones",
+    });
+  }
+  return issues;
+}
 
 /** Parses the environment once; a bad value yields a readable list instead of a stack trace. */
 /**

@@ -59,3 +59,20 @@ function createTransportMailer(env: Env, shopName: () => Promise<string>): Maile
     },
   };
 }
+
+/**
+ * Connects to SMTP_URL and says EHLO (and signs in, when the URL carries a user), sending no mail: nodemailer's
+ * verify(), for `npm run check:services`. Throws the server's answer.
+ */
+export async function verifySmtp(smtpUrl: string): Promise<void> {
+  const url = new URL(smtpUrl);
+  // A port that swallows the connection answers nothing; ten seconds is long enough for any mail server.
+  url.searchParams.set("connectionTimeout", "10000");
+  url.searchParams.set("greetingTimeout", "10000");
+  const transport = nodemailer.createTransport(url.toString());
+  try {
+    await transport.verify();
+  } finally {
+    transport.close();
+  }
+}

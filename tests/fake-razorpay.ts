@@ -12,7 +12,9 @@ import { readJson } from "./fake-http.ts";
  * Sources: razorpay.com/docs/api/orders/create (amount in paise, at least 100, currency), /docs/api/refunds/
  * create-normal (POST /v1/payments/:id/refund; amount, receipt; refused beyond what is left of the payment) and
  * fetch-multiple-refund-payment (GET /v1/payments/:id/refunds: a collection of items with id, amount,
- * payment_id, receipt, status), /docs/payments/server-integration/nodejs/integration-steps (the signatures).
+ * payment_id, receipt, status), /docs/api/orders/fetch-all (GET /v1/orders?count=: a collection of orders, used
+ * read-only by `npm run check:services`), /docs/payments/server-integration/nodejs/integration-steps (the
+ * signatures). A wrong key is answered 401 with error.code BAD_REQUEST_ERROR, "Authentication failed".
  */
 export type FakeRazorpay = {
   url: string;
@@ -83,6 +85,16 @@ export async function startFakeRazorpay(): Promise<FakeRazorpay> {
       if (!authorised(request)) {
         return send(response, 401, {
           error: { code: "BAD_REQUEST_ERROR", description: "Authentication failed" },
+        });
+      }
+      if (request.method === "GET" && path === "/v1/orders") {
+        // Fetch All Orders: a collection, newest first, `count` of them (10 unless asked).
+        const count = Number(new URL(request.url ?? "/", "http://fake").searchParams.get("count") ?? 10);
+        const items = [...orders.values()].reverse().slice(0, count);
+        return send(response, 200, {
+          entity: "collection",
+          count: items.length,
+          items: items.map((order) => ({ ...order, entity: "order", currency: "INR" })),
         });
       }
       if (request.method === "POST" && path === "/v1/orders") {

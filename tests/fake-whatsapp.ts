@@ -9,6 +9,9 @@ export const FAKE_WHATSAPP = {
   appSecret: "fake-whatsapp-app-secret",
   verifyToken: "fake-verify-token",
   templates: { codConfirm: "cod_confirm", orderUpdate: "order_update" },
+  businessAccountId: "102290129340398",
+  displayPhoneNumber: "+91 98765 00000",
+  verifiedName: "Prakriti Naturals",
 };
 
 /** The settings a shop needs to speak to this fake (WHATSAPP_API_URL is `base`). */
@@ -20,6 +23,7 @@ export const whatsAppEnv = (base: string) => ({
   WHATSAPP_API_URL: base,
   WHATSAPP_TEMPLATE_COD_CONFIRM: FAKE_WHATSAPP.templates.codConfirm,
   WHATSAPP_TEMPLATE_ORDER_UPDATE: FAKE_WHATSAPP.templates.orderUpdate,
+  WHATSAPP_BUSINESS_ACCOUNT_ID: FAKE_WHATSAPP.businessAccountId,
 });
 
 /** One template message the fake accepted, as the Cloud API received it. */
@@ -47,9 +51,23 @@ type TemplateComponent = {
  * components}`; it answers 200 `{messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid..."}]}`
  * or an error object `{error: {message, type, code, error_subcode?, fbtrace_id}}`: 401 with code 190 for a
  * bad token, 400 with code 132001 for a template that does not exist, 400 with code 100 for a bad parameter.
+ * Read-only, for `npm run check:services`: `GET /{phone-number-id}?fields=display_phone_number,verified_name`
+ * (the WhatsApp Business Phone Number node: id, display_phone_number, verified_name) and
+ * `GET /{waba-id}/message_templates?fields=name,status,language` (the WhatsApp Business Account's Message
+ * Templates edge: `data` of {name, status (APPROVED, PENDING, REJECTED, PAUSED, DISABLED), language, id} and
+ * `paging`), from developers.facebook.com/docs/graph-api/reference/whats-app-business-account-to-number-current-status
+ * and /docs/graph-api/reference/whats-app-business-account/message_templates; an unknown id is 400 with code 100.
+ * `templates` holds the account's templates; a test changes a status or language there.
  */
 export async function startFakeWhatsApp() {
   const messages: FakeWhatsAppMessage[] = [];
+  /** The business account's templates, as Meta lists them: all approved in English to begin with. */
+  const templates = Object.values(FAKE_WHATSAPP.templates).map((name, index) => ({
+    name,
+    status: "APPROVED",
+    language: "en",
+    id: `7${index}4562818812345`,
+  }));
   /** "500": Meta answers an error; "down": the connection is dropped. */
   const state: { outage: "500" | "down" | null; requests: number } = { outage: null, requests: 0 };
 
@@ -58,6 +76,38 @@ export async function startFakeWhatsApp() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function read(request: IncomingMessage, response: ServerResponse, pathname: string) {
+    if (request.headers.authorization !== `Bearer ${FAKE_WHATSAPP.accessToken}`) {
+      return send(
+        response,
+        401,
+        graphError("Error validating access token: invalid token", 190, "OAuthException"),
+      );
+    }
+    if (pathname === `/${FAKE_WHATSAPP.phoneNumberId}`) {
+      return send(response, 200, {
+        id: FAKE_WHATSAPP.phoneNumberId,
+        display_phone_number: FAKE_WHATSAPP.displayPhoneNumber,
+        verified_name: FAKE_WHATSAPP.verifiedName,
+      });
+    }
+    if (pathname === `/${FAKE_WHATSAPP.businessAccountId}/message_templates`) {
+      return send(response, 200, {
+        data: templates,
+        paging: { cursors: { before: "MAZDZD", after: "MjQZD" } },
+      });
+    }
+    const id = pathname.slice(1).split("/")[0];
+    send(
+      response,
+      400,
+      graphError(
+        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+        100,
+      ),
+    );
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     state.requests++;
@@ -73,7 +123,9 @@ export async function startFakeWhatsApp() {
         graphError("An unexpected error has occurred. Please retry your request later.", 2),
       );
     }
-    const path = new URL(request.url ?? "/", base).pathname.match(/^\/(\d+)\/messages$/);
+    const pathname = new URL(request.url ?? "/", base).pathname;
+    if (request.method === "GET") return read(request, response, pathname);
+    const path = pathname.match(/^\/(\d+)\/messages$/);
     if (request.method !== "POST" || !path)
       return send(response, 404, graphError("Unknown path components", 2500));
     if (request.headers.authorization !== `Bearer ${FAKE_WHATSAPP.accessToken}`) {
@@ -141,6 +193,7 @@ export async function startFakeWhatsApp() {
   return {
     base,
     messages,
+    templates,
     state,
     /** Waits until `count` messages have been accepted (the shop sends through its job queue). */
     async waitForMessages(count: number, timeoutMs = 10_000) {

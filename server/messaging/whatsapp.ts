@@ -95,6 +95,44 @@ export async function sendTemplate(config: WhatsAppConfig, message: TemplateMess
   );
 }
 
+/** A read-only Graph API call for `npm run check:services`; throws Meta's error message and code. */
+async function graphGet<T>(config: WhatsAppConfig, path: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${config.apiUrl}/${path}`, {
+      headers: { Authorization: `Bearer ${config.accessToken}` },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? (error.cause as Error | undefined)?.message || error.message : "";
+    throw whatsAppError(`WhatsApp could not be reached: ${reason}`.slice(0, 300), 0, null);
+  }
+  const body = (await response.json().catch(() => null)) as
+    | (T & { error?: { message?: string; code?: number } })
+    | null;
+  if (response.ok && body && !body.error) return body;
+  const code = typeof body?.error?.code === "number" ? body.error.code : null;
+  throw whatsAppError(
+    `Meta refused (${response.status}${code === null ? "" : `, code ${code}`}): ${body?.error?.message?.slice(0, 200) ?? "no error message"}`,
+    response.status,
+    code,
+  );
+}
+
+/** The phone number node (GET /{phone-number-id}): its display number and verified name. */
+export const fetchWhatsAppNumber = (config: WhatsAppConfig) =>
+  graphGet<{ id: string; display_phone_number?: string; verified_name?: string }>(
+    config,
+    `${config.phoneNumberId}?fields=display_phone_number,verified_name`,
+  );
+
+/** The business account's templates (GET /{waba-id}/message_templates): name, status and language of each. */
+export const fetchWhatsAppTemplates = (config: WhatsAppConfig, businessAccountId: string) =>
+  graphGet<{ data: { name: string; status: string; language: string }[] }>(
+    config,
+    `${businessAccountId}/message_templates?fields=name,status,language&limit=250`,
+  );
+
 /** 98765 43210 -> 919876543210: an Indian mobile as WhatsApp addresses it. */
 export const whatsAppNumber = (mobile: string) => `91${mobile.replace(/\D/g, "").slice(-10)}`;
 

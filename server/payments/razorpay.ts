@@ -102,13 +102,21 @@ async function callRazorpay<T>(config: RazorpayConfig, path: string, body?: unkn
       { path, status: response.status, description: data?.error?.description },
       "Razorpay refused a request",
     );
-    throw httpError(
-      502,
-      "payment_gateway_error",
-      "The payment service refused the request. Please try again.",
+    // What Razorpay said stays on the error for `npm run check:services`; the shopper sees only the message.
+    throw Object.assign(
+      httpError(502, "payment_gateway_error", "The payment service refused the request. Please try again."),
+      { upstreamStatus: response.status, upstreamDescription: data?.error?.description ?? null },
     );
   }
   return data;
+}
+
+/**
+ * Razorpay's Fetch All Orders (GET /v1/orders, `count=1`), read-only: proves the key id and secret work, for
+ * `npm run check:services`.
+ */
+export function listRazorpayOrders(config: RazorpayConfig) {
+  return callRazorpay<{ entity: string; count: number }>(config, "/v1/orders?count=1");
 }
 
 /** A Razorpay order for the amount to pay; the receipt ties it to our order number. */

@@ -198,7 +198,10 @@ export function ndrComments(action: NdrAction): string {
 }
 
 /** A Shiprocket client: the token is kept per client (per instance), renewed as it runs out. */
-export function createShiprocket(config: ShiprocketConfig): CourierService {
+/** The courier service, and the pickup address's PIN for `npm run check:services`. */
+export type ShiprocketService = CourierService & { pickupPostcode: () => Promise<string> };
+
+export function createShiprocket(config: ShiprocketConfig): ShiprocketService {
   let token: { value: string; until: number } | null = null;
   let pickupPin: string | null = null;
 
@@ -265,10 +268,11 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
       (address) => address.pickup_location === config.pickupLocation,
     );
     if (!found) {
+      const names = (answer.data?.shipping_address ?? []).map((address) => `"${address.pickup_location}"`);
       throw httpError(
         503,
         "pickup_location_unknown",
-        `Shiprocket has no pickup address named "${config.pickupLocation}". Check SHIPROCKET_PICKUP_LOCATION.`,
+        `Shiprocket has no pickup address named "${config.pickupLocation}" (it has ${names.join(", ") || "none"}). Check SHIPROCKET_PICKUP_LOCATION.`,
       );
     }
     pickupPin = String(found.pin_code);
@@ -277,6 +281,7 @@ export function createShiprocket(config: ShiprocketConfig): CourierService {
 
   return {
     name: "Shiprocket",
+    pickupPostcode,
 
     async couriersFor({ pin, parcel, cod, declaredValuePaise }) {
       const query = new URLSearchParams({

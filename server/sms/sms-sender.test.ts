@@ -6,10 +6,11 @@ import {
   FAKE_MSG91,
   FAKE_TWILIO,
   type FakeSmsProvider,
+  fakeTwilioEnv,
   startFakeSmsProvider,
 } from "../../tests/fake-sms-provider.ts";
 import { parseEnv } from "../env.ts";
-import { createSmsSender } from "./sms-sender.ts";
+import { createSmsSender, fetchTwilioAccount, matchDltTemplate } from "./sms-sender.ts";
 
 let fake: FakeSmsProvider;
 beforeAll(async () => {
@@ -20,7 +21,11 @@ beforeEach(() => {
   fake.state.outage = null;
 });
 
-const SMS = { to: "+919876543210", code: "482913", text: "482913 is your sign-in code." };
+const SMS = {
+  to: "+919876543210",
+  code: "482913",
+  text: "482913 is your Prakriti Naturals sign-in code. It works for 10 minutes. Never share it: we will never ask for it.",
+};
 const msg91 = (overrides: Record<string, string> = {}) =>
   createSmsSender(
     parseEnv({
@@ -32,16 +37,7 @@ const msg91 = (overrides: Record<string, string> = {}) =>
     }),
   );
 const twilio = (overrides: Record<string, string> = {}) =>
-  createSmsSender(
-    parseEnv({
-      NODE_ENV: "test",
-      TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
-      TWILIO_AUTH_TOKEN: FAKE_TWILIO.authToken,
-      TWILIO_FROM: FAKE_TWILIO.from,
-      TWILIO_API_BASE: fake.base,
-      ...overrides,
-    }),
-  );
+  createSmsSender(parseEnv({ NODE_ENV: "test", ...fakeTwilioEnv(fake.base), ...overrides }));
 
 describe("MSG91", () => {
   it("sends the code in the template's otp variable, to the number without its +", async () => {
@@ -89,6 +85,105 @@ describe("Twilio", () => {
     await expect(twilio().send(SMS)).rejects.toThrow(/HTTP 500/);
     fake.state.outage = "down";
     await expect(twilio().send(SMS)).rejects.toThrow(/could not be reached/);
+  });
+});
+
+describe("Twilio and India's DLT rules", () => {
+  it("sends only parameters Twilio documents, and the fake notices one it does not", async () => {
+    await twilio().send(SMS);
+    await twilio().sendNotice({
+      to: SMS.to,
+      text: "free text",
+      vars: { number: "PN-1", status: "shipped", link: "https://shop.example/orders/PN-1" },
+    });
+    expect(fake.undocumented).toEqual([]);
+    // What a shop inventing a DLT parameter would send: Twilio's Messages resource has none.
+    const form = new URLSearchParams({
+      To: SMS.to,
+      From: FAKE_TWILIO.from,
+      Body: SMS.text,
+      DltTemplateId: "1",
+    });
+    await fetch(`${fake.base}/2010-04-01/Accounts/${FAKE_TWILIO.accountSid}/Messages.json`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${FAKE_TWILIO.accountSid}:${FAKE_TWILIO.authToken}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: form.toString(),
+    });
+    expect(fake.undocumented.splice(0)).toEqual(["DltTemplateId"]);
+  });
+
+  it("sends each notice as the registered order template, whatever its free text", async () => {
+    await twilio().sendNotice({
+      to: SMS.to,
+      text: "Prakriti Naturals: order PN-1 has shipped with Delhivery, tracking DLV1.",
+      vars: { number: "PN-1", status: "shipped", link: "https://www.delhivery.com/track/package/DLV1" },
+    });
+    expect(fake.messages.at(-1)?.body).toBe(
+      "Prakriti Naturals: order PN-1 is shipped. See it: https://www.delhivery.com/track/package/DLV1",
+    );
+    expect(matchDltTemplate(fake.messages.at(-1)?.body ?? "")).toBe("orderNotice");
+  });
+
+  it("sends to an order's ten-digit delivery phone in E.164, as Twilio requires", async () => {
+    await twilio().send({ ...SMS, to: "9876543210" });
+    expect(fake.messages.at(-1)?.to).toBe("+919876543210");
+  });
+
+  it("refuses, before calling Twilio, a text that matches no registered template", async () => {
+    const requests = fake.state.requests;
+    await expect(twilio().send({ ...SMS, text: `${SMS.code} is your code` })).rejects.toThrow(
+      /matches no DLT-registered template/,
+    );
+    expect(fake.state.requests).toBe(requests);
+  });
+
+  it("the fake, like India's operators, delivers nothing from an unregistered sender or text", async () => {
+    const before = fake.messages.length;
+    const post = (body: Record<string, string>) =>
+      fetch(`${fake.base}/2010-04-01/Accounts/${FAKE_TWILIO.accountSid}/Messages.json`, {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${Buffer.from(`${FAKE_TWILIO.accountSid}:${FAKE_TWILIO.authToken}`).toString("base64")}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(body).toString(),
+      });
+    expect((await post({ To: SMS.to, From: FAKE_TWILIO.from, Body: "Your code is 123456" })).status).toBe(
+      201,
+    );
+    expect(fake.messages).toHaveLength(before);
+    expect(fake.undelivered.at(-1)?.reason).toBe("text matches no DLT-registered template");
+  });
+
+  it("refuses to start with Twilio but without the DLT ids, naming each, or with a number as sender", () => {
+    const configured = {
+      TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
+      TWILIO_AUTH_TOKEN: FAKE_TWILIO.authToken,
+      TWILIO_FROM: FAKE_TWILIO.from,
+    };
+    expect(() => parseEnv(configured)).toThrow(
+      "Twilio SMS to Indian numbers need the brand's DLT registration: set TWILIO_DLT_ENTITY_ID, TWILIO_DLT_SIGN_IN_TEMPLATE_ID, TWILIO_DLT_ORDER_TEMPLATE_ID",
+    );
+    expect(() => parseEnv({ ...fakeTwilioEnv(fake.base), TWILIO_DLT_ORDER_TEMPLATE_ID: "" })).toThrow(
+      /set TWILIO_DLT_ORDER_TEMPLATE_ID \(README/,
+    );
+    expect(() => parseEnv({ ...fakeTwilioEnv(fake.base), TWILIO_FROM: "+15005550006" })).toThrow(
+      /TWILIO_FROM: must be the DLT-registered sender header/,
+    );
+    expect(parseEnv(fakeTwilioEnv(fake.base)).TWILIO_DLT_ENTITY_ID).toBe(FAKE_TWILIO.dltEntityId);
+  });
+
+  it("reads the account (check:services), and names Twilio's error on a wrong token", async () => {
+    await expect(fetchTwilioAccount(parseEnv(fakeTwilioEnv(fake.base)))).resolves.toEqual({
+      status: "active",
+      friendlyName: "Prakriti Naturals",
+    });
+    await expect(
+      fetchTwilioAccount(parseEnv({ ...fakeTwilioEnv(fake.base), TWILIO_AUTH_TOKEN: "wrong" })),
+    ).rejects.toThrow("Twilio refused (HTTP 401): 20003 Authenticate");
   });
 });
 
@@ -162,9 +257,7 @@ describe("configuration", () => {
       parseEnv({
         MSG91_AUTH_KEY: "k",
         MSG91_TEMPLATE_ID: "t",
-        TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
-        TWILIO_AUTH_TOKEN: "x",
-        TWILIO_FROM: "+1",
+        ...fakeTwilioEnv(fake.base),
       }),
     ).toThrow(/not both/);
     expect(() => parseEnv({ TWILIO_ACCOUNT_SID: "nope" })).toThrow(/TWILIO_ACCOUNT_SID/);

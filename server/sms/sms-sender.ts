@@ -20,6 +20,52 @@ export type SmsSender = {
   sendNotice: (notice: SmsNotice) => Promise<boolean>;
 };
 
+/**
+ * The two texts the shop sends through Twilio, in the form a brand registers them on its DLT portal ({#var#} for
+ * each variable part). Indian operators deliver a message only when its text matches a template registered for
+ * its sender header, so the shop sends nothing else through Twilio; each has its template id in the env.
+ */
+export const TWILIO_DLT_TEMPLATES = {
+  signIn: {
+    idVariable: "TWILIO_DLT_SIGN_IN_TEMPLATE_ID",
+    text: "{#var#} is your {#var#} sign-in code. It works for {#var#} minutes. Never share it: we will never ask for it.",
+  },
+  orderNotice: {
+    idVariable: "TWILIO_DLT_ORDER_TEMPLATE_ID",
+    text: "{#var#}: order {#var#} is {#var#}. See it: {#var#}",
+  },
+} as const;
+export type TwilioDltTemplate = keyof typeof TWILIO_DLT_TEMPLATES;
+
+/** The template with each {#var#} filled in turn. */
+export const fillDltTemplate = (template: string, values: string[]) => {
+  let next = 0;
+  return template.replace(/\{#var#\}/g, () => values[next++] ?? "");
+};
+
+/** Which registered template a text matches, if any: the literal parts exactly, each variable non-empty. */
+export function matchDltTemplate(text: string): TwilioDltTemplate | null {
+  for (const [name, template] of Object.entries(TWILIO_DLT_TEMPLATES)) {
+    const pattern = template.text
+      .split("{#var#}")
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".+");
+    if (new RegExp(`^${pattern}$`, "s").test(text)) return name as TwilioDltTemplate;
+  }
+  return null;
+}
+
+/**
+ * A number as the providers take it, in E.164: an order's delivery phone is stored as ten digits (9876543210),
+ * which Twilio refuses (21211) and MSG91 cannot route without its country code.
+ */
+export function e164(to: string) {
+  const digits = to.replace(/\D/g, "");
+  if (/^[6-9]\d{9}$/.test(digits)) return `+91${digits}`;
+  if (/^0[6-9]\d{9}$/.test(digits)) return `+91${digits.slice(1)}`;
+  return to.startsWith("+") ? to : `+${digits}`;
+}
+
 /** A provider that does not answer in this time has failed this try; the job tries again later. */
 const PROVIDER_TIMEOUT_MS = 10_000;
 
@@ -31,8 +77,8 @@ export function smsProvider(env: Env): "msg91" | "twilio" | null {
 }
 
 /**
- * Whether an order notice (the COD question among them) can reach a shopper's phone: Twilio sends free text,
- * MSG91 only with its order template; without a provider notices are only written to DATA_DIR/sms/.
+ * Whether an order notice (the COD question among them) can reach a shopper's phone: Twilio sends its DLT order
+ * template, * MSG91 only with its order template; without a provider notices are only written to DATA_DIR/sms/.
  */
 export const smsReachesShoppers = (env: Env) => {
   const provider = smsProvider(env);
@@ -64,8 +110,16 @@ export function createSmsSender(env: Env): SmsSender {
     return {
       provider,
       send: (sms) => sendWithTwilio(env, sms),
+      // The one registered order template stands for every notice's free text (TWILIO_DLT_TEMPLATES).
       sendNotice: async (notice) => {
-        await sendWithTwilio(env, notice);
+        const { number, status, link } = notice.vars;
+        const text = fillDltTemplate(TWILIO_DLT_TEMPLATES.orderNotice.text, [
+          env.SHOP_NAME,
+          number,
+          status,
+          link,
+        ]);
+        await sendWithTwilio(env, { to: notice.to, text });
         return true;
       },
     };
@@ -99,8 +153,8 @@ async function post(
   let response: Response;
   try {
     response = await fetch(url, {
-      ...init,
       method: "POST",
+      ...init,
       signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
   } catch (error) {
@@ -145,7 +199,7 @@ async function sendMsg91Flow(env: Env, templateId: string, to: string, vars: Rec
       body: JSON.stringify({
         template_id: templateId,
         short_url: "0",
-        recipients: [{ ...vars, mobiles: to.replace(/^\+/, "") }],
+        recipients: [{ ...vars, mobiles: e164(to).slice(1) }],
       }),
     },
     "MSG91",
@@ -154,18 +208,28 @@ async function sendMsg91Flow(env: Env, templateId: string, to: string, vars: Rec
   throw new Error(`MSG91 refused the SMS (HTTP ${status}): ${field(body, "message") ?? "no message"}`);
 }
 
-/** Twilio's Messages resource: a form post with HTTP basic authentication; 201 with the message's sid. */
+/**
+ * Twilio's Messages resource: a form post with HTTP basic authentication; 201 with the message's sid. Only
+ * parameters Twilio documents (To, Body, From or MessagingServiceSid); it documents none for DLT, whose ids it
+ * takes at registration, so a text that matches no registered template is refused here rather than dropped by
+ * the operator after Twilio has charged for it.
+ */
 async function sendWithTwilio(env: Env, sms: { to: string; text: string }) {
+  if (!matchDltTemplate(sms.text)) {
+    throw new Error(
+      "Twilio SMS not sent: its text matches no DLT-registered template (TWILIO_DLT_TEMPLATES)",
+    );
+  }
   const sid = env.TWILIO_ACCOUNT_SID ?? "";
   const from = env.TWILIO_FROM ?? "";
-  const form = new URLSearchParams({ To: sms.to, Body: sms.text });
+  const form = new URLSearchParams({ To: e164(sms.to), Body: sms.text });
   // A Messaging Service picks the sender itself; anything else is the sender.
   form.set(/^MG[0-9a-fA-F]{32}$/.test(from) ? "MessagingServiceSid" : "From", from);
   const { status, body } = await post(
     new URL(`/2010-04-01/Accounts/${sid}/Messages.json`, env.TWILIO_API_BASE).toString(),
     {
       headers: {
-        authorization: `Basic ${Buffer.from(`${sid}:${env.TWILIO_AUTH_TOKEN ?? ""}`).toString("base64")}`,
+        authorization: twilioAuthorization(env),
         "content-type": "application/x-www-form-urlencoded",
         accept: "application/json",
       },
@@ -176,5 +240,26 @@ async function sendWithTwilio(env: Env, sms: { to: string; text: string }) {
   if (status >= 200 && status < 300 && field(body, "sid")) return;
   throw new Error(
     `Twilio refused the SMS (HTTP ${status}): ${field(body, "code") ?? ""} ${field(body, "message") ?? "no message"}`.trim(),
+  );
+}
+
+const twilioAuthorization = (env: Env) =>
+  `Basic ${Buffer.from(`${env.TWILIO_ACCOUNT_SID ?? ""}:${env.TWILIO_AUTH_TOKEN ?? ""}`).toString("base64")}`;
+
+/**
+ * Twilio's Fetch an Account (GET /2010-04-01/Accounts/{Sid}.json), read-only: the account's status ("active",
+ * "suspended" or "closed") for `npm run check:services`; throws with Twilio's code when the credentials fail.
+ */
+export async function fetchTwilioAccount(env: Env): Promise<{ status: string; friendlyName: string }> {
+  const { status, body } = await post(
+    new URL(`/2010-04-01/Accounts/${env.TWILIO_ACCOUNT_SID ?? ""}.json`, env.TWILIO_API_BASE).toString(),
+    { method: "GET", headers: { authorization: twilioAuthorization(env), accept: "application/json" } },
+    "Twilio",
+  );
+  if (status === 200 && field(body, "status")) {
+    return { status: field(body, "status") ?? "", friendlyName: field(body, "friendly_name") ?? "" };
+  }
+  throw new Error(
+    `Twilio refused (HTTP ${status}): ${field(body, "code") ?? ""} ${field(body, "message") ?? "no message"}`.trim(),
   );
 }

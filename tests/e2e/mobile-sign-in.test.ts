@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { orders, users } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { FAKE_TWILIO, type FakeSmsProvider, startFakeSmsProvider } from "../fake-sms-provider.ts";
+import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../fake-sms-provider.ts";
 import { launchBrowser, newContext, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
 
 let sms: FakeSmsProvider;
@@ -17,10 +17,7 @@ beforeAll(async () => {
   [shop, browser] = await Promise.all([
     startShop({
       env: {
-        TWILIO_ACCOUNT_SID: FAKE_TWILIO.accountSid,
-        TWILIO_AUTH_TOKEN: FAKE_TWILIO.authToken,
-        TWILIO_FROM: FAKE_TWILIO.from,
-        TWILIO_API_BASE: sms.base,
+        ...fakeTwilioEnv(sms.base),
       },
     }),
     launchBrowser(),
