@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // The usual report, then how long each file took and the slowest ten (tests/durations-reporter.ts).
+    reporters: ["default", "./tests/durations-reporter.ts"],
     projects: [
       {
         root: import.meta.dirname,
