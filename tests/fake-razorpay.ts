@@ -15,7 +15,28 @@ import { readJson } from "./fake-http.ts";
  * payment_id, receipt, status), /docs/api/orders/fetch-all (GET /v1/orders?count=: a collection of orders, used
  * read-only by `npm run check:services`), /docs/payments/server-integration/nodejs/integration-steps (the
  * signatures). A wrong key is answered 401 with error.code BAD_REQUEST_ERROR, "Authentication failed".
+ * A body field the page does not list among the request parameters (orders: amount, currency, receipt, notes,
+ * partial_payment, first_payment_min_amount; refunds: amount, speed, notes, receipt) is refused 400
+ * BAD_REQUEST_ERROR naming the field, as Razorpay's validator answers ("… is/are not required and should not be
+ * sent"), so a field the shop sends that the documentation lacks fails every test that pays or refunds.
  */
+const DOCUMENTED = {
+  order: ["amount", "currency", "receipt", "notes", "partial_payment", "first_payment_min_amount"],
+  refund: ["amount", "speed", "notes", "receipt"],
+};
+
+/** The first field of a request body the documentation does not list, if any. */
+const undocumentedField = (body: Record<string, unknown>, documented: string[]) =>
+  Object.keys(body).find((field) => !documented.includes(field));
+
+const notDocumented = (field: string) => ({
+  error: {
+    code: "BAD_REQUEST_ERROR",
+    description: `${field} is/are not required and should not be sent`,
+    field,
+  },
+});
+
 export type FakeRazorpay = {
   url: string;
   keyId: string;
@@ -99,6 +120,8 @@ export async function startFakeRazorpay(): Promise<FakeRazorpay> {
       }
       if (request.method === "POST" && path === "/v1/orders") {
         const body = await readJson(request);
+        const extra = undocumentedField(body, DOCUMENTED.order);
+        if (extra) return send(response, 400, notDocumented(extra));
         if (!Number.isInteger(body.amount) || (body.amount as number) < 100 || body.currency !== "INR") {
           return send(response, 400, { error: { description: "amount or currency invalid" } });
         }
@@ -117,6 +140,8 @@ export async function startFakeRazorpay(): Promise<FakeRazorpay> {
         if (!payment)
           return send(response, 400, { error: { description: "The payment id provided is invalid" } });
         const body = await readJson(request);
+        const extra = undocumentedField(body, DOCUMENTED.refund);
+        if (extra) return send(response, 400, notDocumented(extra));
         const amount = Number(body.amount ?? payment.amount);
         // Razorpay refuses a refund beyond what is left of the payment (Create a Normal Refund, errors).
         const refundedSoFar = refunds

@@ -898,7 +898,12 @@ export const taxDocuments = pgTable(
     totalPaise: integer("total_paise").notNull(),
   },
   (table) => [
-    uniqueIndex("tax_documents_one_per_order").on(table.kind, table.orderId),
+    // An order edited after its invoice has several (docs/decisions/087): each invoice reversed by at most one
+    // credit note, and one invoice at a time stands (not reversed), which the order's row lock keeps so.
+    index("tax_documents_of_order").on(table.orderId, table.kind),
+    uniqueIndex("tax_documents_one_credit_note_per_invoice")
+      .on(table.invoiceId)
+      .where(sql`${table.invoiceId} is not null`),
     uniqueIndex("tax_documents_series").on(table.kind, table.financialYear, table.sequence),
     index("tax_documents_issued_at").on(table.issuedAt),
     check("tax_documents_number_length", sql`char_length(${table.number}) <= 16`),

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { computeTax, type DocumentKind, type GoodsLineInput, type TaxLine } from "../../common/gst.ts";
 import { formatMobile, isIndianState } from "../../common/india.ts";
 import { stateCodeOf } from "../../common/schemas/shop.ts";
@@ -172,10 +173,7 @@ export async function issueInvoice(
   now: Date,
   { suppliedAt = null }: { suppliedAt?: Date | null } = {},
 ): Promise<TaxDocumentRow | null> {
-  const [existing] = await tx
-    .select()
-    .from(taxDocuments)
-    .where(and(eq(taxDocuments.orderId, order.id), eq(taxDocuments.kind, "invoice")));
+  const existing = await standingInvoice(tx, order.id);
   if (existing) return existing;
   const supplier = await supplierParty(tx);
   if (!supplier) {
@@ -218,9 +216,25 @@ export async function issueInvoice(
 }
 
 /**
- * Issues the credit note that reverses the order's invoice in full, when an invoiced order is cancelled or
- * comes back: in its own series, naming the invoice, with the invoice's lines and tax. Nothing when the order
- * was never invoiced or already has its credit note.
+ * The order's invoice that stands: the last one no credit note reverses. An order edited after it was invoiced
+ * has its earlier invoices reversed and a new one issued (docs/decisions/087); null when none stands.
+ */
+export async function standingInvoice(db: Executor, orderId: string): Promise<TaxDocumentRow | null> {
+  const reversal = alias(taxDocuments, "reversal");
+  const [row] = await db
+    .select({ invoice: taxDocuments })
+    .from(taxDocuments)
+    .leftJoin(reversal, eq(reversal.invoiceId, taxDocuments.id))
+    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, "invoice"), isNull(reversal.id)))
+    .orderBy(desc(taxDocuments.issuedAt), desc(taxDocuments.number))
+    .limit(1);
+  return row?.invoice ?? null;
+}
+
+/**
+ * Issues the credit note that reverses the order's standing invoice in full, when an invoiced order is
+ * cancelled, comes back, or is changed by staff: in its own series, naming the invoice, with the invoice's
+ * lines and tax. Nothing when no invoice stands (never invoiced, or already reversed).
  */
 export async function issueCreditNote(
   tx: Tx,
@@ -228,9 +242,8 @@ export async function issueCreditNote(
   reason: string,
   now: Date,
 ): Promise<TaxDocumentRow | null> {
-  const documents = await tx.select().from(taxDocuments).where(eq(taxDocuments.orderId, order.id));
-  const invoice = documents.find((document) => document.kind === "invoice");
-  if (!invoice || documents.some((document) => document.kind === "credit_note")) return null;
+  const invoice = await standingInvoice(tx, order.id);
+  if (!invoice) return null;
   const lines = await tx
     .select()
     .from(taxDocumentLines)
@@ -259,12 +272,18 @@ export async function issueCreditNote(
   );
 }
 
-/** An order's invoice or credit note with its lines, and the invoice a credit note refers to. */
+/**
+ * An order's invoice or credit note with its lines, and the invoice a credit note refers to: the latest of its
+ * kind (an order changed after it was invoiced has the invoice that stands now, and the credit note of the one
+ * before).
+ */
 export async function findTaxDocument(db: Executor, orderId: string, kind: DocumentKind) {
   const [document] = await db
     .select()
     .from(taxDocuments)
-    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, kind)));
+    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, kind)))
+    .orderBy(desc(taxDocuments.issuedAt), desc(taxDocuments.number))
+    .limit(1);
   if (!document) return null;
   const lines = await db
     .select()
@@ -288,7 +307,9 @@ export async function documentNumbersOf(db: Executor, orderId: string) {
   const rows = await db
     .select({ kind: taxDocuments.kind, number: taxDocuments.number })
     .from(taxDocuments)
-    .where(eq(taxDocuments.orderId, orderId));
+    .where(eq(taxDocuments.orderId, orderId))
+    // The latest of each kind first, as findTaxDocument answers a download.
+    .orderBy(desc(taxDocuments.issuedAt), desc(taxDocuments.number));
   return {
     invoice: rows.find((row) => row.kind === "invoice")?.number ?? null,
     creditNote: rows.find((row) => row.kind === "credit_note")?.number ?? null,

@@ -14,7 +14,8 @@ import {
   stockOf,
 } from "../../tests/orders.ts";
 import { registerShopForGst } from "../../tests/shop-details.ts";
-import { auditLog, orderLines, orders, shopDetails } from "../db/schema.ts";
+import { auditLog, orderLines, orders, shopDetails, taxDocuments } from "../db/schema.ts";
+import { findTaxDocument } from "../invoices/tax-documents.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let staff: TestAccount;
@@ -120,22 +121,59 @@ describe("staff correct an order's address", () => {
     expect(again.body.result.changed).toBe(false);
   });
 
-  it("is refused once the order is packed (409), and across states once the invoice is issued", async () => {
+  it("invoices an invoiced order again when its state or items change, and is refused once it is packed (409)", async () => {
     await registerShopForGst(shop.db);
     const { number } = await placeOrder();
     expect((await move(number, "confirmed")).status).toBe(200);
+    const documents = async () =>
+      shop.db
+        .select({
+          kind: taxDocuments.kind,
+          number: taxDocuments.number,
+          placeOfSupply: taxDocuments.placeOfSupply,
+        })
+        .from(taxDocuments)
+        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+        .where(eq(orders.number, number))
+        .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+    const [first] = await documents();
+    expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
+
+    // Another state: the invoice is reversed and one with Tamil Nadu's place of supply (and IGST) issued.
     const chennai = { ...NEW_ADDRESS, city: "Chennai", state: "Tamil Nadu", pin: "600017" };
     const acrossStates = await editAddress(number, chennai);
-    expect(acrossStates.status).toBe(409);
-    expect(acrossStates.body.error.code).toBe("invoice_issued");
-    expect((await orderRow(number)).shipState).toBe("Karnataka");
-    expect((await editAddress(number, NEW_ADDRESS)).status).toBe(200);
+    expect(acrossStates.status).toBe(200);
+    expect((await orderRow(number)).shipState).toBe("Tamil Nadu");
+    const afterMove = await documents();
+    expect(afterMove.map((each) => [each.kind, each.placeOfSupply])).toEqual([
+      ["invoice", "Karnataka"],
+      ["credit_note", "Karnataka"],
+      ["invoice", "Tamil Nadu"],
+    ]);
+    expect(acrossStates.body.result.summary).toContain(
+      `Credit note ${afterMove[1]?.number} reverses the earlier invoice; invoice ${afterMove[2]?.number} is issued`,
+    );
+    // Within the state, the invoice stands.
+    expect((await editAddress(number, { ...chennai, line2: "T. Nagar" })).status).toBe(200);
+    expect(await documents()).toHaveLength(3);
 
     const items = await editItems(number, {
       lines: [{ itemId: "bath-powder", kind: "product", quantity: 3 }],
     });
-    expect(items.status).toBe(409);
-    expect(items.body.error.code).toBe("invoice_issued");
+    expect(items.status).toBe(200);
+    const afterItems = await documents();
+    expect(afterItems.map((each) => each.kind)).toEqual([
+      "invoice",
+      "credit_note",
+      "invoice",
+      "credit_note",
+      "invoice",
+    ]);
+    const standing = await findTaxDocument(shop.db, (await orderRow(number)).id, "invoice");
+    expect(standing?.document.number).toBe(afterItems[4]?.number);
+    expect(standing?.document.totalPaise).toBe((await orderRow(number)).totalPaise);
+    const goods = standing?.lines.filter((line) => line.kind === "goods") ?? [];
+    expect(goods.map((line) => [line.description, line.quantity])).toEqual([["Bath Powder", 3]]);
 
     expect((await move(number, "packed")).status).toBe(200);
     const packed = await editAddress(number, { ...NEW_ADDRESS, line2: "Jayanagar 4th Block" });

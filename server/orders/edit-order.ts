@@ -28,11 +28,11 @@ import {
   orders,
   products,
   shipments,
-  taxDocuments,
 } from "../db/schema.ts";
 import { checkAddressPlace, deliveryTo } from "../delivery/delivery.data.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
+import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
 import { recordMoney } from "../payments/ledger.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
@@ -67,12 +67,22 @@ async function lockEditableOrder(tx: Tx, number: string, what: string): Promise<
   return order;
 }
 
-async function invoiceOf(tx: Tx, orderId: string) {
-  const [invoice] = await tx
-    .select({ number: taxDocuments.number, placeOfSupply: taxDocuments.placeOfSupply })
-    .from(taxDocuments)
-    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, "invoice")));
-  return invoice ?? null;
+/**
+ * An invoiced order changed by staff has its invoice reversed by a credit note and a new one issued for the
+ * order as it now stands (docs/decisions/087), in the change's transaction. The words for its history; none
+ * when no invoice stood.
+ */
+async function invoiceAgain(tx: Tx, orderId: string, reason: string, now: Date): Promise<string[]> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) return [];
+  const credit = await issueCreditNote(tx, order, reason, now);
+  if (!credit) return [];
+  const invoice = await issueInvoice(tx, order, now);
+  return [
+    invoice
+      ? `Credit note ${credit.number} reverses the earlier invoice; invoice ${invoice.number} is issued for the order as it is now.`
+      : `Credit note ${credit.number} reverses the earlier invoice; no new invoice could be issued until the shop's GSTIN and registered address are set (Shop details).`,
+  ];
 }
 
 /** Writes the history entry (who, what: old → new), the audit entry and queues the shopper's notice. */
@@ -148,15 +158,6 @@ export async function editOrderAddress(
     if (addressText(before) === addressText(after) && before.district === after.district) {
       return { changed: false, summary: "The address is as it was: nothing changed.", notes: [] };
     }
-    const invoice = await invoiceOf(tx, order.id);
-    if (invoice && invoice.placeOfSupply !== address.state) {
-      throw httpError(
-        409,
-        "invoice_issued",
-        `Invoice ${invoice.number} names ${invoice.placeOfSupply} as the place of supply: the address can move only within ${invoice.placeOfSupply}. To send it to another state, cancel the order and place a new one.`,
-        { state: `must stay ${invoice.placeOfSupply}` },
-      );
-    }
     const delivery = await deliveryTo(tx, address.pin, "pin");
     if (delivery.rule?.rule === "not_served") {
       const message = notServedMessage(delivery.place);
@@ -190,10 +191,16 @@ export async function editOrderAddress(
         updatedAt: now,
       })
       .where(eq(orders.id, order.id));
+    // Another state is another place of supply, and another tax (IGST or CGST and SGST): invoiced again.
+    const invoiced =
+      after.state !== before.state
+        ? await invoiceAgain(tx, order.id, `Delivery moved from ${before.state} to ${after.state}`, now)
+        : [];
     const summary = [
-      `Delivery address changed: ${addressText(before)} → ${addressText(after)}`,
+      `Delivery address changed: ${addressText(before)} → ${addressText(after)}.`,
       ...(estimate ? [`Estimated delivery now ${formatEstimate(estimate)}.`] : []),
-    ].join(". ");
+      ...invoiced,
+    ].join(" ");
     await recordChange(tx, order, actor, { action: "edit_address", note: summary, before, after, now });
     return { changed: true, summary, notes: [] };
   });
@@ -316,8 +323,8 @@ async function moveStock(tx: Tx, item: LockedItem, delta: number) {
 }
 
 /**
- * Staff change the items and quantities of an order before packing and before its invoice is issued
- * (docs/decisions/061): stock is taken and released by the difference, atomically with the change; the
+ * Staff change the items and quantities of an order before packing (docs/decisions/061; an invoiced one is
+ * invoiced again, 087): stock is taken and released by the difference, atomically with the change; the
  * order is priced again by the order's own calculation (common/order-pricing.ts), lines already on the
  * order at the price it was placed at and added ones at today's; the code is kept while it is still on and
  * within its dates. A paid online order may only come to less: the difference is refunded through Razorpay
@@ -334,14 +341,6 @@ export async function editOrderItems(
     const order = await lockEditableOrder(tx, number, "items");
     // The shopper may be paying online the old amount: staff wait for it, or its window to close.
     await settleOpenSwitch(tx, deps.env, order, "staff", "items changed by staff", now);
-    const invoice = await invoiceOf(tx, order.id);
-    if (invoice) {
-      throw httpError(
-        409,
-        "invoice_issued",
-        `Invoice ${invoice.number} is issued for this order, so its items can no longer change. Cancel the order (a credit note reverses the invoice) and place a new one.`,
-      );
-    }
     const oldLines = await tx
       .select()
       .from(orderLines)
@@ -538,6 +537,7 @@ export async function editOrderItems(
         updatedAt: now,
       })
       .where(eq(orders.id, order.id));
+    notes.push(...(await invoiceAgain(tx, order.id, `Items changed: ${changes.join("; ")}`, now)));
 
     const summary = [
       `Items changed: ${changes.join("; ")}. Total ${formatRupees(order.totalPaise)} → ${formatRupees(pricing.totalPaise)}.`,

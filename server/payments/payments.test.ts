@@ -341,3 +341,29 @@ describe("the Content-Security-Policy", () => {
     }
   });
 });
+
+describe("what the shop sends Razorpay", () => {
+  it("is only what Razorpay documents: the fake refuses any other field, as Razorpay's validator does", async () => {
+    const call = (path: string, body: unknown) =>
+      fetch(`${fake.url}${path}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Authorization: `Basic ${Buffer.from(`${fake.keyId}:${fake.keySecret}`).toString("base64")}`,
+        },
+        body: JSON.stringify(body),
+      });
+    const extra = await call("/v1/orders", { amount: 49_900, currency: "INR", receipt: "r1", customer: "x" });
+    expect(extra.status).toBe(400);
+    expect(await extra.json()).toEqual({
+      error: {
+        code: "BAD_REQUEST_ERROR",
+        description: "customer is/are not required and should not be sent",
+        field: "customer",
+      },
+    });
+    // The shop's own order and refund went through it in the tests above, every field documented.
+    expect(fake.orders.size).toBeGreaterThan(0);
+    expect(fake.refunds.length).toBeGreaterThan(0);
+  });
+});

@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
 import { orderLines, orders, taxDocuments } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot, screenshotLightAndDark } from "../fixtures.ts";
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
-import { TEST_GSTIN } from "../shop-details.ts";
+import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
@@ -246,5 +246,58 @@ describe("an order changed before packing", () => {
     expect(after.row?.subtotalPaise).toBe(3 * 59900 + 2 * 39900);
     expect(after.row?.shipPin).toBe("560041");
     expect(after.stock).toBe(stockBefore - 1);
+  }, 120_000);
+
+  it("a confirmed COD order sent to another state is invoiced again: the old invoice reversed by a credit note, a new one issued (issue 41)", async () => {
+    await registerShopForGst(database.db);
+    const number = await placeOrder(true);
+    const invoices = async () =>
+      database.db
+        .select({
+          kind: taxDocuments.kind,
+          number: taxDocuments.number,
+          placeOfSupply: taxDocuments.placeOfSupply,
+        })
+        .from(taxDocuments)
+        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+        .where(eq(orders.number, number))
+        .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+    const [first] = await invoices();
+    expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
+
+    for (const [viewport, scheme] of [
+      ["phone", "light"],
+      ["desktop", "dark"],
+    ] as const) {
+      const { page, close } = await ownerPage(`/admin/orders/${number}`, viewport, scheme);
+      const panel = page.getByRole("region", { name: "Change the order" });
+      await panel.getByText(`Invoice ${first?.number} is issued: a change of items`).waitFor();
+      await screenshotLightAndDark(page, `order-reinvoice-before-${viewport}`);
+      await close();
+    }
+
+    const { page, close } = await ownerPage(`/admin/orders/${number}`, "phone", "light");
+    const panel = page.getByRole("region", { name: "Change the order" });
+    await panel.getByRole("button", { name: "Change address" }).click();
+    const form = panel.getByRole("form", { name: "Delivery address of this order" });
+    await form.getByLabel("City").fill("Kochi");
+    await form.getByLabel("PIN code").fill("682011");
+    await form.getByLabel("State").selectOption("Kerala");
+    await form.getByRole("button", { name: "Save address" }).click();
+    const said = page.getByRole("status").filter({ hasText: "reverses the earlier invoice" });
+    await said.waitFor();
+    const documents = await invoices();
+    expect(documents.map((each) => [each.kind, each.placeOfSupply])).toEqual([
+      ["invoice", "Karnataka"],
+      ["credit_note", "Karnataka"],
+      ["invoice", "Kerala"],
+    ]);
+    expect(await said.textContent()).toContain(
+      `Credit note ${documents[1]?.number} reverses the earlier invoice; invoice ${documents[2]?.number} is issued for the order as it is now.`,
+    );
+    await page.getByRole("link", { name: `Download tax invoice ${documents[2]?.number}` }).waitFor();
+    await page.getByRole("link", { name: `Download credit note ${documents[1]?.number}` }).waitFor();
+    await screenshotLightAndDark(page, "order-reinvoice-after-phone");
+    await close();
   }, 120_000);
 });

@@ -186,12 +186,12 @@ function ItemsEditor({
 }
 
 /**
- * "Change the order", on the order page while it is placed or confirmed (docs/decisions/061): the address,
- * and the items while no invoice is issued. What came of it is said by the page (`onDone`).
+ * "Change the order", on the order page while it is placed or confirmed (docs/decisions/061): the address and
+ * the items. An invoiced order is invoiced again (docs/decisions/087). What came of it is said by the page
+ * (`onDone`).
  */
 export function OrderEditPanel({ order, onDone }: { order: AdminOrderDetail; onDone: Done }) {
   const [open, setOpen] = useState<"address" | "items" | null>(null);
-  const itemsLocked = order.documents.invoice !== null;
   return (
     <section aria-labelledby="edit-heading" className={cardClass}>
       <h2 id="edit-heading" className="font-serif text-xl font-semibold">
@@ -199,24 +199,18 @@ export function OrderEditPanel({ order, onDone }: { order: AdminOrderDetail; onD
       </h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
         Until it is packed. The customer is told what changed, and the history records it.
+        {order.documents.invoice &&
+          ` Invoice ${order.documents.invoice} is issued: a change of items, or of the state it goes to, reverses it with a credit note and issues a new one.`}
       </p>
       {open === null && (
         <div className="mt-3 flex flex-wrap gap-2">
           <Button variant="secondary" onClick={() => setOpen("address")}>
             Change address
           </Button>
-          {!itemsLocked && (
-            <Button variant="secondary" onClick={() => setOpen("items")}>
-              Change items
-            </Button>
-          )}
+          <Button variant="secondary" onClick={() => setOpen("items")}>
+            Change items
+          </Button>
         </div>
-      )}
-      {itemsLocked && open === null && (
-        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-          Items cannot change: invoice {order.documents.invoice} is issued. Cancel the order and place a new
-          one instead.
-        </p>
       )}
       {open === "address" && (
         <div className="mt-3">
