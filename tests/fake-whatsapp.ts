@@ -37,6 +37,21 @@ export type FakeWhatsAppMessage = {
   buttons: string[];
 };
 
+/**
+ * The request body fields of a template message in the Cloud API's Messages reference
+ * (developers.facebook.com/docs/whatsapp/cloud-api/reference/messages), and of its `template` object.
+ */
+const DOCUMENTED_MESSAGE_FIELDS = [
+  "messaging_product",
+  "recipient_type",
+  "to",
+  "type",
+  "template",
+  "context",
+  "biz_opaque_callback_data",
+];
+const DOCUMENTED_TEMPLATE_FIELDS = ["name", "language", "components"];
+
 type TemplateComponent = {
   type?: string;
   sub_type?: string;
@@ -151,6 +166,13 @@ export async function startFakeWhatsApp() {
     if (body.messaging_product !== "whatsapp" || body.type !== "template" || !body.to || !body.template) {
       return send(response, 400, graphError("(#100) Invalid parameter", 100));
     }
+    // Only the fields the Messages reference documents for a template message: anything else is refused, so a
+    // field the shop sends that the documentation lacks fails the tests that send.
+    const unknown =
+      Object.keys(body).find((field) => !DOCUMENTED_MESSAGE_FIELDS.includes(field)) ??
+      Object.keys(body.template).find((field) => !DOCUMENTED_TEMPLATE_FIELDS.includes(field));
+    if (unknown)
+      return send(response, 400, graphError(`(#100) Param ${unknown} is not a valid parameter`, 100));
     if (!/^91[6-9]\d{9}$/.test(body.to))
       return send(response, 400, graphError("(#100) Invalid parameter", 100));
     const known = Object.values(FAKE_WHATSAPP.templates);

@@ -169,6 +169,28 @@ describe("asking on WhatsApp", () => {
   });
 });
 
+describe("what the shop sends WhatsApp", () => {
+  it("is only what the Cloud API documents: the fake refuses any other field, and the sends above went through", async () => {
+    const extra = await fetch(`${fake.base}/${FAKE_WHATSAPP.phoneNumberId}/messages`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${FAKE_WHATSAPP.accessToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        messaging_product: "whatsapp",
+        to: "919876543210",
+        type: "template",
+        template: { name: FAKE_WHATSAPP.templates.orderUpdate, language: { code: "en" } },
+        priority: "high",
+      }),
+    });
+    expect(extra.status).toBe(400);
+    expect(((await extra.json()) as { error: { code: number; message: string } }).error).toMatchObject({
+      code: 100,
+      message: "(#100) Param priority is not a valid parameter",
+    });
+    expect(fake.messages.length).toBeGreaterThan(0);
+  });
+});
+
 describe("replies on the webhook", () => {
   it("refuses a body without the right signature, and changes nothing", async () => {
     const order = await placeCod();
