@@ -12,7 +12,8 @@ import {
   startShop,
   type Viewport,
 } from "../fixtures.ts";
-import { putInCart, TEST_ADDRESS } from "../orders.ts";
+import { putInCart } from "../orders.ts";
+import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 
 /**
  * Issue 41, point 3 (docs/decisions/086): the first booking on a new shop, whose catalogue has no weights. The
@@ -27,27 +28,14 @@ let shopper: TestAccount;
 let db: ReturnType<typeof createDb>;
 let addressId: string;
 
-async function apiAs(account: TestAccount, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${shop.url}${path}`, {
-    method,
-    headers: {
-      Cookie: account.cookie,
-      Origin: shop.url,
-      "Content-Type": "application/json",
-      "Idempotency-Key": crypto.randomUUID(),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const apiAs = (account: TestAccount, method: string, path: string, body?: unknown) =>
+  callShopApi(shop.url, account, method, path, body);
 
 async function confirmedOrder(): Promise<string> {
   await putInCart(db.db, shopper.userId, [{ itemId: "coconut-oil", quantity: 2 }]);
-  const placed = await apiAs(shopper, "POST", "/api/orders", { addressId, paymentMethod: "cod" });
+  const placed = await apiAs(shopper, "POST", "/orders", { addressId, paymentMethod: "cod" });
   const number = placed.order.number as string;
-  await apiAs(owner, "POST", `/api/admin/orders/${number}/status`, { status: "confirmed" });
+  await apiAs(owner, "POST", `/admin/orders/${number}/status`, { status: "confirmed" });
   return number;
 }
 
@@ -66,7 +54,7 @@ beforeAll(async () => {
   owner = await signUpViaHttp(shop.url, "owner.first@example.in");
   shopper = await signUpViaHttp(shop.url, "asha.first@example.in");
   db = createDb(shop.databaseUrl ?? "", { max: 2 });
-  addressId = (await apiAs(shopper, "POST", "/api/addresses", TEST_ADDRESS)).address.id;
+  addressId = await saveShopAddress(shop.url, shopper);
 }, 120_000);
 afterAll(async () => {
   await db?.pool.end();
@@ -126,7 +114,7 @@ describe("the first booking on a new shop, whose products have no weight", () =>
   });
 
   it("names the Weights page, with a link, when an item has no weight and there is no default (1280 px, dark)", async () => {
-    await apiAs(owner, "PUT", "/api/admin/shipping/weights", {
+    await apiAs(owner, "PUT", "/admin/shipping/weights", {
       defaultItem: { weightGrams: null, lengthCm: null, breadthCm: null, heightCm: null },
       items: [],
     });
