@@ -111,6 +111,30 @@ describe("the owner runs the shop from /admin/shop", () => {
     await shopper.close();
   });
 
+  it("fills the city and state from the PIN code, and keeps a city the owner typed", async () => {
+    for (const [viewport, scheme] of [
+      ["phone", "light"],
+      ["desktop", "dark"],
+    ] as const) {
+      const { page, close } = await ownerPage("/admin/shop", viewport, scheme);
+      const form = page.getByRole("form", { name: "Shop details" });
+      await form.getByLabel("City").fill("");
+      await form.getByLabel("PIN code").fill("110001");
+      await expect.poll(() => form.getByLabel("City").inputValue()).toBe("New Delhi");
+      await expect.poll(() => form.getByLabel("State").inputValue()).toBe("Delhi");
+      // The city it filled belongs to the old PIN: a new PIN replaces it.
+      await form.getByLabel("PIN code").fill("411045");
+      await expect.poll(() => form.getByLabel("City").inputValue()).toBe("Pune");
+      await expect.poll(() => form.getByLabel("State").inputValue()).toBe("Maharashtra");
+      await shot(page, `details-pin-${viewport}-${scheme}`);
+      await form.getByLabel("City").fill("Baner");
+      await form.getByLabel("PIN code").fill("411007");
+      await expect.poll(() => form.getByLabel("State").inputValue()).toBe("Maharashtra");
+      expect(await form.getByLabel("City").inputValue()).toBe("Baner");
+      await close();
+    }
+  });
+
   it("creates a combo of products from the catalogue, refused first for a sale price above their total, and it appears on the home page", async () => {
     const { page, close } = await ownerPage("/admin/combos", "phone");
     await page.getByRole("link", { name: "New combo" }).click();

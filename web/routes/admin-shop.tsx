@@ -1,4 +1,4 @@
-import { type FormEvent, type InputHTMLAttributes, useState } from "react";
+import { type ChangeEvent, type FormEvent, type InputHTMLAttributes, useRef, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
@@ -10,6 +10,7 @@ import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/u
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { cityForPin, completePin, lookUpPin } from "../lib/pin-lookup.ts";
 import { requireOwnerUser } from "../lib/session.ts";
 import { forgetShopConfig } from "../lib/shop-config.ts";
 import { useFormSave } from "../lib/use-form-save.ts";
@@ -70,6 +71,33 @@ function useSave(path: string, name: string) {
 
 function DetailsForm({ details }: { details: ShopDetails }) {
   const { errors, message, saving, save, section } = useSave("/admin/shop/details", "Seller details");
+  // The city last filled in from a PIN, and the PIN being looked up (a later one wins).
+  const filledCity = useRef("");
+  const lookingUp = useRef("");
+
+  /** A new PIN fills the city and state from India Post's directory, as the address form at checkout does. */
+  async function fillFromPin(event: ChangeEvent<HTMLInputElement>) {
+    const pin = completePin(event.target.value);
+    const form = event.target.form;
+    lookingUp.current = pin ?? "";
+    if (!pin || !form) return;
+    try {
+      const found = await lookUpPin(pin);
+      if (lookingUp.current !== pin) return;
+      const city = form.elements.namedItem("city");
+      const state = form.elements.namedItem("state");
+      if (city instanceof HTMLInputElement) {
+        const saved = details.address;
+        const replaceable =
+          saved && pin !== saved.pin ? [filledCity.current, saved.city] : [filledCity.current];
+        city.value = cityForPin(city.value, found.city, replaceable);
+        if (city.value === found.city) filledCity.current = found.city;
+      }
+      if (state instanceof HTMLSelectElement) state.value = found.state;
+    } catch {
+      // An unknown PIN fills nothing; saving names what is wrong with it.
+    }
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -165,6 +193,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
           inputMode: "numeric",
           maxLength: 6,
           autoComplete: "postal-code",
+          onChange: fillFromPin,
         })}
       </Field>
       <Field
