@@ -74,6 +74,8 @@ function DetailsForm({ details }: { details: ShopDetails }) {
   // The city last filled in from a PIN, and the PIN being looked up (a later one wins).
   const filledCity = useRef("");
   const lookingUp = useRef("");
+  // A saved GSTIN emptied: the owner is told before saving that tax invoices stop.
+  const [gstinBlanked, setGstinBlanked] = useState(false);
 
   /** A new PIN fills the city and state from India Post's directory, as the address form at checkout does. */
   async function fillFromPin(event: ChangeEvent<HTMLInputElement>) {
@@ -222,7 +224,18 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         {input("gstin", details.gstin, {
           className: "font-mono uppercase",
           autoCapitalize: "characters",
+          onChange: (event) => setGstinBlanked(Boolean(details.gstin) && event.target.value.trim() === ""),
         })}
+        {gstinBlanked && details.gstin && (
+          <p
+            role="alert"
+            className="mt-2 rounded-lg border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-500 dark:bg-amber-950/40 dark:text-amber-100"
+          >
+            <strong>Tax invoices stop once you save without a GSTIN.</strong> Orders from then on get no
+            invoice, and their mails go without one; invoices already issued stay as they are. Save only if
+            the shop is no longer registered for GST.
+          </p>
+        )}
       </Field>
       <Field
         id="shop-fssaiLicence"
