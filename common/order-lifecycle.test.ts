@@ -7,6 +7,7 @@ import {
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
   orderEventHeading,
+  orderStatusLabel,
   RETURN_WINDOW_DAYS,
 } from "./order-lifecycle.ts";
 
@@ -138,5 +139,13 @@ describe("orderEventHeading", () => {
     expect(orderEventHeading({ kind: "status", fromStatus: "placed", toStatus: "confirmed" })).toBe(
       "Confirmed",
     );
+  });
+});
+
+describe("an order's status in words", () => {
+  it("reads a parcel on its way back as coming back until it is back", () => {
+    expect(orderStatusLabel("returned_to_origin")).toBe("Coming back to us");
+    expect(orderStatusLabel("returned_to_origin", true)).toBe("Returned to us");
+    expect(orderStatusLabel("delivered", true)).toBe("Delivered");
   });
 });

@@ -93,9 +93,19 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   cancelled: "Cancelled",
   return_requested: "Return requested",
   returned: "Returned",
-  returned_to_origin: "Returned to origin",
+  // The status is entered when the courier starts the return (or staff record it), long before the parcel is
+  // back: orderStatusLabel says "Returned to us" once it is.
+  returned_to_origin: "Coming back to us",
   refunded: "Refunded",
 };
+
+/**
+ * An order's status as the shopper and staff read it: a parcel on its way back reads "Coming back to us" until
+ * the courier has delivered it back or staff have received it (`parcelBack`).
+ */
+export function orderStatusLabel(status: OrderStatus, parcelBack = false) {
+  return status === "returned_to_origin" && parcelBack ? "Returned to us" : STATUS_LABELS[status];
+}
 
 /** What the change is called on a button or in an error: "cannot be shipped". */
 export const TRANSITION_VERBS: Record<OrderStatus, string> = {

@@ -75,6 +75,8 @@ export type OrderListItem = {
   lines: OrderLine[];
   /** When each status on the way was reached, for the progress line. */
   events: OrderEvent[];
+  /** A parcel returned to origin is back: the courier delivered it back or staff received it. */
+  parcelBack: boolean;
 };
 
 export type OrderDetail = OrderListItem & {
@@ -138,6 +140,8 @@ export type AdminOrderRow = {
   totalPaise: number;
   paymentMethod: PaymentMethod;
   paid: boolean;
+  /** As OrderListItem's: a returned parcel is back with the shop. */
+  parcelBack: boolean;
 };
 
 /** One page of the staff's order list, newest first; `next` and `previous` are cursors (common/lists.ts). */

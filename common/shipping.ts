@@ -2,6 +2,8 @@
  * Parcels and their journey, as both the admin and the shopper's order page show them (docs/decisions/052).
  */
 
+import { formatDate, startOfIndianDay } from "./india-time.ts";
+
 /** A parcel as an aggregator prices it: grams and whole centimetres. */
 export type Parcel = { weightGrams: number; lengthCm: number; breadthCm: number; heightCm: number };
 
@@ -34,6 +36,48 @@ export const SHIPMENT_STATUS_LABELS: Record<ShipmentStatus, string> = {
   cancelled: "Cancelled",
   lost: "Lost",
 };
+
+/**
+ * Aggregator labels that are steps on the shop's side rather than parcel statuses (Shiprocket's status table:
+ * AWB ASSIGNED, LABEL GENERATED, MANIFEST GENERATED, ...), in the shop's words for the parcel journey.
+ */
+const AGGREGATOR_STEP_WORDS: Record<string, string> = {
+  NEW: "Booked",
+  "AWB ASSIGNED": "Courier assigned",
+  "LABEL GENERATED": "Label ready",
+  "PICKUP GENERATED": "Pickup requested",
+  "PICKUP QUEUED": "Pickup requested",
+  "MANIFEST GENERATED": "Ready for the courier to collect",
+  "PICKUP ERROR": "Pickup not arranged yet",
+  "PICKUP EXCEPTION": "Pickup delayed",
+  "OUT FOR PICKUP": "Courier on the way to collect",
+  "REACHED WAREHOUSE": "At the courier's hub",
+  "IN FLIGHT": "In transit",
+};
+
+/**
+ * One scan's headline: the shop's word for its status, else for the aggregator's step, else the aggregator's
+ * label in sentence case (never shouted in capitals), else what the courier wrote.
+ */
+export function scanHeadline(scan: Pick<ShipmentView["scans"][number], "label" | "status" | "activity">) {
+  if (scan.status) return SHIPMENT_STATUS_LABELS[scan.status];
+  const label = scan.label.trim().replace(/_/g, " ").replace(/\s+/g, " ");
+  const known = AGGREGATOR_STEP_WORDS[label.toUpperCase()];
+  if (known) return known;
+  if (!label) return scan.activity || "Update from the courier";
+  const lower = label.toLowerCase();
+  return lower.charAt(0).toUpperCase() + lower.slice(1);
+}
+
+/**
+ * The courier's pickup day as the shop writes dates ("27 Nov 2026"). The aggregator sends "2026-11-27 10:00:00"
+ * in Indian time without a zone; the hour is its placeholder, so only the day is shown.
+ */
+export function formatPickupDay(scheduledFor: string) {
+  const day = scheduledFor.trim().match(/^(\d{4}-\d{2}-\d{2})/)?.[1];
+  const start = day ? startOfIndianDay(day) : null;
+  return start && !Number.isNaN(start.getTime()) ? formatDate(start) : scheduledFor;
+}
 
 /** Statuses after which nothing more happens to a parcel, so the shop stops asking after it. */
 export const FINAL_SHIPMENT_STATUSES: readonly ShipmentStatus[] = [

@@ -92,6 +92,8 @@ export type ScanLabel = keyof typeof SCAN_KINDS;
 
 /** Shiprocket's status labels and ids (sr-status), with a courier scan code and words for each. */
 const SCAN_KINDS = {
+  // A step on the seller's side (the status table's 5), not a parcel status: the shop names it in its own words.
+  "MANIFEST GENERATED": { id: "5", code: "MAN-5", activity: "Manifest generated" },
   "PICKUP SCHEDULED": { id: "19", code: "FMPUR-101", activity: "Pickup scheduled" },
   "PICKED UP": { id: "42", code: "X-PPOM", activity: "Shipment picked up" },
   "IN TRANSIT": { id: "18", code: "X-DLL2F", activity: "Bag added to trip" },

@@ -40,7 +40,13 @@ import {
 } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
-import { lifecycleOf, loadOrderParts, presentEvent, presentOrderDetail } from "./orders.data.ts";
+import {
+  lifecycleOf,
+  loadOrderParts,
+  parcelBackSql,
+  presentEvent,
+  presentOrderDetail,
+} from "./orders.data.ts";
 
 export const ADMIN_PAGE_SIZE = 25;
 /** Rows the export reads per query: enough to keep round trips few, few enough to keep memory flat. */
@@ -231,9 +237,15 @@ const rowColumns = {
   email: customerEmail,
   itemCount: sql<number>`(select coalesce(sum(${orderLines.quantity}), 0)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
   cursorAt: cursorAt(orders.createdAt),
+  parcelBack: sql<boolean>`(${orders.status} = 'returned_to_origin' and ${parcelBackSql})`,
 };
 
-function presentRow(row: { order: OrderRow; email: string | null; itemCount: number }): AdminOrderRow {
+function presentRow(row: {
+  order: OrderRow;
+  email: string | null;
+  itemCount: number;
+  parcelBack: boolean;
+}): AdminOrderRow {
   return {
     number: row.order.number,
     status: row.order.status,
@@ -246,6 +258,7 @@ function presentRow(row: { order: OrderRow; email: string | null; itemCount: num
     totalPaise: row.order.totalPaise,
     paymentMethod: row.order.paymentMethod,
     paid: row.order.paidAt !== null,
+    parcelBack: row.parcelBack,
   };
 }
 
@@ -397,7 +410,7 @@ export async function getAdminOrderDetail(db: Db, number: string, now: Date): Pr
     .where(eq(orders.number, number));
   if (!row) throw notFound("There is no order with that number.");
   const { order } = row;
-  const [{ linesOf }, eventRows, documents] = await Promise.all([
+  const [{ linesOf, parcelBackOf }, eventRows, documents] = await Promise.all([
     loadOrderParts(db, [order.id]),
     db
       .select({ event: orderEvents, actorEmail: users.email })
@@ -415,6 +428,7 @@ export async function getAdminOrderDetail(db: Db, number: string, now: Date): Pr
     now,
     paymentsOpen: false,
     documents,
+    parcelBack: parcelBackOf(order.id),
   });
   return {
     ...detail,

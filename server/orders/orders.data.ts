@@ -7,7 +7,7 @@ import type { OrderDetail, OrderEvent, OrderLine, OrderListItem, OrderPage } fro
 import type { PrepaidSaving } from "../../common/prepaid-incentive.ts";
 import { cappedTotal, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import type { DbOrTx } from "../db/client.ts";
-import { type OrderRow, orderEvents, orderLines, orders } from "../db/schema.ts";
+import { type OrderRow, orderEvents, orderLines, orderRto, orders, shipments } from "../db/schema.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
 
 type LineRow = typeof orderLines.$inferSelect;
@@ -48,10 +48,16 @@ export function lifecycleOf(order: OrderRow): LifecycleOrder {
   };
 }
 
-/** Lines and history of several orders at once, in display order. */
+/**
+ * True where a parcel returned to origin is back with the shop: its courier delivered it back, or staff received
+ * it (docs/decisions/062). Until then the order reads "Coming back to us".
+ */
+export const parcelBackSql = sql<boolean>`(exists (select 1 from ${shipments} where ${shipments.orderId} = ${orders.id} and ${shipments.status} = 'rto_delivered') or exists (select 1 from ${orderRto} where ${orderRto.orderId} = ${orders.id} and ${orderRto.receivedAt} is not null))`;
+
+/** Lines and history of several orders at once, in display order, and which of them have a parcel back. */
 export async function loadOrderParts(db: DbOrTx, orderIds: string[]) {
-  if (orderIds.length === 0) return { linesOf: () => [], eventsOf: () => [] };
-  const [lineRows, eventRows] = await Promise.all([
+  if (orderIds.length === 0) return { linesOf: () => [], eventsOf: () => [], parcelBackOf: () => false };
+  const [lineRows, eventRows, backRows] = await Promise.all([
     db
       .select()
       .from(orderLines)
@@ -62,7 +68,12 @@ export async function loadOrderParts(db: DbOrTx, orderIds: string[]) {
       .from(orderEvents)
       .where(inArray(orderEvents.orderId, orderIds))
       .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
+    db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(inArray(orders.id, orderIds), eq(orders.status, "returned_to_origin"), parcelBackSql)),
   ]);
+  const back = new Set(backRows.map((row) => row.id));
   const group = <T extends { orderId: string }>(rows: T[]) => {
     const map = new Map<string, T[]>();
     for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
@@ -73,10 +84,16 @@ export async function loadOrderParts(db: DbOrTx, orderIds: string[]) {
   return {
     linesOf: (orderId: string) => lines.get(orderId) ?? [],
     eventsOf: (orderId: string) => events.get(orderId) ?? [],
+    parcelBackOf: (orderId: string) => back.has(orderId),
   };
 }
 
-export function presentListItem(order: OrderRow, lines: LineRow[], events: EventRow[]): OrderListItem {
+export function presentListItem(
+  order: OrderRow,
+  lines: LineRow[],
+  events: EventRow[],
+  parcelBack = false,
+): OrderListItem {
   return {
     number: order.number,
     status: order.status,
@@ -85,6 +102,7 @@ export function presentListItem(order: OrderRow, lines: LineRow[], events: Event
     paymentMethod: order.paymentMethod,
     lines: lines.map(presentLine),
     events: events.map(presentEvent),
+    parcelBack,
   };
 }
 
@@ -100,19 +118,21 @@ export function presentOrderDetail(
     paymentsOpen,
     documents = { invoice: null, creditNote: null },
     codConfirmToken,
+    parcelBack = false,
   }: {
     now: Date;
     paymentsOpen: boolean;
     documents?: OrderDetail["documents"];
     /** The order's confirmation-link token, given only to the order's own shopper (account or guest link). */
     codConfirmToken?: string;
+    parcelBack?: boolean;
   },
 ): OrderDetail {
   const lifecycle = lifecycleOf(order);
   const cancel = checkTransition(lifecycle, "cancelled", "customer", now);
   const requestReturn = checkTransition(lifecycle, "return_requested", "customer", now);
   return {
-    ...presentListItem(order, lines, events),
+    ...presentListItem(order, lines, events, parcelBack),
     subtotalPaise: order.subtotalPaise,
     discount: order.discountCode ? { code: order.discountCode, amountPaise: order.discountPaise } : null,
     prepaid: prepaidSavingOf(order),
@@ -165,11 +185,15 @@ export async function getOrderDetail(
   order: OrderRow,
   options: { now: Date; paymentsOpen: boolean; codConfirmToken?: string },
 ): Promise<OrderDetail> {
-  const [{ linesOf, eventsOf }, documents] = await Promise.all([
+  const [{ linesOf, eventsOf, parcelBackOf }, documents] = await Promise.all([
     loadOrderParts(db, [order.id]),
     documentNumbersOf(db, order.id),
   ]);
-  return presentOrderDetail(order, linesOf(order.id), eventsOf(order.id), { ...options, documents });
+  return presentOrderDetail(order, linesOf(order.id), eventsOf(order.id), {
+    ...options,
+    documents,
+    parcelBack: parcelBackOf(order.id),
+  });
 }
 
 const ORDER_KEYS = { at: orders.createdAt, id: orders.id };
@@ -198,12 +222,14 @@ export async function listOrdersOf(db: DbOrTx, userId: string, query: KeysetRequ
     ),
   ]);
   const page = keyset.page(rows, ORDERS_PAGE_SIZE, (row) => row.order.id);
-  const { linesOf, eventsOf } = await loadOrderParts(
+  const { linesOf, eventsOf, parcelBackOf } = await loadOrderParts(
     db,
     page.items.map((row) => row.order.id),
   );
   return {
-    orders: page.items.map(({ order }) => presentListItem(order, linesOf(order.id), eventsOf(order.id))),
+    orders: page.items.map(({ order }) =>
+      presentListItem(order, linesOf(order.id), eventsOf(order.id), parcelBackOf(order.id)),
+    ),
     pageSize: ORDERS_PAGE_SIZE,
     total: cappedTotal(counted?.count ?? 0, LIST_TOTAL_CAP),
     ...page.cursors,

@@ -511,7 +511,9 @@ async function moveOrderWithParcel(deps: Deps, shipment: ShipmentRow) {
             to === "delivered"
               ? `Delivered by ${shipment.courierName}`
               : to === "returned_to_origin"
-                ? `Returned to origin by ${shipment.courierName}`
+                ? shipment.status === "rto_delivered"
+                  ? `Returned to origin by ${shipment.courierName}`
+                  : `Coming back to us with ${shipment.courierName}: the return has started`
                 : null,
           // The forward charge and the return's are the serviceability quote's rate and rto_charges (the
           // return at the forward rate where no return was quoted); staff may correct them

@@ -63,6 +63,22 @@ async function shiprocketCall(method: string, path: string, body: unknown) {
     body: JSON.stringify(body),
   });
 }
+/** Whether each of the order's views says its returned parcel is back (the shopper's, the staff's list and page). */
+async function parcelBackAsShown(number: string) {
+  const [detail, list, adminDetail, adminList] = await Promise.all([
+    callApi(shop.app, "GET", `/api/orders/${number}`, { as: meera }),
+    callApi(shop.app, "GET", "/api/orders", { as: meera }),
+    callApi(shop.app, "GET", `/api/admin/orders/${number}`, { as: admin }),
+    callApi(shop.app, "GET", `/api/admin/orders?q=${number}`, { as: admin }),
+  ]);
+  type Listed = { orders: { number: string; parcelBack: boolean }[] };
+  return [
+    (detail.body as { order: { parcelBack: boolean } }).order.parcelBack,
+    (list.body as Listed).orders.find((order) => order.number === number)?.parcelBack,
+    (adminDetail.body as { order: { parcelBack: boolean } }).order.parcelBack,
+    (adminList.body as Listed).orders.find((order) => order.number === number)?.parcelBack,
+  ];
+}
 /** Books an order with the cheapest courier and returns its AWB. */
 async function booked(number: string) {
   const response = await book(number, { rule: "cheapest" });
@@ -650,9 +666,12 @@ describe("a parcel the courier could not deliver", () => {
     expect(rto?.returnPaise).toBe(parcel?.rtoChargesPaise);
     expect(rto?.returnPaise).toBeGreaterThan(0);
     expect(await stockOf(shop.db, SLUG)).toBe(stock);
+    // Only started: everyone reads "Coming back to us", not "Returned".
+    expect(await parcelBackAsShown(number)).toEqual([false, false, false, false]);
     fake.scan(awb, "RTO DELIVERED");
     await webhook(fake.webhookBody(awb));
     expect((await shipmentOf(number))[0]?.status).toBe("rto_delivered");
+    expect(await parcelBackAsShown(number)).toEqual([true, true, true, true]);
     const received = await callApi(shop.app, "POST", `/api/admin/shipping/orders/${number}/received-back`, {
       as: admin,
     });

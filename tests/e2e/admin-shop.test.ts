@@ -1,15 +1,25 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { shopDetails } from "../../server/db/schema.ts";
 import type { TestAccount } from "../accounts.ts";
-import { newContext, type Shop, scrollThrough, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import {
+  newContext,
+  type Shop,
+  type ShopDatabase,
+  scrollThrough,
+  sidewaysOverflow,
+  waitForApp,
+} from "../fixtures.ts";
+import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
+let database: ShopDatabase;
 
 startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+  ({ shop, browser, owner, database } = started);
 });
 
 /** Looked at by a person after the run: /tmp/admin-shop-<name>.png. */
@@ -109,6 +119,65 @@ describe("the owner runs the shop from /admin/shop", () => {
       "Grievance Officer at grievance@prakritinaturals.in",
     );
     await shopper.close();
+  });
+
+  it("fills the city and state from the PIN code, and keeps a city the owner typed", async () => {
+    for (const [viewport, scheme] of [
+      ["phone", "light"],
+      ["desktop", "dark"],
+    ] as const) {
+      const { page, close } = await ownerPage("/admin/shop", viewport, scheme);
+      const form = page.getByRole("form", { name: "Shop details" });
+      await form.getByLabel("City").fill("");
+      await form.getByLabel("PIN code").fill("110001");
+      await expect.poll(() => form.getByLabel("City").inputValue()).toBe("New Delhi");
+      await expect.poll(() => form.getByLabel("State").inputValue()).toBe("Delhi");
+      // The city it filled belongs to the old PIN: a new PIN replaces it.
+      await form.getByLabel("PIN code").fill("411045");
+      await expect.poll(() => form.getByLabel("City").inputValue()).toBe("Pune");
+      await expect.poll(() => form.getByLabel("State").inputValue()).toBe("Maharashtra");
+      await shot(page, `details-pin-${viewport}-${scheme}`);
+      await form.getByLabel("City").fill("Baner");
+      await form.getByLabel("PIN code").fill("411007");
+      await expect.poll(() => form.getByLabel("State").inputValue()).toBe("Maharashtra");
+      expect(await form.getByLabel("City").inputValue()).toBe("Baner");
+      await close();
+    }
+  });
+
+  it("warns before a blank GSTIN stops tax invoices, and saves it all the same", async () => {
+    await registerShopForGst(database.db);
+    for (const [viewport, scheme] of [
+      ["phone", "light"],
+      ["phone", "dark"],
+      ["desktop", "light"],
+      ["desktop", "dark"],
+    ] as const) {
+      const { page, close } = await ownerPage("/admin/shop", viewport, scheme);
+      const form = page.getByRole("form", { name: "Shop details" });
+      const warning = form.getByRole("alert").filter({ hasText: "Tax invoices stop" });
+      expect(await form.getByLabel("GSTIN").inputValue()).toBe(TEST_GSTIN);
+      expect(await warning.count()).toBe(0);
+      await form.getByLabel("GSTIN").fill("");
+      await warning.waitFor();
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await shot(page, `gstin-blank-${viewport}-${scheme}`);
+      // Typed back, the warning goes.
+      await form.getByLabel("GSTIN").fill(TEST_GSTIN);
+      await warning.waitFor({ state: "detached" });
+      await close();
+    }
+    const { page, close } = await ownerPage("/admin/shop", "phone");
+    const form = page.getByRole("form", { name: "Shop details" });
+    await form.getByLabel("GSTIN").fill("");
+    await form.getByRole("button", { name: "Save details" }).click();
+    await form.getByText("Saved. The shop shows the new details now.").waitFor();
+    // Saved without one: nothing left to warn about.
+    expect(await form.getByRole("alert").filter({ hasText: "Tax invoices stop" }).count()).toBe(0);
+    const [row] = await database.db.select({ gstin: shopDetails.gstin }).from(shopDetails);
+    expect(row?.gstin).toBeNull();
+    await close();
+    await registerShopForGst(database.db);
   });
 
   it("creates a combo of products from the catalogue, refused first for a sale price above their total, and it appears on the home page", async () => {

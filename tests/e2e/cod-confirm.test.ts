@@ -132,6 +132,21 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
       await context.close();
     }, 90_000);
 
+    it(`is cancelled by the shopper from the link, told once that nothing was charged (${viewport})`, async () => {
+      const order = await placeCod();
+      const context = await newContext(browser, shop, { viewport });
+      const page = await context.newPage();
+      await page.goto(await confirmLink(order.number));
+      await page.getByRole("button", { name: "Cancel order" }).click();
+      await page.getByRole("button", { name: "Yes, cancel it" }).click();
+      await page.getByText("Your order is cancelled.").waitFor();
+      await page.getByRole("heading", { name: "This order is cancelled", level: 1 }).waitFor();
+      expect(await page.getByText(/nothing was charged/i).count()).toBe(1);
+      expect(await statusOf(order.number)).toBe("cancelled");
+      await shoot(page, `cod-confirm-cancelled-${viewport}`);
+      await context.close();
+    }, 90_000);
+
     it(`is cancelled by the clock when left unconfirmed, its stock back (${viewport})`, async () => {
       const before = await stockOf(database.db, "bath-powder");
       const order = await placeCod(2);

@@ -169,6 +169,31 @@ describe("an order changed before packing", () => {
     }
   }, 240_000);
 
+  it("a new PIN in Change address fills the city and district as well as the state", async () => {
+    const number = await placeOrder(false);
+    for (const [viewport, scheme] of [VIEWS[0], VIEWS[3]] as const) {
+      const { page, close } = await ownerPage(`/admin/orders/${number}`, viewport, scheme);
+      const panel = page.getByRole("region", { name: "Change the order" });
+      await panel.getByRole("button", { name: "Change address" }).click();
+      const form = panel.getByRole("form", { name: "Delivery address of this order" });
+      // The order goes to Bengaluru (560038); a Chennai PIN must not leave "Bengaluru" beside Tamil Nadu.
+      expect(await form.getByLabel("City or town").inputValue()).toBe("Bengaluru");
+      await form.getByLabel("PIN code").fill("600020");
+      await form.getByText("Chennai, Tamil Nadu").waitFor();
+      expect(await form.getByLabel("City or town").inputValue()).toBe("Chennai");
+      expect(await form.getByLabel("District").inputValue()).toBe("Chennai");
+      expect(await form.getByLabel("State or union territory").inputValue()).toBe("Tamil Nadu");
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `order-edit-address-pin-${viewport}-${scheme}`);
+      // A city staff type themselves stays when the PIN is corrected again.
+      await form.getByLabel("City or town").fill("Mylapore");
+      await form.getByLabel("PIN code").fill("600004");
+      await form.getByText("Chennai, Tamil Nadu").waitFor();
+      expect(await form.getByLabel("City or town").inputValue()).toBe("Mylapore");
+      await close();
+    }
+  }, 120_000);
+
   it("staff correct the address and change a quantity; the history and the stock follow", async () => {
     const number = await placeOrder(false);
     const stockBefore = (await stockOf(database.db, "bath-powder")) ?? 0;

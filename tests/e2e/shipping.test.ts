@@ -181,6 +181,76 @@ describe("shipping through Shiprocket", () => {
     });
   }
 
+  it("the journey in the shop's words, and a parcel coming back until it is back", async () => {
+    const number = await packedOrder();
+    await apiAs(owner, "POST", `/api/admin/shipping/orders/${number}/book`, { rule: "cheapest" });
+    const awb = (await apiAs(owner, "GET", `/api/admin/shipping/orders/${number}`)).shipment.awb as string;
+    const views = [
+      ["phone", "light"],
+      ["phone", "dark"],
+      ["desktop", "light"],
+      ["desktop", "dark"],
+    ] as const;
+    const open = async (
+      who: TestAccount,
+      path: string,
+      viewport: "phone" | "desktop",
+      colorScheme: "light" | "dark",
+    ) => {
+      const context = await newContext(browser, shop, { viewport, colorScheme });
+      await signInContext(context, shop.url, who);
+      const page = await context.newPage();
+      await page.goto(path);
+      return { page, close: () => context.close() };
+    };
+
+    // Booked, no scan yet: the pickup day as the shop writes dates, not 2026-12-06.
+    const before = await open(shopper, `/orders/${number}`, "phone", "light");
+    await before.page
+      .getByText(/^The courier collects the parcel on \d{1,2} [A-Z][a-z]{2} \d{4}\.$/)
+      .waitFor();
+    await before.close();
+
+    for (const label of ["MANIFEST GENERATED", "PICKED UP", "RTO INITIATED"] as const) {
+      fake.scan(awb, label);
+      expect(await fake.sendWebhook(webhookUrl(), awb)).toBe(200);
+    }
+    for (const [viewport, scheme] of views) {
+      const mine = await open(shopper, `/orders/${number}`, viewport, scheme);
+      const scans = mine.page.getByRole("list", { name: "Parcel scans" });
+      await scans.getByText("Ready for the courier to collect").waitFor();
+      expect(await scans.getByText("MANIFEST GENERATED", { exact: true }).count()).toBe(0);
+      expect(await scans.textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      // The return has only started: not "Returned".
+      await mine.page.getByText("Coming back to us", { exact: true }).first().waitFor();
+      expect(await mine.page.getByText("Returned to origin", { exact: true }).count()).toBe(0);
+      await noSidewaysScroll(mine.page);
+      await shot(mine.page, `ship-coming-back-shopper-${viewport}-${scheme}`);
+      await mine.close();
+      const staff = await open(owner, `/admin/orders/${number}`, viewport, scheme);
+      await staff.page.getByRole("list", { name: "Parcel scans" }).getByText("Returning to us").waitFor();
+      await staff.page.getByText("Coming back to us", { exact: true }).first().waitFor();
+      await noSidewaysScroll(staff.page);
+      await shot(staff.page, `ship-coming-back-admin-${viewport}-${scheme}`);
+      await staff.close();
+    }
+
+    fake.scan(awb, "RTO DELIVERED", new Date(Date.now() + 1000));
+    expect(await fake.sendWebhook(webhookUrl(), awb)).toBe(200);
+    const back = await open(shopper, `/orders/${number}`, "phone", "light");
+    await back.page.getByText("Returned to us", { exact: true }).first().waitFor();
+    await shot(back.page, "ship-returned-shopper-phone-light");
+    await back.close();
+    const listed = await open(owner, `/admin/orders?q=${number}`, "desktop", "dark");
+    await listed.page
+      .getByText("Returned to us", { exact: true })
+      .filter({ visible: true })
+      .first()
+      .waitFor();
+    await shot(listed.page, "ship-returned-admin-list-desktop-dark");
+    await listed.close();
+  });
+
   it("the owner's shipping screens in the dark", async () => {
     const number = await packedOrder();
     const missed = await packedOrder();

@@ -12,3 +12,13 @@ export function completePin(typed: string): string | null {
   const digits = typed.replace(/\s/g, "");
   return PIN_PATTERN.test(digits) ? digits : null;
 }
+
+/**
+ * The city to show once a PIN is found: the directory's, unless the person typed a city of their own. A city
+ * that came from an earlier lookup, or with the address being changed (`replaceable`), belongs to the old PIN
+ * and is replaced, so a new PIN never leaves the old city beside the new state.
+ */
+export function cityForPin(current: string, found: string, replaceable: readonly string[]): string {
+  const typed = current.trim() !== "" && !replaceable.includes(current);
+  return typed ? current : found;
+}

@@ -133,7 +133,7 @@ export function Component() {
             Placed {formatDateTime(order.placedAt)}
           </p>
         </div>
-        <StatusBadge status={order.status} />
+        <StatusBadge status={order.status} parcelBack={order.parcelBack} />
       </div>
       <ResultMessage message={message} />
       {!order.documents.invoice && (!seller.canIssue || invoiceDue(order.status)) && (

@@ -99,7 +99,7 @@ export function Component() {
                 >
                   {order.number}
                 </Link>
-                <StatusBadge status={order.status} />
+                <StatusBadge status={order.status} parcelBack={order.parcelBack} />
               </div>
               <p className="mt-1 font-medium">{order.customerName}</p>
               <p className="text-xs break-words text-stone-600 dark:text-stone-400">
@@ -171,7 +171,7 @@ export function Component() {
                     {order.paid ? ", paid" : ""}
                   </td>
                   <td className="px-3 py-2">
-                    <StatusBadge status={order.status} />
+                    <StatusBadge status={order.status} parcelBack={order.parcelBack} />
                   </td>
                 </tr>
               ))}

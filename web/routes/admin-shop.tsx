@@ -1,4 +1,4 @@
-import { type FormEvent, type InputHTMLAttributes, useState } from "react";
+import { type ChangeEvent, type FormEvent, type InputHTMLAttributes, useRef, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
@@ -10,6 +10,7 @@ import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/u
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
+import { cityForPin, completePin, lookUpPin } from "../lib/pin-lookup.ts";
 import { requireOwnerUser } from "../lib/session.ts";
 import { forgetShopConfig } from "../lib/shop-config.ts";
 import { useFormSave } from "../lib/use-form-save.ts";
@@ -70,6 +71,35 @@ function useSave(path: string, name: string) {
 
 function DetailsForm({ details }: { details: ShopDetails }) {
   const { errors, message, saving, save, section } = useSave("/admin/shop/details", "Seller details");
+  // The city last filled in from a PIN, and the PIN being looked up (a later one wins).
+  const filledCity = useRef("");
+  const lookingUp = useRef("");
+  // A saved GSTIN emptied: the owner is told before saving that tax invoices stop.
+  const [gstinBlanked, setGstinBlanked] = useState(false);
+
+  /** A new PIN fills the city and state from India Post's directory, as the address form at checkout does. */
+  async function fillFromPin(event: ChangeEvent<HTMLInputElement>) {
+    const pin = completePin(event.target.value);
+    const form = event.target.form;
+    lookingUp.current = pin ?? "";
+    if (!pin || !form) return;
+    try {
+      const found = await lookUpPin(pin);
+      if (lookingUp.current !== pin) return;
+      const city = form.elements.namedItem("city");
+      const state = form.elements.namedItem("state");
+      if (city instanceof HTMLInputElement) {
+        const saved = details.address;
+        const replaceable =
+          saved && pin !== saved.pin ? [filledCity.current, saved.city] : [filledCity.current];
+        city.value = cityForPin(city.value, found.city, replaceable);
+        if (city.value === found.city) filledCity.current = found.city;
+      }
+      if (state instanceof HTMLSelectElement) state.value = found.state;
+    } catch {
+      // An unknown PIN fills nothing; saving names what is wrong with it.
+    }
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -165,6 +195,7 @@ function DetailsForm({ details }: { details: ShopDetails }) {
           inputMode: "numeric",
           maxLength: 6,
           autoComplete: "postal-code",
+          onChange: fillFromPin,
         })}
       </Field>
       <Field
@@ -193,7 +224,18 @@ function DetailsForm({ details }: { details: ShopDetails }) {
         {input("gstin", details.gstin, {
           className: "font-mono uppercase",
           autoCapitalize: "characters",
+          onChange: (event) => setGstinBlanked(Boolean(details.gstin) && event.target.value.trim() === ""),
         })}
+        {gstinBlanked && details.gstin && (
+          <p
+            role="alert"
+            className="mt-2 rounded-lg border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-500 dark:bg-amber-950/40 dark:text-amber-100"
+          >
+            <strong>Tax invoices stop once you save without a GSTIN.</strong> Orders from then on get no
+            invoice, and their mails go without one; invoices already issued stay as they are. Save only if
+            the shop is no longer registered for GST.
+          </p>
+        )}
       </Field>
       <Field
         id="shop-fssaiLicence"

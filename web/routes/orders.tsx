@@ -48,7 +48,7 @@ export function Component() {
                       {formatRupees(order.totalPaise)}
                     </p>
                   </div>
-                  <StatusBadge status={order.status} />
+                  <StatusBadge status={order.status} parcelBack={order.parcelBack} />
                 </div>
                 <ul className="mt-3 flex flex-wrap gap-3">
                   {order.lines.map((line) => (

@@ -4,7 +4,7 @@ import { type AddressInput, addressInputSchema, type SavedAddress } from "../../
 import { Button } from "../../components/button.tsx";
 import { controlClass, FieldError } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { completePin, lookUpPin } from "../../lib/pin-lookup.ts";
+import { cityForPin, completePin, lookUpPin } from "../../lib/pin-lookup.ts";
 
 const EMPTY: AddressInput = {
   name: "",
@@ -88,14 +88,15 @@ export function AddressForm({
       const found = await lookUpPin(pin);
       if (lookingUp.current !== pin) return;
       setValues((current) => {
-        const keepCity = current.city.trim() !== "" && current.city !== filledCity.current;
-        if (!keepCity) filledCity.current = found.city;
-        return {
-          ...current,
-          city: keepCity ? current.city : found.city,
-          district: found.district,
-          state: found.state,
-        };
+        // The address being changed (staff's "Change address", an edited saved address) came with its old
+        // PIN's city: a new PIN replaces it; the same PIN typed again keeps it.
+        const replaceable =
+          initial && pin !== completePin(initial.pin)
+            ? [filledCity.current, initial.city]
+            : [filledCity.current];
+        const city = cityForPin(current.city, found.city, replaceable);
+        if (city === found.city) filledCity.current = city;
+        return { ...current, city, district: found.district, state: found.state };
       });
       setErrors((current) => ({ ...current, city: undefined, district: undefined, state: undefined }));
       setPlace(`${found.district}, ${found.state}`);

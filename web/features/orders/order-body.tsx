@@ -43,7 +43,7 @@ export function OrderHeading({
             Placed on <time dateTime={order.placedAt}>{formatDateTime(order.placedAt)}</time>
           </p>
         </div>
-        <StatusBadge status={order.status} />
+        <StatusBadge status={order.status} parcelBack={order.parcelBack} />
       </div>
 
       {order.status === "awaiting_payment" && (

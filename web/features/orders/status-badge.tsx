@@ -1,4 +1,4 @@
-import { type OrderStatus, STATUS_LABELS } from "../../../common/order-lifecycle.ts";
+import { type OrderStatus, orderStatusLabel } from "../../../common/order-lifecycle.ts";
 
 const TONES: Record<OrderStatus, string> = {
   awaiting_payment: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
@@ -14,12 +14,13 @@ const TONES: Record<OrderStatus, string> = {
   refunded: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
 };
 
-export function StatusBadge({ status }: { status: OrderStatus }) {
+/** `parcelBack`: a parcel coming back to the shop has arrived ("Returned to us" rather than "Coming back to us"). */
+export function StatusBadge({ status, parcelBack = false }: { status: OrderStatus; parcelBack?: boolean }) {
   return (
     <span
       className={`inline-block rounded-full px-2.5 py-0.5 text-sm font-medium whitespace-nowrap ${TONES[status]}`}
     >
-      {STATUS_LABELS[status]}
+      {orderStatusLabel(status, parcelBack)}
     </span>
   );
 }

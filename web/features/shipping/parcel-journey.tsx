@@ -1,5 +1,10 @@
 import { formatDateTime } from "../../../common/india-time.ts";
-import { SHIPMENT_STATUS_LABELS, type ShipmentView } from "../../../common/shipping.ts";
+import {
+  formatPickupDay,
+  SHIPMENT_STATUS_LABELS,
+  type ShipmentView,
+  scanHeadline,
+} from "../../../common/shipping.ts";
 
 /** The parcel's scans, newest first, as the courier recorded them; shared by the shopper's and staff's pages. */
 export function ParcelJourney({ shipment }: { shipment: ShipmentView }) {
@@ -23,7 +28,7 @@ export function ParcelJourney({ shipment }: { shipment: ShipmentView }) {
       {scans.length === 0 ? (
         <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
           {shipment.pickupScheduledFor
-            ? `The courier collects the parcel on ${shipment.pickupScheduledFor.slice(0, 10)}.`
+            ? `The courier collects the parcel on ${formatPickupDay(shipment.pickupScheduledFor)}.`
             : "No scans yet."}
         </p>
       ) : (
@@ -33,7 +38,7 @@ export function ParcelJourney({ shipment }: { shipment: ShipmentView }) {
         >
           {scans.map((scan) => (
             <li key={`${scan.at}-${scan.label}-${scan.activity}`} className="text-sm">
-              <p className="font-medium">{scan.status ? SHIPMENT_STATUS_LABELS[scan.status] : scan.label}</p>
+              <p className="font-medium">{scanHeadline(scan)}</p>
               <p className="text-stone-700 dark:text-stone-300">{scan.activity}</p>
               <p className="text-xs text-stone-600 dark:text-stone-400">
                 {formatDateTime(scan.at)}
