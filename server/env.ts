@@ -75,10 +75,10 @@ const envSchema = z.object({
   SHIPROCKET_API_BASE: blankIsDefault(z.url().default("https://apiv2.shiprocket.in/v1/external")),
   /** The token Shiprocket sends in x-api-key with each tracking update; without it the webhook answers nothing. */
   SHIPROCKET_WEBHOOK_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
-  /** An order paid online that is still unpaid after this long is cancelled and its stock released. */
+  /** An order paid online that is still unpaid after this long is cancelled (it holds no stock: decision 083). */
   PAYMENT_WINDOW_MINUTES: count(30),
   PAYMENT_HOLD_MINUTES: count(10),
-  /** The most units of one product or combo an order waiting for online payment may hold (decision 050). */
+  /** The most units of one product or combo an order waiting for online payment may ask for (decision 050). */
   UNPAID_ORDER_MAX_UNITS: blankIsDefault(z.coerce.number().int().min(1).default(10)),
   LOW_STOCK_THRESHOLD: count(10),
   /** The largest request body the API reads, in bytes; larger ones are refused with 413 while arriving. */

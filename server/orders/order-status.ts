@@ -420,8 +420,8 @@ export async function lapseUnpaidOrder(deps: Deps, orderId: string, now = new Da
 }
 
 /**
- * Online orders unpaid past their deadline are cancelled by the shop and their stock released, so an
- * abandoned payment never holds the last jar for long. Returns how many lapsed.
+ * Online orders unpaid past their deadline are cancelled by the shop (they hold no stock, decision 083), so
+ * an abandoned payment never keeps its household from ordering again for long. Returns how many lapsed.
  */
 export async function expireUnpaidOrders(deps: Deps, now = new Date()): Promise<number> {
   const { PAYMENT_HOLD_MINUTES, PAYMENT_WINDOW_MINUTES } = deps.env;
