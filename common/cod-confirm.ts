@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PrepaidSaving } from "./prepaid-incentive.ts";
+import { plainText } from "./schemas/text.ts";
 
 /**
  * Confirming a cash-on-delivery order before it is packed (issue 29, docs/decisions/065): what the shopper's
@@ -85,5 +86,5 @@ export type CodConfirmSettings = z.infer<typeof codConfirmSettingsSchema>;
 
 /** A staff member's cancellation from the list: the reason is kept in the order's history. */
 export const staffCancelSchema = z
-  .object({ reason: z.string().trim().max(200, "At most 200 characters").optional() })
+  .object({ reason: plainText({ multiline: true }).trim().max(200, "At most 200 characters").optional() })
   .strict();

@@ -174,6 +174,12 @@ describe("staff and the unconfirmed order", () => {
     expect(row).toMatchObject({ phone: "9876543210", name: "Meera Iyer", items: 1 });
 
     expect((await post(`/api/admin/cod-confirm/${first.number}/confirm`, staff)).status).toBe(200);
+    // Half of a UTF-16 pair cannot be stored in the history's JSON: refused by the text rule, not a 500.
+    const broken = await post(`/api/admin/cod-confirm/${second.number}/cancel`, staff, {
+      reason: "Shopper \ud800",
+    });
+    expect(broken.status).toBe(400);
+    expect(await statusOf(second.id)).toBe("placed");
     const cancelled = await post(`/api/admin/cod-confirm/${second.number}/cancel`, staff, {
       reason: "Shopper did not order this",
     });
