@@ -92,7 +92,14 @@ beforeAll(async () => {
   }
 });
 
-afterEach(() => setStock(shop.db, PRODUCT, 25));
+// Stock back for the next test, and heard back when it had run out: a restore still on its way to the listener
+// would otherwise arrive after the next test's own change was heard, and make the catalogue forget what it read.
+afterEach(async () => {
+  const before = await stockOf(shop.db, PRODUCT);
+  const generation = shop.deps.catalogue.generation();
+  await setStock(shop.db, PRODUCT, 25);
+  if ((before ?? 0) <= 0) await catalogueHeard(generation);
+});
 
 describe("an order for what the catalogue knows has run out", () => {
   it("is refused before its cart is priced, and a key that placed the last unit still replays its order", async () => {
