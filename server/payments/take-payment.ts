@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { formatRupees } from "../../common/money.ts";
-import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
+import { type OrderStatus, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { switchedFigures } from "../cod/pay-online-instead.ts";
 import type { Tx } from "../db/client.ts";
 import { moneyLedger, type OrderRow, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
@@ -58,6 +58,18 @@ export async function takeRazorpayPayment(
     // paid first had it, and this order is cancelled and its payment refunded like any that cannot apply.
     const soldOut = !refusal && made.purpose === "checkout" && !(await takeStockOnPayment(tx, order.id));
     if (soldOut) refusal = SOLD_OUT_BEFORE_PAYMENT;
+    // Everything that happens here is told in the order's history by the payment.
+    const tellHistory = (kind: "status" | "payment", toStatus: OrderStatus, note: string) =>
+      tx.insert(orderEvents).values({
+        orderId: order.id,
+        fromStatus: order.status,
+        toStatus,
+        kind,
+        actor: "payment",
+        actorUserId: null,
+        note,
+        createdAt: now,
+      });
     if (refusal) {
       if (soldOut) {
         await tx
@@ -65,16 +77,7 @@ export async function takeRazorpayPayment(
           .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
           .where(eq(orders.id, order.id));
         await closeRazorpayOrders(tx, order.id, "sold out before payment", now);
-        await tx.insert(orderEvents).values({
-          orderId: order.id,
-          fromStatus: order.status,
-          toStatus: "cancelled",
-          kind: "status",
-          actor: "payment",
-          actorUserId: null,
-          note: `Cancelled: ${SOLD_OUT_BEFORE_PAYMENT}`,
-          createdAt: now,
-        });
+        await tellHistory("status", "cancelled", `Cancelled: ${SOLD_OUT_BEFORE_PAYMENT}`);
       }
       await recordMoney(tx, {
         orderId: order.id,
@@ -86,16 +89,11 @@ export async function takeRazorpayPayment(
         note: refusal,
         createdAt: now,
       });
-      await tx.insert(orderEvents).values({
-        orderId: order.id,
-        fromStatus: order.status,
-        toStatus: order.status,
-        kind: "payment",
-        actor: "payment",
-        actorUserId: null,
-        note: `Payment ${payment.paymentId} of ${formatRupees(amountPaise)} ${source}, but ${refusal}: it is refunded in full automatically`,
-        createdAt: now,
-      });
+      await tellHistory(
+        "payment",
+        order.status,
+        `Payment ${payment.paymentId} of ${formatRupees(amountPaise)} ${source}, but ${refusal}: it is refunded in full automatically`,
+      );
       await enqueueJob(tx, {
         kind: REFUND_UNAPPLIED_JOB,
         payload: { paymentId: payment.paymentId },
@@ -133,18 +131,13 @@ export async function takeRazorpayPayment(
     if (!row) throw new Error(`order ${order.number} vanished under its lock`);
     // Every other Razorpay order of this one (a second tab's Checkout) can no longer be applied.
     await closeRazorpayOrders(tx, order.id, "paid by another payment", now);
-    await tx.insert(orderEvents).values({
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: "confirmed",
-      kind: "status",
-      actor: "payment",
-      actorUserId: null,
-      note: switched
+    await tellHistory(
+      "status",
+      "confirmed",
+      switched
         ? `Paid online instead of cash on delivery, payment ${payment.paymentId} ${source}: no confirmation needed`
         : `Paid online, payment ${payment.paymentId} ${source}`,
-      createdAt: now,
-    });
+    );
     await issueInvoice(tx, row, now);
     // The shopper of a switched order already has its "placed" mail.
     if (!switched) await enqueueOrderMail(tx, order.id, "placed");
