@@ -123,6 +123,8 @@ describe("the first booking on a new shop, whose products have no weight", () =>
     await page.goto(`/admin/orders/${number}`);
     await page.getByRole("button", { name: "Book shipment" }).click();
     await page.getByText(/Set the weight of Coconut Oil on the Weights page/).waitFor();
+    // The path the API's message carries is the link here, not text to read.
+    expect(await page.getByText("/admin/shipping/weights").count()).toBe(0);
     await screenshotLightAndDark(page, "booking-weight-missing-desktop");
     await page.getByRole("link", { name: "Open the Weights page" }).click();
     await page.getByRole("heading", { name: "Weights", level: 1 }).waitFor();

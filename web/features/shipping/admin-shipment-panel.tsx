@@ -181,20 +181,27 @@ export function AdminShipmentPanel({
       )}
       {error && (
         <Notice tone="error" className="mt-3">
-          {error} <WeightsLink error={error} />
+          <BookingRefusal error={error} />
         </Notice>
       )}
     </section>
   );
 }
 
-/** A booking refused for want of a weight names the Weights page: the way there, one tap (decision 086). */
-function WeightsLink({ error }: { error: string }) {
-  if (!error.includes(WEIGHTS_PAGE)) return null;
+/**
+ * A booking refused for want of a weight names the Weights page by its path (for whoever reads the API): here
+ * the path becomes the way there, one tap (decision 086).
+ */
+function BookingRefusal({ error }: { error: string }) {
+  const path = ` (${WEIGHTS_PAGE})`;
+  if (!error.includes(path)) return <>{error}</>;
   return (
-    <Link to={WEIGHTS_PAGE} className="font-medium underline">
-      Open the Weights page
-    </Link>
+    <>
+      {error.replace(path, "")}{" "}
+      <Link to={WEIGHTS_PAGE} className="font-medium underline">
+        Open the Weights page
+      </Link>
+    </>
   );
 }
 
@@ -322,7 +329,7 @@ function BookDialog({
       )}
       {error && (
         <Notice tone="error" className="mt-3">
-          {error} <WeightsLink error={error} />
+          <BookingRefusal error={error} />
         </Notice>
       )}
       <div className="mt-4 flex flex-wrap justify-end gap-2">
