@@ -9,8 +9,10 @@ import {
   priceBounds,
   queryCatalogue,
   searchDropdown,
+  searchProducts,
   sortProducts,
 } from "./catalogue-rules.ts";
+import { searchByWords } from "./search-words.ts";
 
 const item = (name: string, rupees: number, extra: Partial<(typeof products)[number]> = {}) => ({
   name,
@@ -33,6 +35,37 @@ describe("search", () => {
   it("gives no results for empty or blank text", () => {
     expect(matchesSearch("Hair Growth Oil", "")).toBe(false);
     expect(matchesSearch("Hair Growth Oil", "   ")).toBe(false);
+  });
+
+  it("answers a query the name's substring answers exactly as before, in the same order", () => {
+    for (const query of ["oil", "hair", " ER ", "growth oil", "Powder", "a"]) {
+      const before = products.filter((product) =>
+        product.name.toLowerCase().includes(query.trim().toLowerCase()),
+      );
+      expect(before.length).toBeGreaterThan(0);
+      expect(searchProducts(products, query, searchByWords)).toEqual(before);
+    }
+  });
+
+  it("else finds every typed word at the start of a word of the name, category or description, in any order", () => {
+    const names = (query: string) =>
+      searchProducts(products, query, searchByWords).map((product) => product.name);
+    // Both in the name come first, then the catalogue's order.
+    expect(names("hair oil")).toEqual([
+      "Hair Growth Oil",
+      "Hair Growth Serum",
+      "Hair Wash Powder",
+      "Coconut Oil",
+    ]);
+    expect(names("OIL  hair")).toEqual(names("hair oil"));
+    expect(names("growth hair").slice(0, 2)).toEqual(["Hair Growth Oil", "Hair Growth Serum"]);
+    expect(names("henna")).toContain("Natural Hair Dye");
+    // A word must begin a word: "il" is inside "oil" but begins none.
+    expect(names("hair il")).toEqual([]);
+    expect(names("lipstick")).toEqual([]);
+    expect(names(" - ")).toEqual([]);
+    // Without the word search loaded (the search box before its first keystroke's import), the substring alone.
+    expect(searchProducts(products, "hair oil")).toEqual([]);
   });
 
   it("shows at most 8 in the dropdown and counts them all", () => {

@@ -6,10 +6,13 @@ import {
   SEARCH_DROPDOWN_LIMIT,
   type SortOption,
 } from "./catalogue.ts";
+import type { WordSearch } from "./search-words.ts";
 
 /** The fields the rules read; both the API's rows and the web app's products have them. */
 type Listed = {
   name: string;
+  /** read by the word search only */
+  description?: string;
   pricePaise: number;
   category: string;
   subcategory: string;
@@ -24,13 +27,26 @@ export function matchesSearch(name: string, query: string): boolean {
   return needle !== "" && name.toLowerCase().includes(needle);
 }
 
-export function searchProducts<T extends Listed>(products: readonly T[], query: string): T[] {
-  return products.filter((product) => matchesSearch(product.name, query));
+/**
+ * The spec's substring rule, unchanged whenever it finds anything; when it finds nothing, every typed word
+ * (`byWords`, common/search-words.ts) where the caller has it loaded (docs/decisions/079).
+ */
+export function searchProducts<T extends Listed>(
+  products: readonly T[],
+  query: string,
+  byWords?: WordSearch,
+): T[] {
+  const found = products.filter((product) => matchesSearch(product.name, query));
+  return found.length || !byWords ? found : byWords(products, query);
 }
 
 /** What the search dropdown shows: at most 8, and how many matched in all. */
-export function searchDropdown<T extends Listed>(products: readonly T[], query: string) {
-  const matches = searchProducts(products, query);
+export function searchDropdown<T extends Listed>(
+  products: readonly T[],
+  query: string,
+  byWords?: WordSearch,
+) {
+  const matches = searchProducts(products, query, byWords);
   return { shown: matches.slice(0, SEARCH_DROPDOWN_LIMIT), total: matches.length };
 }
 
@@ -106,8 +122,12 @@ export type CatalogueQuery = CatalogueFilter & {
 };
 
 /** Search, filter, sort and paginate: the one pipeline behind the grid and GET /api/products. */
-export function queryCatalogue<T extends Listed>(products: readonly T[], query: CatalogueQuery) {
-  const searched = query.q === undefined ? products : searchProducts(products, query.q);
+export function queryCatalogue<T extends Listed>(
+  products: readonly T[],
+  query: CatalogueQuery,
+  byWords?: WordSearch,
+) {
+  const searched = query.q === undefined ? products : searchProducts(products, query.q, byWords);
   const sorted = sortProducts(filterProducts(searched, query), query.sort);
   return paginate(sorted, query.page, query.pageSize);
 }

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { queryCatalogue } from "../../common/catalogue-rules.ts";
 import { productQuerySchema, slugSchema } from "../../common/schemas/catalogue.ts";
+import { searchByWords } from "../../common/search-words.ts";
 import { sendCached, toCachedJson } from "../catalogue/cached-json.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
@@ -21,7 +22,7 @@ export function productRoutes(deps: Deps) {
       const query = c.req.valid("query");
       // Keyed by the parsed query, so ?page=1&sort=x and ?sort=x answer from one entry.
       const answer = await catalogue.remember(`products ${JSON.stringify(query)}`, async () =>
-        toCachedJson(queryCatalogue(await cachedProducts(deps), query)),
+        toCachedJson(queryCatalogue(await cachedProducts(deps), query, searchByWords)),
       );
       return sendCached(c, answer);
     })

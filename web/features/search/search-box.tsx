@@ -4,6 +4,7 @@ import type { Product } from "../../../common/catalogue.ts";
 import { SEARCH_DROPDOWN_LIMIT } from "../../../common/catalogue.ts";
 import { searchDropdown } from "../../../common/catalogue-rules.ts";
 import { formatRupees } from "../../../common/money.ts";
+import type { WordSearch } from "../../../common/search-words.ts";
 import { SearchIcon } from "../../components/icons.tsx";
 
 /** Spec: the dropdown closes 200 ms after the input loses focus, so a click on a result still lands. */
@@ -30,9 +31,18 @@ export function SearchBox({ products, autoFocus, onChoose, inline = false }: Sea
   const listId = `${id}-results`;
   const optionId = (index: number) => `${id}-option-${index}`;
 
-  const { shown, total } = useMemo(() => searchDropdown(products, query), [products, query]);
+  // Search by words loads once someone types, so the first page does not carry it (docs/decisions/079).
+  const [byWords, setByWords] = useState<WordSearch>();
+  const { shown, total } = useMemo(
+    () => searchDropdown(products, query, byWords),
+    [products, query, byWords],
+  );
   const needle = query.trim();
   const expanded = open && needle !== "";
+  useEffect(() => {
+    if (needle)
+      void import("../../../common/search-words.ts").then((words) => setByWords(() => words.searchByWords));
+  }, [needle]);
 
   useEffect(() => () => window.clearTimeout(blurTimer.current), []);
 
