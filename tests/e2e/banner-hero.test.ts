@@ -32,6 +32,37 @@ describe("the promo banner", () => {
     await context.close();
   });
 
+  it("puts every header and hero control in a thumb's reach at 375 px: 44 px tall, 44 wide but the slide dots", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const header = page.getByRole("banner");
+    const controls = [
+      header.getByRole("button", { name: "Search products" }),
+      header.getByRole("link", { name: /^Cart/ }),
+      header.getByRole("button", { name: "Open menu" }),
+      page.getByRole("button", { name: "Previous slide" }),
+      page.getByRole("button", { name: "Next slide" }),
+      page.getByRole("button", { name: "Stop automatic slide show" }),
+    ];
+    for (const control of controls) {
+      const box = await control.boundingBox();
+      const label = (await control.getAttribute("aria-label")) ?? (await control.textContent());
+      expect(box?.height ?? 0, `${label} is ${box?.height} px tall`).toBeGreaterThanOrEqual(44);
+      expect(box?.width ?? 0, `${label} is ${box?.width} px wide`).toBeGreaterThanOrEqual(44);
+    }
+    // The dots sit in one row with the three controls: 44 px tall, 36 px wide beside each other (no gap).
+    const dots = page.getByRole("button", { name: /^Slide \d/ });
+    expect(await dots.count()).toBeGreaterThan(1);
+    for (const dot of await dots.all()) {
+      const box = await dot.boundingBox();
+      expect(box?.height).toBeGreaterThanOrEqual(44);
+      expect(box?.width).toBeGreaterThanOrEqual(36);
+    }
+    await context.close();
+  });
+
   it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async () => {
     const context = await newContext(browser, shop);
     const page = await context.newPage();

@@ -244,6 +244,15 @@ describe("discount codes on the cart page", () => {
     const page = await context.newPage();
     await page.goto("/cart");
     await page.getByRole("heading", { name: "Your cart" }).waitFor();
+    // A thumb's target at 375 px: 44 px is the floor for the line's buttons and the code's field and Apply.
+    for (const control of [
+      page.getByRole("button", { name: "Increase quantity of Hair Conditioning Pack" }),
+      page.getByRole("button", { name: "Remove Hair Conditioning Pack from cart" }),
+      page.getByLabel("Discount code"),
+      page.getByRole("button", { name: "Apply" }),
+    ]) {
+      expect((await control.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    }
 
     await applyCode(page, "SAVE15");
     await page

@@ -24,7 +24,7 @@ export function AccountMenu() {
     void refreshSession();
   }, [location.pathname]);
   // The space is kept while the session loads, so the header does not shift.
-  if (user === undefined) return <span className="block h-10 w-20" aria-hidden="true" />;
+  if (user === undefined) return <span className="block h-11 w-20" aria-hidden="true" />;
   if (!user) {
     const onSignInPage = SIGN_IN_PAGES.some((page) => location.pathname.startsWith(page));
     const back = onSignInPage ? "/" : location.pathname + location.search;
@@ -40,7 +40,7 @@ export function AccountMenu() {
     );
   }
   return (
-    <Suspense fallback={<span className="block size-10" aria-hidden="true" />}>
+    <Suspense fallback={<span className="block size-11" aria-hidden="true" />}>
       <AvatarMenu email={accountLabel(user.email)} admin={isStaffRole(user.role)} />
     </Suspense>
   );

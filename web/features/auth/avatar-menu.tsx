@@ -76,7 +76,7 @@ export function AvatarMenu({ email, admin }: { email: string; admin: boolean }) 
             setOpen(true);
           }
         }}
-        className="flex size-10 items-center justify-center rounded-full bg-brand-700 font-semibold text-white uppercase hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
+        className="flex size-11 items-center justify-center rounded-full bg-brand-700 font-semibold text-white uppercase hover:bg-brand-800 dark:bg-brand-100 dark:text-brand-900 dark:hover:bg-white"
       >
         <span aria-hidden="true">{email.charAt(0)}</span>
       </button>

@@ -9,7 +9,7 @@ export function CartButton({ count }: { count: number }) {
       to="/cart"
       aria-label={label}
       title="Cart"
-      className="relative inline-flex rounded-full p-2 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800"
+      className="relative inline-flex rounded-full p-2.5 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800"
     >
       <CartIcon className="size-6" />
       {count > 0 && (

@@ -68,7 +68,7 @@ export function CartLineItem({
           <button
             type="button"
             onClick={onRemove}
-            className="min-h-10 rounded px-2 text-sm text-stone-600 underline hover:text-red-700 dark:text-stone-300 dark:hover:text-red-400"
+            className="min-h-11 rounded px-2 text-sm text-stone-600 underline hover:text-red-700 dark:text-stone-300 dark:hover:text-red-400"
             aria-label={`Remove ${line.name} from cart`}
           >
             Remove

@@ -108,7 +108,7 @@ export function CartView() {
               <button
                 type="button"
                 onClick={() => setConfirmingClear(true)}
-                className="min-h-10 rounded px-2 underline hover:text-red-700 dark:hover:text-red-400"
+                className="min-h-11 rounded px-2 underline hover:text-red-700 dark:hover:text-red-400"
               >
                 Clear cart
               </button>

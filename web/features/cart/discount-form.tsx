@@ -47,7 +47,7 @@ export function DiscountForm({
               setFeedback(null);
               void onRemove();
             }}
-            className="min-h-10 shrink-0 rounded px-2 text-sm underline hover:text-red-700 dark:hover:text-red-400"
+            className="min-h-11 shrink-0 rounded px-2 text-sm underline hover:text-red-700 dark:hover:text-red-400"
             aria-label={`Remove discount code ${discount.code}`}
           >
             Remove
@@ -67,13 +67,13 @@ export function DiscountForm({
               autoCapitalize="characters"
               spellCheck={false}
               maxLength={40}
-              className="min-h-10 w-full min-w-0 rounded-lg border border-stone-300 bg-white px-3 uppercase placeholder:normal-case dark:border-stone-600 dark:bg-stone-900"
+              className="min-h-11 w-full min-w-0 rounded-lg border border-stone-300 bg-white px-3 uppercase placeholder:normal-case dark:border-stone-600 dark:bg-stone-900"
               placeholder="e.g. GLOW20"
             />
             <button
               type="submit"
               disabled={busy || !code.trim()}
-              className="min-h-10 shrink-0 rounded-lg border border-brand-700 px-4 font-semibold text-brand-800 hover:bg-brand-50 disabled:opacity-50 dark:border-brand-100 dark:text-brand-100 dark:hover:bg-stone-800"
+              className="min-h-11 shrink-0 rounded-lg border border-brand-700 px-4 font-semibold text-brand-800 hover:bg-brand-50 disabled:opacity-50 dark:border-brand-100 dark:text-brand-100 dark:hover:bg-stone-800"
             >
               Apply
             </button>

@@ -22,7 +22,7 @@ export function QuantityControl({
     if (clamped !== quantity) onChange(clamped);
   };
   const step =
-    "flex size-10 items-center justify-center text-lg font-semibold text-stone-700 hover:bg-stone-100 disabled:opacity-40 dark:text-stone-200 dark:hover:bg-stone-800";
+    "flex size-11 items-center justify-center text-lg font-semibold text-stone-700 hover:bg-stone-100 disabled:opacity-40 dark:text-stone-200 dark:hover:bg-stone-800";
   return (
     <div className="inline-flex items-center rounded-lg border border-stone-300 dark:border-stone-600">
       <button
@@ -46,7 +46,7 @@ export function QuantityControl({
           if (event.key === "Enter") commit();
           if (event.key === "Escape") setDraft(null);
         }}
-        className="h-10 w-12 border-x border-stone-300 bg-transparent text-center [appearance:textfield] dark:border-stone-600 [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none"
+        className="h-11 w-12 border-x border-stone-300 bg-transparent text-center [appearance:textfield] dark:border-stone-600 [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none"
       />
       <button
         type="button"

@@ -22,7 +22,7 @@ export function MobileMenu({ products }: { products: Product[] }) {
         }}
         aria-label="Open menu"
         aria-haspopup="dialog"
-        className="rounded-full p-2 text-stone-700 hover:bg-stone-100 lg:hidden dark:text-stone-200 dark:hover:bg-stone-800"
+        className="rounded-full p-2.5 text-stone-700 hover:bg-stone-100 lg:hidden dark:text-stone-200 dark:hover:bg-stone-800"
       >
         <MenuIcon className="size-6" />
       </button>

@@ -43,7 +43,7 @@ export function SiteHeader() {
           <MobileMenu products={products} />
           <Link
             to="/"
-            className="flex min-w-0 items-center gap-2 rounded-lg px-1 font-serif text-lg leading-tight font-semibold text-brand-800 sm:text-xl sm:whitespace-nowrap dark:text-brand-100"
+            className="flex min-w-0 items-center gap-1.5 rounded-lg px-1 font-serif text-lg leading-tight font-semibold text-brand-800 sm:text-xl sm:whitespace-nowrap dark:text-brand-100"
           >
             <img
               src={config.brand.logo?.small ?? "/favicon.svg"}
@@ -63,7 +63,7 @@ export function SiteHeader() {
               Blog
             </Link>
           </nav>
-          <div className="ml-auto flex items-center gap-1">
+          <div className="ml-auto flex items-center">
             <SearchOverlay products={products} />
             <div className="hidden lg:block">
               <ThemeToggle />

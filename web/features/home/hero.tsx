@@ -17,7 +17,7 @@ export const HERO_ROTATION_MS = 8000;
 const pictureBox = "order-1 mx-auto aspect-square w-3/5 max-w-[420px] rounded-3xl md:order-2 md:w-full";
 
 const controlClass =
-  "inline-flex size-10 items-center justify-center rounded-full bg-white/80 text-stone-800 shadow hover:bg-white dark:bg-stone-800/80 dark:text-stone-100 dark:hover:bg-stone-800";
+  "inline-flex size-11 items-center justify-center rounded-full bg-white/80 text-stone-800 shadow hover:bg-white dark:bg-stone-800/80 dark:text-stone-100 dark:hover:bg-stone-800";
 
 /**
  * A carousel (APG pattern): it rotates on its own, and pauses while the pointer is over it, while
@@ -150,7 +150,7 @@ export function Hero({ shopName, slides }: { shopName: string; slides: HeroSlide
         >
           <ChevronLeftIcon />
         </button>
-        <div className="flex items-center gap-1">
+        <div className="flex items-center">
           {slides.map((slide, index) => (
             <button
               key={slide.position}
@@ -159,7 +159,7 @@ export function Hero({ shopName, slides }: { shopName: string; slides: HeroSlide
               aria-label={`Slide ${index + 1}: ${slide.eyebrow}`}
               aria-current={index === current ? "true" : undefined}
               aria-controls={`${id}-slides`}
-              className="group flex size-6 items-center justify-center rounded-full"
+              className="group flex h-11 w-9 items-center justify-center rounded-full sm:w-11"
             >
               <span
                 className={`block h-2.5 rounded-full transition-all ${

@@ -14,7 +14,7 @@ export function SearchOverlay({ products }: { products: Product[] }) {
         onClick={() => setOpen(true)}
         aria-label="Search products"
         aria-haspopup="dialog"
-        className="rounded-full p-2 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800"
+        className="rounded-full p-2.5 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800"
       >
         <SearchIcon className="size-6" />
       </button>

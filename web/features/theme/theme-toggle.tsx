@@ -20,7 +20,7 @@ export function ThemeToggle({
       data-theme-toggle=""
       aria-label={withLabel ? undefined : label}
       title={label}
-      className={`inline-flex items-center gap-2 rounded-full p-2 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800 ${className}`}
+      className={`inline-flex items-center gap-2 rounded-full p-2.5 text-stone-700 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800 ${className}`}
     >
       {theme === "dark" ? <SunIcon /> : <MoonIcon />}
       {withLabel && <span>{label}</span>}
