@@ -115,8 +115,8 @@ describe("the owner's COD rules and returns to origin", () => {
       const orderPage = await staffContext.newPage();
       orderPage.on("pageerror", (error) => failures.push(error.message));
       await orderPage.goto(`/admin/orders/${number}`);
-      const panel = orderPage.getByRole("region", { name: "Returned to origin" });
-      await panel.getByRole("button", { name: "Returned to origin…" }).click();
+      const panel = orderPage.getByRole("region", { name: "Return to origin" });
+      await panel.getByRole("button", { name: "Record a return to origin…" }).click();
       await panel.getByLabel("Shipping out (₹)").fill("65");
       await panel.getByLabel("Shipping back (₹)").fill("70");
       await panel.getByLabel("Why it came back (optional)").fill("Refused at the door");

@@ -62,8 +62,9 @@ export function RtoPanel({
   const charges = chargesPaise === null ? "" : String(chargesPaise / 100);
   return (
     <section aria-labelledby="rto-heading" className={cardClass}>
+      {/* "Return", not "Returned": a return the courier has only started is recorded here too. */}
       <h2 id="rto-heading" className="font-serif text-xl font-semibold">
-        Returned to origin
+        Return to origin
       </h2>
       {rto ? (
         <div className="mt-2 space-y-2 text-sm">
@@ -122,7 +123,7 @@ export function RtoPanel({
         <div className="mt-2 text-sm">
           <p>Refused or undeliverable, and coming back at the shop's cost? Record it with what it cost.</p>
           <Button type="button" variant="secondary" className="mt-2" onClick={() => setOpen(true)}>
-            Returned to origin…
+            Record a return to origin…
           </Button>
         </div>
       )}
