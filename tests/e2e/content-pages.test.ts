@@ -122,7 +122,7 @@ describe("the blog", () => {
       .waitFor();
     await expectTitle(page, "How to use a henna and indigo hair dye at home | Vanya Herbals");
     const text = await page.locator("main").innerText();
-    expect(text).toContain("By The Vanya Herbals team · 14 September 2026");
+    expect(text).toContain("By the Vanya Herbals team · 14 September 2026");
     expect(text).toContain("Before you begin: the patch test");
     expect(text).not.toMatch(/\{shopName\}|^---|\*\*/m);
     await expect(page.getByRole("heading", { level: 2, name: "Step one: henna" }).isVisible()).resolves.toBe(

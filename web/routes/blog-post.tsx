@@ -116,7 +116,9 @@ export function Component() {
         html={post.html}
         byline={
           <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">
-            By {post.author} · <time dateTime={post.date}>{formatPostDate(post.date)}</time>
+            {/* "By the Prakriti Naturals team", not "By The …": a name starting with "The" reads mid-sentence. */}
+            By {post.author.replace(/^The /, "the ")} ·{" "}
+            <time dateTime={post.date}>{formatPostDate(post.date)}</time>
           </p>
         }
       />
