@@ -84,3 +84,16 @@ export function linkIn(mail: SentMail, pathPrefix: string): string {
   if (!link) throw new Error(`No ${pathPrefix} link in "${mail.subject}": ${mail.links.join(", ")}`);
   return link;
 }
+
+/** The SMS the shop wrote to DATA_DIR/sms/ (it does without a provider) whose text mentions `text`, waited for. */
+export async function smsMentioning(dataDir: string, text: string, timeoutMs = 10_000): Promise<string[]> {
+  const folder = path.join(dataDir, "sms");
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const files = await readdir(folder).catch(() => [] as string[]);
+    const texts = (await Promise.all(files.map((file) => readFile(path.join(folder, file), "utf8")))).filter(
+      (sms) => sms.includes(text),
+    );
+    if (texts.length > 0 || Date.now() > deadline) return texts;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -19,6 +19,7 @@ import { guestOrderRequests, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
 import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
@@ -27,12 +28,17 @@ import { claimGuestOrder } from "./claim-guest-orders.ts";
 import { openGuestOrderLink, waitMinutes } from "./guest-order-access.ts";
 import { guestOrderClaimMatches, guestOrderToken } from "./guest-order-link.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
+import { ORDER_LINK_SMS_JOB } from "./order-sms.ts";
 import { cancelAsCustomer } from "./order-status.ts";
 import { getOrderDetail } from "./orders.data.ts";
 import { placeOrder } from "./place-order.ts";
 
 export const FIND_ORDER_ANSWER =
   "If an order with that number was placed with that e-mail or mobile, we have e-mailed the link to it to the order's e-mail address. It can take a few minutes to arrive.";
+
+/** The answer to a mobile: the same whether or not an order matched, so it tells no one which orders exist. */
+export const FIND_ORDER_ANSWER_BY_MOBILE =
+  "If an order with that number was placed with that mobile, we have sent the link to it by SMS to that mobile and by e-mail to the order's e-mail address. It can take a few minutes to arrive.";
 
 /** "Find my order" asks, per client address and per order number, each within 15 minutes. */
 export const FIND_ORDER_LIMITS = { perClient: 10, perOrder: 5, minutes: 15 };
@@ -176,10 +182,16 @@ export function guestOrderRoutes(deps: Deps) {
                   : eq(orders.shipPhone, contact.mobile ?? ""),
               ),
             );
-          if (order) await enqueueOrderMail(tx, order.id, "link");
+          if (!order) return;
+          await enqueueOrderMail(tx, order.id, "link");
+          if ("mobile" in contact)
+            await enqueueJob(tx, { kind: ORDER_LINK_SMS_JOB, payload: { orderId: order.id } });
         });
         deps.jobs.wake();
-        return c.json({ message: FIND_ORDER_ANSWER }, 202);
+        return c.json(
+          { message: "mobile" in contact ? FIND_ORDER_ANSWER_BY_MOBILE : FIND_ORDER_ANSWER },
+          202,
+        );
       })
       .get(
         "/:number",

@@ -10,7 +10,7 @@ import type {
 } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
+import { linkIn, mailsTo, smsMentioning, waitForMail } from "../../tests/mail.ts";
 import {
   placeOrderRequest,
   putInCart,
@@ -20,8 +20,9 @@ import {
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { combos, discountCodes, guestDiscountUses, guestOrderRequests, orders } from "../db/schema.ts";
+import { matchDltTemplate } from "../sms/sms-sender.ts";
 import { GUEST_CHECKOUT_LIMITS } from "./checkout.routes.ts";
-import { FIND_ORDER_ANSWER, FIND_ORDER_LIMITS } from "./guest-orders.routes.ts";
+import { FIND_ORDER_ANSWER, FIND_ORDER_ANSWER_BY_MOBILE, FIND_ORDER_LIMITS } from "./guest-orders.routes.ts";
 
 const shop = setUpTestApp();
 let guests = 0;
@@ -506,7 +507,7 @@ describe("staff find a guest's order as they find an account's", () => {
 });
 
 describe("Find my order", () => {
-  it("mails the link for the right e-mail or mobile, and answers the same for anything else", async () => {
+  it("mails the link for the right e-mail or mobile, texts it to that mobile, and answers the same for anything else", async () => {
     const details = guest();
     const placed = await placeAsGuest({
       ...details,
@@ -529,13 +530,25 @@ describe("Find my order", () => {
     expect(linkIn(mail, "/guest-order/")).toContain(placed.body.token);
 
     const byMobile = await ask(`+91 ${details.address.phone.slice(0, 5)} ${details.address.phone.slice(5)}`);
-    expect(byMobile).toEqual({ status: 202, body: { message: FIND_ORDER_ANSWER } });
+    expect(byMobile).toEqual({ status: 202, body: { message: FIND_ORDER_ANSWER_BY_MOBILE } });
     await expect
       .poll(async () => (await mailsTo(shop.dataDir, details.email)).length, { timeout: 5000 })
       .toBe(3);
+    // The mobile typed gets the link too, in the words of the registered order template.
+    const texts = await smsMentioning(shop.dataDir, `order ${number} is placed. See it: `);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toContain(`To: ${details.address.phone.replace(/\D/g, "")}`);
+    expect(texts[0]).toMatch(
+      new RegExp(
+        `^Prakriti Naturals: order ${number} is placed\\. See it: \\S*/guest-order/${number}\\?token=${placed.body.token}$`,
+        "m",
+      ),
+    );
+    expect(matchDltTemplate(texts[0]?.split("\n\n")[1]?.trim() ?? "")).toBe("orderNotice");
 
     // A wrong contact and an order that does not exist get the same answer, and send nothing.
     expect(await ask("someone@example.in")).toEqual({ status: 202, body: { message: FIND_ORDER_ANSWER } });
+    expect(await ask("9000000001")).toEqual({ status: 202, body: { message: FIND_ORDER_ANSWER_BY_MOBILE } });
     expect(await ask(details.email, "PN-2026-999998")).toEqual({
       status: 202,
       body: { message: FIND_ORDER_ANSWER },
@@ -544,6 +557,8 @@ describe("Find my order", () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await mailsTo(shop.dataDir, details.email)).toHaveLength(3);
     expect(await mailsTo(shop.dataDir, "someone@example.in")).toHaveLength(0);
+    expect(await smsMentioning(shop.dataDir, "9000000001", 0)).toEqual([]);
+    expect(await smsMentioning(shop.dataDir, `order ${number} is placed. See it: `, 0)).toHaveLength(1);
   });
 
   it("is limited per order number, in the database", async () => {

@@ -1,9 +1,11 @@
+import { eq } from "drizzle-orm";
 import { trackingUrl } from "../../common/couriers.ts";
-import type { OrderMailKind } from "../../common/order-lifecycle.ts";
-import type { orders } from "../db/schema.ts";
+import { type OrderMailKind, STATUS_LABELS } from "../../common/order-lifecycle.ts";
+import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { log } from "../log.ts";
 import type { SmsNotice } from "../sms/sms-sender.ts";
+import { guestOrderLink } from "./guest-order-link.ts";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -13,7 +15,8 @@ const rupees = (paise: number) => `Rs.${(paise / 100).toLocaleString("en-IN", { 
 /**
  * The SMS that stands in for an order e-mail to an account made with a mobile number (no e-mail): placed,
  * shipped (with the courier's tracking link), out for delivery, delivered, not delivered (a courier's failed
- * attempt) and cancelled; the other mails have no SMS. Short, one link each;
+ * attempt) and cancelled, and the link to a guest's order asked for by mobile in "Find my order"; the other
+ * mails have no SMS. Short, one link each;
  * `vars` are the same notice for a provider's registered template (MSG91_ORDER_TEMPLATE_ID).
  */
 export function orderNotice(
@@ -57,12 +60,31 @@ export function orderNotice(
         text: `${shop}: order ${number} is cancelled.${order.paidAt ? ` Your ${rupees(order.totalPaise)} is refunded within 6-8 days.` : ""} See it: ${link}`,
         vars: { number, status: "cancelled", link },
       };
+    case "link": {
+      const status = STATUS_LABELS[order.status].toLowerCase();
+      return {
+        text: `${shop}: order ${number} is ${status}. See it: ${link}`,
+        vars: { number, status, link },
+      };
+    }
     default:
       return null;
   }
 }
 
-/** Sends the notice to the account's verified number; one the provider cannot carry is logged. */
+export const ORDER_LINK_SMS_JOB = "order-link-sms";
+
+/**
+ * "Find my order" asked with the order's mobile: the guest order's link goes to that phone as well as to the
+ * order's e-mail, since a shopper who types a mobile may not have the mailbox at hand.
+ */
+export async function deliverOrderLinkSms(deps: Deps, orderId: string) {
+  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order?.guestEmail) return; // added to an account since: its page is in My Orders, not behind a link
+  await deliverOrderSms(deps, order, order.shipPhone, "link", guestOrderLink(deps.env, order));
+}
+
+/** Sends the notice to the number (an account's verified one, or a guest order's); one the provider cannot carry is logged. */
 export async function deliverOrderSms(
   deps: Deps,
   order: OrderRow,
@@ -75,7 +97,7 @@ export async function deliverOrderSms(
   if (!(await deps.sms.sendNotice({ to: phoneNumber, ...notice }))) {
     log.warn(
       { order: order.number, kind, provider: deps.sms.provider },
-      "an order notice for an account without e-mail was not sent: MSG91 has no notice template (MSG91_ORDER_TEMPLATE_ID)",
+      "an order notice by SMS was not sent: MSG91 has no notice template (MSG91_ORDER_TEMPLATE_ID)",
     );
   }
 }

@@ -1,11 +1,9 @@
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { UpdateShopSettings } from "../../common/schemas/settings.ts";
 import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, type TestApp } from "../../tests/database.ts";
-import { waitForMail } from "../../tests/mail.ts";
+import { smsMentioning, waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { shopDetails } from "../db/schema.ts";
 
@@ -33,18 +31,7 @@ const RENAMED: UpdateShopSettings = {
   freeShippingBasis: "after_discount",
 };
 
-async function smsAbout(number: string): Promise<string[]> {
-  const folder = path.join(shop.dataDir, "sms");
-  for (let tries = 0; tries < 200; tries++) {
-    const files = await readdir(folder).catch(() => [] as string[]);
-    const texts = (await Promise.all(files.map((file) => readFile(path.join(folder, file), "utf8")))).filter(
-      (text) => text.includes(number),
-    );
-    if (texts.length > 0) return texts;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return [];
-}
+const smsAbout = (number: string) => smsMentioning(shop.dataDir, number);
 
 describe("a renamed shop", () => {
   it("asks for the COD confirmation by SMS, and mails, in the owner's name", async () => {

@@ -13,7 +13,7 @@ import {
   scrollThrough,
   startShopWithDatabase,
 } from "../fixtures.ts";
-import { waitForMail } from "../mail.ts";
+import { smsMentioning, waitForMail } from "../mail.ts";
 import { measureJourney } from "./journey-measure.ts";
 
 const fake = setUpFakeRazorpay();
@@ -163,9 +163,12 @@ describe("a guest orders with cash on delivery", () => {
       await page.waitForURL("**/find-order");
       await page.getByLabel("Order number").fill(number.toLowerCase());
       await page.getByLabel("E-mail or mobile number").fill("+91 98765 43210");
-      await page.getByRole("button", { name: "E-mail me the link" }).click();
-      await page.getByText(/If an order with that number was placed/).waitFor();
+      await page.getByRole("button", { name: "Send me the link" }).click();
+      await page.getByText(/we have sent the link to it by SMS to that mobile/).waitFor();
       await screenshot(page, `find-my-order-${viewport}-${colorScheme}`);
+      // The mobile typed gets the order's link by SMS as well.
+      const [texted] = await smsMentioning(shop.dataDir, `order ${number} is`);
+      expect(texted).toContain(link);
       const again = await waitForMail(shop.dataDir, {
         to: email,
         subject: new RegExp(`^Your order ${number}$`),

@@ -44,7 +44,7 @@ export function Component() {
   return (
     <AuthCard
       title="Find my order"
-      intro="Ordered without an account? Enter the order number from your confirmation e-mail and the e-mail or mobile you ordered with: we e-mail you the link to the order's page."
+      intro="Ordered without an account? Enter the order number from your confirmation e-mail and the e-mail or mobile you ordered with: we e-mail you the link to the order's page, and text it to the mobile when you give one."
     >
       {result && "sent" in result && <Notice tone="success">{result.sent}</Notice>}
       {failed && <Notice tone="error">{failed.error}</Notice>}
@@ -67,7 +67,7 @@ export function Component() {
           error={failed?.fields?.contact}
         />
         <Button size="lg" block type="submit" pending={navigation.state !== "idle"} pendingLabel="Sending…">
-          E-mail me the link
+          Send me the link
         </Button>
       </Form>
       <p className="text-center text-sm text-stone-600 dark:text-stone-300">
