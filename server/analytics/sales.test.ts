@@ -16,6 +16,9 @@ const api = apiCaller(shop, () => owner);
 const NOW = new Date("2026-03-15T06:30:00Z");
 const ist = (day: string, time = "12:00") => new Date(`${day}T${time}:00+05:30`);
 
+/** A name with a comma and quotes, so the CSV's escaping is seen. */
+const COMBO_NAME = 'Hair Care Combo, "Large"';
+
 type Line = { itemId: string; kind?: "product" | "combo"; unitPaise: number; quantity?: number };
 let sequence = 0;
 const ids = new Map<string, string>();
@@ -73,7 +76,7 @@ async function order(
       position,
       itemId: line.itemId,
       kind: line.kind ?? "product",
-      name: line.itemId === "c1" ? "Hair Care Combo" : line.itemId,
+      name: line.itemId === "c1" ? COMBO_NAME : line.itemId,
       image: "/images/x.webp",
       unitPricePaise: line.unitPaise,
       quantity: line.quantity ?? 1,
@@ -313,7 +316,7 @@ describe("sales at a glance", () => {
   it("ranks products and combos by revenue, with their units", () => {
     expect(figures.items).toEqual([
       { itemId: "coconut-oil", kind: "product", name: "coconut-oil", units: 5, revenuePaise: 150_000 },
-      { itemId: "c1", kind: "combo", name: "Hair Care Combo", units: 1, revenuePaise: 100_000 },
+      { itemId: "c1", kind: "combo", name: COMBO_NAME, units: 1, revenuePaise: 100_000 },
       { itemId: "face-glow-oil", kind: "product", name: "face-glow-oil", units: 1, revenuePaise: 50_000 },
     ]);
   });
@@ -408,6 +411,11 @@ describe("/api/admin/analytics/sales", () => {
       asUser(owner.cookie),
     );
     expect(await codes.text()).toContain("WELCOME10,1,150.00,1350.00");
+    const items = await shop.app.request(
+      `/api/admin/analytics/sales/items.csv?${range}`,
+      asUser(owner.cookie),
+    );
+    expect((await items.text()).split("\r\n")).toContain('"Hair Care Combo, ""Large""",combo,1,1000.00');
     const refunds = await shop.app.request(
       `/api/admin/analytics/sales/refunds.csv?${range}`,
       asUser(owner.cookie),
