@@ -58,7 +58,7 @@ export const salesQuerySchema = z
   );
 export type SalesQuery = z.infer<typeof salesQuerySchema>;
 
-export const SALES_TABLES = ["days", "items", "states", "payments", "codes"] as const;
+export const SALES_TABLES = ["days", "items", "states", "payments", "codes", "refunds"] as const;
 export type SalesTable = (typeof SALES_TABLES)[number];
 
 /** One table of the sales figures as a CSV file: the same period as the page. */
@@ -92,9 +92,23 @@ export type SalesFigures = {
   customers: { customers: number; newCustomers: number; returning: number; repeatRatePercent: number };
   payments: { method: "cod" | "razorpay"; orders: number; salesPaise: Paise }[];
   codes: { code: string; orders: number; discountPaise: Paise; salesPaise: Paise }[];
-  refunds: { orders: number; amountPaise: Paise };
+  /**
+   * Money given back in the period, from the ledger (docs/decisions/075, 088): refunds of sales, online (a whole
+   * order or the difference of an edit) and by hand for cash; and, apart, payments that arrived when their order
+   * could no longer take them and went back whole (never a sale). Orders: distinct orders in each.
+   */
+  refunds: {
+    orders: number;
+    amountPaise: Paise;
+    online: RefundRow;
+    byHand: RefundRow;
+    latePayments: RefundRow;
+  };
   creditNotes: { count: number; totalPaise: Paise };
 };
+
+/** Refunds of one kind in a period: how many orders they touched and how much went back. */
+export type RefundRow = { orders: number; amountPaise: Paise };
 
 /** What the dashboard shows of sales to this person: the figures, or why not. */
 export type SalesAnswer =
@@ -103,6 +117,28 @@ export type SalesAnswer =
 
 export const analyticsSettingsSchema = z.object({ staffSeeSales: z.boolean() }).strict();
 export type AnalyticsSettings = z.infer<typeof analyticsSettingsSchema>;
+
+/**
+ * The refunds table, as the page and its CSV show it: refunds of sales by way, then credit notes, then late
+ * payments returned (apart, since they were never sales).
+ */
+export function refundRowsOf(figures: SalesFigures): { label: string; orders: number; amountPaise: Paise }[] {
+  return [
+    { label: "Refunded online", ...figures.refunds.online },
+    { label: "Refunded by hand (cash orders)", ...figures.refunds.byHand },
+    {
+      label: "All refunds of sales",
+      orders: figures.refunds.orders,
+      amountPaise: figures.refunds.amountPaise,
+    },
+    {
+      label: "Credit notes issued",
+      orders: figures.creditNotes.count,
+      amountPaise: figures.creditNotes.totalPaise,
+    },
+    { label: "Late payments returned whole (not sales)", ...figures.refunds.latePayments },
+  ];
+}
 
 /** A change against the period before, in whole percent; null when there was nothing before to compare. */
 export function changePercent(now: number, before: number): number | null {

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import {
   analyticsSettingsSchema,
+  refundRowsOf,
   type SalesAnswer,
   type SalesFigures,
   type SalesTable,
@@ -56,6 +57,11 @@ function csvRowsOf(figures: SalesFigures, table: SalesTable): (string | number)[
           rupees(row.discountPaise),
           rupees(row.salesPaise),
         ]),
+      ];
+    case "refunds":
+      return [
+        ["Money back", "Count", "Amount (₹, GST included)"],
+        ...refundRowsOf(figures).map((row) => [row.label, row.orders, rupees(row.amountPaise)]),
       ];
   }
 }

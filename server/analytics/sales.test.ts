@@ -4,7 +4,7 @@ import type { SalesAnswer, SalesFigures } from "../../common/analytics.ts";
 import { signUpOwnerStaffAndCustomer, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { apiCaller, setUpTestApp } from "../../tests/database.ts";
 import { asUser } from "../../tests/orders.ts";
-import { type DocumentParty, orderEvents, orderLines, orders, taxDocuments } from "../db/schema.ts";
+import { type DocumentParty, moneyLedger, orderLines, orders, taxDocuments } from "../db/schema.ts";
 import { periodOf, salesFigures } from "./sales.ts";
 
 const shop = setUpTestApp();
@@ -15,6 +15,9 @@ const api = apiCaller(shop, () => owner);
 /** Noon in India on 15 March 2026: "7 days" is 9-15 March, the period before 2-8 March. */
 const NOW = new Date("2026-03-15T06:30:00Z");
 const ist = (day: string, time = "12:00") => new Date(`${day}T${time}:00+05:30`);
+
+/** A name with a comma and quotes, so the CSV's escaping is seen. */
+const COMBO_NAME = 'Hair Care Combo, "Large"';
 
 type Line = { itemId: string; kind?: "product" | "combo"; unitPaise: number; quantity?: number };
 let sequence = 0;
@@ -34,6 +37,7 @@ async function order(
     code?: string;
     discountPaise?: number;
     shippingPaise?: number;
+    paidAt?: Date;
   },
 ) {
   const id = randomUUID();
@@ -61,6 +65,8 @@ async function order(
     shipPin: "560038",
     estimatedDeliveryFrom: "2026-03-20",
     estimatedDeliveryTo: "2026-03-22",
+    paidAt: o.paidAt ?? null,
+    razorpayPaymentId: o.paidAt ? `pay_${name}` : null,
     createdAt: o.at,
     updatedAt: o.at,
   });
@@ -70,7 +76,7 @@ async function order(
       position,
       itemId: line.itemId,
       kind: line.kind ?? "product",
-      name: line.itemId === "c1" ? "Hair Care Combo" : line.itemId,
+      name: line.itemId === "c1" ? COMBO_NAME : line.itemId,
       image: "/images/x.webp",
       unitPricePaise: line.unitPaise,
       quantity: line.quantity ?? 1,
@@ -140,6 +146,7 @@ beforeAll(async () => {
     state: "Karnataka",
     userId: u1.userId,
     lines: [{ itemId: "face-glow-oil", unitPaise: 100_000 }],
+    paidAt: ist("2026-03-05"),
   });
   await order("H", {
     at: ist("2026-03-08", "23:50"),
@@ -170,6 +177,7 @@ beforeAll(async () => {
     ],
     code: "WELCOME10",
     discountPaise: 15_000,
+    paidAt: ist("2026-03-10"),
   });
   await order("E", {
     at: ist("2026-03-11"),
@@ -213,21 +221,55 @@ beforeAll(async () => {
     lines: [coconut(2)],
   });
 
-  await shop.db.insert(orderEvents).values([
+  // Cash collected for K on 25 February and refunded by hand on 13 March: a refund by hand in the period.
+  const k = await order("K", {
+    at: ist("2026-02-20"),
+    status: "refunded",
+    method: "cod",
+    state: "Karnataka",
+    userId: u3?.userId,
+    lines: [coconut()],
+  });
+  const e = ids.get("E") as string;
+  const i = ids.get("I") as string;
+  const paid = (orderId: string, payment: string, amountPaise: number, at: Date, applied = true) => ({
+    orderId,
+    kind: "online_payment" as const,
+    amountPaise,
+    applied,
+    razorpayPaymentId: payment,
+    createdAt: at,
+  });
+  const refunded = (orderId: string, payment: string, amountPaise: number, at: Date, applied = true) => ({
+    orderId,
+    kind: "online_refund" as const,
+    amountPaise,
+    applied,
+    razorpayPaymentId: payment,
+    razorpayRefundId: `rfnd_${++sequence}`,
+    createdAt: at,
+  });
+  // One statement, so the ledger's check (at commit) sees each order's payments with their refunds.
+  await shop.db.insert(moneyLedger).values([
+    // B paid 1,450 and an edit lowered it to 1,350 on the 11th: 100 refunded online in the period.
+    paid(b, "pay_B", 145_000, ist("2026-03-10")),
+    refunded(b, "pay_B", 10_000, ist("2026-03-11")),
+    // F paid on 1 March and refunded whole on the 14th: 400 refunded online in the period.
+    paid(f, "pay_F", 40_000, ist("2026-03-01")),
+    refunded(f, "pay_F", 40_000, ist("2026-03-14")),
+    // I paid 1,050, lowered to 1,000 on the 6th: a refund in the period before, not in this one.
+    paid(i, "pay_I", 105_000, ist("2026-03-05")),
+    refunded(i, "pay_I", 5_000, ist("2026-03-06")),
+    // A payment for the cancelled cash order E arrived too late and went back whole: never a sale.
+    paid(e, "pay_E_late", 50_000, ist("2026-03-11"), false),
+    refunded(e, "pay_E_late", 50_000, ist("2026-03-12"), false),
+    { orderId: k, kind: "cash_collected", amountPaise: 30_000, createdAt: ist("2026-02-25") },
     {
-      orderId: f,
-      fromStatus: "delivered",
-      toStatus: "refunded",
-      actor: "admin",
-      createdAt: ist("2026-03-14"),
-    },
-    // A refund outside the period is not counted in it.
-    {
-      orderId: f,
-      fromStatus: "delivered",
-      toStatus: "refunded",
-      actor: "admin",
-      createdAt: ist("2026-03-01", "13:00"),
+      orderId: k,
+      kind: "cash_refund",
+      amountPaise: 30_000,
+      reference: "UPI 123",
+      createdAt: ist("2026-03-13"),
     },
   ]);
   await taxDocument("invoice", b, ist("2026-03-10"), { taxable: 114_407, igst: 20_593 });
@@ -274,7 +316,7 @@ describe("sales at a glance", () => {
   it("ranks products and combos by revenue, with their units", () => {
     expect(figures.items).toEqual([
       { itemId: "coconut-oil", kind: "product", name: "coconut-oil", units: 5, revenuePaise: 150_000 },
-      { itemId: "c1", kind: "combo", name: "Hair Care Combo", units: 1, revenuePaise: 100_000 },
+      { itemId: "c1", kind: "combo", name: COMBO_NAME, units: 1, revenuePaise: 100_000 },
       { itemId: "face-glow-oil", kind: "product", name: "face-glow-oil", units: 1, revenuePaise: 50_000 },
     ]);
   });
@@ -300,7 +342,14 @@ describe("sales at a glance", () => {
     expect(figures.codes).toEqual([
       { code: "WELCOME10", orders: 1, discountPaise: 15_000, salesPaise: 135_000 },
     ]);
-    expect(figures.refunds).toEqual({ orders: 1, amountPaise: 40_000 });
+    // From the ledger: B's 100 and F's 400 online, K's 300 by hand; E's late payment apart; I's was before.
+    expect(figures.refunds).toEqual({
+      orders: 3,
+      amountPaise: 80_000,
+      online: { orders: 2, amountPaise: 50_000 },
+      byHand: { orders: 1, amountPaise: 30_000 },
+      latePayments: { orders: 1, amountPaise: 50_000 },
+    });
     expect(figures.creditNotes).toEqual({ count: 1, totalPaise: 40_000 });
     expect(figures.taxable).toEqual({ invoicedPaise: 114_407, creditedPaise: 33_898, netPaise: 80_509 });
   });
@@ -362,6 +411,28 @@ describe("/api/admin/analytics/sales", () => {
       asUser(owner.cookie),
     );
     expect(await codes.text()).toContain("WELCOME10,1,150.00,1350.00");
+    const items = await shop.app.request(
+      `/api/admin/analytics/sales/items.csv?${range}`,
+      asUser(owner.cookie),
+    );
+    expect((await items.text()).split("\r\n")).toContain('"Hair Care Combo, ""Large""",combo,1,1000.00');
+    const refunds = await shop.app.request(
+      `/api/admin/analytics/sales/refunds.csv?${range}`,
+      asUser(owner.cookie),
+    );
+    expect(
+      (await refunds.text())
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\r\n"),
+    ).toEqual([
+      'Money back,Count,"Amount (₹, GST included)"',
+      "Refunded online,2,500.00",
+      "Refunded by hand (cash orders),1,300.00",
+      "All refunds of sales,3,800.00",
+      "Credit notes issued,1,400.00",
+      "Late payments returned whole (not sales),1,500.00",
+    ]);
     expect((await api("GET", "/admin/analytics/sales/secrets.csv")).status).toBe(400);
   });
 

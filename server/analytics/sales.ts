@@ -113,12 +113,21 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
       from orders o where ${inPeriod} and o.discount_code is not null
       group by o.discount_code order by discount desc, code
       limit ${CODE_LIMIT}`),
-    db.execute<{ orders: number; amount: string }>(sql`
-      select count(*)::int as orders, coalesce(sum(o.total_paise), 0)::bigint as amount
-      from (select distinct e.order_id from order_events e
-        where e.to_status = 'refunded' and e.kind = 'status'
-          and e.created_at >= ${start}::timestamptz and e.created_at < ${end}::timestamptz) as refunded
-      join orders o on o.id = refunded.order_id`),
+    // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
+    // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
+    db.execute<{ way: "online" | "byHand" | "latePayments" | "all"; orders: number; amount: string }>(sql`
+      with refunds as (
+        select case when kind = 'cash_refund' then 'byHand' when applied then 'online' else 'latePayments' end
+          as way, order_id, amount_paise
+        from money_ledger
+        where kind in ('online_refund', 'cash_refund')
+          and created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz
+      )
+      select way, count(distinct order_id)::int as orders, sum(amount_paise)::bigint as amount
+      from refunds group by way
+      union all
+      select 'all', count(distinct order_id)::int, coalesce(sum(amount_paise), 0)::bigint
+      from refunds where way <> 'latePayments'`),
   ]);
 
   const perDay = new Map(days.rows.map((row) => [row.day, row]));
@@ -141,6 +150,10 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
   const document = (kind: string) => documents.rows.find((row) => row.kind === kind);
   const invoicedPaise = Number(document("invoice")?.taxable ?? 0);
   const creditedPaise = Number(document("credit_note")?.taxable ?? 0);
+  const refundWay = (way: string) => {
+    const row = refunds.rows.find((each) => each.way === way);
+    return { orders: row?.orders ?? 0, amountPaise: Number(row?.amount ?? 0) };
+  };
   const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0 };
 
   return {
@@ -179,7 +192,12 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
       discountPaise: Number(row.discount),
       salesPaise: Number(row.sales),
     })),
-    refunds: { orders: refunds.rows[0]?.orders ?? 0, amountPaise: Number(refunds.rows[0]?.amount ?? 0) },
+    refunds: {
+      ...refundWay("all"),
+      online: refundWay("online"),
+      byHand: refundWay("byHand"),
+      latePayments: refundWay("latePayments"),
+    },
     creditNotes: {
       count: document("credit_note")?.count ?? 0,
       totalPaise: Number(document("credit_note")?.total ?? 0),

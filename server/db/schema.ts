@@ -1478,6 +1478,11 @@ export const moneyLedger = pgTable(
   (table) => [
     index("money_ledger_order_id_idx").on(table.orderId),
     index("money_ledger_created_at_idx").on(table.createdAt),
+    // "Sales at a glance" sums a period's refunds (docs/decisions/088): only refund rows, so a year's range reads
+    // the year's refunds, not every payment, collection and remittance of it.
+    index("money_ledger_refunds_created_at_idx")
+      .on(table.createdAt)
+      .where(sql`${table.kind} in ('online_refund', 'cash_refund')`),
     // A captured payment is recorded once, however often the browser and the webhook tell of it.
     uniqueIndex("money_ledger_one_capture")
       .on(table.razorpayPaymentId)

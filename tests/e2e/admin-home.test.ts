@@ -76,6 +76,42 @@ describe("the admin home", () => {
       );
       await byDay.getByText("Show figures").click();
       expect(await byDay.getByRole("table").locator("tbody tr").count()).toBe(7);
+
+      // Each chart's figures behind its toggle are PostgreSQL's: the top state and the cash-on-delivery row.
+      const since = sql`order_is_sale(status) and (created_at at time zone 'Asia/Kolkata')::date >= ${from}::date`;
+      const states = page.getByRole("region", { name: "Sales by state" });
+      await states.getByText("Show figures").click();
+      const top = (
+        await database.db.execute<{ state: string; orders: number; sales: string }>(sql`
+          select ship_state as state, count(*)::int as orders, sum(total_paise) as sales from orders
+          where ${since} group by ship_state order by sum(total_paise) desc, ship_state limit 1`)
+      ).rows[0];
+      const firstState = states.getByRole("table").locator("tbody tr").first();
+      expect(await firstState.locator("th, td").allInnerTexts()).toEqual([
+        top?.state,
+        String(top?.orders),
+        formatRupees(Number(top?.sales)),
+      ]);
+      const payments = page.getByRole("region", { name: "Cash on delivery and prepaid" });
+      await payments.getByText("Show figures").click();
+      const cod = await one(sql`select count(*) as n from orders where ${since} and payment_method = 'cod'`);
+      const all = await one(sql`select count(*) as n from orders where ${since}`);
+      await payments
+        .getByRole("row", { name: new RegExp(`^Cash on delivery ${cod.toLocaleString("en-IN")} ${Math.round((cod * 100) / all)} %`) })
+        .waitFor();
+      await page.getByRole("region", { name: "Top products and combos" }).getByText("Show figures").click();
+      // Refunds as the money ledger records them, on the day the money went back.
+      const refunded = await one(sql`select coalesce(sum(amount_paise), 0) as n from money_ledger
+        where (kind = 'cash_refund' or (kind = 'online_refund' and applied))
+          and (created_at at time zone 'Asia/Kolkata')::date >= ${from}::date`);
+      const back = page.getByRole("region", { name: "Refunds, credit notes and GST" });
+      expect(
+        await back
+          .getByRole("row", { name: /^All refunds of sales/ })
+          .locator("td")
+          .last()
+          .innerText(),
+      ).toBe(formatRupees(refunded));
       await screenshotLightAndDark(page, `admin-home-${viewport}`);
 
       await sales.getByRole("link", { name: "30 days" }).click();

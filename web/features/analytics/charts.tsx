@@ -182,7 +182,7 @@ export function FiguresTable({
               <th
                 key={cell}
                 scope="col"
-                className={`border-b border-stone-200 py-1 font-medium dark:border-stone-700 ${index > 0 ? "text-right" : ""}`}
+                className={`border-b border-stone-200 py-1 font-medium dark:border-stone-700 ${index > 0 ? "pl-2 text-right" : "pr-2"}`}
               >
                 {cell}
               </th>
@@ -230,12 +230,14 @@ export function FiguresTable({
     );
   }
   return (
-    <div className="mt-2 flex flex-wrap items-start justify-between gap-x-4">
-      <details className="min-w-0 grow text-sm">
+    // The CSV link sits on the toggle's line, out of the flow, so the open table takes the panel's whole width
+    // and its last column lines up with the chart's figures above it.
+    <div className="relative mt-2">
+      <details className="text-sm">
         <summary className="inline-flex min-h-11 cursor-pointer items-center">Show figures</summary>
         {table}
       </details>
-      {csv}
+      {csv ? <div className="absolute top-0 right-0">{csv}</div> : null}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, Link, useRevalidator } from "react-router";
 import {
   changePercent,
+  refundRowsOf,
   type SalesFigures,
   type SalesPeriod,
   type SalesTable,
@@ -245,7 +246,8 @@ export default function SalesAtAGlance({
           </h2>
           <p className="text-sm text-stone-600 dark:text-stone-400">
             {span}, against {before}. Sales are what shoppers paid, GST and delivery included, for orders not
-            cancelled, returned or refunded.
+            cancelled, unpaid, returned or refunded; the figure net of GST is under “Refunds, credit notes and
+            GST”.
           </p>
         </div>
         {canShare ? <ShareWithStaff shared={staffSeeSales} /> : null}
@@ -395,15 +397,23 @@ export default function SalesAtAGlance({
           )}
         </Panel>
         <Panel id="sales-back" title="Refunds, credit notes and GST">
-          <dl className="space-y-2 text-sm">
-            <div className="flex justify-between gap-3">
-              <dt>Refunds ({count.format(figures.refunds.orders)} orders)</dt>
-              <dd className="font-medium">{formatRupees(figures.refunds.amountPaise)}</dd>
-            </div>
-            <div className="flex justify-between gap-3">
-              <dt>Credit notes issued ({count.format(figures.creditNotes.count)})</dt>
-              <dd className="font-medium">{formatRupees(figures.creditNotes.totalPaise)}</dd>
-            </div>
+          <FiguresTable
+            open
+            caption="Refunds and credit notes issued in the period"
+            head={["Money back", "Count", "Amount"]}
+            rows={refundRowsOf(figures).map((row) => [
+              row.label,
+              count.format(row.orders),
+              formatRupees(row.amountPaise),
+            ])}
+            csvHref={csv("refunds")}
+          />
+          <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">
+            Refunds as the money records say, on the day the money went back. Net sales already leave out a
+            refunded order and count an edited one at its lowered total. Count: orders, or credit notes.
+          </p>
+          <h4 className="mt-4 text-sm font-semibold">GST</h4>
+          <dl className="mt-1 space-y-2 text-sm">
             <div className="flex justify-between gap-3">
               <dt>Taxable value invoiced, net of GST</dt>
               <dd className="font-medium">{formatRupees(figures.taxable.invoicedPaise)}</dd>

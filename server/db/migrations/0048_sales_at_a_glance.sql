@@ -1,0 +1,1 @@
+CREATE INDEX "money_ledger_refunds_created_at_idx" ON "money_ledger" USING btree ("created_at") WHERE "money_ledger"."kind" in ('online_refund', 'cash_refund');
