@@ -130,12 +130,19 @@ function columnsOf(header: string[]): Columns | string {
       .replace(/[^a-z]+/g, " ")
       .trim(),
   );
-  const find = (...candidates: RegExp[]) => names.findIndex((name) => candidates.some((re) => re.test(name)));
+  // Candidates in order of preference: a report with both a CRF id and a UTR gives the UTR as the reference.
+  const find = (...candidates: RegExp[]) => {
+    for (const candidate of candidates) {
+      const index = names.findIndex((name) => candidate.test(name));
+      if (index >= 0) return index;
+    }
+    return -1;
+  };
   const awb = find(/^awb/, /airway ?bill/, /^waybill/, /tracking/);
   const order = find(/^order( number| no| id)?$/, /^channel order/);
   const amount = find(/amount/, /^cod/, /^value/);
   const date = find(/date/, /^collected on/);
-  const reference = find(/reference/, /^utr/, /^ref/, /remittance id/, /^crf/);
+  const reference = find(/^utr/, /reference/, /^ref/, /remittance id/, /^crf/);
   const missing = [
     awb < 0 && order < 0 ? "an AWB or order number" : null,
     amount < 0 ? "amount" : null,

@@ -65,7 +65,7 @@ const importCsv = (csv: string) =>
 
 async function remittancesOf(number: string) {
   return shop.db
-    .select({ id: codRemittances.id, source: codRemittances.source })
+    .select({ id: codRemittances.id, source: codRemittances.source, reference: codRemittances.reference })
     .from(codRemittances)
     .innerJoin(orders, eq(orders.id, codRemittances.orderId))
     .where(eq(orders.number, number));
@@ -177,10 +177,13 @@ describe("importing a remittance report", () => {
       expect(await remittancesOf(number)).toEqual([]);
     }
 
-    const awbFile = `AWB Number,Amount,Date,Reference\nsr123456789,${rupees(byAwb.totalPaise)},2026-03-03,CRF-9\nNOPE1,1.00,2026-03-03,CRF-9\n`;
+    // Shiprocket's remittance report names its batch (CRF ID) before the bank's UTR: the UTR is the reference
+    // the owner finds on her bank statement.
+    const awbFile = `CRF ID,AWB Number,Amount,Date,UTR\nCRF-9,sr123456789,${rupees(byAwb.totalPaise)},2026-03-03,UTR-77\nCRF-9,NOPE1,1.00,2026-03-03,UTR-77\n`;
     const awbResult = (await (await importCsv(awbFile)).json()) as RemittanceImportResult;
     expect(awbResult.matched.map((row) => row.orderNumber)).toEqual([byAwb.number]);
     expect(awbResult.mismatched.map((row) => row.problem)).toEqual(["unknown_order"]);
+    expect(await remittancesOf(byAwb.number)).toEqual([expect.objectContaining({ reference: "UTR-77" })]);
 
     const again = (await (await importCsv(byOrderFile)).json()) as RemittanceImportResult;
     expect(again.matched).toEqual([]);
