@@ -19,6 +19,7 @@ beforeAll(async () => {
         GOOGLE_CLIENT_ID: CLIENT.clientId,
         GOOGLE_CLIENT_SECRET: CLIENT.clientSecret,
         GOOGLE_ISSUER: oidc.issuer,
+        ADMIN_EMAILS: "founder@example.in",
       },
     }),
     launchBrowser(),
@@ -98,6 +99,32 @@ describe("signing up and in with e-mail and password", () => {
     await page.getByLabel("Password", { exact: true }).fill("turmeric-and-neem");
     await page.getByRole("button", { name: "Sign in" }).click();
     await signedInAs(page, email);
+    await context.close();
+  });
+
+  it("takes the owner from her sign-up's confirmation link to the admin home, the shop's Login to it too", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    const email = "founder@example.in";
+    await page.goto("/signup");
+    const before = await mailCount();
+    await page.getByLabel("Name").fill("Lakshmi Menon");
+    await page.getByLabel("E-mail", { exact: true }).fill(email);
+    await page.getByLabel("Password").fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+    const mail = await waitForMail(shop.dataDir, {
+      to: email,
+      subject: /Confirm your e-mail/,
+      after: before,
+    });
+    // Confirming proves the address ADMIN_EMAILS names: she is the owner, and she came to run the shop.
+    await page.goto(linkIn(mail, "/api/auth/verify-email"));
+    await page.waitForURL((url) => url.pathname === "/admin");
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    // Asked to go somewhere, she goes there, as anyone does.
+    await page.goto("/login?redirectTo=%2Fcart");
+    await page.waitForURL("**/cart");
     await context.close();
   });
 

@@ -17,6 +17,16 @@ export type SignInMode = "shop" | "admin";
 const PAGE: Record<SignInMode, string> = { shop: "/login", admin: "/admin/login" };
 const DEFAULT_TARGET: Record<SignInMode, string> = { shop: "/", admin: "/admin" };
 
+/**
+ * Where a signed-in visitor goes on to: where they were heading, or, sent nowhere in particular (a sign-up's
+ * confirmation link, the shop's own Login), the admin home for the owner and staff, who sign in to run the shop.
+ */
+function landingFor(url: URL, mode: SignInMode, role: string | null | undefined) {
+  const asked = url.searchParams.get("redirectTo");
+  if (!asked && role && isStaffRole(role)) return DEFAULT_TARGET.admin;
+  return safeRedirectTarget(asked, DEFAULT_TARGET[mode]);
+}
+
 type LoaderData = {
   mode: SignInMode;
   providers: SocialProviderInfo[];
@@ -52,7 +62,7 @@ export async function loadSignInPage(request: Request, mode: SignInMode): Promis
     // A confirmation link, an e-mail link or a provider lands here signed in and goes straight on: without a
     // word the shopper cannot tell it worked. The toast outlives the redirect (it lives in the layout).
     if (typeof window !== "undefined") showSignedInToast(user.email);
-    throw redirect(redirectTo);
+    throw redirect(landingFor(url, mode, user.role));
   }
   const notice = NOTICES[url.searchParams.get("notice") ?? ""] ?? null;
   const provider = providers.find(({ id }) => id === url.searchParams.get("provider"));
@@ -88,7 +98,7 @@ export async function signInWithPassword(request: Request, mode: SignInMode) {
   if (mode === "admin" && !isStaffRole(result.data.user.role)) {
     return { error: NO_ADMIN_ACCESS, email, code: "forbidden" } satisfies ActionData;
   }
-  return redirect(redirectTo);
+  return redirect(landingFor(url, mode, result.data.user.role));
 }
 
 const primaryLink = buttonClass({ size: "lg", block: true });
