@@ -169,6 +169,22 @@ describe("after the order on the admin home", () => {
         formatRupees(11_000),
       ]);
 
+      // The PIN table's CSV: the same rows, for the same week.
+      const href = `/api/admin/analytics/after-order/pins.csv?${WEEK}`;
+      expect(await back.getByRole("link", { name: "Download CSV" }).last().getAttribute("href")).toBe(href);
+      const csv = await page.request.get(href);
+      expect(csv.status()).toBe(200);
+      expect(
+        (await csv.text())
+          .replace(/^\uFEFF/, "")
+          .trim()
+          .split("\r\n"),
+      ).toEqual([
+        'PIN starts,Shipped,Came back,Per 1000,"Cost (₹, both ways)"',
+        "800,1,1,1000,145.00",
+        "560,3,1,333,110.00",
+      ]);
+
       const confirm = panel.getByRole("region", { name: "COD orders asked to confirm" });
       expect(api.confirmations).toEqual({
         confirmed: 1,
@@ -226,6 +242,9 @@ describe("after the order on the admin home", () => {
     await asStaff.page.getByRole("region", { name: "Work to do" }).waitFor();
     expect(await asStaff.page.getByRole("region", { name: "After the order" }).count()).toBe(0);
     expect(await asStaff.page.getByText("Parcels that came back").count()).toBe(0);
+    expect(
+      (await asStaff.page.request.get(`/api/admin/analytics/after-order/states.csv?${WEEK}`)).status(),
+    ).toBe(403);
     await asStaff.close();
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { AfterTheOrder, RtoRow } from "../../../common/analytics.ts";
 import { formatDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { cardClass } from "../../components/card.tsx";
+import { toQuery } from "../../lib/api.ts";
 import { BarRows, FiguresTable } from "./charts.tsx";
 
 const count = new Intl.NumberFormat("en-IN");
@@ -32,10 +33,21 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
 
 const perThousand = (rate: number) => `${count.format(rate)} per 1,000`;
 
-function PlacesTable({ caption, place, rows }: { caption: string; place: string; rows: RtoRow[] }) {
+function PlacesTable({
+  caption,
+  place,
+  rows,
+  csvHref,
+}: {
+  caption: string;
+  place: string;
+  rows: RtoRow[];
+  csvHref: string;
+}) {
   return (
     <FiguresTable
       open
+      csvHref={csvHref}
       caption={caption}
       head={[place, "Shipped", "Came back", "Per 1,000", "Cost"]}
       rows={rows
@@ -71,6 +83,11 @@ export default function AfterTheOrderPanel({ figures }: { figures: AfterTheOrder
   ];
   const asked = outcomes.reduce((sum, outcome) => sum + outcome.value, 0);
   const gap = cash.expectedPaise - cash.collectedPaise;
+  const query = toQuery({
+    period: period.key,
+    from: period.key === "range" ? period.from : undefined,
+    to: period.key === "range" ? period.to : undefined,
+  });
   return (
     <section aria-labelledby="after-order" className="space-y-4">
       <div>
@@ -111,12 +128,14 @@ export default function AfterTheOrderPanel({ figures }: { figures: AfterTheOrder
                     caption="Parcels that came back by delivery state, most first"
                     place="State"
                     rows={rto.byState}
+                    csvHref={`/api/admin/analytics/after-order/states.csv${query}`}
                   />
                   <h4 className="mt-4 text-sm font-semibold">By PIN code area</h4>
                   <PlacesTable
                     caption="Parcels that came back by the first three digits of the PIN code, most first"
                     place="PIN starts"
                     rows={rto.byPinPrefix}
+                    csvHref={`/api/admin/analytics/after-order/pins.csv${query}`}
                   />
                 </>
               )}
