@@ -71,6 +71,13 @@ export const salesCsvParamSchema = z
   })
   .strict();
 
+/** The returns to origin by place as a CSV file: by state or by PIN prefix, the same period as the page. */
+export const afterOrderCsvParamSchema = z
+  .object({
+    file: z.enum(["states.csv", "pins.csv"], { error: "must be one of states.csv, pins.csv" }),
+  })
+  .strict();
+
 /** Orders and their value (GST included, as the shoppers paid it), and the average order. */
 export type SalesTotals = { orders: number; salesPaise: Paise; averagePaise: Paise };
 

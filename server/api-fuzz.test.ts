@@ -338,6 +338,7 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/analytics/sales": { query: salesQuerySchema },
   "GET /api/admin/analytics/sales/:file": { query: salesQuerySchema },
   "GET /api/admin/analytics/after-order": { query: salesQuerySchema },
+  "GET /api/admin/analytics/after-order/:file": { query: salesQuerySchema },
   "PUT /api/admin/analytics/settings": { body: analyticsSettingsSchema },
   "GET /robots.txt": {},
   "GET /sitemap.xml": {},

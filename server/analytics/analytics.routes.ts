@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import {
+  afterOrderCsvParamSchema,
   analyticsSettingsSchema,
   refundRowsOf,
   type SalesAnswer,
@@ -114,6 +115,33 @@ export function analyticsRoutes(deps: Deps) {
       }
       return c.json(await afterTheOrder(deps.db, c.req.valid("query")));
     })
+    .get(
+      "/after-order/:file",
+      validate("param", afterOrderCsvParamSchema),
+      validate("query", salesQuerySchema),
+      async (c) => {
+        if (!(await mayReadSales(c.get("admin")))) {
+          throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
+        }
+        const figures = await afterTheOrder(deps.db, c.req.valid("query"));
+        const byState = c.req.valid("param").file === "states.csv";
+        const rows = [
+          [byState ? "State" : "PIN starts", "Shipped", "Came back", "Per 1000", "Cost (₹, both ways)"],
+          ...(byState ? figures.rto.byState : figures.rto.byPinPrefix).map((row) => [
+            row.key,
+            row.shipped,
+            row.returned,
+            row.ratePerMille,
+            rupees(row.costPaise),
+          ]),
+        ];
+        async function* pieces() {
+          for (const row of rows) yield `${csvRow(row)}\r\n`;
+        }
+        const { from, to } = figures.period;
+        return csvResponse(pieces(), `came-back-by-${byState ? "state" : "pin"}-${from}-to-${to}.csv`);
+      },
+    )
     .put("/settings", validate("json", analyticsSettingsSchema), async (c) => {
       const owner = await requireOwner(deps, c);
       const allowed = await saveStaffSeeSales(deps.db, c.req.valid("json").staffSeeSales, owner);

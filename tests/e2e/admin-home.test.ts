@@ -97,7 +97,11 @@ describe("the admin home", () => {
       const cod = await one(sql`select count(*) as n from orders where ${since} and payment_method = 'cod'`);
       const all = await one(sql`select count(*) as n from orders where ${since}`);
       await payments
-        .getByRole("row", { name: new RegExp(`^Cash on delivery ${cod.toLocaleString("en-IN")} ${Math.round((cod * 100) / all)} %`) })
+        .getByRole("row", {
+          name: new RegExp(
+            `^Cash on delivery ${cod.toLocaleString("en-IN")} ${Math.round((cod * 100) / all)} %`,
+          ),
+        })
         .waitFor();
       await page.getByRole("region", { name: "Top products and combos" }).getByText("Show figures").click();
       // Refunds as the money ledger records them, on the day the money went back.
@@ -113,6 +117,15 @@ describe("the admin home", () => {
           .innerText(),
       ).toBe(formatRupees(refunded));
       await screenshotLightAndDark(page, `admin-home-${viewport}`);
+      // "After the order" with a big shop's week (its figures are checked in admin-after-order.test.ts).
+      const after = page.getByRole("region", { name: "After the order" });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await after.screenshot({
+          path: `test-results/screenshots/admin-home-after-order-${viewport}-${scheme}.png`,
+        });
+      }
+      await page.emulateMedia({ colorScheme: "light" });
 
       await sales.getByRole("link", { name: "30 days" }).click();
       await page.waitForURL(/period=30d/);

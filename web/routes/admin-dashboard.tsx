@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { AdminSummary } from "../../common/admin.ts";
-import type { SalesAnswer, WorkToDo } from "../../common/analytics.ts";
+import type { AfterTheOrder, SalesAnswer, WorkToDo } from "../../common/analytics.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
 import { WorkToDoList } from "../features/analytics/work-to-do.tsx";
 import { AdminDashboard, loadDashboardFigures } from "../features/orders/admin-dashboard.tsx";
@@ -12,6 +12,7 @@ import { requireAdminUser } from "../lib/session.ts";
 
 // The charts' code (visx) loads only here, after the admin's own chunk: never in a shopper's pages.
 const SalesAtAGlance = lazy(() => import("../features/analytics/sales-at-a-glance.tsx"));
+const AfterTheOrderPanel = lazy(() => import("../features/analytics/after-the-order.tsx"));
 
 /** The sales figures for the period in the address; a period the API refuses falls back to the last 7 days. */
 async function loadSales(url: URL): Promise<{ answer: SalesAnswer; refused: string | null }> {
@@ -25,22 +26,41 @@ async function loadSales(url: URL): Promise<{ answer: SalesAnswer; refused: stri
   }
 }
 
+/**
+ * What happened after the orders, for the same period as the sales (the address's, or the last 7 days when the
+ * API refuses it); nothing when the owner has not shared the figures with this member of staff (403).
+ */
+async function loadAfterOrder(url: URL): Promise<AfterTheOrder | null> {
+  const params = url.searchParams;
+  const query = toQuery({ period: params.get("period"), from: params.get("from"), to: params.get("to") });
+  try {
+    return await api<AfterTheOrder>(`/admin/analytics/after-order${query}`);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status === 403) return null;
+    if (error.status !== 400) throw error;
+    return await api<AfterTheOrder>("/admin/analytics/after-order");
+  }
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdminUser(request);
-  const [summary, orders, missed, work, sales] = await Promise.all([
+  const url = new URL(request.url);
+  const [summary, orders, missed, work, sales, afterOrder] = await Promise.all([
     api<AdminSummary>("/admin/summary"),
     loadDashboardFigures(),
     api<MissedInvoices>("/admin/missed-invoices"),
     api<WorkToDo>("/admin/analytics/work"),
-    loadSales(new URL(request.url)),
+    loadSales(url),
+    loadAfterOrder(url),
   ]);
-  return { summary, orders, missed, work, sales, isOwner: admin.role === "owner" };
+  return { summary, orders, missed, work, sales, afterOrder, isOwner: admin.role === "owner" };
 }
 
 const count = new Intl.NumberFormat("en-IN");
 
 export function Component() {
-  const { summary, orders, missed, work, sales, isOwner } = useLoaderData<typeof loader>();
+  const { summary, orders, missed, work, sales, afterOrder, isOwner } = useLoaderData<typeof loader>();
   const figures = [
     {
       label: "Customers",
@@ -72,6 +92,7 @@ export function Component() {
             staffSeeSales={sales.answer.staffSeeSales}
             canShare={sales.answer.canShare}
           />
+          {afterOrder ? <AfterTheOrderPanel figures={afterOrder} /> : null}
         </Suspense>
       ) : null}
       <AdminDashboard figures={orders} />
