@@ -1,20 +1,90 @@
+import { randomBytes } from "node:crypto";
 import { createEmailVerificationToken } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { BrowserContext } from "playwright-core";
 import type { Db } from "../server/db/client.ts";
-import { users } from "../server/db/schema.ts";
-import { TEST_AUTH_SECRET } from "./database.ts";
+import { accounts, users } from "../server/db/schema.ts";
+import { accountDatabaseOf, TEST_AUTH_SECRET } from "./database.ts";
 
 export const TEST_PASSWORD = "neem-and-tulsi-2026";
+
+/**
+ * TEST_PASSWORD hashed once by Better Auth's own `hashPassword` (better-auth/crypto, scrypt), so an account made
+ * for a test that is not about signing up costs no hashing (about 60 ms of CPU each, far more on a busy machine).
+ * Signing in with TEST_PASSWORD checks it as any stored password is checked.
+ */
+const TEST_PASSWORD_HASH =
+  "97f473a73c01b6a9fa5242c33e3c2ed8:28196ececa2e84988bb783bc40eb36849ada99441aa4579ec40f8035d465b31feb9732c8096481c657d94c02431030bdd72c3f9beb12020fd87dcccd2795b6e7";
 
 export type TestAccount = { email: string; cookie: string; userId: string };
 
 /**
- * Signs up through the real auth API of an app under app.request(), then confirms the address the way the
- * link in the confirmation e-mail does (which signs in); returns the session cookie header.
+ * An account with TEST_PASSWORD, confirmed and signed in through the shop's own confirmation link: for tests that
+ * need a shopper, not a sign-up. The user and its password account are written straight into the shop's
+ * database, as sign-up writes them but with the password already hashed, and without the confirmation mail
+ * sign-up sends; then the address is confirmed the way the link in that mail does (which signs in). A shop
+ * whose database the tests do not know (an embedded one, an app built by hand) gets the real sign-up.
  */
 export async function signUpViaApp(
+  app: Hono,
+  email: string,
+  origin = "http://localhost:3000",
+): Promise<TestAccount> {
+  const db = accountDatabaseOf(app);
+  if (!db) return signUpThroughApp(app, email, origin);
+  await insertAccount(db, email);
+  return confirmAndSignIn((path, init) => app.request(path, init), email, TEST_AUTH_SECRET);
+}
+
+/** As signUpViaApp, against a running shop (startShop) over HTTP. */
+export async function signUpViaHttp(
+  baseUrl: string,
+  email: string,
+  secret = TEST_AUTH_SECRET,
+): Promise<TestAccount> {
+  const db = accountDatabaseOf(baseUrl);
+  if (!db || secret !== TEST_AUTH_SECRET) return signUpThroughHttp(baseUrl, email, secret);
+  await insertAccount(db, email);
+  return confirmAndSignIn((path, init) => fetch(`${baseUrl}${path}`, init), email, secret);
+}
+
+/** The rows sign-up writes for a new address (users, and its "credential" account holding the hash). */
+async function insertAccount(db: Db, email: string) {
+  const userId = randomBytes(16).toString("base64url");
+  await db.transaction(async (tx) => {
+    // Better Auth keeps addresses in lower case.
+    await tx
+      .insert(users)
+      .values({ id: userId, name: email.split("@")[0] ?? email, email: email.toLowerCase() });
+    await tx.insert(accounts).values({
+      id: randomBytes(16).toString("base64url"),
+      accountId: userId,
+      providerId: "credential",
+      userId,
+      password: TEST_PASSWORD_HASH,
+    });
+  });
+}
+
+async function confirmAndSignIn(
+  request: (path: string, init?: RequestInit) => Response | Promise<Response>,
+  email: string,
+  secret: string,
+): Promise<TestAccount> {
+  const confirmed = await request(await confirmationPath(email, secret));
+  if (!confirmed.ok) throw new Error(`confirmation failed: ${confirmed.status} ${await confirmed.text()}`);
+  const cookie = sessionCookie(confirmed);
+  const session = await request("/api/auth/get-session", { headers: { Cookie: cookie } });
+  return { email, cookie, userId: await userIdOf(session) };
+}
+
+/**
+ * Signs up through the real auth API of an app under app.request() (password hashed, confirmation mail sent,
+ * the sign-up limit counted), then confirms the address the way the link in the confirmation e-mail does
+ * (which signs in); returns the session cookie header. For tests where signing up is part of what is tested.
+ */
+export async function signUpThroughApp(
   app: Hono,
   email: string,
   origin = "http://localhost:3000",
@@ -36,7 +106,7 @@ export async function signUpViaApp(
  * The same against a running shop (startShop), over HTTP. A shop started with its own generated secret
  * (startShop({ embedded: true })) needs that secret: pass `readFileSync(`${shop.dataDir}/auth-secret`)`.
  */
-export async function signUpViaHttp(
+export async function signUpThroughHttp(
   baseUrl: string,
   email: string,
   secret = TEST_AUTH_SECRET,

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createApp } from "../server/app.ts";
-import { createDb } from "../server/db/client.ts";
+import { createDb, type Db } from "../server/db/client.ts";
 import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
 import { jobHandlers } from "../server/jobs/job-handlers.ts";
@@ -65,6 +65,23 @@ export const GENEROUS_RATE_LIMITS = {
   STREAMS_PER_CLIENT: "1000",
 };
 
+/**
+ * The database behind each test app (by its Hono app) and each running test shop (by its address), so test
+ * accounts can be written straight into it (tests/accounts.ts).
+ */
+const accountDatabases = new Map<object | string, Db>();
+
+export function accountDatabaseOf(shop: object | string): Db | undefined {
+  return accountDatabases.get(shop);
+}
+
+export function knowAccountDatabase(shop: object | string, db: Db) {
+  accountDatabases.set(shop, db);
+  return () => {
+    accountDatabases.delete(shop);
+  };
+}
+
 /** The whole API on its own database, called through app.request(). */
 export async function createTestApp(overrides: Record<string, string> = {}) {
   const database = await createTestDatabase();
@@ -84,6 +101,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
   await seedShopDetails(database.db, env);
   const deps = createDeps({ db: database.db, env });
   const app = createApp(deps);
+  const forgetDatabase = knowAccountDatabase(app, database.db);
   // The shop's real worker, so a test reads a mail the way a shopper gets it: sent off the request path.
   const stopWorker = startJobWorker({
     db: database.db,
@@ -99,6 +117,7 @@ export async function createTestApp(overrides: Record<string, string> = {}) {
     env,
     dataDir,
     async close() {
+      forgetDatabase();
       await stopWorker();
       await deps.catalogue.stop();
       await deps.live.stop();
@@ -130,10 +149,13 @@ export function setUpTestApp(overrides: Record<string, string> = {}): TestApp {
 export function startSecondInstance(shop: TestApp) {
   const { db, pool } = createDb(shop.env.DATABASE_URL ?? "", { max: 5 });
   const deps = createDeps({ db, env: shop.env });
+  const app = createApp(deps);
+  const forgetDatabase = knowAccountDatabase(app, db);
   return {
-    app: createApp(deps),
+    app,
     deps,
     async end() {
+      forgetDatabase();
       await deps.catalogue.stop();
       await deps.live.stop();
       await pool.end();

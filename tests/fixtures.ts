@@ -6,7 +6,12 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { afterAll, beforeAll, expect } from "vitest";
 import { createDb } from "../server/db/client.ts";
 import { findFreePort } from "../server/db/embedded.ts";
-import { createTestDatabase, GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "./database.ts";
+import {
+  createTestDatabase,
+  GENEROUS_RATE_LIMITS,
+  knowAccountDatabase,
+  TEST_AUTH_SECRET,
+} from "./database.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -54,6 +59,11 @@ export async function startShop(
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, () => output);
+  // Test accounts are written into the shop's database when it is the cloned one the shop runs on.
+  const forgetDatabase =
+    database && !options.env?.DATABASE_URL && !options.env?.BETTER_AUTH_SECRET
+      ? knowAccountDatabase(url, database.db)
+      : () => {};
   return {
     url,
     dataDir,
@@ -61,6 +71,7 @@ export async function startShop(
     databaseUrl: options.env?.DATABASE_URL || database?.url,
     output: () => output,
     async stop() {
+      forgetDatabase();
       await stopProcess(child);
       await database?.drop();
       await rm(dataDir, { recursive: true, force: true });

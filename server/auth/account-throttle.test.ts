@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { signUpViaApp, TEST_PASSWORD } from "../../tests/accounts.ts";
+import { signUpThroughApp, TEST_PASSWORD } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
 import { mailsTo, readMails, waitForMail } from "../../tests/mail.ts";
 import { authThrottles } from "../db/schema.ts";
@@ -47,7 +47,7 @@ async function answer(response: Response) {
 
 describe("wrong passwords against one address, from many client addresses", () => {
   it("are slowed after 5 and locked after 10, the same for an unknown address; the owner is told once", async () => {
-    const owner = await signUpViaApp(shop.app, "kavya@example.in");
+    const owner = await signUpThroughApp(shop.app, "kavya@example.in");
     const results: Record<string, Awaited<ReturnType<typeof answer>>[]> = {};
     for (const email of [owner.email, "nobody-here@example.in"]) {
       results[email] = [];
@@ -121,7 +121,7 @@ describe("e-mails to one address, asked for from many client addresses", () => {
     ["e-mail sign-in links", "/api/auth/sign-in/magic-link", { callbackURL: "/" }],
     ["password resets", "/api/auth/request-password-reset", { redirectTo: "/reset-password" }],
   ])("sends 3 %s per 15 minutes, and says when to try again", async (_, path, extra) => {
-    const owner = await signUpViaApp(shop.app, `inbox-${path.length}@example.in`);
+    const owner = await signUpThroughApp(shop.app, `inbox-${path.length}@example.in`);
     // The sign-up's confirmation is composed and sent by the job worker: counted before, not among the 3.
     await waitForMail(shop.dataDir, { to: owner.email, subject: /confirm/i });
     const before = (await mailsTo(shop.dataDir, owner.email)).length;
@@ -183,7 +183,7 @@ describe("a password sign-in while the database's connections are cut", () => {
       /^delete from "auth_throttles" where "auth_throttles"."key"/,
     ],
   ] as const)("is answered 503 unavailable when the throttle loses it %s", async (_, password, statement) => {
-    const owner = await signUpViaApp(shop.app, `cut-${statement.source.length}@example.in`);
+    const owner = await signUpThroughApp(shop.app, `cut-${statement.source.length}@example.in`);
     // Nine wrong guesses already: the tenth is the one that locks.
     await shop.db.insert(authThrottles).values({
       key: throttleKey(`sign-in:${owner.email}`),

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { signUpThroughApp } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
-import { signUpMany } from "../../tests/sign-up-many.ts";
 
 const shop = setUpTestApp();
 beforeAll(async () => {
   // A real account, so a link or reset that got through would be mailed.
-  await signUpMany(shop.app, ["gita@example.in"]);
+  await signUpThroughApp(shop.app, "gita@example.in");
   // Its confirmation mail goes out after the answer: counted from here on, it would look like a mail let through.
   await waitForMail(shop.dataDir, { to: "gita@example.in", subject: /Confirm your e-mail/ });
 });
