@@ -19,6 +19,11 @@ import { afterTheOrder } from "./after-order.ts";
 import { salesFigures, saveStaffSeeSales, staffSeeSales } from "./sales.ts";
 import { workToDo } from "./work.ts";
 
+/** A table's rows as the CSV lines a response streams. */
+async function* csvLines(rows: Iterable<Parameters<typeof csvRow>[0]>) {
+  for (const row of rows) yield `${csvRow(row)}\r\n`;
+}
+
 /** Paise as rupees with two decimals, the way the other CSV exports write money: 119900 is 1199.00. */
 const rupees = (paise: number) => (paise / 100).toFixed(2);
 
@@ -73,6 +78,12 @@ function csvRowsOf(figures: SalesFigures, table: SalesTable): (string | number)[
  */
 export function analyticsRoutes(deps: Deps) {
   const mayReadSales = async (user: SessionUser) => user.role === "owner" || (await staffSeeSales(deps.db));
+  /** The sales' tables and the after-order figures answer whoever may read the sales, and 403 anyone else. */
+  const requireSalesReader = async (user: SessionUser) => {
+    if (!(await mayReadSales(user))) {
+      throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
+    }
+  };
   return new Hono<{ Variables: { admin: SessionUser } }>()
     .use(async (c, next) => {
       c.set("admin", await requireAdmin(deps, c));
@@ -96,23 +107,16 @@ export function analyticsRoutes(deps: Deps) {
       validate("param", salesCsvParamSchema),
       validate("query", salesQuerySchema),
       async (c) => {
-        if (!(await mayReadSales(c.get("admin")))) {
-          throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
-        }
+        await requireSalesReader(c.get("admin"));
         const table = c.req.valid("param").file.replace(/\.csv$/, "") as SalesTable;
         const figures = await salesFigures(deps.db, c.req.valid("query"));
         const rows = csvRowsOf(figures, table);
-        async function* pieces() {
-          for (const row of rows) yield `${csvRow(row)}\r\n`;
-        }
         const { from, to } = figures.period;
-        return csvResponse(pieces(), `sales-${table}-${from}-to-${to}.csv`);
+        return csvResponse(csvLines(rows), `sales-${table}-${from}-to-${to}.csv`);
       },
     )
     .get("/after-order", validate("query", salesQuerySchema), async (c) => {
-      if (!(await mayReadSales(c.get("admin")))) {
-        throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
-      }
+      await requireSalesReader(c.get("admin"));
       return c.json(await afterTheOrder(deps.db, c.req.valid("query")));
     })
     .get(
@@ -120,9 +124,7 @@ export function analyticsRoutes(deps: Deps) {
       validate("param", afterOrderCsvParamSchema),
       validate("query", salesQuerySchema),
       async (c) => {
-        if (!(await mayReadSales(c.get("admin")))) {
-          throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
-        }
+        await requireSalesReader(c.get("admin"));
         const figures = await afterTheOrder(deps.db, c.req.valid("query"));
         const byState = c.req.valid("param").file === "states.csv";
         const rows = [
@@ -135,11 +137,8 @@ export function analyticsRoutes(deps: Deps) {
             rupees(row.costPaise),
           ]),
         ];
-        async function* pieces() {
-          for (const row of rows) yield `${csvRow(row)}\r\n`;
-        }
         const { from, to } = figures.period;
-        return csvResponse(pieces(), `came-back-by-${byState ? "state" : "pin"}-${from}-to-${to}.csv`);
+        return csvResponse(csvLines(rows), `came-back-by-${byState ? "state" : "pin"}-${from}-to-${to}.csv`);
       },
     )
     .put("/settings", validate("json", analyticsSettingsSchema), async (c) => {
