@@ -1,21 +1,24 @@
 import { jobHandlers } from "../server/jobs/job-handlers.ts";
 import { startJobWorker } from "../server/jobs/job-queue.ts";
 import { startFakeRazorpay } from "../tests/fake-razorpay.ts";
+import { startFakeShiprocket } from "../tests/fake-shiprocket.ts";
 import { castForModel, runMoneyModel } from "../tests/money-model.ts";
 import { startBenchShop } from "./support.ts";
 
 /**
  * npm run bench -- money-model: the model-based test of money (tests/money-model.ts) run longer than `npm test`
  * runs it, from a new seed each time (or MONEY_MODEL_SEED), on the embedded PostgreSQL with the shop's job worker
- * and a local fake Razorpay. It measures correctness, not speed: it prints how many interleavings and steps ran,
- * in how long, and what they reached; on a failure, fast-check's report with the seed and the shrunk steps.
+ * and local fakes of Razorpay and Shiprocket. It measures correctness, not speed: it prints how many
+ * interleavings and steps ran, in how long, and what they reached; on a failure, fast-check's report with the
+ * seed and the shrunk steps.
  */
 const RUNS = Number(process.env.MONEY_MODEL_RUNS ?? 150);
 const STEPS = 60;
 
 export default async function moneyModelBench() {
   const fake = await startFakeRazorpay();
-  const shop = await startBenchShop(fake.env);
+  const shiprocket = await startFakeShiprocket();
+  const shop = await startBenchShop({ ...fake.env, ...shiprocket.env });
   const stopWorker = startJobWorker({
     db: shop.db,
     signal: shop.deps.jobs,
@@ -27,7 +30,12 @@ export default async function moneyModelBench() {
   try {
     const cast = await castForModel(shop, "bench-model");
     const started = performance.now();
-    const tally = await runMoneyModel(shop, fake, cast, { seed, numRuns: RUNS, maxSteps: STEPS });
+    const tally = await runMoneyModel(shop, fake, cast, {
+      seed,
+      numRuns: RUNS,
+      maxSteps: STEPS,
+      shiprocket,
+    });
     const seconds = (performance.now() - started) / 1000;
     console.log(`\nmoney model, seed ${seed}: ${RUNS} interleavings of up to ${STEPS} steps`);
     console.log(
@@ -41,5 +49,6 @@ export default async function moneyModelBench() {
     await stopWorker();
     await shop.stop();
     await fake.stop();
+    await shiprocket.stop();
   }
 }

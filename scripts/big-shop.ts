@@ -358,8 +358,8 @@ export async function fillBigShop(db: Db, options: BigShopOptions): Promise<BigS
       "orders",
       `insert into orders (id, number, user_id, status, payment_method, subtotal_paise, discount_code, discount_paise,
          shipping_paise, total_paise, ship_name, ship_phone, ship_line1, ship_line2, ship_city, ship_state, ship_pin,
-         estimated_delivery_from, estimated_delivery_to, has_perishables, razorpay_order_id, razorpay_payment_id,
-         paid_at, refund_reference, courier, tracking_number, shipped_at, delivered_at, cancelled_at,
+         estimated_delivery_from, estimated_delivery_to, has_perishables, razorpay_order_id,
+         refund_reference, courier, tracking_number, shipped_at, delivered_at, cancelled_at,
          created_at, updated_at)
        select o.id,
          'PN-' || to_char(o.created_at at time zone 'Asia/Kolkata', 'YYYY') || '-' || lpad((p.number_base + o.i)::text, 6, '0'),
@@ -371,8 +371,6 @@ export async function fillBigShop(db: Db, options: BigShopOptions): Promise<BigS
          ((o.created_at at time zone 'Asia/Kolkata')::date + 3), ((o.created_at at time zone 'Asia/Kolkata')::date + 6),
          o.perishable,
          case when o.payment = 'razorpay' then 'order_big' || replace(o.id, '-', '') end,
-         case when 'confirmed' = any(b.path) and o.payment = 'razorpay' then 'pay_big' || replace(o.id, '-', '') end,
-         case when 'confirmed' = any(b.path) and o.payment = 'razorpay' then o.created_at + interval '4 minutes' end,
          case when 'refunded' = any(b.path) then case when o.payment = 'razorpay' then 'rfnd_big' || o.i else 'UPI' || lpad(o.i::text, 10, '0') end end,
          case when 'shipped' = any(b.path) then (array[${COURIERS.map(literal).join(",")}])[1 + o.i % ${COURIERS.length}] end,
          case when 'shipped' = any(b.path) then 'TRK' || lpad(o.i::text, 10, '0') end,
@@ -470,7 +468,8 @@ export async function fillBigShop(db: Db, options: BigShopOptions): Promise<BigS
          lateral (select p.t0 + (${h("g.m", 43)} % (${YEARS_DAYS} * 86400 - 86400)) * interval '1 second' as at) as t`,
     );
     // The money those orders moved, as migration 0042 records it (docs/decisions/075): a later refund or edit of a
-    // generated order is then checked against its ledger like any other.
+    // generated order is then checked against its ledger like any other. An online order that reached
+    // "confirmed" was paid four minutes after it was placed; the ledger is the only record of that payment.
     await run(
       "money ledger",
       `insert into money_ledger (order_id, kind, amount_paise, applied, razorpay_order_id, razorpay_payment_id,
@@ -478,11 +477,12 @@ export async function fillBigShop(db: Db, options: BigShopOptions): Promise<BigS
        select o.id, m.kind, o.total_paise, true, m.rzp_order, m.rzp_payment, m.rzp_refund, m.reference,
          'Generated with the shop', m.at
        from orders o
+       join big_paths b on b.id = o.id
+       cross join lateral (select 'pay_big' || replace(o.id, '-', '') as payment,
+         o.payment_method = 'razorpay' and 'confirmed' = any(b.path) as paid) as p
        cross join lateral (values
-         ('online_payment', o.razorpay_order_id, o.razorpay_payment_id, null, null, o.paid_at,
-           o.payment_method = 'razorpay' and o.razorpay_payment_id is not null),
-         ('online_refund', null, o.razorpay_payment_id, o.refund_reference, null, o.updated_at,
-           o.payment_method = 'razorpay' and o.razorpay_payment_id is not null and o.status = 'refunded'),
+         ('online_payment', o.razorpay_order_id, p.payment, null, null, o.created_at + interval '4 minutes', p.paid),
+         ('online_refund', null, p.payment, o.refund_reference, null, o.updated_at, p.paid and o.status = 'refunded'),
          ('cash_collected', null, null, null, o.tracking_number, o.delivered_at,
            o.payment_method = 'cod' and o.delivered_at is not null),
          ('cash_refund', null, null, null, o.refund_reference, o.updated_at,

@@ -6,7 +6,7 @@ import type { RazorpayCheckout } from "../common/orders.ts";
 import { codConfirmToken } from "../server/cod/confirm-link.ts";
 import { confirmCodOrder, lapseUnconfirmedOrders } from "../server/cod/confirmation.ts";
 import type { Db } from "../server/db/client.ts";
-import { jobs, moneyLedger, orders, products } from "../server/db/schema.ts";
+import { jobs, moneyLedger, orders, products, shipments } from "../server/db/schema.ts";
 import type { Deps } from "../server/deps.ts";
 import { expireUnpaidOrders } from "../server/orders/order-status.ts";
 import { SOLD_OUT_BEFORE_PAYMENT } from "../server/payments/ledger.ts";
@@ -14,11 +14,13 @@ import { REFUND_UNAPPLIED_JOB } from "../server/payments/take-payment.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "./accounts.ts";
 import { jsonRequest } from "./database.ts";
 import type { FakeRazorpay } from "./fake-razorpay.ts";
+import type { FakeShiprocket, ScanLabel } from "./fake-shiprocket.ts";
 import { putInCart, saveAddress, TEST_ADDRESS } from "./orders.ts";
 
 /**
  * The model-based test of money (issue 40, docs/decisions/075): random sequences of what shoppers, staff, the
- * shop's own jobs and Razorpay do to orders, some of them at the same moment, run against the real API on
+ * shop's own jobs, Razorpay and the courier (Shiprocket's bookings and tracking scans, when a run has its fake) do
+ * to orders, some of them at the same moment, run against the real API on
  * PostgreSQL. The model does not predict the shop's answers; it keeps the handles (orders, Razorpay orders,
  * payments) the steps act on, and after every step the shop's books are checked against what happened:
  * - no answer is a 5xx, and Razorpay's webhook is answered 200 for every payment of an order the shop made;
@@ -53,6 +55,8 @@ export type ModelTally = Record<string, number>;
 type World = {
   shop: ModelShop;
   fake: FakeRazorpay;
+  /** The courier aggregator parcels are booked with and whose scans move orders; without it, staff ship by hand. */
+  shiprocket: FakeShiprocket | null;
   cast: ModelCast;
   tally: ModelTally;
   /** Stock plus held units per product when the run began: what the shop must add up to throughout it. */
@@ -489,20 +493,96 @@ class Advance extends OrderStep {
       .select({ status: orders.status })
       .from(orders)
       .where(eq(orders.id, order.id));
+    // A parcel booked with Shiprocket moves by its courier's scans, as it does in the shop.
+    const booked = world.shiprocket ? await awbOf(world, order) : null;
     const next: Partial<Record<string, ModelStep>> = {
       placed: new Confirm(this.index, "staff"),
       confirmed: new Move(this.index, "packed"),
-      packed: new Move(this.index, "shipped"),
-      shipped: new Move(this.index, this.refused ? "returned_to_origin" : "delivered"),
+      packed: booked
+        ? new Scan(this.index, "PICKED UP", "all")
+        : world.shiprocket && !this.refused
+          ? new Book(this.index)
+          : new Move(this.index, "shipped"),
+      shipped: booked
+        ? new Scan(this.index, this.refused ? "RTO INITIATED" : "DELIVERED", "all")
+        : new Move(this.index, this.refused ? "returned_to_origin" : "delivered"),
       delivered: this.refused ? new Move(this.index, "return_requested") : new Remit(this.index, true),
       return_requested: new Move(this.index, "returned"),
       returned: new Move(this.index, "refunded"),
       returned_to_origin: this.refused
-        ? new Move(this.index, "received back")
+        ? booked
+          ? new Scan(this.index, "RTO DELIVERED", "all")
+          : new Move(this.index, "received back")
         : new Move(this.index, "refunded"),
       cancelled: new Move(this.index, "refunded"),
     };
     await next[row?.status ?? ""]?.act(model, world);
+  }
+}
+
+/** The order's parcel booked with Shiprocket, if it has one with an airway bill. */
+async function awbOf(world: World, order: Placed): Promise<string | null> {
+  const [live] = await world.shop.db
+    .select({ awb: shipments.awb })
+    .from(shipments)
+    .where(
+      and(
+        eq(shipments.orderId, order.id),
+        sql`${shipments.awb} is not null`,
+        sql`${shipments.status} <> 'cancelled'`,
+      ),
+    );
+  return live?.awb ?? null;
+}
+
+/** Staff book the order's parcel with Shiprocket's cheapest courier (a ready order; anything else is refused). */
+class Book extends OrderStep {
+  get label() {
+    return `staff: book with Shiprocket #${this.index}`;
+  }
+  async act(model: Model, world: World) {
+    if (!world.shiprocket) return;
+    const order = this.order(model);
+    const answer = await call(world, "POST", `/api/admin/shipping/orders/${order.number}/book`, {
+      cookie: world.cast.staff.cookie,
+      body: { rule: "cheapest" },
+    });
+    count(world, `book ${answer.status}`);
+  }
+}
+
+/**
+ * The courier scans the parcel and Shiprocket tells the shop: all the scans so far, only the newest (an update
+ * out of order when older ones never came), or the same update again later. A scan dated in 2099 is one a
+ * clock or a forger got wrong: the shop must ignore it (issue 40, point 3).
+ */
+class Scan extends OrderStep {
+  constructor(
+    index: number,
+    readonly scan: ScanLabel,
+    readonly told: "all" | "newest" | "future",
+  ) {
+    super(index);
+  }
+  get label() {
+    return `courier: ${this.scan} (${this.told}) #${this.index}`;
+  }
+  async act(model: Model, world: World) {
+    const shiprocket = world.shiprocket;
+    if (!shiprocket) return;
+    const awb = await awbOf(world, this.order(model));
+    if (!awb) return;
+    const scan = shiprocket.scan(
+      awb,
+      this.scan,
+      this.told === "future" ? new Date("2099-01-01T10:00:00Z") : undefined,
+    );
+    const body = shiprocket.webhookBody(awb, this.told === "all" ? undefined : [scan]);
+    const answer = await call(world, "POST", "/api/shipping/tracking-updates", {
+      body: JSON.stringify(body),
+      headers: { "x-api-key": shiprocket.webhookToken },
+    });
+    count(world, `scan ${this.scan} ${answer.status}`);
   }
 }
 
@@ -592,6 +672,22 @@ const single: fc.Arbitrary<ModelStep>[] = [
   fc.tuple(index, fc.boolean()).map(([i, byReport]) => new Remit(i, byReport)),
   fc.constant(new Lapse()),
   fc.tuple(index, fc.boolean()).map(([i, refused]) => new Advance(i, refused)),
+  index.map((i) => new Book(i)),
+  fc
+    .tuple(
+      index,
+      fc.constantFrom<ScanLabel>(
+        "PICKED UP",
+        "IN TRANSIT",
+        "OUT FOR DELIVERY",
+        "DELIVERED",
+        "UNDELIVERED",
+        "RTO INITIATED",
+        "RTO DELIVERED",
+      ),
+      fc.constantFrom("all" as const, "newest" as const, "future" as const),
+    )
+    .map(([i, label, told]) => new Scan(i, label, told)),
 ];
 // Placing, paying, the payment's reports and the usual next step are what the others need, so they come more
 // often; a day passing (which lapses every waiting order) least.
@@ -601,6 +697,8 @@ const weighted = [
   ...single.slice(6, 11).map((arbitrary) => ({ arbitrary, weight: 2 })),
   { arbitrary: single[11] as fc.Arbitrary<ModelStep>, weight: 1 },
   { arbitrary: single[12] as fc.Arbitrary<ModelStep>, weight: 8 },
+  { arbitrary: single[13] as fc.Arbitrary<ModelStep>, weight: 2 },
+  { arbitrary: single[14] as fc.Arbitrary<ModelStep>, weight: 5 },
 ];
 const oneStep = fc.oneof(...weighted);
 
@@ -647,7 +745,8 @@ async function checkBooks(world: World, model: Model) {
   const { db } = world.shop;
   const { rows: wrong } = await db.execute<{ number: string; problem: string }>(sql`
     with money as (
-      select o.number, o.payment_method, o.status, o.paid_at, o.total_paise,
+      select o.number, o.payment_method, o.status, o.total_paise,
+        coalesce(bool_or(l.kind = 'online_payment' and l.applied), false) as paid,
         coalesce(sum(case l.kind when 'online_payment' then l.amount_paise when 'online_refund' then -l.amount_paise end)
           filter (where l.applied), 0) as net_online,
         coalesce(sum(l.amount_paise) filter (where l.kind = 'cash_collected'), 0) as cash
@@ -657,9 +756,9 @@ async function checkBooks(world: World, model: Model) {
     select number, case
       when payment_method = 'cod' and net_online <> 0
         then 'cash on delivery, yet ' || net_online || ' paise paid online'
-      when payment_method = 'razorpay' and paid_at is not null and status <> 'refunded' and net_online <> total_paise
+      when payment_method = 'razorpay' and paid and status <> 'refunded' and net_online <> total_paise
         then 'stands paid online, ' || net_online || ' paise of ' || total_paise || ' held'
-      when (paid_at is null or status = 'refunded') and net_online <> 0
+      when (not paid or status = 'refunded') and net_online <> 0
         then 'not paid online, yet ' || net_online || ' paise held'
       when cash <> 0 and cash <> total_paise then cash || ' paise collected on a total of ' || total_paise
     end as problem
@@ -752,9 +851,16 @@ export async function runMoneyModel(
   shop: ModelShop,
   fake: FakeRazorpay,
   cast: ModelCast,
-  options: { seed: number; numRuns: number; maxSteps: number },
+  options: { seed: number; numRuns: number; maxSteps: number; shiprocket?: FakeShiprocket },
 ): Promise<ModelTally> {
   const tally: ModelTally = {};
+  // Couriers price by weight: the model's products have theirs, so a ready parcel can be booked.
+  if (options.shiprocket) {
+    await shop.db
+      .update(products)
+      .set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 })
+      .where(inArray(products.slug, [...MODEL_PRODUCTS]));
+  }
   await fc.assert(
     fc.asyncProperty(
       fc.commands(moneySteps, { maxCommands: options.maxSteps, size: "max" }),
@@ -765,7 +871,14 @@ export async function runMoneyModel(
             .set({ stock: STOCK_AT_RUN_START[slug] })
             .where(eq(products.slug, slug));
         }
-        const world: World = { shop, fake, cast, tally, stockAtStart: await stockAndHeld(shop.db) };
+        const world: World = {
+          shop,
+          fake,
+          shiprocket: options.shiprocket ?? null,
+          cast,
+          tally,
+          stockAtStart: await stockAndHeld(shop.db),
+        };
         const model: Model = { orders: [], opened: [], paid: [] };
         await fc.asyncModelRun(() => ({ model, real: world }), steps);
         await settleRun(world, model);

@@ -124,8 +124,8 @@ export async function placeMovedCodOrder(
 
 /**
  * Makes an order stand as one paid online through Razorpay would (for a test that needs one without going
- * through Checkout): the order's payment columns and its ledger, rewritten together so the ledger's check at
- * commit holds (docs/decisions/075).
+ * through Checkout): its method and its ledger, rewritten together so the ledger's check at commit holds
+ * (docs/decisions/075, 091).
  */
 export async function standAsPaidOnline(
   db: Db,
@@ -138,8 +138,6 @@ export async function standAsPaidOnline(
       .update(orders)
       .set({
         paymentMethod: "razorpay",
-        paidAt: new Date(),
-        razorpayPaymentId: paymentId,
         ...(options.status ? { status: options.status } : {}),
       })
       .where(eq(orders.number, number))

@@ -37,7 +37,6 @@ async function order(
     code?: string;
     discountPaise?: number;
     shippingPaise?: number;
-    paidAt?: Date;
   },
 ) {
   const id = randomUUID();
@@ -65,8 +64,6 @@ async function order(
     shipPin: "560038",
     estimatedDeliveryFrom: "2026-03-20",
     estimatedDeliveryTo: "2026-03-22",
-    paidAt: o.paidAt ?? null,
-    razorpayPaymentId: o.paidAt ? `pay_${name}` : null,
     createdAt: o.at,
     updatedAt: o.at,
   });
@@ -146,7 +143,6 @@ beforeAll(async () => {
     state: "Karnataka",
     userId: u1.userId,
     lines: [{ itemId: "face-glow-oil", unitPaise: 100_000 }],
-    paidAt: ist("2026-03-05"),
   });
   await order("H", {
     at: ist("2026-03-08", "23:50"),
@@ -177,7 +173,6 @@ beforeAll(async () => {
     ],
     code: "WELCOME10",
     discountPaise: 15_000,
-    paidAt: ist("2026-03-10"),
   });
   await order("E", {
     at: ist("2026-03-11"),

@@ -17,6 +17,7 @@ import { log, serializeError } from "../log.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
 import { prepaidSavingOf } from "../orders/orders.data.ts";
+import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 import { smsReachesShoppers } from "../sms/sms-sender.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
@@ -155,8 +156,8 @@ export async function orderByLink(
   number: string,
   token: string,
   client: string,
-): Promise<OrderRow> {
-  const [order] = await deps.db.select().from(orders).where(eq(orders.number, number));
+): Promise<PaidOrder> {
+  const [order] = await deps.db.select(orderWithPayment).from(orders).where(eq(orders.number, number));
   if (order && codConfirmTokenMatches(deps.authSecret, order.id, token)) return order;
   await requireAllowance(
     deps.db,

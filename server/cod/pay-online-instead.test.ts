@@ -7,7 +7,7 @@ import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { codPaymentSwitches, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
-import { orderMoney } from "../payments/ledger.ts";
+import { orderMoney, orderWithPayment } from "../payments/ledger.ts";
 import { savePrepaidIncentive } from "./cod-rules.ts";
 import { codConfirmToken } from "./confirm-link.ts";
 
@@ -33,7 +33,8 @@ const post = async (app: typeof shop, url: string, body: unknown = {}) => {
   const response = await app.app.request(url, jsonRequest({ method: "POST", body }));
   return { status: response.status, body: await response.json() };
 };
-const rowOf = async (id: string) => (await shop.db.select().from(orders).where(eq(orders.id, id)))[0];
+const rowOf = async (id: string) =>
+  (await shop.db.select(orderWithPayment).from(orders).where(eq(orders.id, id)))[0];
 const eventsOf = (id: string) => shop.db.select().from(orderEvents).where(eq(orderEvents.orderId, id));
 
 beforeAll(async () => {

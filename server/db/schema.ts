@@ -581,8 +581,6 @@ export const orders = pgTable(
     estimatedDeliveryTo: date("estimated_delivery_to", { mode: "string" }).notNull(),
     hasPerishables: boolean("has_perishables").notNull().default(false),
     razorpayOrderId: text("razorpay_order_id").unique(),
-    razorpayPaymentId: text("razorpay_payment_id"),
-    paidAt: timestamp("paid_at", { withTimezone: true }),
     /** The Razorpay refund id, or the UPI / bank reference of a cash-on-delivery refund. */
     refundReference: text("refund_reference"),
     /**

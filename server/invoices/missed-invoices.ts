@@ -36,7 +36,9 @@ const withoutInvoice = notExists(
 /** When the order was confirmed: the goods' time of supply, printed on an invoice issued later. */
 const confirmedAt = sql<Date>`coalesce(
   (select min(e.created_at) from order_events e where e.order_id = orders.id and e.to_status = 'confirmed'),
-  orders.paid_at, orders.created_at)`.mapWith((value: string | Date) => new Date(value));
+  (select min(l.created_at) from money_ledger l
+    where l.order_id = orders.id and l.kind = 'online_payment' and l.applied),
+  orders.created_at)`.mapWith((value: string | Date) => new Date(value));
 
 /** Orders that should carry a tax invoice and do not, oldest supply first, with how many there are. */
 export async function listOrdersWithoutInvoice(

@@ -8,6 +8,7 @@ import type { Deps } from "../deps.ts";
 import { enqueueJobs, type NewJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
 import { guestOrderLink } from "../orders/guest-order-link.ts";
+import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 import { sendTemplate, whatsAppConfig, whatsAppNumber } from "./whatsapp.ts";
 
 export const WHATSAPP_MESSAGE_JOB = "whatsapp-message";
@@ -54,7 +55,7 @@ export function whatsAppJobs(orderId: string, kind: WhatsAppMessageKind, whatsap
 }
 
 /** "₹1,199" is fine in WhatsApp (unlike SMS): it carries Unicode. */
-function updateText(order: OrderRow, kind: OrderMailKind): string | null {
+function updateText(order: PaidOrder, kind: OrderMailKind): string | null {
   switch (kind) {
     case "placed":
       return order.paidAt ? "is paid and confirmed" : "is placed (cash on delivery)";
@@ -81,7 +82,7 @@ function updateText(order: OrderRow, kind: OrderMailKind): string | null {
 export async function deliverWhatsApp(deps: Deps, orderId: string, kind: WhatsAppMessageKind) {
   const config = whatsAppConfig(deps.env);
   const [found] = await deps.db
-    .select({ order: orders, email: users.email })
+    .select({ order: orderWithPayment, email: users.email })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));

@@ -235,7 +235,9 @@ describe("the export", () => {
     const [truth] = (
       await shop.db.execute<Record<string, string | number | null>>(sql`select o.number, u.email,
         to_char(o.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD HH24:MI') as placed, o.status,
-        o.payment_method, o.paid_at is not null as paid, o.ship_phone, o.ship_state, o.ship_pin,
+        o.payment_method,
+        exists (select 1 from money_ledger l where l.order_id = o.id and l.kind = 'online_payment' and l.applied) as paid,
+        o.ship_phone, o.ship_state, o.ship_pin,
         o.subtotal_paise, o.discount_paise, o.shipping_paise, o.total_paise,
         (select string_agg(quantity || ' x ' || name, '; ' order by position) from order_lines
           where order_id = o.id) as items

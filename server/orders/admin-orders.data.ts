@@ -28,7 +28,6 @@ import { csvRow } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import {
   combos,
-  type OrderRow,
   orderDayDeltas,
   orderEvents,
   orderLines,
@@ -40,6 +39,7 @@ import {
 } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
+import { orderPaidAt, orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 import {
   lifecycleOf,
   loadOrderParts,
@@ -233,7 +233,7 @@ async function totalOf(db: Db, { base, search }: Filters): Promise<ListTotal> {
 const customerEmail = sql<string | null>`coalesce(${users.email}, ${orders.guestEmail})`;
 
 const rowColumns = {
-  order: orders,
+  order: orderWithPayment,
   email: customerEmail,
   itemCount: sql<number>`(select coalesce(sum(${orderLines.quantity}), 0)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
   cursorAt: cursorAt(orders.createdAt),
@@ -241,7 +241,7 @@ const rowColumns = {
 };
 
 function presentRow(row: {
-  order: OrderRow;
+  order: PaidOrder;
   email: string | null;
   itemCount: number;
   parcelBack: boolean;
@@ -320,7 +320,7 @@ function exportLine(account: { email: SQL.Aliased<string> }, lines: { items: SQL
     sql`to_char(${orders.createdAt} at time zone ${INDIA_TIME_ZONE}, 'YYYY-MM-DD HH24:MI')`,
     orders.status,
     sql`case when ${orders.paymentMethod} = 'cod' then 'Cash on delivery' else 'Razorpay' end`,
-    sql`case when ${orders.paidAt} is null then 'no' else 'yes' end`,
+    sql`case when ${orderPaidAt} is null then 'no' else 'yes' end`,
     ...[
       sql`coalesce(${account.email}, ${orders.guestEmail})`,
       orders.shipName,
@@ -404,7 +404,7 @@ export async function exportOrdersCsv(
 
 export async function getAdminOrderDetail(db: Db, number: string, now: Date): Promise<AdminOrderDetail> {
   const [row] = await db
-    .select({ order: orders, email: customerEmail })
+    .select({ order: orderWithPayment, email: customerEmail })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.number, number));

@@ -33,15 +33,19 @@ import { checkAddressPlace, deliveryTo } from "../delivery/delivery.data.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
-import { recordMoney } from "../payments/ledger.ts";
+import { orderWithPayment, type PaidOrder, recordMoney } from "../payments/ledger.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { readShippingRule } from "../settings/settings.data.ts";
 import { shippingAddressOf } from "./order-address.ts";
 import { enqueueOrderChangeNotice } from "./order-change-notice.ts";
 
 /** Locks the order and refuses (409) once it is past the point where a change could still reach the parcel. */
-async function lockEditableOrder(tx: Tx, number: string, what: string): Promise<OrderRow> {
-  const [order] = await tx.select().from(orders).where(eq(orders.number, number)).for("update");
+async function lockEditableOrder(tx: Tx, number: string, what: string): Promise<PaidOrder> {
+  const [order] = await tx
+    .select(orderWithPayment)
+    .from(orders)
+    .where(eq(orders.number, number))
+    .for("update", { of: orders });
   if (!order) throw notFound("There is no order with that number.");
   if (!orderEditable(order.status)) {
     throw httpError(

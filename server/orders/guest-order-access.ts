@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { clientAddress } from "../auth/client-address.ts";
-import type { OrderRow } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
+import type { PaidOrder } from "../payments/ledger.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { guestOrderTokenMatches } from "./guest-order-link.ts";
 import { findOrder } from "./orders.data.ts";
@@ -31,7 +31,7 @@ export async function openGuestOrderLink(
   c: Context,
   number: string,
   token: string,
-): Promise<OrderRow> {
+): Promise<PaidOrder> {
   const { db, env } = deps;
   const order = await findOrder(db, number);
   const guestOrder = order?.guestEmail ? order : undefined;

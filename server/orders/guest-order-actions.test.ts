@@ -9,6 +9,7 @@ import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { orderEvents, orders, users } from "../db/schema.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
+import { orderWithPayment } from "../payments/ledger.ts";
 import { claimGuestOrder } from "./claim-guest-orders.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();
@@ -57,7 +58,7 @@ const cancel = (number: string, token: string, body: Record<string, unknown> = {
   callApi(shop.app, "POST", withToken(`/api/guest-orders/${number}/cancel`, token), { body });
 
 const stored = async (number: string) =>
-  (await shop.db.select().from(orders).where(eq(orders.number, number)))[0];
+  (await shop.db.select(orderWithPayment).from(orders).where(eq(orders.number, number)))[0];
 
 const eventCount = async (number: string) =>
   (

@@ -14,12 +14,12 @@ import {
 import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import { codConfirmToken } from "../cod/confirm-link.ts";
-import type { OrderRow } from "../db/schema.ts";
 import { guestOrderRequests, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
+import { orderWithPayment, type PaidOrder, unpaid } from "../payments/ledger.ts";
 import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
@@ -67,7 +67,7 @@ const takeAsk = (deps: Deps, subject: string, max: number) =>
 export function guestOrderRoutes(deps: Deps) {
   const { db, env } = deps;
 
-  const present = async (order: OrderRow): Promise<OrderDetail> => {
+  const present = async (order: PaidOrder): Promise<OrderDetail> => {
     const detail = await getOrderDetail(db, order, {
       now: new Date(),
       paymentsOpen: razorpayConfig(env) !== null,
@@ -112,7 +112,7 @@ export function guestOrderRoutes(deps: Deps) {
    * the person asking may add it to theirs now (signed in to the confirmed account with the order's address).
    * Nothing here says whether any other account has that address.
    */
-  const guestView = async (c: Context, order: OrderRow) => {
+  const guestView = async (c: Context, order: PaidOrder) => {
     const email = order.guestEmail ?? "";
     const user = order.userId ? null : await currentUser(deps, c);
     return {
@@ -155,8 +155,8 @@ export function guestOrderRoutes(deps: Deps) {
         );
         // A new order's row comes from its insert; a replay's is read.
         const [order] = placed.placed
-          ? [placed.placed.order]
-          : await db.select().from(orders).where(eq(orders.id, placed.orderId));
+          ? [unpaid(placed.placed.order)]
+          : await db.select(orderWithPayment).from(orders).where(eq(orders.id, placed.orderId));
         if (!order) throw notFound("That order could not be found.");
         c.header("Idempotent-Replayed", String(placed.replayed));
         return c.json(
@@ -309,7 +309,7 @@ export function guestOrderRoutes(deps: Deps) {
           if (outcome === "in_another_account") {
             throw httpError(409, "order_in_account", "This order is already in an account.");
           }
-          const [moved] = await db.select().from(orders).where(eq(orders.id, order.id));
+          const [moved] = await db.select(orderWithPayment).from(orders).where(eq(orders.id, order.id));
           return c.json(await guestView(c, moved ?? order));
         },
       )

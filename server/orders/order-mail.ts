@@ -18,7 +18,7 @@ import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
-import { SOLD_OUT_BEFORE_PAYMENT } from "../payments/ledger.ts";
+import { orderWithPayment, type PaidOrder, SOLD_OUT_BEFORE_PAYMENT } from "../payments/ledger.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms } from "./order-sms.ts";
@@ -81,7 +81,7 @@ export async function deliverOrderMail(shopDeps: Deps, orderId: string, kind: Or
   // Composed with the owner's shop name as it stands now (server/settings).
   const deps = { ...shopDeps, env: await withOwnersShopName(shopDeps.db, shopDeps.env) };
   const [order] = await deps.db
-    .select({ order: orders, email: users.email, phoneNumber: users.phoneNumber })
+    .select({ order: orderWithPayment, email: users.email, phoneNumber: users.phoneNumber })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
@@ -220,7 +220,7 @@ const creditNoteParagraph = (document: AttachedDocument) =>
 
 function composeOrderMail(
   deps: Deps,
-  order: typeof orders.$inferSelect,
+  order: PaidOrder,
   lines: (typeof orderLines.$inferSelect)[],
   kind: OrderMailKind,
   link: string,

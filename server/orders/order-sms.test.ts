@@ -7,6 +7,7 @@ import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../..
 import { readMails } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { orders, users } from "../db/schema.ts";
+import { orderWithPayment } from "../payments/ledger.ts";
 import { orderNotice } from "./order-sms.ts";
 import { changeOrderStatus } from "./order-status.ts";
 
@@ -95,7 +96,10 @@ describe("order notices for an account made with a mobile number", () => {
       `Prakriti Naturals: order ${order.number} is shipped. See it: https://www.delhivery.com/track/package/DLV555`,
     );
     // The same notice for MSG91's registered template: its link is the courier's page too.
-    const [shipped] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    const [shipped] = await shop.db
+      .select(orderWithPayment)
+      .from(orders)
+      .where(eq(orders.number, order.number));
     expect(shipped && orderNotice(shop.env, shipped, "shipped", "unused")?.vars).toEqual({
       number: order.number,
       status: "shipped",

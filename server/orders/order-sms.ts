@@ -4,10 +4,9 @@ import { type OrderMailKind, STATUS_LABELS } from "../../common/order-lifecycle.
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { log } from "../log.ts";
+import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 import type { SmsNotice } from "../sms/sms-sender.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
-
-type OrderRow = typeof orders.$inferSelect;
 
 /** Rupees as SMS carry them: "Rs." keeps a message in the GSM alphabet (160 characters, not 70 with ₹). */
 const rupees = (paise: number) => `Rs.${(paise / 100).toLocaleString("en-IN", { maximumFractionDigits: 2 })}`;
@@ -21,7 +20,7 @@ const rupees = (paise: number) => `Rs.${(paise / 100).toLocaleString("en-IN", { 
  */
 export function orderNotice(
   env: Deps["env"],
-  order: OrderRow,
+  order: PaidOrder,
   kind: OrderMailKind,
   link: string,
 ): Omit<SmsNotice, "to"> | null {
@@ -79,7 +78,7 @@ export const ORDER_LINK_SMS_JOB = "order-link-sms";
  * order's e-mail, since a shopper who types a mobile may not have the mailbox at hand.
  */
 export async function deliverOrderLinkSms(deps: Deps, orderId: string) {
-  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
+  const [order] = await deps.db.select(orderWithPayment).from(orders).where(eq(orders.id, orderId));
   if (!order?.guestEmail) return; // added to an account since: its page is in My Orders, not behind a link
   await deliverOrderSms(deps, order, order.shipPhone, "link", guestOrderLink(deps.env, order));
 }
@@ -87,7 +86,7 @@ export async function deliverOrderLinkSms(deps: Deps, orderId: string) {
 /** Sends the notice to the number (an account's verified one, or a guest order's); one the provider cannot carry is logged. */
 export async function deliverOrderSms(
   deps: Deps,
-  order: OrderRow,
+  order: PaidOrder,
   phoneNumber: string,
   kind: OrderMailKind,
   link: string,

@@ -16,7 +16,13 @@ import { httpError, notFound } from "../errors.ts";
 import { issueCreditNote, issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
-import { closeRazorpayOrders, orderMoney, recordMoney } from "../payments/ledger.ts";
+import {
+  closeRazorpayOrders,
+  orderMoney,
+  orderWithPayment,
+  type PaidOrder,
+  recordMoney,
+} from "../payments/ledger.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
 import { cancelShipmentFirst } from "../shipping/cancel-parcel.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
@@ -44,9 +50,9 @@ export type StatusChange = {
   refundMethod?: CodRefundMethod;
   now?: Date;
   /** Checked on the locked row: when false the change is refused (409), as if the lifecycle forbade it. */
-  onlyIf?: (order: OrderRow) => boolean;
+  onlyIf?: (order: PaidOrder) => boolean;
   /** The event's note, from the locked row, when it depends on the order's state. */
-  noteFor?: (order: OrderRow) => string;
+  noteFor?: (order: PaidOrder) => string;
   /** A staff member's change, recorded in the audit log with the change. */
   audit?: AuditActor;
   /** Put the goods back on the shelf; cancelling always does. */
@@ -148,7 +154,7 @@ export async function changeOrderStatus(
   deps: Deps,
   where: { orderId: string } | { number: string; userId?: string },
   change: StatusChange,
-): Promise<OrderRow> {
+): Promise<PaidOrder> {
   const now = change.now ?? new Date();
   const condition =
     "orderId" in where
@@ -159,13 +165,17 @@ export async function changeOrderStatus(
   if (change.to === "cancelled") {
     // A parcel booked with a courier is cancelled at the aggregator first (docs/decisions/052), and only for
     // an order that may be cancelled now; the transaction below checks again under the lock.
-    const [current] = await deps.db.select().from(orders).where(condition);
+    const [current] = await deps.db.select(orderWithPayment).from(orders).where(condition);
     if (current && checkTransition(lifecycleOf(current), "cancelled", change.actor, now).ok) {
       await cancelShipmentFirst(deps, current.id);
     }
   }
   const updated = await deps.db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(condition).for("update");
+    const [order] = await tx
+      .select(orderWithPayment)
+      .from(orders)
+      .where(condition)
+      .for("update", { of: orders });
     if (!order) throw notFound("There is no such order.");
 
     const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
@@ -255,7 +265,7 @@ export async function changeOrderStatus(
       note = [`Refund ${method}${reference}`, note].filter(Boolean).join(". ");
     }
 
-    const [row] = await tx.update(orders).set(set).where(eq(orders.id, order.id)).returning();
+    const [row] = await tx.update(orders).set(set).where(eq(orders.id, order.id)).returning(orderWithPayment);
     if (change.to === "returned_to_origin" && change.rto) {
       await tx.insert(orderRto).values({
         orderId: order.id,
@@ -327,7 +337,7 @@ export function cancelAsCustomer(
   where: { orderId: string } | { number: string; userId?: string },
   actorUserId: string | null,
   reason: string | undefined,
-): Promise<OrderRow> {
+): Promise<PaidOrder> {
   return changeOrderStatus(deps, where, {
     to: "cancelled",
     actor: "customer",
@@ -341,7 +351,7 @@ export function cancelAsCustomer(
  * paid by UPI or bank transfer by staff, who enter its reference. Runs while the order row is locked,
  * so two clicks cannot refund twice.
  */
-async function refund(deps: Deps, order: OrderRow, reference: string | undefined): Promise<string> {
+async function refund(deps: Deps, order: PaidOrder, reference: string | undefined): Promise<string> {
   if (order.paymentMethod === "razorpay" && order.razorpayPaymentId) {
     const config = razorpayConfig(deps.env);
     if (!config) {

@@ -9,6 +9,7 @@ import { cappedTotal, type KeysetRequest, keysetQuery } from "../admin/keyset.ts
 import type { DbOrTx } from "../db/client.ts";
 import { type OrderRow, orderEvents, orderLines, orderRto, orders, shipments } from "../db/schema.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
+import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 
 type LineRow = typeof orderLines.$inferSelect;
 type EventRow = typeof orderEvents.$inferSelect;
@@ -38,7 +39,7 @@ export function presentEvent(row: EventRow): OrderEvent {
   };
 }
 
-export function lifecycleOf(order: OrderRow): LifecycleOrder {
+export function lifecycleOf(order: PaidOrder): LifecycleOrder {
   return {
     status: order.status,
     placedAt: order.createdAt,
@@ -110,7 +111,7 @@ const CANCELLABLE_STATUSES: readonly OrderStatus[] = ["awaiting_payment", "place
 
 /** The customer's view of one order; `paymentsOpen` says whether an unpaid order can still be paid online. */
 export function presentOrderDetail(
-  order: OrderRow,
+  order: PaidOrder,
   lines: LineRow[],
   events: EventRow[],
   {
@@ -172,9 +173,9 @@ export function presentOrderDetail(
 }
 
 /** One order by its number; with `userId`, only when it is that customer's (anyone else's is simply not found). */
-export async function findOrder(db: DbOrTx, number: string, userId?: string): Promise<OrderRow | undefined> {
+export async function findOrder(db: DbOrTx, number: string, userId?: string): Promise<PaidOrder | undefined> {
   const [order] = await db
-    .select()
+    .select(orderWithPayment)
     .from(orders)
     .where(userId ? and(eq(orders.number, number), eq(orders.userId, userId)) : eq(orders.number, number));
   return order;
@@ -182,7 +183,7 @@ export async function findOrder(db: DbOrTx, number: string, userId?: string): Pr
 
 export async function getOrderDetail(
   db: DbOrTx,
-  order: OrderRow,
+  order: PaidOrder,
   options: { now: Date; paymentsOpen: boolean; codConfirmToken?: string },
 ): Promise<OrderDetail> {
   const [{ linesOf, eventsOf, parcelBackOf }, documents] = await Promise.all([

@@ -11,11 +11,11 @@ import {
 } from "../../common/schemas/orders.ts";
 import { requireUser } from "../auth/session.ts";
 import { codConfirmToken } from "../cod/confirm-link.ts";
-import type { OrderRow } from "../db/schema.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { taxDocumentResponse } from "../invoices/document-download.ts";
+import { orderWithPayment, type PaidOrder, unpaid } from "../payments/ledger.ts";
 import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { validate } from "../validate.ts";
@@ -29,7 +29,7 @@ const NO_SUCH_ORDER = "There is no order with that number in your account.";
 /** The signed-in customer's orders: place one, list them, see one, cancel, request a return, pay online. */
 export function orderRoutes(deps: Deps) {
   // The shopper's own order carries its COD confirmation key: the order page confirms it as the link does.
-  const present = (order: OrderRow) =>
+  const present = (order: PaidOrder) =>
     getOrderDetail(deps.db, order, {
       now: new Date(),
       paymentsOpen: razorpayConfig(deps.env) !== null,
@@ -64,7 +64,7 @@ export function orderRoutes(deps: Deps) {
           const paymentsOpen = razorpayConfig(deps.env) !== null;
           return c.json(
             {
-              order: presentOrderDetail(order, lines, events, {
+              order: presentOrderDetail(unpaid(order), lines, events, {
                 now: new Date(),
                 paymentsOpen,
                 codConfirmToken: codConfirmToken(deps.authSecret, order.id),
@@ -73,7 +73,10 @@ export function orderRoutes(deps: Deps) {
             201,
           );
         }
-        const [order] = await deps.db.select().from(orders).where(eq(orders.id, placed.orderId));
+        const [order] = await deps.db
+          .select(orderWithPayment)
+          .from(orders)
+          .where(eq(orders.id, placed.orderId));
         if (!order) throw notFound(NO_SUCH_ORDER);
         return c.json({ order: await present(order) }, 200);
       })

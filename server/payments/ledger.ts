@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "../db/client.ts";
-import { type MoneyKind, moneyLedger, razorpayOrders } from "../db/schema.ts";
+import { type MoneyKind, moneyLedger, type OrderRow, orders, razorpayOrders } from "../db/schema.ts";
 
 /**
  * Why a payment at checkout could not take its order's stock (docs/decisions/083): the note its unapplied
@@ -14,6 +14,40 @@ export const SOLD_OUT_BEFORE_PAYMENT = "the last units were sold before this ord
  * belongs to. What an order has been paid, owes back or leaves to collect is summed from here; the trigger of
  * migration 0042 refuses a commit after which an order's online money does not match its total.
  */
+
+/**
+ * The order's own payment as the ledger records it: its first capture applied to the order (docs/decisions/091).
+ * The order row stores no "paid" of its own, so the two can never disagree; a query selects these beside the
+ * order's columns (`orderWithPayment`) and reads them in the same snapshot as the order.
+ */
+// The order's id is written in full: drizzle leaves columns unqualified in a one-table select, and inside the
+// subquery "id" would then mean the ledger's own.
+const appliedCapture = (column: SQL) =>
+  sql`(select ${column} from "money_ledger" "capture" where "capture"."order_id" = "orders"."id"
+    and "capture"."kind" = 'online_payment' and "capture"."applied" order by "capture"."id" limit 1)`;
+
+/** When the order was paid online; null while it is not (cash on delivery, or waiting for its payment). */
+export const orderPaidAt = appliedCapture(sql`"capture"."created_at"`).mapWith(
+  (value: string | Date) => new Date(value),
+) as SQL<Date | null>;
+
+/** The Razorpay payment that paid the order, the one its refunds go back to. */
+export const orderPaymentId = appliedCapture(sql`"capture"."razorpay_payment_id"`).mapWith(String) as SQL<
+  string | null
+>;
+
+/** An order with its payment, as every reader of "paid" selects it. */
+export type PaidOrder = OrderRow & { paidAt: Date | null; razorpayPaymentId: string | null };
+
+/** The columns of an order and of its payment, for `select(orderWithPayment).from(orders)` and `returning(...)`. */
+export const orderWithPayment = {
+  ...getTableColumns(orders),
+  paidAt: orderPaidAt,
+  razorpayPaymentId: orderPaymentId,
+};
+
+/** An order just placed: no money has moved for it yet. */
+export const unpaid = (order: OrderRow): PaidOrder => ({ ...order, paidAt: null, razorpayPaymentId: null });
 
 export type MoneyEntry = {
   orderId: string;

@@ -13,7 +13,7 @@ import {
   soldOutLines,
 } from "../orders/order-status.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
-import { recordRazorpayOrder, SOLD_OUT_BEFORE_PAYMENT } from "./ledger.ts";
+import { type PaidOrder, recordRazorpayOrder, SOLD_OUT_BEFORE_PAYMENT } from "./ledger.ts";
 import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
 import { takeRazorpayPayment } from "./take-payment.ts";
 
@@ -130,9 +130,9 @@ async function refuseSoldOut(deps: Deps, order: OrderRow) {
  */
 export async function verifyOrderPayment(
   deps: Deps,
-  order: OrderRow,
+  order: PaidOrder,
   payment: z.infer<typeof verifyPaymentSchema>,
-): Promise<OrderRow> {
+): Promise<PaidOrder> {
   const config = requireRazorpay(deps);
   // Any Razorpay order this shop made for this order: one closed since is still a payment to take (and refund).
   const [made] = await deps.db

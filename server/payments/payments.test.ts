@@ -8,7 +8,7 @@ import { waitForMail } from "../../tests/mail.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
-import { moneyEntriesOf, orderMoney } from "./ledger.ts";
+import { moneyEntriesOf, orderMoney, orderWithPayment } from "./ledger.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;
@@ -105,7 +105,10 @@ describe("paying with Razorpay", () => {
     const webhook = fake.webhook(checkout.razorpayOrderId, paid.razorpay_payment_id);
     expect((await sendWebhook(webhook.body, webhook.signature)).status).toBe(200);
     expect(await eventsOf(order.number)).toEqual(eventsAfterFirst);
-    const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    const [stored] = await shop.db
+      .select(orderWithPayment)
+      .from(orders)
+      .where(eq(orders.number, order.number));
     expect(stored).toMatchObject({ status: "confirmed", razorpayPaymentId: paid.razorpay_payment_id });
   });
 
@@ -187,7 +190,10 @@ describe("unpaid orders", () => {
     expect((await sendWebhook(late.body, late.signature)).status).toBe(200);
     expect((await sendWebhook(late.body, late.signature)).status).toBe(200);
     expect((await verify(meera, order.number, paid)).status).toBe(200);
-    const [stored] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
+    const [stored] = await shop.db
+      .select(orderWithPayment)
+      .from(orders)
+      .where(eq(orders.number, order.number));
     expect(stored).toMatchObject({ status: "cancelled", razorpayPaymentId: null, paidAt: null });
 
     await vi.waitFor(

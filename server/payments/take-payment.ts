@@ -3,20 +3,26 @@ import { formatRupees } from "../../common/money.ts";
 import { type OrderStatus, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import { switchedFigures } from "../cod/pay-online-instead.ts";
 import type { Tx } from "../db/client.ts";
-import { moneyLedger, type OrderRow, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
+import { moneyLedger, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
 import { enqueueOrderMail } from "../orders/order-mail.ts";
 import { takeStockOnPayment } from "../orders/order-status.ts";
-import { closeRazorpayOrders, recordMoney, SOLD_OUT_BEFORE_PAYMENT } from "./ledger.ts";
+import {
+  closeRazorpayOrders,
+  orderWithPayment,
+  type PaidOrder,
+  recordMoney,
+  SOLD_OUT_BEFORE_PAYMENT,
+} from "./ledger.ts";
 import { listRazorpayRefunds, razorpayConfig, refundRazorpayPayment } from "./razorpay.ts";
 
 export const REFUND_UNAPPLIED_JOB = "refund-unapplied-payment";
 
 export type TakenPayment = {
-  order: OrderRow;
+  order: PaidOrder;
   /** applied: the payment pays the order; refunding: it could not, and is being refunded in full; seen: told before. */
   outcome: "applied" | "refunding" | "seen";
 };
@@ -40,7 +46,11 @@ export async function takeRazorpayPayment(
       .from(razorpayOrders)
       .where(eq(razorpayOrders.id, payment.razorpayOrderId));
     if (!made) return null;
-    const [order] = await tx.select().from(orders).where(eq(orders.id, made.orderId)).for("update");
+    const [order] = await tx
+      .select(orderWithPayment)
+      .from(orders)
+      .where(eq(orders.id, made.orderId))
+      .for("update", { of: orders });
     if (!order) return null;
     const [seen] = await tx
       .select({ applied: moneyLedger.applied })
@@ -120,14 +130,12 @@ export async function takeRazorpayPayment(
       .update(orders)
       .set({
         razorpayOrderId: made.id,
-        razorpayPaymentId: payment.paymentId,
-        paidAt: now,
         updatedAt: now,
         status: "confirmed",
         ...(switched ? { ...switched, paymentMethod: "razorpay" as const, codConfirmBy: null } : {}),
       })
       .where(eq(orders.id, order.id))
-      .returning();
+      .returning(orderWithPayment);
     if (!row) throw new Error(`order ${order.number} vanished under its lock`);
     // Every other Razorpay order of this one (a second tab's Checkout) can no longer be applied.
     await closeRazorpayOrders(tx, order.id, "paid by another payment", now);
@@ -154,7 +162,7 @@ export async function takeRazorpayPayment(
  */
 async function whyNotApplicable(
   tx: Tx,
-  order: OrderRow,
+  order: PaidOrder,
   made: typeof razorpayOrders.$inferSelect,
   amountPaise: number,
 ): Promise<string | null> {

@@ -30,6 +30,7 @@ import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { enqueueOrderMail } from "../orders/order-mail.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
+import { orderWithPayment } from "../payments/ledger.ts";
 import type { CourierOption, CourierService, NdrAction, TrackingScan } from "./courier-service.ts";
 
 export type ShipmentRow = typeof shipments.$inferSelect;
@@ -63,7 +64,7 @@ export function requireCourier(deps: Deps): CourierService {
 }
 
 async function findOrder(deps: Deps, number: string) {
-  const [order] = await deps.db.select().from(orders).where(eq(orders.number, number));
+  const [order] = await deps.db.select(orderWithPayment).from(orders).where(eq(orders.number, number));
   if (!order) throw notFound("There is no order with that number.");
   return order;
 }

@@ -8,6 +8,7 @@ import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import { placeMovedCodOrder, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orderRto, orders, products, shipmentScans, shipments } from "../db/schema.ts";
 import { orderNotice } from "../orders/order-sms.ts";
+import { orderWithPayment } from "../payments/ledger.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
 import { parseShiprocketTime, shiprocketCity, shiprocketStatus } from "./shiprocket.ts";
 
@@ -547,7 +548,7 @@ describe("tracking moves the order", () => {
 describe("the shopper's SMS, for accounts made with a mobile number", () => {
   it("says out for delivery, delivered and not delivered, each with the order's link", async () => {
     const number = await readyOrder();
-    const [order] = await shop.db.select().from(orders).where(eq(orders.number, number));
+    const [order] = await shop.db.select(orderWithPayment).from(orders).where(eq(orders.number, number));
     if (!order) throw new Error("no order");
     const link = `https://shop.example/orders/${number}`;
     expect(orderNotice(shop.env, order, "out_for_delivery", link)?.text).toMatch(

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
+import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshot, startShopWithDatabase } from "../fixtures.ts";
@@ -158,7 +159,10 @@ describe("paying online", () => {
     await page.waitForURL(/\/orders\/PN-\d{4}-\d{6}\?placed=1$/);
     await page.getByText("Thank you! Your payment is received and your order is confirmed.").waitFor();
     await expect(page.getByText("Confirmed", { exact: true }).first().isVisible()).resolves.toBe(true);
-    const [order] = await database.db.select().from(orders).where(eq(orders.userId, account.userId));
+    const [order] = await database.db
+      .select(orderWithPayment)
+      .from(orders)
+      .where(eq(orders.userId, account.userId));
     expect(order).toMatchObject({ status: "confirmed", paymentMethod: "razorpay", totalPaise: 129_900 });
     expect(order?.razorpayPaymentId).toMatch(/^pay_/);
     expect(failures).toEqual([]);

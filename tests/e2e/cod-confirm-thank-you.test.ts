@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
+import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
@@ -34,7 +35,7 @@ beforeAll(async () => {
 }, 120_000);
 
 const rowOf = async (number: string) =>
-  (await database.db.select().from(orders).where(eq(orders.number, number)))[0];
+  (await database.db.select(orderWithPayment).from(orders).where(eq(orders.number, number)))[0];
 
 const card = (page: Page) => page.getByRole("region", { name: "Please confirm your order" });
 

@@ -7,6 +7,7 @@ import { orders } from "../../server/db/schema.ts";
 import type { Deps } from "../../server/deps.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createJobSignal } from "../../server/jobs/job-queue.ts";
+import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
@@ -119,7 +120,10 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
       await page.getByText("−₹40").waitFor();
       expect(await page.getByRole("button", { name: /Pay online instead/ }).count()).toBe(0);
       await shoot(page, `cod-confirm-paid-online-${viewport}`);
-      const [row] = await database.db.select().from(orders).where(eq(orders.number, order.number));
+      const [row] = await database.db
+        .select(orderWithPayment)
+        .from(orders)
+        .where(eq(orders.number, order.number));
       expect(row).toMatchObject({
         status: "confirmed",
         paymentMethod: "razorpay",

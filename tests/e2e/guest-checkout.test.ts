@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codPlaceRules, deliveryRules, orders } from "../../server/db/schema.ts";
+import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import {
@@ -308,7 +309,7 @@ describe("a guest pays online and cancels", () => {
       await page.waitForURL(/\/guest-order\/PN-\d{4}-\d{6}\?token=[\w-]{43}&placed=1$/);
       await page.getByText("Thank you! Your order is paid and confirmed.").waitFor();
       const number = page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
-      const [paid] = await database.db.select().from(orders).where(eq(orders.number, number));
+      const [paid] = await database.db.select(orderWithPayment).from(orders).where(eq(orders.number, number));
       expect(paid).toMatchObject({ guestEmail: email, paymentMethod: "razorpay", status: "confirmed" });
       expect(paid?.razorpayPaymentId).toMatch(/^pay_/);
       await waitForMail(shop.dataDir, { to: email, subject: new RegExp(`^Order ${number} placed$`) });
