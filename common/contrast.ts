@@ -97,7 +97,7 @@ export function checkBrandColour(hex: string): BrandContrast {
   return {
     pairs,
     problem: failing
-      ? `${failing.where} has a contrast of ${ratioText(failing.ratio)}; text needs at least 4.5:1 to be readable. Choose a darker colour.`
+      ? `${failing.where} would be hard to read (a contrast of ${ratioText(failing.ratio)}, where text needs at least 4.5:1). Choose a darker colour.`
       : null,
   };
 }

@@ -93,7 +93,7 @@ describe("the owner's audit log", () => {
     // On a phone the sections fold behind one button naming the current one.
     await nav.getByRole("button", { name: "Sections: Stock" }).click();
     await nav.getByRole("link", { name: "Stock" }).waitFor();
-    expect(await nav.getByRole("link", { name: "Codes" }).count()).toBe(0);
+    expect(await nav.getByRole("link", { name: "Discount codes" }).count()).toBe(0);
     expect(await nav.getByRole("link", { name: "Audit log" }).count()).toBe(0);
     expect(await nav.getByRole("link", { name: "Products" }).count()).toBe(0);
     for (const path of [

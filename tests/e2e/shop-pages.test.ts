@@ -51,7 +51,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
       const nav = page.getByRole("navigation", { name: "Admin sections" });
       if (viewport === "phone") await nav.getByRole("button", { name: /^Sections:/ }).click();
-      await nav.getByRole("link", { name: "Pages", exact: true }).click();
+      await nav.getByRole("link", { name: "Blog and pages", exact: true }).click();
       await page.getByRole("heading", { name: "Blog and pages", level: 1 }).waitFor();
       const policies = page.getByRole("list", { name: "Policy and contact pages" });
       expect(await policies.getByRole("listitem").count()).toBe(6);
@@ -62,9 +62,9 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       // A policy page: a refusal keeps what was typed, then the save says where shoppers see it.
       await policies.getByRole("link", { name: "Privacy Policy" }).click();
       const form = page.getByRole("form", { name: "Page" });
-      await form.getByLabel("Text (Markdown)").waitFor();
+      await form.getByLabel("Text", { exact: true }).waitFor();
       const line = `We reviewed this policy on pass ${index + 1}.`;
-      const text = form.getByLabel("Text (Markdown)");
+      const text = form.getByLabel("Text", { exact: true });
       await text.fill(`${await text.inputValue()}\n\n## Review ${index + 1}\n\n${line}\n`);
       await page.getByTestId("page-preview").getByText(line).waitFor();
       await form.getByLabel("Title").fill("");
@@ -92,7 +92,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       expect(await form.getByLabel("Address").inputValue()).toBe(slug);
       await form.getByLabel("Summary").fill("How neem leaves are used for the scalp at home.");
       await form
-        .getByLabel("Text (Markdown)")
+        .getByLabel("Text", { exact: true })
         .fill(`Boil a handful of **neem leaves**.\n\n<script>alert("x")</script>\n\n- Cool\n- Rinse\n`);
       const preview = page.getByTestId("page-preview");
       await preview.locator("strong", { hasText: "neem leaves" }).waitFor();

@@ -313,7 +313,7 @@ export function PageEditor({ page }: { page: ContentDetail | null }) {
           {isPost && (
             <TextField
               label="Author"
-              hint="{shopName} becomes the shop's name."
+              hint="Write {shopName} and the shop fills in its name."
               value={draft.author}
               onChange={(event) => change({ author: event.target.value })}
               error={errors.author}
@@ -337,8 +337,8 @@ export function PageEditor({ page }: { page: ContentDetail | null }) {
 
         <div className="grid gap-4 lg:grid-cols-2">
           <Field
-            label="Text (Markdown)"
-            hint="## for a heading, **bold**, - for a list, [words](/privacy) for a link. {shopName}, {phone} and {email} are filled in."
+            label="Text"
+            hint="## at the start of a line makes a heading, **words** bold, - a list, [words](/privacy) a link. Write {shopName}, {phone} or {email} and the shop fills in its name, phone or e-mail."
             error={errors.body}
           >
             <Textarea

@@ -73,8 +73,9 @@ function PageList({ items }: { items: ContentListItem[] }) {
     <div>
       <h1 className="font-serif text-3xl font-semibold">Blog and pages</h1>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Written in Markdown. A published change shows on the shop, its search listing and the sitemap as soon
-        as it is saved; a draft is seen only here.
+        Written as plain text, with a few marks for headings, bold and links (each page's editor shows how,
+        and a preview beside it). A published change shows on the shop, its search listing and the sitemap as
+        soon as it is saved; a draft is seen only here.
       </p>
 
       <section aria-labelledby="pages-blog" className="mt-6">

@@ -1,7 +1,7 @@
 import { type FormEvent, type InputHTMLAttributes, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { FreeShippingBasis } from "../../common/cart.ts";
-import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
+import { brandPalette, checkBrandColour, TEXT_CONTRAST_AA } from "../../common/contrast.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings } from "../../common/schemas/settings.ts";
@@ -143,7 +143,7 @@ function ShopSettingsForm({ settings }: { settings: ShopSettings }) {
         <ResultMessage message={message} />
         {!settings.updatedAt && (
           <p className="text-sm text-stone-600 dark:text-stone-400">
-            These start as the server's settings; once you save, yours stand.
+            Nothing is saved here yet: until you save, the shop uses the values it was installed with.
           </p>
         )}
         <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-labelledby="settings-shipping">
@@ -325,7 +325,9 @@ function BrandPreview({ colour, name, logo }: { colour: string; name: string; lo
         </div>
       ))}
       <p className="text-xs text-stone-600 sm:col-span-2 dark:text-stone-400">
-        Contrast: {pairs.map((pair) => `${pair.where.toLowerCase()} ${pair.ratio.toFixed(1)}:1`).join("; ")}.
+        {pairs.every((pair) => pair.ratio >= TEXT_CONTRAST_AA)
+          ? "Text and buttons in this colour are easy to read, in light and dark mode."
+          : "Some text in this colour would be hard to read: choose a darker one."}
       </p>
     </section>
   );

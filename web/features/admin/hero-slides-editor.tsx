@@ -37,7 +37,10 @@ const TEXT_FIELDS = [
   ["heading", "Heading"],
   ["text", "Text"],
   ["buttonLabel", "Button label"],
-  ["buttonTarget", "Button goes to (a page of the shop, like /#featured)"],
+  [
+    "buttonTarget",
+    "Button goes to (the page's address after the shop's domain: /#featured for the featured products, /blog for the blog)",
+  ],
   ["imageAlt", "Picture description (for screen readers)"],
 ] as const;
 
