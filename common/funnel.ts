@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SalesPeriod } from "./analytics.ts";
 
 /**
  * The funnel's steps, in order (docs/decisions/090): a session (one visitor on one India day) that viewed a
@@ -20,7 +21,7 @@ export type FunnelCounts = Record<FunnelStep, number>;
 
 export type FunnelFigures = {
   /** The days shown (India's, inclusive), as "Sales at a glance" reads them from the same query. */
-  period: { from: string; to: string; days: number };
+  period: { key: SalesPeriod; from: string; to: string; days: number };
   /** Sessions at each step over the whole period: the sum of the days'. */
   totals: FunnelCounts;
   byDay: ({ date: string } & FunnelCounts)[];

@@ -342,6 +342,7 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/analytics/after-order/:file": { query: salesQuerySchema },
   "PUT /api/admin/analytics/settings": { body: analyticsSettingsSchema },
   "GET /api/admin/analytics/funnel": { query: salesQuerySchema },
+  "GET /api/admin/analytics/funnel/settings": {},
   "GET /api/admin/analytics/funnel/:file": { query: salesQuerySchema },
   "PUT /api/admin/analytics/funnel/settings": { body: funnelSettingsSchema },
   "GET /robots.txt": {},

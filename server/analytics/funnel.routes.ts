@@ -13,7 +13,7 @@ import { requireAdmin, requireOwner } from "../auth/session.ts";
 import { csvResponse, csvRow } from "../csv.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
-import { funnelFigures, saveFunnelCounting } from "./funnel.ts";
+import { countingNow, funnelFigures, saveFunnelCounting } from "./funnel.ts";
 import { requireSalesReader } from "./sales.ts";
 
 /** The days as CSV rows, header first: each step's sessions, then the drop to the next step in percent. */
@@ -44,6 +44,10 @@ export function funnelRoutes(deps: Deps) {
       await requireSalesReader(deps.db, admin);
       const figures = await funnelFigures(deps.db, c.req.valid("query"));
       return c.json({ ...figures, canSwitch: admin.role === "owner" } satisfies FunnelFigures);
+    })
+    .get("/settings", async (c) => {
+      await requireOwner(deps, c);
+      return c.json({ counting: await countingNow(deps.db) });
     })
     .get(
       "/:file",

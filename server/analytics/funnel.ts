@@ -41,7 +41,7 @@ export async function funnelFigures(
   now = new Date(),
 ): Promise<Omit<FunnelFigures, "canSwitch">> {
   const { period } = periodOf(query, now);
-  const { from, to } = period;
+  const { key, from, to } = period;
   const [counts, settings] = await Promise.all([
     db.execute<{ day: string; step: FunnelStep; sessions: number }>(sql`
       select day::text as day, step, sum(sessions)::int as sessions from (
@@ -68,7 +68,7 @@ export async function funnelFigures(
     totals[row.step] += row.sessions;
   }
   return {
-    period: { from, to, days: period.days },
+    period: { key, from, to, days: period.days },
     totals,
     byDay: [...byDate].map(([date, figures]) => ({ date, ...figures })),
     counting: settings,
