@@ -3,7 +3,7 @@ import type { IncomingMessage, RequestListener } from "node:http";
 import { sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import type { FunnelStep } from "../../common/funnel.ts";
-import { indianDate } from "../../common/india-time.ts";
+import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
 import { clientAddress, clientAddressOfPeer } from "../auth/client-address.ts";
 import type { Db } from "../db/client.ts";
 import type { Env } from "../env.ts";
@@ -39,6 +39,7 @@ type Seen = {
 /** The visitor a request comes from, or undefined when it is not to be counted. */
 type Visitor = { address: string; userAgent: string };
 
+/** A visitor before the (dearer) test of whether it is a person: the browser's own words, cut to size. */
 function visitorOf(
   userAgent: string | undefined,
   doNotTrack: string | undefined,
@@ -46,9 +47,12 @@ function visitorOf(
   address: string | undefined,
 ): Visitor | undefined {
   if (!userAgent || doNotTrack === "1" || globalPrivacyControl === "1") return undefined;
-  if (NOT_A_PERSON.test(userAgent)) return undefined;
   return { address: address ?? "", userAgent: userAgent.slice(0, MAX_USER_AGENT) };
 }
+
+const isPerson = (visitor: Visitor) => !NOT_A_PERSON.test(visitor.userAgent);
+
+const DAY_MS = 24 * 60 * 60_000;
 
 const MARK = "funnelStep";
 type Mark = { step: "added" | "checkout" | "ordered"; orderId?: string };
@@ -85,9 +89,23 @@ export function createFunnelCounter({ db, env }: { db: Db; env: Env }): FunnelCo
   const salts = new Map<string, string>();
   let flushing: Promise<void> | undefined;
 
+  // India's date, worked out again only when a day ends: asked on every product view.
+  let today = "";
+  let todayEnds = 0;
+  const dayNow = () => {
+    const now = Date.now();
+    if (now >= todayEnds) {
+      today = indianDate(new Date(now));
+      todayEnds = startOfIndianDay(today).getTime() + DAY_MS;
+    }
+    return today;
+  };
+  const keyOf = (day: string, step: Seen["step"], visitor: Visitor, orderId?: string) =>
+    `${day}\n${step}\n${visitor.address}\n${visitor.userAgent}\n${orderId ?? ""}`;
+
   const hold = (step: Seen["step"], visitor: Visitor, orderId?: string) => {
-    const day = indianDate(new Date());
-    const key = `${day}\n${step}\n${visitor.address}\n${visitor.userAgent}\n${orderId ?? ""}`;
+    const day = dayNow();
+    const key = keyOf(day, step, visitor, orderId);
     if (held.has(key)) return;
     if (held.size >= MAX_HELD) {
       void flush();
@@ -100,7 +118,7 @@ export function createFunnelCounter({ db, env }: { db: Db; env: Env }): FunnelCo
   const saltOf = async (day: string): Promise<string | undefined> => {
     const known = salts.get(day);
     if (known) return known;
-    if (day === indianDate(new Date())) {
+    if (day === dayNow()) {
       await db.execute(sql`
         insert into funnel_salts (day, salt) values (${day}::date, ${randomBytes(32).toString("hex")})
         on conflict (day) do nothing`);
@@ -134,8 +152,7 @@ export function createFunnelCounter({ db, env }: { db: Db; env: Env }): FunnelCo
       }
     }
     // Only today's salt stays in memory, and only while it is today's.
-    const today = indianDate(new Date());
-    for (const day of salts.keys()) if (day !== today) salts.delete(day);
+    for (const day of salts.keys()) if (day !== dayNow()) salts.delete(day);
     if (rows.length === 0) return;
     // Sorted by key, so two instances writing the same sessions take their locks in one order (no deadlock).
     await db.execute(sql`
@@ -167,7 +184,7 @@ export function createFunnelCounter({ db, env }: { db: Db; env: Env }): FunnelCo
         log.warn({ err: serializeError(error), held: batch.length }, "funnel counts could not be written");
         for (const seen of batch) {
           if (held.size >= MAX_HELD) break;
-          const key = `${seen.day}\n${seen.step}\n${seen.address}\n${seen.userAgent}\n${seen.orderId ?? ""}`;
+          const key = keyOf(seen.day, seen.step, seen, seen.orderId);
           if (!held.has(key)) held.set(key, seen);
         }
       })
@@ -195,7 +212,8 @@ export function createFunnelCounter({ db, env }: { db: Db; env: Env }): FunnelCo
             env,
           ),
         );
-        if (visitor) {
+        // A visitor already counted since the last flush costs a lookup; only a new one is looked at further.
+        if (visitor && !held.has(keyOf(dayNow(), "viewed", visitor)) && isPerson(visitor)) {
           outgoing.once("finish", () => {
             if (outgoing.statusCode < 400) hold("viewed", visitor);
           });
@@ -213,7 +231,7 @@ export function createFunnelCounter({ db, env }: { db: Db; env: Env }): FunnelCo
         c.req.header("sec-gpc"),
         clientAddress(c, env),
       );
-      if (!visitor) return;
+      if (!visitor || !isPerson(visitor)) return;
       hold(mark.step, visitor, mark.orderId);
     },
     flush: async () => {

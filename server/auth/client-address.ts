@@ -49,6 +49,8 @@ export function clientAddressOfPeer(
   forwardedFor: string | undefined,
   env: Env,
 ): string | undefined {
+  // Facing the internet itself, the shop believes only the socket (and skips reading the header).
+  if (peer && env.TRUSTED_PROXIES.length === 0) return peer;
   const chain = (forwardedFor ?? "")
     .split(",")
     .map((entry) => entry.trim())
