@@ -114,6 +114,7 @@ export default function FunnelPanel({ figures }: { figures: FunnelFigures }) {
           </h3>
           <FiguresTable
             open
+            dense
             caption="Sessions at each step of the funnel, day by day"
             head={["Day", ...SHORT_LABELS]}
             rows={byDay.map((day) => [
