@@ -11,6 +11,7 @@ import {
   staffCancelSchema,
 } from "../common/cod-confirm.ts";
 import { codPlaceRuleKeySchema, codPlaceRuleSchema, codSettingsSchema } from "../common/cod-rules.ts";
+import { funnelSettingsSchema } from "../common/funnel.ts";
 import { prepaidIncentiveSchema } from "../common/prepaid-incentive.ts";
 import { recordRtoSchema, rtoStatsQuerySchema } from "../common/rto.ts";
 import { addressInputSchema } from "../common/schemas/address.ts";
@@ -340,6 +341,10 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/analytics/after-order": { query: salesQuerySchema },
   "GET /api/admin/analytics/after-order/:file": { query: salesQuerySchema },
   "PUT /api/admin/analytics/settings": { body: analyticsSettingsSchema },
+  "GET /api/admin/analytics/funnel": { query: salesQuerySchema },
+  "GET /api/admin/analytics/funnel/settings": {},
+  "GET /api/admin/analytics/funnel/:file": { query: salesQuerySchema },
+  "PUT /api/admin/analytics/funnel/settings": { body: funnelSettingsSchema },
   "GET /robots.txt": {},
   "GET /sitemap.xml": {},
   "GET /metrics": {

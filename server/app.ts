@@ -14,6 +14,7 @@ import { addressRoutes } from "./addresses/addresses.routes.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { adminStaffRoutes } from "./admin/staff.routes.ts";
 import { analyticsRoutes } from "./analytics/analytics.routes.ts";
+import { funnelRoutes } from "./analytics/funnel.routes.ts";
 import { setAnswerHeader } from "./answer-headers.ts";
 import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
@@ -115,6 +116,8 @@ export function createShop(
   app.use(replay.record);
   app.use(personal.record);
   app.use(observeRequests(deps.env, metrics));
+  // After the answer: a step a handler marked is counted for its visitor once the answer is a success.
+  app.use("/api/*", deps.funnel.middleware);
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere.
   app.use(async (c, next) => {
     await next();
@@ -254,6 +257,7 @@ export function createShop(
     .route("/admin/orders", adminOrderRoutes(deps))
     .route("/admin/stock", adminStockRoutes(deps))
     .route("/admin/dashboard", adminDashboardRoutes(deps))
+    .route("/admin/analytics/funnel", funnelRoutes(deps))
     .route("/admin/analytics", analyticsRoutes(deps))
     .route("/admin/jobs", adminJobRoutes(deps));
 
@@ -283,8 +287,9 @@ export function createShop(
     // Made on first use: the adapter puts its own Request and Response in place of the global ones, which
     // only a process that serves HTTP needs.
     listener: () => {
-      listener ??= replay.listener(
-        personal.listener(getRequestListener(app.fetch, { hostname: deps.env.HOST })),
+      // Outermost, so a product view answered from memory (a kept answer) is counted like any other.
+      listener ??= deps.funnel.listener(
+        replay.listener(personal.listener(getRequestListener(app.fetch, { hostname: deps.env.HOST }))),
       );
       return listener;
     },

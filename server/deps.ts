@@ -1,3 +1,4 @@
+import { createFunnelCounter, type FunnelCounter } from "./analytics/funnel-count.ts";
 import { type Auth, createAuth } from "./auth/auth.ts";
 import { type CatalogueCache, createCatalogueCache } from "./catalogue/catalogue-cache.ts";
 import type { Db } from "./db/client.ts";
@@ -28,6 +29,8 @@ export type Deps = {
   authSecret: string;
   /** The courier aggregator, when one is configured; null means staff ship by hand ("Mark shipped"). */
   courier: CourierService | null;
+  /** Counts the funnel's steps from requests, written in batches off the request path (decision 090). */
+  funnel: FunnelCounter;
 };
 
 export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
@@ -48,6 +51,7 @@ export function createDeps({ db, env }: { db: Db; env: Env }): Deps {
     sms: createSmsSender(env),
     authSecret: resolveAuthSecret(env),
     courier: courierServiceFor(env),
+    funnel: createFunnelCounter({ db, env }),
   };
 }
 

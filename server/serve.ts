@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { createServer } from "node:http";
+import { scheduleFunnelRollUp } from "./analytics/funnel.ts";
 import { createShop } from "./app.ts";
 import { offerMetricsToPrimary } from "./cluster-metrics.ts";
 import { scheduleConfirmationLapses } from "./cod/confirmation.ts";
@@ -54,6 +55,9 @@ export async function serve(
   lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
   lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
   lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
+  lifecycle.onStop("funnel-roll-up", scheduleFunnelRollUp(db));
+  // What the funnel holds in memory is written before the pool closes.
+  lifecycle.onStop("funnel-counts", () => deps.funnel.stop());
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
   lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
 

@@ -13,10 +13,14 @@ import {
 import { requireAdmin, requireOwner } from "../auth/session.ts";
 import { csvResponse, csvRow } from "../csv.ts";
 import type { Deps } from "../deps.ts";
-import { httpError } from "../errors.ts";
 import { validate } from "../validate.ts";
 import { afterTheOrder } from "./after-order.ts";
-import { salesFigures, saveStaffSeeSales, staffSeeSales } from "./sales.ts";
+import {
+  requireSalesReader as requireSalesReaderOf,
+  salesFigures,
+  saveStaffSeeSales,
+  staffSeeSales,
+} from "./sales.ts";
 import { workToDo } from "./work.ts";
 
 /** A table's rows as the CSV lines a response streams. */
@@ -77,13 +81,8 @@ function csvRowsOf(figures: SalesFigures, table: SalesTable): (string | number)[
  * the owner, and for staff when the owner shares them (decided here, whatever the page shows).
  */
 export function analyticsRoutes(deps: Deps) {
-  const mayReadSales = async (user: SessionUser) => user.role === "owner" || (await staffSeeSales(deps.db));
   /** The sales' tables and the after-order figures answer whoever may read the sales, and 403 anyone else. */
-  const requireSalesReader = async (user: SessionUser) => {
-    if (!(await mayReadSales(user))) {
-      throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
-    }
-  };
+  const requireSalesReader = (user: SessionUser) => requireSalesReaderOf(deps.db, user);
   return new Hono<{ Variables: { admin: SessionUser } }>()
     .use(async (c, next) => {
       c.set("admin", await requireAdmin(deps, c));

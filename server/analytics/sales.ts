@@ -1,10 +1,12 @@
 import { format, subDays } from "date-fns";
 import { eq, sql } from "drizzle-orm";
+import type { SessionUser } from "../../common/account.ts";
 import type { SalesFigures, SalesPeriod, SalesQuery, SalesTotals } from "../../common/analytics.ts";
 import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { analyticsSettings } from "../db/schema.ts";
+import { httpError } from "../errors.ts";
 
 /** The longest lists the figures hold; the CSV files hold the same rows. */
 const ITEM_LIMIT = 20;
@@ -203,6 +205,15 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
       totalPaise: Number(document("credit_note")?.total ?? 0),
     },
   };
+}
+
+/**
+ * Who reads the sales' tables and the figures beside them (after the order, the funnel): the owner, and staff
+ * when she shares the sales; anyone else is answered 403.
+ */
+export async function requireSalesReader(db: Db, user: SessionUser): Promise<void> {
+  if (user.role === "owner" || (await staffSeeSales(db))) return;
+  throw httpError(403, "forbidden", "The owner has not shared the sales figures with staff.");
 }
 
 /** Whether staff see the sales figures; the owner always does. */

@@ -7,6 +7,7 @@ import {
   quoteCartSchema,
   setQuantitySchema,
 } from "../../common/schemas/cart.ts";
+import { markFunnelStep } from "../analytics/funnel-count.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
@@ -197,6 +198,7 @@ export function cartRoutes(deps: Deps) {
           );
         }
         c.header("Idempotent-Replayed", String(outcome === "repeated"));
+        markFunnelStep(c, "added");
         return c.json(await priceCart(db, user.id));
       })
       .put(
@@ -229,6 +231,8 @@ export function cartRoutes(deps: Deps) {
       })
       .post("/quote", validate("json", quoteCartSchema), async (c) => {
         const { items, discountCode } = c.req.valid("json");
+        // A guest's cart lives in the browser: the shop learns something is in it when asked to price it.
+        if (items.length > 0) markFunnelStep(c, "added");
         return c.json(await priceEntries(db, items, discountCode));
       })
   );

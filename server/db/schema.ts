@@ -20,6 +20,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { COD_REFUND_METHODS } from "../../common/cod.ts";
+import { FUNNEL_STEPS } from "../../common/funnel.ts";
 import { ORDER_ACTORS, ORDER_EVENT_KINDS, ORDER_STATUSES } from "../../common/order-lifecycle.ts";
 import { SHIPMENT_STATUSES } from "../../common/shipping.ts";
 
@@ -1512,4 +1513,76 @@ export const analyticsSettings = pgTable(
     ...timestamps,
   },
   (table) => [check("analytics_settings_one_row", sql`${table.id} = 1`)],
+);
+
+// ---- The funnel, counted by the shop from its own requests (docs/decisions/090)
+
+/**
+ * Today's (and yesterday's) random salt, one row a day, shared by every instance: a visitor is the hash of the
+ * day's salt with their address and browser. A day's salt is deleted once the day is over, after which nobody,
+ * the shop included, can tell whose visits the day's hashes were.
+ */
+export const funnelSalts = pgTable("funnel_salts", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  salt: text("salt").notNull(),
+});
+
+/**
+ * One row per step a visitor reached on a day, kept only until the day is rolled up into funnel_days (the day
+ * after next): the primary key makes every instance's flushes additive and each session counted once.
+ */
+export const funnelVisits = pgTable(
+  "funnel_visits",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    step: text("step", { enum: FUNNEL_STEPS }).notNull(),
+    visitor: text("visitor").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.day, table.step, table.visitor] }),
+    check("funnel_visits_step", sql`${table.step} in ('viewed', 'added', 'checkout', 'ordered')`),
+  ],
+);
+
+/**
+ * Which visitor placed which order that day, kept as briefly as funnel_visits: "paid" is read from the order
+ * itself (captured online, or a cash-on-delivery order confirmed), whenever and by whomever that happens.
+ */
+export const funnelOrders = pgTable(
+  "funnel_orders",
+  {
+    orderId: text("order_id").primaryKey(),
+    day: date("day", { mode: "string" }).notNull(),
+    visitor: text("visitor").notNull(),
+  },
+  (table) => [index("funnel_orders_day_idx").on(table.day)],
+);
+
+/** Sessions per step per day once the visitors are forgotten: five rows a day, whatever the shop's traffic. */
+export const funnelDays = pgTable(
+  "funnel_days",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    step: text("step", { enum: FUNNEL_STEPS }).notNull(),
+    sessions: integer("sessions").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.day, table.step] }),
+    check("funnel_days_sessions", sql`${table.sessions} >= 0`),
+  ],
+);
+
+/**
+ * The owner's switch, one row: absent, the shop counts. `changedAt` is when it was last turned, so visits an
+ * instance held in memory from before it was turned on are not counted.
+ */
+export const funnelSettings = pgTable(
+  "funnel_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    counting: boolean("counting").notNull().default(true),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (table) => [check("funnel_settings_one_row", sql`${table.id} = 1`)],
 );

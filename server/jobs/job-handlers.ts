@@ -1,5 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { OrderMailKind } from "../../common/order-lifecycle.ts";
+import { ROLL_UP_FUNNEL_JOB, rollUpFunnel } from "../analytics/funnel.ts";
 import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
 import {
   COD_CONFIRM_REQUEST_JOB,
@@ -52,6 +53,10 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     [SWEEP_UPLOADS_JOB]: async () => {
       const swept = await sweepUnusedUploads(deps.db);
       if (swept > 0) log.info({ swept }, "photos uploaded but never saved were deleted");
+    },
+    [ROLL_UP_FUNNEL_JOB]: async () => {
+      const days = await rollUpFunnel(deps.db);
+      if (days > 0) log.info({ days }, "funnel visits rolled up into counts per day");
     },
     [POLL_SHIPMENTS_JOB]: async () => {
       const asked = await pollQuietShipments(deps);

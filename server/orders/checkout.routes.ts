@@ -10,6 +10,7 @@ import { prepaidOffer } from "../../common/prepaid-incentive.ts";
 import type { AddressInput, SavedAddress } from "../../common/schemas/address.ts";
 import { guestCheckoutSchema } from "../../common/schemas/orders.ts";
 import { listAddresses } from "../addresses/addresses.data.ts";
+import { markFunnelStep } from "../analytics/funnel-count.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { requireUser } from "../auth/session.ts";
 import { guestCart, type LoadedCart, loadPricedCart } from "../cart/priced-cart.ts";
@@ -79,6 +80,7 @@ export function checkoutRoutes(deps: Deps) {
     new Hono()
       .get("/", async (c) => {
         const user = await requireUser(deps, c);
+        markFunnelStep(c, "checkout");
         const shipping = await shippingRule();
         const [cart, addresses] = await Promise.all([
           loadPricedCart(deps.db, { kind: "account", userId: user.id }, { shipping }),
@@ -91,6 +93,7 @@ export function checkoutRoutes(deps: Deps) {
       // with the address once used, so cash on delivery is decided for it as Place order will.
       .post("/guest", validate("json", guestCheckoutSchema), async (c) => {
         const { items, discountCode, address, ...typed } = c.req.valid("json");
+        markFunnelStep(c, "checkout");
         if (typed.email || typed.mobile || address) {
           await requireAllowance(
             deps.db,

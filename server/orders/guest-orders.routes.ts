@@ -11,6 +11,7 @@ import {
   orderNumberSchema,
   verifyPaymentSchema,
 } from "../../common/schemas/orders.ts";
+import { markFunnelStep } from "../analytics/funnel-count.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
 import { codConfirmToken } from "../cod/confirm-link.ts";
@@ -158,6 +159,7 @@ export function guestOrderRoutes(deps: Deps) {
           ? [unpaid(placed.placed.order)]
           : await db.select(orderWithPayment).from(orders).where(eq(orders.id, placed.orderId));
         if (!order) throw notFound("That order could not be found.");
+        markFunnelStep(c, "ordered", order.id);
         c.header("Idempotent-Replayed", String(placed.replayed));
         return c.json(
           { ...(await guestView(c, order)), token: guestOrderToken(env, order.id) },

@@ -9,6 +9,7 @@ import {
   returnRequestSchema,
   verifyPaymentSchema,
 } from "../../common/schemas/orders.ts";
+import { markFunnelStep } from "../analytics/funnel-count.ts";
 import { requireUser } from "../auth/session.ts";
 import { codConfirmToken } from "../cod/confirm-link.ts";
 import { orders } from "../db/schema.ts";
@@ -58,6 +59,7 @@ export function orderRoutes(deps: Deps) {
           key,
         );
         c.header("Idempotent-Replayed", String(placed.replayed));
+        markFunnelStep(c, "ordered", placed.placed?.order.id ?? placed.orderId);
         // A new order is answered from what its inserts returned (it has no tax document yet); a replay's is read.
         if (placed.placed) {
           const { order, lines, events } = placed.placed;

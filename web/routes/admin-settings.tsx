@@ -2,6 +2,7 @@ import { type FormEvent, type InputHTMLAttributes, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { FreeShippingBasis } from "../../common/cart.ts";
 import { brandPalette, checkBrandColour, TEXT_CONTRAST_AA } from "../../common/contrast.ts";
+import type { FunnelSettings } from "../../common/funnel.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings } from "../../common/schemas/settings.ts";
@@ -13,6 +14,7 @@ import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/u
 import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
+import { FunnelCountingSwitch } from "../features/analytics/funnel-switch.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -21,11 +23,12 @@ import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  const [settings, { slides }] = await Promise.all([
+  const [settings, { slides }, funnel] = await Promise.all([
     api<ShopSettings>("/admin/settings"),
     api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides"),
+    api<FunnelSettings>("/admin/analytics/funnel/settings"),
   ]);
-  return { settings, slides };
+  return { settings, slides, funnel };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -66,11 +69,12 @@ const draftOf = (settings: ShopSettings): Draft => ({
 });
 
 export function Component() {
-  const { settings, slides } = useLoaderData<typeof loader>();
+  const { settings, slides, funnel } = useLoaderData<typeof loader>();
   return (
     <UnsavedSections>
       <ShopSettingsForm settings={settings} />
       <HeroSlidesEditor slides={slides} />
+      <FunnelCountingSwitch counting={funnel.counting} />
     </UnsavedSections>
   );
 }

@@ -165,16 +165,19 @@ export function FiguresTable({
   rows,
   open = false,
   csvHref,
+  dense = false,
 }: {
   caption: string;
   head: string[];
   rows: ReactNode[][];
   open?: boolean;
   csvHref?: string;
+  /** Smaller type on a phone, for a table of many columns that must fit its width. */
+  dense?: boolean;
 }) {
   const table = (
     <div className="mt-2 max-h-72 overflow-auto">
-      <table className="w-full text-left text-sm">
+      <table className={`w-full text-left ${dense ? "text-xs sm:text-sm" : "text-sm"}`}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
