@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { createShop } from "./app.ts";
+import { scheduleCartReminderSweep } from "./cart-reminders/left-carts.ts";
 import { offerMetricsToPrimary } from "./cluster-metrics.ts";
 import { scheduleConfirmationLapses } from "./cod/confirmation.ts";
 import { createDb } from "./db/client.ts";
@@ -53,6 +54,7 @@ export async function serve(
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
   lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
   lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
+  lifecycle.onStop("cart-reminder-sweep", scheduleCartReminderSweep(deps));
   lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
   lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
   lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
