@@ -1,0 +1,61 @@
+import { useState } from "react";
+import type { MarketingConsent } from "../../../common/cart-reminders.ts";
+import { formatDateTime } from "../../../common/india-time.ts";
+import { MarketingOptIn } from "../../components/marketing-opt-in.tsx";
+import { api, isApiError } from "../../lib/api.ts";
+
+const SOURCES: Record<string, string> = {
+  checkout: "at checkout",
+  account: "on this page",
+  unsubscribe_link: "with the unsubscribe link in a reminder",
+  mail_client: "with your mail app's unsubscribe button",
+};
+
+/** Whether and since when this account gets cart reminders and offers; changed here, saved at once. */
+export function MarketingConsentChoice({
+  consent,
+  noEmail,
+}: {
+  consent: MarketingConsent;
+  noEmail: boolean;
+}) {
+  const [standing, setStanding] = useState(consent);
+  const [status, setStatus] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  if (noEmail) {
+    return (
+      <p className="text-stone-700 dark:text-stone-300">
+        Reminders come by e-mail, and an account made with a mobile number has none.
+      </p>
+    );
+  }
+  const change = async (consented: boolean) => {
+    setSaving(true);
+    setStatus("Saving…");
+    try {
+      const saved = await api<MarketingConsent>("/marketing-consent", {
+        method: "PUT",
+        body: { consented, where: "account" },
+      });
+      setStanding(saved);
+      setStatus(
+        consented ? "Saved: we will remind you about a cart you leave." : "Saved: no reminders or offers.",
+      );
+    } catch (caught) {
+      setStatus(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div>
+      <MarketingOptIn checked={standing.consented} onChange={change} disabled={saving} status={status} />
+      {standing.since && standing.source ? (
+        <p className="mt-1 pl-8 text-sm text-stone-600 dark:text-stone-400">
+          {standing.consented ? "You said yes" : "You said no"} {SOURCES[standing.source] ?? ""} on{" "}
+          {formatDateTime(standing.since)}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
