@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { AdminSummary } from "../../common/admin.ts";
 import type { AfterTheOrder, SalesAnswer, WorkToDo } from "../../common/analytics.ts";
+import type { CartReminderReport } from "../../common/cart-reminders.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
 import { WorkToDoList } from "../features/analytics/work-to-do.tsx";
 import { AdminDashboard, loadDashboardFigures } from "../features/orders/admin-dashboard.tsx";
@@ -13,6 +14,7 @@ import { requireAdminUser } from "../lib/session.ts";
 // The charts' code (visx) loads only here, after the admin's own chunk: never in a shopper's pages.
 const SalesAtAGlance = lazy(() => import("../features/analytics/sales-at-a-glance.tsx"));
 const AfterTheOrderPanel = lazy(() => import("../features/analytics/after-the-order.tsx"));
+const CartsLeftBehindPanel = lazy(() => import("../features/analytics/carts-left-behind.tsx"));
 
 /** The sales figures for the period in the address; a period the API refuses falls back to the last 7 days. */
 async function loadSales(url: URL): Promise<{ answer: SalesAnswer; refused: string | null }> {
@@ -43,24 +45,40 @@ async function loadAfterOrder(url: URL): Promise<AfterTheOrder | null> {
   }
 }
 
+/** The carts left behind for the same period; nothing for staff the owner has not shared the sales with. */
+async function loadLeftCarts(url: URL): Promise<{ report: CartReminderReport; query: string } | null> {
+  const params = url.searchParams;
+  const query = toQuery({ period: params.get("period"), from: params.get("from"), to: params.get("to") });
+  try {
+    return { report: await api<CartReminderReport>(`/admin/cart-reminders/report${query}`), query };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status === 403) return null;
+    if (error.status !== 400) throw error;
+    return { report: await api<CartReminderReport>("/admin/cart-reminders/report"), query: "" };
+  }
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdminUser(request);
   const url = new URL(request.url);
-  const [summary, orders, missed, work, sales, afterOrder] = await Promise.all([
+  const [summary, orders, missed, work, sales, afterOrder, leftCarts] = await Promise.all([
     api<AdminSummary>("/admin/summary"),
     loadDashboardFigures(),
     api<MissedInvoices>("/admin/missed-invoices"),
     api<WorkToDo>("/admin/analytics/work"),
     loadSales(url),
     loadAfterOrder(url),
+    loadLeftCarts(url),
   ]);
-  return { summary, orders, missed, work, sales, afterOrder, isOwner: admin.role === "owner" };
+  return { summary, orders, missed, work, sales, afterOrder, leftCarts, isOwner: admin.role === "owner" };
 }
 
 const count = new Intl.NumberFormat("en-IN");
 
 export function Component() {
-  const { summary, orders, missed, work, sales, afterOrder, isOwner } = useLoaderData<typeof loader>();
+  const { summary, orders, missed, work, sales, afterOrder, leftCarts, isOwner } =
+    useLoaderData<typeof loader>();
   const figures = [
     {
       label: "Customers",
@@ -93,6 +111,7 @@ export function Component() {
             canShare={sales.answer.canShare}
           />
           {afterOrder ? <AfterTheOrderPanel figures={afterOrder} /> : null}
+          {leftCarts ? <CartsLeftBehindPanel report={leftCarts.report} query={leftCarts.query} /> : null}
         </Suspense>
       ) : null}
       <AdminDashboard figures={orders} />

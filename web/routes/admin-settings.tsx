@@ -1,6 +1,7 @@
 import { type FormEvent, type InputHTMLAttributes, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { FreeShippingBasis } from "../../common/cart.ts";
+import type { CartReminderSettings } from "../../common/cart-reminders.ts";
 import { brandPalette, checkBrandColour } from "../../common/contrast.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
@@ -13,6 +14,7 @@ import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/u
 import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
+import { CartReminderSettingsForm } from "../features/cart-reminders/reminder-settings-form.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -21,11 +23,12 @@ import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  const [settings, { slides }] = await Promise.all([
+  const [settings, { slides }, reminders] = await Promise.all([
     api<ShopSettings>("/admin/settings"),
     api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides"),
+    api<CartReminderSettings>("/admin/cart-reminders/settings"),
   ]);
-  return { settings, slides };
+  return { settings, slides, reminders };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -66,11 +69,12 @@ const draftOf = (settings: ShopSettings): Draft => ({
 });
 
 export function Component() {
-  const { settings, slides } = useLoaderData<typeof loader>();
+  const { settings, slides, reminders } = useLoaderData<typeof loader>();
   return (
     <UnsavedSections>
       <ShopSettingsForm settings={settings} />
       <HeroSlidesEditor slides={slides} />
+      <CartReminderSettingsForm settings={reminders} />
     </UnsavedSections>
   );
 }
