@@ -30,6 +30,9 @@ export function MarketingConsentChoice({
     );
   }
   const change = async (consented: boolean) => {
+    const before = standing;
+    // The box shows the shopper's choice at once; a refusal puts it back and says why.
+    setStanding({ ...standing, consented });
     setSaving(true);
     setStatus("Saving…");
     try {
@@ -42,6 +45,7 @@ export function MarketingConsentChoice({
         consented ? "Saved: we will remind you about a cart you leave." : "Saved: no reminders or offers.",
       );
     } catch (caught) {
+      setStanding(before);
       setStatus(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
     } finally {
       setSaving(false);
