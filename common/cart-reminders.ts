@@ -50,10 +50,6 @@ export const marketingConsentSchema = z
 
 export type MarketingConsent = { consented: boolean; since: string | null; source: string | null };
 
-/** The opt-in's words, the same at checkout and on the account page. */
-export const CONSENT_LABEL = "E-mail me about a cart I leave behind, and send me offers";
-export const CONSENT_HINT = "At most two reminders per cart. Unsubscribe from any of them in one tap.";
-
 export type CartReminderDay = {
   date: string;
   leftBehind: number;

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import type { MarketingConsent } from "../../../common/cart-reminders.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
-import { MarketingOptIn } from "../../components/marketing-opt-in.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 
 const SOURCES: Record<string, string> = {
@@ -53,7 +52,26 @@ export function MarketingConsentChoice({
   };
   return (
     <div>
-      <MarketingOptIn checked={standing.consented} onChange={change} disabled={saving} status={status} />
+      {/* The same words as at checkout (web/features/checkout/remind-me-choice.tsx). */}
+      <label className="flex min-h-11 cursor-pointer items-start gap-3 text-sm">
+        <input
+          type="checkbox"
+          name="remindMe"
+          checked={standing.consented}
+          disabled={saving}
+          onChange={(event) => change(event.target.checked)}
+          className="mt-0.5 size-5 shrink-0 accent-brand-700"
+        />
+        <span>
+          <span className="block font-medium">E-mail me about a cart I leave behind, and send me offers</span>
+          <span className="text-stone-600 dark:text-stone-400">
+            At most two reminders per cart. Unsubscribe from any of them in one tap.
+          </span>
+        </span>
+      </label>
+      <p role="status" className="mt-1 min-h-5 pl-8 text-sm text-stone-600 dark:text-stone-400">
+        {status ?? ""}
+      </p>
       {standing.since && standing.source ? (
         <p className="mt-1 pl-8 text-sm text-stone-600 dark:text-stone-400">
           {standing.consented ? "You said yes" : "You said no"} {SOURCES[standing.source] ?? ""} on{" "}
