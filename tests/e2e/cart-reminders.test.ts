@@ -101,7 +101,7 @@ describe("a cart left behind", () => {
 
   it("a shopper who opted in on the account page gets one reminder, whose link brings the cart back in another browser", async () => {
     const { page, close } = await openSignedInPage(browser, shop, asha, "/settings", { viewport: "phone" });
-    const optIn = page.getByRole("checkbox", { name: /E-mail me about a cart I leave behind/ });
+    const optIn = page.getByRole("checkbox", { name: /Remind me about a cart I leave behind/ });
     expect(await optIn.isChecked()).toBe(false);
     await optIn.check();
     await expect
@@ -251,7 +251,7 @@ describe("a cart left behind", () => {
     );
     await page.goto("/checkout?as=guest");
     await page.locator("#guest-email").fill(guest);
-    await page.getByRole("checkbox", { name: /E-mail me about a cart I leave behind/ }).check();
+    await page.getByRole("checkbox", { name: /Remind me about a cart I leave behind/ }).check();
     await expect
       .poll(
         async () =>

@@ -63,7 +63,7 @@ export function MarketingConsentChoice({
           className="mt-0.5 size-5 shrink-0 accent-brand-700"
         />
         <span>
-          <span className="block font-medium">E-mail me about a cart I leave behind, and send me offers</span>
+          <span className="block font-medium">Remind me about a cart I leave behind, and send me offers</span>
           <span className="text-stone-600 dark:text-stone-400">
             At most two reminders per cart. Unsubscribe from any of them in one tap.
           </span>
