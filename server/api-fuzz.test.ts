@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { analyticsSettingsSchema, salesQuerySchema } from "../common/analytics.ts";
+import { cartReminderSettingsSchema, marketingConsentSchema } from "../common/cart-reminders.ts";
 import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../common/cod.ts";
 import {
   codConfirmActionSchema,
@@ -345,6 +346,16 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/analytics/funnel/settings": {},
   "GET /api/admin/analytics/funnel/:file": { query: salesQuerySchema },
   "PUT /api/admin/analytics/funnel/settings": { body: funnelSettingsSchema },
+  "GET /api/admin/cart-reminders/settings": {},
+  "PUT /api/admin/cart-reminders/settings": { body: cartReminderSettingsSchema },
+  "GET /api/admin/cart-reminders/report": { query: salesQuerySchema },
+  "GET /api/admin/cart-reminders/report.csv": { query: salesQuerySchema },
+  "GET /cart-back/restore.js": {},
+  "GET /cart-back/:id": { query: z.object({ e: z.string(), s: z.string() }) },
+  "GET /unsubscribe": { query: z.object({ a: z.string(), s: z.string() }) },
+  "POST /unsubscribe": { query: z.object({ a: z.string(), s: z.string() }) },
+  "GET /api/marketing-consent": {},
+  "PUT /api/marketing-consent": { body: marketingConsentSchema },
   "GET /robots.txt": {},
   "GET /sitemap.xml": {},
   "GET /metrics": {

@@ -20,6 +20,8 @@ import { adminAuditRoutes } from "./audit/audit.routes.ts";
 import { withClientAddress } from "./auth/client-address.ts";
 import { sessionMemoOf, signedInUserOf } from "./auth/session.ts";
 import { cartRoutes } from "./cart/cart.routes.ts";
+import { adminCartReminderRoutes, marketingConsentRoutes } from "./cart-reminders/cart-reminders.routes.ts";
+import { cartReminderPages } from "./cart-reminders/landing-pages.ts";
 import { catalogueRoutes } from "./catalogue/catalogue.routes.ts";
 import type { CatalogueCache } from "./catalogue/catalogue-cache.ts";
 import { adminCodRoutes } from "./cod/cod.routes.ts";
@@ -259,7 +261,9 @@ export function createShop(
     .route("/admin/dashboard", adminDashboardRoutes(deps))
     .route("/admin/analytics/funnel", funnelRoutes(deps))
     .route("/admin/analytics", analyticsRoutes(deps))
-    .route("/admin/jobs", adminJobRoutes(deps));
+    .route("/admin/jobs", adminJobRoutes(deps))
+    .route("/admin/cart-reminders", adminCartReminderRoutes(deps))
+    .route("/marketing-consent", marketingConsentRoutes(deps));
 
   api.all("*", (c) => {
     throw notFound(`There is no API at ${c.req.method} ${c.req.path}.`);
@@ -277,6 +281,7 @@ export function createShop(
     if (c.req.path === "/images/") throw notFound("No such image.");
     return next();
   });
+  app.route("/", cartReminderPages(deps));
   app.use("/product/:slug", redirectMovedProductPages(deps));
   serveWebApp(app, distDir, deps.catalogue);
   app.onError(handleError);

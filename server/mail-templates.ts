@@ -23,6 +23,8 @@ export type MailParts = {
   details?: { label: string; value: string }[];
   /** Small print under the button: why the mail came, what to do if it was not expected. */
   footnotes?: string[];
+  /** A marketing mail's one-tap unsubscribe link, shown as a link in the small print. */
+  unsubscribeUrl?: string;
 };
 
 /**
@@ -71,6 +73,7 @@ function composeText(env: Env, parts: MailParts, signature: MailSignature): stri
   }
   if (parts.action) lines.push(`${parts.action.label}:`, parts.action.url, "");
   if (parts.footnotes?.length) lines.push(...parts.footnotes.flatMap((note) => [note, ""]));
+  if (parts.unsubscribeUrl) lines.push("Unsubscribe in one tap:", parts.unsubscribeUrl, "");
   lines.push(
     "--",
     env.SHOP_NAME,
@@ -102,6 +105,9 @@ function composeHtml(env: Env, parts: MailParts, signature: MailSignature): stri
         `<p style="margin:0 0 12px;font-size:13px;line-height:1.5;color:${MUTED}">${escapeHtml(note)}</p>`,
     )
     .join("");
+  const unsubscribe = parts.unsubscribeUrl
+    ? `<p style="margin:0 0 12px;font-size:13px;line-height:1.5;color:${MUTED}"><a href="${escapeHtml(parts.unsubscribeUrl)}" style="color:${BRAND}">Unsubscribe</a> from reminders and offers in one tap.</p>`
+    : "";
 
   return `<!doctype html>
 <html lang="en-IN">
@@ -125,6 +131,7 @@ ${parts.paragraphs.map(paragraph).join("\n")}
 ${details}
 ${action}
 ${footnotes}
+${unsubscribe}
 </td></tr>
 <tr><td style="padding:16px 28px 24px;border-top:1px solid #e7e5e4;font-family:ui-sans-serif,system-ui,'Segoe UI',Roboto,sans-serif;font-size:13px;line-height:1.5;color:${MUTED}">
 ${escapeHtml(env.SHOP_NAME)} · natural hair, skin and body care<br>

@@ -14,6 +14,8 @@ export type Mail = {
   html: string;
   replyTo?: string;
   attachments?: MailAttachment[];
+  /** Extra headers, e.g. a marketing mail's List-Unsubscribe (RFC 2369, 8058). */
+  headers?: Record<string, string>;
 };
 export type Mailer = { send: (mail: Mail) => Promise<void> };
 

@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { scheduleFunnelRollUp } from "./analytics/funnel.ts";
 import { createShop } from "./app.ts";
+import { scheduleCartReminderSweep } from "./cart-reminders/left-carts.ts";
 import { offerMetricsToPrimary } from "./cluster-metrics.ts";
 import { scheduleConfirmationLapses } from "./cod/confirmation.ts";
 import { createDb } from "./db/client.ts";
@@ -54,6 +55,7 @@ export async function serve(
   lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
   lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
   lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
+  lifecycle.onStop("cart-reminder-sweep", scheduleCartReminderSweep(deps));
   lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
   lifecycle.onStop("funnel-roll-up", scheduleFunnelRollUp(db));
   // What the funnel holds in memory is written before the pool closes.

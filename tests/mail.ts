@@ -15,6 +15,8 @@ export type SentMail = {
   html: string;
   /** Every link in the plain-text part. */
   links: string[];
+  /** The List-Unsubscribe header's value, as written, when the mail has one. */
+  listUnsubscribe: string | undefined;
   attachments: { filename: string; contentType: string; content: Buffer }[];
 };
 
@@ -40,6 +42,9 @@ export async function readMails(dataDir: string): Promise<SentMail[]> {
         text,
         html: typeof parsed.html === "string" ? parsed.html : "",
         links: text.match(/https?:\/\/\S+/g) ?? [],
+        listUnsubscribe: parsed.headerLines
+          .find((header) => header.key === "list-unsubscribe")
+          ?.line.replace(/^List-Unsubscribe:\s*/i, ""),
         attachments: parsed.attachments.map((attachment) => ({
           filename: attachment.filename ?? "",
           contentType: attachment.contentType,

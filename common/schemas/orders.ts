@@ -68,6 +68,8 @@ export const guestCheckoutSchema = z
     mobile: addressInputSchema.shape.phone.optional(),
     /** The address once the guest uses it; its mobile is the one the code is counted against. */
     address: addressInputSchema.optional(),
+    /** The guest's tick (or untick) of "remind me about my cart" (docs/decisions/089); absent: never touched. */
+    remindMe: z.boolean().optional(),
   })
   .strict();
 

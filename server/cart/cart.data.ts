@@ -10,7 +10,7 @@ import {
 } from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
-import { cartItems, cartMerges, cartRequests, carts } from "../db/schema.ts";
+import { cartItems, cartMerges, cartRequests, carts, discountCodes, users } from "../db/schema.ts";
 import { findDiscountCode, findDiscountCodes, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { guestCart, loadPricedCart, resolveLines } from "./priced-cart.ts";
 
@@ -201,7 +201,9 @@ export function applyCodeToCart(
 ): Promise<DiscountApplication> {
   return inTransaction(db, async (tx, abort) => {
     const code = await findDiscountCode(tx, normalizeCode(entered));
-    if (!code?.active) return abort({ ok: false, message: DISCOUNT_MESSAGES.invalid });
+    if (!code?.active || !(await mayApplyReserved(tx, userId, code.code))) {
+      return abort({ ok: false, message: DISCOUNT_MESSAGES.invalid });
+    }
     const unavailable = codeUnavailable(code, new Date());
     if (unavailable) return abort({ ok: false, message: unavailable });
     await touchCart(tx, userId);
@@ -216,6 +218,52 @@ export function applyCodeToCart(
     await tx.update(carts).set({ discountCode: code.code }).where(eq(carts.userId, userId));
     return { ok: true, code };
   });
+}
+
+/**
+ * A reminded cart brought back into its account (docs/decisions/089): each line at least at the quantity it
+ * was left with, so opening the link twice, or after adding more, never doubles anything.
+ */
+export async function restoreCartLines(
+  db: Db,
+  userId: string,
+  lines: readonly { id: string; kind: CartItemKind; quantity: number }[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await db.transaction(async (tx) => {
+    await touchCart(tx, userId);
+    const resolved = await resolveLines(
+      tx,
+      lines.map(({ id, kind, quantity }) => ({ id, kind, quantity, addedPricePaise: null })),
+    );
+    const known = resolved.filter((line) => line.unitPricePaise !== null);
+    if (known.length === 0) return;
+    await tx
+      .insert(cartItems)
+      .values(
+        known.map((line) => ({
+          userId,
+          itemId: line.id,
+          kind: line.kind,
+          quantity: Math.min(line.quantity, MAX_QUANTITY),
+          addedPricePaise: line.unitPricePaise ?? 0,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [cartItems.userId, cartItems.itemId],
+        set: { quantity: sql`greatest(${cartItems.quantity}, excluded.quantity)`, updatedAt: sql`now()` },
+      });
+  });
+}
+
+/** A code kept for one shopper (docs/decisions/089) applies only to the account with that e-mail. */
+async function mayApplyReserved(tx: DbOrTx, userId: string, code: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ reservedFor: discountCodes.reservedFor, email: users.email })
+    .from(discountCodes)
+    .leftJoin(users, eq(users.id, userId))
+    .where(eq(discountCodes.code, code));
+  return !row?.reservedFor || row.email?.toLowerCase() === row.reservedFor;
 }
 
 /** Takes the code off the cart; its use stays recorded, so it cannot be applied again. */

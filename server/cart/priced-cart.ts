@@ -400,7 +400,7 @@ export async function loadDiscountFor(
 ): Promise<PricedCode & { usesPerCustomer: number | null }> {
   const [code] = await db.select().from(discountCodes).where(eq(discountCodes.code, discountCode));
   const standing: CodeStanding = {
-    active: code?.active ?? false,
+    active: (code?.active ?? false) && (await mayUseReserved(db, buyer, code?.reservedFor ?? null)),
     unavailable: code ? codeUnavailable(code, new Date()) : null,
     spent: code ? await codeUsedUpBy(db, buyer, discountCode, code.usesPerCustomer) : false,
     usesPerCustomer: code ? code.usesPerCustomer : 1,
@@ -415,6 +415,18 @@ export async function loadDiscountFor(
     usesPerCustomer: standing.usesPerCustomer,
     problem: discountProblemOf(standing),
   };
+}
+
+/**
+ * A code kept for one shopper (a cart reminder's, docs/decisions/089) is that shopper's alone: an account
+ * with that e-mail, or a guest ordering with it. A guest who has not typed an e-mail yet is not refused: the
+ * order cannot be placed without one, and is priced again with it.
+ */
+async function mayUseReserved(db: DbOrTx, buyer: Buyer, reservedFor: string | null): Promise<boolean> {
+  if (reservedFor === null) return true;
+  if (buyer.kind === "guest") return !buyer.email || buyer.email.toLowerCase() === reservedFor;
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, buyer.userId));
+  return user?.email.toLowerCase() === reservedFor;
 }
 
 /**

@@ -292,6 +292,11 @@ export const discountCodes = pgTable(
     timesUsed: integer("times_used").notNull().default(0),
     /** Uses one customer may make (account, or a guest's e-mail and mobile); 1 as the spec's codes, null for no limit. */
     usesPerCustomer: integer("uses_per_customer").default(1),
+    /**
+     * The one shopper (a lower-cased e-mail: an account's or a guest's) who may use the code, or null for
+     * anyone: a cart reminder's code is that shopper's alone (docs/decisions/089).
+     */
+    reservedFor: text("reserved_for"),
     ...timestamps,
   },
   (table) => [
@@ -1585,4 +1590,99 @@ export const funnelSettings = pgTable(
     updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
   },
   (table) => [check("funnel_settings_one_row", sql`${table.id} = 1`)],
+);
+
+// ---- Carts left behind and the reminders that win them back (docs/decisions/089)
+
+/** The owner's choices about cart reminders, one row; absent: the defaults below. */
+export const cartReminderSettings = pgTable(
+  "cart_reminder_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    enabled: boolean("enabled").notNull().default(true),
+    /** How long a cart rests untouched before its reminder. */
+    delayMinutes: integer("delay_minutes").notNull().default(60),
+    /** A second reminder a day after the first; never more than two. */
+    secondReminder: boolean("second_reminder").notNull().default(false),
+    /** Percent off of the shopper's own single-use code, or 0 for no code. */
+    codePercent: integer("code_percent").notNull().default(0),
+    codeDays: integer("code_days").notNull().default(3),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (table) => [
+    check("cart_reminder_settings_one_row", sql`${table.id} = 1`),
+    check("cart_reminder_settings_delay", sql`${table.delayMinutes} between 15 and 4320`),
+    check("cart_reminder_settings_code", sql`${table.codePercent} between 0 and 50`),
+    check("cart_reminder_settings_days", sql`${table.codeDays} between 1 and 30`),
+  ],
+);
+
+export const CONSENT_SOURCES = ["checkout", "account", "unsubscribe_link", "mail_client"] as const;
+
+/**
+ * Every yes and no to marketing mail (cart reminders and offers), by address, with when and how it was
+ * given: the latest row for an address is its standing answer. Kept, not overwritten, as the record a
+ * shopper or a regulator may ask for.
+ */
+export const marketingConsents = pgTable(
+  "marketing_consents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    consented: boolean("consented").notNull(),
+    source: text("source", { enum: CONSENT_SOURCES }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("marketing_consents_email_created_at").on(table.email, table.createdAt)],
+);
+
+export const LEFT_CART_CLOSED = [
+  "ordered",
+  "emptied",
+  "no_consent",
+  "unsubscribed",
+  "no_email",
+  "recently_reminded",
+  "off",
+] as const;
+
+/**
+ * A cart left behind: a signed-in shopper's saved cart as it stood when last touched, or a guest's checkout
+ * that got as far as an e-mail or a mobile (the lines sent with it, as the browser holds them). One row per
+ * resting cart; its reminders are counted here, so a reminder is sent at most once under any number of
+ * sweeps and workers.
+ */
+export const leftCarts = pgTable(
+  "left_carts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Whose cart: "user:<id>" or "guest:<e-mail or mobile>". */
+    subject: text("subject").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** A guest's e-mail (lower-cased) and mobile; an account's are read when the reminder goes. */
+    email: text("email"),
+    mobile: text("mobile"),
+    /** The lines: a guest's as sent at checkout; an account's as they stood when the reminder went. */
+    items: jsonb("items").$type<{ id: string; kind: "product" | "combo"; quantity: number }[]>(),
+    touchedAt: timestamp("touched_at", { withTimezone: true }).notNull(),
+    remindersSent: integer("reminders_sent").notNull().default(0),
+    firstRemindedAt: timestamp("first_reminded_at", { withTimezone: true }),
+    lastRemindedAt: timestamp("last_reminded_at", { withTimezone: true }),
+    discountCode: text("discount_code").references(() => discountCodes.code),
+    /** Why no (further) reminder goes: the shopper ordered, emptied the cart, gave no consent, ... */
+    closedReason: text("closed_reason", { enum: LEFT_CART_CLOSED }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // One cart waiting for its first reminder per shopper: a guest's checkout typed again updates it.
+    uniqueIndex("left_carts_one_waiting")
+      .on(table.subject)
+      .where(sql`${table.remindersSent} = 0 and ${table.closedReason} is null`),
+    index("left_carts_subject_touched_at").on(table.subject, table.touchedAt),
+    index("left_carts_touched_at").on(table.touchedAt),
+    check("left_carts_reminders", sql`${table.remindersSent} between 0 and 2`),
+  ],
 );

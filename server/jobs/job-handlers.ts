@@ -3,6 +3,12 @@ import type { OrderMailKind } from "../../common/order-lifecycle.ts";
 import { ROLL_UP_FUNNEL_JOB, rollUpFunnel } from "../analytics/funnel.ts";
 import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
 import {
+  CART_REMINDER_JOB,
+  CART_REMINDER_SWEEP_JOB,
+  sendCartReminder,
+  sweepLeftCarts,
+} from "../cart-reminders/left-carts.ts";
+import {
   COD_CONFIRM_REQUEST_JOB,
   deliverConfirmRequest,
   LAPSE_UNCONFIRMED_JOB,
@@ -71,6 +77,13 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     },
     [WHATSAPP_MESSAGE_JOB]: async (payload) => {
       await deliverWhatsApp(await named(), String(payload.orderId), payload.kind as WhatsAppMessageKind);
+    },
+    [CART_REMINDER_SWEEP_JOB]: async () => {
+      const offered = await sweepLeftCarts(deps);
+      if (offered > 0) log.info({ offered }, "cart reminders queued");
+    },
+    [CART_REMINDER_JOB]: async (payload) => {
+      await sendCartReminder(await named(), String(payload.id), payload.reminder === 2 ? 2 : 1);
     },
     [REFUND_UNAPPLIED_JOB]: (payload) => refundUnappliedPayment(deps, String(payload.paymentId)),
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {

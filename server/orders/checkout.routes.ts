@@ -14,6 +14,7 @@ import { markFunnelStep } from "../analytics/funnel-count.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { requireUser } from "../auth/session.ts";
 import { guestCart, type LoadedCart, loadPricedCart } from "../cart/priced-cart.ts";
+import { recordGuestCheckout } from "../cart-reminders/left-carts.ts";
 import { cachedCodRules, cachedPrepaidIncentive, decideCod } from "../cod/cod-rules.ts";
 import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
@@ -92,7 +93,7 @@ export function checkoutRoutes(deps: Deps) {
       // the e-mail and mobile once typed, so the code's uses per customer are counted before Place order, and
       // with the address once used, so cash on delivery is decided for it as Place order will.
       .post("/guest", validate("json", guestCheckoutSchema), async (c) => {
-        const { items, discountCode, address, ...typed } = c.req.valid("json");
+        const { items, discountCode, address, remindMe, ...typed } = c.req.valid("json");
         markFunnelStep(c, "checkout");
         if (typed.email || typed.mobile || address) {
           await requireAllowance(
@@ -110,6 +111,8 @@ export function checkoutRoutes(deps: Deps) {
         const contact = { ...typed, mobile: address?.phone ?? typed.mobile };
         const shipping = await shippingRule();
         const cart = await loadPricedCart(deps.db, guestCart(items, discountCode, contact), { shipping });
+        // A checkout that got as far as an e-mail or a mobile is a cart that can be left behind (decision 089).
+        await recordGuestCheckout(deps.db, { ...contact, items, remindMe });
         return c.json(await summarize(cart, shipping, [], { guestAddress: address ?? null }));
       })
   );

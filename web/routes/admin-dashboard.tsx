@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import type { AdminSummary } from "../../common/admin.ts";
 import type { AfterTheOrder, SalesAnswer, WorkToDo } from "../../common/analytics.ts";
+import type { CartReminderReport } from "../../common/cart-reminders.ts";
 import type { FunnelFigures } from "../../common/funnel.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
 import { WorkToDoList } from "../features/analytics/work-to-do.tsx";
@@ -15,6 +16,7 @@ import { requireAdminUser } from "../lib/session.ts";
 const SalesAtAGlance = lazy(() => import("../features/analytics/sales-at-a-glance.tsx"));
 const AfterTheOrderPanel = lazy(() => import("../features/analytics/after-the-order.tsx"));
 const FunnelPanel = lazy(() => import("../features/analytics/funnel.tsx"));
+const CartsLeftBehindPanel = lazy(() => import("../features/analytics/carts-left-behind.tsx"));
 
 /** The sales figures for the period in the address; a period the API refuses falls back to the last 7 days. */
 async function loadSales(url: URL): Promise<{ answer: SalesAnswer; refused: string | null }> {
@@ -59,10 +61,24 @@ async function loadFunnel(url: URL): Promise<FunnelFigures | null> {
   }
 }
 
+/** The carts left behind for the same period; nothing for staff the owner has not shared the sales with. */
+async function loadLeftCarts(url: URL): Promise<{ report: CartReminderReport; query: string } | null> {
+  const params = url.searchParams;
+  const query = toQuery({ period: params.get("period"), from: params.get("from"), to: params.get("to") });
+  try {
+    return { report: await api<CartReminderReport>(`/admin/cart-reminders/report${query}`), query };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status === 403) return null;
+    if (error.status !== 400) throw error;
+    return { report: await api<CartReminderReport>("/admin/cart-reminders/report"), query: "" };
+  }
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdminUser(request);
   const url = new URL(request.url);
-  const [summary, orders, missed, work, sales, afterOrder, funnel] = await Promise.all([
+  const [summary, orders, missed, work, sales, afterOrder, funnel, leftCarts] = await Promise.all([
     api<AdminSummary>("/admin/summary"),
     loadDashboardFigures(),
     api<MissedInvoices>("/admin/missed-invoices"),
@@ -70,14 +86,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadSales(url),
     loadAfterOrder(url),
     loadFunnel(url),
+    loadLeftCarts(url),
   ]);
-  return { summary, orders, missed, work, sales, afterOrder, funnel, isOwner: admin.role === "owner" };
+  return {
+    summary,
+    orders,
+    missed,
+    work,
+    sales,
+    afterOrder,
+    funnel,
+    leftCarts,
+    isOwner: admin.role === "owner",
+  };
 }
 
 const count = new Intl.NumberFormat("en-IN");
 
 export function Component() {
-  const { summary, orders, missed, work, sales, afterOrder, funnel, isOwner } =
+  const { summary, orders, missed, work, sales, afterOrder, funnel, leftCarts, isOwner } =
     useLoaderData<typeof loader>();
   const figures = [
     {
@@ -112,6 +139,7 @@ export function Component() {
           />
           {afterOrder ? <AfterTheOrderPanel figures={afterOrder} /> : null}
           {funnel ? <FunnelPanel figures={funnel} /> : null}
+          {leftCarts ? <CartsLeftBehindPanel report={leftCarts.report} query={leftCarts.query} /> : null}
         </Suspense>
       ) : null}
       <AdminDashboard figures={orders} />

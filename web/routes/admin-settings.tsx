@@ -1,6 +1,7 @@
 import { type FormEvent, type InputHTMLAttributes, useState } from "react";
 import { type LoaderFunctionArgs, useLoaderData, useRevalidator } from "react-router";
 import type { FreeShippingBasis } from "../../common/cart.ts";
+import type { CartReminderSettings } from "../../common/cart-reminders.ts";
 import { brandPalette, checkBrandColour, TEXT_CONTRAST_AA } from "../../common/contrast.ts";
 import type { FunnelSettings } from "../../common/funnel.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
@@ -15,6 +16,7 @@ import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
 import { FunnelCountingSwitch } from "../features/analytics/funnel-switch.tsx";
+import { CartReminderSettingsForm } from "../features/cart-reminders/reminder-settings-form.tsx";
 import { api } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireOwnerUser } from "../lib/session.ts";
@@ -23,12 +25,13 @@ import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  const [settings, { slides }, funnel] = await Promise.all([
+  const [settings, { slides }, funnel, reminders] = await Promise.all([
     api<ShopSettings>("/admin/settings"),
     api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides"),
     api<FunnelSettings>("/admin/analytics/funnel/settings"),
+    api<CartReminderSettings>("/admin/cart-reminders/settings"),
   ]);
-  return { settings, slides, funnel };
+  return { settings, slides, funnel, reminders };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -69,12 +72,13 @@ const draftOf = (settings: ShopSettings): Draft => ({
 });
 
 export function Component() {
-  const { settings, slides, funnel } = useLoaderData<typeof loader>();
+  const { settings, slides, funnel, reminders } = useLoaderData<typeof loader>();
   return (
     <UnsavedSections>
       <ShopSettingsForm settings={settings} />
       <HeroSlidesEditor slides={slides} />
       <FunnelCountingSwitch counting={funnel.counting} />
+      <CartReminderSettingsForm settings={reminders} />
     </UnsavedSections>
   );
 }

@@ -1,4 +1,5 @@
 import { Link, type LoaderFunctionArgs, redirect, useLoaderData } from "react-router";
+import type { MarketingConsent } from "../../common/cart-reminders.ts";
 import type { CheckoutSummary } from "../../common/orders.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
@@ -35,7 +36,11 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<CheckoutD
   // browser: it is merged into the saved cart before the saved cart is priced, or checkout would show it empty.
   await ensureCartStarted();
   if (getCartSnapshot().userId !== user.id) await syncCartSession();
-  return { ...(await api<CheckoutSummary>("/checkout")), guest: null };
+  const [summary, consent] = await Promise.all([
+    api<CheckoutSummary>("/checkout"),
+    api<MarketingConsent>("/marketing-consent").catch(() => null),
+  ]);
+  return { ...summary, guest: null, remindMe: consent?.consented ?? false };
 }
 
 export const ErrorBoundary = RouteError;

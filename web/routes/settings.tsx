@@ -8,6 +8,7 @@ import {
   useLoaderData,
 } from "react-router";
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
+import type { MarketingConsent } from "../../common/cart-reminders.ts";
 import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { Button } from "../components/button.tsx";
@@ -16,6 +17,7 @@ import { Notice } from "../components/notice.tsx";
 import { NewPasswordPair } from "../features/auth/auth-card.tsx";
 import { DeleteAccount } from "../features/settings/delete-account.tsx";
 import { describeDevice } from "../features/settings/describe-device.ts";
+import { MarketingConsentChoice } from "../features/settings/marketing-consent.tsx";
 import { MobileNumber, mobileNumberAction } from "../features/settings/mobile-number.tsx";
 import {
   disconnectProvider,
@@ -38,11 +40,12 @@ const PROVIDER_NAMES: Record<string, string> = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireSessionUser(request);
-  const [{ sessions }, linked, { providers, mobile }, session] = await Promise.all([
+  const [{ sessions }, linked, { providers, mobile }, session, consent] = await Promise.all([
     api<{ sessions: AccountSession[] }>("/account/sessions"),
     api<LinkedAccount[]>("/auth/list-accounts"),
     api<{ providers: SocialProviderInfo[]; mobile: boolean }>("/account/providers"),
     api<{ user: { phoneNumber?: string | null } } | null>("/auth/get-session"),
+    api<MarketingConsent>("/marketing-consent"),
   ]);
   const hasPassword = linked.some((account) => account.providerId === "credential");
   const methods = linked.map((account) => account.providerId).filter((method) => method !== "credential");
@@ -55,6 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     providers,
     mobile,
     phoneNumber: session?.user.phoneNumber ?? null,
+    consent,
     methodsNotice: connectNotice(new URL(request.url).searchParams, providers),
   };
 }
@@ -136,8 +140,18 @@ async function settingsAction(form: FormData, intent: string): Promise<SettingsR
 }
 
 export function Component() {
-  const { user, sessions, hasPassword, methods, linked, providers, mobile, phoneNumber, methodsNotice } =
-    useLoaderData<typeof loader>();
+  const {
+    user,
+    sessions,
+    hasPassword,
+    methods,
+    linked,
+    providers,
+    mobile,
+    phoneNumber,
+    methodsNotice,
+    consent,
+  } = useLoaderData<typeof loader>();
   // An account made with a mobile number has no real e-mail address (common/mobile-account.ts): nothing here
   // may send it to e-mail links or "Forgot your password?", which need one.
   const mobileAccount = isMobileAccountEmail(user.email);
@@ -197,6 +211,10 @@ export function Component() {
 
       <Section title="Where you're signed in" id="sessions">
         <SessionList sessions={sessions} />
+      </Section>
+
+      <Section title="Cart reminders and offers" id="reminders">
+        <MarketingConsentChoice consent={consent} noEmail={mobileAccount} />
       </Section>
 
       <Section title="Theme" id="theme">

@@ -1,5 +1,6 @@
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from "../../../common/orders.ts";
 import { cardClass } from "../../components/card.tsx";
+import { RemindMeChoice } from "./remind-me-choice.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
 import { WhatsAppUpdatesChoice } from "./whatsapp-updates-choice.tsx";
 
@@ -42,6 +43,11 @@ export function PaymentSection({
         )}
       </fieldset>
       <WhatsAppUpdatesChoice checked={checkout.whatsappUpdates} onChange={checkout.setWhatsappUpdates} />
+      <RemindMeChoice
+        checked={checkout.remindMe}
+        onChange={checkout.setRemindMe}
+        status={checkout.remindMeStatus}
+      />
     </section>
   );
 }

@@ -14,7 +14,11 @@ export type GuestCart = {
   items: { id: string; kind: "product" | "combo"; quantity: number }[];
   discountCode: string | null;
 };
-export type CheckoutData = CheckoutSummary & { guest: GuestCart | null };
+export type CheckoutData = CheckoutSummary & {
+  guest: GuestCart | null;
+  /** A signed-in shopper's standing yes to cart reminders; a guest's starts unticked. */
+  remindMe?: boolean;
+};
 
 type Navigate = (to: string, options: { replace: true }) => void;
 
@@ -146,7 +150,7 @@ const RECHECK_AFTER_MS = 600;
  */
 function useGuestSummary(
   loaded: CheckoutData,
-  typed: { email: string; mobile: string | null; address: AddressInput | null },
+  typed: { email: string; mobile: string | null; address: AddressInput | null; remindMe?: boolean },
 ): CheckoutData {
   const [answer, setAnswer] = useState<{ base: CheckoutData; key: string; summary: CheckoutSummary } | null>(
     null,
@@ -157,7 +161,10 @@ function useGuestSummary(
     ...(typed.mobile ? { mobile: typed.mobile } : {}),
     ...(typed.address ? { address: typed.address } : {}),
   };
-  const key = JSON.stringify(contact);
+  // The guest's tick goes with the e-mail it is for: the server records it as the guest's yes (decision 089).
+  const key = JSON.stringify(
+    email.success && typed.remindMe !== undefined ? { ...contact, remindMe: typed.remindMe } : contact,
+  );
   const { guest } = loaded;
   useEffect(() => {
     if (!guest || key === "{}") return;
@@ -203,6 +210,33 @@ function useOrderReadiness(summary: CheckoutData, choice: ReturnType<typeof useA
   return { deliveryAnswer, blocked, codReason, notServed, notServedMessage };
 }
 
+/**
+ * "Remind me about my cart": a signed-in shopper's answer is recorded as soon as it is ticked (a cart left
+ * at checkout is the one it is for); a guest's goes with the checkout's next check, with the e-mail.
+ */
+function useRemindMe(loaded: CheckoutData) {
+  const [remindMe, setChecked] = useState(loaded.remindMe ?? false);
+  const [touched, setTouched] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const setRemindMe = (consented: boolean) => {
+    setChecked(consented);
+    setTouched(true);
+    if (loaded.guest) {
+      setStatus(consented ? "We will remind you at the e-mail above." : null);
+      return;
+    }
+    setStatus("Saving…");
+    api("/marketing-consent", { method: "PUT", body: { consented, where: "checkout" } }).then(
+      () => setStatus(consented ? "Saved: we will remind you." : "Saved: no reminders or offers."),
+      (caught: unknown) => {
+        setChecked(!consented);
+        setStatus(isApiError(caught) ? caught.message : TRY_AGAIN);
+      },
+    );
+  };
+  return { remindMe, touched, setRemindMe, status };
+}
+
 /** The checkout's state and its one submit, for a guest or an account. */
 export function useCheckout(loaded: CheckoutData) {
   const navigate = useNavigate();
@@ -211,10 +245,12 @@ export function useCheckout(loaded: CheckoutData) {
   const guestEmail = useGuestEmail();
   // A guest's mobile as typed in the address form, once valid; the used address's own once there is one.
   const [typedMobile, setTypedMobile] = useState<string | null>(null);
+  const reminders = useRemindMe(loaded);
   const summary = useGuestSummary(loaded, {
     email: guestEmail.email,
     mobile: choice.guestAddress ? null : typedMobile,
     address: choice.guestAddress,
+    remindMe: reminders.touched ? reminders.remindMe : undefined,
   });
   const readiness = useOrderReadiness(summary, choice);
   const [chosenMethod, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
@@ -276,6 +312,9 @@ export function useCheckout(loaded: CheckoutData) {
     pricing,
     whatsappUpdates,
     setWhatsappUpdates,
+    remindMe: reminders.remindMe,
+    setRemindMe: reminders.setRemindMe,
+    remindMeStatus: reminders.status,
     placing,
     error,
     canPlace,

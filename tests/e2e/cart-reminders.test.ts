@@ -1,0 +1,275 @@
+import { desc, eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sweepLeftCarts } from "../../server/cart-reminders/left-carts.ts";
+import { marketingConsents, orders } from "../../server/db/schema.ts";
+import { createJobSignal } from "../../server/jobs/job-queue.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import {
+  type ColorScheme,
+  newContext,
+  type Shop,
+  type ShopDatabase,
+  screenshot,
+  sidewaysOverflow,
+  type Viewport,
+} from "../fixtures.ts";
+import { linkIn, mailsTo, waitForMail } from "../mail.ts";
+import { putInCart, setStock } from "../orders.ts";
+import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
+import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+
+/**
+ * Carts left behind (issue 44, docs/decisions/089), as the shopper and the owner meet them: the opt-in on the
+ * account page, the reminder mail, the cart brought back by its link in another browser (another device), the
+ * one-tap unsubscribe, the owner's settings and the dashboard's figures of the cart won back.
+ */
+let shop: Shop;
+let browser: Browser;
+let database: ShopDatabase;
+let owner: TestAccount;
+let asha: TestAccount;
+
+const HOUR = 3_600_000;
+/** The shop's sweep, run from here with the clock moved on (the shop's own job worker sends the mail). */
+const sweepAt = (hours: number) =>
+  sweepLeftCarts({ db: database.db, jobs: createJobSignal() }, new Date(Date.now() + hours * HOUR));
+
+startShopWithOwner((started) => {
+  ({ shop, browser, database, owner } = started);
+});
+
+beforeAll(async () => {
+  asha = await signUpViaHttp(shop.url, "asha.reminded@example.in");
+  await setStock(database.db, "coconut-oil", 50);
+  await setStock(database.db, "bath-powder", 50);
+});
+
+/** A page opened fresh in each width and scheme (the landing pages take the theme as they load). */
+async function shootEach(name: string, open: (page: Page) => Promise<void>) {
+  for (const viewport of ["phone", "desktop"] as Viewport[]) {
+    for (const colorScheme of ["light", "dark"] as ColorScheme[]) {
+      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const page = await context.newPage();
+      await open(page);
+      expect(await sidewaysOverflow(page), `${name} at ${viewport}`).toBeLessThanOrEqual(0);
+      await screenshot(page, `${name}-${viewport}-${colorScheme}`);
+      await context.close();
+    }
+  }
+}
+
+describe("a cart left behind", () => {
+  let restore = "";
+  let unsubscribe = "";
+
+  it("the owner turns on a 10% code for reminders, and is told what will happen", async () => {
+    for (const viewport of ["phone", "desktop"] as Viewport[]) {
+      const { page, close } = await openSignedInPage(browser, shop, owner, "/admin/settings", { viewport });
+      const form = page.getByRole("form", { name: "Cart reminders" });
+      await form.getByLabel("Code in the reminder (% off)").fill("10");
+      await form.getByLabel("Code valid for (days)").fill("2");
+      await form.getByRole("button", { name: "Save cart reminders" }).click();
+      await expect
+        .poll(() => form.getByRole("status").textContent())
+        .toBe(
+          "Saved. Shoppers who opted in get a reminder 1 hour after leaving their cart, with a 10% code valid 2 days.",
+        );
+      // A refusal names the field and saves nothing.
+      await form.getByLabel("Remind after (minutes)").fill("5");
+      await form.getByRole("button", { name: "Save cart reminders" }).click();
+      await expect.poll(() => form.getByText("Nothing was saved", { exact: false }).count()).toBe(1);
+      expect(await form.getByText("must be at least 15 minutes").count()).toBe(1);
+      await form.getByLabel("Remind after (minutes)").fill("60");
+      await form.getByRole("button", { name: "Save cart reminders" }).click();
+      await expect.poll(() => form.getByRole("status").textContent()).toContain("Saved.");
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await form.scrollIntoViewIfNeeded();
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.evaluate(
+          (dark) => document.documentElement.classList.toggle("dark", dark),
+          scheme === "dark",
+        );
+        await form.screenshot({
+          path: `test-results/screenshots/cart-reminder-settings-${viewport}-${scheme}.png`,
+        });
+      }
+      await close();
+    }
+  });
+
+  it("a shopper who opted in on the account page gets one reminder, whose link brings the cart back in another browser", async () => {
+    const { page, close } = await openSignedInPage(browser, shop, asha, "/settings", { viewport: "phone" });
+    const optIn = page.getByRole("checkbox", { name: /Remind me about a cart I leave behind/ });
+    expect(await optIn.isChecked()).toBe(false);
+    await optIn.check();
+    await expect
+      .poll(() => page.getByText("Saved: we will remind you about a cart you leave.").count())
+      .toBe(1);
+    await close();
+    const [yes] = await database.db
+      .select()
+      .from(marketingConsents)
+      .where(eq(marketingConsents.email, asha.email))
+      .orderBy(desc(marketingConsents.createdAt));
+    expect(yes).toMatchObject({ consented: true, source: "account", userId: asha.userId });
+
+    await putInCart(database.db, asha.userId, [
+      { itemId: "coconut-oil", quantity: 2 },
+      { itemId: "bath-powder", quantity: 1 },
+    ]);
+    expect(await sweepAt(0.5)).toBe(0);
+    expect(await sweepAt(2)).toBe(1);
+    const mail = await waitForMail(shop.dataDir, { to: asha.email, subject: /left something in your cart/ });
+    expect(mail.text).toMatch(/Coconut Oil: × 2/);
+    expect(mail.text).toMatch(/code BACK[0-9A-F]{8} for 10% off/);
+    restore = linkIn(mail, "/cart-back/");
+    unsubscribe = linkIn(mail, "/unsubscribe");
+    expect(mail.listUnsubscribe).toBe(`<${unsubscribe}>`);
+
+    // Another device: a browser that has never seen the shop, not signed in.
+    const phone = await newContext(browser, shop, { viewport: "phone" });
+    const landing = await phone.newPage();
+    await landing.goto(restore);
+    await expect
+      .poll(() => landing.getByRole("status").textContent())
+      .toBe("Everything you left is in your cart again, on this device.");
+    await landing.getByRole("link", { name: "Go to my cart" }).click();
+    await landing.waitForURL("**/cart");
+    await expect
+      .poll(() => landing.getByLabel("Quantity of Coconut Oil", { exact: true }).inputValue())
+      .toBe("2");
+    expect(await landing.getByLabel("Quantity of Bath Powder", { exact: true }).inputValue()).toBe("1");
+    // The code came with it, applied.
+    await expect.poll(() => landing.getByText(/BACK[0-9A-F]{8}/).count()).toBeGreaterThan(0);
+    await phone.close();
+
+    // Opened again, signed in as Asha: the saved cart keeps its lines, nothing doubled.
+    const signedIn = await newContext(browser, shop, { viewport: "desktop" });
+    await signInContext(signedIn, shop.url, asha);
+    const again = await signedIn.newPage();
+    await again.goto(restore);
+    await expect
+      .poll(() => again.getByRole("status").textContent())
+      .toBe("Everything you left is in your cart again.");
+    await again.getByRole("link", { name: "Go to my cart" }).click();
+    await expect
+      .poll(() => again.getByLabel("Quantity of Coconut Oil", { exact: true }).inputValue())
+      .toBe("2");
+    await signedIn.close();
+
+    await shootEach("cart-reminder-restore", async (page) => {
+      await page.goto(restore);
+      await page.getByRole("heading", { name: "Your cart is back" }).waitFor();
+    });
+  });
+
+  it("an order placed from the reminded cart is counted as won back on the owner's dashboard, with its revenue", async () => {
+    const addressId = await saveShopAddress(shop.url, asha);
+    const { order } = await callShopApi(shop.url, asha, "POST", "/orders", {
+      addressId,
+      paymentMethod: "cod",
+    });
+    const [placed] = await database.db
+      .select({ totalPaise: orders.totalPaise })
+      .from(orders)
+      .where(eq(orders.number, order.number));
+    const rupees = `₹${new Intl.NumberFormat("en-IN").format((placed?.totalPaise ?? 0) / 100)}`;
+
+    for (const viewport of ["phone", "desktop"] as Viewport[]) {
+      const { page, close } = await openSignedInPage(browser, shop, owner, "/admin", { viewport });
+      const panel = page.getByRole("region", { name: "Carts left behind" });
+      await panel.waitFor();
+      const figure = (label: string) =>
+        panel
+          .locator("dt")
+          .filter({ hasText: new RegExp(`^${label}$`) })
+          .locator("xpath=following-sibling::dd[1]");
+      expect(await figure("Carts left behind").textContent()).toBe("1");
+      expect(await figure("Reminded").textContent()).toBe("1");
+      expect(await figure("Won back").textContent()).toBe("1");
+      expect(await figure("Revenue won back").textContent()).toBe(rupees);
+      const csv = await page.evaluate(async () =>
+        (await fetch("/api/admin/cart-reminders/report.csv")).text(),
+      );
+      expect(csv.split("\r\n")[1]).toMatch(
+        new RegExp(`^\\d{4}-\\d{2}-\\d{2},1,1,1,1,${((placed?.totalPaise ?? 0) / 100).toFixed(2)}$`),
+      );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await panel.scrollIntoViewIfNeeded();
+      for (const scheme of ["light", "dark"] as const) {
+        await page.evaluate(
+          (dark) => document.documentElement.classList.toggle("dark", dark),
+          scheme === "dark",
+        );
+        await panel.screenshot({
+          path: `test-results/screenshots/cart-reminder-report-${viewport}-${scheme}.png`,
+        });
+      }
+      await close();
+    }
+  });
+
+  it("the unsubscribe link works in one tap, without signing in, and no further reminder goes", async () => {
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    await page.goto(unsubscribe);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("You are unsubscribed");
+    expect(await page.getByRole("status").textContent()).toContain(asha.email);
+    await context.close();
+    const [no] = await database.db
+      .select()
+      .from(marketingConsents)
+      .where(eq(marketingConsents.email, asha.email))
+      .orderBy(desc(marketingConsents.createdAt));
+    expect(no).toMatchObject({ consented: false, source: "unsubscribe_link" });
+
+    // A new cart, left past the delay: nothing is sent to an address that unsubscribed.
+    const before = (await mailsTo(shop.dataDir, asha.email)).length;
+    await putInCart(database.db, asha.userId, [{ itemId: "bath-powder", quantity: 4 }]);
+    await sweepAt(3);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await mailsTo(shop.dataDir, asha.email)).length).toBe(before);
+
+    await shootEach("cart-reminder-unsubscribed", async (shot) => {
+      await shot.goto(unsubscribe);
+      await shot.getByRole("heading", { name: "You are unsubscribed" }).waitFor();
+    });
+  });
+
+  it("a guest's checkout with a ticked opt-in is reminded, and its link fills a fresh browser's cart", async () => {
+    const guest = "guest.reminded@example.in";
+    const context = await newContext(browser, shop, { viewport: "desktop" });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.evaluate(() =>
+      localStorage.setItem(
+        "cart",
+        JSON.stringify({ items: [{ id: "coconut-oil", kind: "product", name: "Coconut Oil", quantity: 3 }] }),
+      ),
+    );
+    await page.goto("/checkout?as=guest");
+    await page.locator("#guest-email").fill(guest);
+    await page.getByRole("checkbox", { name: /Remind me about a cart I leave behind/ }).check();
+    await expect
+      .poll(
+        async () =>
+          (await database.db.select().from(marketingConsents).where(eq(marketingConsents.email, guest)))
+            .length,
+      )
+      .toBe(1);
+    await context.close();
+
+    await sweepAt(2);
+    const mail = await waitForMail(shop.dataDir, { to: guest, subject: /left something in your cart/ });
+    const fresh = await newContext(browser, shop, { viewport: "phone" });
+    const landing = await fresh.newPage();
+    await landing.goto(linkIn(mail, "/cart-back/"));
+    await landing.getByRole("link", { name: "Go to my cart" }).click();
+    await expect
+      .poll(() => landing.getByLabel("Quantity of Coconut Oil", { exact: true }).inputValue())
+      .toBe("3");
+    await fresh.close();
+  });
+});
