@@ -21,6 +21,9 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          // A worker runs file after file in one process, so the shop and Chromium of tests/shop-test.ts start
+          // once per worker, not once per file. A file started the old way still starts and stops its own.
+          isolate: false,
           globalSetup: ["tests/global-setup.ts", "tests/e2e/build-setup.ts"],
           maxWorkers: 2,
           testTimeout: 60_000,
