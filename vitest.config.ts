@@ -25,7 +25,6 @@ export default defineConfig({
           // once per worker, not once per file. A file started the old way still starts and stops its own.
           isolate: false,
           globalSetup: ["tests/global-setup.ts", "tests/e2e/build-setup.ts"],
-          setupFiles: ["tests/e2e/shared-setup.ts"],
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 60_000,

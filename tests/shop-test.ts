@@ -75,3 +75,11 @@ export function uniqueEmail(name: string): string {
 }
 
 export type { Shop };
+
+// The worker's shop and browser start in a beforeAll of the first file that imports this module (it is
+// evaluated while that file is collected, and kept for the worker's later files), so they start under the
+// hook's timeout rather than inside a test's own. Later files of the worker find both running; a file that
+// does not import this module starts nothing here.
+test.beforeAll(({ shop, browser }) => {
+  if (!shop.url || !browser.isConnected()) throw new Error("The worker's shop or browser did not start");
+});
