@@ -8,6 +8,9 @@ import { OWNER_EMAIL } from "./signed-in-page.ts";
 
 type ContextOptions = Parameters<typeof newContext>[2];
 
+/** How long the worker's shop may take to start: once per worker, on a machine other work shares. */
+const SHARED_SHOP_READY_MS = 150_000;
+
 /**
  * Browser tests on shared fixtures: one shop and one Chromium per test worker (the e2e project runs its
  * files without isolation, so a worker keeps them from one file to the next), and a fresh browser context
@@ -27,7 +30,9 @@ export const test = base
   // Vitest reads a fixture's dependencies from its first parameter, which must be an object pattern.
   // biome-ignore lint/correctness/noEmptyPattern: this fixture depends on no other
   .extend("shop", { scope: "worker" }, async ({}, { onCleanup }) => {
-    const shop = await startShop({ env: { ADMIN_EMAILS: OWNER_EMAIL } });
+    // Every later file of the worker depends on this one start, so it may take as long as a shared
+    // two-core machine needs (two workers start theirs at once), not the 45 s of a file's own shop.
+    const shop = await startShop({ env: { ADMIN_EMAILS: OWNER_EMAIL }, readyWithinMs: SHARED_SHOP_READY_MS });
     onCleanup(() => shop.stop());
     return shop;
   })
@@ -82,4 +87,4 @@ export type { Shop };
 // does not import this module starts nothing here.
 test.beforeAll(({ shop, browser }) => {
   if (!shop.url || !browser.isConnected()) throw new Error("The worker's shop or browser did not start");
-});
+}, SHARED_SHOP_READY_MS + 30_000);

@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import { screenshot } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
-import { it } from "../shop-test.ts";
+import { it, uniqueEmail } from "../shop-test.ts";
 
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.
@@ -11,7 +11,7 @@ describe("the guest cart survives signing up from checkout", () => {
     const page = await context.newPage();
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
-    const email = `confirm-${viewport}@example.in`;
+    const email = uniqueEmail(`confirm-${viewport}`);
 
     await page.goto("/product/face-glow-oil");
     await page.getByRole("button", { name: "Add to cart" }).click();

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { it } from "../shop-test.ts";
+import { it, uniqueEmail } from "../shop-test.ts";
 
 const header = (page: Page) => page.getByRole("banner");
 const inView = (page: Page, selector: string) =>
@@ -21,7 +21,7 @@ describe("the header of a signed-in shopper", () => {
     shop,
     openContext,
   }) => {
-    const account = await signUpViaHttp(shop.url, "kavya.raghunathan@example.in");
+    const account = await signUpViaHttp(shop.url, uniqueEmail("kavya.raghunathan"));
     // Signed out, a phone's header keeps the shop's name on one line: no space is kept for an account control.
     const signedOut = await openContext({ viewport: "phone" });
     const visitor = await signedOut.newPage();

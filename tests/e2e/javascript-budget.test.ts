@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { scrollThrough, VIEWPORTS, waitForApp } from "../fixtures.ts";
-import { it } from "../shop-test.ts";
+import { it, uniqueEmail } from "../shop-test.ts";
 
 // Everything a first visit to / downloads before the visitor does anything, gzipped at level 9 (so the
 // figure does not depend on the server's compression level). 1 kB = 1000 bytes.
@@ -62,7 +62,7 @@ describe("the JavaScript / loads", () => {
     shop,
     openContext,
   }) => {
-    const account = await signUpViaHttp(shop.url, "returning@example.in");
+    const account = await signUpViaHttp(shop.url, uniqueEmail("returning"));
     const added = await fetch(`${shop.url}/api/cart/items`, {
       method: "POST",
       headers: { Cookie: account.cookie, "Content-Type": "application/json", Origin: shop.url },

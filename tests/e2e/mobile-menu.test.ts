@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { it } from "../shop-test.ts";
+import { it, uniqueEmail } from "../shop-test.ts";
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
 const inView = (page: Page, selector: string) =>
@@ -17,7 +17,7 @@ describe("the mobile menu at 375 px", () => {
     shop,
     openContext,
   }) => {
-    const account = await signUpViaHttp(shop.url, "kavya.menu@example.in");
+    const account = await signUpViaHttp(shop.url, uniqueEmail("kavya.menu"));
     for (const colorScheme of ["light", "dark"] as const) {
       const context = await openContext({ viewport: "phone", colorScheme });
       await signInContext(context, shop.url, account);
