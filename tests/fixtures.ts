@@ -29,10 +29,11 @@ export type Shop = {
 /**
  * Starts the real server (server/main.ts, the built web app) on a free port with a throwaway
  * data directory. By default it gets a cloned test database; `embedded: true` makes it start
- * its own embedded PostgreSQL the way `npm start` does on a fresh machine.
+ * its own embedded PostgreSQL the way `npm start` does on a fresh machine. `readyWithinMs` (45 s by
+ * default) is how long it may take to answer /api/ready.
  */
 export async function startShop(
-  options: { embedded?: boolean; env?: Record<string, string> } = {},
+  options: { embedded?: boolean; env?: Record<string, string>; readyWithinMs?: number } = {},
 ): Promise<Shop> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), "shop-e2e-"));
@@ -58,7 +59,7 @@ export async function startShop(
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, child, () => output);
+  await waitForHealth(url, child, () => output, options.readyWithinMs ?? 45_000);
   // Test accounts are written into the shop's database when it is the cloned one the shop runs on.
   const forgetDatabase =
     database && !options.env?.DATABASE_URL && !options.env?.BETTER_AUTH_SECRET
@@ -79,8 +80,8 @@ export async function startShop(
   };
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 45_000;
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, withinMs: number) {
+  const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The shop exited with ${child.exitCode}:\n${output()}`);
     try {
@@ -91,7 +92,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill("SIGKILL");
-  throw new Error(`The shop did not become ready within 45 s:\n${output()}`);
+  throw new Error(`The shop did not become ready within ${withinMs / 1000} s:\n${output()}`);
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

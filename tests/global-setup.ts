@@ -15,11 +15,32 @@ declare module "vitest" {
   }
 }
 
+/** The run's PostgreSQL and template, shared by every project's global setup (they run in one process). */
+type TestPostgres = { serverUrl: string; projects: number; stop: () => Promise<void> };
+const RUN_POSTGRES = Symbol.for("shop-test-postgres");
+const run = globalThis as typeof globalThis & { [RUN_POSTGRES]?: Promise<TestPostgres> };
+
 /**
  * One PostgreSQL for the whole run (TEST_DATABASE_URL, or an embedded one in a temporary
- * directory) holding a migrated, seeded template that each test file clones in milliseconds.
+ * directory) holding a migrated, seeded template that each test file clones in milliseconds. The unit,
+ * e2e and production projects each name this setup; the first starts it, the others use it, and the last
+ * to finish stops it.
  */
 export default async function setup(project: TestProject) {
+  run[RUN_POSTGRES] ??= startTestPostgres();
+  const postgres = await run[RUN_POSTGRES];
+  postgres.projects += 1;
+  project.provide("testDatabaseServer", postgres.serverUrl);
+
+  return async () => {
+    postgres.projects -= 1;
+    if (postgres.projects > 0) return;
+    run[RUN_POSTGRES] = undefined;
+    await postgres.stop();
+  };
+}
+
+async function startTestPostgres(): Promise<TestPostgres> {
   const dataDir = process.env.TEST_DATABASE_URL
     ? undefined
     : await mkdtemp(path.join(tmpdir(), "shop-test-"));
@@ -37,10 +58,12 @@ export default async function setup(project: TestProject) {
   await seedCatalogue(template.db);
   await template.pool.end(); // a template cannot be cloned while anyone is connected to it
 
-  project.provide("testDatabaseServer", serverUrl);
-
-  return async () => {
-    await embedded?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  return {
+    serverUrl,
+    projects: 0,
+    async stop() {
+      await embedded?.stop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
   };
 }

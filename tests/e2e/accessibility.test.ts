@@ -1,7 +1,8 @@
 import axe from "axe-core";
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Shop, scrollThrough, startShopForFile, VIEWPORTS } from "../fixtures.ts";
+import type { BrowserContext } from "playwright-core";
+import { describe, expect } from "vitest";
+import { scrollThrough, VIEWPORTS } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 /** Every route of the specification's table, the blog, and the pages shown for unknown ids. */
 const PATHS = [
@@ -33,14 +34,10 @@ const PATHS = [
 
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
 
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
-
 describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
+  // One context for the theme's pages, as one visitor going from page to page.
   let context: BrowserContext;
-  beforeAll(async () => {
+  it.beforeAll(async ({ browser, shop }) => {
     context = await browser.newContext({
       baseURL: shop.url,
       viewport: VIEWPORTS.desktop,
@@ -49,7 +46,7 @@ describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colo
       bypassCSP: true, // the shop's CSP rightly refuses inline scripts, and axe is injected as one
     });
   });
-  afterAll(() => context?.close());
+  it.afterAll(() => context?.close());
 
   it.each(PATHS)("%s has no serious or critical axe violations", async (path) => {
     const page = await context.newPage();
@@ -63,7 +60,10 @@ describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colo
     ).resolves.toBe(colorScheme === "dark");
 
     await page.addScriptTag({ content: axe.source });
-    const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run());
+    // Every rule is run and every violation reported in full; what passed is not gathered node by node.
+    const results = await page.evaluate(() =>
+      (window as unknown as { axe: typeof axe }).axe.run({ resultTypes: ["violations"] }),
+    );
     const failing = results.violations
       .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ""))
       .map((violation) => ({

@@ -1,11 +1,6 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { it } from "../shop-test.ts";
 
 const START = new Date("2025-03-01T10:00:00+05:30");
 // The clock stands still from here on: only runFor() moves it, so every timer is exact.
@@ -22,8 +17,10 @@ const currentSlide = (page: Page) =>
   page.locator("[aria-roledescription=slide][data-active]").getAttribute("aria-label");
 
 describe("the promo banner", () => {
-  it("has a minimise button a thumb can hit at 375 px: at least 44 x 44 (issue 30)", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("has a minimise button a thumb can hit at 375 px: at least 44 x 44 (issue 30)", async ({
+    openContext,
+  }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/");
     const box = await page.getByRole("button", { name: "Minimise offer banner" }).boundingBox();
@@ -32,8 +29,10 @@ describe("the promo banner", () => {
     await context.close();
   });
 
-  it("puts every header and hero control in a thumb's reach at 375 px: 44 px tall, 44 wide but the slide dots", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("puts every header and hero control in a thumb's reach at 375 px: 44 px tall, 44 wide but the slide dots", async ({
+    openContext,
+  }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/");
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -63,8 +62,8 @@ describe("the promo banner", () => {
     await context.close();
   });
 
-  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async () => {
-    const context = await newContext(browser, shop);
+  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await openHome(page);
     const banner = page.getByRole("region", { name: "Offer" });
@@ -88,8 +87,8 @@ describe("the promo banner", () => {
     await context.close();
   });
 
-  it("expands at once on click, and cannot be dismissed for good", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("expands at once on click, and cannot be dismissed for good", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await openHome(page);
     const banner = page.getByRole("region", { name: "Offer" });
@@ -104,8 +103,8 @@ describe("the promo banner", () => {
 });
 
 describe("the hero", () => {
-  it("has 5 slides that rotate every 8000 ms", async () => {
-    const context = await newContext(browser, shop);
+  it("has 5 slides that rotate every 8000 ms", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await openHome(page);
     expect(await page.locator("[aria-roledescription=slide]").count()).toBe(5);
@@ -122,8 +121,12 @@ describe("the hero", () => {
     await context.close();
   });
 
-  it("pauses while hovered or focused, and when reduced motion is asked for", async () => {
-    const context = await newContext(browser, shop);
+  it("pauses while hovered or focused, and when reduced motion is asked for", async ({
+    shop,
+    browser,
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await openHome(page);
     const hero = page.getByRole("region", { name: "Highlights" });
@@ -162,8 +165,10 @@ describe("the hero", () => {
     await still.close();
   });
 
-  it("Shop Now scrolls to the featured products; Learn More opens the About dialog", async () => {
-    const context = await newContext(browser, shop, { colorScheme: "dark" });
+  it("Shop Now scrolls to the featured products; Learn More opens the About dialog", async ({
+    openContext,
+  }) => {
+    const context = await openContext({ colorScheme: "dark" });
     const page = await context.newPage();
     await openHome(page);
     const hero = page.getByRole("region", { name: "Highlights" });

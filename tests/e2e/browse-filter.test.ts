@@ -1,11 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { loadLazyImages, newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { loadLazyImages, screenshot } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 const grid = (page: Page) => page.locator("#featured");
 const cardNames = (page: Page) =>
@@ -13,8 +9,10 @@ const cardNames = (page: Page) =>
 const search = (page: Page) => new URL(page.url()).searchParams;
 
 describe("browsing and filtering the featured products", () => {
-  it("filters by category and subcategory, sorts, pages, and keeps it all in the URL", async () => {
-    const context = await newContext(browser, shop);
+  it("filters by category and subcategory, sorts, pages, and keeps it all in the URL", async ({
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     await grid(page).getByRole("heading", { name: "Featured products" }).waitFor();
@@ -96,8 +94,8 @@ describe("browsing and filtering the featured products", () => {
     await context.close();
   });
 
-  it("limits the price with the slider and the editable upper bound", async () => {
-    const context = await newContext(browser, shop);
+  it("limits the price with the slider and the editable upper bound", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/?page=2");
     await grid(page).getByRole("button", { name: "Filters" }).click();
@@ -123,8 +121,8 @@ describe("browsing and filtering the featured products", () => {
     await context.close();
   });
 
-  it("says so when nothing matches, and clearing brings everything back", async () => {
-    const context = await newContext(browser, shop);
+  it("says so when nothing matches, and clearing brings everything back", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/?category=nutrition&subcategory=Supplements&maxPrice=300");
     await grid(page).getByText("No products found", { exact: true }).waitFor();
@@ -136,8 +134,8 @@ describe("browsing and filtering the featured products", () => {
     await context.close();
   });
 
-  it("shows 4 per page below 768 px, with at most 5 page buttons", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("shows 4 per page below 768 px, with at most 5 page buttons", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/");
     await grid(page).getByText("Showing 1–4 of 21 products").waitFor();
@@ -165,8 +163,8 @@ describe("browsing and filtering the featured products", () => {
     await context.close();
   });
 
-  it("brings the product named by ?buy= into view on its page and highlights it", async () => {
-    const context = await newContext(browser, shop);
+  it("brings the product named by ?buy= into view on its page and highlights it", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/?buy=Sathu%20Maavu");
     await page.waitForURL((url) => url.searchParams.get("page") === "3" && !url.searchParams.has("buy"));
@@ -191,8 +189,8 @@ describe("browsing and filtering the featured products", () => {
     await context.close();
   });
 
-  it("reserves room for every image, so nothing shifts as they load", async () => {
-    const context = await newContext(browser, shop);
+  it("reserves room for every image, so nothing shifts as they load", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.addInitScript(() => {
       (window as unknown as { shifts: number }).shifts = 0;

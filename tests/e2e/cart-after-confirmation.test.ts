@@ -1,22 +1,17 @@
-import type { Browser } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
+import { describe, expect } from "vitest";
+import { screenshot } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import { it, uniqueEmail } from "../shop-test.ts";
 
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.
 describe("the guest cart survives signing up from checkout", () => {
-  it.each(["phone", "desktop"] as const)("at %s size", async (viewport) => {
-    const context = await newContext(browser, shop, { viewport });
+  it.for(["phone", "desktop"] as const)("at %s size", async (viewport, { shop, openContext }) => {
+    const context = await openContext({ viewport });
     const page = await context.newPage();
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
-    const email = `confirm-${viewport}@example.in`;
+    const email = uniqueEmail(`confirm-${viewport}`);
 
     await page.goto("/product/face-glow-oil");
     await page.getByRole("button", { name: "Add to cart" }).click();

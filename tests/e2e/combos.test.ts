@@ -1,22 +1,12 @@
-import type { Browser } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import {
-  loadLazyImages,
-  newContext,
-  type Shop,
-  screenshot,
-  scrollThrough,
-  startShopForFile,
-} from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import { describe, expect } from "vitest";
+import { loadLazyImages, screenshot, scrollThrough } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 describe("the combos and gifting section", () => {
-  it("shows the four bundles with their products, prices and savings, and opens each one", async () => {
-    const context = await newContext(browser, shop);
+  it("shows the four bundles with their products, prices and savings, and opens each one", async ({
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     await scrollThrough(page); // the section loads as it comes near
@@ -70,8 +60,8 @@ describe("the combos and gifting section", () => {
     await context.close();
   });
 
-  it("stacks the cards on a phone, in the dark too", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone", colorScheme: "dark" });
+  it("stacks the cards on a phone, in the dark too", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone", colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto("/#combos");
     const section = page.locator("#combos");

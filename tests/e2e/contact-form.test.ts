@@ -1,11 +1,6 @@
-import type { Browser, Page, Route } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page, Route } from "playwright-core";
+import { describe, expect } from "vitest";
+import { it } from "../shop-test.ts";
 
 async function fillForm(page: Page, email = "asha@example.in") {
   const form = page.getByRole("form", { name: "Contact us" });
@@ -18,8 +13,10 @@ async function fillForm(page: Page, email = "asha@example.in") {
 }
 
 describe("the contact form on the home page", () => {
-  it("sends the message, disabling the fields meanwhile, then thanks the visitor", async () => {
-    const context = await newContext(browser, shop);
+  it("sends the message, disabling the fields meanwhile, then thanks the visitor", async ({
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/#contact");
     const form = await fillForm(page);
@@ -57,8 +54,8 @@ describe("the contact form on the home page", () => {
     await context.close();
   });
 
-  it("requires every field and a real e-mail address before sending", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("requires every field and a real e-mail address before sending", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     let requests = 0;
     page.on("request", (request) => {
@@ -83,8 +80,8 @@ describe("the contact form on the home page", () => {
     await context.close();
   });
 
-  it("shows the server's first error, the general failure, or the network error", async () => {
-    const context = await newContext(browser, shop, { colorScheme: "dark" });
+  it("shows the server's first error, the general failure, or the network error", async ({ openContext }) => {
+    const context = await openContext({ colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto("/#contact");
     const form = await fillForm(page);

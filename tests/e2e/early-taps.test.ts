@@ -1,6 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { screenshot } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 import { appStarted, slowDown, slowPhonePage } from "../slow-phone.ts";
 
 /**
@@ -9,11 +10,6 @@ import { appStarted, slowDown, slowPhonePage } from "../slow-phone.ts";
  * out when the app starts. Each test taps as soon as the button is visible, and first checks that the tap
  * did come before the app (else it would prove nothing).
  */
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
 
 // Generous: on the slowed phone the app starts several seconds after the page, more on a busy machine.
 const SLOW = { timeout: 40_000 };
@@ -64,7 +60,10 @@ async function holdApp(page: Page) {
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
 describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 Mbit/s, 150 ms)", () => {
-  it("adds to the cart from a product page, with the quantity chosen by a tap on +", async () => {
+  it("adds to the cart from a product page, with the quantity chosen by a tap on +", async ({
+    shop,
+    browser,
+  }) => {
     const { context, page } = await slowPhonePage(browser, shop);
     const taps = await recordTaps(page);
     const releaseApp = await holdApp(page);
@@ -90,7 +89,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
-  it("checks delivery to a PIN typed and sent before the app", async () => {
+  it("checks delivery to a PIN typed and sent before the app", async ({ shop, browser }) => {
     const { context, page } = await slowPhonePage(browser, shop);
     const taps = await recordTaps(page);
     const releaseApp = await holdApp(page);
@@ -105,7 +104,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
-  it("adds a combo from its page", async () => {
+  it("adds a combo from its page", async ({ shop, browser }) => {
     const { context, page } = await slowPhonePage(browser, shop, { colorScheme: "dark" });
     const taps = await recordTaps(page);
     await page.goto("/combo/skincare-combo", { waitUntil: "commit" });
@@ -120,7 +119,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
-  it("switches the theme under the finger, and the app keeps it", async () => {
+  it("switches the theme under the finger, and the app keeps it", async ({ shop, browser }) => {
     const { context, page } = await slowPhonePage(browser, shop, { viewport: "desktop" });
     const taps = await recordTaps(page);
     const releaseApp = await holdApp(page);
@@ -143,7 +142,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
-  it("minimises the banner and moves the hero on", async () => {
+  it("minimises the banner and moves the hero on", async ({ shop, browser }) => {
     const { context, page } = await slowPhonePage(browser, shop);
     const taps = await recordTaps(page);
     const releaseApp = await holdApp(page);
@@ -161,7 +160,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
-  it("opens the menu and the search", async () => {
+  it("opens the menu and the search", async ({ shop, browser }) => {
     for (const [button, opened] of [
       ["Open menu", "dialog"],
       ["Search products", "dialog"],
@@ -176,7 +175,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     }
   });
 
-  it("stops showing a tap as taken when the app's code cannot be fetched", async () => {
+  it("stops showing a tap as taken when the app's code cannot be fetched", async ({ shop, browser }) => {
     const { context, page } = await slowPhonePage(browser, shop);
     await page.route("**/assets/index-*.js", (route) => route.abort());
     await page.goto("/product/badam-mix", { waitUntil: "commit" });
@@ -192,9 +191,9 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     await context.close();
   });
 
-  it("changes a quantity and applies a code in the cart as soon as they show", async () => {
+  it("changes a quantity and applies a code in the cart as soon as they show", async ({ openContext }) => {
     // The cart is drawn by the app itself (the server leaves it empty): its buttons answer once shown.
-    const context = await newContext(browser, shop, { viewport: "phone" });
+    const context = await openContext({ viewport: "phone" });
     const setup = await context.newPage();
     await setup.goto("/product/face-glow-oil");
     await setup.getByRole("button", { name: "Add to cart" }).click();

@@ -1,12 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { newContext, type Shop, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import { it, uniqueEmail } from "../shop-test.ts";
 
 const header = (page: Page) => page.getByRole("banner");
 const inView = (page: Page, selector: string) =>
@@ -22,10 +17,13 @@ const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe("the header of a signed-in shopper", () => {
-  it("shows the avatar with the e-mail's first letter at 375 and 1280 px, light and dark, with room for it", async () => {
-    const account = await signUpViaHttp(shop.url, "kavya.raghunathan@example.in");
+  it("shows the avatar with the e-mail's first letter at 375 and 1280 px, light and dark, with room for it", async ({
+    shop,
+    openContext,
+  }) => {
+    const account = await signUpViaHttp(shop.url, uniqueEmail("kavya.raghunathan"));
     // Signed out, a phone's header keeps the shop's name on one line: no space is kept for an account control.
-    const signedOut = await newContext(browser, shop, { viewport: "phone" });
+    const signedOut = await openContext({ viewport: "phone" });
     const visitor = await signedOut.newPage();
     await visitor.goto("/");
     await visitor.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -34,7 +32,7 @@ describe("the header of a signed-in shopper", () => {
     await signedOut.close();
     for (const viewport of ["phone", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await openContext({ viewport, colorScheme });
         await signInContext(context, shop.url, account);
         const page = await context.newPage();
         await page.goto("/");
@@ -68,8 +66,10 @@ describe("the header of a signed-in shopper", () => {
 });
 
 describe("the header on a desktop", () => {
-  it("lists each category's products in its menu, and closes on Escape or a click elsewhere", async () => {
-    const context = await newContext(browser, shop);
+  it("lists each category's products in its menu, and closes on Escape or a click elsewhere", async ({
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     const categories = header(page).getByRole("navigation", { name: "Shop by category" });
@@ -111,8 +111,8 @@ describe("the header on a desktop", () => {
     await context.close();
   });
 
-  it("says 'No products' for a menu with nothing in it", async () => {
-    const context = await newContext(browser, shop);
+  it("says 'No products' for a menu with nothing in it", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     // A catalogue in which no product is in the Combos & Gifting menu. The cart page is rendered in the
     // browser, whose catalogue request can be rewritten (public pages carry theirs in the server's HTML).
@@ -129,8 +129,8 @@ describe("the header on a desktop", () => {
     await context.close();
   });
 
-  it("About Us scrolls to the about section, from home and from another page", async () => {
-    const context = await newContext(browser, shop);
+  it("About Us scrolls to the about section, from home and from another page", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     await header(page).getByRole("button", { name: "About Us" }).click();
@@ -145,8 +145,8 @@ describe("the header on a desktop", () => {
     await context.close();
   });
 
-  it("has a Login button and a cart button whose badge counts the items", async () => {
-    const context = await newContext(browser, shop);
+  it("has a Login button and a cart button whose badge counts the items", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     const cart = header(page).getByRole("link", { name: /^Cart/ });
@@ -174,8 +174,8 @@ describe("the header on a desktop", () => {
     await context.close();
   });
 
-  it("can be used with the keyboard alone, with a visible focus ring", async () => {
-    const context = await newContext(browser, shop);
+  it("can be used with the keyboard alone, with a visible focus ring", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();

@@ -1,22 +1,10 @@
-import type { Browser } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import {
-  loadLazyImages,
-  newContext,
-  type Shop,
-  screenshot,
-  scrollThrough,
-  startShopForFile,
-} from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import { describe, expect } from "vitest";
+import { loadLazyImages, screenshot, scrollThrough } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 describe("the landing page's layout", () => {
-  it("has the spec's sections in the spec's order", async () => {
-    const context = await newContext(browser, shop);
+  it("has the spec's sections in the spec's order", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
@@ -57,10 +45,10 @@ describe("the landing page's layout", () => {
     await context.close();
   });
 
-  it("fits 375, 768 and 1280 px without sideways scrolling, in light and dark", async () => {
+  it("fits 375, 768 and 1280 px without sideways scrolling, in light and dark", async ({ openContext }) => {
     for (const viewport of ["phone", "tablet", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await openContext({ viewport, colorScheme });
         const page = await context.newPage();
         await page.goto("/");
         await page.getByRole("heading", { name: "Best sellers" }).waitFor();

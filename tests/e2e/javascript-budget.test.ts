@@ -1,24 +1,13 @@
 import { gzipSync } from "node:zlib";
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import {
-  newContext,
-  type Shop,
-  scrollThrough,
-  startShopForFile,
-  VIEWPORTS,
-  waitForApp,
-} from "../fixtures.ts";
+import { scrollThrough, VIEWPORTS, waitForApp } from "../fixtures.ts";
+import { it, uniqueEmail } from "../shop-test.ts";
 
 // Everything a first visit to / downloads before the visitor does anything, gzipped at level 9 (so the
 // figure does not depend on the server's compression level). 1 kB = 1000 bytes.
 const BUDGET_BYTES = 120_000;
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
 
 /** Records every script the page downloads from now on, as file name and gzip -9 size. */
 function recordScripts(page: Page) {
@@ -40,10 +29,10 @@ function recordScripts(page: Page) {
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 describe("the JavaScript / loads", () => {
-  it.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
+  it.for(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
     "stays within 120 kB of gzip on a first visit at the %s width",
-    async (viewport) => {
-      const context = await newContext(browser, shop, { viewport });
+    async (viewport, { openContext }) => {
+      const context = await openContext({ viewport });
       const page = await context.newPage();
       const scripts = recordScripts(page);
       await page.goto("/");
@@ -69,15 +58,18 @@ describe("the JavaScript / loads", () => {
     },
   );
 
-  it("reports what a returning shopper, signed in with a cart, loads on top", async () => {
-    const account = await signUpViaHttp(shop.url, "returning@example.in");
+  it("reports what a returning shopper, signed in with a cart, loads on top", async ({
+    shop,
+    openContext,
+  }) => {
+    const account = await signUpViaHttp(shop.url, uniqueEmail("returning"));
     const added = await fetch(`${shop.url}/api/cart/items`, {
       method: "POST",
       headers: { Cookie: account.cookie, "Content-Type": "application/json", Origin: shop.url },
       body: JSON.stringify({ id: "coconut-oil", kind: "product" }),
     });
     expect(added.status).toBe(200);
-    const context = await newContext(browser, shop);
+    const context = await openContext();
     await signInContext(context, shop.url, account);
     const page = await context.newPage();
     const scripts = recordScripts(page);

@@ -1,12 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { newContext, type Shop, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import { it, uniqueEmail } from "../shop-test.ts";
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
 const inView = (page: Page, selector: string) =>
@@ -18,10 +13,13 @@ const inView = (page: Page, selector: string) =>
   });
 
 describe("the mobile menu at 375 px", () => {
-  it("signed in, shows Contact Us whole: nothing is cut off by a scroller of its own (issue 30)", async () => {
-    const account = await signUpViaHttp(shop.url, "kavya.menu@example.in");
+  it("signed in, shows Contact Us whole: nothing is cut off by a scroller of its own (issue 30)", async ({
+    shop,
+    openContext,
+  }) => {
+    const account = await signUpViaHttp(shop.url, uniqueEmail("kavya.menu"));
     for (const colorScheme of ["light", "dark"] as const) {
-      const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
+      const context = await openContext({ viewport: "phone", colorScheme });
       await signInContext(context, shop.url, account);
       const page = await context.newPage();
       await page.goto("/");
@@ -61,9 +59,11 @@ describe("the mobile menu at 375 px", () => {
     }
   });
 
-  it("holds the category menus, About Us, Blog, Contact Us and Login; Contact Us scrolls to the form", async () => {
+  it("holds the category menus, About Us, Blog, Contact Us and Login; Contact Us scrolls to the form", async ({
+    openContext,
+  }) => {
     for (const colorScheme of ["light", "dark"] as const) {
-      const context = await newContext(browser, shop, { viewport: "phone", colorScheme });
+      const context = await openContext({ viewport: "phone", colorScheme });
       const page = await context.newPage();
       await page.goto("/");
       // The desktop menus are hidden; the menu button takes their place.
@@ -94,8 +94,8 @@ describe("the mobile menu at 375 px", () => {
     }
   });
 
-  it("closes with Escape, keeps focus inside while open, and follows links", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("closes with Escape, keeps focus inside while open, and follows links", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/product/bath-powder");
     const opener = page.getByRole("button", { name: "Open menu" });
@@ -125,8 +125,8 @@ describe("the mobile menu at 375 px", () => {
     await context.close();
   });
 
-  it("says 'No products available' for a menu with nothing in it", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("says 'No products available' for a menu with nothing in it", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     // The cart page is rendered in the browser, whose catalogue request can be rewritten (public pages
     // carry theirs in the server's HTML).

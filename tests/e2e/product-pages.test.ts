@@ -1,28 +1,18 @@
 import pg from "pg";
-import type { Browser, Page, Route } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import {
-  expectTitle,
-  newContext,
-  openPage,
-  type Shop,
-  screenshot,
-  startShopForFile,
-  VIEWPORTS,
-  waitForApp,
-} from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page, Route } from "playwright-core";
+import { describe, expect } from "vitest";
+import { expectTitle, openPage, screenshot, VIEWPORTS, waitForApp } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 const mainImage = (page: Page) => page.locator("main > article img").first();
 const description = (page: Page) =>
   page.locator('meta[name="description"]').evaluate((meta: HTMLMetaElement) => meta.content);
 
 describe("the product page", () => {
-  it("shows a product on sale: badge, SALE, prices, rating, benefits, stock and its title", async () => {
+  it("shows a product on sale: badge, SALE, prices, rating, benefits, stock and its title", async ({
+    shop,
+    browser,
+  }) => {
     const { page, close } = await openPage(browser, shop, "/product/badam-mix");
     const main = page.locator("main");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Badam Mix");
@@ -50,7 +40,10 @@ describe("the product page", () => {
     await close();
   });
 
-  it("shows no SALE tag and no struck-through price when there is no original price", async () => {
+  it("shows no SALE tag and no struck-through price when there is no original price", async ({
+    shop,
+    browser,
+  }) => {
     const { page, close } = await openPage(browser, shop, "/product/hair-wash-powder");
     const details = await page.locator("main > article").innerText();
     expect(details).toContain("₹675");
@@ -60,7 +53,7 @@ describe("the product page", () => {
     await close();
   });
 
-  it("switches the main image with the thumbnails, by mouse and by keyboard", async () => {
+  it("switches the main image with the thumbnails, by mouse and by keyboard", async ({ shop, browser }) => {
     const { page, close } = await openPage(browser, shop, "/product/face-glow-oil");
     const thumbnails = page
       .getByRole("group", { name: "Face Glow Oil: choose an image" })
@@ -101,14 +94,14 @@ describe("the product page", () => {
     await close();
   });
 
-  it("has no thumbnails for a product with a single image", async () => {
+  it("has no thumbnails for a product with a single image", async ({ shop, browser }) => {
     const { page, close } = await openPage(browser, shop, "/product/chilli-powder");
     await expect(mainImage(page).getAttribute("alt")).resolves.toBe("Chilli Powder");
     await expect(page.getByRole("button", { name: /Show image/ }).count()).resolves.toBe(0);
     await close();
   });
 
-  it("says when a product is out of stock and offers no Add to cart", async () => {
+  it("says when a product is out of stock and offers no Add to cart", async ({ shop, browser }) => {
     // The stock level comes from the server, which renders the page: the shelf is emptied in the database.
     const db = new pg.Client({ connectionString: shop.databaseUrl });
     await db.connect();
@@ -130,7 +123,7 @@ describe("the product page", () => {
     }
   });
 
-  it("keeps the quantity between 1 and 99", async () => {
+  it("keeps the quantity between 1 and 99", async ({ shop, browser }) => {
     const { page, close } = await openPage(browser, shop, "/product/coconut-oil");
     const quantity = page.getByLabel("Quantity", { exact: true });
     const decrease = page.getByRole("button", { name: "Decrease quantity" });
@@ -156,7 +149,10 @@ describe("the product page", () => {
     await close();
   });
 
-  it("suggests four related products, the same category first, each linking to its page", async () => {
+  it("suggests four related products, the same category first, each linking to its page", async ({
+    shop,
+    browser,
+  }) => {
     const { page, close } = await openPage(browser, shop, "/product/bath-powder");
     const related = page.getByRole("region", { name: "You may also like" });
     const links = related.getByRole("link");
@@ -179,7 +175,10 @@ describe("the product page", () => {
     await close();
   });
 
-  it("helps with an unknown product: suggestions, every category's products and a way back", async () => {
+  it("helps with an unknown product: suggestions, every category's products and a way back", async ({
+    shop,
+    browser,
+  }) => {
     const { page, close } = await openPage(browser, shop, "/product/hair-oil");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that product",
@@ -203,7 +202,10 @@ describe("the product page", () => {
 });
 
 describe("the combo page", () => {
-  it("shows the three products, the sale price, the original price, the savings and the gift note", async () => {
+  it("shows the three products, the sale price, the original price, the savings and the gift note", async ({
+    shop,
+    browser,
+  }) => {
     const { page, close } = await openPage(browser, shop, "/combo/skincare-combo");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Glow Skincare Combo");
     await expectTitle(page, "Glow Skincare Combo | Prakriti Naturals");
@@ -239,11 +241,11 @@ describe("the combo page", () => {
     await close();
   });
 
-  it.each([
+  it.for([
     ["haircare-combo", "₹1,299", "₹1,624", "₹325"],
     ["nutrition-combo", "₹949", "₹1,150", "₹201"],
     ["body-combo", "₹1,399", "₹1,649", "₹250"],
-  ])("shows %s at %s, was %s, saving %s", async (id, sale, original, savings) => {
+  ])("shows %s at %s, was %s, saving %s", async ([id, sale, original, savings], { shop, browser }) => {
     const { page, close } = await openPage(browser, shop, `/combo/${id}`);
     const details = (await page.locator("main > article").innerText()).replace(/\s+/g, " ");
     expect(details).toMatch(new RegExp(`Price: ${sale} was ${original}`));
@@ -251,7 +253,7 @@ describe("the combo page", () => {
     await close();
   });
 
-  it("lists the combos on offer for an unknown combo", async () => {
+  it("lists the combos on offer for an unknown combo", async ({ shop, browser }) => {
     const { page, close } = await openPage(browser, shop, "/combo/party-combo");
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
       "We couldn't find that combo",
@@ -268,10 +270,10 @@ describe("the combo page", () => {
 
 describe("product and combo pages on every screen", () => {
   // Images are held back until the page has rendered, so any space they failed to reserve would show as a shift.
-  it.each(["/product/hair-growth-oil", "/combo/body-combo"])(
+  it.for(["/product/hair-growth-oil", "/combo/body-combo"])(
     "%s does not shift when its images arrive",
-    async (path) => {
-      const context = await newContext(browser, shop, { viewport: "phone" });
+    async (path, { openContext }) => {
+      const context = await openContext({ viewport: "phone" });
       const page = await context.newPage();
       const held: Route[] = [];
       let released = false;
@@ -311,10 +313,10 @@ describe("product and combo pages on every screen", () => {
     },
   );
 
-  it("fits 375, 768 and 1280 px in light and dark, and gets screenshots", async () => {
+  it("fits 375, 768 and 1280 px in light and dark, and gets screenshots", async ({ openContext }) => {
     for (const viewport of ["phone", "tablet", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await openContext({ viewport, colorScheme });
         const page = await context.newPage();
         for (const path of ["/product/face-glow-oil", "/combo/skincare-combo"]) {
           await page.goto(path);

@@ -1,19 +1,17 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshotLightAndDark, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { screenshotLightAndDark } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 const options = (page: Page) =>
   page.getByRole("main").getByRole("listbox", { name: "Matching products" }).getByRole("option");
 
 /** Issue 41: "hair oil" found nothing; every typed word now counts, in any order, when the name's substring finds nothing. */
 describe("searching by words", () => {
-  it("finds Hair Growth Oil and Coconut Oil for 'hair oil', and answers the substring's queries as before", async () => {
-    const context = await newContext(browser, shop);
+  it("finds Hair Growth Oil and Coconut Oil for 'hair oil', and answers the substring's queries as before", async ({
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     await page.goto("/");
     const input = page.getByRole("main").getByRole("combobox", { name: "Search products" });
@@ -53,8 +51,8 @@ describe("searching by words", () => {
     await context.close();
   });
 
-  it("finds by words in the phone's search overlay", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("finds by words in the phone's search overlay", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();

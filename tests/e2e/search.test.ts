@@ -1,11 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { screenshot } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 const START = new Date("2025-03-01T10:00:00+05:30");
 // The clock stands still from here on: only runFor() moves it, so every timer is exact.
@@ -25,8 +21,10 @@ const options = (page: Page) =>
   page.getByRole("main").getByRole("listbox", { name: "Matching products" }).getByRole("option");
 
 describe("searching products", () => {
-  it("shows at most 8 matches, says how many there are, and says when there are none", async () => {
-    const context = await newContext(browser, shop);
+  it("shows at most 8 matches, says how many there are, and says when there are none", async ({
+    openContext,
+  }) => {
+    const context = await openContext();
     const page = await context.newPage();
     const input = await openHome(page);
 
@@ -52,8 +50,8 @@ describe("searching products", () => {
     await context.close();
   });
 
-  it("is driven from the keyboard: arrows move, Enter opens, Escape closes", async () => {
-    const context = await newContext(browser, shop);
+  it("is driven from the keyboard: arrows move, Enter opens, Escape closes", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     const input = await openHome(page);
     await input.fill("hair");
@@ -82,8 +80,8 @@ describe("searching products", () => {
     await context.close();
   });
 
-  it("opens on focus and closes 200 ms after the input loses focus", async () => {
-    const context = await newContext(browser, shop);
+  it("opens on focus and closes 200 ms after the input loses focus", async ({ openContext }) => {
+    const context = await openContext();
     const page = await context.newPage();
     const input = await openHome(page);
     await input.fill("mix");
@@ -106,8 +104,10 @@ describe("searching products", () => {
     await context.close();
   });
 
-  it("opens from the header's search button on a phone, where the inline bar is hidden", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("opens from the header's search button on a phone, where the inline bar is hidden", async ({
+    openContext,
+  }) => {
+    const context = await openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();

@@ -1,18 +1,13 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signInContext, signUpViaHttp, TEST_PASSWORD, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser } from "../fixtures.ts";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { signUpViaHttp, TEST_PASSWORD, type TestAccount } from "../accounts.ts";
+import { type Shop, screenshot } from "../fixtures.ts";
+import { it, uniqueEmail } from "../shop-test.ts";
 
-let shop: Shop;
-let browser: Browser;
 let shopper: TestAccount;
-
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
-  shopper = await signUpViaHttp(shop.url, "kavya@example.in");
+it.beforeAll(async ({ shop }) => {
+  shopper = await signUpViaHttp(shop.url, uniqueEmail("kavya"));
 });
-afterAll(() => stop?.());
 
 // As typed into the address bar: each is a way off the shop that an older filter let through.
 const HOSTILE = [
@@ -26,7 +21,7 @@ const HOSTILE = [
 ];
 
 /** The shop's home page is showing, settled: its heading, no "Loading page", still on this shop. */
-async function expectHomePage(page: Page) {
+async function expectHomePage(page: Page, shop: Shop) {
   await page.waitForURL(`${shop.url}/`, { timeout: 10_000 });
   await page.locator("main h1").first().waitFor({ timeout: 10_000 });
   await page.waitForLoadState("networkidle");
@@ -35,35 +30,27 @@ async function expectHomePage(page: Page) {
 }
 
 describe("a sign-in page given somewhere off the shop to go afterwards", () => {
-  it("sends a signed-in shopper to the home page instead", async () => {
-    const context = await newContext(browser, shop);
-    await signInContext(context, shop.url, shopper);
-    const page = await context.newPage();
+  it("sends a signed-in shopper to the home page instead", async ({ shop, signedIn }) => {
+    const page = await (await signedIn(shopper)).newPage();
     for (const target of HOSTILE) {
       await page.goto(`/login?redirectTo=${target}`);
-      await expectHomePage(page);
+      await expectHomePage(page, shop);
     }
     await screenshot(page, "sign-in-hostile-redirect");
-    await context.close();
   });
 
-  it("signs a shopper in and lands on the home page", async () => {
-    const context = await newContext(browser, shop);
-    const page = await context.newPage();
+  // Signing in is what is tested here: through the form.
+  it("signs a shopper in and lands on the home page", async ({ shop, page }) => {
     await page.goto("/login?redirectTo=/%09/evil.example");
     await page.getByLabel("E-mail", { exact: true }).fill(shopper.email);
     await page.getByLabel("Password").fill(TEST_PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expectHomePage(page);
-    await context.close();
+    await expectHomePage(page, shop);
   });
 
-  it("still goes on to a page of the shop", async () => {
-    const context = await newContext(browser, shop);
-    await signInContext(context, shop.url, shopper);
-    const page = await context.newPage();
+  it("still goes on to a page of the shop", async ({ shop, signedIn }) => {
+    const page = await (await signedIn(shopper)).newPage();
     await page.goto("/login?redirectTo=%2Fsettings");
     await page.waitForURL(`${shop.url}/settings`);
-    await context.close();
   });
 });

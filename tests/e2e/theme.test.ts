@@ -1,18 +1,14 @@
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
-import { newContext, type Shop, screenshot, startShopForFile } from "../fixtures.ts";
-
-let shop: Shop;
-let browser: Browser;
-
-startShopForFile((started) => ({ shop, browser } = started));
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
+import { screenshot } from "../fixtures.ts";
+import { it } from "../shop-test.ts";
 
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
 
 describe("light and dark themes", () => {
-  it("follows the system setting on a first visit", async () => {
+  it("follows the system setting on a first visit", async ({ openContext }) => {
     for (const colorScheme of ["dark", "light"] as const) {
-      const context = await newContext(browser, shop, { colorScheme });
+      const context = await openContext({ colorScheme });
       const page = await context.newPage();
       await page.goto("/");
       await page.getByRole("heading", { name: "Best sellers" }).waitFor();
@@ -22,8 +18,8 @@ describe("light and dark themes", () => {
     }
   });
 
-  it("toggles from the header and remembers the choice across reloads", async () => {
-    const context = await newContext(browser, shop, { colorScheme: "light" });
+  it("toggles from the header and remembers the choice across reloads", async ({ openContext }) => {
+    const context = await openContext({ colorScheme: "light" });
     const page = await context.newPage();
     await page.goto("/");
     const toggle = page.getByRole("banner").getByRole("button", { name: "Switch to dark theme" });
@@ -48,8 +44,10 @@ describe("light and dark themes", () => {
     await context.close();
   });
 
-  it("never flashes the wrong theme: the class is set before any of the app's scripts run", async () => {
-    const context = await newContext(browser, shop, { colorScheme: "light" });
+  it("never flashes the wrong theme: the class is set before any of the app's scripts run", async ({
+    openContext,
+  }) => {
+    const context = await openContext({ colorScheme: "light" });
     const page = await context.newPage();
     await page.goto("/");
     await page.evaluate(() => localStorage.setItem("theme", "dark"));
@@ -81,8 +79,8 @@ describe("light and dark themes", () => {
     await context.close();
   });
 
-  it("offers the toggle in the mobile menu", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone", colorScheme: "dark" });
+  it("offers the toggle in the mobile menu", async ({ openContext }) => {
+    const context = await openContext({ viewport: "phone", colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto("/");
     expect(await isDark(page)).toBe(true);

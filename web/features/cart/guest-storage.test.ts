@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { forgetMergeId, mergeIdForSavedCart, parseStoredCart } from "./guest-storage.ts";
 import { MERGE_ID_KEY } from "./storage-keys.ts";
 
@@ -45,13 +45,17 @@ describe("reading the guest cart the browser kept", () => {
 describe("the id a saved cart's merge is sent under", () => {
   const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   const stored = new Map<string, string>();
-  vi.stubGlobal("window", {
-    localStorage: {
-      getItem: (key: string) => stored.get(key) ?? null,
-      setItem: (key: string, value: string) => stored.set(key, value),
-      removeItem: (key: string) => stored.delete(key),
-    },
+  // Stubbed for these tests only: a unit worker runs later files in the same process (vitest.config.ts).
+  beforeAll(() => {
+    vi.stubGlobal("window", {
+      localStorage: {
+        getItem: (key: string) => stored.get(key) ?? null,
+        setItem: (key: string, value: string) => stored.set(key, value),
+        removeItem: (key: string) => stored.delete(key),
+      },
+    });
   });
+  afterAll(() => vi.unstubAllGlobals());
   afterEach(() => stored.clear());
 
   it("is kept until it is forgotten, so an unanswered merge goes out again under the same id", () => {

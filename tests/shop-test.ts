@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import type { BrowserContext, Page } from "playwright-core";
+import { test as base } from "vitest";
+import { createDb } from "../server/db/client.ts";
+import { signInContext, signUpViaHttp, type TestAccount } from "./accounts.ts";
+import { launchBrowser, newContext, type Shop, startShop } from "./fixtures.ts";
+import { OWNER_EMAIL } from "./signed-in-page.ts";
+
+type ContextOptions = Parameters<typeof newContext>[2];
+
+/** How long the worker's shop may take to start: once per worker, on a machine other work shares. */
+const SHARED_SHOP_READY_MS = 150_000;
+
+/**
+ * Browser tests on shared fixtures: one shop and one Chromium per test worker (the e2e project runs its
+ * files without isolation, so a worker keeps them from one file to the next), and a fresh browser context
+ * for every test, closed after it.
+ *
+ * - `shop`: the real server on its own cloned database, with ADMIN_EMAILS naming OWNER_EMAIL. Every file of
+ *   a worker sees what the files before it wrote: accounts have addresses of their own (`uniqueEmail`), and
+ *   a test that changes what every visitor sees (shop settings, banners, the catalogue) starts its own shop.
+ * - `browser`: Chromium, shared; `database`: a small pool on the shop's database; `owner`: the owner's
+ *   account, signed up once per worker.
+ * - `context` and `page`: a desktop, light context of the test's own and a page in it.
+ * - `openContext(options)`: more contexts (a phone, the dark theme, a second device), all closed after the test.
+ * - `signedIn(account, options)`: a context carrying the account's session cookie, for every test where
+ *   signing in is not what is tested.
+ */
+export const test = base
+  // Vitest reads a fixture's dependencies from its first parameter, which must be an object pattern.
+  // biome-ignore lint/correctness/noEmptyPattern: this fixture depends on no other
+  .extend("shop", { scope: "worker" }, async ({}, { onCleanup }) => {
+    // Every later file of the worker depends on this one start, so it may take as long as a shared
+    // two-core machine needs (two workers start theirs at once), not the 45 s of a file's own shop.
+    const shop = await startShop({ env: { ADMIN_EMAILS: OWNER_EMAIL }, readyWithinMs: SHARED_SHOP_READY_MS });
+    onCleanup(() => shop.stop());
+    return shop;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: this fixture depends on no other
+  .extend("browser", { scope: "worker" }, async ({}, { onCleanup }) => {
+    const browser = await launchBrowser();
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  .extend("database", { scope: "worker" }, async ({ shop }, { onCleanup }) => {
+    const database = createDb(shop.databaseUrl ?? "", { max: 2 });
+    onCleanup(() => database.pool.end());
+    return database;
+  })
+  .extend("owner", { scope: "worker" }, ({ shop }) => signUpViaHttp(shop.url, OWNER_EMAIL))
+  .extend("openContext", async ({ browser, shop }, { onCleanup }) => {
+    const contexts: BrowserContext[] = [];
+    onCleanup(async () => {
+      await Promise.all(contexts.map((context) => context.close().catch(() => undefined)));
+    });
+    return async (options: ContextOptions = {}) => {
+      const context = await newContext(browser, shop, options);
+      contexts.push(context);
+      return context;
+    };
+  })
+  .extend("signedIn", ({ openContext, shop }) => {
+    return async (account: TestAccount, options: ContextOptions = {}) => {
+      const context = await openContext(options);
+      await signInContext(context, shop.url, account);
+      return context;
+    };
+  })
+  .extend("context", ({ openContext }): Promise<BrowserContext> => openContext())
+  .extend("page", ({ context }): Promise<Page> => context.newPage());
+
+export const it = test;
+
+/**
+ * An address no other test of the worker's shop has used: files share a shop, and an address signs up once.
+ * `name` starts it, so a screenshot or a failure still says whose it is.
+ */
+export function uniqueEmail(name: string): string {
+  return `${name}.${randomBytes(3).toString("hex")}@example.in`;
+}
+
+export type { Shop };
+
+// The worker's shop and browser start in a beforeAll of the first file that imports this module (it is
+// evaluated while that file is collected, and kept for the worker's later files), so they start under the
+// hook's timeout rather than inside a test's own. Later files of the worker find both running; a file that
+// does not import this module starts nothing here.
+test.beforeAll(({ shop, browser }) => {
+  if (!shop.url || !browser.isConnected()) throw new Error("The worker's shop or browser did not start");
+}, SHARED_SHOP_READY_MS + 30_000);
