@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { findFreePort } from "../server/db/embedded.ts";
 import type { LoadPlan, LoadResult } from "./load.ts";
-import { startBenchShop } from "./support.ts";
+import { runLoad, startBenchShop } from "./support.ts";
 
 /**
  * What counting the funnel costs a shopper's page (docs/decisions/090): the same product reads by the same
@@ -25,23 +23,7 @@ function load(url: string, target: string, headers: Record<string, string>): Pro
     seconds: SECONDS,
     scenario: { kind: "get", path: target, headers },
   };
-  return new Promise<LoadResult>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(import.meta.dirname, "load.ts"), JSON.stringify(plan)],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve(JSON.parse(output.trim()) as LoadResult)
-        : reject(new Error(`load exited ${code}`)),
-    );
-  });
+  return runLoad(plan);
 }
 
 const median = (values: number[]) => {

@@ -10,7 +10,7 @@ import { findFreePort } from "../server/db/embedded.ts";
 import { signUpViaApp } from "../tests/accounts.ts";
 import { saveAddress } from "../tests/orders.ts";
 import type { Account, LoadPlan, LoadResult } from "./load.ts";
-import { startBenchShop } from "./support.ts";
+import { runLoad, startBenchShop } from "./support.ts";
 
 /**
  * The shop over real HTTP (its own node handler on 127.0.0.1) against a bare node:http server answering the
@@ -43,23 +43,7 @@ function load(url: string, scenario: LoadPlan["scenario"], options: Partial<Load
   // The in-process shop logs every order's e-mail; the table is what this run is for.
   const log = console.log;
   console.log = () => {};
-  return new Promise<LoadResult>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(import.meta.dirname, "load.ts"), JSON.stringify(plan)],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve(JSON.parse(output.trim()) as LoadResult)
-        : reject(new Error(`load exited ${code}`)),
-    );
-  }).finally(() => {
+  return runLoad(plan).finally(() => {
     console.log = log;
   });
 }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import { seedCatalogue } from "../server/db/seed/seed.ts";
 import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
 import { GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "../tests/database.ts";
+import type { LoadPlan, LoadResult } from "./load.ts";
 
 /**
  * A whole shop on an embedded PostgreSQL, called in-process through app.request(): a throwaway one, or the
@@ -79,4 +81,28 @@ export function report(title: string, baseline: Measurement, results: Measuremen
     const ratio = result.perSecond / baseline.perSecond;
     console.log(`  ${result.name}: ${result.perSecond.toFixed(0)}/s (${ratio.toFixed(2)} of baseline)`);
   }
+}
+
+/**
+ * Runs bench/load.ts with `plan` in a process of its own (its load generator must not share the shop's event loop)
+ * and answers what it measured.
+ */
+export function runLoad(plan: LoadPlan): Promise<LoadResult> {
+  return new Promise<LoadResult>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "load.ts"), JSON.stringify(plan)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(output.trim()) as LoadResult)
+        : reject(new Error(`load exited ${code}`)),
+    );
+  });
 }
