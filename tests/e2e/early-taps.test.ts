@@ -167,9 +167,12 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     ] as const) {
       const { context, page } = await slowPhonePage(browser, shop);
       const taps = await recordTaps(page);
+      // Held until the tap is recorded: on a fast moment the app could otherwise start before it.
+      const releaseApp = await holdApp(page);
       await page.goto("/", { waitUntil: "commit" });
       await page.getByRole("banner").getByRole("button", { name: button }).click(SLOW);
       expect(await taps()).toEqual([{ beforeApp: true, shownTaken: true }]);
+      releaseApp();
       await page.getByRole(opened).waitFor(SLOW);
       await context.close();
     }
