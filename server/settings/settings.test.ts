@@ -86,7 +86,7 @@ describe("the shop's settings", () => {
       [
         { brandColour: "#facc15" },
         "brandColour",
-        /White text on buttons .* 1\.\d\d:1; text needs at least 4\.5:1/,
+        /White text on buttons .* hard to read \(a contrast of 1\.\d\d:1, where text needs at least 4\.5:1\)/,
       ],
       [{ logo: "../etc/passwd" }, "logo", /uploaded image/],
       [{ logo: `uploads/${"0".repeat(32)}` }, "logo", /not an uploaded image/],
