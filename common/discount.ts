@@ -28,6 +28,8 @@ export type DiscountCode = {
   timesUsed: number;
   /** Uses one customer may make; 1 as the spec's codes, null for no limit. */
   usesPerCustomer: number | null;
+  /** The one shopper's e-mail a cart reminder's code is kept for (docs/decisions/089); absent or null: anyone's. */
+  reservedFor?: string | null;
 };
 
 /**

@@ -10,9 +10,9 @@ import {
 } from "../../common/discount.ts";
 import type { MergeCartRequest } from "../../common/schemas/cart.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
-import { cartItems, cartMerges, cartRequests, carts, discountCodes, users } from "../db/schema.ts";
+import { cartItems, cartMerges, cartRequests, carts } from "../db/schema.ts";
 import { findDiscountCode, findDiscountCodes, takeCustomerUse } from "../discounts/discounts.data.ts";
-import { guestCart, loadPricedCart, resolveLines } from "./priced-cart.ts";
+import { guestCart, loadPricedCart, mayUseReserved, resolveLines } from "./priced-cart.ts";
 
 /** The signed-in shopper's cart, priced from the catalogue as it is now (server/cart/priced-cart.ts). */
 export async function priceCart(db: DbOrTx, userId: string): Promise<PricedCart> {
@@ -201,7 +201,7 @@ export function applyCodeToCart(
 ): Promise<DiscountApplication> {
   return inTransaction(db, async (tx, abort) => {
     const code = await findDiscountCode(tx, normalizeCode(entered));
-    if (!code?.active || !(await mayApplyReserved(tx, userId, code.code))) {
+    if (!code?.active || !(await mayUseReserved(tx, { kind: "account", userId }, code.reservedFor ?? null))) {
       return abort({ ok: false, message: DISCOUNT_MESSAGES.invalid });
     }
     const unavailable = codeUnavailable(code, new Date());
@@ -254,16 +254,6 @@ export async function restoreCartLines(
         set: { quantity: sql`greatest(${cartItems.quantity}, excluded.quantity)`, updatedAt: sql`now()` },
       });
   });
-}
-
-/** A code kept for one shopper (docs/decisions/089) applies only to the account with that e-mail. */
-async function mayApplyReserved(tx: DbOrTx, userId: string, code: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ reservedFor: discountCodes.reservedFor, email: users.email })
-    .from(discountCodes)
-    .leftJoin(users, eq(users.id, userId))
-    .where(eq(discountCodes.code, code));
-  return !row?.reservedFor || row.email?.toLowerCase() === row.reservedFor;
 }
 
 /** Takes the code off the cart; its use stays recorded, so it cannot be applied again. */

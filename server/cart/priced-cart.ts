@@ -422,7 +422,7 @@ export async function loadDiscountFor(
  * with that e-mail, or a guest ordering with it. A guest who has not typed an e-mail yet is not refused: the
  * order cannot be placed without one, and is priced again with it.
  */
-async function mayUseReserved(db: DbOrTx, buyer: Buyer, reservedFor: string | null): Promise<boolean> {
+export async function mayUseReserved(db: DbOrTx, buyer: Buyer, reservedFor: string | null): Promise<boolean> {
   if (reservedFor === null) return true;
   if (buyer.kind === "guest") return !buyer.email || buyer.email.toLowerCase() === reservedFor;
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, buyer.userId));

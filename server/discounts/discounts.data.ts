@@ -15,6 +15,7 @@ const codeColumns = {
   maxUses: discountCodes.maxUses,
   timesUsed: discountCodes.timesUsed,
   usesPerCustomer: discountCodes.usesPerCustomer,
+  reservedFor: discountCodes.reservedFor,
 };
 
 /** A code as stored (active or not); codes are stored upper-cased, so pass a normalised one. */
