@@ -86,7 +86,7 @@ import {
   reviewFieldsSchema,
   writeReviewSchema,
 } from "../common/schemas/reviews.ts";
-import { updateShopSettingsSchema } from "../common/schemas/settings.ts";
+import { guestDeliverySmsSchema, updateShopSettingsSchema } from "../common/schemas/settings.ts";
 import {
   bookSchema,
   bulkSchema,
@@ -305,6 +305,8 @@ const SHOP: Record<string, Schemas> = {
   "PUT /api/admin/settings": { body: updateShopSettingsSchema },
   "GET /api/admin/settings/hero-slides": {},
   "PUT /api/admin/settings/hero-slides": { body: updateHeroSlidesSchema },
+  "GET /api/admin/settings/guest-delivery-sms": {},
+  "PUT /api/admin/settings/guest-delivery-sms": { body: guestDeliverySmsSchema },
   "GET /api/admin/pages": {},
   "POST /api/admin/pages": { body: createPostSchema },
   "POST /api/admin/pages/preview": { body: previewSchema },

@@ -52,3 +52,9 @@ export const updateShopSettingsSchema = z
 
 export type UpdateShopSettings = z.input<typeof updateShopSettingsSchema>;
 export type ShopSettingsInput = z.output<typeof updateShopSettingsSchema>;
+
+/** The owner's switch for texting guests their parcel's news (Settings; docs/decisions/093). */
+export const guestDeliverySmsSchema = z
+  .object({ on: z.boolean({ error: "on must be true or false." }) })
+  .strict();
+export type GuestDeliverySms = z.infer<typeof guestDeliverySmsSchema>;

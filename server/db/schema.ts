@@ -1031,6 +1031,11 @@ export const shopSettings = pgTable(
     defaultItemLengthCm: integer("default_item_length_cm"),
     defaultItemBreadthCm: integer("default_item_breadth_cm"),
     defaultItemHeightCm: integer("default_item_height_cm"),
+    /**
+     * The owner's choice to text guests their parcel's news (shipped, out for delivery, delivered, not
+     * delivered) besides the mail: each SMS is a cost to her, so it starts off (docs/decisions/079).
+     */
+    guestDeliverySms: boolean("guest_delivery_sms").notNull().default(false),
     updatedBy: text("updated_by"),
     ...timestamps,
   },

@@ -24,7 +24,12 @@ import {
 } from "../messaging/whatsapp-messages.ts";
 import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "../orders/order-change-notice.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB } from "../orders/order-mail.ts";
-import { deliverOrderLinkSms, ORDER_LINK_SMS_JOB } from "../orders/order-sms.ts";
+import {
+  deliverGuestDeliverySms,
+  deliverOrderLinkSms,
+  GUEST_DELIVERY_SMS_JOB,
+  ORDER_LINK_SMS_JOB,
+} from "../orders/order-sms.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
 import { REFUND_UNAPPLIED_JOB, refundUnappliedPayment } from "../payments/take-payment.ts";
 import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
@@ -48,6 +53,8 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
         payload,
       ),
     [ORDER_LINK_SMS_JOB]: async (payload) => deliverOrderLinkSms(await named(), String(payload.orderId)),
+    [GUEST_DELIVERY_SMS_JOB]: async (payload) =>
+      deliverGuestDeliverySms(await named(), String(payload.orderId), payload.kind as OrderMailKind),
     [ORDER_MAIL_JOB]: async (payload) => {
       await deliverOrderMail(deps, String(payload.orderId), payload.kind as OrderMailKind);
     },

@@ -21,7 +21,7 @@ import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { orderWithPayment, type PaidOrder, SOLD_OUT_BEFORE_PAYMENT } from "../payments/ledger.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
-import { deliverOrderSms } from "./order-sms.ts";
+import { deliverOrderSms, enqueueGuestDeliverySms } from "./order-sms.ts";
 
 /**
  * `link`: a guest asked "Find my order" for the link to the order's page again. `returned`: staff marked the
@@ -52,6 +52,8 @@ export async function enqueueOrderMail(tx: Tx, orderId: string, kind: OrderMailK
   await enqueueJob(tx, orderMailJob(orderId, kind));
   // The same news on WhatsApp to a shopper who asked for it at checkout; e-mail and SMS remain regardless.
   await enqueueWhatsApp(tx, orderId, kind);
+  // A guest's parcel news by SMS too, where the owner chose to pay for it.
+  await enqueueGuestDeliverySms(tx, orderId, kind);
 }
 
 /** The mail job enqueueOrderMail queues, for a caller that queues it with others in one statement. */

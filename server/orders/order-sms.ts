@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
 import { trackingUrl } from "../../common/couriers.ts";
 import { type OrderMailKind, STATUS_LABELS } from "../../common/order-lifecycle.ts";
-import { orders } from "../db/schema.ts";
+import type { Tx } from "../db/client.ts";
+import { orders, shopSettings } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
+import { enqueueJobs } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
 import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 import type { SmsNotice } from "../sms/sms-sender.ts";
@@ -81,6 +83,46 @@ export async function deliverOrderLinkSms(deps: Deps, orderId: string) {
   const [order] = await deps.db.select(orderWithPayment).from(orders).where(eq(orders.id, orderId));
   if (!order?.guestEmail) return; // added to an account since: its page is in My Orders, not behind a link
   await deliverOrderSms(deps, order, order.shipPhone, "link", guestOrderLink(deps.env, order));
+}
+
+export const GUEST_DELIVERY_SMS_JOB = "guest-delivery-sms";
+
+/** The parcel's news a guest may be texted, when the owner chose to (the placed and cancelled notices stay mail). */
+const DELIVERY_NEWS = new Set<OrderMailKind>(["shipped", "out_for_delivery", "delivered", "undelivered"]);
+
+/** Whether this order's news of this kind goes to its delivery phone by SMS, as things stand now. */
+async function textsGuestNews(db: Deps["db"] | Tx, orderId: string, kind: OrderMailKind) {
+  if (!DELIVERY_NEWS.has(kind)) return false;
+  const [found] = await db
+    .select({
+      chosen: shopSettings.guestDeliverySms,
+      guestEmail: orders.guestEmail,
+      whatsappUpdates: orders.whatsappUpdates,
+    })
+    .from(orders)
+    .innerJoin(shopSettings, eq(shopSettings.id, 1))
+    .where(eq(orders.id, orderId));
+  // An order added to an account is told by that account's mail; a guest who chose WhatsApp gets the news
+  // there, so the owner does not pay twice for it.
+  return Boolean(found?.chosen && found.guestEmail && !found.whatsappUpdates);
+}
+
+/**
+ * Queues the SMS of a guest's parcel news beside its mail, in the transaction of the change it tells about,
+ * when the owner has chosen to text guests (Settings, "Guests' parcel news by SMS"). Its own job, so a mail
+ * retried after a mail server's failure never sends the SMS twice.
+ */
+export async function enqueueGuestDeliverySms(tx: Tx, orderId: string, kind: OrderMailKind) {
+  if (!(await textsGuestNews(tx, orderId, kind))) return;
+  await enqueueJobs(tx, [{ kind: GUEST_DELIVERY_SMS_JOB, payload: { orderId, kind } }]);
+}
+
+/** The queued guest SMS, sent unless the owner has turned it off or the order has joined an account since. */
+export async function deliverGuestDeliverySms(deps: Deps, orderId: string, kind: OrderMailKind) {
+  if (!(await textsGuestNews(deps.db, orderId, kind))) return;
+  const [order] = await deps.db.select(orderWithPayment).from(orders).where(eq(orders.id, orderId));
+  if (!order) return;
+  await deliverOrderSms(deps, order, order.shipPhone, kind, guestOrderLink(deps.env, order));
 }
 
 /** Sends the notice to the number (an account's verified one, or a guest order's); one the provider cannot carry is logged. */

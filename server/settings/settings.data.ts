@@ -139,3 +139,35 @@ const auditView = (settings: ShopSettings) => ({
   logo: settings.logo?.key ?? null,
   ...settings.shipping,
 });
+
+/** Whether guests are texted their parcel's news (server/orders/order-sms.ts). */
+export async function readGuestDeliverySms(db: Pick<Db, "select">): Promise<boolean> {
+  const [row] = await db
+    .select({ on: shopSettings.guestDeliverySms })
+    .from(shopSettings)
+    .where(eq(shopSettings.id, 1));
+  if (!row) throw missingRow();
+  return row.on;
+}
+
+/** Saves the owner's choice to text guests their parcel's news, with its audit entry. */
+export async function saveGuestDeliverySms(db: Db, on: boolean, actor: AuditActor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ on: shopSettings.guestDeliverySms })
+      .from(shopSettings)
+      .where(eq(shopSettings.id, 1))
+      .for("update");
+    if (!before) throw missingRow();
+    await tx.update(shopSettings).set({ guestDeliverySms: on }).where(eq(shopSettings.id, 1));
+    await recordAudit(tx, {
+      actor,
+      entityType: "settings",
+      entityId: "guest-delivery-sms",
+      action: "update",
+      before: { on: before.on },
+      after: { on },
+    });
+    return on;
+  });
+}

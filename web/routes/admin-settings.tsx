@@ -6,12 +6,13 @@ import { brandPalette, checkBrandColour, TEXT_CONTRAST_AA } from "../../common/c
 import type { FunnelSettings } from "../../common/funnel.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../common/money.ts";
 import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
-import type { ShopSettings } from "../../common/schemas/settings.ts";
+import type { GuestDeliverySms, ShopSettings } from "../../common/schemas/settings.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, FieldError, Input, useFieldWiring } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
 import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
+import { GuestDeliverySmsSwitch } from "../features/admin/guest-delivery-sms-switch.tsx";
 import { HeroSlidesEditor } from "../features/admin/hero-slides-editor.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
@@ -25,13 +26,14 @@ import { useFormSave } from "../lib/use-form-save.ts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireOwnerUser(request);
-  const [settings, { slides }, funnel, reminders] = await Promise.all([
+  const [settings, { slides }, funnel, reminders, guestSms] = await Promise.all([
     api<ShopSettings>("/admin/settings"),
     api<{ slides: HeroSlide[] }>("/admin/settings/hero-slides"),
     api<FunnelSettings>("/admin/analytics/funnel/settings"),
     api<CartReminderSettings>("/admin/cart-reminders/settings"),
+    api<GuestDeliverySms>("/admin/settings/guest-delivery-sms"),
   ]);
-  return { settings, slides, funnel, reminders };
+  return { settings, slides, funnel, reminders, guestSms };
 }
 
 export const ErrorBoundary = OwnerOnlyError;
@@ -72,11 +74,12 @@ const draftOf = (settings: ShopSettings): Draft => ({
 });
 
 export function Component() {
-  const { settings, slides, funnel, reminders } = useLoaderData<typeof loader>();
+  const { settings, slides, funnel, reminders, guestSms } = useLoaderData<typeof loader>();
   return (
     <UnsavedSections>
       <ShopSettingsForm settings={settings} />
       <HeroSlidesEditor slides={slides} />
+      <GuestDeliverySmsSwitch on={guestSms.on} />
       <FunnelCountingSwitch counting={funnel.counting} />
       <CartReminderSettingsForm settings={reminders} />
     </UnsavedSections>

@@ -1,0 +1,1 @@
+ALTER TABLE "shop_settings" ADD COLUMN "guest_delivery_sms" boolean DEFAULT false NOT NULL;
