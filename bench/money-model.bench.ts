@@ -1,4 +1,4 @@
-import { jobHandlers } from "../server/jobs/job-handlers.ts";
+import { jobHandlers } from "../server/job-handlers.ts";
 import { startJobWorker } from "../server/jobs/job-queue.ts";
 import { startFakeRazorpay } from "../tests/fake-razorpay.ts";
 import { startFakeShiprocket } from "../tests/fake-shiprocket.ts";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { plainText, textProblem } from "../common/schemas/text.ts";
 import type { Env } from "./env.ts";
 import { httpError } from "./errors.ts";
-import { PRODUCT_IMAGE_UPLOAD_PATH } from "./products/admin-products.routes.ts";
+import { PRODUCT_IMAGE_UPLOAD_PATH } from "./products/product-images.ts";
 
 /** Razorpay's server-to-server notices: a limit of their own, and verified by signature rather than origin. */
 export const RAZORPAY_WEBHOOK_PATH = "/api/payments/razorpay/webhook";

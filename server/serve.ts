@@ -9,7 +9,7 @@ import { createDb } from "./db/client.ts";
 import { loadPinDirectory } from "./delivery/pin-directory.ts";
 import { createDeps } from "./deps.ts";
 import type { Env } from "./env.ts";
-import { jobHandlers } from "./jobs/job-handlers.ts";
+import { jobHandlers } from "./job-handlers.ts";
 import { startJobWorker } from "./jobs/job-queue.ts";
 import { createLifecycle } from "./lifecycle.ts";
 import { log, serializeError } from "./log.ts";

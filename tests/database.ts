@@ -8,7 +8,7 @@ import { createApp } from "../server/app.ts";
 import { createDb, type Db } from "../server/db/client.ts";
 import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
-import { jobHandlers } from "../server/jobs/job-handlers.ts";
+import { jobHandlers } from "../server/job-handlers.ts";
 import { startJobWorker } from "../server/jobs/job-queue.ts";
 import { seedShopDetails } from "../server/shop/shop.data.ts";
 import { TEMPLATE_DATABASE, withDatabase } from "./database-url.ts";

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AuditEntityType, AuditListQuery, AuditPage } from "../../common/schemas/audit.ts";
-import { cursorAt, keysetOrder, keysetPage, keysetWhere } from "../admin/keyset.ts";
 import type { Db } from "../db/client.ts";
+import { cursorAt, keysetOrder, keysetPage, keysetWhere } from "../db/keyset.ts";
 import { auditLog } from "../db/schema.ts";
 
 const AUDIT_KEYS = { at: auditLog.createdAt, id: auditLog.id };

@@ -6,7 +6,6 @@ import { log, serializeError } from "../log.ts";
 import type { Mail, Mailer } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
 import { sealSecret, unsealSecret } from "../secrets.ts";
-import { withOwnersShopName } from "../settings/settings.data.ts";
 import {
   confirmEmailMail,
   existingAccountMail,
@@ -99,7 +98,10 @@ export function composeAccountMail(env: Env, mail: AccountMail, signature: MailS
   return { to: mail.to, ...content };
 }
 
-/** The job worker's side: opens the link, composes the mail and sends it, unless its link expired meanwhile. */
+/**
+ * The job worker's side: opens the link, composes the mail and sends it, unless its link expired meanwhile.
+ * `deps.env` carries the owner's shop name as it stands now (the job worker reads it before each message).
+ */
 export async function deliverAccountMail(
   deps: { db: Db; env: Env; mailer: Mailer; secret: string },
   payload: Record<string, unknown>,
@@ -116,6 +118,5 @@ export async function deliverAccountMail(
       ? { template, to }
       : { template, to, url: unsealSecret(deps.secret, SEAL_PURPOSE, sealedUrl ?? "") }
   ) satisfies AccountMail;
-  const env = await withOwnersShopName(deps.db, deps.env);
-  await deps.mailer.send(composeAccountMail(env, mail, await readMailSignature(deps.db, env)));
+  await deps.mailer.send(composeAccountMail(deps.env, mail, await readMailSignature(deps.db, deps.env)));
 }

@@ -12,7 +12,7 @@ import {
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { jobs, leftCarts, marketingConsents } from "../db/schema.ts";
-import { jobHandlers } from "../jobs/job-handlers.ts";
+import { jobHandlers } from "../job-handlers.ts";
 import { startJobWorker } from "../jobs/job-queue.ts";
 import { CART_REMINDER_JOB, sendCartReminder, sweepLeftCarts } from "./left-carts.ts";
 

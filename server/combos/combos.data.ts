@@ -2,7 +2,8 @@ import { asc, eq } from "drizzle-orm";
 import { type Combo, imageFor, type Product } from "../../common/catalogue.ts";
 import type { Db } from "../db/client.ts";
 import { combos } from "../db/schema.ts";
-import { listProducts } from "../products/products.data.ts";
+import type { Deps } from "../deps.ts";
+import { cachedProducts, listProducts } from "../products/products.data.ts";
 
 /** The combos on offer; `catalogue` is the active products, when the caller already holds them. */
 export async function listCombos(db: Db, catalogue?: Product[]): Promise<Combo[]> {
@@ -28,4 +29,9 @@ export async function listCombos(db: Db, catalogue?: Product[]): Promise<Combo[]
       inStock: row.stock > 0 && members.length === row.productSlugs.length,
     };
   });
+}
+
+/** The combos on offer, worked out once per catalogue version (decision 026). */
+export function cachedCombos(deps: Pick<Deps, "db" | "catalogue">) {
+  return deps.catalogue.remember("combos", async () => listCombos(deps.db, await cachedProducts(deps)));
 }

@@ -4,14 +4,8 @@ import { slugSchema } from "../../common/schemas/catalogue.ts";
 import { sendCached, toCachedJson } from "../catalogue/cached-json.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { cachedProducts } from "../products/products.routes.ts";
 import { validate } from "../validate.ts";
-import { listCombos } from "./combos.data.ts";
-
-/** The combos on offer, worked out once per catalogue version (decision 026). */
-export function cachedCombos(deps: Pick<Deps, "db" | "catalogue">) {
-  return deps.catalogue.remember("combos", async () => listCombos(deps.db, await cachedProducts(deps)));
-}
+import { cachedCombos } from "./combos.data.ts";
 
 export function comboRoutes(deps: Deps) {
   const { catalogue } = deps;

@@ -5,9 +5,9 @@ import {
   CONTACT_MESSAGES_PER_HOUR,
   type ContactMessage,
 } from "../../common/contact.ts";
-import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
+import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../db/keyset.ts";
 import { contactMessages, contactReplies } from "../db/schema.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 

@@ -13,6 +13,10 @@ import type {
   StockList,
 } from "../../common/orders.ts";
 import type { AdminOrderQuery } from "../../common/schemas/orders.ts";
+import { type AuditActor, recordAudit } from "../audit/audit.ts";
+import { cashOf } from "../cod/cod.data.ts";
+import { csvRow } from "../csv.ts";
+import type { Db } from "../db/client.ts";
 import {
   cappedTotal,
   countUpTo,
@@ -21,11 +25,7 @@ import {
   keysetOrder,
   keysetPage,
   keysetWhere,
-} from "../admin/keyset.ts";
-import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import { cashOf } from "../cod/cod.data.ts";
-import { csvRow } from "../csv.ts";
-import type { Db } from "../db/client.ts";
+} from "../db/keyset.ts";
 import {
   combos,
   orderDayDeltas,

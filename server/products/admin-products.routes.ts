@@ -16,8 +16,6 @@ import { validate } from "../validate.ts";
 import { createProduct, getAdminProduct, listAdminProducts, updateProduct } from "./admin-products.data.ts";
 import { imageTooLarge, storeProductImage } from "./product-images.ts";
 
-/** Where photos are uploaded: the one API path with a body limit above the shop's usual one. */
-export const PRODUCT_IMAGE_UPLOAD_PATH = "/api/admin/product-images";
 /** A 10 MB photo in base64 (four characters per three bytes) with room for the JSON around it. */
 export const PRODUCT_IMAGE_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 1024;
 

@@ -11,6 +11,9 @@ import { httpError, notFound, tooManyRequests } from "../errors.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 
+/** Where photos are uploaded: the one API path with a body limit above the shop's usual one. */
+export const PRODUCT_IMAGE_UPLOAD_PATH = "/api/admin/product-images";
+
 /** The formats a photo may come in, as sharp reads them from the bytes (never the name or a header). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 /**

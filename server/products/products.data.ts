@@ -3,6 +3,7 @@ import { type Badge, imageFor, type Menu, type Product } from "../../common/cata
 import { combineRatings } from "../../common/reviews.ts";
 import type { Db } from "../db/client.ts";
 import { products, reviews } from "../db/schema.ts";
+import type { Deps } from "../deps.ts";
 
 type ProductRow = typeof products.$inferSelect;
 export type ApprovedReviews = { count: number; ratingSum: number };
@@ -74,4 +75,9 @@ export function listProducts(db: Db): Promise<Product[]> {
 export async function getProduct(db: Db, slug: string): Promise<Product | undefined> {
   const [product] = await selectProducts(db, slug);
   return product;
+}
+
+/** The active catalogue, read from the database once per catalogue version (decision 026). */
+export function cachedProducts({ db, catalogue }: Pick<Deps, "db" | "catalogue">) {
+  return catalogue.remember("products", () => listProducts(db));
 }

@@ -8,12 +8,7 @@ import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
 import { findMovedProduct } from "./admin-products.data.ts";
-import { listProducts } from "./products.data.ts";
-
-/** The active catalogue, read from the database once per catalogue version (decision 026). */
-export function cachedProducts({ db, catalogue }: Pick<Deps, "db" | "catalogue">) {
-  return catalogue.remember("products", () => listProducts(db));
-}
+import { cachedProducts } from "./products.data.ts";
 
 export function productRoutes(deps: Deps) {
   const { catalogue } = deps;

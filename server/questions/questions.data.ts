@@ -6,9 +6,9 @@ import type {
   MyQuestion,
   PublicQuestion,
 } from "../../common/questions.ts";
-import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
+import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../db/keyset.ts";
 import { products, questions, users } from "../db/schema.ts";
 import { takeAccountAllowance } from "../throttles/account-throttle.ts";
 

@@ -11,9 +11,9 @@ import type {
   ReviewSummary,
 } from "../../common/reviews.ts";
 import { REVIEW_PAGE_SIZE } from "../../common/reviews.ts";
-import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../admin/keyset.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import { type Db, isUniqueViolation } from "../db/client.ts";
+import { countRowsUpTo, type KeysetRequest, keysetQuery } from "../db/keyset.ts";
 import { combos, orderLines, orders, products, reviews, users } from "../db/schema.ts";
 import { getProduct } from "../products/products.data.ts";
 import { queueAccountAction, takeAccountAllowance } from "../throttles/account-throttle.ts";

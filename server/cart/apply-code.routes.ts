@@ -7,11 +7,11 @@ import {
 } from "../../common/discount.ts";
 import { applyDiscountSchema } from "../../common/schemas/cart.ts";
 import { currentUser, requireUser } from "../auth/session.ts";
-import { applyCodeToCart, priceCart, priceEntries, removeCodeFromCart } from "../cart/cart.data.ts";
 import type { Deps } from "../deps.ts";
+import { findDiscountCode } from "../discounts/discounts.data.ts";
 import { httpError } from "../errors.ts";
 import { optionalIdempotencyKey, validate } from "../validate.ts";
-import { findDiscountCode } from "./discounts.data.ts";
+import { applyCodeToCart, priceCart, priceEntries, removeCodeFromCart } from "./cart.data.ts";
 
 /** The spec's refusals keep its exact words; the status and code say which one it was. */
 function refuse({ message, usedUp }: { message: string; usedUp?: true }) {

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
-import { cachedCombos } from "../combos/combos.routes.ts";
-import type { Deps } from "../deps.ts";
-import { cachedProducts } from "../products/products.routes.ts";
-import { sendCached, toCachedJson } from "./cached-json.ts";
+import { sendCached, toCachedJson } from "./catalogue/cached-json.ts";
+import { cachedCombos } from "./combos/combos.data.ts";
+import type { Deps } from "./deps.ts";
+import { cachedProducts } from "./products/products.data.ts";
 
 /**
  * The whole catalogue every page shares (the header's search, related products, the not-found suggestions):

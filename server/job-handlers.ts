@@ -1,42 +1,42 @@
 import { and, eq, lt } from "drizzle-orm";
-import type { OrderMailKind } from "../../common/order-lifecycle.ts";
-import { ROLL_UP_FUNNEL_JOB, rollUpFunnel } from "../analytics/funnel.ts";
-import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "../auth/account-mail.ts";
+import type { OrderMailKind } from "../common/order-lifecycle.ts";
+import { ROLL_UP_FUNNEL_JOB, rollUpFunnel } from "./analytics/funnel.ts";
+import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "./auth/account-mail.ts";
 import {
   CART_REMINDER_JOB,
   CART_REMINDER_SWEEP_JOB,
   sendCartReminder,
   sweepLeftCarts,
-} from "../cart-reminders/left-carts.ts";
+} from "./cart-reminders/left-carts.ts";
 import {
   COD_CONFIRM_REQUEST_JOB,
   deliverConfirmRequest,
   LAPSE_UNCONFIRMED_JOB,
   lapseUnconfirmedOrders,
-} from "../cod/confirmation.ts";
-import { jobs } from "../db/schema.ts";
-import type { Deps } from "../deps.ts";
-import { log } from "../log.ts";
+} from "./cod/confirmation.ts";
+import { jobs } from "./db/schema.ts";
+import type { Deps } from "./deps.ts";
+import type { JobHandler } from "./jobs/job-queue.ts";
+import { log } from "./log.ts";
 import {
   deliverWhatsApp,
   WHATSAPP_MESSAGE_JOB,
   type WhatsAppMessageKind,
-} from "../messaging/whatsapp-messages.ts";
-import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "../orders/order-change-notice.ts";
-import { deliverOrderMail, ORDER_MAIL_JOB } from "../orders/order-mail.ts";
+} from "./messaging/whatsapp-messages.ts";
+import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "./orders/order-change-notice.ts";
+import { deliverOrderMail, ORDER_MAIL_JOB } from "./orders/order-mail.ts";
 import {
   deliverGuestDeliverySms,
   deliverOrderLinkSms,
   GUEST_DELIVERY_SMS_JOB,
   ORDER_LINK_SMS_JOB,
-} from "../orders/order-sms.ts";
-import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "../orders/order-status.ts";
-import { REFUND_UNAPPLIED_JOB, refundUnappliedPayment } from "../payments/take-payment.ts";
-import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "../products/product-images.ts";
-import { withOwnersShopName } from "../settings/settings.data.ts";
-import { POLL_SHIPMENTS_JOB, pollQuietShipments } from "../shipping/shipments.ts";
-import { deliverSignInCode, SIGN_IN_CODE_JOB } from "../sms/sign-in-code-job.ts";
-import type { JobHandler } from "./job-queue.ts";
+} from "./orders/order-sms.ts";
+import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "./orders/order-status.ts";
+import { REFUND_UNAPPLIED_JOB, refundUnappliedPayment } from "./payments/take-payment.ts";
+import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "./products/product-images.ts";
+import { withOwnersShopName } from "./settings/settings.data.ts";
+import { POLL_SHIPMENTS_JOB, pollQuietShipments } from "./shipping/shipments.ts";
+import { deliverSignInCode, SIGN_IN_CODE_JOB } from "./sms/sign-in-code-job.ts";
 
 /** Finished jobs are kept this long (to look into a complaint about a mail), then deleted. */
 const KEEP_DONE_JOBS_DAYS = 7;
@@ -47,9 +47,9 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
   // an SMS from a name the shopper does not know reads as a scam.
   const named = async (): Promise<Deps> => ({ ...deps, env: await withOwnersShopName(deps.db, deps.env) });
   return {
-    [ACCOUNT_MAIL_JOB]: (payload) =>
+    [ACCOUNT_MAIL_JOB]: async (payload) =>
       deliverAccountMail(
-        { db: deps.db, env: deps.env, mailer: deps.mailer, secret: deps.authSecret },
+        { db: deps.db, env: (await named()).env, mailer: deps.mailer, secret: deps.authSecret },
         payload,
       ),
     [ORDER_LINK_SMS_JOB]: async (payload) => deliverOrderLinkSms(await named(), String(payload.orderId)),

@@ -7,7 +7,7 @@ import {
   type ListCursors,
   type ListTotal,
 } from "../../common/lists.ts";
-import type { Db } from "../db/client.ts";
+import type { Db } from "./client.ts";
 
 /**
  * Keyset paging for every long admin list (and the customer's orders): newest first by (created_at, id),
