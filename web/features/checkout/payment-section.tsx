@@ -1,5 +1,6 @@
 import { PAYMENT_METHOD_LABELS, type PaymentMethod } from "../../../common/orders.ts";
 import { cardClass } from "../../components/card.tsx";
+import { ChoiceCard } from "../../components/choice-card.tsx";
 import { RemindMeChoice } from "./remind-me-choice.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
 import { WhatsAppUpdatesChoice } from "./whatsapp-updates-choice.tsx";
@@ -69,25 +70,17 @@ function PaymentChoice({
   offer?: string | null;
 }) {
   return (
-    <label
-      className={`flex gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40 ${
-        disabled ? "cursor-not-allowed opacity-60" : "cursor-pointer"
-      }`}
+    <ChoiceCard
+      name="payment"
+      value={value}
+      checked={checked}
+      disabled={disabled}
+      onChange={() => onChange(value)}
+      className="text-sm"
     >
-      <input
-        type="radio"
-        name="payment"
-        value={value}
-        checked={checked}
-        disabled={disabled}
-        onChange={() => onChange(value)}
-        className="mt-1 accent-brand-700"
-      />
-      <span className="text-sm">
-        <span className="block font-medium">{PAYMENT_METHOD_LABELS[value]}</span>
-        {description}
-        {offer && <span className="mt-1 block font-medium text-brand-700 dark:text-brand-100">{offer}</span>}
-      </span>
-    </label>
+      <span className="block font-medium">{PAYMENT_METHOD_LABELS[value]}</span>
+      {description}
+      {offer && <span className="mt-1 block font-medium text-brand-700 dark:text-brand-100">{offer}</span>}
+    </ChoiceCard>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { formatMobile } from "../../../common/india.ts";
 import { Button } from "../../components/button.tsx";
+import { ChoiceCard } from "../../components/choice-card.tsx";
 import { AddressForm } from "../orders/address-form.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
 
@@ -25,31 +26,25 @@ export function SavedAddresses({
             {summary.addresses.map((address) => {
               const problem = summary.delivery[address.id]?.problem;
               return (
-                <label
+                <ChoiceCard
                   key={address.id}
-                  className="flex cursor-pointer gap-3 rounded-md border border-stone-200 p-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40"
+                  name="address"
+                  value={address.id}
+                  checked={addressId === address.id}
+                  onChange={() => setAddressId(address.id)}
+                  className="text-sm"
                 >
-                  <input
-                    type="radio"
-                    name="address"
-                    value={address.id}
-                    checked={addressId === address.id}
-                    onChange={() => setAddressId(address.id)}
-                    className="mt-1 accent-brand-700"
-                  />
-                  <span className="text-sm">
-                    <span className="block font-medium">{address.name}</span>
-                    {[address.line1, address.line2].filter(Boolean).join(", ")}
-                    <br />
-                    {address.city}, {address.state} {address.pin}
-                    <br />
-                    Mobile {formatMobile(address.phone)}
-                    {addressId === address.id && !addingAddress && !problem && answer}
-                    {problem && (
-                      <span className="mt-1 block font-medium text-red-700 dark:text-red-400">{problem}</span>
-                    )}
-                  </span>
-                </label>
+                  <span className="block font-medium">{address.name}</span>
+                  {[address.line1, address.line2].filter(Boolean).join(", ")}
+                  <br />
+                  {address.city}, {address.state} {address.pin}
+                  <br />
+                  Mobile {formatMobile(address.phone)}
+                  {addressId === address.id && !addingAddress && !problem && answer}
+                  {problem && (
+                    <span className="mt-1 block font-medium text-red-700 dark:text-red-400">{problem}</span>
+                  )}
+                </ChoiceCard>
               );
             })}
           </div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { THEME_STORAGE_KEY as KEY } from "../../../common/theme-script.ts";
+import { ChoiceCard } from "../../components/choice-card.tsx";
 
 export type ThemeChoice = "light" | "dark" | "system";
 
@@ -47,26 +48,19 @@ export function ThemePreference() {
       <legend className="sr-only">Theme</legend>
       <div className="grid gap-3 sm:grid-cols-3">
         {OPTIONS.map((option) => (
-          <label
+          <ChoiceCard
             key={option.value}
-            className="flex cursor-pointer items-start gap-3 rounded-lg border border-stone-300 p-3 has-checked:border-brand-600 has-checked:bg-brand-50 has-focus-visible:outline-3 has-focus-visible:outline-amber-500 dark:border-stone-600 dark:has-checked:border-brand-100 dark:has-checked:bg-brand-900"
+            name="theme"
+            value={option.value}
+            checked={choice === option.value}
+            onChange={() => {
+              setChoice(option.value);
+              applyThemeChoice(option.value);
+            }}
           >
-            <input
-              type="radio"
-              name="theme"
-              value={option.value}
-              checked={choice === option.value}
-              onChange={() => {
-                setChoice(option.value);
-                applyThemeChoice(option.value);
-              }}
-              className="mt-1 accent-brand-700 focus:outline-none"
-            />
-            <span>
-              <span className="block font-medium">{option.label}</span>
-              <span className="block text-sm text-stone-600 dark:text-stone-300">{option.hint}</span>
-            </span>
-          </label>
+            <span className="block font-medium">{option.label}</span>
+            <span className="block text-sm text-stone-600 dark:text-stone-300">{option.hint}</span>
+          </ChoiceCard>
         ))}
       </div>
     </fieldset>

@@ -6,6 +6,7 @@ import type { CourierChoice, Parcel, ShipmentView } from "../../../common/shippi
 import { WEIGHTS_PAGE } from "../../../common/weights.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
+import { ChoiceCard } from "../../components/choice-card.tsx";
 import { Dialog } from "../../components/dialog.tsx";
 import { Field, Input } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
@@ -292,36 +293,32 @@ function BookDialog({
           <ul className="mt-2 space-y-2">
             {shown.couriers.map((courier) => (
               <li key={courier.courierId}>
-                <label className="flex cursor-pointer items-start gap-3 rounded-md border border-stone-200 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-stone-700 dark:has-[:checked]:bg-brand-900/40">
-                  <input
-                    type="radio"
-                    name="courier"
-                    value={courier.courierId}
-                    checked={chosen === courier.courierId}
-                    onChange={() => setPicked(courier.courierId)}
-                    className="mt-1"
-                  />
-                  <span className="flex-1">
-                    <span className="flex flex-wrap items-center gap-2 font-medium">
-                      {courier.name}
-                      {courier.cheapest && (
-                        <span className="rounded bg-brand-100 px-1.5 py-0.5 text-xs text-brand-800 dark:bg-brand-800 dark:text-brand-50">
-                          Cheapest
-                        </span>
-                      )}
-                      {courier.fastest && (
-                        <span className="rounded bg-sky-100 px-1.5 py-0.5 text-xs text-sky-900 dark:bg-sky-900 dark:text-sky-50">
-                          Fastest
-                        </span>
-                      )}
-                    </span>
-                    <span className="block text-stone-700 dark:text-stone-300">
-                      {formatRupees(courier.ratePaise)}
-                      {courier.estimatedDays ? ` · ${courier.estimatedDays} days` : ""}
-                      {courier.etd ? ` (by ${courier.etd})` : ""}
-                    </span>
+                <ChoiceCard
+                  name="courier"
+                  value={String(courier.courierId)}
+                  checked={chosen === courier.courierId}
+                  onChange={() => setPicked(courier.courierId)}
+                  className="text-sm"
+                >
+                  <span className="flex flex-wrap items-center gap-2 font-medium">
+                    {courier.name}
+                    {courier.cheapest && (
+                      <span className="rounded bg-brand-100 px-1.5 py-0.5 text-xs text-brand-800 dark:bg-brand-800 dark:text-brand-50">
+                        Cheapest
+                      </span>
+                    )}
+                    {courier.fastest && (
+                      <span className="rounded bg-sky-100 px-1.5 py-0.5 text-xs text-sky-900 dark:bg-sky-900 dark:text-sky-50">
+                        Fastest
+                      </span>
+                    )}
                   </span>
-                </label>
+                  <span className="block text-stone-700 dark:text-stone-300">
+                    {formatRupees(courier.ratePaise)}
+                    {courier.estimatedDays ? ` · ${courier.estimatedDays} days` : ""}
+                    {courier.etd ? ` (by ${courier.etd})` : ""}
+                  </span>
+                </ChoiceCard>
               </li>
             ))}
           </ul>
