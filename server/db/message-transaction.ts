@@ -1,9 +1,9 @@
-import { type Column, getTableColumns, is, Param, Placeholder, SQL, sql, type Table } from "drizzle-orm";
+import { is, Param, Placeholder, SQL, sql } from "drizzle-orm";
 import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import pgUtils from "pg/lib/utils.js";
-import type { Db, Tx } from "./client.ts";
+import type { Db, DbOrTx, Tx } from "./client.ts";
 
 type Built = { sql: string; params: unknown[] };
 
@@ -141,6 +141,21 @@ async function attempt<T>(db: Db, use: (connection: HeldConnection) => Promise<T
     // A connection that failed other than by PostgreSQL refusing a statement is not given to anyone else.
     client.release(broken);
   }
+}
+
+/**
+ * The statements in one message on `db`: a transaction's own connection (inside drizzle's transaction or a
+ * message transaction), or one the pool hands out for it, as a HeldConnection's read. Their results in order.
+ */
+export async function sendOn(db: DbOrTx, statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+  if (statements.length === 0) return [];
+  const { client } = db._.session as unknown as { client: pg.Pool | pg.PoolClient };
+  if (!("release" in client)) return onConnection(db as Db, (connection) => connection.read(statements));
+  const { dialect } = db._.session as unknown as { dialect: PgDialect };
+  return sendMessage(
+    client,
+    statements.map((statement) => readyOf(dialect, statement)),
+  );
 }
 
 /** PostgreSQL refusing a prepared statement whose result columns a migration has changed since it was parsed. */
@@ -417,21 +432,3 @@ const RAW_DATES = {
   getTypeParser: (id: number, format?: "text" | "binary") =>
     RAW_DATE_TYPES.has(id) ? (value: string) => value : pg.types.getTypeParser(id, format),
 } as pg.CustomTypesConfig;
-
-/** A row a statement returned (`returning *`), as drizzle's select of the whole table would give it. */
-export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  return selectedRow(getTableColumns(table), raw) as T["$inferSelect"];
-}
-
-/** A row of a select of these columns (by their names in the table), as drizzle's select would give it. */
-export function selectedRow<C extends Record<string, Column>>(
-  columns: C,
-  raw: Record<string, unknown>,
-): { [K in keyof C]: C[K]["_"]["data"] } {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(columns)) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as { [K in keyof C]: C[K]["_"]["data"] };
-}
