@@ -29,30 +29,6 @@ export type MessageTransaction = {
   commitWith(statements: readonly Statement[]): Promise<pg.QueryResult[]>;
 };
 
-/**
- * Runs `work` in a transaction begun by the message that carries `first` (their results are handed to it).
- * Whatever `work` has not committed through commitWith when it returns or throws is rolled back.
- *
- * For a path that must cost few round trips (placing an order, docs/decisions/069): each round trip costs
- * this process a drizzle build, a socket write and a parse, and PostgreSQL a wake-up, so BEGIN and COMMIT
- * ride with statements instead of costing one each, as drizzle's own transaction makes them. A message is
- * sent in the extended protocol with one Sync at its end, and a statement built by fromTemplate is a named
- * prepared statement, parsed once per connection, so PostgreSQL neither parses nor plans it again
- * (docs/decisions/069, sixth pass).
- *
- * A prepared statement's result columns are fixed when it is parsed: after a migration changes one of them
- * (ALTER TABLE ... TYPE), PostgreSQL refuses to run it ("cached plan must not change result type"). The
- * transaction is then rolled back whole, its connection dropped with its prepared statements, and `work` run
- * once more from the start on another connection, which parses them afresh.
- */
-export function inMessageTransaction<T>(
-  db: Db,
-  first: readonly Statement[],
-  work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
-): Promise<T> {
-  return onConnection(db, (connection) => connection.transaction(first, work));
-}
-
 /** One pool connection held for a few messages: reads outside a transaction, then maybe one. */
 export type HeldConnection = {
   /**
@@ -60,7 +36,22 @@ export type HeldConnection = {
    * close, so reads that may be all a request needs cost one round trip (they take no row locks).
    */
   read(statements: readonly Statement[]): Promise<pg.QueryResult[]>;
-  /** inMessageTransaction on this connection. */
+  /**
+   * Runs `work` in a transaction begun by the message that carries `first` (their results are handed to it).
+   * Whatever `work` has not committed through commitWith when it returns or throws is rolled back.
+   *
+   * For a path that must cost few round trips (placing an order, docs/decisions/069): each round trip costs
+   * this process a drizzle build, a socket write and a parse, and PostgreSQL a wake-up, so BEGIN and COMMIT
+   * ride with statements instead of costing one each, as drizzle's own transaction makes them. A message is
+   * sent in the extended protocol with one Sync at its end, and a statement built by fromTemplate is a named
+   * prepared statement, parsed once per connection, so PostgreSQL neither parses nor plans it again
+   * (docs/decisions/069, sixth pass).
+   *
+   * A prepared statement's result columns are fixed when it is parsed: after a migration changes one of them
+   * (ALTER TABLE ... TYPE), PostgreSQL refuses to run it ("cached plan must not change result type"). The
+   * transaction is then rolled back whole, its connection dropped with its prepared statements, and `work` run
+   * once more from the start on another connection, which parses them afresh.
+   */
   transaction<T>(
     first: readonly Statement[],
     work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
@@ -70,7 +61,7 @@ export type HeldConnection = {
 /**
  * Runs `use` with a connection of the pool held for it, so a request that reads first and then decides
  * whether it needs a transaction waits for the pool once (placing an order, docs/decisions/069). A statement
- * whose result columns a migration changed (see inMessageTransaction) runs `use` once more, from the start, on
+ * whose result columns a migration changed (see HeldConnection's transaction) runs `use` once more, from the start, on
  * another connection: its reads changed nothing and its transaction was rolled back.
  */
 export async function onConnection<T>(db: Db, use: (connection: HeldConnection) => Promise<T>): Promise<T> {
