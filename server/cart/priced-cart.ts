@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   availabilityOf,
+  CART_ITEM_KINDS,
   type CartEntry,
-  type CartItemKind,
   type CartPricingInput,
   type PricedCart,
   type ResolvedLine,
@@ -18,7 +19,17 @@ import {
   type PricedCode,
 } from "../../common/discount.ts";
 import type { DbOrTx } from "../db/client.ts";
-import { fromTemplate, selectedRow } from "../db/message-transaction.ts";
+import { fromTemplate } from "../db/message-transaction.ts";
+import {
+  build,
+  noRead,
+  type Read,
+  readAs,
+  readNow,
+  rowsRead,
+  selectedRowSchema,
+  together,
+} from "../db/reads.ts";
 import {
   cartItems,
   carts,
@@ -100,8 +111,6 @@ export async function loadPricedCart(
   return priceStoredCart(db, buyer, await readStoredCart(db, buyer, lock), { shipping, payment });
 }
 
-export type StoredCart = Awaited<ReturnType<typeof readStoredCart>>;
-
 /**
  * A cart priced as loadPricedCart prices it, from lines already read (Place order reads them first, with the
  * lock, and may refuse before pricing them).
@@ -133,8 +142,13 @@ export async function priceStoredCart(
   };
 }
 
+/** A cart as stored: its lines and applied code, with the version that moves on every change. */
+export type StoredCart = { version: number; discountCode: string | null; lines: StoredLine[] };
+
+const EMPTY_CART: StoredCart = { version: 0, discountCode: null, lines: [] };
+
 /** The buyer's lines and applied code as stored (an account's, with the cart's row lock when `lock`). */
-export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
+export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean): Promise<StoredCart> {
   if (buyer.kind === "guest") {
     return {
       version: 0,
@@ -143,164 +157,113 @@ export async function readStoredCart(db: DbOrTx, buyer: Buyer, lock: boolean) {
       lines: buyer.items.map((entry) => ({ ...entry, addedPricePaise: null })),
     };
   }
-  const cartQuery = db
-    .select({ version: carts.version, discountCode: carts.discountCode })
-    .from(carts)
-    .where(eq(carts.userId, buyer.userId));
-  const [cart] = lock ? await cartQuery.for("update") : await cartQuery;
-  if (!cart) return { version: 0, discountCode: null, lines: [] };
-  const lines = await db
-    .select({
-      id: cartItems.itemId,
-      kind: cartItems.kind,
-      quantity: cartItems.quantity,
-      addedPricePaise: cartItems.addedPricePaise,
-    })
-    .from(cartItems)
-    .where(eq(cartItems.userId, buyer.userId))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId));
-  return { ...cart, lines };
+  return readNow(db, savedCartRead(buyer.userId, lock));
 }
 
-/**
- * readStoredCart's two reads of an account's cart, the cart row locked, as statements for a caller that sends
- * them in one message with others (placeOrder); storedCartOf makes the same StoredCart of their rows.
- */
-export function lockedCartStatements(userId: string) {
-  return cartStatements(userId, true);
-}
+const user$ = sql.placeholder("userId");
+const cartColumns = { version: carts.version, discountCode: carts.discountCode };
+const cartRow = selectedRowSchema(cartColumns, {
+  version: z.number().int(),
+  discountCode: z.string().nullable(),
+});
+const lineColumns = {
+  id: cartItems.itemId,
+  kind: cartItems.kind,
+  quantity: cartItems.quantity,
+  addedPricePaise: cartItems.addedPricePaise,
+};
+const lineRow = selectedRowSchema(lineColumns, {
+  id: z.string(),
+  kind: z.enum(CART_ITEM_KINDS),
+  quantity: z.number().int(),
+  addedPricePaise: z.number().int(),
+});
 
 /**
- * The same two reads with no lock (`lock` false), for a look at the cart before its transaction: placeOrder
- * refuses what it knows has run out from it, and reads it again, locked, before it prices anything.
+ * An account's saved cart: the cart row (locked for the order when `lock`, so nothing priced from it changes
+ * before the order commits) and its lines in the order they were added.
  */
-export function cartStatements(userId: string, lock: boolean) {
-  const user = sql.placeholder("userId");
-  return [
-    lock
-      ? fromTemplate(
-          "locked cart",
-          () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
-        from ${carts} where ${carts.userId} = ${user} for update`,
-          { userId },
-        )
-      : fromTemplate(
-          "cart",
-          () => sql`select ${carts.version} as "version", ${carts.discountCode} as "discountCode"
-        from ${carts} where ${carts.userId} = ${user}`,
-          { userId },
-        ),
-    fromTemplate(
-      "cart lines",
-      () => sql`select ${cartItems.itemId} as "id", ${cartItems.kind} as "kind", ${cartItems.quantity} as "quantity",
-          ${cartItems.addedPricePaise} as "addedPricePaise"
-        from ${cartItems} where ${cartItems.userId} = ${user}
-        order by ${cartItems.createdAt}, ${cartItems.itemId}`,
-      { userId },
+export function savedCartRead(userId: string, lock: boolean): Read<StoredCart> {
+  const cart = () => build.select(cartColumns).from(carts).where(eq(carts.userId, user$));
+  const parts = together({
+    cart: rowsRead(
+      lock
+        ? fromTemplate("locked cart", () => cart().for("update"), { userId })
+        : fromTemplate("cart", cart, { userId }),
+      cartRow,
     ),
-  ];
-}
-
-type AccountCartLine = { id: string; kind: CartItemKind; quantity: number; addedPricePaise: number };
-
-export function storedCartOf(cartRows: readonly unknown[], lineRows: readonly unknown[]): StoredCart {
-  const [cart] = cartRows as { version: number; discountCode: string | null }[];
-  if (!cart) return { version: 0, discountCode: null, lines: [] };
-  return { ...cart, lines: lineRows as AccountCartLine[] };
+    lines: rowsRead(
+      fromTemplate(
+        "cart lines",
+        () =>
+          build
+            .select(lineColumns)
+            .from(cartItems)
+            .where(eq(cartItems.userId, user$))
+            .orderBy(asc(cartItems.createdAt), asc(cartItems.itemId)),
+        { userId },
+      ),
+      lineRow,
+    ),
+  });
+  return readAs(parts, ({ cart: [row], lines }) => (row ? { ...row, lines } : EMPTY_CART));
 }
 
 /**
  * What the catalogue says now about each line: name, picture, current price, stock and whether it is sold.
  * Inactive and unknown items are kept (marked), never dropped silently.
  */
-export async function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Promise<ResolvedLine[]> {
-  const { productQuery, comboQuery } = lineQueries(db, lines);
-  const productRows = productQuery ? await productQuery : [];
-  const comboRows = comboQuery ? await comboQuery : [];
-  const known = new Set(productRows.map((row) => row.slug));
-  const memberSlugs = [...new Set(comboRows.flatMap((row) => row.productSlugs))].filter(
-    (slug) => !known.has(slug),
-  );
-  const members = memberSlugs.length
-    ? await db.select(productColumns).from(products).where(inArray(products.slug, memberSlugs))
-    : [];
-  return resolvedLinesOf(lines, [...productRows, ...members], comboRows);
-}
-
-/** The lines' products and combos, for resolveLines to await one by one or placeOrder to send with others. */
-function lineQueries(db: DbOrTx, lines: readonly StoredLine[]) {
-  const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
-  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
-  return {
-    productQuery: slugs.length
-      ? db
-          .select(productColumns)
-          .from(products)
-          .where(inArray(products.slug, slugs))
-          .orderBy(asc(products.slug))
-      : null,
-    comboQuery: comboIds.length
-      ? db.select(comboColumns).from(combos).where(inArray(combos.id, comboIds)).orderBy(asc(combos.id))
-      : null,
-  };
+export function resolveLines(db: DbOrTx, lines: readonly StoredLine[]): Promise<ResolvedLine[]> {
+  return readNow(db, catalogueRead(lines));
 }
 
 /**
- * resolveLines' reads as statements for one message: the lines' products, their combos, and the products in
- * those combos (some read twice when a line is also a member; the last row of a slug stands, as alike).
+ * resolveLines' read: the lines' products, their combos, and the products in those combos (some read twice
+ * when a line is also a member; the line's own row stands, as alike).
  */
-export function lineStatements(db: DbOrTx, lines: readonly StoredLine[]) {
+export function catalogueRead(lines: readonly StoredLine[]): Read<ResolvedLine[]> {
   const slugs = lines.filter((line) => line.kind === "product").map((line) => line.id);
-  const comboIds = lines.filter((line) => line.kind === "combo").map((line) => line.id);
-  const products$ = sql.placeholder("slugs");
-  const combos$ = sql.placeholder("ids");
-  return [
-    slugs.length
-      ? fromTemplate(
-          "cart products",
-          () => db.select(productColumns).from(products).where(sql`${products.slug} = any(${products$})`),
-          { slugs },
+  const ids = lines.filter((line) => line.kind === "combo").map((line) => line.id);
+  const [slugs$, ids$] = [sql.placeholder("slugs"), sql.placeholder("ids")];
+  const parts = together({
+    products: slugs.length
+      ? rowsRead(
+          fromTemplate(
+            "cart products",
+            () => build.select(productColumns).from(products).where(sql`${products.slug} = any(${slugs$})`),
+            { slugs },
+          ),
+          productRow,
         )
-      : null,
-    comboIds.length
-      ? fromTemplate(
-          "cart combos",
-          () => db.select(comboColumns).from(combos).where(sql`${combos.id} = any(${combos$})`),
-          { ids: comboIds },
+      : noRead([]),
+    combos: ids.length
+      ? rowsRead(
+          fromTemplate(
+            "cart combos",
+            () => build.select(comboColumns).from(combos).where(sql`${combos.id} = any(${ids$})`),
+            { ids },
+          ),
+          comboRow,
         )
-      : null,
-    comboIds.length
-      ? fromTemplate(
-          "cart combo members",
-          () =>
-            db
-              .select(productColumns)
-              .from(products)
-              .where(
-                sql`${products.slug} in (select jsonb_array_elements_text(${combos.productSlugs}) from ${combos} where ${combos.id} = any(${combos$}))`,
-              ),
-          { ids: comboIds },
+      : noRead([]),
+    members: ids.length
+      ? rowsRead(
+          fromTemplate(
+            "cart combo members",
+            () =>
+              build
+                .select(productColumns)
+                .from(products)
+                .where(
+                  sql`${products.slug} in (select jsonb_array_elements_text(${combos.productSlugs}) from ${combos} where ${combos.id} = any(${ids$}))`,
+                ),
+            { ids },
+          ),
+          productRow,
         )
-      : null,
-  ].filter((each) => each !== null);
-}
-
-/** The lines resolved from the results of lineStatements' statements, in the same order. */
-export function linesFromResults(
-  lines: readonly StoredLine[],
-  results: readonly { rows: Record<string, unknown>[] }[],
-): ResolvedLine[] {
-  const remaining = [...results];
-  const next = () => remaining.shift()?.rows ?? [];
-  const productRows = lines.some((line) => line.kind === "product") ? next() : [];
-  const hasCombos = lines.some((line) => line.kind === "combo");
-  const comboRows = hasCombos ? next() : [];
-  const memberRows = hasCombos ? next() : [];
-  return resolvedLinesOf(
-    lines,
-    [...memberRows, ...productRows].map((raw) => selectedRow(productColumns, raw)),
-    comboRows.map((raw) => selectedRow(comboColumns, raw)),
-  );
+      : noRead([]),
+  });
+  return readAs(parts, (rows) => resolvedLinesOf(lines, [...rows.members, ...rows.products], rows.combos));
 }
 
 function resolvedLinesOf(
@@ -347,9 +310,6 @@ function resolvedLinesOf(
   });
 }
 
-type ProductRow = { [K in keyof typeof productColumns]: (typeof productColumns)[K]["_"]["data"] };
-type ComboRow = { [K in keyof typeof comboColumns]: (typeof comboColumns)[K]["_"]["data"] };
-
 const comboColumns = {
   id: combos.id,
   title: combos.title,
@@ -359,6 +319,16 @@ const comboColumns = {
   active: combos.active,
   productSlugs: combos.productSlugs,
 };
+const comboRow = selectedRowSchema(comboColumns, {
+  id: z.string(),
+  title: z.string(),
+  salePricePaise: z.number().int(),
+  image: z.string(),
+  stock: z.number().int(),
+  active: z.boolean(),
+  productSlugs: z.array(z.string()),
+});
+type ComboRow = z.output<typeof comboRow>;
 
 const productColumns = {
   slug: products.slug,
@@ -369,6 +339,16 @@ const productColumns = {
   active: products.active,
   category: products.category,
 };
+const productRow = selectedRowSchema(productColumns, {
+  slug: z.string(),
+  name: z.string(),
+  pricePaise: z.number().int(),
+  images: z.array(z.string()),
+  stock: z.number().int(),
+  active: z.boolean(),
+  category: z.string(),
+});
+type ProductRow = z.output<typeof productRow>;
 
 const isPerishable = (category: string) => category === "nutrition";
 

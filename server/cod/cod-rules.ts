@@ -13,6 +13,7 @@ import { NO_PREPAID_INCENTIVE, type PrepaidIncentive } from "../../common/prepai
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { fromTemplate } from "../db/message-transaction.ts";
+import { build, type Read, readAs, readNow, tableRowsRead, together } from "../db/reads.ts";
 import { codPlaceRules, codSettings, orderRto, orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
@@ -49,30 +50,32 @@ const placeOf = (row: typeof codPlaceRules.$inferSelect): CodPlaceRule => ({
 });
 
 /** The rules as they stand, read from PostgreSQL; `db` may be the order's transaction. */
-export async function readCodRules(db: DbOrTx, env: Env): Promise<CodRules & { confirmHours: number }> {
-  const [[row], placeRows] = await Promise.all([codSettingsQuery(db), codPlacesQuery(db)]);
-  return codRulesOf(row, placeRows, env);
+export function readCodRules(db: DbOrTx, env: Env): Promise<CodRules & { confirmHours: number }> {
+  return readNow(db, codRulesRead(env));
 }
 
-/** readCodRules' two reads, for a caller sending them with other statements in one message (placeOrder). */
-export const codRulesStatements = (db: DbOrTx) => [
-  fromTemplate("cod settings", () => codSettingsQuery(db), {}),
-  fromTemplate("cod place rules", () => codPlacesQuery(db), {}),
-];
-
-const codSettingsQuery = (db: DbOrTx) => db.select().from(codSettings).where(eq(codSettings.id, 1));
-const codPlacesQuery = (db: DbOrTx) =>
-  db.select().from(codPlaceRules).orderBy(asc(codPlaceRules.kind), asc(codPlaceRules.value));
-
-/** The rules from codRulesStatements' rows (drizzle's shape: rowOf). */
-export function codRulesOf(
-  row: SettingsRow | undefined,
-  places: readonly (typeof codPlaceRules.$inferSelect)[],
-  env: Env,
-): CodRules & { confirmHours: number } {
-  // The hours a COD order has to be confirmed in (confirmation.ts confirmHours), read with the rules.
-  const confirmHours = row?.confirmHours ?? env.COD_CONFIRM_HOURS;
-  return { ...settingsOf(row, env), places: places.map(placeOf), confirmHours };
+/** readCodRules' read, which placing an order by cash on delivery sends with its other statements. */
+export function codRulesRead(env: Env): Read<CodRules & { confirmHours: number }> {
+  const parts = together({
+    settings: tableRowsRead(
+      fromTemplate("cod settings", () => build.select().from(codSettings).where(eq(codSettings.id, 1)), {}),
+      codSettings,
+    ),
+    places: tableRowsRead(
+      fromTemplate(
+        "cod place rules",
+        () => build.select().from(codPlaceRules).orderBy(asc(codPlaceRules.kind), asc(codPlaceRules.value)),
+        {},
+      ),
+      codPlaceRules,
+    ),
+  });
+  return readAs(parts, ({ settings: [row], places }) => ({
+    ...settingsOf(row, env),
+    places: places.map(placeOf),
+    // The hours a COD order has to be confirmed in (confirmation.ts confirmHours), read with the rules.
+    confirmHours: row?.confirmHours ?? env.COD_CONFIRM_HOURS,
+  }));
 }
 
 /**

@@ -1,30 +1,39 @@
 import { eq, sql } from "drizzle-orm";
 import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../tests/database.ts";
+import type { Db } from "./client.ts";
 import { createDb } from "./client.ts";
 import {
   fromTemplate,
-  inMessageTransaction,
   type MessageTransaction,
   onConnection,
+  type Statement,
 } from "./message-transaction.ts";
 import { products } from "./schema.ts";
 
 /**
- * inMessageTransaction builds drizzle's transaction by hand from drizzle's internals (`db._.session` and its
+ * A message transaction builds drizzle's transaction by hand from drizzle's internals (`db._.session` and its
  * dialect, schema and options; NodePgSession and NodePgTransaction constructed as drizzle's own transaction()
  * constructs them), which no drizzle release promises to keep. These tests say so by name if an upgrade moves
  * them, instead of orders failing with a TypeError deep in a sale.
  */
+/** A message transaction on a connection of its own, as placeOrder opens one after its look. */
+const inMessageTransaction = <T>(
+  db: Db,
+  first: readonly Statement[],
+  work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
+) => onConnection(db, (connection) => connection.transaction(first, work));
+
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database?.drop());
 
-describe("drizzle's internals inMessageTransaction relies on", () => {
+describe("drizzle's internals a message transaction relies on", () => {
   it("db._.session is a NodePgSession holding the dialect, schema and options drizzle builds a transaction from", () => {
     const session = database.db._.session as unknown as Record<string, unknown>;
     expect(session).toBeInstanceOf(NodePgSession);

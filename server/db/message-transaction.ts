@@ -1,9 +1,9 @@
-import { type Column, getTableColumns, is, Param, Placeholder, SQL, sql, type Table } from "drizzle-orm";
+import { is, Param, Placeholder, SQL, sql } from "drizzle-orm";
 import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import pgUtils from "pg/lib/utils.js";
-import type { Db, Tx } from "./client.ts";
+import type { Db, DbOrTx, Tx } from "./client.ts";
 
 type Built = { sql: string; params: unknown[] };
 
@@ -29,30 +29,6 @@ export type MessageTransaction = {
   commitWith(statements: readonly Statement[]): Promise<pg.QueryResult[]>;
 };
 
-/**
- * Runs `work` in a transaction begun by the message that carries `first` (their results are handed to it).
- * Whatever `work` has not committed through commitWith when it returns or throws is rolled back.
- *
- * For a path that must cost few round trips (placing an order, docs/decisions/069): each round trip costs
- * this process a drizzle build, a socket write and a parse, and PostgreSQL a wake-up, so BEGIN and COMMIT
- * ride with statements instead of costing one each, as drizzle's own transaction makes them. A message is
- * sent in the extended protocol with one Sync at its end, and a statement built by fromTemplate is a named
- * prepared statement, parsed once per connection, so PostgreSQL neither parses nor plans it again
- * (docs/decisions/069, sixth pass).
- *
- * A prepared statement's result columns are fixed when it is parsed: after a migration changes one of them
- * (ALTER TABLE ... TYPE), PostgreSQL refuses to run it ("cached plan must not change result type"). The
- * transaction is then rolled back whole, its connection dropped with its prepared statements, and `work` run
- * once more from the start on another connection, which parses them afresh.
- */
-export function inMessageTransaction<T>(
-  db: Db,
-  first: readonly Statement[],
-  work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
-): Promise<T> {
-  return onConnection(db, (connection) => connection.transaction(first, work));
-}
-
 /** One pool connection held for a few messages: reads outside a transaction, then maybe one. */
 export type HeldConnection = {
   /**
@@ -60,7 +36,22 @@ export type HeldConnection = {
    * close, so reads that may be all a request needs cost one round trip (they take no row locks).
    */
   read(statements: readonly Statement[]): Promise<pg.QueryResult[]>;
-  /** inMessageTransaction on this connection. */
+  /**
+   * Runs `work` in a transaction begun by the message that carries `first` (their results are handed to it).
+   * Whatever `work` has not committed through commitWith when it returns or throws is rolled back.
+   *
+   * For a path that must cost few round trips (placing an order, docs/decisions/069): each round trip costs
+   * this process a drizzle build, a socket write and a parse, and PostgreSQL a wake-up, so BEGIN and COMMIT
+   * ride with statements instead of costing one each, as drizzle's own transaction makes them. A message is
+   * sent in the extended protocol with one Sync at its end, and a statement built by fromTemplate is a named
+   * prepared statement, parsed once per connection, so PostgreSQL neither parses nor plans it again
+   * (docs/decisions/069, sixth pass).
+   *
+   * A prepared statement's result columns are fixed when it is parsed: after a migration changes one of them
+   * (ALTER TABLE ... TYPE), PostgreSQL refuses to run it ("cached plan must not change result type"). The
+   * transaction is then rolled back whole, its connection dropped with its prepared statements, and `work` run
+   * once more from the start on another connection, which parses them afresh.
+   */
   transaction<T>(
     first: readonly Statement[],
     work: (transaction: MessageTransaction, results: pg.QueryResult[]) => Promise<T>,
@@ -70,7 +61,7 @@ export type HeldConnection = {
 /**
  * Runs `use` with a connection of the pool held for it, so a request that reads first and then decides
  * whether it needs a transaction waits for the pool once (placing an order, docs/decisions/069). A statement
- * whose result columns a migration changed (see inMessageTransaction) runs `use` once more, from the start, on
+ * whose result columns a migration changed (see HeldConnection's transaction) runs `use` once more, from the start, on
  * another connection: its reads changed nothing and its transaction was rolled back.
  */
 export async function onConnection<T>(db: Db, use: (connection: HeldConnection) => Promise<T>): Promise<T> {
@@ -141,6 +132,21 @@ async function attempt<T>(db: Db, use: (connection: HeldConnection) => Promise<T
     // A connection that failed other than by PostgreSQL refusing a statement is not given to anyone else.
     client.release(broken);
   }
+}
+
+/**
+ * The statements in one message on `db`: a transaction's own connection (inside drizzle's transaction or a
+ * message transaction), or one the pool hands out for it, as a HeldConnection's read. Their results in order.
+ */
+export async function sendOn(db: DbOrTx, statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+  if (statements.length === 0) return [];
+  const { client } = db._.session as unknown as { client: pg.Pool | pg.PoolClient };
+  if (!("release" in client)) return onConnection(db as Db, (connection) => connection.read(statements));
+  const { dialect } = db._.session as unknown as { dialect: PgDialect };
+  return sendMessage(
+    client,
+    statements.map((statement) => readyOf(dialect, statement)),
+  );
 }
 
 /** PostgreSQL refusing a prepared statement whose result columns a migration has changed since it was parsed. */
@@ -417,21 +423,3 @@ const RAW_DATES = {
   getTypeParser: (id: number, format?: "text" | "binary") =>
     RAW_DATE_TYPES.has(id) ? (value: string) => value : pg.types.getTypeParser(id, format),
 } as pg.CustomTypesConfig;
-
-/** A row a statement returned (`returning *`), as drizzle's select of the whole table would give it. */
-export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  return selectedRow(getTableColumns(table), raw) as T["$inferSelect"];
-}
-
-/** A row of a select of these columns (by their names in the table), as drizzle's select would give it. */
-export function selectedRow<C extends Record<string, Column>>(
-  columns: C,
-  raw: Record<string, unknown>,
-): { [K in keyof C]: C[K]["_"]["data"] } {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(columns)) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as { [K in keyof C]: C[K]["_"]["data"] };
-}

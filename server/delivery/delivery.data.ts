@@ -1,4 +1,5 @@
-import { asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { asc, eq, gt, sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   type DeliveryRule,
   type PinPlace,
@@ -14,6 +15,7 @@ import type {
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { fromTemplate } from "../db/message-transaction.ts";
+import { build, type Read, readAs, readNow, rowsRead, selectedRowSchema } from "../db/reads.ts";
 import { deliveryRules } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 import { lookUpPin } from "./pin-directory.ts";
@@ -32,41 +34,42 @@ export const unknownPin = (field: string, message = UNKNOWN_PIN_MESSAGE) =>
   httpError(400, "unknown_pin", `${field}: ${message}`, { [field]: message });
 
 /** The owner's rule that decides for this PIN (the longest matching prefix), or null. Uses the primary key. */
-export async function findDeliveryRule(db: DbOrTx, pin: string): Promise<DeliveryRule | null> {
-  const rows = await db
-    .select({ prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note })
-    .from(deliveryRules)
-    .where(inArray(deliveryRules.prefix, prefixesOf(pin)));
-  return ruleForPin(pin, rows);
+export function findDeliveryRule(db: DbOrTx, pin: string): Promise<DeliveryRule | null> {
+  return readNow(db, deliveryRuleRead(pin));
 }
 
 const prefixesOf = (pin: string) => Array.from({ length: pin.length }, (_, index) => pin.slice(0, index + 1));
 
-/** findDeliveryRule's read, for a caller sending it with other statements in one message (placeOrder). */
-export function deliveryRuleStatement(db: DbOrTx, pin: string) {
-  return fromTemplate(
+const ruleColumns = { prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note };
+const ruleRow = selectedRowSchema(ruleColumns, {
+  prefix: z.string(),
+  rule: z.enum(["not_served", "served"]),
+  note: z.string(),
+});
+
+/** findDeliveryRule's read, which placing an order sends with its other statements. */
+export function deliveryRuleRead(pin: string): Read<DeliveryRule | null> {
+  const statement = fromTemplate(
     "delivery rule",
     () =>
-      db
-        .select({ prefix: deliveryRules.prefix, rule: deliveryRules.rule, note: deliveryRules.note })
+      build
+        .select(ruleColumns)
         .from(deliveryRules)
         .where(sql`${deliveryRules.prefix} = any(${sql.placeholder("prefixes")})`),
     { prefixes: prefixesOf(pin) },
   );
+  return readAs(rowsRead(statement, ruleRow), (rows) => ruleForPin(pin, rows));
 }
 
-/**
- * deliveryTo's answer from deliveryRuleStatement's rows (prefix, rule, note as the table names them, which
- * are also its keys).
- */
+/** deliveryTo's answer with the owner's rule already read (deliveryRuleRead). */
 export async function deliveryFrom(
   pin: string,
   field: string,
-  rows: readonly Pick<Row, "prefix" | "rule" | "note">[],
+  rule: DeliveryRule | null,
 ): Promise<{ place: PinPlace; rule: DeliveryRule | null }> {
   const place = await lookUpPin(pin);
   if (!place) throw unknownPin(field);
-  return { place, rule: ruleForPin(pin, rows) };
+  return { place, rule };
 }
 
 /** A PIN's place in the directory and the owner's rule for it; 400 on `field` when the directory lacks it. */

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import type pg from "pg";
+import { z } from "zod";
 import { type CartEntry, lineProblem, type ResolvedLine, type ShippingRule } from "../../common/cart.ts";
-import { notServedMessage } from "../../common/delivery-check.ts";
+import { type DeliveryRule, notServedMessage } from "../../common/delivery-check.ts";
 import { estimateDelivery } from "../../common/delivery-estimate.ts";
 import { DISCOUNT_LIMIT_MESSAGES, usedUpMessage } from "../../common/discount.ts";
+import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import { indianWallClock } from "../../common/india-time.ts";
 import type { OrderStatus } from "../../common/order-lifecycle.ts";
 import { type OrderPricing, orderPricingOf, prepaidColumns } from "../../common/order-pricing.ts";
@@ -14,24 +15,15 @@ import type { Address } from "../../common/schemas/address.ts";
 import type { GuestOrderRequest, PlaceOrderRequest } from "../../common/schemas/orders.ts";
 import {
   type Buyer,
-  cartStatements,
+  catalogueRead,
   guestContacts,
-  lineStatements,
-  linesFromResults,
-  lockedCartStatements,
   priceStoredCart,
   readStoredCart,
   type StoredCart,
-  storedCartOf,
+  savedCartRead,
 } from "../cart/priced-cart.ts";
 import { knownSoldOut, type SoldOut, soldOutInMemory, soldOutKey } from "../catalogue/sold-out.ts";
-import {
-  codRulesOf,
-  codRulesStatements,
-  decideCod,
-  readCodRules,
-  readPrepaidIncentive,
-} from "../cod/cod-rules.ts";
+import { codRulesRead, decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
 import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
@@ -40,16 +32,23 @@ import {
   type MessageTransaction,
   onConnection,
   placeholderRows,
-  rowOf,
   type Statement,
-  selectedRow,
 } from "../db/message-transaction.ts";
+import {
+  build,
+  noRead,
+  type Read,
+  readAs,
+  rowOf,
+  rowsRead,
+  selectedRowSchema,
+  tableRowsRead,
+  together,
+} from "../db/reads.ts";
 import {
   addresses,
   cartItems,
   carts,
-  codPlaceRules,
-  codSettings,
   combos,
   guestOrderRequests,
   type OrderRow,
@@ -59,9 +58,8 @@ import {
   orderRequests,
   orders,
   products,
-  shopSettings,
 } from "../db/schema.ts";
-import { deliveryFrom, deliveryRuleStatement } from "../delivery/delivery.data.ts";
+import { deliveryFrom, deliveryRuleRead } from "../delivery/delivery.data.ts";
 import { loadPinDirectory } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
@@ -69,7 +67,7 @@ import { httpError, isDatabaseUnavailable } from "../errors.ts";
 import { jobsStatement } from "../jobs/job-queue.ts";
 import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
-import { settingsStatement, shippingRuleOf } from "../settings/settings.data.ts";
+import { settingsRead } from "../settings/settings.data.ts";
 import { orderMailJob } from "./order-mail.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
@@ -117,6 +115,11 @@ function paymentPending(number: string | undefined) {
 /**
  * Places an order, signed in or as a guest, once per Idempotency-Key, in one transaction of named steps.
  * Returns the order id and whether this was a replay.
+ *
+ * In a sale every round trip costs both cores (decision 069), so the steps' reads and writes travel together
+ * on one held connection: a look with no transaction (lookBeforeClaim), then a message that begins the
+ * transaction with the key's claim and everything the order is priced and checked with (openingRead), and a
+ * last one with the order's rows, the cart emptied, its jobs, the stock and COMMIT (writeOrder).
  */
 export async function placeOrder(
   deps: Deps,
@@ -126,88 +129,18 @@ export async function placeOrder(
   const requestHash = hashRequest(placement);
   // Read before the transaction opens, so no connection is held while a new instance reads the file.
   await loadPinDirectory();
-  const { buyer } = placement;
-  const method = placement.request.paymentMethod;
-  // In a sale every round trip costs both cores (decision 069). An account's order first looks, with no
-  // transaction, at its key's earlier order, its cart and the saved address: a key that placed an order is
-  // answered from that, and so is a cart holding what the catalogue knows has run out (half of a sale's
-  // requests), in one round trip. A placed order then sends two more messages: BEGIN with the key's claim, the
-  // cart's locked read and everything it is priced and checked with; its rows, the cart emptied, its jobs, the
-  // stock and COMMIT. A guest's cart and address come with the request: the look is needed only to refuse.
   const result = await onConnection(deps.db, async (connection) => {
     const seen = await lookBeforeClaim(connection, deps, placement, key, requestHash);
-    if ("replay" in seen) return { orderId: seen.replay, replayed: true, mail: false, placed: null };
-    const reads = pricingReads(deps.db, seen.cart.lines, seen.address, method);
-    const cartReads = isAccountOrder(placement) ? lockedCartStatements(placement.buyer.userId) : [];
-    const opening = [claimStatement(deps.db, placement, key, requestHash), ...cartReads, ...reads.statements];
-    return connection.transaction(opening, async (transaction, opened) => {
-      const { tx } = transaction;
-      const [claim, ...rest] = opened;
-      const [cart, lines] = rest.splice(0, cartReads.length);
-      const earlier = await claimRequest(tx, placement, key, requestHash, (claim?.rowCount ?? 0) > 0);
-      if (earlier) return { orderId: earlier, replayed: true, mail: false, placed: null };
-      await queueGuestOnlinePayments(tx, placement);
-      const stored = buyer.kind === "account" ? storedCartOf(cart?.rows ?? [], lines?.rows ?? []) : seen.cart;
-      // Those whose look could not be answered from memory (what has run out changed meanwhile, or was not
-      // known yet) are told here, now that the key is theirs, before what was read is priced.
-      await refuseKnownSoldOut(tx, deps, stored.lines);
-      const read = reads.split(rest);
-      // Another tab changed the cart between the look and the lock: what it holds now is what is priced.
-      const lineResults = sameItems(seen.cart.lines, stored.lines)
-        ? read.lines
-        : await transaction.send(lineStatements(tx, stored.lines));
-      const resolved = linesFromResults(stored.lines, lineResults);
-      const [settingsRow] = read.settings?.rows ?? [];
-      // The cart before the address, as the shopper reads the page: a cart that cannot be had is what they fix first.
-      const { pricing, usesPerCustomer } = await priceLockedCart(tx, buyer, stored, method, {
-        shipping: shippingRuleOf(settingsRow && rowOf(shopSettings, settingsRow), deps.env),
-        resolved,
-      });
-      const destination = await resolveAddress(placement, seen.address, read.delivery?.rows ?? []);
-      const codRules =
-        method === "cod"
-          ? codRulesOf(
-              read.cod?.rows[0] && rowOf(codSettings, read.cod.rows[0]),
-              (read.codPlaces?.rows ?? []).map((row) => rowOf(codPlaceRules, row)),
-              deps.env,
-            )
-          : null;
-      const payment = await choosePayment(tx, deps.env, placement, pricing, destination, codRules);
-      const written = orderStatements(deps.db, placement, pricing, destination, payment);
-      const { orderId, whatsappUpdates } = written;
-      // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its
-      // confirmation SMS and their WhatsApp twins go in one statement.
-      const jobs =
-        payment.status === "placed"
-          ? [
-              jobsStatement(deps.db, [
-                orderMailJob(orderId, "placed"),
-                ...whatsAppJobs(orderId, "placed", whatsappUpdates),
-                confirmRequestJob(orderId),
-                ...whatsAppJobs(orderId, "cod_confirm", whatsappUpdates),
-              ]),
-            ]
-          : [];
-      // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
-      const closing = [
-        clearCartStatement(placement, key, orderId, destination.address),
-        ...jobs,
-        // An order paid online takes its stock when the payment is captured, not now: the last units go to
-        // whoever pays first, never to an order that may not be paid (docs/decisions/083).
-        ...(payment.status === "placed" ? stockStatements(pricing.lines) : []),
-      ];
-      let rows: pg.QueryResult[];
-      if (pricing.discount) {
-        // The code's use names the order, so it is spent once the order row is there.
-        rows = await transaction.send(written.statements);
-        await spendCode(tx, buyer, pricing.discount.code, usesPerCustomer, orderId);
-        await takeStockAndCommit(transaction, closing, pricing.lines);
-      } else {
-        rows = await takeStockAndCommit(transaction, [...written.statements, ...closing], pricing.lines);
-      }
-      const placed = placedOrderOf(rows);
-      return { orderId, replayed: false, mail: payment.status === "placed", placed };
-    });
+    if ("replay" in seen) return replayOf(seen.replay);
+    const opening = openingRead(deps, placement, key, requestHash, seen);
+    return connection.transaction(opening.statements, (transaction, results) =>
+      placeInTransaction(transaction, deps, placement, {
+        key,
+        requestHash,
+        seen,
+        opened: opening.answer(results),
+      }),
+    );
   }).catch(async (error: unknown) => {
     if (isUniqueViolation(error, "orders_one_awaiting_payment_per_user")) throw paymentPending(undefined);
     if (isStockShortfall(error)) throw await outOfStock(deps.db, error.lines);
@@ -218,13 +151,57 @@ export async function placeOrder(
   return { orderId: result.orderId, replayed: result.replayed, placed: result.placed };
 }
 
-type SeenAddress = Destination["address"] | null;
+const replayOf = (orderId: string) => ({ orderId, replayed: true, mail: false, placed: null });
 
 /**
- * What a placement is known to hold before its transaction: an account's cart and saved address as read with no
- * lock, a guest's as sent; or the order its key already placed.
+ * The steps of placing an order, inside its transaction, from what its opening message read: the key claimed,
+ * the locked cart checked and priced, the address and the way of paying held to the owner's rules, the order
+ * written with its stock taken, and COMMIT.
  */
-type Seen = { replay: string } | { cart: StoredCart; address: SeenAddress };
+async function placeInTransaction(
+  transaction: MessageTransaction,
+  deps: Deps,
+  placement: OrderPlacement,
+  { key, requestHash, seen, opened }: { key: string; requestHash: string; seen: Look; opened: Opened },
+) {
+  const { tx } = transaction;
+  const { buyer } = placement;
+  const method = placement.request.paymentMethod;
+  const earlier = await claimRequest(tx, placement, key, requestHash, opened.claimed);
+  if (earlier) return replayOf(earlier);
+  await queueGuestOnlinePayments(tx, placement);
+  const { cart } = opened;
+  // Those whose look could not be answered from memory (what has run out changed meanwhile, or was not
+  // known yet) are told here, now that the key is theirs, before what was read is priced.
+  await refuseKnownSoldOut(tx, deps, cart.lines);
+  // Another tab changed the cart between the look and the lock: what it holds now is what is priced.
+  const resolved = sameItems(seen.cart.lines, cart.lines)
+    ? opened.catalogue
+    : await sendRead(transaction, catalogueRead(cart.lines));
+  // The cart before the address, as the shopper reads the page: a cart that cannot be had is what they fix first.
+  const { pricing, usesPerCustomer } = await priceLockedCart(tx, buyer, cart, method, {
+    shipping: opened.settings.shipping,
+    resolved,
+  });
+  const destination = await resolveAddress(placement, seen.address, opened.deliveryRule);
+  const payment = await choosePayment(tx, deps.env, placement, pricing, destination, opened.codRules);
+  const placed = await writeOrder(transaction, deps, placement, key, {
+    pricing,
+    usesPerCustomer,
+    destination,
+    payment,
+  });
+  return { orderId: placed.order.id, replayed: false, mail: payment.status === "placed", placed };
+}
+
+/** The read's statements in the transaction's next message, and its answer. */
+const sendRead = async <T>(transaction: MessageTransaction, read: Read<T>) =>
+  read.answer(await transaction.send(read.statements));
+
+type SeenAddress = Destination["address"] | null;
+
+/** What a placement is known to hold before its transaction: an account's cart and saved address as read with no lock, a guest's as sent. */
+type Look = { cart: StoredCart; address: SeenAddress };
 
 /**
  * The look before the claim. An account's is one message of reads (the key's earlier request, the cart, its
@@ -240,37 +217,32 @@ async function lookBeforeClaim(
   placement: OrderPlacement,
   key: string,
   requestHash: string,
-): Promise<Seen> {
+): Promise<Look | { replay: string }> {
   // Known before the look, so what it says had run out before anything the look reads: a concurrent request
   // with this key that took the last unit is either seen by the look (a replay) or not counted here.
   const memory = soldOutInMemory(deps.catalogue);
-  let seen: { cart: StoredCart; address: SeenAddress };
-  let earlierRows: readonly Record<string, unknown>[];
+  let seen: Look;
+  let earlier: EarlierRequest | undefined;
   if (isAccountOrder(placement)) {
-    const { userId } = placement.buyer;
-    const [earlier, cart, lines, saved] = await connection.read([
-      earlierRequestStatement(deps.db, placement, key),
-      ...cartStatements(userId, false),
-      savedAddressStatement(deps.db, placement),
-    ]);
-    earlierRows = earlier?.rows ?? [];
-    seen = {
-      cart: storedCartOf(cart?.rows ?? [], lines?.rows ?? []),
-      address: addressOf(placement, saved?.rows ?? []),
-    };
+    const look = together({
+      earlier: earlierRequestRead(placement, key),
+      cart: savedCartRead(placement.buyer.userId, false),
+      address: savedAddressRead(deps.db, placement),
+    });
+    const answer = look.answer(await connection.read(look.statements));
+    earlier = answer.earlier;
+    seen = { cart: answer.cart, address: answer.address };
   } else {
-    seen = { cart: await readStoredCart(deps.db, placement.buyer, false), address: addressOf(placement, []) };
+    seen = { cart: await readStoredCart(deps.db, placement.buyer, false), address: addressOf(placement) };
     if (!memory || !soldOutRefusal(memory.soldOut, seen.cart.lines)) return seen;
-    const [earlier] = await connection.read([earlierRequestStatement(deps.db, placement, key)]);
-    earlierRows = earlier?.rows ?? [];
+    const look = earlierRequestRead(placement, key);
+    earlier = look.answer(await connection.read(look.statements));
   }
-  const [earlier] = earlierRows;
   if (earlier) {
-    const { orderId, requestHash: earlierHash } = selectedRow(EARLIER_REQUEST_COLUMNS, earlier);
     // A committed claim always names its order (a refused one is rolled back): the claim decides otherwise.
-    if (orderId) {
-      if (earlierHash !== requestHash) throw keyReused();
-      return { replay: orderId };
+    if (earlier.orderId) {
+      if (earlier.requestHash !== requestHash) throw keyReused();
+      return { replay: earlier.orderId };
     }
     return seen;
   }
@@ -281,67 +253,52 @@ async function lookBeforeClaim(
   return seen;
 }
 
-const EARLIER_REQUEST_COLUMNS = { orderId: orderRequests.orderId, requestHash: orderRequests.requestHash };
+const earlierRow = { orderId: z.string().nullable(), requestHash: z.string() };
+const accountEarlier = { orderId: orderRequests.orderId, requestHash: orderRequests.requestHash };
+const guestEarlier = { orderId: guestOrderRequests.orderId, requestHash: guestOrderRequests.requestHash };
+type EarlierRequest = { orderId: string | null; requestHash: string };
 
 /** The key's earlier request, if one committed: the order it placed and the request's hash. */
-function earlierRequestStatement(db: Deps["db"], { buyer }: OrderPlacement, key: string) {
-  if (buyer.kind === "guest") {
-    return fromTemplate(
-      "guest earlier request",
-      () =>
-        db
-          .select({ orderId: guestOrderRequests.orderId, requestHash: guestOrderRequests.requestHash })
-          .from(guestOrderRequests)
-          .where(eq(guestOrderRequests.key, sql.placeholder("key"))),
-      { key },
-    );
-  }
-  return fromTemplate(
-    "earlier request",
-    () =>
-      db
-        .select(EARLIER_REQUEST_COLUMNS)
-        .from(orderRequests)
-        .where(
-          and(
-            eq(orderRequests.userId, sql.placeholder("userId")),
-            eq(orderRequests.key, sql.placeholder("key")),
-          ),
-        ),
-    { userId: buyer.userId, key },
-  );
+function earlierRequestRead({ buyer }: OrderPlacement, key: string): Read<EarlierRequest | undefined> {
+  const key$ = sql.placeholder("key");
+  const statement =
+    buyer.kind === "guest"
+      ? fromTemplate(
+          "guest earlier request",
+          () => build.select(guestEarlier).from(guestOrderRequests).where(eq(guestOrderRequests.key, key$)),
+          { key },
+        )
+      : fromTemplate(
+          "earlier request",
+          () =>
+            build
+              .select(accountEarlier)
+              .from(orderRequests)
+              .where(and(eq(orderRequests.userId, sql.placeholder("userId")), eq(orderRequests.key, key$))),
+          { userId: buyer.userId, key },
+        );
+  const columns = buyer.kind === "guest" ? guestEarlier : accountEarlier;
+  return readAs(rowsRead(statement, selectedRowSchema(columns, earlierRow)), ([row]) => row);
 }
 
 /**
- * The settings, the catalogue rows of `lines`, the delivery rule of the address's PIN and, for cash on delivery,
- * the COD rules: everything an order is priced and checked with, for the message that claims its key.
+ * The message that begins an order's transaction: the key's claim, an account's cart read again with its row
+ * locked, and everything the order is priced and checked with (the settings, the catalogue rows of the cart as
+ * the look saw it, the delivery rule of the address's PIN and, for cash on delivery, the COD rules).
  */
-function pricingReads(
-  db: Deps["db"],
-  lines: StoredCart["lines"],
-  address: SeenAddress,
-  method: PaymentMethod,
-) {
-  const parts = {
-    settings: [settingsStatement(db)],
-    lines: lineStatements(db, lines),
-    delivery: address ? [deliveryRuleStatement(db, address.pin)] : [],
-    cod: method === "cod" ? codRulesStatements(db) : [],
-  };
-  return {
-    statements: [...parts.settings, ...parts.lines, ...parts.delivery, ...parts.cod],
-    /** Their results (in order) by part. */
-    split(results: readonly pg.QueryResult[]) {
-      const remaining = [...results];
-      const take = (count: number) => remaining.splice(0, count);
-      const [settings] = take(parts.settings.length);
-      const lineResults = take(parts.lines.length);
-      const [delivery] = take(parts.delivery.length);
-      const [cod, codPlaces] = take(parts.cod.length);
-      return { settings, lines: lineResults, delivery, cod, codPlaces };
-    },
-  };
+function openingRead(deps: Deps, placement: OrderPlacement, key: string, requestHash: string, seen: Look) {
+  const method = placement.request.paymentMethod;
+  return together({
+    claimed: claimRead(deps.db, placement, key, requestHash),
+    cart: isAccountOrder(placement) ? savedCartRead(placement.buyer.userId, true) : noRead(seen.cart),
+    settings: settingsRead(deps.env),
+    catalogue: catalogueRead(seen.cart.lines),
+    deliveryRule: seen.address ? deliveryRuleRead(seen.address.pin) : noRead(null),
+    codRules: method === "cod" ? codRulesRead(deps.env) : noRead(null),
+  });
 }
+
+type Opened = ReturnType<ReturnType<typeof openingRead>["answer"]>;
 
 /** Whether two reads of a cart hold the same items (the catalogue rows read for one serve the other). */
 function sameItems(seen: StoredCart["lines"], locked: StoredCart["lines"]) {
@@ -354,35 +311,41 @@ export type PlacedOrder = { order: OrderRow; lines: OrderLineRow[]; events: Orde
 type OrderLineRow = typeof orderLines.$inferSelect;
 type OrderEventRow = typeof orderEvents.$inferSelect;
 
-/** The Idempotency-Key's claim: a row returned when this request is the first with the key. */
-function claimStatement(db: Deps["db"], { buyer }: OrderPlacement, key: string, requestHash: string) {
+/** The Idempotency-Key's claim: true when this request is the first with the key. */
+function claimRead(
+  db: Deps["db"],
+  { buyer }: OrderPlacement,
+  key: string,
+  requestHash: string,
+): Read<boolean> {
   const [key$, hash$] = [sql.placeholder("key"), sql.placeholder("requestHash")];
-  if (buyer.kind === "guest") {
-    return fromTemplate(
-      "guest order request claim",
-      () =>
-        db
-          .insert(guestOrderRequests)
-          .values({ key: key$, requestHash: hash$ })
-          .onConflictDoNothing()
-          .returning({ key: guestOrderRequests.key }),
-      { key, requestHash },
-    );
-  }
-  return fromTemplate(
-    "order request claim",
-    () =>
-      db
-        .insert(orderRequests)
-        .values({ userId: sql.placeholder("userId"), key: key$, requestHash: hash$ })
-        .onConflictDoNothing()
-        .returning({ key: orderRequests.key }),
-    { userId: buyer.userId, key, requestHash },
-  );
+  const statement =
+    buyer.kind === "guest"
+      ? fromTemplate(
+          "guest order request claim",
+          () =>
+            db
+              .insert(guestOrderRequests)
+              .values({ key: key$, requestHash: hash$ })
+              .onConflictDoNothing()
+              .returning({ key: guestOrderRequests.key }),
+          { key, requestHash },
+        )
+      : fromTemplate(
+          "order request claim",
+          () =>
+            db
+              .insert(orderRequests)
+              .values({ userId: sql.placeholder("userId"), key: key$, requestHash: hash$ })
+              .onConflictDoNothing()
+              .returning({ key: orderRequests.key }),
+          { userId: buyer.userId, key, requestHash },
+        );
+  return readAs(rowsRead(statement, z.object({ key: z.string() })), (rows) => rows.length > 0);
 }
 
 /**
- * Null when this request claimed the Idempotency-Key (claimStatement), or the order an earlier request with it
+ * Null when this request claimed the Idempotency-Key (claimRead), or the order an earlier request with it
  * placed. A concurrent request with the same key waits on the primary key until the first commits or fails.
  */
 async function claimRequest(
@@ -431,12 +394,12 @@ type Destination = {
   delivery: Awaited<ReturnType<typeof deliveryFrom>>;
 };
 
-/** An account's saved address the request names (none when it is not theirs). */
-function savedAddressStatement(
+/** An account's saved address the request names (null when it is not theirs). */
+function savedAddressRead(
   db: Deps["db"],
   placement: Extract<OrderPlacement, { buyer: { kind: "account" } }>,
-) {
-  return fromTemplate(
+): Read<SeenAddress> {
+  const statement = fromTemplate(
     "saved address",
     () =>
       db
@@ -450,25 +413,27 @@ function savedAddressStatement(
         ),
     { addressId: placement.request.addressId, userId: placement.buyer.userId },
   );
+  return readAs(tableRowsRead(statement, addresses), ([saved]) =>
+    saved ? { ...saved, state: addressState.parse(saved.state) } : null,
+  );
 }
 
-/** The address the order goes to: an account's saved one (from savedAddressStatement's rows), or the guest's. */
-function addressOf(placement: OrderPlacement, savedRows: readonly Record<string, unknown>[]) {
-  if (!isAccountOrder(placement)) return { ...(placement.request as GuestOrderRequest).address, id: null };
-  const [raw] = savedRows;
-  if (!raw) return null;
-  const saved = rowOf(addresses, raw);
-  return { ...saved, state: saved.state as Address["state"] };
-}
+const addressState = z.enum(INDIAN_STATE_NAMES);
+
+/** A guest's address, as sent with the order. */
+const addressOf = (placement: Extract<OrderPlacement, { buyer: { kind: "guest" } }>) => ({
+  ...placement.request.address,
+  id: null,
+});
 
 /**
- * The address held to the PIN directory and the owner's delivery rules as they stand now (deliveryRuleStatement's
- * rows), as checkout showed them.
+ * The address held to the PIN directory and the owner's delivery rule for its PIN as it stands now (read with the
+ * order's opening message), as checkout showed them.
  */
 async function resolveAddress(
   placement: OrderPlacement,
-  address: Destination["address"] | null,
-  ruleRows: readonly Record<string, unknown>[],
+  address: SeenAddress,
+  rule: DeliveryRule | null,
 ): Promise<Destination> {
   if (!address) {
     throw httpError(400, "invalid_request", "addressId: is not one of your saved addresses", {
@@ -476,7 +441,7 @@ async function resolveAddress(
     });
   }
   const field = isAccountOrder(placement) ? "addressId" : "address.pin";
-  const delivery = await deliveryFrom(address.pin, field, ruleRows as Parameters<typeof deliveryFrom>[2]);
+  const delivery = await deliveryFrom(address.pin, field, rule);
   if (delivery.rule?.rule === "not_served") {
     const message = notServedMessage(delivery.place);
     throw httpError(422, "not_served", message, { [field]: message });
@@ -572,8 +537,8 @@ const codeRefused = (message: string, code: string) =>
   );
 
 /**
- * Cash on delivery where the owner's rules allow it (`codRules` as read with the order's other statements) (with the hours it has to be confirmed in); online
- * payment within the holds of decisions 020 and 050.
+ * Cash on delivery where the owner's rules allow it (`codRules`, read with the order's opening message), with the
+ * hours it has to be confirmed in; online payment within the holds of decisions 020 and 050.
  */
 async function choosePayment(
   tx: Tx,
@@ -658,8 +623,63 @@ async function refuseSecondUnpaidOrder(tx: Tx, env: Deps["env"], buyer: Buyer) {
   }
 }
 
-/** The inserts of the order row, its lines and its first event, each returning what it wrote. */
-function orderStatements(
+/**
+ * The order written: its rows, the cart emptied and the key settled, a COD order's messages queued, and its
+ * stock taken with the COMMIT. With a discount code, the order's rows go first and the code is spent between, as
+ * its use names the order.
+ */
+async function writeOrder(
+  transaction: MessageTransaction,
+  deps: Deps,
+  placement: OrderPlacement,
+  key: string,
+  {
+    pricing,
+    usesPerCustomer,
+    destination,
+    payment,
+  }: {
+    pricing: OrderPricing;
+    usesPerCustomer: number | null;
+    destination: Destination;
+    payment: { status: OrderStatus; confirmHours: number | null };
+  },
+): Promise<PlacedOrder> {
+  const { orderId, whatsappUpdates, write } = orderWrite(deps.db, placement, pricing, destination, payment);
+  // Online orders are announced once paid (see confirmRazorpayPayment). A COD order's mail, its confirmation
+  // SMS and their WhatsApp twins go in one statement.
+  const jobs =
+    payment.status === "placed"
+      ? [
+          jobsStatement(deps.db, [
+            orderMailJob(orderId, "placed"),
+            ...whatsAppJobs(orderId, "placed", whatsappUpdates),
+            confirmRequestJob(orderId),
+            ...whatsAppJobs(orderId, "cod_confirm", whatsappUpdates),
+          ]),
+        ]
+      : [];
+  // Last, with the commit: the product's row lock, which every order for it waits on, is held only there.
+  const closing = [
+    clearCartStatement(placement, key, orderId, destination.address),
+    ...jobs,
+    // An order paid online takes its stock when the payment is captured, not now: the last units go to
+    // whoever pays first, never to an order that may not be paid (docs/decisions/083).
+    ...(payment.status === "placed" ? stockStatements(pricing.lines) : []),
+  ];
+  if (!pricing.discount) {
+    return write.answer(
+      await takeStockAndCommit(transaction, [...write.statements, ...closing], pricing.lines),
+    );
+  }
+  const placed = await sendRead(transaction, write);
+  await spendCode(transaction.tx, placement.buyer, pricing.discount.code, usesPerCustomer, orderId);
+  await takeStockAndCommit(transaction, closing, pricing.lines);
+  return placed;
+}
+
+/** The inserts of the order row, its lines and its first event, answered with what they wrote. */
+function orderWrite(
   db: Deps["db"],
   placement: OrderPlacement,
   pricing: OrderPricing,
@@ -716,18 +736,19 @@ function orderStatements(
       events.values,
     ),
   ];
-  return { orderId, whatsappUpdates: row.whatsappUpdates, statements };
-}
-
-/** The order as orderStatements' inserts returned it (their results first, in order). */
-function placedOrderOf([order, lines, events]: pg.QueryResult[]): PlacedOrder {
-  const [orderRaw] = order?.rows ?? [];
-  if (!orderRaw) throw new Error("the order row was not written");
-  return {
-    order: rowOf(orders, orderRaw),
-    lines: (lines?.rows ?? []).map((each) => rowOf(orderLines, each)),
-    events: (events?.rows ?? []).map((each) => rowOf(orderEvents, each)),
+  const write: Read<PlacedOrder> = {
+    statements,
+    answer([order, lines, events]) {
+      const [orderRaw] = order?.rows ?? [];
+      if (!orderRaw) throw new Error("the order row was not written");
+      return {
+        order: rowOf(orders, orderRaw),
+        lines: (lines?.rows ?? []).map((each) => rowOf(orderLines, each)),
+        events: (events?.rows ?? []).map((each) => rowOf(orderEvents, each)),
+      };
+    },
   };
+  return { orderId, whatsappUpdates: row.whatsappUpdates, write };
 }
 
 /**

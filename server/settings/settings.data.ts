@@ -4,8 +4,9 @@ import { imageFor } from "../../common/catalogue.ts";
 import type { ShopSettings, ShopSettingsInput } from "../../common/schemas/settings.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { CatalogueCache } from "../catalogue/catalogue-cache.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { fromTemplate } from "../db/message-transaction.ts";
+import { build, type Read, readAs, readNow, tableRowsRead } from "../db/reads.ts";
 import { shopDetails, shopSettings } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { httpError } from "../errors.ts";
@@ -36,27 +37,25 @@ const missingRow = () => new Error("The shop_settings row is missing: run the mi
  * The settings as they stand, from the database. `db` may be a transaction: an order reads its shipping
  * rule with the change that uses it. Pages and /api/config use rememberSettings instead.
  */
-export async function readSettings(db: Pick<Db, "select">, env: SettingsEnv): Promise<ShopSettings> {
-  const [row] = await settingsQuery(db);
-  if (!row) throw missingRow();
-  return presentSettings(row, env);
+export function readSettings(db: DbOrTx, env: SettingsEnv): Promise<ShopSettings> {
+  return readNow(db, settingsRead(env));
 }
 
-const settingsQuery = (db: Pick<Db, "select">) =>
-  db.select().from(shopSettings).where(eq(shopSettings.id, 1));
-
-/** readSettings' read, for a caller sending it with other statements in one message (placeOrder). */
-export const settingsStatement = (db: Pick<Db, "select">) =>
-  fromTemplate("shop settings", () => settingsQuery(db), {});
-
-/** The shipping rule from settingsStatement's row (drizzle's shape: rowOf). */
-export function shippingRuleOf(row: SettingsRow | undefined, env: SettingsEnv): ShippingRule {
-  if (!row) throw missingRow();
-  return presentSettings(row, env).shipping;
+/** readSettings' read; placing an order sends it with its other statements. */
+export function settingsRead(env: SettingsEnv): Read<ShopSettings> {
+  const statement = fromTemplate(
+    "shop settings",
+    () => build.select().from(shopSettings).where(eq(shopSettings.id, 1)),
+    {},
+  );
+  return readAs(tableRowsRead(statement, shopSettings), ([row]) => {
+    if (!row) throw missingRow();
+    return presentSettings(row, env);
+  });
 }
 
 /** The shipping rule orders, the cart and the delivery check are priced with. */
-export async function readShippingRule(db: Pick<Db, "select">, env: SettingsEnv): Promise<ShippingRule> {
+export async function readShippingRule(db: DbOrTx, env: SettingsEnv): Promise<ShippingRule> {
   return (await readSettings(db, env)).shipping;
 }
 
@@ -76,7 +75,7 @@ export function rememberSettings(deps: {
  * The environment as mails and SMS are composed with: SHOP_NAME is the owner's name as it stands when the
  * message is written (in the job worker), so a message queued before a rename still says the new name.
  */
-export async function withOwnersShopName<E extends SettingsEnv>(db: Pick<Db, "select">, env: E): Promise<E> {
+export async function withOwnersShopName<E extends SettingsEnv>(db: DbOrTx, env: E): Promise<E> {
   return { ...env, SHOP_NAME: (await readSettings(db, env)).shopName };
 }
 
