@@ -339,6 +339,7 @@ describe("settings", () => {
 });
 
 describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
+  // Thirty-six screens and their screenshots: more than a minute on a busy two-core machine.
   it("renders each screen without horizontal scrolling", async ({ browser }) => {
     const account = await signUpViaHttp(shop.url, "looks@example.in");
     const screens = [
@@ -369,5 +370,5 @@ describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
         await context.close();
       }
     }
-  });
+  }, 120_000);
 });
