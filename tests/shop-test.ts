@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { BrowserContext, Page } from "playwright-core";
-import { test as base } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, test as base, beforeAll, onTestFinished } from "vitest";
 import { createDb } from "../server/db/client.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "./accounts.ts";
-import { launchBrowser, newContext, type Shop, startShop } from "./fixtures.ts";
+import { launchBrowser, newContext, type Shop, type ShopDatabase, startShop } from "./fixtures.ts";
 import { OWNER_EMAIL } from "./signed-in-page.ts";
 
 type ContextOptions = Parameters<typeof newContext>[2];
@@ -88,3 +88,78 @@ export type { Shop };
 test.beforeAll(({ shop, browser }) => {
   if (!shop.url || !browser.isConnected()) throw new Error("The worker's shop or browser did not start");
 }, SHARED_SHOP_READY_MS + 30_000);
+
+// A shop of the file's own, in the worker's browser: for a file that changes what every visitor sees or needs
+// another environment (fake providers, other ADMIN_EMAILS, the embedded database).
+
+type OwnShopEnv = Record<string, string>;
+
+/**
+ * How long a file's own shop may take to start. It often starts while the worker's shared shop does (the
+ * first file of a worker asks for that one too): two shops at once on a busy two-core machine missed 45 s.
+ */
+const OWN_SHOP_READY_MS = 90_000;
+type OwnShop = { shop: Shop; database: ShopDatabase; owner: TestAccount };
+
+/**
+ * Before the file's tests, its own shop (with `env`, which may be a function read when the shop starts, for
+ * values a fake started in an earlier beforeAll gives), a small pool on its database and, with `owner`, the
+ * owner's account (ADMIN_EMAILS naming OWNER_EMAIL), handed to `receive`; after them, all stopped. Its tests
+ * take the worker's `browser` and open contexts on this shop with `contextOn` and `signedInOn`.
+ */
+export function ownShopForFile(
+  receive: (started: OwnShop) => void | Promise<void>,
+  options: { env?: OwnShopEnv | (() => OwnShopEnv); owner?: boolean; embedded?: boolean } = {},
+) {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const env = typeof options.env === "function" ? options.env() : (options.env ?? {});
+    const shop = await startShop({
+      embedded: options.embedded,
+      env: options.owner ? { ADMIN_EMAILS: OWNER_EMAIL, ...env } : env,
+      readyWithinMs: OWN_SHOP_READY_MS,
+    });
+    // The embedded database has no URL to open a pool on.
+    const database = shop.databaseUrl ? createDb(shop.databaseUrl, { max: 2 }) : undefined;
+    stop = async () => {
+      await database?.pool.end();
+      await shop.stop();
+    };
+    const owner = options.owner ? await signUpViaHttp(shop.url, OWNER_EMAIL) : (undefined as never);
+    await receive({ shop, database: database as ShopDatabase, owner });
+  }, OWN_SHOP_READY_MS + 30_000);
+  afterAll(() => stop?.());
+}
+
+/** A context on `shop` in `browser`, closed when the test ends, failed or not. */
+export async function contextOn(browser: Browser, shop: Shop, options: ContextOptions = {}) {
+  const context = await newContext(browser, shop, options);
+  onTestFinished(() => context.close().catch(() => undefined));
+  return context;
+}
+
+/** A context on `shop` carrying `account`'s session cookie, closed when the test ends. */
+export async function signedInOn(
+  browser: Browser,
+  shop: Shop,
+  account: TestAccount,
+  options: ContextOptions = {},
+) {
+  const context = await contextOn(browser, shop, options);
+  await signInContext(context, shop.url, account);
+  return context;
+}
+
+/** A page of a signed-in context on `shop`, at `path` once its heading is drawn; the context closes after the test. */
+export async function signedInPageOn(
+  browser: Browser,
+  shop: Shop,
+  account: TestAccount,
+  path: string,
+  options: ContextOptions = {},
+) {
+  const page = await (await signedInOn(browser, shop, account, options)).newPage();
+  await page.goto(path);
+  await page.locator("main h1").first().waitFor();
+  return { page, close: () => page.context().close() };
+}

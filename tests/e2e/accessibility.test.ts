@@ -45,13 +45,17 @@ describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colo
       reducedMotion: "reduce", // colours are checked at rest, not halfway through a transition
       bypassCSP: true, // the shop's CSP rightly refuses inline scripts, and axe is injected as one
     });
+    // axe is sent to the browser once for the theme's pages, and is in each of them from its start.
+    await context.addInitScript({ content: axe.source });
   });
   it.afterAll(() => context?.close());
 
   it.each(PATHS)("%s has no serious or critical axe violations", async (path) => {
     const page = await context.newPage();
     await page.goto(path);
-    await page.waitForLoadState("networkidle");
+    // The page is checked once the app has started on it and its heading is drawn (a page that sends a
+    // signed-out visitor elsewhere has arrived there by then), not after a wait for the network to fall quiet.
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await page.locator("main h1").first().waitFor();
     await scrollThrough(page); // the footer and the home page's lower sections load as they come near
     await expect(
@@ -59,7 +63,6 @@ describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colo
       "the theme follows the system setting",
     ).resolves.toBe(colorScheme === "dark");
 
-    await page.addScriptTag({ content: axe.source });
     // Every rule is run and every violation reported in full; what passed is not gathered node by node.
     const results = await page.evaluate(() =>
       (window as unknown as { axe: typeof axe }).axe.run({ resultTypes: ["violations"] }),

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Browser, Locator, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import type { AfterTheOrder } from "../../common/analytics.ts";
 import { formatRupees } from "../../common/money.ts";
 import { codRemittances, orderEvents, orderRto, orders } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshot, sidewaysOverflow } from "../fixtures.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { it, signedInPageOn, uniqueEmail } from "../shop-test.ts";
 
 /**
  * "After the order" on the admin home (issue 44, docs/decisions/080): for the period the owner picked, the
@@ -23,8 +23,12 @@ let owner: TestAccount;
 let staff: TestAccount;
 let database: ShopDatabase;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner, database } = started);
+// The worker's shop: every figure checked is of that week, which no other file writes to.
+it.beforeAll(({ shop: workerShop, browser: workerBrowser, owner: workerOwner, database: workerDatabase }) => {
+  shop = workerShop;
+  browser = workerBrowser;
+  owner = workerOwner;
+  database = workerDatabase;
 });
 
 const WEEK = "period=range&from=2025-01-06&to=2025-01-12";
@@ -78,8 +82,8 @@ const moved = (orderId: string, to: "confirmed" | "cancelled", actor: "customer"
     .values({ orderId, fromStatus: "placed", toStatus: to, actor, createdAt: ist("2025-01-07") });
 
 beforeAll(async () => {
-  staff = await signUpViaHttp(shop.url, "after-helper@example.in");
-  await database.db.execute(sql`update users set role = 'staff' where email = 'after-helper@example.in'`);
+  staff = await signUpViaHttp(shop.url, uniqueEmail("after-helper"));
+  await database.db.execute(sql`update users set role = 'staff' where email = ${staff.email}`);
   // Shipped in the week: three to Karnataka (560…, one back), one to Bihar (800…, back).
   await order({ status: "delivered", shipped: "2025-01-07", delivered: "2025-01-09", totalPaise: 40_000 });
   await order({ status: "delivered", shipped: "2025-01-07", delivered: "2025-01-10", totalPaise: 25_050 });
@@ -134,7 +138,7 @@ describe("after the order on the admin home", () => {
 
   for (const viewport of ["phone", "desktop"] as const) {
     it(`shows the week's returns, confirmations and cash as the API computes them (${viewport})`, async () => {
-      const { page, close } = await openSignedInPage(browser, shop, owner, `/admin?${WEEK}`, { viewport });
+      const { page, close } = await signedInPageOn(browser, shop, owner, `/admin?${WEEK}`, { viewport });
       const api = (await (
         await page.request.get(`/api/admin/analytics/after-order?${WEEK}`)
       ).json()) as AfterTheOrder;
@@ -227,7 +231,7 @@ describe("after the order on the admin home", () => {
   }
 
   it("says so plainly when nothing happened in the period", async () => {
-    const { page, close } = await openSignedInPage(browser, shop, owner, `/admin?${EMPTY}`, {
+    const { page, close } = await signedInPageOn(browser, shop, owner, `/admin?${EMPTY}`, {
       viewport: "phone",
     });
     const panel = page.getByRole("region", { name: "After the order" });
@@ -238,7 +242,7 @@ describe("after the order on the admin home", () => {
   }, 60_000);
 
   it("shows staff nothing of it until the owner shares the sales", async () => {
-    const asStaff = await openSignedInPage(browser, shop, staff, `/admin?${WEEK}`, { viewport: "phone" });
+    const asStaff = await signedInPageOn(browser, shop, staff, `/admin?${WEEK}`, { viewport: "phone" });
     await asStaff.page.getByRole("region", { name: "Work to do" }).waitFor();
     expect(await asStaff.page.getByRole("region", { name: "After the order" }).count()).toBe(0);
     expect(await asStaff.page.getByText("Parcels that came back").count()).toBe(0);

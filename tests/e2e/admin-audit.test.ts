@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { recordAudit } from "../../server/audit/audit.ts";
 import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { jsonRequest } from "../database.ts";
-import { expectTitle, newContext, type Shop, screenshot } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { expectTitle, type Shop, screenshot } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -19,8 +19,15 @@ const call = (as: TestAccount, method: string, path: string, body?: unknown) =>
     jsonRequest({ method, body, cookie: as.cookie, headers: { Origin: shop.url } }),
   );
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+// A shop of its own: the audit log it reads counts every change made on the shop.
+ownShopForFile(
+  (started) => {
+    ({ shop, owner } = started);
+  },
+  { owner: true },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
 beforeAll(async () => {
   staff = await signUpViaHttp(shop.url, "packer@example.in");
@@ -49,7 +56,7 @@ beforeAll(async () => {
 });
 
 async function pageAs(account: TestAccount, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
-  const context = await newContext(browser, shop, { viewport, colorScheme });
+  const context = await contextOn(browser, shop, { viewport, colorScheme });
   await signInContext(context, shop.url, account);
   const page = await context.newPage();
   return { page, close: () => context.close() };

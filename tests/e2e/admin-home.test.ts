@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { indianDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshotLightAndDark } from "../fixtures.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 /**
  * The admin home tells the owner the business (issue 41 point 8, issue 44): today's work with counts that
@@ -19,8 +19,15 @@ let owner: TestAccount;
 let staff: TestAccount;
 let database: ShopDatabase;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner, database } = started);
+// A shop of its own: it adds 1,500 orders, and its counts and sums are the whole shop's.
+ownShopForFile(
+  (started) => {
+    ({ shop, owner, database } = started);
+  },
+  { owner: true },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
 
 beforeAll(async () => {
@@ -39,7 +46,7 @@ const workCount = async (page: Page, key: string) =>
 describe("the admin home", () => {
   for (const viewport of ["phone", "desktop"] as const) {
     it(`counts today's work as the rows stand and opens each list (${viewport})`, async () => {
-      const { page, close } = await openSignedInPage(browser, shop, owner, "/admin", { viewport });
+      const { page, close } = await signedInPageOn(browser, shop, owner, "/admin", { viewport });
       const work = page.getByRole("region", { name: "Work to do" });
       await work.waitFor();
       expect(await workCount(page, "toPack")).toBe(
@@ -139,7 +146,7 @@ describe("the admin home", () => {
   }
 
   it("takes a chosen range and downloads each table as CSV", async () => {
-    const { page, close } = await openSignedInPage(browser, shop, owner, "/admin", { viewport: "desktop" });
+    const { page, close } = await signedInPageOn(browser, shop, owner, "/admin", { viewport: "desktop" });
     const sales = page.getByRole("region", { name: "Sales at a glance" });
     const today = indianDate(new Date());
     const monthAgo = indianDate(new Date(Date.now() - 60 * 24 * 3600 * 1000));
@@ -167,11 +174,11 @@ describe("the admin home", () => {
   }, 60_000);
 
   it("shows staff the work, and the sales only once the owner shares them", async () => {
-    const asStaff = await openSignedInPage(browser, shop, staff, "/admin", { viewport: "phone" });
+    const asStaff = await signedInPageOn(browser, shop, staff, "/admin", { viewport: "phone" });
     await asStaff.page.getByRole("region", { name: "Work to do" }).waitFor();
     expect(await asStaff.page.getByRole("region", { name: "Sales at a glance" }).count()).toBe(0);
 
-    const asOwner = await openSignedInPage(browser, shop, owner, "/admin", { viewport: "phone" });
+    const asOwner = await signedInPageOn(browser, shop, owner, "/admin", { viewport: "phone" });
     await asOwner.page.getByLabel("Staff see these sales figures too").check();
     await asOwner.page.getByRole("status").filter({ hasText: "Staff now see these figures." }).waitFor();
     await asOwner.close();

@@ -1,9 +1,9 @@
 import type { Browser } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { signInContext, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /** Staff page through a shop's orders by Newer / Older, on a phone and a desktop, light and dark. */
 let shop: Shop;
@@ -11,8 +11,15 @@ let browser: Browser;
 let owner: TestAccount;
 let database: ShopDatabase;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, database, owner } = started);
+// A shop of its own: the list it pages through holds exactly the 120 orders it adds.
+ownShopForFile(
+  (started) => {
+    ({ shop, database, owner } = started);
+  },
+  { owner: true },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
 beforeAll(async () => {
   await fillBigShop(database.db, { orders: 120 });
@@ -22,7 +29,7 @@ describe("the staff's order list", () => {
   for (const viewport of ["phone", "desktop"] as const) {
     for (const colorScheme of ["light", "dark"] as const) {
       it(`pages older and newer by cursor (${viewport}, ${colorScheme})`, async () => {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await contextOn(browser, shop, { viewport, colorScheme });
         await signInContext(context, shop.url, owner);
         const page = await context.newPage();
         await page.goto("/admin/orders");

@@ -1,17 +1,24 @@
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop } from "../fixtures.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import type { Shop } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let shopper: TestAccount;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+// A shop of its own: it adds a product, changes a price and moves a product's address, which every visitor sees.
+ownShopForFile(
+  (started) => {
+    ({ shop, owner } = started);
+  },
+  { owner: true },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
 beforeAll(async () => {
   shopper = await signUpViaHttp(shop.url, "products-shopper@example.in");
@@ -25,7 +32,7 @@ async function ownerPage(
   viewport: "phone" | "desktop" = "desktop",
   colorScheme: "light" | "dark" = "light",
 ) {
-  return openSignedInPage(browser, shop, owner, path, { viewport, colorScheme });
+  return signedInPageOn(browser, shop, owner, path, { viewport, colorScheme });
 }
 
 /** The admin has no footer to wait for: scroll to the bottom, so the list's lazy thumbnails load, and back. */
@@ -112,7 +119,7 @@ describe("the owner's products", () => {
     await page.getByRole("heading", { name: "Amla Hair Rinse" }).waitFor();
     await close();
 
-    const visitor = await newContext(browser, shop);
+    const visitor = await contextOn(browser, shop);
     const shopPage = await visitor.newPage();
     // The grid, filtered to hair care (sorted by name, so it is the first card).
     await shopPage.goto("/?category=haircare");
@@ -167,7 +174,7 @@ describe("the owner's products", () => {
     await page.getByText("Saved. The shop shows the change now.").waitFor();
     await close();
 
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     await signInContext(context, shop.url, shopper);
     const cart = await context.newPage();
     await cart.goto("/cart");
@@ -216,7 +223,7 @@ describe("the owner's products", () => {
     const old = await fetch(`${shop.url}/product/amla-hair-rinse`, { redirect: "manual" });
     expect(old.status).toBe(301);
     expect(old.headers.get("Location")).toBe("/product/amla-reetha-hair-rinse");
-    const visitor = await newContext(browser, shop);
+    const visitor = await contextOn(browser, shop);
     const shopPage = await visitor.newPage();
     await shopPage.goto("/product/amla-hair-rinse");
     await shopPage.waitForURL("**/product/amla-reetha-hair-rinse");

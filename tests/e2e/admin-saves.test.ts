@@ -1,9 +1,9 @@
 import type { Browser } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
-import { newContext, screenshotLightAndDark } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { screenshotLightAndDark } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /**
  * Issue 41, point 7: on a screen of several sections, each with its own Save, no save drops another's edit.
@@ -14,12 +14,19 @@ let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+// A shop of its own: it saves the shop's settings, slides and cash-on-delivery rules, which every visitor sees.
+ownShopForFile(
+  (started) => {
+    ({ shop, owner } = started);
+  },
+  { owner: true },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
 
 async function ownerAt(path: string, heading: string, viewport: Viewport, colorScheme: ColorScheme) {
-  const context = await newContext(browser, shop, { viewport, colorScheme });
+  const context = await contextOn(browser, shop, { viewport, colorScheme });
   await signInContext(context, shop.url, owner);
   const page = await context.newPage();
   await page.goto(path);

@@ -1,19 +1,19 @@
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, TEST_PASSWORD, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
+import { contextOn, it, uniqueEmail } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let customer: TestAccount;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
-});
-beforeAll(async () => {
-  customer = await signUpViaHttp(shop.url, "customer@example.in");
+it.beforeAll(async ({ shop: workerShop, browser: workerBrowser, owner: workerOwner }) => {
+  shop = workerShop;
+  browser = workerBrowser;
+  owner = workerOwner;
+  customer = await signUpViaHttp(shop.url, uniqueEmail("customer"));
 });
 
 async function signInAtAdminLogin(page: Page, email: string) {
@@ -25,7 +25,7 @@ async function signInAtAdminLogin(page: Page, email: string) {
 
 describe("the admin side", () => {
   it("sends a signed-out visitor to the admin sign-in, and an admin on to the dashboard", async () => {
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/admin/orders");
     await page.waitForURL("**/admin/login?redirectTo=%2Fadmin%2Forders");
@@ -51,7 +51,7 @@ describe("the admin side", () => {
   });
 
   it("tells a customer who signs in there that the account has no admin access", async () => {
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/admin/login");
     await signInAtAdminLogin(page, customer.email);
@@ -71,7 +71,7 @@ describe("the admin side", () => {
   it("shows the dashboard at 375 and 1280 px, light and dark", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
       for (const viewport of ["phone", "desktop"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await contextOn(browser, shop, { viewport, colorScheme });
         await signInContext(context, shop.url, owner);
         const page = await context.newPage();
         await page.goto("/admin");

@@ -1,22 +1,20 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { describe, expect } from "vitest";
+import { type Shop, screenshot } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
-let browser: Browser;
 
-beforeAll(async () => {
-  // The embedded database, as on a fresh machine: no DATABASE_URL.
-  [shop, browser] = await Promise.all([startShop({ embedded: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+// A shop of its own on the embedded database, as on a fresh machine: no DATABASE_URL.
+ownShopForFile(
+  (started) => {
+    ({ shop } = started);
+  },
+  { embedded: true },
+);
 
 describe("browsing the catalogue", () => {
-  it("opens the home page, then a product from it", async () => {
-    const context = await newContext(browser, shop);
+  it("opens the home page, then a product from it", async ({ browser }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     const failed: string[] = [];
     page.on("response", (response) => {
@@ -43,8 +41,10 @@ describe("browsing the catalogue", () => {
     await context.close();
   });
 
-  it("shows the home page for an unknown path and a helpful page for an unknown product", async () => {
-    const context = await newContext(browser, shop);
+  it("shows the home page for an unknown path and a helpful page for an unknown product", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/no/such/page");
     await page

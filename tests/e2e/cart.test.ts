@@ -1,29 +1,21 @@
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import {
-  newContext,
-  type Shop,
-  type ShopDatabase,
-  screenshot,
-  startShop,
-  startShopWithDatabase,
-} from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot, startShop } from "../fixtures.ts";
+import { contextOn, it, uniqueEmail } from "../shop-test.ts";
 
 let shop: Shop;
-let browser: Browser;
 let database: ShopDatabase;
-startShopWithDatabase((started) => {
-  ({ shop, browser, database } = started);
+it.beforeAll(({ shop: workerShop, database: workerDatabase }) => {
+  shop = workerShop;
+  database = workerDatabase;
 });
 
-let accounts = 0;
 function newAccount(): Promise<TestAccount> {
-  accounts += 1;
-  return signUpViaHttp(shop.url, `shopper-${accounts}@example.in`);
+  return signUpViaHttp(shop.url, uniqueEmail("shopper"));
 }
 
 /** What the saved cart holds, asked of the API with the account's cookie. */
@@ -64,8 +56,8 @@ async function applyCode(page: Page, code: string) {
 }
 
 describe("a guest's cart", () => {
-  it("survives a reload, with the badge counting every item", async () => {
-    const context = await newContext(browser, shop);
+  it("survives a reload, with the badge counting every item", async ({ browser }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
     await addFromPage(page, "/combo/skincare-combo", "Glow Skincare Combo");
@@ -96,8 +88,8 @@ describe("a guest's cart", () => {
     await context.close();
   });
 
-  it("is not fetched until there is one, and shows a cart started in another tab", async () => {
-    const context = await newContext(browser, shop);
+  it("is not fetched until there is one, and shows a cart started in another tab", async ({ browser }) => {
+    const context = await contextOn(browser, shop);
     const watching = await context.newPage();
     const cartRequests: string[] = [];
     watching.on("request", (request) => {
@@ -115,8 +107,8 @@ describe("a guest's cart", () => {
     await context.close();
   });
 
-  it("starts empty, without telling the shopper, when the saved cart cannot be read", async () => {
-    const context = await newContext(browser, shop);
+  it("starts empty, without telling the shopper, when the saved cart cannot be read", async ({ browser }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("console", (message) => {
@@ -134,8 +126,10 @@ describe("a guest's cart", () => {
     await context.close();
   });
 
-  it("shows shipping by the shop's rule: ₹49 below ₹499 after discount, free from there", async () => {
-    const context = await newContext(browser, shop);
+  it("shows shipping by the shop's rule: ₹49 below ₹499 after discount, free from there", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await addFromPage(page, "/product/moringa-powder", "Moringa Powder");
     await page.goto("/cart");
@@ -149,8 +143,8 @@ describe("a guest's cart", () => {
     await context.close();
   });
 
-  it("shows the toast for 2.5 seconds", async () => {
-    const context = await newContext(browser, shop);
+  it("shows the toast for 2.5 seconds", async ({ browser }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.clock.install();
     await page.goto("/product/hair-growth-oil");
@@ -166,14 +160,19 @@ describe("a guest's cart", () => {
     await context.close();
   });
 
-  it("marks an item out of stock and a changed price, and keeps checkout closed until it is fixed", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("marks an item out of stock and a changed price, and keeps checkout closed until it is fixed", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
     await addFromPage(page, "/product/wax-powder", "Wax Powder");
     await addFromPage(page, "/product/chilli-powder", "Chilli Powder");
     await page.goto("/cart");
     await page.getByRole("link", { name: "Checkout" }).waitFor();
 
+    // The worker's shop is shared: both products get back what they had, whatever earlier files left.
+    const [wax] = await database.db.select().from(products).where(eq(products.slug, "wax-powder"));
+    const [chilli] = await database.db.select().from(products).where(eq(products.slug, "chilli-powder"));
     await database.db.update(products).set({ stock: 0 }).where(eq(products.slug, "wax-powder"));
     await database.db.update(products).set({ pricePaise: 45000 }).where(eq(products.slug, "chilli-powder"));
     try {
@@ -190,16 +189,21 @@ describe("a guest's cart", () => {
       await page.getByRole("link", { name: "Checkout" }).waitFor();
       expect(await page.getByRole("link", { name: "Checkout" }).getAttribute("href")).toBe("/checkout");
     } finally {
-      await database.db.update(products).set({ stock: 100 }).where(eq(products.slug, "wax-powder"));
-      await database.db.update(products).set({ pricePaise: 49900 }).where(eq(products.slug, "chilli-powder"));
+      await database.db.update(products).set({ stock: wax?.stock }).where(eq(products.slug, "wax-powder"));
+      await database.db
+        .update(products)
+        .set({ pricePaise: chilli?.pricePaise })
+        .where(eq(products.slug, "chilli-powder"));
     }
     await context.close();
   });
 });
 
 describe("discount codes on the cart page", () => {
-  it("gives each of the spec's messages to a guest, and keeps a used code used after removal", async () => {
-    const context = await newContext(browser, shop, { colorScheme: "dark" });
+  it("gives each of the spec's messages to a guest, and keeps a used code used after removal", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop, { colorScheme: "dark" });
     const page = await context.newPage();
     await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
     await page.goto("/cart");
@@ -236,10 +240,12 @@ describe("discount codes on the cart page", () => {
     await context.close();
   });
 
-  it("is enforced by the server when signed in: clearing the browser's storage does not free a code", async () => {
+  it("is enforced by the server when signed in: clearing the browser's storage does not free a code", async ({
+    browser,
+  }) => {
     const account = await newAccount();
     await addThroughApi(account, "hair-conditioning-pack");
-    const context = await newContext(browser, shop, { viewport: "phone" });
+    const context = await contextOn(browser, shop, { viewport: "phone" });
     await signInContext(context, shop.url, account);
     const page = await context.newPage();
     await page.goto("/cart");
@@ -278,11 +284,13 @@ describe("discount codes on the cart page", () => {
 });
 
 describe("a signed-in shopper's cart", () => {
-  it("takes in the guest's cart on sign-in: the same item's quantities summed, others appended", async () => {
+  it("takes in the guest's cart on sign-in: the same item's quantities summed, others appended", async ({
+    browser,
+  }) => {
     const account = await newAccount();
     await addThroughApi(account, "face-glow-oil", 2);
 
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await addFromPage(page, "/product/face-glow-oil", "Face Glow Oil");
     await addFromPage(page, "/product/badam-mix", "Badam Mix");
@@ -313,10 +321,12 @@ describe("a signed-in shopper's cart", () => {
     await context.close();
   });
 
-  it("shows the saved cart when the merge fails, and keeps the guest's cart for another try", async () => {
+  it("shows the saved cart when the merge fails, and keeps the guest's cart for another try", async ({
+    browser,
+  }) => {
     const account = await newAccount();
     await addThroughApi(account, "sathu-maavu");
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await addFromPage(page, "/product/abc-malt", "ABC Malt");
     await page.goto("/cart");
@@ -342,9 +352,11 @@ describe("a signed-in shopper's cart", () => {
     await context.close();
   });
 
-  it("does not add the guest's cart twice when the merge landed but its answer was lost", async () => {
+  it("does not add the guest's cart twice when the merge landed but its answer was lost", async ({
+    browser,
+  }) => {
     const account = await newAccount();
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await addFromPage(page, "/product/abc-malt", "ABC Malt");
     await page.goto("/cart");
@@ -369,10 +381,12 @@ describe("a signed-in shopper's cart", () => {
     await context.close();
   });
 
-  it("shows the saved cart in a tab left open while signing in in another, once it is back in front", async () => {
+  it("shows the saved cart in a tab left open while signing in in another, once it is back in front", async ({
+    browser,
+  }) => {
     const account = await newAccount();
     await addThroughApi(account, "coconut-oil", 2);
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("link", { name: "Login" }).waitFor();
@@ -386,12 +400,14 @@ describe("a signed-in shopper's cart", () => {
     await context.close();
   });
 
-  it("follows changes from another device within 5 seconds, also through another app instance", async () => {
+  it("follows changes from another device within 5 seconds, also through another app instance", async ({
+    browser,
+  }) => {
     const secondInstance = await startShop({ env: { DATABASE_URL: shop.databaseUrl ?? "" } });
     try {
       const account = await newAccount();
-      const phone = await newContext(browser, shop, { viewport: "phone" });
-      const laptop = await newContext(browser, secondInstance);
+      const phone = await contextOn(browser, shop, { viewport: "phone" });
+      const laptop = await contextOn(browser, secondInstance);
       await signInContext(phone, shop.url, account);
       await signInContext(laptop, secondInstance.url, account);
       const phonePage = await phone.newPage();

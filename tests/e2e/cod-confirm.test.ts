@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { savePrepaidIncentive } from "../../server/cod/cod-rules.ts";
 import { lapseUnconfirmedOrders } from "../../server/cod/confirmation.ts";
 import { orders } from "../../server/db/schema.ts";
@@ -10,11 +10,11 @@ import { createJobSignal } from "../../server/jobs/job-queue.ts";
 import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
-import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { putInCart, setStock, stockOf } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /** Confirm before packing (issue 29): by the shopper's link, by staff from the list, or cancelled by the clock. */
 let shop: Shop;
@@ -53,12 +53,16 @@ const statusOf = async (number: string) =>
   (await database.db.select({ status: orders.status }).from(orders).where(eq(orders.number, number)))[0]
     ?.status;
 
-startShopWithOwner(
+// A shop of its own: orders wait COD_CONFIRM_HOURS for confirmation, paid online through the fake Razorpay, with a reward for paying online every visitor is offered.
+ownShopForFile(
   (started) => {
-    ({ shop, browser, database, owner } = started);
+    ({ shop, database, owner } = started);
   },
-  () => ({ COD_CONFIRM_HOURS: String(HOURS), ...fake.env }),
+  { owner: true, env: () => ({ COD_CONFIRM_HOURS: String(HOURS), ...fake.env }) },
 );
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
+});
 beforeAll(async () => {
   await setStock(database.db, "bath-powder", 40);
   // ₹40 off for paying online: what "Pay online instead" offers (docs/decisions/072).
@@ -76,7 +80,7 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
     it(`is confirmed by the shopper from the link, without signing in (${viewport})`, async () => {
       const order = await placeCod();
       const link = await confirmLink(order.number);
-      const context = await newContext(browser, shop, { viewport });
+      const context = await contextOn(browser, shop, { viewport });
       const page = await context.newPage();
       await page.goto(link);
       await page.getByRole("heading", { name: "Please confirm your order", level: 1 }).waitFor();
@@ -94,7 +98,7 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
     it(`is switched to paying online from the link: closed, it waits still; paid, it goes to packing (${viewport})`, async () => {
       const order = await placeCod();
       const link = await confirmLink(order.number);
-      const context = await newContext(browser, shop, { viewport });
+      const context = await contextOn(browser, shop, { viewport });
       const page = await context.newPage();
       await page.goto(link);
       // Bath powder ₹599, free shipping: ₹559 paid online with the ₹40 off.
@@ -138,7 +142,7 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
 
     it(`is cancelled by the shopper from the link, told once that nothing was charged (${viewport})`, async () => {
       const order = await placeCod();
-      const context = await newContext(browser, shop, { viewport });
+      const context = await contextOn(browser, shop, { viewport });
       const page = await context.newPage();
       await page.goto(await confirmLink(order.number));
       await page.getByRole("button", { name: "Cancel order" }).click();
@@ -180,7 +184,7 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
       });
       expect(told.text).toContain("Nothing was charged");
 
-      const context = await newContext(browser, shop, { viewport });
+      const context = await contextOn(browser, shop, { viewport });
       const page = await context.newPage();
       await page.goto(link);
       await page.getByRole("heading", { name: "This order is cancelled", level: 1 }).waitFor();
@@ -191,7 +195,7 @@ describe("a cash-on-delivery order is confirmed before it is packed", () => {
 
     it(`is confirmed by staff from the To confirm list after a call (${viewport})`, async () => {
       const order = await placeCod();
-      const context = await newContext(browser, shop, { viewport });
+      const context = await contextOn(browser, shop, { viewport });
       await signInContext(context, shop.url, owner);
       const page = await context.newPage();
       await page.goto("/admin/cod-confirm");

@@ -1,24 +1,32 @@
 import type { Browser } from "playwright-core";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, scrollThrough } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { type Shop, screenshot, scrollThrough } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
+// A shop of its own: the combo's new picture is what every visitor sees.
+ownShopForFile(
+  (started) => {
+    ({ shop, owner } = started);
+  },
+  { owner: true },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
 
 const sidewaysOverflow = (page: import("playwright-core").Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+// Eight screens and an upload in one journey: more than a minute on a busy two-core machine.
 describe("a combo's own picture", () => {
   it("is uploaded by the owner and replaces the products' pictures on the card and page", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+    const context = await contextOn(browser, shop, { viewport: "phone" });
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
     await page.goto("/admin/combos?edit=skincare-combo");
@@ -42,7 +50,7 @@ describe("a combo's own picture", () => {
 
     for (const viewport of ["phone", "desktop"] as const) {
       for (const scheme of ["light", "dark"] as const) {
-        const shopper = await newContext(browser, shop, { viewport, colorScheme: scheme });
+        const shopper = await contextOn(browser, shop, { viewport, colorScheme: scheme });
         const home = await shopper.newPage();
         await home.goto("/");
         await scrollThrough(home);
@@ -62,5 +70,5 @@ describe("a combo's own picture", () => {
         await shopper.close();
       }
     }
-  });
+  }, 120_000);
 });

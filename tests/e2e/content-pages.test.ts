@@ -1,14 +1,7 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  expectTitle,
-  newContext,
-  openPage,
-  type Shop,
-  screenshot,
-  startShopAndBrowser,
-  VIEWPORTS,
-} from "../fixtures.ts";
+import { describe, expect } from "vitest";
+import { expectTitle, openPage, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 // Not the defaults: the pages must show what the environment says.
 const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_EMAIL: "help@vanya.example" };
@@ -16,11 +9,16 @@ const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_E
 let shop: Shop;
 let browser: Browser;
 
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: SHOP }));
+// A shop of its own: its name, phone and e-mail come from its environment.
+ownShopForFile(
+  (started) => {
+    ({ shop } = started);
+  },
+  { env: SHOP },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
 });
-afterAll(() => stop?.());
 
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],
@@ -157,7 +155,7 @@ describe("content pages on every screen", () => {
     };
     for (const viewport of ["phone", "tablet", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await contextOn(browser, shop, { viewport, colorScheme });
         const page = await context.newPage();
         for (const [name, path] of Object.entries(pages)) {
           await page.goto(path);

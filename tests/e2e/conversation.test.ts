@@ -1,32 +1,29 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { CONTACT_TEXTS } from "../../common/contact.ts";
-import { createDb } from "../../server/db/client.ts";
-import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
+import { makeAdmin, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { type Shop, type ShopDatabase, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { readMails } from "../mail.ts";
+import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
 
 let shop: Shop;
-let browser: Browser;
+let database: ShopDatabase;
 let customer: TestAccount;
 let admin: TestAccount;
 
-let stop: (() => Promise<void>) | undefined;
+// A shop of its own: one test counts on the contact form's limit per hour, and questions and reviews show
+// to every visitor of the product page.
+ownShopForFile((started) => {
+  ({ shop, database } = started);
+});
 beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser());
   customer = await signUpViaHttp(shop.url, "priya.sharma@example.in");
   admin = await signUpViaHttp(shop.url, "staff@example.in");
-  if (!shop.databaseUrl) throw new Error("the shop has no test database");
-  const { db, pool } = createDb(shop.databaseUrl, { max: 1 });
-  await makeAdmin({ db, url: shop.url }, admin);
-  await pool.end();
+  await makeAdmin({ db: database.db, url: shop.url }, admin);
 });
-afterAll(() => stop?.());
 
-async function open(account: TestAccount | null, options: Parameters<typeof newContext>[2] = {}) {
-  const context = await newContext(browser, shop, options);
-  if (account) await signInContext(context, shop.url, account);
-  return context;
+function open(browser: Browser, account: TestAccount | null, options: Parameters<typeof contextOn>[2] = {}) {
+  return account ? signedInOn(browser, shop, account, options) : contextOn(browser, shop, options);
 }
 
 /** Collects responses the page got with a server error, which no journey here should cause. */
@@ -42,10 +39,12 @@ describe("a question, from asking to the answer on the product page", () => {
   const question = "Can I use it on <b>coloured</b> hair?\nI dye it every month.";
   const answer = "Yes. It has no ammonia or peroxide, so colour is safe.";
 
-  it("is asked on the product page, answered in /admin/questions, then seen on /questions and by everyone", async () => {
+  it("is asked on the product page, answered in /admin/questions, then seen on /questions and by everyone", async ({
+    browser,
+  }) => {
     const contexts: BrowserContext[] = [];
     try {
-      const asker = await open(customer);
+      const asker = await open(browser, customer);
       contexts.push(asker);
       const page = await asker.newPage();
       const failed = watchServerErrors(page);
@@ -64,7 +63,7 @@ describe("a question, from asking to the answer on the product page", () => {
       await mine.getByText("Awaiting answer").waitFor();
       expect(await mine.getByText(/Can I use it on <b>coloured<\/b> hair\?/).isVisible()).toBe(true);
 
-      const staff = await open(admin);
+      const staff = await open(browser, admin);
       contexts.push(staff);
       const adminPage = await staff.newPage();
       await adminPage.goto("/admin/questions");
@@ -85,7 +84,7 @@ describe("a question, from asking to the answer on the product page", () => {
       await mine.getByText("Answered", { exact: true }).waitFor();
       expect(await mine.getByText(answer).isVisible()).toBe(true);
 
-      const visitor = await open(null);
+      const visitor = await open(browser, null);
       contexts.push(visitor);
       const anyone = await visitor.newPage();
       await anyone.goto("/product/hair-growth-oil");
@@ -101,8 +100,8 @@ describe("a question, from asking to the answer on the product page", () => {
     }
   });
 
-  it("sends a signed-out visitor from /questions to sign in, and back", async () => {
-    const context = await open(null);
+  it("sends a signed-out visitor from /questions to sign in, and back", async ({ browser }) => {
+    const context = await open(browser, null);
     const page = await context.newPage();
     await page.goto("/questions");
     await page.waitForURL("**/login?redirectTo=%2Fquestions");
@@ -111,10 +110,12 @@ describe("a question, from asking to the answer on the product page", () => {
 });
 
 describe("a review, from writing to the product page", () => {
-  it("is written, waits for approval, is approved in /admin/reviews, then shows with the rating breakdown", async () => {
+  it("is written, waits for approval, is approved in /admin/reviews, then shows with the rating breakdown", async ({
+    browser,
+  }) => {
     const contexts: BrowserContext[] = [];
     try {
-      const author = await open(customer);
+      const author = await open(browser, customer);
       contexts.push(author);
       const page = await author.newPage();
       const failed = watchServerErrors(page);
@@ -132,14 +133,14 @@ describe("a review, from writing to the product page", () => {
       const own = page.getByRole("region", { name: "Your review" });
       await own.getByText("Awaiting approval").waitFor();
 
-      const visitor = await open(null);
+      const visitor = await open(browser, null);
       contexts.push(visitor);
       const anyone = await visitor.newPage();
       await anyone.goto("/product/face-glow-oil");
       await anyone.getByText("No reviews have been written on our shop yet.").waitFor();
       expect(await anyone.getByText("A little goes a long way").count()).toBe(0);
 
-      const staff = await open(admin);
+      const staff = await open(browser, admin);
       contexts.push(staff);
       const adminPage = await staff.newPage();
       await adminPage.goto("/admin/reviews");
@@ -178,8 +179,10 @@ describe("the contact form's three outcomes", () => {
     await page.getByLabel("Message").fill("Do you deliver to Pune?");
   }
 
-  it("says thank you when the message is stored, and keeps the fields disabled while sending", async () => {
-    const context = await open(null);
+  it("says thank you when the message is stored, and keeps the fields disabled while sending", async ({
+    browser,
+  }) => {
+    const context = await open(browser, null);
     const page = await context.newPage();
     await page.goto("/contact");
     await fillForm(page, "anita@example.in");
@@ -201,7 +204,9 @@ describe("the contact form's three outcomes", () => {
     await context.close();
   });
 
-  it("shows the server's own message when it refuses one (the sixth message in an hour)", async () => {
+  it("shows the server's own message when it refuses one (the sixth message in an hour)", async ({
+    browser,
+  }) => {
     // Four more from this client address; the browser's message is then the sixth within the hour.
     for (let i = 0; i < 4; i++) {
       const response = await fetch(`${shop.url}/api/contact`, {
@@ -211,7 +216,7 @@ describe("the contact form's three outcomes", () => {
       });
       expect(response.status).toBe(200);
     }
-    const context = await open(null);
+    const context = await open(browser, null);
     const page = await context.newPage();
     await page.goto("/contact");
     await fillForm(page, "anita.again@example.in");
@@ -223,8 +228,8 @@ describe("the contact form's three outcomes", () => {
     await context.close();
   });
 
-  it("says so when the network fails (the request is cut off with page.route)", async () => {
-    const context = await open(null);
+  it("says so when the network fails (the request is cut off with page.route)", async ({ browser }) => {
+    const context = await open(browser, null);
     const page = await context.newPage();
     await page.goto("/contact");
     await page.route("**/api/contact", (route) => route.abort("internetdisconnected"));
@@ -234,8 +239,8 @@ describe("the contact form's three outcomes", () => {
     await context.close();
   });
 
-  it("lands in /admin/messages, where staff mark it read and reply by e-mail", async () => {
-    const context = await open(admin);
+  it("lands in /admin/messages, where staff mark it read and reply by e-mail", async ({ browser }) => {
+    const context = await open(browser, admin);
     const page = await context.newPage();
     await page.goto("/admin/messages");
     const card = page.getByRole("article").filter({ hasText: "anita@example.in" });
@@ -255,15 +260,15 @@ describe("the contact form's three outcomes", () => {
 });
 
 describe("the staff pages at phone and desktop widths, light and dark", () => {
-  it("are usable at 375 and 1280 px, with nothing wider than the screen", async () => {
-    const outsider = await open(customer);
+  it("are usable at 375 and 1280 px, with nothing wider than the screen", async ({ browser }) => {
+    const outsider = await open(browser, customer);
     const page = await outsider.newPage();
     await page.goto("/admin/reviews");
     await page.getByRole("heading", { name: "No admin access" }).waitFor();
     await outsider.close();
 
     // Something waiting in each list, so the screenshots show the actions.
-    const asker = await open(customer);
+    const asker = await open(browser, customer);
     const askPage = await asker.newPage();
     await askPage.goto("/product/coconut-oil");
     await askPage.getByLabel("Ask a question about this product").fill("Is this cold-pressed or refined?");
@@ -281,7 +286,7 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
 
     for (const viewport of ["phone", "desktop"] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await open(admin, { viewport, colorScheme });
+        const context = await open(browser, admin, { viewport, colorScheme });
         const staffPage = await context.newPage();
         for (const [path, heading] of [
           ["/admin/questions", "Customer questions"],
@@ -305,7 +310,7 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
     }
 
     for (const viewport of ["phone", "desktop"] as const) {
-      const context = await open(customer, {
+      const context = await open(browser, customer, {
         viewport,
         colorScheme: viewport === "phone" ? "dark" : "light",
       });

@@ -1,32 +1,30 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { codPlaceRules, deliveryRules, orders } from "../../server/db/schema.ts";
 import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
-import {
-  newContext,
-  type Shop,
-  type ShopDatabase,
-  screenshot,
-  scrollThrough,
-  startShopWithDatabase,
-} from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot, scrollThrough } from "../fixtures.ts";
 import { smsMentioning, waitForMail } from "../mail.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 import { measureJourney } from "./journey-measure.ts";
 
 const fake = setUpFakeRazorpay();
 let shop: Shop;
 let browser: Browser;
 let database: ShopDatabase;
-startShopWithDatabase(
+// A shop of its own, paying through the fake Razorpay.
+ownShopForFile(
   (started) => {
-    ({ shop, browser, database } = started);
+    ({ shop, database } = started);
   },
-  () => fake.env,
+  { env: () => fake.env },
 );
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
+});
 
 describe("a guest orders with cash on delivery", () => {
   it.each([
@@ -35,7 +33,7 @@ describe("a guest orders with cash on delivery", () => {
   ] as const)(
     "at %s size in %s mode: orders, opens the order from the mail, tracks it, finds it again",
     async (viewport, colorScheme) => {
-      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const context = await contextOn(browser, shop, { viewport, colorScheme });
       const page = await context.newPage();
       const failures: string[] = [];
       page.on("pageerror", (error) => failures.push(error.message));
@@ -114,7 +112,7 @@ describe("a guest orders with cash on delivery", () => {
       const link = pageLinks.find((each) => !new URL(each).searchParams.has("claim")) ?? "";
       const claimLink = pageLinks.find((each) => new URL(each).searchParams.has("claim")) ?? "";
       expect(claimLink).not.toBe("");
-      const elsewhere = await newContext(browser, shop, { viewport, colorScheme });
+      const elsewhere = await contextOn(browser, shop, { viewport, colorScheme });
       const other = await elsewhere.newPage();
       await other.goto(link);
       await other.getByRole("heading", { name: `Order ${number}` }).waitFor();
@@ -213,7 +211,7 @@ describe("the owner of the address adds a guest order to their account", () => {
       expect(placed.status).toBe(201);
       const { order, token } = (await placed.json()) as { order: { number: string }; token: string };
 
-      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const context = await contextOn(browser, shop, { viewport, colorScheme });
       await signInContext(context, shop.url, account);
       const page = await context.newPage();
       // Signed in, the account has not got the order: only the owner's tap brings it in.
@@ -248,7 +246,7 @@ describe("a guest pays online and cancels", () => {
   ] as const)(
     "at %s size in %s mode: pays through Razorpay Checkout (the local fake), then cancels from the order's page",
     async (viewport, colorScheme) => {
-      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const context = await contextOn(browser, shop, { viewport, colorScheme });
       const page = await context.newPage();
       const failures: string[] = [];
       page.on("pageerror", (error) => failures.push(error.message));

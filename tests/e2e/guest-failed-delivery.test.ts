@@ -1,23 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../fake-razorpay.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../fake-shiprocket.ts";
 import {
   type ColorScheme,
-  launchBrowser,
-  newContext,
   type Shop,
+  type ShopDatabase,
   screenshot,
   sidewaysOverflow,
-  startShop,
   type Viewport,
 } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { TEST_ADDRESS } from "../orders.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /**
  * A guest's parcel the courier could not deliver (docs/decisions/082): the "could not deliver" mail's link
@@ -31,7 +29,7 @@ let razorpay: FakeRazorpay;
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
-let db: ReturnType<typeof createDb>;
+let db: ShopDatabase;
 let guests = 0;
 
 const COMBINATIONS: [Viewport, ColorScheme][] = [
@@ -135,18 +133,21 @@ async function fitsAndTappable(page: Page, name: string, controls: ReturnType<Pa
 
 beforeAll(async () => {
   [shiprocket, razorpay] = await Promise.all([startFakeShiprocket(), startFakeRazorpay()]);
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner.ndr@example.in", ...shiprocket.env, ...razorpay.env } }),
-    launchBrowser(),
-  ]);
-  owner = await signUpViaHttp(shop.url, "owner.ndr@example.in");
-  db = createDb(shop.databaseUrl ?? "", { max: 2 });
-  await db.db.update(products).set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 });
-}, 120_000);
+});
+// A shop of its own, on the fake Shiprocket and Razorpay, whose every product this file weighs.
+ownShopForFile(
+  async (started) => {
+    ({ shop } = started);
+    db = started.database;
+    owner = await signUpViaHttp(shop.url, "owner.ndr@example.in");
+    await db.db.update(products).set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 });
+  },
+  { env: () => ({ ADMIN_EMAILS: "owner.ndr@example.in", ...shiprocket.env, ...razorpay.env }) },
+);
+it.beforeAll(({ browser: workerBrowser }) => {
+  browser = workerBrowser;
+});
 afterAll(async () => {
-  await db?.pool.end();
-  await browser?.close();
-  await shop?.stop();
   await shiprocket?.stop();
   await razorpay?.stop();
 });
@@ -154,7 +155,7 @@ afterAll(async () => {
 /** The owner's order page and Shipping desk showing the guest's request, in every size and scheme. */
 async function ownerSees(number: string, expected: RegExp, prefix: string) {
   for (const [viewport, colorScheme] of COMBINATIONS) {
-    const context = await newContext(browser, shop, { viewport, colorScheme });
+    const context = await contextOn(browser, shop, { viewport, colorScheme });
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
     await page.goto(`/admin/orders/${number}`);
@@ -180,6 +181,7 @@ async function ownerSees(number: string, expected: RegExp, prefix: string) {
   }
 }
 
+// Each journey is about ten screens, the owner's in four sizes and schemes: more than a minute on a busy machine.
 describe("a guest answers a failed delivery from the mailed link", () => {
   it("cash on delivery: the guest picks a day and corrects the address and mobile; the owner sees it", async () => {
     const guest = await guestParcelNotDelivered("cod");
@@ -187,7 +189,7 @@ describe("a guest answers a failed delivery from the mailed link", () => {
 
     // The mailed link opens the guest's page with the form first, in every size and scheme.
     for (const [viewport, colorScheme] of COMBINATIONS) {
-      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const context = await contextOn(browser, shop, { viewport, colorScheme });
       const page = await context.newPage();
       await page.goto(link);
       const form = page.getByRole("form", {
@@ -199,7 +201,7 @@ describe("a guest answers a failed delivery from the mailed link", () => {
       await context.close();
     }
 
-    const context = await newContext(browser, shop, { viewport: "phone" });
+    const context = await contextOn(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
@@ -242,7 +244,7 @@ describe("a guest answers a failed delivery from the mailed link", () => {
     await context.close();
 
     await ownerSees(guest.number, /^Sent to the courier through Shiprocket/, "ndr-sent");
-  });
+  }, 120_000);
 
   it("paid online, refused by Shiprocket: the guest reads plain words; the owner reads the request to pass on", async () => {
     const guest = await guestParcelNotDelivered("razorpay");
@@ -250,7 +252,7 @@ describe("a guest answers a failed delivery from the mailed link", () => {
     // The courier has already started the return; the shop has not heard yet, Shiprocket refuses the answer.
     shiprocket.scan(guest.awb, "RTO INITIATED");
 
-    const context = await newContext(browser, shop, { viewport: "desktop", colorScheme: "dark" });
+    const context = await contextOn(browser, shop, { viewport: "desktop", colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto(link);
     const form = page.getByRole("form", { name: /could not deliver/ });
@@ -286,5 +288,5 @@ describe("a guest answers a failed delivery from the mailed link", () => {
       /^Not taken by Shiprocket \(it said: Action cannot be taken on this AWB\)/,
       "ndr-refused",
     );
-  });
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
 import { orderLines, orders, taxDocuments } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
@@ -9,10 +9,9 @@ import { type Shop, type ShopDatabase, screenshot, screenshotLightAndDark } from
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 let shop: Shop;
-let browser: Browser;
 let owner: TestAccount;
 let database: ShopDatabase;
 let meera: TestAccount;
@@ -24,9 +23,13 @@ const VIEWS = [
   ["desktop", "dark"],
 ] as const;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, database, owner } = started);
-});
+// A shop of its own: the owner saves the shop's GSTIN, which every later invoice follows.
+ownShopForFile(
+  (started) => {
+    ({ shop, database, owner } = started);
+  },
+  { owner: true },
+);
 beforeAll(async () => {
   meera = await signUpViaHttp(shop.url, "meera@example.in");
   const address = await request("/api/addresses", {
@@ -61,8 +64,13 @@ async function placeOrder(confirm: boolean): Promise<string> {
   return number;
 }
 
-async function ownerPage(path: string, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
-  return openSignedInPage(browser, shop, owner, path, { viewport, colorScheme });
+async function ownerPage(
+  browser: Browser,
+  path: string,
+  viewport: "phone" | "desktop",
+  colorScheme: "light" | "dark",
+) {
+  return signedInPageOn(browser, shop, owner, path, { viewport, colorScheme });
 }
 
 const sidewaysOverflow = (page: Page) =>
@@ -71,10 +79,12 @@ const sidewaysOverflow = (page: Page) =>
 describe("invoices missed before the GSTIN was saved", () => {
   let missed: string;
 
-  it("are named on the dashboard and the order page while the details are incomplete", async () => {
+  it("are named on the dashboard and the order page while the details are incomplete", async ({
+    browser,
+  }) => {
     missed = await placeOrder(true);
     for (const [viewport, scheme] of VIEWS) {
-      const dashboard = await ownerPage("/admin", viewport, scheme);
+      const dashboard = await ownerPage(browser, "/admin", viewport, scheme);
       const panel = dashboard.page.getByRole("region", { name: "Tax invoices" });
       await panel.getByText("No tax invoice can be issued").waitFor();
       expect(await panel.textContent()).toContain("GSTIN and registered address are not saved");
@@ -86,7 +96,7 @@ describe("invoices missed before the GSTIN was saved", () => {
       await screenshot(dashboard.page, `order-edit-dashboard-${viewport}-${scheme}`);
       await dashboard.close();
 
-      const order = await ownerPage(`/admin/orders/${missed}`, viewport, scheme);
+      const order = await ownerPage(browser, `/admin/orders/${missed}`, viewport, scheme);
       await order.page
         .getByRole("region", { name: "Tax invoice", exact: true })
         .getByText("No tax invoice can be issued")
@@ -97,8 +107,10 @@ describe("invoices missed before the GSTIN was saved", () => {
     }
   }, 240_000);
 
-  it("the owner saves the GSTIN and address, then issues the missed invoice from the order page", async () => {
-    const { page, close } = await ownerPage("/admin/shop", "phone", "light");
+  it("the owner saves the GSTIN and address, then issues the missed invoice from the order page", async ({
+    browser,
+  }) => {
+    const { page, close } = await ownerPage(browser, "/admin/shop", "phone", "light");
     const form = page.getByRole("form", { name: "Shop details" });
     await form.getByLabel("Legal name").fill("Prakriti Naturals Private Limited");
     await form.getByLabel("Registered address").fill("14, Kamaraj Salai");
@@ -136,10 +148,12 @@ describe("invoices missed before the GSTIN was saved", () => {
 });
 
 describe("an order changed before packing", () => {
-  it("shows the editors without spilling sideways at 375 and 1280 px, light and dark", async () => {
+  it("shows the editors without spilling sideways at 375 and 1280 px, light and dark", async ({
+    browser,
+  }) => {
     const number = await placeOrder(false);
     for (const [viewport, scheme] of VIEWS) {
-      const { page, close } = await ownerPage(`/admin/orders/${number}`, viewport, scheme);
+      const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, viewport, scheme);
       const panel = page.getByRole("region", { name: "Change the order" });
       await panel.getByRole("button", { name: "Change address" }).click();
       await panel.getByRole("form", { name: "Delivery address of this order" }).waitFor();
@@ -169,10 +183,10 @@ describe("an order changed before packing", () => {
     }
   }, 240_000);
 
-  it("a new PIN in Change address fills the city and district as well as the state", async () => {
+  it("a new PIN in Change address fills the city and district as well as the state", async ({ browser }) => {
     const number = await placeOrder(false);
     for (const [viewport, scheme] of [VIEWS[0], VIEWS[3]] as const) {
-      const { page, close } = await ownerPage(`/admin/orders/${number}`, viewport, scheme);
+      const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, viewport, scheme);
       const panel = page.getByRole("region", { name: "Change the order" });
       await panel.getByRole("button", { name: "Change address" }).click();
       const form = panel.getByRole("form", { name: "Delivery address of this order" });
@@ -194,7 +208,9 @@ describe("an order changed before packing", () => {
     }
   }, 120_000);
 
-  it("staff correct the address and change a quantity; the history and the stock follow", async () => {
+  it("staff correct the address and change a quantity; the history and the stock follow", async ({
+    browser,
+  }) => {
     const number = await placeOrder(false);
     const stockBefore = (await stockOf(database.db, "bath-powder")) ?? 0;
     // Placed days ago: its delivery window was worked out then.
@@ -202,7 +218,7 @@ describe("an order changed before packing", () => {
       .update(orders)
       .set({ estimatedDeliveryFrom: "2026-01-05", estimatedDeliveryTo: "2026-01-09" })
       .where(eq(orders.number, number));
-    const { page, close } = await ownerPage(`/admin/orders/${number}`, "phone", "dark");
+    const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, "phone", "dark");
     const panel = page.getByRole("region", { name: "Change the order" });
 
     await panel.getByRole("button", { name: "Change address" }).click();
@@ -245,7 +261,7 @@ describe("an order changed before packing", () => {
     await close();
 
     // The shopper's order page: the new estimate, and the history says what changed.
-    const shopper = await openSignedInPage(browser, shop, meera, `/orders/${number}`, {
+    const shopper = await signedInPageOn(browser, shop, meera, `/orders/${number}`, {
       viewport: "desktop",
       colorScheme: "light",
     });
@@ -273,7 +289,9 @@ describe("an order changed before packing", () => {
     expect(after.stock).toBe(stockBefore - 1);
   }, 120_000);
 
-  it("a confirmed COD order sent to another state is invoiced again: the old invoice reversed by a credit note, a new one issued (issue 41)", async () => {
+  it("a confirmed COD order sent to another state is invoiced again: the old invoice reversed by a credit note, a new one issued (issue 41)", async ({
+    browser,
+  }) => {
     await registerShopForGst(database.db);
     const number = await placeOrder(true);
     const invoices = async () =>
@@ -294,14 +312,14 @@ describe("an order changed before packing", () => {
       ["phone", "light"],
       ["desktop", "dark"],
     ] as const) {
-      const { page, close } = await ownerPage(`/admin/orders/${number}`, viewport, scheme);
+      const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, viewport, scheme);
       const panel = page.getByRole("region", { name: "Change the order" });
       await panel.getByText(`Invoice ${first?.number} is issued: a change of items`).waitFor();
       await screenshotLightAndDark(page, `order-reinvoice-before-${viewport}`);
       await close();
     }
 
-    const { page, close } = await ownerPage(`/admin/orders/${number}`, "phone", "light");
+    const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, "phone", "light");
     const panel = page.getByRole("region", { name: "Change the order" });
     await panel.getByRole("button", { name: "Change address" }).click();
     const form = panel.getByRole("form", { name: "Delivery address of this order" });

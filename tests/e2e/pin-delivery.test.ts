@@ -1,19 +1,22 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Locator, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
 import { codPlaceRules, deliveryRules } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp } from "../accounts.ts";
-import { newContext, type Shop, type ShopDatabase, screenshot, startShopWithDatabase } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
+import { contextOn, it, uniqueEmail } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let database: ShopDatabase;
-let accounts = 0;
 
-startShopWithDatabase((started) => {
-  ({ shop, browser, database } = started);
+// The worker's shop: every delivery and cash-on-delivery rule this file writes, it removes again.
+it.beforeAll(({ shop: workerShop, browser: workerBrowser, database: workerDatabase }) => {
+  shop = workerShop;
+  browser = workerBrowser;
+  database = workerDatabase;
 });
 
 const SHOTS = "/tmp/pin-delivery-shots";
@@ -54,7 +57,7 @@ async function lookAt(page: Page, name: string, show?: Locator) {
 
 describe("Check delivery on a product page", () => {
   it("answers where, by when and whether cash is taken; refuses a wrong PIN with a clear message", async () => {
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
@@ -99,9 +102,9 @@ describe("Check delivery on a product page", () => {
 
 describe("the address form at checkout", () => {
   it("fills city, district and state from the PIN, refuses an unknown one, and obeys the owner's no-COD rule", async () => {
-    const account = await signUpViaHttp(shop.url, `pin-journey${++accounts}@example.in`);
+    const account = await signUpViaHttp(shop.url, uniqueEmail("pin-journey"));
     await putInCart(database.db, account.userId, [{ itemId: "face-glow-oil" }]);
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     await signInContext(context, shop.url, account);
     const page = await context.newPage();
     const failures: string[] = [];
@@ -157,9 +160,9 @@ describe("the address form at checkout", () => {
 
 describe("the owner's delivery page", () => {
   it("adds and removes a rule", async () => {
-    const owner = await signUpViaHttp(shop.url, `pin-owner${++accounts}@example.in`);
+    const owner = await signUpViaHttp(shop.url, uniqueEmail("pin-owner"));
     await makeAdmin({ db: database.db, url: shop.url }, owner);
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
     await page.goto("/admin/delivery");
@@ -191,6 +194,8 @@ describe("the owner's delivery page", () => {
     const left = await database.db.select({ prefix: deliveryRules.prefix }).from(deliveryRules);
     expect(left).toEqual([{ prefix: "795001" }]);
     await screenshot(page, "admin-delivery");
+    await rules.getByRole("button", { name: "Remove the rule for 795001" }).click();
+    await rules.getByText("This PIN code").waitFor({ state: "detached" });
     await context.close();
   });
 });

@@ -1,18 +1,21 @@
 import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
-import { newContext, screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
-let browser: Browser;
 let owner: TestAccount;
 
-startShopWithOwner((started) => {
-  ({ shop, browser, owner } = started);
-});
+// A shop of its own: the policy pages and the blog it edits are what every visitor sees.
+ownShopForFile(
+  (started) => {
+    ({ shop, owner } = started);
+  },
+  { owner: true },
+);
 
 /** axe's serious and critical findings on the page as it stands (evaluated, so the shop's CSP stays on). */
 async function seriousAxeFindings(page: Page) {
@@ -41,8 +44,10 @@ const PASSES: { viewport: Viewport; scheme: ColorScheme }[] = [
 describe("the owner keeps the blog and the policy pages at /admin/pages", () => {
   for (const [index, { viewport, scheme }] of PASSES.entries()) {
     const name = `${viewport}-${scheme}`;
-    it(`at ${viewport} in ${scheme}: edits the privacy policy and publishes an article, and the shop shows both at once`, async () => {
-      const context = await newContext(browser, shop, { viewport, colorScheme: scheme });
+    it(`at ${viewport} in ${scheme}: edits the privacy policy and publishes an article, and the shop shows both at once`, async ({
+      browser,
+    }) => {
+      const context = await contextOn(browser, shop, { viewport, colorScheme: scheme });
       await signInContext(context, shop.url, owner);
       const page = await context.newPage();
 
@@ -120,7 +125,7 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
       await context.close();
 
       // A shopper in a browser sees both.
-      const shopper = await newContext(browser, shop, { viewport, colorScheme: scheme });
+      const shopper = await contextOn(browser, shop, { viewport, colorScheme: scheme });
       const shopperPage = await shopper.newPage();
       await shopperPage.goto("/blog");
       await waitForApp(shopperPage);
@@ -136,8 +141,10 @@ describe("the owner keeps the blog and the policy pages at /admin/pages", () => 
     });
   }
 
-  it("keeps changes not saved across leaving the editor, and deletes an article: its address shows the blog's not-found page and the sitemap drops it", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone", colorScheme: "light" });
+  it("keeps changes not saved across leaving the editor, and deletes an article: its address shows the blog's not-found page and the sitemap drops it", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop, { viewport: "phone", colorScheme: "light" });
     await signInContext(context, shop.url, owner);
     const page = await context.newPage();
     await page.goto("/admin/pages");

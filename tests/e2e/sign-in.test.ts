@@ -1,35 +1,34 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, TEST_PASSWORD } from "../accounts.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop, VIEWPORTS } from "../fixtures.ts";
+import { type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { linkIn, readMails, waitForMail } from "../mail.ts";
 import { startOidcServer } from "../oidc-server.ts";
+import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
 
 const CLIENT = { clientId: "shop-e2e", clientSecret: "shop-e2e-secret" };
 
 let shop: Shop;
-let browser: Browser;
 let oidc: Awaited<ReturnType<typeof startOidcServer>>;
 
+// A shop of its own: Google sign-in goes to a local provider, and the owner is the one this file signs up.
 beforeAll(async () => {
   oidc = await startOidcServer(CLIENT);
-  [shop, browser] = await Promise.all([
-    startShop({
-      env: {
-        GOOGLE_CLIENT_ID: CLIENT.clientId,
-        GOOGLE_CLIENT_SECRET: CLIENT.clientSecret,
-        GOOGLE_ISSUER: oidc.issuer,
-        ADMIN_EMAILS: "founder@example.in",
-      },
+});
+afterAll(() => oidc?.close());
+ownShopForFile(
+  (started) => {
+    ({ shop } = started);
+  },
+  {
+    env: () => ({
+      GOOGLE_CLIENT_ID: CLIENT.clientId,
+      GOOGLE_CLIENT_SECRET: CLIENT.clientSecret,
+      GOOGLE_ISSUER: oidc.issuer,
+      ADMIN_EMAILS: "founder@example.in",
     }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-  await oidc?.close();
-});
+  },
+);
 
 const mailCount = async () => (await readMails(shop.dataDir)).length;
 const avatar = (page: Page) => page.getByRole("button", { name: /^Account menu for / });
@@ -40,8 +39,10 @@ const signedInAs = async (page: Page, email: string) => {
 };
 
 describe("signing up and in with e-mail and password", () => {
-  it("signs up, confirms from the e-mail, lands where it was going, signs out and back in", async () => {
-    const context = await newContext(browser, shop);
+  it("signs up, confirms from the e-mail, lands where it was going, signs out and back in", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     const email = "asha@example.in";
 
@@ -102,8 +103,10 @@ describe("signing up and in with e-mail and password", () => {
     await context.close();
   });
 
-  it("takes the owner from her sign-up's confirmation link to the admin home, the shop's Login to it too", async () => {
-    const context = await newContext(browser, shop, { viewport: "phone" });
+  it("takes the owner from her sign-up's confirmation link to the admin home, the shop's Login to it too", async ({
+    browser,
+  }) => {
+    const context = await contextOn(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
     const email = "founder@example.in";
     await page.goto("/signup");
@@ -128,9 +131,11 @@ describe("signing up and in with e-mail and password", () => {
     await context.close();
   });
 
-  it("sends a signed-out visitor of My Orders and My Questions to sign in, and back afterwards", async () => {
+  it("sends a signed-out visitor of My Orders and My Questions to sign in, and back afterwards", async ({
+    browser,
+  }) => {
     const account = await signUpViaHttp(shop.url, "returns@example.in");
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     for (const path of ["/orders", "/questions"]) {
       await page.goto(path);
@@ -144,10 +149,9 @@ describe("signing up and in with e-mail and password", () => {
     await context.close();
   });
 
-  it("works from the keyboard: the account menu opens, moves and closes with keys", async () => {
+  it("works from the keyboard: the account menu opens, moves and closes with keys", async ({ browser }) => {
     const account = await signUpViaHttp(shop.url, "keys@example.in");
-    const context = await newContext(browser, shop);
-    await signInContext(context, shop.url, account);
+    const context = await signedInOn(browser, shop, account);
     const page = await context.newPage();
     await page.goto("/");
     await avatar(page).focus();
@@ -168,9 +172,9 @@ describe("signing up and in with e-mail and password", () => {
 });
 
 describe("a forgotten password", () => {
-  it("is reset from the link in the e-mail, which then works only once", async () => {
+  it("is reset from the link in the e-mail, which then works only once", async ({ browser }) => {
     const account = await signUpViaHttp(shop.url, "bina@example.in");
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
@@ -204,9 +208,9 @@ describe("a forgotten password", () => {
 });
 
 describe("signing in with an e-mail link", () => {
-  it("mails a link whose landing page signs in with one click, once", async () => {
+  it("mails a link whose landing page signs in with one click, once", async ({ browser }) => {
     const email = "chitra@example.in";
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/login?redirectTo=%2Fsettings");
     await page.getByRole("link", { name: "E-mail me a sign-in link" }).click();
@@ -226,7 +230,7 @@ describe("signing in with an e-mail link", () => {
     await page.waitForURL("**/settings");
     await signedInAs(page, email);
 
-    const other = await newContext(browser, shop);
+    const other = await contextOn(browser, shop);
     const second = await other.newPage();
     await second.goto(landing);
     await second.getByRole("link", { name: "Sign me in" }).click();
@@ -240,10 +244,12 @@ describe("signing in with an e-mail link", () => {
 });
 
 describe("signing in with Google (a local OpenID Connect provider on 127.0.0.1)", () => {
-  it("goes to the provider, comes back signed in, and links to the account with that address", async () => {
+  it("goes to the provider, comes back signed in, and links to the account with that address", async ({
+    browser,
+  }) => {
     const account = await signUpViaHttp(shop.url, "devi@example.in");
     oidc.signInAs({ email: account.email, name: "Devi" });
-    const context = await newContext(browser, shop);
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/login?redirectTo=%2Fsettings");
     await screenshot(page, "sign-in-with-google-button");
@@ -262,11 +268,13 @@ describe("signing in with Google (a local OpenID Connect provider on 127.0.0.1)"
 });
 
 describe("settings", () => {
-  it("changes the name and password, signs out other sessions, keeps the theme, deletes the account", async () => {
+  it("changes the name and password, signs out other sessions, keeps the theme, deletes the account", async ({
+    browser,
+  }) => {
     const account = await signUpViaHttp(shop.url, "esha@example.in");
-    const elsewhere = await newContext(browser, shop);
-    await signInContext(elsewhere, shop.url, account);
-    const context = await newContext(browser, shop);
+    const elsewhere = await signedInOn(browser, shop, account);
+    // A second session of the same account, through the form: the one "other sessions" leaves standing.
+    const context = await contextOn(browser, shop);
     const page = await context.newPage();
     await page.goto("/login?redirectTo=%2Fsettings");
     await page.getByLabel("E-mail", { exact: true }).fill(account.email);
@@ -331,7 +339,8 @@ describe("settings", () => {
 });
 
 describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
-  it("renders each screen without horizontal scrolling", async () => {
+  // Thirty-six screens and their screenshots: more than a minute on a busy two-core machine.
+  it("renders each screen without horizontal scrolling", async ({ browser }) => {
     const account = await signUpViaHttp(shop.url, "looks@example.in");
     const screens = [
       ["login", "/login"],
@@ -346,7 +355,7 @@ describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
     ] as const;
     for (const colorScheme of ["light", "dark"] as const) {
       for (const viewport of ["phone", "desktop"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await contextOn(browser, shop, { viewport, colorScheme });
         const page = await context.newPage();
         for (const [name, path] of screens) {
           if (name === "settings") await signInContext(context, shop.url, account);
@@ -361,5 +370,5 @@ describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
         await context.close();
       }
     }
-  });
+  }, 120_000);
 });
