@@ -44,7 +44,6 @@ import { hashedAssets } from "./hashed-assets.ts";
 import { adminTaxRoutes } from "./invoices/admin-tax.routes.ts";
 import { missedInvoiceRoutes } from "./invoices/missed-invoices.routes.ts";
 import type { Lifecycle } from "./lifecycle.ts";
-import { whatsAppWebhookRoutes } from "./messaging/whatsapp.routes.ts";
 import { createMetrics, type Metrics, metricsHandler, observeRequests } from "./observability.ts";
 import { adminDashboardRoutes, adminOrderRoutes, adminStockRoutes } from "./orders/admin-orders.routes.ts";
 import { checkoutRoutes } from "./orders/checkout.routes.ts";
@@ -71,6 +70,7 @@ import {
   trackingWebhookRoutes,
 } from "./shipping/shipping.routes.ts";
 import { adminShopRoutes } from "./shop/shop.routes.ts";
+import { whatsAppWebhookRoutes } from "./whatsapp-webhook.routes.ts";
 
 export const distDir = path.resolve(import.meta.dirname, "../dist");
 

@@ -18,11 +18,6 @@ import { jobs } from "./db/schema.ts";
 import type { Deps } from "./deps.ts";
 import type { JobHandler } from "./jobs/job-queue.ts";
 import { log } from "./log.ts";
-import {
-  deliverWhatsApp,
-  WHATSAPP_MESSAGE_JOB,
-  type WhatsAppMessageKind,
-} from "./messaging/whatsapp-messages.ts";
 import { deliverOrderChangeNotice, ORDER_CHANGE_JOB } from "./orders/order-change-notice.ts";
 import { deliverOrderMail, ORDER_MAIL_JOB } from "./orders/order-mail.ts";
 import {
@@ -32,6 +27,7 @@ import {
   ORDER_LINK_SMS_JOB,
 } from "./orders/order-sms.ts";
 import { EXPIRE_UNPAID_ORDERS_JOB, expireUnpaidOrders } from "./orders/order-status.ts";
+import { deliverWhatsApp, WHATSAPP_MESSAGE_JOB, type WhatsAppMessageKind } from "./orders/order-whatsapp.ts";
 import { REFUND_UNAPPLIED_JOB, refundUnappliedPayment } from "./payments/take-payment.ts";
 import { SWEEP_UPLOADS_JOB, sweepUnusedUploads } from "./products/product-images.ts";
 import { withOwnersShopName } from "./settings/settings.data.ts";

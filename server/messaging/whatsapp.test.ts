@@ -7,7 +7,7 @@ import { createTestApp } from "../../tests/database.ts";
 import { buttonReply, FAKE_WHATSAPP, startFakeWhatsApp, whatsAppEnv } from "../../tests/fake-whatsapp.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
 import { jobs, orderEvents, orders, whatsappMessages, whatsappReplies } from "../db/schema.ts";
-import { cancelPayload, confirmPayload } from "./whatsapp-messages.ts";
+import { cancelPayload, confirmPayload } from "../orders/order-whatsapp.ts";
 
 let fake: Awaited<ReturnType<typeof startFakeWhatsApp>>;
 let shop: Awaited<ReturnType<typeof createTestApp>>;

@@ -17,11 +17,11 @@ import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts"
 import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
-import { enqueueWhatsApp } from "../messaging/whatsapp-messages.ts";
 import { orderWithPayment, type PaidOrder, SOLD_OUT_BEFORE_PAYMENT } from "../payments/ledger.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms, enqueueGuestDeliverySms } from "./order-sms.ts";
+import { enqueueWhatsApp } from "./order-whatsapp.ts";
 
 /**
  * `link`: a guest asked "Find my order" for the link to the order's page again. `returned`: staff marked the

@@ -65,10 +65,10 @@ import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError, isDatabaseUnavailable } from "../errors.ts";
 import { jobsStatement } from "../jobs/job-queue.ts";
-import { whatsAppJobs } from "../messaging/whatsapp-messages.ts";
 import { razorpayConfig } from "../payments/razorpay.ts";
 import { settingsRead } from "../settings/settings.data.ts";
 import { orderMailJob } from "./order-mail.ts";
+import { whatsAppJobs } from "./order-whatsapp.ts";
 
 /** PN-2026-000123: the year in India and a running number. */
 export function formatOrderNumber(placedAt: Date, sequence: number) {

@@ -12,6 +12,7 @@ import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
+import { OrderHelpCard } from "../features/orders/order-help-card.tsx";
 import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
@@ -216,24 +217,7 @@ export function Component() {
                 </>
               )}
             </section>
-            {(order.actions.cancel.allowed || order.actions.cancel.reason) && (
-              <section aria-labelledby="help-heading" className={cardClass}>
-                <h2 id="help-heading" className="font-serif text-xl font-semibold">
-                  Need to change something?
-                </h2>
-                {order.actions.cancel.allowed && (
-                  <Button
-                    type="button"
-                    variant="secondary"
-                    className="mt-3"
-                    onClick={() => setCancelling(true)}
-                  >
-                    Cancel order
-                  </Button>
-                )}
-                {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
-              </section>
-            )}
+            <OrderHelpCard actions={order.actions} onCancel={() => setCancelling(true)} />
             <p className="text-sm text-stone-600 dark:text-stone-400">
               To change this order or return it,{" "}
               <Link to="/contact" className="underline">

@@ -3,7 +3,6 @@ import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearch
 import type { OrderDetail } from "../../common/orders.ts";
 import type { ShipmentView } from "../../common/shipping.ts";
 import { Button } from "../components/button.tsx";
-import { cardClass } from "../components/card.tsx";
 import { Dialog } from "../components/dialog.tsx";
 import { Field, Textarea } from "../components/field.tsx";
 import { RouteError } from "../components/route-error.tsx";
@@ -13,6 +12,7 @@ import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
 import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
 import { DeliveryCard } from "../features/orders/delivery-card.tsx";
 import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
+import { OrderHelpCard } from "../features/orders/order-help-card.tsx";
 import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
@@ -143,46 +143,11 @@ export function Component() {
               <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
             </DeliveryCard>
             {shipment && !parcelFirst && parcelCard}
-            {(order.actions.cancel.allowed ||
-              order.actions.cancel.reason ||
-              order.actions.requestReturn.allowed ||
-              order.actions.requestReturn.reason) && (
-              <section aria-labelledby="help-heading" className={cardClass}>
-                <h2 id="help-heading" className="font-serif text-xl font-semibold">
-                  Need to change something?
-                </h2>
-                {order.actions.cancel.allowed && (
-                  <Button
-                    type="button"
-                    variant="secondary"
-                    className="mt-3"
-                    onClick={() => setDialog("cancel")}
-                  >
-                    Cancel order
-                  </Button>
-                )}
-                {order.actions.cancel.reason && <p className="mt-2 text-sm">{order.actions.cancel.reason}</p>}
-                {order.actions.requestReturn.allowed && (
-                  <>
-                    <p className="mt-2 text-sm">
-                      If something arrived damaged, defective or not as shown, tell us within 6 days of
-                      delivery.
-                    </p>
-                    <Button
-                      type="button"
-                      variant="secondary"
-                      className="mt-3"
-                      onClick={() => setDialog("return")}
-                    >
-                      Request return
-                    </Button>
-                  </>
-                )}
-                {order.actions.requestReturn.reason && (
-                  <p className="mt-2 text-sm">{order.actions.requestReturn.reason}</p>
-                )}
-              </section>
-            )}
+            <OrderHelpCard
+              actions={order.actions}
+              onCancel={() => setDialog("cancel")}
+              onReturn={() => setDialog("return")}
+            />
           </>
         }
       />

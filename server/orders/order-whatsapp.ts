@@ -7,9 +7,9 @@ import { type OrderRow, orders, users, whatsappMessages } from "../db/schema.ts"
 import type { Deps } from "../deps.ts";
 import { enqueueJobs, type NewJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
-import { guestOrderLink } from "../orders/guest-order-link.ts";
+import { sendTemplate, whatsAppConfig, whatsAppNumber } from "../messaging/whatsapp.ts";
 import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
-import { sendTemplate, whatsAppConfig, whatsAppNumber } from "./whatsapp.ts";
+import { guestOrderLink } from "./guest-order-link.ts";
 
 export const WHATSAPP_MESSAGE_JOB = "whatsapp-message";
 

@@ -2,16 +2,16 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { cancelCodOrder, confirmCodOrder, confirmRequestJob } from "../cod/confirmation.ts";
-import { orderEvents, orders, whatsappMessages, whatsappReplies } from "../db/schema.ts";
-import type { Deps } from "../deps.ts";
-import { httpError } from "../errors.ts";
-import { enqueueJob } from "../jobs/job-queue.ts";
-import { log } from "../log.ts";
-import { smsReachesShoppers } from "../sms/sms-sender.ts";
-import { validate } from "../validate.ts";
-import { webhookSignatureMatches, whatsAppNumber } from "./whatsapp.ts";
-import { parseReplyPayload } from "./whatsapp-messages.ts";
+import { cancelCodOrder, confirmCodOrder, confirmRequestJob } from "./cod/confirmation.ts";
+import { orderEvents, orders, whatsappMessages, whatsappReplies } from "./db/schema.ts";
+import type { Deps } from "./deps.ts";
+import { httpError } from "./errors.ts";
+import { enqueueJob } from "./jobs/job-queue.ts";
+import { log } from "./log.ts";
+import { webhookSignatureMatches, whatsAppNumber } from "./messaging/whatsapp.ts";
+import { parseReplyPayload } from "./orders/order-whatsapp.ts";
+import { smsReachesShoppers } from "./sms/sms-sender.ts";
+import { validate } from "./validate.ts";
 
 /** Meta's webhook check when the URL is saved in the app's settings. */
 const verificationQuery = z
