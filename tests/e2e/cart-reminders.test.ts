@@ -17,7 +17,8 @@ import {
 import { linkIn, mailsTo, waitForMail } from "../mail.ts";
 import { putInCart, setStock } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
+import { openSignedInPage } from "../signed-in-page.ts";
 
 /**
  * Carts left behind (issue 44, docs/decisions/089), as the shopper and the owner meet them: the opt-in on the
@@ -35,7 +36,7 @@ const HOUR = 3_600_000;
 const sweepAt = (hours: number) =>
   sweepLeftCarts({ db: database.db, jobs: createJobSignal() }, new Date(Date.now() + hours * HOUR));
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, database, owner } = started);
 });
 
