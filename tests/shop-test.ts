@@ -4,6 +4,7 @@ import { afterAll, test as base, beforeAll, onTestFinished } from "vitest";
 import { createDb } from "../server/db/client.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "./accounts.ts";
 import { launchBrowser, newContext, type Shop, type ShopDatabase, startShop } from "./fixtures.ts";
+import { startShopInProcess } from "./in-process-shop.ts";
 import { OWNER_EMAIL } from "./signed-in-page.ts";
 
 type ContextOptions = Parameters<typeof newContext>[2];
@@ -89,17 +90,17 @@ test.beforeAll(({ shop, browser }) => {
   if (!shop.url || !browser.isConnected()) throw new Error("The worker's shop or browser did not start");
 }, SHARED_SHOP_READY_MS + 30_000);
 
-// A shop of the file's own, in the worker's browser: for a file that changes what every visitor sees or needs
-// another environment (fake providers, other ADMIN_EMAILS, the embedded database).
+// ---- A file's own shop process, in the worker's browser: for a file that needs a real shop process (the
+// embedded database) or has not yet moved to the in-process shop below.
 
-type OwnShopEnv = Record<string, string>;
+type ProcessEnv = Record<string, string>;
 
 /**
  * How long a file's own shop may take to start. It often starts while the worker's shared shop does (the
  * first file of a worker asks for that one too): two shops at once on a busy two-core machine missed 45 s.
  */
 const OWN_SHOP_READY_MS = 90_000;
-type OwnShop = { shop: Shop; database: ShopDatabase; owner: TestAccount };
+type OwnShopProcess = { shop: Shop; database: ShopDatabase; owner: TestAccount };
 
 /**
  * Before the file's tests, its own shop (with `env`, which may be a function read when the shop starts, for
@@ -107,9 +108,9 @@ type OwnShop = { shop: Shop; database: ShopDatabase; owner: TestAccount };
  * owner's account (ADMIN_EMAILS naming OWNER_EMAIL), handed to `receive`; after them, all stopped. Its tests
  * take the worker's `browser` and open contexts on this shop with `contextOn` and `signedInOn`.
  */
-export function ownShopForFile(
-  receive: (started: OwnShop) => void | Promise<void>,
-  options: { env?: OwnShopEnv | (() => OwnShopEnv); owner?: boolean; embedded?: boolean } = {},
+export function ownShopProcessForFile(
+  receive: (started: OwnShopProcess) => void | Promise<void>,
+  options: { env?: ProcessEnv | (() => ProcessEnv); owner?: boolean; embedded?: boolean } = {},
 ) {
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
@@ -162,4 +163,82 @@ export async function signedInPageOn(
   await page.goto(path);
   await page.locator("main h1").first().waitFor();
   return { page, close: () => page.context().close() };
+}
+
+// ---- A file's own shop, in the worker's process (tests/in-process-shop.ts)
+
+/**
+ * What a file that keeps a shop of its own works with: its shop, a small pool on the shop's database, the
+ * owner's account, the worker's Chromium, and contexts of it on the shop.
+ */
+export type OwnShop = {
+  shop: Shop;
+  browser: Browser;
+  database: ReturnType<typeof createDb>;
+  owner: TestAccount;
+  /** A context on the file's shop: closed after the test that opened it, or after the file when a hook did. */
+  openContext: (options?: ContextOptions) => Promise<BrowserContext>;
+  /** A context carrying the account's session cookie, closed as `openContext`'s are. */
+  signedIn: (account: TestAccount, options?: ContextOptions) => Promise<BrowserContext>;
+};
+
+type OwnShopEnv = Record<string, string> | (() => Record<string, string>);
+
+/**
+ * A shop of the file's own, for a file that changes what every visitor sees (settings, the catalogue, COD
+ * rules, counts) or needs another environment (`env`: fake providers, PUBLIC_URL, limits): served from the
+ * worker's process (`startShopInProcess`) on a database of its own, with ADMIN_EMAILS naming OWNER_EMAIL and
+ * the owner signed up, its pages opened in the worker's shared Chromium. It starts before the file's tests
+ * (then hands itself to `receive`, for files that keep `shop` and `browser` in variables) and stops after
+ * them. `env` may be a function, read when the shop starts (a fake's address). Used in place of
+ * `startShopWithOwner(receive, env)`, with the same arguments.
+ */
+export function ownShopForFile(
+  receive?: (own: OwnShop) => void | Promise<void>,
+  env: OwnShopEnv = {},
+): OwnShop {
+  const contexts = { test: [] as BrowserContext[], file: [] as BrowserContext[] };
+  let inTest = false;
+  const openContext = async (options: ContextOptions = {}) => {
+    if (!own.browser) throw new Error("The file's shop is opened before its beforeAll has run");
+    const context = await newContext(own.browser, own.shop, options);
+    (inTest ? contexts.test : contexts.file).push(context);
+    return context;
+  };
+  const own: OwnShop = {
+    shop: undefined as unknown as Shop,
+    browser: undefined as unknown as Browser,
+    database: undefined as unknown as ReturnType<typeof createDb>,
+    owner: undefined as unknown as TestAccount,
+    openContext,
+    async signedIn(account, options = {}) {
+      const context = await openContext(options);
+      await signInContext(context, own.shop.url, account);
+      return context;
+    },
+  };
+  const closeAll = (list: BrowserContext[]) =>
+    Promise.all(list.splice(0).map((context) => context.close().catch(() => undefined)));
+  test.beforeAll(async ({ browser }) => {
+    own.browser = browser;
+    own.shop = await startShopInProcess({
+      env: { ADMIN_EMAILS: OWNER_EMAIL, ...(typeof env === "function" ? env() : env) },
+    });
+    own.database = createDb(own.shop.databaseUrl ?? "", { max: 2 });
+    own.owner = await signUpViaHttp(own.shop.url, OWNER_EMAIL);
+    await receive?.(own);
+  });
+  test.beforeEach(() => {
+    inTest = true;
+  });
+  test.afterEach(async () => {
+    inTest = false;
+    await closeAll(contexts.test);
+  });
+  test.afterAll(async () => {
+    await closeAll(contexts.file);
+    await own.database?.pool.end();
+    await own.shop?.stop();
+  });
+  return own;
 }

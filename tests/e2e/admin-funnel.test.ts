@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { FunnelFigures } from "../../common/funnel.ts";
 import type { TestAccount } from "../accounts.ts";
 import { newContext, type Shop, type ShopDatabase, screenshot, sidewaysOverflow } from "../fixtures.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
+import { openSignedInPage } from "../signed-in-page.ts";
 
 /**
  * The funnel counted from what shoppers' browsers ask of the shop (issue 44, docs/decisions/090): a guest views
@@ -17,7 +18,7 @@ let browser: Browser;
 let owner: TestAccount;
 let database: ShopDatabase;
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, owner, database } = started);
 });
 

@@ -5,7 +5,7 @@ import { fillBigShop } from "../../scripts/big-shop.ts";
 import { createDb } from "../../server/db/client.ts";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, screenshot, sidewaysOverflow } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /** Every admin page on a phone (375 px) and a desktop (1280 px): its own frame, nothing wider than the screen. */
 let shop: Shop;
@@ -32,7 +32,7 @@ const ADMIN_PAGES = [
   ["Audit log", "/admin/audit"],
 ] as const;
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, owner } = started);
 });
 beforeAll(async () => {

@@ -11,14 +11,15 @@ import {
   waitForApp,
 } from "../fixtures.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
+import { openSignedInPage } from "../signed-in-page.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let database: ShopDatabase;
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, owner, database } = started);
 });
 

@@ -2,13 +2,13 @@ import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, screenshot } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, owner } = started);
 });
 beforeAll(async () => {

@@ -1,11 +1,11 @@
 import { describe, expect } from "vitest";
 import { type Shop, screenshot } from "../fixtures.ts";
-import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
 
 let shop: Shop;
 
 // A shop of its own on the embedded database, as on a fresh machine: no DATABASE_URL.
-ownShopForFile(
+ownShopProcessForFile(
   (started) => {
     ({ shop } = started);
   },

@@ -17,7 +17,8 @@ import {
 import { linkIn, mailsTo, waitForMail } from "../mail.ts";
 import { putInCart, setStock } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
-import { openSignedInPage, startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
+import { openSignedInPage } from "../signed-in-page.ts";
 
 /**
  * Carts left behind (issue 44, docs/decisions/089), as the shopper and the owner meet them: the opt-in on the
@@ -35,7 +36,19 @@ const HOUR = 3_600_000;
 const sweepAt = (hours: number) =>
   sweepLeftCarts({ db: database.db, jobs: createJobSignal() }, new Date(Date.now() + hours * HOUR));
 
-startShopWithOwner((started) => {
+/** Until the shop's job worker has run every job due now (it polls for jobs queued from here). */
+async function untilJobsDone() {
+  for (const deadline = Date.now() + 20_000; ; ) {
+    const { rows } = await database.pool.query<{ due: number }>(
+      "select count(*)::int as due from jobs where status in ('queued', 'running') and run_at <= now()",
+    );
+    if (rows[0]?.due === 0) return;
+    if (Date.now() > deadline) throw new Error(`${rows[0]?.due} jobs still due after 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+ownShopForFile((started) => {
   ({ shop, browser, database, owner } = started);
 });
 
@@ -229,7 +242,7 @@ describe("a cart left behind", () => {
     const before = (await mailsTo(shop.dataDir, asha.email)).length;
     await putInCart(database.db, asha.userId, [{ itemId: "bath-powder", quantity: 4 }]);
     await sweepAt(3);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await untilJobsDone();
     expect((await mailsTo(shop.dataDir, asha.email)).length).toBe(before);
 
     await shootEach("cart-reminder-unsubscribed", async (shot) => {

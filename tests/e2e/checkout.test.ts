@@ -5,16 +5,17 @@ import { orders } from "../../server/db/schema.ts";
 import { orderWithPayment } from "../../server/payments/ledger.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
-import { newContext, type Shop, type ShopDatabase, screenshot, startShopWithDatabase } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
 import { waitForMail } from "../mail.ts";
 import { putInCart, stockOf } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 const fake = setUpFakeRazorpay();
 let shop: Shop;
 let browser: Browser;
 let database: ShopDatabase;
-startShopWithDatabase(
+ownShopForFile(
   (started) => {
     ({ shop, browser, database } = started);
   },

@@ -8,7 +8,7 @@ import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /** Cash on delivery counted (issue 29): a delivered COD order's cash matched from the courier's report. */
 let shop: Shop;
@@ -31,7 +31,7 @@ async function deliveredCod(): Promise<{ number: string; totalPaise: number }> {
   return order;
 }
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, database, owner } = started);
 });
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
 import { putInCart, setStock } from "../orders.ts";
 import { callShopApi, requestShop, saveShopAddress } from "../shop-api-call.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /**
  * Issue 41, point 5: right after "Place order", and whenever the shopper opens the order again, a
@@ -22,7 +22,7 @@ let shopper: TestAccount;
 let addressId: string;
 const fake = setUpFakeRazorpay();
 
-startShopWithOwner(
+ownShopForFile(
   (started) => {
     ({ shop, browser, database } = started);
   },

@@ -5,7 +5,7 @@ import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../ac
 import { newContext, type Shop, type ShopDatabase, VIEWPORTS } from "../fixtures.ts";
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /**
  * The owner's COD rules and returns to origin (issue 29): an order refused cash by a PIN rule at checkout with
@@ -50,7 +50,7 @@ async function shippedCod(): Promise<string> {
   return order.number;
 }
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, database, owner } = started);
 });
 beforeAll(async () => {

@@ -3,14 +3,14 @@ import sharp from "sharp";
 import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import { type Shop, screenshot, scrollThrough } from "../fixtures.ts";
-import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
 // A shop of its own: the combo's new picture is what every visitor sees.
-ownShopForFile(
+ownShopProcessForFile(
   (started) => {
     ({ shop, owner } = started);
   },

@@ -4,7 +4,7 @@ import { CONTACT_TEXTS } from "../../common/contact.ts";
 import { makeAdmin, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { readMails } from "../mail.ts";
-import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
+import { contextOn, it, ownShopProcessForFile, signedInOn } from "../shop-test.ts";
 
 let shop: Shop;
 let database: ShopDatabase;
@@ -13,7 +13,7 @@ let admin: TestAccount;
 
 // A shop of its own: one test counts on the contact form's limit per hour, and questions and reviews show
 // to every visitor of the product page.
-ownShopForFile((started) => {
+ownShopProcessForFile((started) => {
   ({ shop, database } = started);
 });
 beforeAll(async () => {

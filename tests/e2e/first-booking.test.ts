@@ -1,19 +1,18 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../fake-shiprocket.ts";
 import {
   type ColorScheme,
-  launchBrowser,
   newContext,
   type Shop,
+  type ShopDatabase,
   screenshotLightAndDark,
-  startShop,
   type Viewport,
 } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /**
  * Issue 41, point 3 (docs/decisions/086): the first booking on a new shop, whose catalogue has no weights. The
@@ -25,7 +24,7 @@ let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let shopper: TestAccount;
-let db: ReturnType<typeof createDb>;
+let db: ShopDatabase;
 let addressId: string;
 
 const apiAs = (account: TestAccount, method: string, path: string, body?: unknown) =>
@@ -47,20 +46,18 @@ async function ownerPage(viewport: Viewport, colorScheme: ColorScheme): Promise<
 
 beforeAll(async () => {
   fake = await startFakeShiprocket();
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner.first@example.in", ...fake.env } }),
-    launchBrowser(),
-  ]);
-  owner = await signUpViaHttp(shop.url, "owner.first@example.in");
+});
+afterAll(() => fake?.stop());
+// The fake answers at an address known once it runs, so the shop's environment is read after it.
+ownShopForFile(
+  (started) => {
+    ({ shop, browser, owner, database: db } = started);
+  },
+  () => fake.env,
+);
+beforeAll(async () => {
   shopper = await signUpViaHttp(shop.url, "asha.first@example.in");
-  db = createDb(shop.databaseUrl ?? "", { max: 2 });
   addressId = await saveShopAddress(shop.url, shopper);
-}, 120_000);
-afterAll(async () => {
-  await db?.pool.end();
-  await browser?.close();
-  await shop?.stop();
-  await fake?.stop();
 });
 
 describe("the first booking on a new shop, whose products have no weight", () => {

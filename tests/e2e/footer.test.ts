@@ -1,21 +1,18 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, type Shop, scrollThrough, startShop } from "../fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { newContext, type Shop, scrollThrough } from "../fixtures.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 
-beforeAll(async () => {
-  [shop, browser] = await Promise.all([
-    // Phone and e-mail come from the server's configuration, never from the bundle.
-    startShop({ env: { SHOP_PHONE: "+91 90000 12345", SHOP_EMAIL: "help@example-shop.in" } }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+ownShopForFile(
+  (started) => {
+    ({ shop, browser } = started);
+  },
+  // Phone and e-mail come from the server's configuration, never from the bundle.
+  { SHOP_PHONE: "+91 90000 12345", SHOP_EMAIL: "help@example-shop.in" },
+);
 
 const footer = (page: Page) => page.getByRole("contentinfo");
 

@@ -1,35 +1,28 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
 import { orders, users } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../fake-sms-provider.ts";
-import { launchBrowser, newContext, type Shop, startShop, VIEWPORTS } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, VIEWPORTS } from "../fixtures.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 let sms: FakeSmsProvider;
 let shop: Shop;
 let browser: Browser;
-let database: ReturnType<typeof createDb>;
+let database: ShopDatabase;
 
 beforeAll(async () => {
   sms = await startFakeSmsProvider();
-  [shop, browser] = await Promise.all([
-    startShop({
-      env: {
-        ...fakeTwilioEnv(sms.base),
-      },
-    }),
-    launchBrowser(),
-  ]);
-  database = createDb(shop.databaseUrl ?? "", { max: 2 });
 });
-afterAll(async () => {
-  await database?.pool.end();
-  await browser?.close();
-  await shop?.stop();
-  await sms?.close();
-});
+afterAll(() => sms?.close());
+// The fake answers at an address known once it runs, so the shop's environment is read after it.
+ownShopForFile(
+  (started) => {
+    ({ shop, browser, database } = started);
+  },
+  () => fakeTwilioEnv(sms.base),
+);
 
 /** Screenshots of this journey go to /tmp, for a person to look at. */
 const shot = (page: Page, name: string) =>

@@ -9,7 +9,7 @@ import { type Shop, type ShopDatabase, screenshot, screenshotLightAndDark } from
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
-import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
+import { it, ownShopProcessForFile, signedInPageOn } from "../shop-test.ts";
 
 let shop: Shop;
 let owner: TestAccount;
@@ -24,7 +24,7 @@ const VIEWS = [
 ] as const;
 
 // A shop of its own: the owner saves the shop's GSTIN, which every later invoice follows.
-ownShopForFile(
+ownShopProcessForFile(
   (started) => {
     ({ shop, database, owner } = started);
   },

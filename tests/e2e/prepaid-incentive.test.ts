@@ -7,7 +7,7 @@ import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
 import { saveShopAddress } from "../shop-api-call.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /** The owner's reward for paying online (issue 29, decision 072): set on the COD rules screen, priced at checkout. */
 const fake = setUpFakeRazorpay();
@@ -17,7 +17,7 @@ let database: ShopDatabase;
 let owner: TestAccount;
 let shopper: TestAccount;
 
-startShopWithOwner(
+ownShopForFile(
   (started) => {
     ({ shop, browser, database, owner } = started);
   },

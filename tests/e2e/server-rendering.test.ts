@@ -1,18 +1,19 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
-import { newContext, type Shop, screenshot, startShopAndBrowser, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, waitForApp } from "../fixtures.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 const PUBLIC_URL = "https://shop.example.in";
 
-// LOG_LEVEL info: the ready line is an info line, and tests log warnings only by default.
-let stop: (() => Promise<void>) | undefined;
-beforeAll(async () => {
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: { PUBLIC_URL, LOG_LEVEL: "info" } }));
-});
-afterAll(() => stop?.());
+ownShopForFile(
+  (started) => {
+    ({ shop, browser } = started);
+  },
+  { PUBLIC_URL },
+);
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${shop.url}${path}`, { headers });
 
@@ -29,13 +30,6 @@ function structuredData(html: string): Record<string, unknown>[] {
     (match) => JSON.parse(match[1] ?? "") as Record<string, unknown>,
   );
 }
-
-describe("starting", () => {
-  it("names PUBLIC_URL in its ready line, not a guessed localhost (issue 30)", () => {
-    expect(shop.output()).toContain(`Shop ready on ${PUBLIC_URL} (`);
-    expect(shop.output()).not.toContain("Shop ready on http://localhost");
-  });
-});
 
 describe("the server HTML of a product page", () => {
   it("carries the page itself, its title, description, canonical, link-preview tags and JSON-LD", async () => {

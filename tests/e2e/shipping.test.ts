@@ -1,12 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../server/db/client.ts";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../fake-shiprocket.ts";
-import { launchBrowser, newContext, type Shop, screenshot, startShop } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 /**
  * The owner ships through Shiprocket (a local fake): books three orders (one from its page, two together
@@ -18,7 +18,7 @@ let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let shopper: TestAccount;
-let db: ReturnType<typeof createDb>;
+let db: ShopDatabase;
 let addressId: string;
 const SHOTS = process.env.SHIP_SHOTS_DIR ?? "/tmp/ship-shots";
 
@@ -65,22 +65,20 @@ const webhookUrl = () => `${shop.url}/api/shipping/tracking-updates`;
 
 beforeAll(async () => {
   fake = await startFakeShiprocket();
-  [shop, browser] = await Promise.all([
-    startShop({ env: { ADMIN_EMAILS: "owner.ship@example.in", ...fake.env } }),
-    launchBrowser(),
-  ]);
-  owner = await signUpViaHttp(shop.url, "owner.ship@example.in");
+});
+afterAll(() => fake?.stop());
+// The fake answers at an address known once it runs, so the shop's environment is read after it.
+ownShopForFile(
+  (started) => {
+    ({ shop, browser, owner, database: db } = started);
+  },
+  () => fake.env,
+);
+beforeAll(async () => {
   shopper = await signUpViaHttp(shop.url, "asha.ship@example.in");
-  db = createDb(shop.databaseUrl ?? "", { max: 2 });
   await db.db.update(products).set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 });
   addressId = (await apiAs(shopper, "POST", "/api/addresses", TEST_ADDRESS)).address.id;
 }, 120_000);
-afterAll(async () => {
-  await db?.pool.end();
-  await browser?.close();
-  await shop?.stop();
-  await fake?.stop();
-});
 
 describe("shipping through Shiprocket", () => {
   for (const viewport of ["phone", "desktop"] as const) {

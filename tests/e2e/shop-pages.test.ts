@@ -4,13 +4,13 @@ import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
 import { screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
-import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let owner: TestAccount;
 
 // A shop of its own: the policy pages and the blog it edits are what every visitor sees.
-ownShopForFile(
+ownShopProcessForFile(
   (started) => {
     ({ shop, owner } = started);
   },

@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
 import { newContext, screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, owner } = started);
 });
 

@@ -1,9 +1,10 @@
 import { mkdir } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { type FakeProvider, type FakeProviderKind, startFakeProviders } from "../fake-social-providers.ts";
-import { newContext, type Shop, startShopAndBrowser, VIEWPORTS } from "../fixtures.ts";
+import { VIEWPORTS } from "../fixtures.ts";
+import { it, ownShopForFile } from "../shop-test.ts";
 
 const CLIENTS = {
   facebook: { clientId: "4099887766554433", clientSecret: "fb-e2e-secret-0123456789abcdef" },
@@ -14,22 +15,17 @@ const NAMES = { facebook: "Facebook", github: "GitHub", twitter: "X (Twitter)" }
 /** Screenshots for people to look at (the brief asks for them outside the repository). */
 const SHOTS = "/tmp/sign-in-providers";
 
-let shop: Shop;
-let browser: Browser;
 let providers: Awaited<ReturnType<typeof startFakeProviders>>;
 let fakes: Record<FakeProviderKind, FakeProvider>;
-let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   providers = await startFakeProviders(CLIENTS);
   fakes = providers.fakes;
-  ({ shop, browser, stop } = await startShopAndBrowser({ env: providers.env }));
   await mkdir(SHOTS, { recursive: true });
 });
-afterAll(async () => {
-  await stop?.();
-  await providers?.close();
-});
+afterAll(() => providers?.close());
+// The providers' fakes answer at addresses known once they run, so the shop's environment is read after them.
+const own = ownShopForFile(undefined, () => providers.env);
 
 /** The provider's account for an address, in the shape each provider gives it. */
 function atProvider(kind: FakeProviderKind, email: string, name: string, id: string) {
@@ -77,7 +73,7 @@ describe("signing in with Facebook, GitHub and X: from the Login button to the a
       atProvider(kind, email, "Pooja", `${kind === "github" ? "" : "1"}7${kind.length}1234`);
       for (const viewport of ["phone", "desktop"] as const) {
         const phone = viewport === "phone";
-        const context = await newContext(browser, shop, { viewport });
+        const context = await own.openContext({ viewport });
         const page = await context.newPage();
         // A guest's cart: one product on the phone, another (and the first again) at the desk.
         await addToCart(page, "/product/face-glow-oil", "Face Glow Oil");
@@ -87,7 +83,7 @@ describe("signing in with Facebook, GitHub and X: from the Login button to the a
         await page.getByRole("button", { name: `Continue with ${NAMES[kind]}` }).click();
         await page.waitForURL(`${fakes[kind].base}/**`);
         await page.getByRole("button", { name: "Continue as Pooja" }).click();
-        await page.waitForURL(`${shop.url}/`);
+        await page.waitForURL(`${own.shop.url}/`);
 
         await badge(page, phone ? 1 : 3).waitFor();
         if (phone) {
@@ -117,7 +113,7 @@ describe("signing in with Facebook, GitHub and X: from the Login button to the a
       }
       // The shop's own output carries no code, access token or client secret of the provider.
       for (const secret of [...fakes[kind].log.secrets, CLIENTS[kind].clientSecret]) {
-        expect(shop.output()).not.toContain(secret);
+        expect(own.shop.output()).not.toContain(secret);
       }
     });
   }
@@ -127,7 +123,7 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
   it("explains on /login and offers the e-mail link with one tap, its address field focused", async () => {
     fakes.twitter.app.emailPermission = false;
     atProvider("twitter", "no.address@example.in", "Ravi", "99001");
-    const context = await newContext(browser, shop, { viewport: "phone" });
+    const context = await own.openContext({ viewport: "phone" });
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with X (Twitter)" }).click();
@@ -158,7 +154,7 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
       email: undefined,
       emails: [{ email: "uma.code@example.in", primary: true, verified: false, visibility: "private" }],
     });
-    const context = await newContext(browser, shop);
+    const context = await own.openContext();
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
@@ -175,9 +171,9 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
   });
 
   it("tells the owner of a password account to sign in first and connect Facebook in Settings", async () => {
-    const account = await signUpViaHttp(shop.url, "sita@example.in");
+    const account = await signUpViaHttp(own.shop.url, "sita@example.in");
     atProvider("facebook", account.email, "Sita", "88002");
-    const context = await newContext(browser, shop);
+    const context = await own.openContext();
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with Facebook" }).click();
@@ -192,7 +188,7 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
   });
 
   it("says the sign-in was cancelled when the shopper cancels at the provider", async () => {
-    const context = await newContext(browser, shop);
+    const context = await own.openContext();
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByRole("button", { name: "Continue with GitHub" }).click();
@@ -205,10 +201,10 @@ describe("when a provider gives no address, or cannot be trusted with one", () =
 
 describe("the ways to sign in, in Settings", () => {
   it("lists them, connects GitHub, disconnects it, and keeps the last one", async () => {
-    const account = await signUpViaHttp(shop.url, "anil@example.in");
+    const account = await signUpViaHttp(own.shop.url, "anil@example.in");
     atProvider("github", "anil.code@example.in", "Anil", "77003");
-    const context = await newContext(browser, shop);
-    await signInContext(context, shop.url, account);
+    const context = await own.openContext();
+    await signInContext(context, own.shop.url, account);
     const page = await context.newPage();
     await page.goto("/settings");
     const methods = page.getByRole("region", { name: "Ways to sign in" });
@@ -223,7 +219,7 @@ describe("the ways to sign in, in Settings", () => {
 
     // An account made by a GitHub sign-in has GitHub as its only way in: it cannot be disconnected.
     atProvider("github", "only.github@example.in", "Gita", "77004");
-    const second = await newContext(browser, shop);
+    const second = await own.openContext();
     const secondPage = await second.newPage();
     await secondPage.goto("/login?redirectTo=%2Fsettings");
     await secondPage.getByRole("button", { name: "Continue with GitHub" }).click();
@@ -240,11 +236,11 @@ describe("the ways to sign in, in Settings", () => {
 
 describe("the provider messages and the ways to sign in at 375 and 1280 px, light and dark", () => {
   it("fit the screen", async () => {
-    const account = await signUpViaHttp(shop.url, "looks.providers@example.in");
+    const account = await signUpViaHttp(own.shop.url, "looks.providers@example.in");
     // GitHub connected, so Settings shows both states and a Disconnect button.
     atProvider("github", "looks.code@example.in", "Lata", "77005");
-    const connecting = await newContext(browser, shop);
-    await signInContext(connecting, shop.url, account);
+    const connecting = await own.openContext();
+    await signInContext(connecting, own.shop.url, account);
     const connectPage = await connecting.newPage();
     await connectPage.goto("/settings");
     await connectPage.getByRole("button", { name: "Connect GitHub" }).click();
@@ -259,10 +255,10 @@ describe("the provider messages and the ways to sign in at 375 and 1280 px, ligh
     ] as const;
     for (const colorScheme of ["light", "dark"] as const) {
       for (const viewport of ["phone", "desktop"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
+        const context = await own.openContext({ viewport, colorScheme });
         const page = await context.newPage();
         for (const [name, path] of screens) {
-          if (name.startsWith("settings")) await signInContext(context, shop.url, account);
+          if (name.startsWith("settings")) await signInContext(context, own.shop.url, account);
           await page.goto(path);
           await page.getByRole("heading", { level: 1 }).first().waitFor();
           if (name.startsWith("settings")) {

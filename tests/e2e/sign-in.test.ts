@@ -4,7 +4,7 @@ import { signInContext, signUpViaHttp, TEST_PASSWORD } from "../accounts.ts";
 import { type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { linkIn, readMails, waitForMail } from "../mail.ts";
 import { startOidcServer } from "../oidc-server.ts";
-import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
+import { contextOn, it, ownShopProcessForFile, signedInOn } from "../shop-test.ts";
 
 const CLIENT = { clientId: "shop-e2e", clientSecret: "shop-e2e-secret" };
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   oidc = await startOidcServer(CLIENT);
 });
 afterAll(() => oidc?.close());
-ownShopForFile(
+ownShopProcessForFile(
   (started) => {
     ({ shop } = started);
   },

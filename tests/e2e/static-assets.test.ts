@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { get } from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShop } from "../fixtures.ts";
+import { describe, expect } from "vitest";
+import { it } from "../shop-test.ts";
 
 const dist = path.resolve(import.meta.dirname, "../../dist");
 
@@ -23,14 +23,11 @@ function rawGet(url: string, headers: Record<string, string> = {}) {
   });
 }
 
-let shop: Awaited<ReturnType<typeof startShop>>;
-beforeAll(async () => {
-  shop = await startShop();
-});
-afterAll(() => shop?.stop());
-
+// Only reads the built files the shop serves: the worker's shared shop.
 describe("static files compressed at build", () => {
-  it("sends the brotli or gzip file written beside a hashed asset, as the client accepts, cached for a year", async () => {
+  it("sends the brotli or gzip file written beside a hashed asset, as the client accepts, cached for a year", async ({
+    shop,
+  }) => {
     const html = (await rawGet(`${shop.url}/`)).body.toString();
     const script = html.match(/data-entry="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(script).toBeDefined();
@@ -52,7 +49,7 @@ describe("static files compressed at build", () => {
     }
   });
 
-  it("sends a stylesheet precompressed too", async () => {
+  it("sends a stylesheet precompressed too", async ({ shop }) => {
     const html = (await rawGet(`${shop.url}/`)).body.toString();
     const stylesheet = html.match(/href="(\/assets\/[^"]+\.css)"/)?.[1];
     expect(stylesheet).toBeDefined();

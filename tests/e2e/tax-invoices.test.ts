@@ -10,14 +10,14 @@ import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { pdfText } from "../pdf-text.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
-import { startShopWithOwner } from "../signed-in-page.ts";
+import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 let database: ShopDatabase;
 
-startShopWithOwner((started) => {
+ownShopForFile((started) => {
   ({ shop, browser, database, owner } = started);
 });
 beforeAll(async () => {

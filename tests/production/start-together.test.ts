@@ -3,6 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { migrationsFolder } from "../../server/db/client.ts";
+import { createTestDatabase } from "../database.ts";
 import { withDatabase } from "../database-url.ts";
 import { type Instance, startInstance } from "./instances.ts";
 
@@ -51,5 +52,27 @@ describe("instances started together on an empty database", () => {
     }
     const exits = await Promise.all(instances.map((instance) => instance.stop()));
     expect(exits).toEqual(instances.map(() => ({ code: 0, signal: null })));
+  });
+});
+
+// Browser tests serve their shops from the test worker's process (tests/in-process-shop.ts), without
+// server/serve.ts's ready line; a shop process's own line is checked here.
+describe("a shop process's ready line", () => {
+  it("names PUBLIC_URL, not a guessed localhost (issue 30)", async () => {
+    const PUBLIC_URL = "https://shop.example.in";
+    const database = await createTestDatabase();
+    const shop = await startInstance("ready-line", { DATABASE_URL: database.url, PUBLIC_URL });
+    try {
+      // The line is written as the server starts listening, just before it answers /api/ready.
+      const deadline = Date.now() + 10_000;
+      while (!shop.output().includes("Shop ready on") && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(shop.output()).toContain(`Shop ready on ${PUBLIC_URL} (`);
+      expect(shop.output()).not.toContain("Shop ready on http://localhost");
+    } finally {
+      await shop.stop();
+      await database.drop();
+    }
   });
 });

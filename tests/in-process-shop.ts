@@ -1,0 +1,170 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { format } from "node:util";
+import pino from "pino";
+import { scheduleFunnelRollUp } from "../server/analytics/funnel.ts";
+import { createShop } from "../server/app.ts";
+import { scheduleCartReminderSweep } from "../server/cart-reminders/left-carts.ts";
+import { scheduleConfirmationLapses } from "../server/cod/confirmation.ts";
+import { createDb } from "../server/db/client.ts";
+import { loadPinDirectory } from "../server/delivery/pin-directory.ts";
+import { createDeps } from "../server/deps.ts";
+import { parseEnv } from "../server/env.ts";
+import { jobHandlers } from "../server/job-handlers.ts";
+import { startJobWorker } from "../server/jobs/job-queue.ts";
+import { createLifecycle } from "../server/lifecycle.ts";
+import { log } from "../server/log.ts";
+import { scheduleUnpaidOrderExpiry } from "../server/orders/order-status.ts";
+import { scheduleUploadSweep } from "../server/products/product-images.ts";
+import { withOwnersShopName } from "../server/settings/settings.data.ts";
+import { scheduleShipmentPolling } from "../server/shipping/shipments.ts";
+import { seedShopDetails } from "../server/shop/shop.data.ts";
+import {
+  createTestDatabase,
+  GENEROUS_RATE_LIMITS,
+  knowAccountDatabase,
+  TEST_AUTH_SECRET,
+} from "./database.ts";
+import type { Shop } from "./fixtures.ts";
+
+/** How long requests still open (a tab following its cart) may run on when the shop stops: tests are done. */
+const STOP_GRACE_MS = 1_000;
+
+/**
+ * A shop of a test file's own, served from the test worker's process: the real app and its background work
+ * (job worker, timers, LISTEN connections) on a database cloned from the template, listening on a free port
+ * of 127.0.0.1, built as server/serve.ts builds one. It starts in well under a second where a shop process
+ * (`startShop`) takes seconds to start and import the server, and the server's modules are loaded once per
+ * worker. `env` is the file's environment on top of the test shop's (rate limits, the auth secret).
+ *
+ * What differs from a shop process: `pid` is the worker's; `output()` is what the worker's logger (and
+ * console) wrote while this shop ran, so lines of the worker's other work may be among them; the log level is
+ * the worker's (warn, or LOG_LEVEL when the run was started with it), fixed when server/log.ts was first
+ * loaded. A test of how the process starts or stops (its ready line, signals) keeps a shop process.
+ */
+export async function startShopInProcess(options: { env?: Record<string, string> } = {}): Promise<Shop> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const [dataDir, database] = await Promise.all([
+    mkdtemp(path.join(tmpdir(), "shop-in-process-")),
+    createTestDatabase(),
+  ]);
+  const output = captureOutput();
+  try {
+    const env = parseEnv({
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      DATABASE_URL: database.url,
+      BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+      ...GENEROUS_RATE_LIMITS,
+      ...options.env,
+    });
+    // As server/main.ts does at start: the environment's name, phone and e-mail are the shop's details.
+    await seedShopDetails(database.db, await withOwnersShopName(database.db, env));
+    const { db, pool } = createDb(database.url, {
+      max: env.DB_POOL_MAX,
+      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    });
+    const lifecycle = createLifecycle();
+    const deps = createDeps({ db, env });
+    const { listener } = createShop(deps, { lifecycle });
+    deps.live.listening();
+    lifecycle.onStop(
+      "job-worker",
+      startJobWorker({
+        db,
+        signal: deps.jobs,
+        handlers: jobHandlers(deps),
+        pollMs: env.JOB_POLL_MS,
+        retryBaseMs: env.JOB_RETRY_BASE_MS,
+      }),
+    );
+    lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+    lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
+    lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
+    lifecycle.onStop("cart-reminder-sweep", scheduleCartReminderSweep(deps));
+    lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
+    lifecycle.onStop("funnel-roll-up", scheduleFunnelRollUp(db));
+    lifecycle.onStop("funnel-counts", () => deps.funnel.stop());
+    lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
+    lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
+    // Read once per worker (the directory is kept for the process), before the first PIN look-up.
+    await loadPinDirectory();
+    server.on("request", listener());
+    // Test accounts are written straight into the shop's database (tests/accounts.ts).
+    const forgetDatabase = knowAccountDatabase(url, database.db);
+    let stopped: Promise<void> | undefined;
+    return {
+      url,
+      dataDir,
+      pid: process.pid,
+      databaseUrl: database.url,
+      output: output.text,
+      stop() {
+        stopped ??= (async () => {
+          forgetDatabase();
+          await lifecycle.shutdown({ server, graceMs: STOP_GRACE_MS, finally: [() => pool.end()] });
+          output.stop();
+          await database.drop();
+          await rm(dataDir, { recursive: true, force: true });
+        })();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    output.stop();
+    server.close();
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+type ConsoleMethod = "log" | "info" | "warn" | "error" | "debug";
+const CONSOLE_METHODS: ConsoleMethod[] = ["log", "info", "warn", "error", "debug"];
+
+/**
+ * Keeps what the worker's logger and console write from now until stop(): a shop process's output, as far as
+ * one process can tell its shop's lines from the rest. The logger's lines are kept only, as a shop process's
+ * were (its expected warnings, such as a provider's refusal, are no news in the run's report); the console's
+ * still reach the report too.
+ */
+function captureOutput() {
+  let text = "";
+  const stream = (log as unknown as Record<symbol, { write: (line: string) => boolean }>)[
+    pino.symbols.streamSym
+  ];
+  const write = stream?.write;
+  if (stream && write) {
+    stream.write = (line: string) => {
+      text += line;
+      return true;
+    };
+  }
+  const originals = CONSOLE_METHODS.map((method) => [method, console[method]] as const);
+  for (const [method, original] of originals) {
+    console[method] = (...args: unknown[]) => {
+      text += `${format(...args)}\n`;
+      original.apply(console, args);
+    };
+  }
+  return {
+    text: () => text,
+    stop() {
+      if (stream && write) stream.write = write;
+      for (const [method, original] of originals) console[method] = original;
+    },
+  };
+}
