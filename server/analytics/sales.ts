@@ -65,16 +65,20 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
     // (an order cancelled, a line edited away) is no longer there, as in the orders themselves; an item's name
     // is the greatest among its lines still counted, as max(name) over the lines would give.
     db.execute<SummedRow>(sql`
-      with keyed as (
-        select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
-          sum(amount_paise)::bigint as amount, sum(other_paise)::bigint as other, count(*)::int as rows
+      with daily as (
+        select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
+          sum(other_paise) as other, count(*) - 1 as extra
         from sales_day_deltas
         where day between ${period.from}::date and ${period.to}::date
-        group by dimension, key, name
+        group by day, dimension, key, name
+      ), keyed as (
+        select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
+          sum(amount)::bigint as amount, sum(other)::bigint as other, sum(extra)::int as extra
+        from daily group by dimension, key, name
       )
       select dimension, key, max(name) filter (where count <> 0) as name, sum(count)::int as count,
         sum(units)::int as units, sum(amount)::bigint as amount, sum(other)::bigint as other,
-        sum(rows)::int as rows
+        sum(extra)::int as extra
       from keyed group by dimension, key`),
     // A customer is the account, else the guest's e-mail, else (an account since deleted) the mobile.
     // Returning: bought before the period; repeat: bought more than once, before or within it.
@@ -133,7 +137,7 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
     return { date, orders: row?.orders ?? 0, salesPaise: Number(row?.sales ?? 0) };
   });
   const groups = summed.rows.filter((row) => row.count !== 0);
-  if (summed.rows.reduce((total, row) => total + row.rows, 0) > summed.rows.length * 2 + DELTA_ROWS_TO_FOLD) {
+  if (summed.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
     await foldSalesDeltas(db, period.from, period.to);
   }
   const of = (dimension: string) => groups.filter((row) => row.dimension === dimension);
@@ -211,13 +215,14 @@ type SummedRow = {
   units: number;
   amount: string;
   other: string;
-  rows: number;
+  /** Rows beyond one per day and key: what a fold would remove. */
+  extra: number;
 };
 
 /** Text compared as PostgreSQL's "C" collation would: by code point, as the keys are plain names. */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Delta rows beyond one per key and day at which reading a period folds its days. */
+/** Delta rows beyond one per day and key at which reading a period folds its days. */
 const DELTA_ROWS_TO_FOLD = 1_000;
 
 /**
