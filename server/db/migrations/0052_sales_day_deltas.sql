@@ -144,3 +144,8 @@ CREATE INDEX "orders_shipped_at_idx" ON "orders" USING btree ("shipped_at") INCL
 -- Carts won back: a reminded guest's orders by the e-mail as the report compares it (lower-cased), so the
 -- account's index and this one answer each cart instead of a walk through the orders.
 CREATE INDEX "orders_guest_email_lower_idx" ON "orders" USING btree (lower("guest_email"), "created_at") WHERE "guest_email" IS NOT NULL;
+--> statement-breakpoint
+-- The ledger's check (money_adds_up, decision 091) sums each payment's refunds by payment id; only unapplied
+-- refunds had an index, so every check walked the whole ledger (at a million orders, filling the five-year shop
+-- never finished its commit). The refunds by payment id, from this index.
+CREATE INDEX "money_ledger_refunds_payment_idx" ON "money_ledger" USING btree ("razorpay_payment_id") WHERE "kind" = 'online_refund';
