@@ -1,5 +1,6 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { SALES_TABLES } from "../common/analytics.ts";
 import { indianDate } from "../common/india-time.ts";
 import { decodeCursor } from "../common/lists.ts";
 import type { AdminOrderPage, OrderDetail } from "../common/orders.ts";
@@ -145,7 +146,15 @@ async function measureSize(size: number, rows: Map<string, Row>) {
 
     const search = (q: string | undefined) => () =>
       adminGet(`/api/admin/orders?q=${encodeURIComponent(q ?? "none")}`);
-    const requests: [string, () => Promise<unknown>, number, (() => Promise<unknown>)?][] = [
+    type Request = [string, () => Promise<unknown>, number, (() => Promise<unknown>)?];
+    const yearRange = `?period=range&from=${yearAgo}&to=${today}`;
+    const periods: [string, string][] = [
+      ["today", "?period=today"],
+      ["7 days", "?period=7d"],
+      ["30 days", "?period=30d"],
+      ["a year's range", yearRange],
+    ];
+    const requests: Request[] = [
       ["admin search, order number", search(sample?.number ?? "PN-2026-000001"), SEARCH_TARGET_MS],
       ["admin search, e-mail", search(sample?.email ?? "nobody@example.in"), SEARCH_TARGET_MS],
       ["admin search, mobile", search(sample?.phone ?? "9876543210"), SEARCH_TARGET_MS],
@@ -178,21 +187,38 @@ async function measureSize(size: number, rows: Map<string, Row>) {
       ],
       ["admin dashboard figures", () => adminGet("/api/admin/dashboard"), TARGET_MS],
       ["admin summary (people, catalogue)", () => adminGet("/api/admin/summary"), TARGET_MS],
-      // The admin home (docs/decisions/080): today's work and sales at a glance for each period it offers.
+      // The admin home (docs/decisions/080) and every request it makes: today's work, the invoices not issued,
+      // and for each period it offers the sales, what happened after the order, the funnel and the carts left
+      // behind; then every CSV file its tables offer, for a year (a CSV costs what its figures cost).
       ["admin home: work to do", () => adminGet("/api/admin/analytics/work"), TARGET_MS],
-      ["admin home: sales, today", () => adminGet("/api/admin/analytics/sales?period=today"), TARGET_MS],
-      ["admin home: sales, 7 days", () => adminGet("/api/admin/analytics/sales?period=7d"), TARGET_MS],
-      ["admin home: sales, 30 days", () => adminGet("/api/admin/analytics/sales?period=30d"), TARGET_MS],
-      [
-        "admin home: sales, a year's range",
-        () => adminGet(`/api/admin/analytics/sales?period=range&from=${yearAgo}&to=${today}`),
-        TARGET_MS,
-      ],
-      [
-        "admin home: sales CSV (items, 30 days)",
-        async () => (await adminGet("/api/admin/analytics/sales/items.csv?period=30d")).arrayBuffer(),
-        TARGET_MS,
-      ],
+      ["admin home: invoices not issued", () => adminGet("/api/admin/missed-invoices"), TARGET_MS],
+      ...periods.flatMap(([label, query]): Request[] => [
+        [`admin home: sales, ${label}`, () => adminGet(`/api/admin/analytics/sales${query}`), TARGET_MS],
+        [
+          `admin home: after the order, ${label}`,
+          () => adminGet(`/api/admin/analytics/after-order${query}`),
+          TARGET_MS,
+        ],
+        [`admin home: funnel, ${label}`, () => adminGet(`/api/admin/analytics/funnel${query}`), TARGET_MS],
+        [
+          `admin home: carts left behind, ${label}`,
+          () => adminGet(`/api/admin/cart-reminders/report${query}`),
+          TARGET_MS,
+        ],
+      ]),
+      ...[
+        ...SALES_TABLES.map((table) => `/api/admin/analytics/sales/${table}.csv`),
+        "/api/admin/analytics/after-order/states.csv",
+        "/api/admin/analytics/after-order/pins.csv",
+        "/api/admin/analytics/funnel/days.csv",
+        "/api/admin/cart-reminders/report.csv",
+      ].map(
+        (file): Request => [
+          `admin home: ${file.replace("/api/admin/", "").replace("analytics/", "")}, a year`,
+          async () => (await adminGet(`${file}${yearRange}`)).arrayBuffer(),
+          TARGET_MS,
+        ],
+      ),
       ["admin reviews list (pending)", () => adminGet("/api/admin/reviews"), TARGET_MS],
       ["admin reviews list (approved)", () => adminGet("/api/admin/reviews?status=approved"), TARGET_MS],
       ["admin questions list", () => adminGet("/api/admin/questions"), TARGET_MS],

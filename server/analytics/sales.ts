@@ -55,34 +55,31 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
   const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
   const inPeriod = sql`order_is_sale(o.status) and o.created_at >= ${start}::timestamptz and o.created_at < ${end}::timestamptz`;
 
-  const [days, documents, items, states, customers, payments, codes, refunds] = await Promise.all([
+  const [days, summed, customers, refunds] = await Promise.all([
     db.execute<{ day: string; orders: number; sales: string }>(sql`
       select day::text as day, sum(orders)::int as orders, sum(revenue_paise)::bigint as sales
       from order_day_deltas where day between ${previous.from}::date and ${period.to}::date
       group by day`),
-    db.execute<{ kind: string; count: number; taxable: string; total: string }>(sql`
-      select kind, count(*)::int as count, coalesce(sum(taxable_paise), 0)::bigint as taxable,
-        coalesce(sum(total_paise), 0)::bigint as total
-      from tax_documents where issued_at >= ${start}::timestamptz and issued_at < ${end}::timestamptz
-      group by kind`),
-    db.execute<{
-      item_id: string;
-      kind: "product" | "combo";
-      name: string;
-      units: number;
-      revenue: string;
-    }>(sql`
-      select l.item_id, l.kind, max(l.name) as name, sum(l.quantity)::int as units,
-        sum(l.line_total_paise)::bigint as revenue
-      from orders o join order_lines l on l.order_id = o.id
-      where ${inPeriod}
-      group by l.item_id, l.kind
-      order by revenue desc, units desc, l.item_id
-      limit ${ITEM_LIMIT}`),
-    db.execute<{ state: string; orders: number; sales: string }>(sql`
-      select o.ship_state as state, count(*)::int as orders, sum(o.total_paise)::bigint as sales
-      from orders o where ${inPeriod}
-      group by o.ship_state order by sales desc, state`),
+    // Sales by state, payment, code and item, and the tax documents, from the per-day deltas (migration
+    // sales_day_deltas): the rows of the period's days, whatever its orders. A key whose rows sum to nothing
+    // (an order cancelled, a line edited away) is no longer there, as in the orders themselves; an item's name
+    // is the greatest among its lines still counted, as max(name) over the lines would give.
+    db.execute<SummedRow>(sql`
+      with daily as (
+        select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
+          sum(other_paise) as other, count(*) - 1 as extra
+        from sales_day_deltas
+        where day between ${period.from}::date and ${period.to}::date
+        group by day, dimension, key, name
+      ), keyed as (
+        select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
+          sum(amount)::bigint as amount, sum(other)::bigint as other, sum(extra)::int as extra
+        from daily group by dimension, key, name
+      )
+      select dimension, key, max(name) filter (where count <> 0) as name, sum(count)::int as count,
+        sum(units)::int as units, sum(amount)::bigint as amount, sum(other)::bigint as other,
+        sum(extra)::int as extra
+      from keyed group by dimension, key`),
     // A customer is the account, else the guest's e-mail, else (an account since deleted) the mobile.
     // Returning: bought before the period; repeat: bought more than once, before or within it.
     db.execute<{ customers: number; returning: number; repeaters: number }>(sql`
@@ -105,16 +102,6 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
       select count(*)::int as customers, count(*) filter (where came_back)::int as returning,
         count(*) filter (where came_back or orders > 1)::int as repeaters
       from people`),
-    db.execute<{ method: "cod" | "razorpay"; orders: number; sales: string }>(sql`
-      select o.payment_method as method, count(*)::int as orders, sum(o.total_paise)::bigint as sales
-      from orders o where ${inPeriod}
-      group by o.payment_method order by method`),
-    db.execute<{ code: string; orders: number; discount: string; sales: string }>(sql`
-      select o.discount_code as code, count(*)::int as orders, sum(o.discount_paise)::bigint as discount,
-        sum(o.total_paise)::bigint as sales
-      from orders o where ${inPeriod} and o.discount_code is not null
-      group by o.discount_code order by discount desc, code
-      limit ${CODE_LIMIT}`),
     // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
     // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
     db.execute<{ way: "online" | "byHand" | "latePayments" | "all"; orders: number; amount: string }>(sql`
@@ -149,9 +136,16 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
     const row = perDay.get(date);
     return { date, orders: row?.orders ?? 0, salesPaise: Number(row?.sales ?? 0) };
   });
-  const document = (kind: string) => documents.rows.find((row) => row.kind === kind);
-  const invoicedPaise = Number(document("invoice")?.taxable ?? 0);
-  const creditedPaise = Number(document("credit_note")?.taxable ?? 0);
+  const groups = summed.rows.filter((row) => row.count !== 0);
+  if (summed.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
+    await foldSalesDeltas(db, period.from, period.to);
+  }
+  const of = (dimension: string) => groups.filter((row) => row.dimension === dimension);
+  const bySales = (a: SummedRow, b: SummedRow) =>
+    Number(b.amount) - Number(a.amount) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const document = (kind: string) => of(kind)[0];
+  const invoicedPaise = Number(document("invoice")?.amount ?? 0);
+  const creditedPaise = Number(document("credit_note")?.amount ?? 0);
   const refundWay = (way: string) => {
     const row = refunds.rows.find((each) => each.way === way);
     return { orders: row?.orders ?? 0, amountPaise: Number(row?.amount ?? 0) };
@@ -165,35 +159,41 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
     previousTotals: sum(previous.from, previous.to),
     taxable: { invoicedPaise, creditedPaise, netPaise: invoicedPaise - creditedPaise },
     byDay,
-    items: items.rows.map((row) => ({
-      itemId: row.item_id,
-      kind: row.kind,
-      name: row.name,
-      units: row.units,
-      revenuePaise: Number(row.revenue),
-    })),
-    states: states.rows.map((row) => ({
-      state: row.state,
-      orders: row.orders,
-      salesPaise: Number(row.sales),
-    })),
+    items: [...of("product"), ...of("combo")]
+      .sort((a, b) => Number(b.amount) - Number(a.amount) || b.units - a.units || compareText(a.key, b.key))
+      .slice(0, ITEM_LIMIT)
+      .map((row) => ({
+        itemId: row.key,
+        kind: row.dimension as "product" | "combo",
+        name: row.name ?? "",
+        units: row.units,
+        revenuePaise: Number(row.amount),
+      })),
+    states: of("state")
+      .sort(bySales)
+      .map((row) => ({ state: row.key, orders: row.count, salesPaise: Number(row.amount) })),
     customers: {
       customers: people.customers,
       newCustomers: people.customers - people.returning,
       returning: people.returning,
       repeatRatePercent: people.customers ? Math.round((people.repeaters * 100) / people.customers) : 0,
     },
-    payments: payments.rows.map((row) => ({
-      method: row.method,
-      orders: row.orders,
-      salesPaise: Number(row.sales),
-    })),
-    codes: codes.rows.map((row) => ({
-      code: row.code,
-      orders: row.orders,
-      discountPaise: Number(row.discount),
-      salesPaise: Number(row.sales),
-    })),
+    payments: of("payment")
+      .sort((a, b) => compareText(a.key, b.key))
+      .map((row) => ({
+        method: row.key as "cod" | "razorpay",
+        orders: row.count,
+        salesPaise: Number(row.amount),
+      })),
+    codes: of("code")
+      .sort((a, b) => Number(b.other) - Number(a.other) || compareText(a.key, b.key))
+      .slice(0, CODE_LIMIT)
+      .map((row) => ({
+        code: row.key,
+        orders: row.count,
+        discountPaise: Number(row.other),
+        salesPaise: Number(row.amount),
+      })),
     refunds: {
       ...refundWay("all"),
       online: refundWay("online"),
@@ -202,9 +202,50 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
     },
     creditNotes: {
       count: document("credit_note")?.count ?? 0,
-      totalPaise: Number(document("credit_note")?.total ?? 0),
+      totalPaise: Number(document("credit_note")?.other ?? 0),
     },
   };
+}
+
+type SummedRow = {
+  dimension: string;
+  key: string;
+  name: string | null;
+  count: number;
+  units: number;
+  amount: string;
+  other: string;
+  /** Rows beyond one per day and key: what a fold would remove. */
+  extra: number;
+};
+
+/** Text compared as PostgreSQL's "C" collation would: by code point, as the keys are plain names. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Delta rows beyond one per day and key at which reading a period folds its days. */
+const DELTA_ROWS_TO_FOLD = 1_000;
+
+/**
+ * Replaces a period's delta rows by their sums, one row per day and key, in one statement under a
+ * transaction-level advisory lock (one fold at a time): readers see the old rows or the sums, never a mix, and
+ * rows a concurrent change writes meanwhile are not in the statement's snapshot, so they stay and still count.
+ */
+async function foldSalesDeltas(db: Db, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('sales_day_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from sales_day_deltas where day between ${from}::date and ${to}::date
+        returning day, dimension, key, name, count, units, amount_paise, other_paise
+      )
+      insert into sales_day_deltas (day, dimension, key, name, count, units, amount_paise, other_paise)
+      select day, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
+      from gone group by day, dimension, key, name
+      having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+  });
 }
 
 /**

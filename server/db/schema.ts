@@ -773,6 +773,42 @@ export const orderDayDeltas = pgTable(
  * the matching terms are then read through orders_ship_name_created_at_id_idx and its city twin. Written by
  * triggers on orders (migration order_search_terms); never pruned, since a term without orders finds none.
  */
+/**
+ * "Sales at a glance" per Indian day (issue 44, docs/decisions/094), as deltas written by triggers in the same
+ * statement as the change they sum, like order_day_deltas: sale orders by state, by payment and by discount
+ * code (their totals, and a code's discount), the lines of sale orders by item (units and line totals, with
+ * the name on the line), and tax invoices and credit notes by the day issued (taxable value and total).
+ * Readers sum a period's rows, so a year costs its days, not its orders; reading folds them when many.
+ */
+export const SALES_DIMENSIONS = [
+  "state",
+  "payment",
+  "code",
+  "product",
+  "combo",
+  "invoice",
+  "credit_note",
+] as const;
+export const salesDayDeltas = pgTable(
+  "sales_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    dimension: text("dimension", { enum: SALES_DIMENSIONS }).notNull(),
+    /** The state, payment method, code or item id; empty for documents. */
+    key: text("key").notNull(),
+    /** An item's name as its lines carry it; empty otherwise. */
+    name: text("name").notNull().default(""),
+    /** Orders, lines or documents. */
+    count: integer("count").notNull(),
+    units: integer("units").notNull().default(0),
+    /** Sales (order totals), line totals, or a document's taxable value. */
+    amountPaise: bigint("amount_paise", { mode: "number" }).notNull(),
+    /** A code's discount, or a document's total. */
+    otherPaise: bigint("other_paise", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [index("sales_day_deltas_day_idx").on(table.day, table.dimension)],
+);
+
 export const orderSearchTerms = pgTable(
   "order_search_terms",
   {

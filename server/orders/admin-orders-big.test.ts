@@ -60,6 +60,29 @@ describe("a generated shop", () => {
     const statuses = await shop.db.selectDistinct({ status: orders.status }).from(orders);
     expect(statuses.length).toBeGreaterThanOrEqual(8);
   });
+
+  it("fills what the admin home reads: invoices, credit notes, returns to origin, cash, the funnel, carts", async () => {
+    const [filled] = (
+      await shop.db.execute<Record<string, number>>(sql`
+        select (select count(*)::int from tax_documents where kind = 'invoice') as invoices,
+          (select count(*)::int from tax_documents where kind = 'credit_note') as credit_notes,
+          (select count(*)::int from orders o where o.status in ('confirmed', 'packed', 'shipped', 'delivered',
+            'return_requested') and not exists (select 1 from tax_documents d where d.order_id = o.id
+            and d.kind = 'invoice')) as without_invoice,
+          (select count(*)::int from order_rto) as rto,
+          (select count(*)::int from orders where status = 'returned_to_origin') as rto_orders,
+          (select count(*)::int from cod_remittances) as remittances,
+          (select count(*)::int from orders where payment_method = 'cod' and cod_confirm_by is null) as cod_unasked,
+          (select count(distinct day)::int from funnel_days) as funnel_days,
+          (select count(*)::int from funnel_visits) as funnel_visits,
+          (select count(*)::int from left_carts where reminders_sent > 0) as reminded_carts`)
+    ).rows;
+    expect(filled).toMatchObject({ without_invoice: 0, cod_unasked: 0, rto: filled?.rto_orders });
+    for (const key of ["invoices", "credit_notes", "rto", "remittances", "funnel_days", "funnel_visits"]) {
+      expect(filled?.[key], key).toBeGreaterThan(0);
+    }
+    expect(filled?.reminded_carts).toBeGreaterThan(ORDERS / 2);
+  });
 });
 
 describe("keyset pages", () => {
