@@ -24,7 +24,7 @@ import {
   recordMoney,
 } from "../payments/ledger.ts";
 import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
-import { cancelShipmentFirst } from "../shipping/cancel-parcel.ts";
+import { cancelShipmentFirst } from "./cancel-parcel.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { lifecycleOf } from "./orders.data.ts";
 

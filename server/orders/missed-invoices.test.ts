@@ -10,7 +10,7 @@ import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts
 import { pdfText } from "../../tests/pdf-text.ts";
 import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
 import { auditLog, jobs, orderEvents, orders, shopDetails, taxDocuments } from "../db/schema.ts";
-import { ORDER_MAIL_JOB } from "../orders/order-mail.ts";
+import { ORDER_MAIL_JOB } from "./order-mail.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;

@@ -9,10 +9,10 @@ import {
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { orderEvents, orders, taxDocuments } from "../db/schema.ts";
+import { issueInvoice } from "../invoices/tax-documents.ts";
 import { log } from "../log.ts";
-import { enqueueInvoiceMail } from "../orders/order-mail.ts";
 import { getShopDetails } from "../shop/shop.data.ts";
-import { issueInvoice } from "./tax-documents.ts";
+import { enqueueInvoiceMail } from "./order-mail.ts";
 
 /** Orders whose "shipped" mail, which carries the invoice, is still to come. */
 const INVOICE_SENT_WITH_SHIPPING = new Set<string>(["confirmed", "packed"]);
