@@ -27,41 +27,8 @@ export async function serve(
   databaseUrl: string,
   { database, stopAlso }: { database: string; stopAlso?: () => Promise<void> },
 ) {
-  const { db, pool } = createDb(databaseUrl, {
-    max: env.DB_POOL_MAX,
-    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
-  });
-  const lifecycle = createLifecycle();
-  const deps = createDeps({ db, env });
-  const { listener, metrics } = createShop(deps, { lifecycle });
+  const { pool, lifecycle, listener, metrics } = startShopWork(env, databaseUrl);
   if (cluster.isWorker) offerMetricsToPrimary(metrics.registry);
-  // The session-and-cart listener starts now rather than at the first signed-in request: session copies are
-  // trusted only one cookie lifetime after it listens (decision 069), and a worker started or replaced now
-  // should be past that by the time shoppers reach it.
-  deps.live.listening();
-
-  // Background work registers here how it is stopped; shutdown stops it after the last request.
-  lifecycle.onStop(
-    "job-worker",
-    startJobWorker({
-      db,
-      signal: deps.jobs,
-      handlers: jobHandlers(deps),
-      pollMs: env.JOB_POLL_MS,
-      retryBaseMs: env.JOB_RETRY_BASE_MS,
-    }),
-  );
-  lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
-  lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
-  lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
-  lifecycle.onStop("cart-reminder-sweep", scheduleCartReminderSweep(deps));
-  lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
-  lifecycle.onStop("funnel-roll-up", scheduleFunnelRollUp(db));
-  // What the funnel holds in memory is written before the pool closes.
-  lifecycle.onStop("funnel-counts", () => deps.funnel.stop());
-  lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
-  lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
 
   // Read once before serving rather than on a shopper's first PIN look-up (a second or more and some 90 MB
   // for a moment on a small machine), so an instance that answers is done with it.
@@ -94,4 +61,46 @@ export async function serve(
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/**
+ * The shop's request listener on a pool of its own, with its background work started (the job worker, the
+ * scheduled sweeps, the listeners) and registered on `lifecycle` to be stopped after the last request. What
+ * a shop process serves, and what a test serves from its own process (tests/in-process-shop.ts).
+ */
+export function startShopWork(env: Env, databaseUrl: string) {
+  const { db, pool } = createDb(databaseUrl, {
+    max: env.DB_POOL_MAX,
+    connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+  });
+  const lifecycle = createLifecycle();
+  const deps = createDeps({ db, env });
+  const { listener, metrics } = createShop(deps, { lifecycle });
+  // The session-and-cart listener starts now rather than at the first signed-in request: session copies are
+  // trusted only one cookie lifetime after it listens (decision 069), and a worker started or replaced now
+  // should be past that by the time shoppers reach it.
+  deps.live.listening();
+
+  lifecycle.onStop(
+    "job-worker",
+    startJobWorker({
+      db,
+      signal: deps.jobs,
+      handlers: jobHandlers(deps),
+      pollMs: env.JOB_POLL_MS,
+      retryBaseMs: env.JOB_RETRY_BASE_MS,
+    }),
+  );
+  lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
+  lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
+  lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
+  lifecycle.onStop("cart-reminder-sweep", scheduleCartReminderSweep(deps));
+  lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
+  lifecycle.onStop("funnel-roll-up", scheduleFunnelRollUp(db));
+  // What the funnel holds in memory is written before the pool closes.
+  lifecycle.onStop("funnel-counts", () => deps.funnel.stop());
+  lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
+  lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
+  return { pool, deps, lifecycle, listener, metrics };
 }

@@ -5,22 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { format } from "node:util";
 import pino from "pino";
-import { scheduleFunnelRollUp } from "../server/analytics/funnel.ts";
-import { createShop } from "../server/app.ts";
-import { scheduleCartReminderSweep } from "../server/cart-reminders/left-carts.ts";
-import { scheduleConfirmationLapses } from "../server/cod/confirmation.ts";
-import { createDb } from "../server/db/client.ts";
 import { loadPinDirectory } from "../server/delivery/pin-directory.ts";
-import { createDeps } from "../server/deps.ts";
 import { parseEnv } from "../server/env.ts";
-import { jobHandlers } from "../server/job-handlers.ts";
-import { startJobWorker } from "../server/jobs/job-queue.ts";
-import { createLifecycle } from "../server/lifecycle.ts";
 import { log } from "../server/log.ts";
-import { scheduleUnpaidOrderExpiry } from "../server/orders/order-status.ts";
-import { scheduleUploadSweep } from "../server/products/product-images.ts";
+import { startShopWork } from "../server/serve.ts";
 import { withOwnersShopName } from "../server/settings/settings.data.ts";
-import { scheduleShipmentPolling } from "../server/shipping/shipments.ts";
 import { seedShopDetails } from "../server/shop/shop.data.ts";
 import {
   createTestDatabase,
@@ -72,34 +61,7 @@ export async function startShopInProcess(options: { env?: Record<string, string>
     });
     // As server/main.ts does at start: the environment's name, phone and e-mail are the shop's details.
     await seedShopDetails(database.db, await withOwnersShopName(database.db, env));
-    const { db, pool } = createDb(database.url, {
-      max: env.DB_POOL_MAX,
-      connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
-    });
-    const lifecycle = createLifecycle();
-    const deps = createDeps({ db, env });
-    const { listener } = createShop(deps, { lifecycle });
-    deps.live.listening();
-    lifecycle.onStop(
-      "job-worker",
-      startJobWorker({
-        db,
-        signal: deps.jobs,
-        handlers: jobHandlers(deps),
-        pollMs: env.JOB_POLL_MS,
-        retryBaseMs: env.JOB_RETRY_BASE_MS,
-      }),
-    );
-    lifecycle.onStop("unpaid-order-expiry", scheduleUnpaidOrderExpiry(deps));
-    lifecycle.onStop("cod-confirmation-lapses", scheduleConfirmationLapses(deps));
-    lifecycle.onStop("shipment-polling", scheduleShipmentPolling(deps));
-    lifecycle.onStop("cart-reminder-sweep", scheduleCartReminderSweep(deps));
-    lifecycle.onStop("upload-sweep", scheduleUploadSweep(db));
-    lifecycle.onStop("funnel-roll-up", scheduleFunnelRollUp(db));
-    lifecycle.onStop("funnel-counts", () => deps.funnel.stop());
-    lifecycle.onStop("catalogue-listener", () => deps.catalogue.stop());
-    lifecycle.onStop("session-and-cart-listener", () => deps.live.stop());
+    const { pool, lifecycle, listener } = startShopWork(env, database.url);
     // Read once per worker (the directory is kept for the process), before the first PIN look-up.
     await loadPinDirectory();
     server.on("request", listener());
