@@ -43,6 +43,8 @@ async function order(o: {
   shipped?: string;
   delivered?: string;
   asked?: boolean;
+  /** When the shopper must confirm by, for an order still waiting: ahead, so the shop's sweep does not lapse it. */
+  confirmBy?: Date;
   totalPaise?: number;
 }) {
   const id = randomUUID();
@@ -63,7 +65,7 @@ async function order(o: {
     shipPin: o.pin ?? "560038",
     estimatedDeliveryFrom: "2025-01-14",
     estimatedDeliveryTo: "2025-01-16",
-    codConfirmBy: o.asked ? ist("2025-01-08") : null,
+    codConfirmBy: o.confirmBy ?? (o.asked ? ist("2025-01-08") : null),
     shippedAt: o.shipped ? ist(o.shipped) : null,
     deliveredAt: o.delivered ? ist(o.delivered) : null,
     createdAt: ist("2025-01-07"),
@@ -98,7 +100,8 @@ beforeAll(async () => {
   await moved(await order({ status: "cancelled", asked: true }), "cancelled", "customer");
   await moved(await order({ status: "cancelled", asked: true }), "cancelled", "system");
   await moved(await order({ status: "cancelled", asked: true }), "cancelled", "admin");
-  await order({ status: "placed", asked: true });
+  // Its time to answer is ahead: the shared shop lapses every unanswered order whose time has passed.
+  await order({ status: "placed", asked: true, confirmBy: new Date(Date.now() + 24 * 3_600_000) });
 }, 60_000);
 
 /** The figure shown against a label (a `dt`) in one of the panel's lists of figures. */
