@@ -12,7 +12,7 @@ import { sessions, users } from "../server/db/schema.ts";
 import { GENEROUS_RATE_LIMITS, TEST_AUTH_SECRET } from "../tests/database.ts";
 import { putInCart, saveAddress } from "../tests/orders.ts";
 import type { LoadPlan, LoadResult } from "./load.ts";
-import { startBenchShop } from "./support.ts";
+import { refreshSessionCopies, startBenchShop } from "./support.ts";
 
 /**
  * The brand's best day (issue 27): a crowd of signed-in shoppers with tabs open while visitors load a product
@@ -165,29 +165,6 @@ export async function makeShoppers(app: Hono, db: Db, count: number) {
 }
 
 /** The first message of a signed-in tab's cart stream, as the shop sends it. */
-/**
- * Gives each shopper a fresh session copy, as a browser gets one when its copy has run out: the session is read
- * once through the shop without the old copy, and the copy the answer sets is kept in the shopper's cookie (the
- * last one set counts). A fresh copy outlives the row that follows, which a load tool, keeping the cookie it was
- * given, needs: a copy running out halfway would send every later request of the row to the database.
- */
-export async function refreshSessionCopies(url: string, shoppers: { cookie: string }[]) {
-  for (const each of shoppers) {
-    const withoutCopy = each.cookie
-      .split("; ")
-      .filter((pair) => !pair.startsWith("better-auth.session_data="))
-      .join("; ");
-    const response = await fetch(`${url}/api/cart/version`, { headers: { Cookie: withoutCopy } });
-    const fresh = response.headers
-      .getSetCookie()
-      .map((cookie) => cookie.split(";")[0] ?? "")
-      .filter((pair) => pair.startsWith("better-auth.session_data=") && !pair.endsWith("="))
-      .slice(-1);
-    if (fresh.length > 0) each.cookie = [withoutCopy, ...fresh].join("; ");
-    await response.arrayBuffer();
-  }
-}
-
 async function firstEvent(url: string, cookie: string) {
   const response = await fetch(`${url}/api/cart/events`, {
     headers: { Cookie: cookie, Accept: "text/event-stream" },

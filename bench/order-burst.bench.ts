@@ -8,8 +8,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { findFreePort } from "../server/db/embedded.ts";
 import { putInCart } from "../tests/orders.ts";
-import { makeShoppers, refreshSessionCopies } from "./flash-sale.bench.ts";
-import { startBenchShop } from "./support.ts";
+import { makeShoppers } from "./flash-sale.bench.ts";
+import { refreshSessionCopies, startBenchShop } from "./support.ts";
 
 /**
  * `npm run bench -- order-burst`: the flash sale's burst of orders alone (issue 27, decision 069), with what

@@ -8,9 +8,9 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { findFreePort } from "../server/db/embedded.ts";
 import { putInCart } from "../tests/orders.ts";
-import { makeShoppers, refreshSessionCopies } from "./flash-sale.bench.ts";
+import { makeShoppers } from "./flash-sale.bench.ts";
 import { postgresCpuSeconds } from "./order-burst.bench.ts";
-import { startBenchShop } from "./support.ts";
+import { refreshSessionCopies, startBenchShop } from "./support.ts";
 
 /**
  * `npm run bench -- order-cpu`: the node CPU one placed order and one sold-out refusal cost, measured one
