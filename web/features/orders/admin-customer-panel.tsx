@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { COD_REFUND_METHOD_LABELS } from "../../../common/cod.ts";
 import { formatEstimate } from "../../../common/delivery-estimate.ts";
-import { formatMobile } from "../../../common/india.ts";
 import { formatDate, formatDateTime, indianDate } from "../../../common/india-time.ts";
 import { formatRupees, typedRupeesAsPaise } from "../../../common/money.ts";
 import type { OrderStatus } from "../../../common/order-lifecycle.ts";
@@ -11,7 +10,7 @@ import { cardClass } from "../../components/card.tsx";
 import { TextField } from "../../components/field.tsx";
 import { TaxDocumentLinks } from "../../components/tax-document-links.tsx";
 import { api, isApiError } from "../../lib/api.ts";
-import { placeLine } from "./delivery-card.tsx";
+import { OrderAddress } from "./delivery-card.tsx";
 
 /** The orders still on their way to the shopper, for whom the estimated delivery means something. */
 const DELIVERY_AHEAD = new Set<OrderStatus>(["awaiting_payment", "placed", "confirmed", "packed"]);
@@ -34,17 +33,7 @@ export function AdminCustomerPanel({
         Customer and delivery
       </h2>
       <p className="mt-2 text-sm">{order.customerEmail ?? "Account deleted"}</p>
-      <address className="mt-2 text-sm not-italic">
-        <span className="font-medium">{order.address.name}</span>
-        <br />
-        {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
-        <br />
-        {placeLine(order.address)}
-        <br />
-        <a href={`tel:+91${order.address.phone}`} className="underline">
-          {formatMobile(order.address.phone)}
-        </a>
-      </address>
+      <OrderAddress address={order.address} dial />
       {!order.trackingNumber && !order.deliveredAt && DELIVERY_AHEAD.has(order.status) && (
         <p className="mt-2 text-sm">Estimated delivery: {formatEstimate(order.estimate)}</p>
       )}

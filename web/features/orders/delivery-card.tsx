@@ -11,6 +11,30 @@ export function placeLine(address: OrderDetail["address"]): string {
   return `${address.city}${district}, ${address.state} ${address.pin}`;
 }
 
+/**
+ * The address an order goes to. The mobile is a phone link where the reader calls the shopper (staff), plain
+ * text where it is the shopper's own.
+ */
+export function OrderAddress({ address, dial = false }: { address: OrderDetail["address"]; dial?: boolean }) {
+  return (
+    <address className="mt-2 text-sm not-italic">
+      <span className="font-medium">{address.name}</span>
+      <br />
+      {[address.line1, address.line2].filter(Boolean).join(", ")}
+      <br />
+      {placeLine(address)}
+      <br />
+      {dial ? (
+        <a href={`tel:+91${address.phone}`} className="underline">
+          {formatMobile(address.phone)}
+        </a>
+      ) : (
+        `Mobile ${formatMobile(address.phone)}`
+      )}
+    </address>
+  );
+}
+
 /** Where an order goes, how it is paid, and once shipped the courier's tracking link: for customers and guests alike. */
 export function DeliveryCard({ order, children }: { order: OrderDetail; children?: ReactNode }) {
   return (
@@ -18,15 +42,7 @@ export function DeliveryCard({ order, children }: { order: OrderDetail; children
       <h2 id="delivery-heading" className="font-serif text-xl font-semibold">
         Delivery
       </h2>
-      <address className="mt-2 text-sm not-italic">
-        <span className="font-medium">{order.address.name}</span>
-        <br />
-        {[order.address.line1, order.address.line2].filter(Boolean).join(", ")}
-        <br />
-        {placeLine(order.address)}
-        <br />
-        Mobile {formatMobile(order.address.phone)}
-      </address>
+      <OrderAddress address={order.address} />
       {order.trackingNumber ? (
         <p className="mt-3 text-sm">
           Shipped with <span className="font-medium">{order.courier}</span>, tracking number{" "}
