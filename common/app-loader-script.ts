@@ -28,6 +28,10 @@ export const APP_LOADER_SCRIPT = `(() => {
   function start() {
     if (started) return;
     started = true;
+    // The Content-Security-Policy allows no eval, and zod probes for it with new Function when a schema is
+    // made, which the browser reports as a violation: jitless, zod parses the same without the probe. Zod
+    // reads this global when it loads; set here, it costs the app's JavaScript nothing.
+    window.__zod_globalConfig = { jitless: true };
     (loader.dataset.preload || "").split(" ").forEach(function (href) {
       if (!href) return;
       var link = document.createElement("link");
