@@ -4,7 +4,7 @@ import type pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeCursor, type KeysetCursor } from "../../common/lists.ts";
 import type { AdminOrderPage, DashboardFigures } from "../../common/orders.ts";
-import { fillBigShop } from "../../scripts/big-shop.ts";
+import { checkMoneyAddsUp, fillBigShop } from "../../scripts/big-shop.ts";
 import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { setUpTestApp } from "../../tests/database.ts";
 import { asUser } from "../../tests/orders.ts";
@@ -40,6 +40,28 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("a generated shop", () => {
+  it("checks the ledger's rules once for the whole fill, and leaves the per-row check on for the shop", async () => {
+    const { rows: triggers } = await shop.db.execute<{ name: string; enabled: string }>(sql`
+      select tgname as name, tgenabled as enabled from pg_trigger
+      where tgname in ('orders_money_adds_up', 'money_ledger_adds_up') order by tgname`);
+    expect(triggers).toEqual([
+      { name: "money_ledger_adds_up", enabled: "O" },
+      { name: "orders_money_adds_up", enabled: "O" },
+    ]);
+    // Cash collected on an online order: the row the trigger would refuse, written with it off, is found.
+    const refused = shop.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table money_ledger disable trigger money_ledger_adds_up`);
+      await tx.execute(sql`
+        insert into money_ledger (order_id, kind, amount_paise, applied, reference, note)
+        select id, 'cash_collected', total_paise, true, 'test', 'test' from orders
+        where payment_method = 'razorpay' order by created_at limit 1`);
+      await checkMoneyAddsUp(
+        async (_label, statement) => (await tx.execute(sql.raw(statement))).rowCount ?? 0,
+      );
+    });
+    await expect(refused).rejects.toThrow(/money does not add up for orders/);
+  });
+
   it("keeps the shop's rules: totals add up, PINs match states, a status that fits the events", async () => {
     const [check] = (
       await shop.db.execute<{
