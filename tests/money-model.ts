@@ -8,8 +8,8 @@ import { confirmCodOrder, lapseUnconfirmedOrders } from "../server/cod/confirmat
 import type { Db } from "../server/db/client.ts";
 import { jobs, moneyLedger, orders, products, shipments } from "../server/db/schema.ts";
 import type { Deps } from "../server/deps.ts";
+import { SOLD_OUT_BEFORE_PAYMENT } from "../server/money/ledger.ts";
 import { expireUnpaidOrders } from "../server/orders/order-status.ts";
-import { SOLD_OUT_BEFORE_PAYMENT } from "../server/payments/ledger.ts";
 import { REFUND_UNAPPLIED_JOB } from "../server/payments/take-payment.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "./accounts.ts";
 import { jsonRequest } from "./database.ts";

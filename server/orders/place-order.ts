@@ -65,7 +65,7 @@ import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError, isDatabaseUnavailable } from "../errors.ts";
 import { jobsStatement } from "../jobs/job-queue.ts";
-import { razorpayConfig } from "../payments/razorpay.ts";
+import { razorpayConfig } from "../money/razorpay.ts";
 import { settingsRead } from "../settings/settings.data.ts";
 import { orderMailJob } from "./order-mail.ts";
 import { whatsAppJobs } from "./order-whatsapp.ts";

@@ -7,7 +7,7 @@ import { orders } from "../../server/db/schema.ts";
 import type { Deps } from "../../server/deps.ts";
 import { parseEnv } from "../../server/env.ts";
 import { createJobSignal } from "../../server/jobs/job-queue.ts";
-import { orderWithPayment } from "../../server/payments/ledger.ts";
+import { orderWithPayment } from "../../server/money/ledger.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
