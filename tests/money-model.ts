@@ -4,7 +4,7 @@ import fc from "fast-check";
 import type { Hono } from "hono";
 import type { RazorpayCheckout } from "../common/orders.ts";
 import { codConfirmToken } from "../server/cod/confirm-link.ts";
-import { confirmCodOrder, lapseUnconfirmedOrders } from "../server/cod/confirmation.ts";
+import { confirmCodOrder, lapseUnconfirmedOrders } from "../server/cod-orders/confirmation.ts";
 import type { Db } from "../server/db/client.ts";
 import { jobs, moneyLedger, orders, products, shipments } from "../server/db/schema.ts";
 import type { Deps } from "../server/deps.ts";

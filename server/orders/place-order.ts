@@ -24,7 +24,7 @@ import {
 } from "../cart/priced-cart.ts";
 import { knownSoldOut, type SoldOut, soldOutInMemory, soldOutKey } from "../catalogue/sold-out.ts";
 import { codRulesRead, decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
-import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
+import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirm-request.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   fromTemplate,

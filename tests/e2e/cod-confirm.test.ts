@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { beforeAll, describe, expect } from "vitest";
 import { savePrepaidIncentive } from "../../server/cod/cod-rules.ts";
-import { lapseUnconfirmedOrders } from "../../server/cod/confirmation.ts";
+import { lapseUnconfirmedOrders } from "../../server/cod-orders/confirmation.ts";
 import { orders } from "../../server/db/schema.ts";
 import type { Deps } from "../../server/deps.ts";
 import { parseEnv } from "../../server/env.ts";
