@@ -6,7 +6,7 @@ import {
   type WhatsAppConfig,
   whatsAppConfig,
 } from "./messaging/whatsapp.ts";
-import { listRazorpayOrders, razorpayConfig } from "./payments/razorpay.ts";
+import { listRazorpayOrders, razorpayConfig } from "./money/razorpay.ts";
 import { createShiprocket, shiprocketConfig } from "./shipping/shiprocket.ts";
 import { fetchTwilioAccount, smsProvider, TWILIO_DLT_TEMPLATES } from "./sms/sms-sender.ts";
 

@@ -8,12 +8,8 @@ import {
   sendCartReminder,
   sweepLeftCarts,
 } from "./cart-reminders/left-carts.ts";
-import {
-  COD_CONFIRM_REQUEST_JOB,
-  deliverConfirmRequest,
-  LAPSE_UNCONFIRMED_JOB,
-  lapseUnconfirmedOrders,
-} from "./cod/confirmation.ts";
+import { COD_CONFIRM_REQUEST_JOB, deliverConfirmRequest } from "./cod/confirm-request.ts";
+import { LAPSE_UNCONFIRMED_JOB, lapseUnconfirmedOrders } from "./cod-orders/confirmation.ts";
 import { jobs } from "./db/schema.ts";
 import type { Deps } from "./deps.ts";
 import type { JobHandler } from "./jobs/job-queue.ts";

@@ -4,7 +4,7 @@ import { scheduleFunnelRollUp } from "./analytics/funnel.ts";
 import { createShop } from "./app.ts";
 import { scheduleCartReminderSweep } from "./cart-reminders/left-carts.ts";
 import { offerMetricsToPrimary } from "./cluster-metrics.ts";
-import { scheduleConfirmationLapses } from "./cod/confirmation.ts";
+import { scheduleConfirmationLapses } from "./cod-orders/confirmation.ts";
 import { createDb } from "./db/client.ts";
 import { loadPinDirectory } from "./delivery/pin-directory.ts";
 import { createDeps } from "./deps.ts";

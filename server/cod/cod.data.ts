@@ -17,7 +17,7 @@ import { parseCsv } from "../csv.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { codRemittances, orders, shipments } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
-import { recordMoney } from "../payments/ledger.ts";
+import { recordMoney } from "../money/ledger.ts";
 
 /** The longest list each part of the summary returns; its count and total always cover every order. */
 const LIST_LIMIT = 200;

@@ -7,7 +7,7 @@ import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
 import { codPaymentSwitches, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
-import { orderMoney, orderWithPayment } from "../payments/ledger.ts";
+import { orderMoney, orderWithPayment } from "../money/ledger.ts";
 import { savePrepaidIncentive } from "./cod-rules.ts";
 import { codConfirmToken } from "./confirm-link.ts";
 

@@ -10,8 +10,8 @@ import type { DbOrTx, Tx } from "../db/client.ts";
 import { codPaymentSwitches, type OrderRow, orderEvents, orderLines, orders, users } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
-import { closeRazorpayOrders, openSwitchOf, recordRazorpayOrder } from "../payments/ledger.ts";
-import { createRazorpayOrder, razorpayConfig } from "../payments/razorpay.ts";
+import { closeRazorpayOrders, openSwitchOf, recordRazorpayOrder } from "../money/ledger.ts";
+import { createRazorpayOrder, razorpayConfig } from "../money/razorpay.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
 import { readPrepaidIncentive } from "./cod-rules.ts";
 

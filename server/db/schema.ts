@@ -1493,7 +1493,7 @@ export type MoneyKind = (typeof MONEY_KINDS)[number];
 
 /**
  * The ledger: one row for every movement of money, written in the transaction of the order change it belongs
- * to. An order's "paid online", "refund due" and "cash to collect" are sums over it (server/payments/ledger.ts),
+ * to. An order's "paid online", "refund due" and "cash to collect" are sums over it (server/money/ledger.ts),
  * and the trigger in migration 0042 refuses any commit after which they do not add up.
  */
 export const moneyLedger = pgTable(

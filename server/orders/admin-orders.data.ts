@@ -39,7 +39,7 @@ import {
 } from "../db/schema.ts";
 import { httpError, notFound } from "../errors.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
-import { orderPaidAt, orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
+import { orderPaidAt, orderWithPayment, type PaidOrder } from "../money/ledger.ts";
 import {
   lifecycleOf,
   loadOrderParts,

@@ -19,7 +19,7 @@ import { cachedCodRules, cachedPrepaidIncentive, decideCod } from "../cod/cod-ru
 import { findDeliveryRule } from "../delivery/delivery.data.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
 import type { Deps } from "../deps.ts";
-import { razorpayConfig } from "../payments/razorpay.ts";
+import { razorpayConfig } from "../money/razorpay.ts";
 import { rememberSettings } from "../settings/settings.data.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { validate } from "../validate.ts";

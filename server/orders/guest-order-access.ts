@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { clientAddress } from "../auth/client-address.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
-import type { PaidOrder } from "../payments/ledger.ts";
+import type { PaidOrder } from "../money/ledger.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
 import { guestOrderTokenMatches } from "./guest-order-link.ts";
 import { findOrder } from "./orders.data.ts";

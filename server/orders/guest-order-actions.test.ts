@@ -9,7 +9,7 @@ import { waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
 import { orderEvents, orders, users } from "../db/schema.ts";
 import { lookUpPin } from "../delivery/pin-directory.ts";
-import { orderWithPayment } from "../payments/ledger.ts";
+import { orderWithPayment } from "../money/ledger.ts";
 import { claimGuestOrder } from "./claim-guest-orders.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();

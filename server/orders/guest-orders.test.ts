@@ -20,9 +20,9 @@ import {
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { combos, discountCodes, guestDiscountUses, guestOrderRequests, orders } from "../db/schema.ts";
+import { FIND_ORDER_ANSWER, FIND_ORDER_ANSWER_BY_MOBILE, FIND_ORDER_LIMITS } from "../guest-orders.routes.ts";
 import { matchDltTemplate } from "../sms/sms-sender.ts";
 import { GUEST_CHECKOUT_LIMITS } from "./checkout.routes.ts";
-import { FIND_ORDER_ANSWER, FIND_ORDER_ANSWER_BY_MOBILE, FIND_ORDER_LIMITS } from "./guest-orders.routes.ts";
 
 const shop = setUpTestApp();
 let guests = 0;

@@ -17,7 +17,7 @@ import { documentFileName, findTaxDocument } from "../invoices/tax-documents.ts"
 import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
 import type { MailAttachment } from "../mail.ts";
 import { type MailSignature, readMailSignature } from "../mail-templates.ts";
-import { orderWithPayment, type PaidOrder, SOLD_OUT_BEFORE_PAYMENT } from "../payments/ledger.ts";
+import { orderWithPayment, type PaidOrder, SOLD_OUT_BEFORE_PAYMENT } from "../money/ledger.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
 import { guestOrderClaimLink, guestOrderLink } from "./guest-order-link.ts";
 import { deliverOrderSms, enqueueGuestDeliverySms } from "./order-sms.ts";

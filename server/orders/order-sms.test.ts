@@ -7,7 +7,7 @@ import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../..
 import { readMails } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { orders, users } from "../db/schema.ts";
-import { orderWithPayment } from "../payments/ledger.ts";
+import { orderWithPayment } from "../money/ledger.ts";
 import { orderNotice } from "./order-sms.ts";
 import { changeOrderStatus } from "./order-status.ts";
 

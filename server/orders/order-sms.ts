@@ -6,7 +6,7 @@ import { orders, shopSettings } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJobs } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
-import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
+import { orderWithPayment, type PaidOrder } from "../money/ledger.ts";
 import type { SmsNotice } from "../sms/sms-sender.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
 

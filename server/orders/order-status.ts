@@ -22,8 +22,8 @@ import {
   orderWithPayment,
   type PaidOrder,
   recordMoney,
-} from "../payments/ledger.ts";
-import { razorpayConfig, refundRazorpayPayment } from "../payments/razorpay.ts";
+} from "../money/ledger.ts";
+import { razorpayConfig, refundRazorpayPayment } from "../money/razorpay.ts";
 import { cancelShipmentFirst } from "./cancel-parcel.ts";
 import { enqueueOrderMail } from "./order-mail.ts";
 import { lifecycleOf } from "./orders.data.ts";

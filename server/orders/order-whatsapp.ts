@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import { enqueueJobs, type NewJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
 import { sendTemplate, whatsAppConfig, whatsAppNumber } from "../messaging/whatsapp.ts";
-import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
+import { orderWithPayment, type PaidOrder } from "../money/ledger.ts";
 import { guestOrderLink } from "./guest-order-link.ts";
 
 export const WHATSAPP_MESSAGE_JOB = "whatsapp-message";

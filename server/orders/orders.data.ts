@@ -9,7 +9,7 @@ import type { DbOrTx } from "../db/client.ts";
 import { cappedTotal, type KeysetRequest, keysetQuery } from "../db/keyset.ts";
 import { type OrderRow, orderEvents, orderLines, orderRto, orders, shipments } from "../db/schema.ts";
 import { documentNumbersOf } from "../invoices/tax-documents.ts";
-import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
+import { orderWithPayment, type PaidOrder } from "../money/ledger.ts";
 
 type LineRow = typeof orderLines.$inferSelect;
 type EventRow = typeof orderEvents.$inferSelect;

@@ -24,7 +24,7 @@ import {
 } from "../cart/priced-cart.ts";
 import { knownSoldOut, type SoldOut, soldOutInMemory, soldOutKey } from "../catalogue/sold-out.ts";
 import { codRulesRead, decideCod, readCodRules, readPrepaidIncentive } from "../cod/cod-rules.ts";
-import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirmation.ts";
+import { confirmDeadlineAfter, confirmRequestJob } from "../cod/confirm-request.ts";
 import { isUniqueViolation, type Tx } from "../db/client.ts";
 import {
   fromTemplate,
@@ -65,7 +65,7 @@ import type { Deps } from "../deps.ts";
 import { claimCodeUse, spendAccountUse, takeCustomerUse } from "../discounts/discounts.data.ts";
 import { httpError, isDatabaseUnavailable } from "../errors.ts";
 import { jobsStatement } from "../jobs/job-queue.ts";
-import { razorpayConfig } from "../payments/razorpay.ts";
+import { razorpayConfig } from "../money/razorpay.ts";
 import { settingsRead } from "../settings/settings.data.ts";
 import { orderMailJob } from "./order-mail.ts";
 import { whatsAppJobs } from "./order-whatsapp.ts";

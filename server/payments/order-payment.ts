@@ -6,6 +6,8 @@ import type { OrderRow } from "../db/schema.ts";
 import { orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
+import { type PaidOrder, recordRazorpayOrder, SOLD_OUT_BEFORE_PAYMENT } from "../money/ledger.ts";
+import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "../money/razorpay.ts";
 import {
   changeOrderStatus,
   lapseUnpaidOrder,
@@ -13,8 +15,6 @@ import {
   soldOutLines,
 } from "../orders/order-status.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
-import { type PaidOrder, recordRazorpayOrder, SOLD_OUT_BEFORE_PAYMENT } from "./ledger.ts";
-import { createRazorpayOrder, razorpayConfig, verifyPaymentSignature } from "./razorpay.ts";
 import { takeRazorpayPayment } from "./take-payment.ts";
 
 const notAwaitingPayment = () =>

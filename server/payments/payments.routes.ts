@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { log } from "../log.ts";
-import { razorpayConfig, verifyWebhookSignature } from "./razorpay.ts";
+import { razorpayConfig, verifyWebhookSignature } from "../money/razorpay.ts";
 import { takeRazorpayPayment } from "./take-payment.ts";
 
 /** The part of Razorpay's webhook payload the shop reads; Razorpay sends much more, which is ignored. */

@@ -7,8 +7,8 @@ import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-ra
 import { waitForMail } from "../../tests/mail.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
+import { moneyEntriesOf, orderMoney, orderWithPayment } from "../money/ledger.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
-import { moneyEntriesOf, orderMoney, orderWithPayment } from "./ledger.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;

@@ -8,16 +8,16 @@ import type { Deps } from "../deps.ts";
 import { issueInvoice } from "../invoices/tax-documents.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log } from "../log.ts";
-import { enqueueOrderMail } from "../orders/order-mail.ts";
-import { takeStockOnPayment } from "../orders/order-status.ts";
 import {
   closeRazorpayOrders,
   orderWithPayment,
   type PaidOrder,
   recordMoney,
   SOLD_OUT_BEFORE_PAYMENT,
-} from "./ledger.ts";
-import { listRazorpayRefunds, razorpayConfig, refundRazorpayPayment } from "./razorpay.ts";
+} from "../money/ledger.ts";
+import { listRazorpayRefunds, razorpayConfig, refundRazorpayPayment } from "../money/razorpay.ts";
+import { enqueueOrderMail } from "../orders/order-mail.ts";
+import { takeStockOnPayment } from "../orders/order-status.ts";
 
 export const REFUND_UNAPPLIED_JOB = "refund-unapplied-payment";
 

@@ -28,9 +28,9 @@ import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
+import { orderWithPayment } from "../money/ledger.ts";
 import { enqueueOrderMail } from "../orders/order-mail.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
-import { orderWithPayment } from "../payments/ledger.ts";
 import type { CourierOption, CourierService, NdrAction, TrackingScan } from "./courier-service.ts";
 
 export type ShipmentRow = typeof shipments.$inferSelect;

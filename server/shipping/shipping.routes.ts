@@ -19,7 +19,7 @@ import {
   weightsSchema,
 } from "../../common/schemas/shipping.ts";
 import { requireAdmin, requireUser } from "../auth/session.ts";
-import { receiveRto } from "../cod/rto.ts";
+import { receiveRto } from "../cod-orders/rto.ts";
 import { combos, orders, products, shipments } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
@@ -285,7 +285,7 @@ export function adminShippingRoutes(deps: Deps) {
         },
       )
       // A parcel returned to origin, received back unopened: its stock back on the shelf and a credit note
-      // issued, once (server/cod/rto.ts). An order the scans have not yet moved is returned to origin first.
+      // issued, once (server/cod-orders/rto.ts). An order the scans have not yet moved is returned to origin first.
       .post("/orders/:number/received-back", validate("param", orderNumberSchema), async (c) => {
         const { number } = c.req.valid("param");
         const id = await orderId(deps, number);

@@ -7,8 +7,8 @@ import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shipr
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import { placeMovedCodOrder, saveAddress, stockOf } from "../../tests/orders.ts";
 import { orderEvents, orderRto, orders, products, shipmentScans, shipments } from "../db/schema.ts";
+import { orderWithPayment } from "../money/ledger.ts";
 import { orderNotice } from "../orders/order-sms.ts";
-import { orderWithPayment } from "../payments/ledger.ts";
 import { POLL_AFTER_MS, pollQuietShipments } from "./shipments.ts";
 import { parseShiprocketTime, shiprocketCity, shiprocketStatus } from "./shiprocket.ts";
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
-import { orderWithPayment } from "../../server/payments/ledger.ts";
+import { orderWithPayment } from "../../server/money/ledger.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";

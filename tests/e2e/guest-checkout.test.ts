@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { codPlaceRules, deliveryRules, orders } from "../../server/db/schema.ts";
-import { orderWithPayment } from "../../server/payments/ledger.ts";
+import { orderWithPayment } from "../../server/money/ledger.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { type Shop, type ShopDatabase, screenshot, scrollThrough } from "../fixtures.ts";

@@ -6,22 +6,23 @@ import type {
   ToConfirmRow,
 } from "../../common/cod-confirm.ts";
 import { STATUS_LABELS } from "../../common/order-lifecycle.ts";
-import { type AuditActor, recordAudit } from "../audit/audit.ts";
-import type { Db, DbOrTx, Tx } from "../db/client.ts";
-import { codSettings, type OrderRow, orderLines, orders, razorpayOrders } from "../db/schema.ts";
+import type { AuditActor } from "../audit/audit.ts";
+import { codConfirmTokenMatches } from "../cod/confirm-link.ts";
+import { confirmHours, confirmRequestJob } from "../cod/confirm-request.ts";
+import { payOnlineOffer } from "../cod/pay-online-instead.ts";
+import type { DbOrTx, Tx } from "../db/client.ts";
+import { type OrderRow, orderLines, orders, razorpayOrders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import { httpError, notFound } from "../errors.ts";
-import { enqueueJob, type NewJob } from "../jobs/job-queue.ts";
+import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
+import { orderWithPayment, type PaidOrder } from "../money/ledger.ts";
 import { changeOrderStatus } from "../orders/order-status.ts";
 import { enqueueWhatsApp } from "../orders/order-whatsapp.ts";
 import { prepaidSavingOf } from "../orders/orders.data.ts";
-import { orderWithPayment, type PaidOrder } from "../payments/ledger.ts";
 import { smsReachesShoppers } from "../sms/sms-sender.ts";
 import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
-import { codConfirmLink, codConfirmTokenMatches, hoursToConfirm } from "./confirm-link.ts";
-import { payOnlineOffer } from "./pay-online-instead.ts";
 
 /**
  * A cash-on-delivery order is confirmed by its shopper before it is packed (issue 29, docs/decisions/065):
@@ -30,56 +31,7 @@ import { payOnlineOffer } from "./pay-online-instead.ts";
  * confirm" list; past the deadline the shop cancels it, its stock back and the shopper told.
  */
 
-export const COD_CONFIRM_REQUEST_JOB = "cod-confirm-request";
 export const LAPSE_UNCONFIRMED_JOB = "lapse-unconfirmed-cod";
-
-/** The owner's hours (kept with the COD rules' switches), or the environment's first value until saved. */
-export async function confirmHours(db: Pick<Db, "select">, env: Env): Promise<number> {
-  const [row] = await db
-    .select({ confirmHours: codSettings.confirmHours })
-    .from(codSettings)
-    .where(eq(codSettings.id, 1));
-  return row?.confirmHours ?? env.COD_CONFIRM_HOURS;
-}
-
-/**
- * Saves the owner's hours. Only that column: the row's `updated_by` marks the COD switches as saved, and
- * must not turn the environment's COD_ENABLED and cap into the row's defaults behind the owner's back.
- */
-export async function saveConfirmHours(db: Db, hours: number, actor: AuditActor): Promise<number> {
-  return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ confirmHours: codSettings.confirmHours })
-      .from(codSettings)
-      .where(eq(codSettings.id, 1))
-      .for("update");
-    await tx
-      .insert(codSettings)
-      .values({ id: 1, confirmHours: hours })
-      .onConflictDoUpdate({ target: codSettings.id, set: { confirmHours: hours, updatedAt: new Date() } });
-    await recordAudit(tx, {
-      actor,
-      entityType: "cod_rule",
-      entityId: "confirm-hours",
-      action: "update",
-      before: { confirmHours: before?.confirmHours ?? null },
-      after: { confirmHours: hours },
-    });
-    return hours;
-  });
-}
-
-/**
- * When a new cash-on-delivery order lapses unless confirmed: now plus the owner's hours. Existing orders
- * have no deadline and are never asked (the migration leaves theirs null).
- */
-export async function codConfirmDeadline(tx: Tx, env: Env, placedAt: Date): Promise<Date> {
-  return confirmDeadlineAfter(placedAt, await confirmHours(tx, env));
-}
-
-/** The same, with the hours already read in the caller's transaction (readCodRules carries them). */
-export const confirmDeadlineAfter = (placedAt: Date, hours: number) =>
-  new Date(placedAt.getTime() + hours * 3_600_000);
 
 /**
  * Queues the question, in the placing transaction: by SMS to the delivery mobile, and on WhatsApp where the
@@ -88,29 +40,6 @@ export const confirmDeadlineAfter = (placedAt: Date, hours: number) =>
 export async function askToConfirm(tx: Tx, orderId: string) {
   await enqueueJob(tx, confirmRequestJob(orderId));
   await enqueueWhatsApp(tx, orderId, "cod_confirm");
-}
-
-/** The SMS job askToConfirm queues, for a caller that queues it with others in one statement. */
-export const confirmRequestJob = (orderId: string): NewJob => ({
-  kind: COD_CONFIRM_REQUEST_JOB,
-  payload: { orderId },
-  key: `${COD_CONFIRM_REQUEST_JOB}:${orderId}`,
-});
-
-/**
- * Sends the question by SMS, as the job worker does; an order already confirmed or cancelled is not asked.
- * Throws when the SMS provider fails, so the job is retried.
- */
-export async function deliverConfirmRequest(deps: Deps, orderId: string) {
-  const [order] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
-  if (order?.status !== "placed" || !order.codConfirmBy) return;
-  const link = codConfirmLink(deps.env, deps.authSecret, order);
-  const sent = await deps.sms.sendNotice({
-    to: order.shipPhone,
-    text: `${deps.env.SHOP_NAME}: please confirm your cash-on-delivery order ${order.number} of Rs.${order.totalPaise / 100} within ${hoursToConfirm(order)} hours, or it is cancelled. One tap: ${link}`,
-    vars: { number: order.number, status: "waiting for your confirmation", link },
-  });
-  if (!sent) log.warn({ order: order.number }, "the COD confirmation SMS was not sent: no notice template");
 }
 
 function stateOf(order: OrderRow): CodConfirmState {

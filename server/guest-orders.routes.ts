@@ -1,38 +1,38 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
-import type { OrderDetail } from "../../common/orders.ts";
+import type { OrderDetail } from "../common/orders.ts";
 import {
   cancelOrderSchema,
   claimGuestOrderSchema,
   findOrderSchema,
   guestOrderSchema,
   guestOrderTokenSchema,
-  idempotencyKeySchema,
   orderNumberSchema,
   verifyPaymentSchema,
-} from "../../common/schemas/orders.ts";
-import { markFunnelStep } from "../analytics/funnel-count.ts";
-import { clientAddress } from "../auth/client-address.ts";
-import { currentUser, requireUser } from "../auth/session.ts";
-import { codConfirmToken } from "../cod/confirm-link.ts";
-import { guestOrderRequests, orders, users } from "../db/schema.ts";
-import type { Deps } from "../deps.ts";
-import { httpError, notFound } from "../errors.ts";
-import { taxDocumentResponse } from "../invoices/document-download.ts";
-import { enqueueJob } from "../jobs/job-queue.ts";
-import { orderWithPayment, type PaidOrder, unpaid } from "../payments/ledger.ts";
-import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
-import { razorpayConfig } from "../payments/razorpay.ts";
-import { MINUTE_MS, requireAllowance } from "../throttles/throttle.ts";
-import { validate } from "../validate.ts";
-import { claimGuestOrder } from "./claim-guest-orders.ts";
-import { openGuestOrderLink, waitMinutes } from "./guest-order-access.ts";
-import { guestOrderClaimMatches, guestOrderToken } from "./guest-order-link.ts";
-import { enqueueOrderMail } from "./order-mail.ts";
-import { ORDER_LINK_SMS_JOB } from "./order-sms.ts";
-import { cancelAsCustomer } from "./order-status.ts";
-import { getOrderDetail } from "./orders.data.ts";
-import { placeOrder } from "./place-order.ts";
+} from "../common/schemas/orders.ts";
+import { markFunnelStep } from "./analytics/funnel-count.ts";
+import { clientAddress } from "./auth/client-address.ts";
+import { currentUser, requireUser } from "./auth/session.ts";
+import { codConfirmToken } from "./cod/confirm-link.ts";
+import { guestOrderRequests, orders, users } from "./db/schema.ts";
+import type { Deps } from "./deps.ts";
+import { httpError, notFound } from "./errors.ts";
+import { taxDocumentResponse } from "./invoices/document-download.ts";
+import { enqueueJob } from "./jobs/job-queue.ts";
+import { orderWithPayment, type PaidOrder, unpaid } from "./money/ledger.ts";
+import { razorpayConfig } from "./money/razorpay.ts";
+import { claimGuestOrder } from "./orders/claim-guest-orders.ts";
+import { openGuestOrderLink, waitMinutes } from "./orders/guest-order-access.ts";
+import { guestOrderClaimMatches, guestOrderToken } from "./orders/guest-order-link.ts";
+import { idempotencyKeyOf } from "./orders/idempotency-key.ts";
+import { enqueueOrderMail } from "./orders/order-mail.ts";
+import { ORDER_LINK_SMS_JOB } from "./orders/order-sms.ts";
+import { cancelAsCustomer } from "./orders/order-status.ts";
+import { getOrderDetail } from "./orders/orders.data.ts";
+import { placeOrder } from "./orders/place-order.ts";
+import { openOrderPayment, verifyOrderPayment } from "./payments/order-payment.ts";
+import { MINUTE_MS, requireAllowance } from "./throttles/throttle.ts";
+import { validate } from "./validate.ts";
 
 export const FIND_ORDER_ANSWER =
   "If an order with that number was placed with that e-mail or mobile, we have e-mailed the link to it to the order's e-mail address. It can take a few minutes to arrive.";
@@ -43,16 +43,6 @@ export const FIND_ORDER_ANSWER_BY_MOBILE =
 
 /** "Find my order" asks, per client address and per order number, each within 15 minutes. */
 export const FIND_ORDER_LIMITS = { perClient: 10, perOrder: 5, minutes: 15 };
-
-/** The Idempotency-Key header every order placement needs, signed in or not. */
-export function idempotencyKeyOf(c: Context): string {
-  const key = idempotencyKeySchema.safeParse(c.req.header("Idempotency-Key"));
-  if (!key.success) {
-    const message = key.error.issues[0]?.message ?? "Idempotency-Key header is required";
-    throw httpError(400, "idempotency_key_required", message);
-  }
-  return key.data;
-}
 
 /** One ask of Find my order against one of its limits, counted in the database (so they hold across instances). */
 const takeAsk = (deps: Deps, subject: string, max: number) =>

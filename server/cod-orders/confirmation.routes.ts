@@ -11,6 +11,8 @@ import {
 import { orderNumberSchema, verifyPaymentSchema } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { requireAdmin, requireOwner } from "../auth/session.ts";
+import { saveConfirmHours } from "../cod/confirm-request.ts";
+import { openPayOnlineInstead } from "../cod/pay-online-instead.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
@@ -22,9 +24,7 @@ import {
   listToConfirm,
   orderByLink,
   presentConfirmPage,
-  saveConfirmHours,
 } from "./confirmation.ts";
-import { openPayOnlineInstead } from "./pay-online-instead.ts";
 
 /** The shopper's one-tap link (no sign-in): the order, and Confirm or Cancel (docs/decisions/065). */
 export function codConfirmRoutes(deps: Deps) {

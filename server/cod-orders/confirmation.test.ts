@@ -8,9 +8,9 @@ import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { linkIn, waitForMail } from "../../tests/mail.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import { readCodRules } from "../cod/cod-rules.ts";
+import { codConfirmToken } from "../cod/confirm-link.ts";
 import { auditLog, orderEvents, orders } from "../db/schema.ts";
-import { readCodRules } from "./cod-rules.ts";
-import { codConfirmToken } from "./confirm-link.ts";
 import { lapseUnconfirmedOrders } from "./confirmation.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { isMobileAccountEmail } from "../../common/mobile-account.ts";
+import { isMobileAccountEmail } from "../common/mobile-account.ts";
 import {
   cancelOrderSchema,
   orderListQuerySchema,
@@ -8,22 +8,22 @@ import {
   placeOrderSchema,
   returnRequestSchema,
   verifyPaymentSchema,
-} from "../../common/schemas/orders.ts";
-import { markFunnelStep } from "../analytics/funnel-count.ts";
-import { requireUser } from "../auth/session.ts";
-import { codConfirmToken } from "../cod/confirm-link.ts";
-import { orders } from "../db/schema.ts";
-import type { Deps } from "../deps.ts";
-import { notFound } from "../errors.ts";
-import { taxDocumentResponse } from "../invoices/document-download.ts";
-import { orderWithPayment, type PaidOrder, unpaid } from "../payments/ledger.ts";
-import { openOrderPayment, verifyOrderPayment } from "../payments/order-payment.ts";
-import { razorpayConfig } from "../payments/razorpay.ts";
-import { validate } from "../validate.ts";
-import { idempotencyKeyOf } from "./guest-orders.routes.ts";
-import { cancelAsCustomer, changeOrderStatus } from "./order-status.ts";
-import { findOrder, getOrderDetail, listOrdersOf, presentOrderDetail } from "./orders.data.ts";
-import { placeOrder } from "./place-order.ts";
+} from "../common/schemas/orders.ts";
+import { markFunnelStep } from "./analytics/funnel-count.ts";
+import { requireUser } from "./auth/session.ts";
+import { codConfirmToken } from "./cod/confirm-link.ts";
+import { orders } from "./db/schema.ts";
+import type { Deps } from "./deps.ts";
+import { notFound } from "./errors.ts";
+import { taxDocumentResponse } from "./invoices/document-download.ts";
+import { orderWithPayment, type PaidOrder, unpaid } from "./money/ledger.ts";
+import { razorpayConfig } from "./money/razorpay.ts";
+import { idempotencyKeyOf } from "./orders/idempotency-key.ts";
+import { cancelAsCustomer, changeOrderStatus } from "./orders/order-status.ts";
+import { findOrder, getOrderDetail, listOrdersOf, presentOrderDetail } from "./orders/orders.data.ts";
+import { placeOrder } from "./orders/place-order.ts";
+import { openOrderPayment, verifyOrderPayment } from "./payments/order-payment.ts";
+import { validate } from "./validate.ts";
 
 const NO_SUCH_ORDER = "There is no order with that number in your account.";
 
