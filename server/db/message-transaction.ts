@@ -343,7 +343,13 @@ function sendMessage(client: pg.PoolClient, statements: readonly Ready[]): Promi
   });
 }
 
-const templates = new Map<string, Required<Ready>>();
+/**
+ * A built template: its text and name, and for each of its parameters either a constant or the placeholder it
+ * is filled from (with the column's encoder, when it has one), worked out once so filling it costs a lookup.
+ */
+type Template = { sql: string; name: string; slots: Slot[] };
+type Slot = { constant: unknown } | { placeholder: string; encoder: Param["encoder"] | null };
+const templates = new Map<string, Template>();
 const templateDialect = new PgDialect();
 
 /**
@@ -356,32 +362,36 @@ export function fromTemplate(
   build: () => SQL | { toSQL(): Built },
   values: Record<string, unknown>,
 ): Statement {
-  let built = templates.get(shape);
-  if (!built) {
+  let template = templates.get(shape);
+  if (!template) {
     const statement = build();
+    const built = is(statement, SQL) ? templateDialect.sqlToQuery(statement) : statement.toSQL();
     // PostgreSQL keeps 63 bytes of a prepared statement's name, so a shape (often longer) is named by a number.
-    built = {
-      ...(is(statement, SQL) ? templateDialect.sqlToQuery(statement) : statement.toSQL()),
-      name: `mt_${templates.size}`,
-    };
-    templates.set(shape, built);
+    template = { sql: built.sql, name: `mt_${templates.size}`, slots: built.params.map(slotOf) };
+    templates.set(shape, template);
   }
-  return { built: { sql: built.sql, params: fill(built.params, values), name: built.name } };
+  return { built: { sql: template.sql, params: fill(template.slots, values), name: template.name } };
+}
+
+/** What fills a parameter: itself, or a placeholder's value (through the parameter's encoder, if it has one). */
+function slotOf(param: unknown): Slot {
+  const placeholder = is(param, Placeholder)
+    ? param
+    : is(param, Param) && is(param.value, Placeholder)
+      ? param.value
+      : null;
+  if (!placeholder) return { constant: param };
+  return { placeholder: placeholder.name, encoder: is(param, Param) ? param.encoder : null };
 }
 
 /** drizzle's fillPlaceholders, but a null stays null (a column's encoder may not take one). */
-function fill(params: unknown[], values: Record<string, unknown>) {
-  return params.map((param) => {
-    const placeholder = is(param, Placeholder)
-      ? param
-      : is(param, Param) && is(param.value, Placeholder)
-        ? param.value
-        : null;
-    if (!placeholder) return param;
-    if (!(placeholder.name in values)) throw new Error(`no value for placeholder "${placeholder.name}"`);
-    const value = values[placeholder.name];
-    if (value === null || value === undefined || !is(param, Param)) return value ?? null;
-    return param.encoder.mapToDriverValue(value);
+function fill(slots: readonly Slot[], values: Record<string, unknown>) {
+  return slots.map((slot) => {
+    if ("constant" in slot) return slot.constant;
+    if (!(slot.placeholder in values)) throw new Error(`no value for placeholder "${slot.placeholder}"`);
+    const value = values[slot.placeholder];
+    if (value === null || value === undefined || !slot.encoder) return value ?? null;
+    return slot.encoder.mapToDriverValue(value);
   });
 }
 

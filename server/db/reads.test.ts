@@ -82,6 +82,16 @@ describe("a read", () => {
     await expect(readNow(database.db, wrong)).rejects.toBeInstanceOf(z.ZodError);
   });
 
+  it("parses each read by the same row schema alike, however many reads are defined with it", async () => {
+    const row = z.object({ stock: z.number() });
+    const good = () => rowsRead(sql`select 7 as "stock"`, row);
+    expect(await readNow(database.db, good())).toEqual([{ stock: 7 }]);
+    expect(await readNow(database.db, good())).toEqual([{ stock: 7 }]);
+    const both = together({ first: good(), second: rowsRead(sql`select 'seven' as "stock"`, row) });
+    await expect(readNow(database.db, both)).rejects.toBeInstanceOf(z.ZodError);
+    expect(await readNow(database.db, good())).toEqual([{ stock: 7 }]);
+  });
+
   it("reads a whole row by its table's columns, dates included, and says it in other words", async () => {
     const read = readAs(
       tableRowsRead(

@@ -46,10 +46,21 @@ export async function readNow<T>(db: DbOrTx, read: Read<T>): Promise<T> {
   return read.answer(await sendOn(db, read.statements));
 }
 
-/** One statement's rows as a read, each parsed by `row`. */
+/**
+ * The array schema of each row schema, made once: a zod schema costs far more to make (and to compile, on its
+ * first parse) than to parse a few rows with, and a read is defined again for every request that sends it.
+ */
+const rowsOf = new WeakMap<z.ZodType, z.ZodType>();
+
+/** One statement's rows as a read, each parsed by `row` (a schema made once, not per read). */
 export function rowsRead<T>(statement: Statement, row: z.ZodType<T>): Read<T[]> {
-  const rows = z.array(row);
-  return { statements: [statement], answer: ([result]) => rows.parse(result?.rows ?? []) };
+  let rows = rowsOf.get(row) as z.ZodType<T[]> | undefined;
+  if (!rows) {
+    rows = z.array(row);
+    rowsOf.set(row, rows);
+  }
+  const schema = rows;
+  return { statements: [statement], answer: ([result]) => schema.parse(result?.rows ?? []) };
 }
 
 /** One statement's rows as a read, each the whole row of `table` (`select *`, `returning *`), read by rowOf. */
@@ -73,14 +84,12 @@ export const build = new QueryBuilder();
 export function selectedRowSchema<S extends z.ZodRawShape>(columns: { [K in keyof S]: Column }, shape: S) {
   const keys = Object.keys(shape);
   const byName = Object.fromEntries(keys.map((key) => [(columns[key] as Column).name, shape[key]]));
-  return z
-    .object(byName)
-    .transform(
-      (raw) =>
-        Object.fromEntries(keys.map((key) => [key, raw[(columns[key] as Column).name]])) as z.output<
-          z.ZodObject<S>
-        >,
-    );
+  const names = keys.map((key) => [key, (columns[key] as Column).name] as const);
+  return z.object(byName).transform((raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, name] of names) row[key] = raw[name];
+    return row as z.output<z.ZodObject<S>>;
+  });
 }
 
 /**
@@ -97,9 +106,21 @@ export function selectedRow<C extends Record<string, Column>>(
   raw: Record<string, unknown>,
 ): { [K in keyof C]: C[K]["_"]["data"] } {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(columns)) {
-    const value = raw[column.name];
+  for (const [key, column, name] of columnEntries(columns)) {
+    const value = raw[name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as { [K in keyof C]: C[K]["_"]["data"] };
+}
+
+/** Each column under its key with its name in the table, listed once per set of columns (a table's are one object). */
+const entriesOf = new WeakMap<Record<string, Column>, [string, Column, string][]>();
+
+function columnEntries(columns: Record<string, Column>) {
+  let entries = entriesOf.get(columns);
+  if (!entries) {
+    entries = Object.entries(columns).map(([key, column]) => [key, column, column.name]);
+    entriesOf.set(columns, entries);
+  }
+  return entries;
 }

@@ -256,6 +256,8 @@ async function lookBeforeClaim(
 const earlierRow = { orderId: z.string().nullable(), requestHash: z.string() };
 const accountEarlier = { orderId: orderRequests.orderId, requestHash: orderRequests.requestHash };
 const guestEarlier = { orderId: guestOrderRequests.orderId, requestHash: guestOrderRequests.requestHash };
+const accountEarlierRow = selectedRowSchema(accountEarlier, earlierRow);
+const guestEarlierRow = selectedRowSchema(guestEarlier, earlierRow);
 type EarlierRequest = { orderId: string | null; requestHash: string };
 
 /** The key's earlier request, if one committed: the order it placed and the request's hash. */
@@ -277,8 +279,8 @@ function earlierRequestRead({ buyer }: OrderPlacement, key: string): Read<Earlie
               .where(and(eq(orderRequests.userId, sql.placeholder("userId")), eq(orderRequests.key, key$))),
           { userId: buyer.userId, key },
         );
-  const columns = buyer.kind === "guest" ? guestEarlier : accountEarlier;
-  return readAs(rowsRead(statement, selectedRowSchema(columns, earlierRow)), ([row]) => row);
+  const row = buyer.kind === "guest" ? guestEarlierRow : accountEarlierRow;
+  return readAs(rowsRead(statement, row), ([each]) => each);
 }
 
 /**
@@ -341,8 +343,10 @@ function claimRead(
               .returning({ key: orderRequests.key }),
           { userId: buyer.userId, key, requestHash },
         );
-  return readAs(rowsRead(statement, z.object({ key: z.string() })), (rows) => rows.length > 0);
+  return readAs(rowsRead(statement, claimedRow), (rows) => rows.length > 0);
 }
+
+const claimedRow = z.object({ key: z.string() });
 
 /**
  * Null when this request claimed the Idempotency-Key (claimRead), or the order an earlier request with it
