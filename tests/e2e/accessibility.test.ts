@@ -1,6 +1,7 @@
 import axe from "axe-core";
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect } from "vitest";
+import { showColorScheme } from "../color-scheme.ts";
 import { scrollThrough, VIEWPORTS } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
@@ -34,52 +35,65 @@ const PATHS = [
 
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
 
-describe.each(["light", "dark"] as const)("accessibility in the %s theme", (colorScheme) => {
-  // One context for the theme's pages, as one visitor going from page to page.
-  let context: BrowserContext;
-  it.beforeAll(async ({ browser, shop }) => {
-    context = await browser.newContext({
-      baseURL: shop.url,
-      viewport: VIEWPORTS.desktop,
-      colorScheme,
-      reducedMotion: "reduce", // colours are checked at rest, not halfway through a transition
-      bypassCSP: true, // the shop's CSP rightly refuses inline scripts, and axe is injected as one
-    });
-    // axe is sent to the browser once for the theme's pages, and is in each of them from its start.
-    await context.addInitScript({ content: axe.source });
+// One context for every page, as one visitor going from page to page.
+let context: BrowserContext;
+it.beforeAll(async ({ browser, shop }) => {
+  context = await browser.newContext({
+    baseURL: shop.url,
+    viewport: VIEWPORTS.desktop,
+    colorScheme: "light",
+    reducedMotion: "reduce", // colours are checked at rest, not halfway through a transition
+    bypassCSP: true, // the shop's CSP rightly refuses inline scripts, and axe is injected as one
   });
-  it.afterAll(() => context?.close());
+  // axe is sent to the browser once, and is in every page from its start.
+  await context.addInitScript({ content: axe.source });
+});
+it.afterAll(() => context?.close());
 
-  it.each(PATHS)("%s has no serious or critical axe violations", async (path) => {
-    const page = await context.newPage();
-    await page.goto(path);
-    // The page is checked once the app has started on it and its heading is drawn (a page that sends a
-    // signed-out visitor elsewhere has arrived there by then), not after a wait for the network to fall quiet.
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
-    await page.locator("main h1").first().waitFor();
-    await scrollThrough(page); // the footer and the home page's lower sections load as they come near
-    await expect(
-      page.evaluate(() => document.documentElement.classList.contains("dark")),
-      "the theme follows the system setting",
-    ).resolves.toBe(colorScheme === "dark");
+describe.each(PATHS)("accessibility of %s", (path) => {
+  // The page is loaded once and checked in both themes: the dark check switches the system setting under
+  // the page the light check loaded (the page follows it live), so the two see the same page, once loaded.
+  let loaded: Page | undefined;
+  const page = async () => {
+    if (loaded) return loaded;
+    loaded = await context.newPage();
+    await loaded.goto(path);
+    // Checked once the app has started on the page and its heading is drawn (a page that sends a signed-out
+    // visitor elsewhere has arrived there by then), not after a wait for the network to fall quiet.
+    await loaded.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await loaded.locator("main h1").first().waitFor();
+    await scrollThrough(loaded); // the footer and the home page's lower sections load as they come near
+    return loaded;
+  };
+  it.afterAll(() => loaded?.close());
 
-    // Every rule is run and every violation reported in full; what passed is not gathered node by node.
-    const results = await page.evaluate(() =>
-      (window as unknown as { axe: typeof axe }).axe.run({ resultTypes: ["violations"] }),
-    );
-    const failing = results.violations
-      .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ""))
-      .map((violation) => ({
-        rule: violation.id,
-        impact: violation.impact,
-        help: violation.help,
-        where: violation.nodes.slice(0, 5).map((node) => `${node.target.join(" ")}: ${node.failureSummary}`),
-      }));
-    const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ""));
-    if (minor.length > 0) {
-      console.log(`${path} (${colorScheme}): minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(", ")}`);
-    }
-    expect(failing).toEqual([]);
-    await page.close();
-  });
+  it.each(["light", "dark"] as const)(
+    "has no serious or critical axe violations in the %s theme",
+    async (colorScheme) => {
+      const shown = await page();
+      await showColorScheme(shown, colorScheme);
+
+      // Every rule is run and every violation reported in full; what passed is not gathered node by node.
+      const results = await shown.evaluate(() =>
+        (window as unknown as { axe: typeof axe }).axe.run({ resultTypes: ["violations"] }),
+      );
+      const failing = results.violations
+        .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ""))
+        .map((violation) => ({
+          rule: violation.id,
+          impact: violation.impact,
+          help: violation.help,
+          where: violation.nodes
+            .slice(0, 5)
+            .map((node) => `${node.target.join(" ")}: ${node.failureSummary}`),
+        }));
+      const minor = results.violations.filter((violation) => !FAILING_IMPACTS.has(violation.impact ?? ""));
+      if (minor.length > 0) {
+        console.log(
+          `${path} (${colorScheme}): minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(", ")}`,
+        );
+      }
+      expect(failing).toEqual([]);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
+import { showColorScheme } from "../color-scheme.ts";
 import { newContext, type Shop, screenshot, waitForApp } from "../fixtures.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
@@ -344,31 +345,41 @@ describe("hydration", () => {
     await context.close();
   });
 
+  // A page per width and path, loaded once without JavaScript and once hydrated, each shown in both themes
+  // (the system setting switched under it): eight page loads for the sixteen screenshots.
   it.each([
-    ["phone", "light"],
-    ["phone", "dark"],
-    ["desktop", "light"],
-    ["desktop", "dark"],
-  ] as const)("screenshots at %s, %s, without JavaScript and hydrated", async (viewport, colorScheme) => {
-    for (const path of ["/", "/product/badam-mix"]) {
-      const name = `ssr-${path === "/" ? "home" : "product"}-${viewport}-${colorScheme}`;
+    ["phone", "/"],
+    ["phone", "/product/badam-mix"],
+    ["desktop", "/"],
+    ["desktop", "/product/badam-mix"],
+  ] as const)(
+    "screenshots at %s of %s, light and dark, without JavaScript and hydrated",
+    async (viewport, path) => {
+      const name = (colorScheme: string) =>
+        `ssr-${path === "/" ? "home" : "product"}-${viewport}-${colorScheme}`;
       const plain = await browser.newContext({
         baseURL: shop.url,
         viewport: viewport === "phone" ? { width: 375, height: 812 } : { width: 1280, height: 900 },
-        colorScheme,
         javaScriptEnabled: false,
       });
       const page = await plain.newPage();
       await page.goto(path);
-      await screenshot(page, `${name}-no-js`);
+      for (const colorScheme of ["light", "dark"] as const) {
+        // Nothing runs without JavaScript: the page is the server's HTML in either setting.
+        await page.emulateMedia({ colorScheme });
+        await screenshot(page, `${name(colorScheme)}-no-js`);
+      }
       await plain.close();
 
-      const context = await newContext(browser, shop, { viewport, colorScheme });
+      const context = await newContext(browser, shop, { viewport });
       const hydrated = await context.newPage();
       await hydrated.goto(path);
       await waitForApp(hydrated);
-      await screenshot(hydrated, `${name}-hydrated`);
+      for (const colorScheme of ["light", "dark"] as const) {
+        await showColorScheme(hydrated, colorScheme);
+        await screenshot(hydrated, `${name(colorScheme)}-hydrated`);
+      }
       await context.close();
-    }
-  });
+    },
+  );
 });

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
+import { showColorScheme } from "../color-scheme.ts";
 import { type FakeProvider, type FakeProviderKind, startFakeProviders } from "../fake-social-providers.ts";
 import { VIEWPORTS } from "../fixtures.ts";
 import { it, ownShopForFile } from "../shop-test.ts";
@@ -253,34 +254,34 @@ describe("the provider messages and the ways to sign in at 375 and 1280 px, ligh
       ["login-provider-down", "/login?error=unable_to_get_user_info&provider=github"],
       ["settings-ways-to-sign-in", "/settings"],
     ] as const;
-    for (const colorScheme of ["light", "dark"] as const) {
-      for (const viewport of ["phone", "desktop"] as const) {
-        const context = await own.openContext({ viewport, colorScheme });
-        const page = await context.newPage();
-        for (const [name, path] of screens) {
-          if (name.startsWith("settings")) await signInContext(context, own.shop.url, account);
-          await page.goto(path);
-          await page.getByRole("heading", { level: 1 }).first().waitFor();
+    // A page per width, loaded once per screen and shown in both themes (the system setting switched under it).
+    for (const viewport of ["phone", "desktop"] as const) {
+      const context = await own.openContext({ viewport });
+      const page = await context.newPage();
+      for (const [name, path] of screens) {
+        if (name.startsWith("settings")) await signInContext(context, own.shop.url, account);
+        await page.goto(path);
+        await page.getByRole("heading", { level: 1 }).first().waitFor();
+        for (const colorScheme of ["light", "dark"] as const) {
+          await showColorScheme(page, colorScheme);
+          const shot = `${SHOTS}/${name}-${VIEWPORTS[viewport].width}-${colorScheme}.png`;
           if (name.startsWith("settings")) {
             const section = page.getByRole("region", { name: "Ways to sign in" });
             await section.scrollIntoViewIfNeeded();
-            await section.screenshot({
-              path: `${SHOTS}/${name}-${VIEWPORTS[viewport].width}-${colorScheme}.png`,
-            });
+            await section.screenshot({ path: shot });
           } else {
             await page.getByRole("alert").waitFor();
-            await page.screenshot({
-              path: `${SHOTS}/${name}-${VIEWPORTS[viewport].width}-${colorScheme}.png`,
-              fullPage: true,
-            });
+            await page.screenshot({ path: shot, fullPage: true });
           }
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - window.innerWidth,
           );
-          expect(overflow, `${name} at ${VIEWPORTS[viewport].width} px`).toBeLessThanOrEqual(0);
+          expect(overflow, `${name} at ${VIEWPORTS[viewport].width} px, ${colorScheme}`).toBeLessThanOrEqual(
+            0,
+          );
         }
-        await context.close();
       }
+      await context.close();
     }
   });
 });
