@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { format } from "node:util";
 import pino from "pino";
+import { createDb } from "../server/db/client.ts";
 import { loadPinDirectory } from "../server/delivery/pin-directory.ts";
 import { parseEnv } from "../server/env.ts";
 import { log } from "../server/log.ts";
@@ -27,7 +28,9 @@ const STOP_GRACE_MS = 1_000;
  * (job worker, timers, LISTEN connections) on a database cloned from the template, listening on a free port
  * of 127.0.0.1, built as server/serve.ts builds one. It starts in well under a second where a shop process
  * (`startShop`) takes seconds to start and import the server, and the server's modules are loaded once per
- * worker. `env` is the file's environment on top of the test shop's (rate limits, the auth secret).
+ * worker. `env` is the file's environment on top of the test shop's (rate limits, the auth secret); with a
+ * DATABASE_URL in it the shop runs on that database (another shop's, as two instances behind a proxy do),
+ * which it neither clones nor drops.
  *
  * What differs from a shop process: `pid` is the worker's; `output()` is what the worker's logger (and
  * console) wrote while this shop ran, so lines of the worker's other work may be among them; the log level is
@@ -42,9 +45,10 @@ export async function startShopInProcess(options: { env?: Record<string, string>
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  const sharedUrl = options.env?.DATABASE_URL;
   const [dataDir, database] = await Promise.all([
     mkdtemp(path.join(tmpdir(), "shop-in-process-")),
-    createTestDatabase(),
+    sharedUrl ? openDatabase(sharedUrl) : createTestDatabase(),
   ]);
   const output = captureOutput();
   try {
@@ -54,10 +58,10 @@ export async function startShopInProcess(options: { env?: Record<string, string>
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
-      DATABASE_URL: database.url,
       BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
       ...GENEROUS_RATE_LIMITS,
       ...options.env,
+      DATABASE_URL: database.url,
     });
     // As server/main.ts does at start: the environment's name, phone and e-mail are the shop's details.
     await seedShopDetails(database.db, await withOwnersShopName(database.db, env));
@@ -94,39 +98,65 @@ export async function startShopInProcess(options: { env?: Record<string, string>
   }
 }
 
+/** Another shop's database: a small pool to write test accounts with, closed (not dropped) when this shop stops. */
+function openDatabase(url: string) {
+  const { db, pool } = createDb(url, { max: 2 });
+  return { db, url, drop: () => pool.end() };
+}
+
 type ConsoleMethod = "log" | "info" | "warn" | "error" | "debug";
 const CONSOLE_METHODS: ConsoleMethod[] = ["log", "info", "warn", "error", "debug"];
 
-/**
- * Keeps what the worker's logger and console write from now until stop(): a shop process's output, as far as
- * one process can tell its shop's lines from the rest. The logger's lines are kept only, as a shop process's
- * were (its expected warnings, such as a provider's refusal, are no news in the run's report); the console's
- * still reach the report too.
- */
-function captureOutput() {
-  let text = "";
+/** What every shop of the worker running now keeps of the output: the worker's shared shop and a file's own. */
+const listeners = new Set<(text: string, fromLogger: boolean) => void>();
+let restore: (() => void) | undefined;
+
+/** Sends the worker's logger and console lines to `listeners` while any shop runs; undone when the last stops. */
+function divertOutput() {
   const stream = (log as unknown as Record<symbol, { write: (line: string) => boolean }>)[
     pino.symbols.streamSym
   ];
   const write = stream?.write;
   if (stream && write) {
     stream.write = (line: string) => {
-      text += line;
+      for (const listener of listeners) listener(line, true);
       return true;
     };
   }
   const originals = CONSOLE_METHODS.map((method) => [method, console[method]] as const);
   for (const [method, original] of originals) {
     console[method] = (...args: unknown[]) => {
-      text += `${format(...args)}\n`;
+      const line = `${format(...args)}\n`;
+      for (const listener of listeners) listener(line, false);
       original.apply(console, args);
     };
   }
+  return () => {
+    if (stream && write) stream.write = write;
+    for (const [method, original] of originals) console[method] = original;
+  };
+}
+
+/**
+ * Keeps what the worker's logger and console write from now until stop(): a shop process's output, as far as
+ * one process can tell its shop's lines from the rest (two shops running at once both keep a line). The
+ * logger's lines are kept only, as a shop process's were (its expected warnings, such as a provider's
+ * refusal, are no news in the run's report); the console's still reach the report too.
+ */
+function captureOutput() {
+  let text = "";
+  const listener = (line: string) => {
+    text += line;
+  };
+  restore ??= divertOutput();
+  listeners.add(listener);
   return {
     text: () => text,
     stop() {
-      if (stream && write) stream.write = write;
-      for (const [method, original] of originals) console[method] = original;
+      listeners.delete(listener);
+      if (listeners.size > 0) return;
+      restore?.();
+      restore = undefined;
     },
   };
 }

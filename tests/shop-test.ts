@@ -9,15 +9,14 @@ import { OWNER_EMAIL } from "./signed-in-page.ts";
 
 type ContextOptions = Parameters<typeof newContext>[2];
 
-/** How long the worker's shop may take to start: once per worker, on a machine other work shares. */
-const SHARED_SHOP_READY_MS = 150_000;
-
 /**
  * Browser tests on shared fixtures: one shop and one Chromium per test worker (the e2e project runs its
  * files without isolation, so a worker keeps them from one file to the next), and a fresh browser context
  * for every test, closed after it.
  *
- * - `shop`: the real server on its own cloned database, with ADMIN_EMAILS naming OWNER_EMAIL. Every file of
+ * - `shop`: the real server on its own cloned database, with ADMIN_EMAILS naming OWNER_EMAIL, served from the
+ *   worker's process (tests/in-process-shop.ts). Each fixture starts when a test (or a `beforeAll`) of the
+ *   worker first asks for it, so a file on a shop of its own starts no shared one. Every file of
  *   a worker sees what the files before it wrote: accounts have addresses of their own (`uniqueEmail`), and
  *   a test that changes what every visitor sees (shop settings, banners, the catalogue) starts its own shop.
  * - `browser`: Chromium, shared; `database`: a small pool on the shop's database; `owner`: the owner's
@@ -31,9 +30,9 @@ export const test = base
   // Vitest reads a fixture's dependencies from its first parameter, which must be an object pattern.
   // biome-ignore lint/correctness/noEmptyPattern: this fixture depends on no other
   .extend("shop", { scope: "worker" }, async ({}, { onCleanup }) => {
-    // Every later file of the worker depends on this one start, so it may take as long as a shared
-    // two-core machine needs (two workers start theirs at once), not the 45 s of a file's own shop.
-    const shop = await startShop({ env: { ADMIN_EMAILS: OWNER_EMAIL }, readyWithinMs: SHARED_SHOP_READY_MS });
+    // Served from the worker's process, as a file's own shop is: under a second to start, and started
+    // only when a test of the worker first asks for it (a file on its own shop never does).
+    const shop = await startShopInProcess({ env: { ADMIN_EMAILS: OWNER_EMAIL } });
     onCleanup(() => shop.stop());
     return shop;
   })
@@ -82,23 +81,13 @@ export function uniqueEmail(name: string): string {
 
 export type { Shop };
 
-// The worker's shop and browser start in a beforeAll of the first file that imports this module (it is
-// evaluated while that file is collected, and kept for the worker's later files), so they start under the
-// hook's timeout rather than inside a test's own. Later files of the worker find both running; a file that
-// does not import this module starts nothing here.
-test.beforeAll(({ shop, browser }) => {
-  if (!shop.url || !browser.isConnected()) throw new Error("The worker's shop or browser did not start");
-}, SHARED_SHOP_READY_MS + 30_000);
-
-// ---- A file's own shop process, in the worker's browser: for a file that needs a real shop process (the
-// embedded database) or has not yet moved to the in-process shop below.
+// ---- A file's own shop process, in the worker's browser: only for a file that tests what the process itself
+// does (browse: starting the embedded database as a fresh machine does). Every other file takes the
+// in-process shop below.
 
 type ProcessEnv = Record<string, string>;
 
-/**
- * How long a file's own shop may take to start. It often starts while the worker's shared shop does (the
- * first file of a worker asks for that one too): two shops at once on a busy two-core machine missed 45 s.
- */
+/** How long a file's own shop process may take to start: a busy two-core machine missed 45 s. */
 const OWN_SHOP_READY_MS = 90_000;
 type OwnShopProcess = { shop: Shop; database: ShopDatabase; owner: TestAccount };
 

@@ -1,11 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpViaHttp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { type Shop, startShop } from "../../tests/fixtures.ts";
+import type { Shop } from "../../tests/fixtures.ts";
+import { startShopInProcess } from "../../tests/in-process-shop.ts";
 import { NOTIFY_LISTENER_APPLICATION_NAME } from "./notify-listener.ts";
 
 /**
- * Two shops (processes) on one PostgreSQL, as behind a proxy (decision 028): a session copied into a signed
+ * Two shops (instances, served from the test's process) on one PostgreSQL, as behind a proxy (decision 028): a session copied into a signed
  * cookie is trusted without the database on either, and ends on both within a second of a sign-out, a password
  * or role change or a deleted account on the other; a cart followed by server-sent events hears changes made
  * through the other, and is told to look again when the listener's connection is cut.
@@ -20,8 +21,8 @@ let sql: pg.Client;
 beforeAll(async () => {
   // The shop's own cap on streams per client, not the test shops' generous one.
   const env = { SESSION_CACHE_SECONDS: String(CACHE_SECONDS), STREAMS_PER_CLIENT: "32" };
-  a = await startShop({ env });
-  b = await startShop({ env: { ...env, DATABASE_URL: a.databaseUrl ?? "" } });
+  a = await startShopInProcess({ env });
+  b = await startShopInProcess({ env: { ...env, DATABASE_URL: a.databaseUrl ?? "" } });
   sql = new pg.Client({ connectionString: a.databaseUrl });
   await sql.connect();
   // The listeners open on the first session check. Once both listen (with the stamps they loaded), a copy one
@@ -241,9 +242,11 @@ describe("the cart, followed by a push across instances", () => {
     const events = await openEvents(b, laptop);
     try {
       await events.next((message) => message.event === "cart");
-      await sql.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
-        NOTIFY_LISTENER_APPLICATION_NAME,
-      ]);
+      // Only this file's: other files' shops on the same PostgreSQL keep theirs.
+      await sql.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()",
+        [NOTIFY_LISTENER_APPLICATION_NAME],
+      );
       await events.next((message) => message.event === "refetch");
       // While deaf, or just back, nothing is answered from memory; the version is still right.
       await call(a, phone, "POST", "/api/cart/items", { id: "badam-mix", kind: "product" });

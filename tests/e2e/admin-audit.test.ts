@@ -6,7 +6,7 @@ import { createDb } from "../../server/db/client.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { jsonRequest } from "../database.ts";
 import { expectTitle, type Shop, screenshot } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -20,12 +20,9 @@ const call = (as: TestAccount, method: string, path: string, body?: unknown) =>
   );
 
 // A shop of its own: the audit log it reads counts every change made on the shop.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, owner } = started);
+});
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

@@ -6,7 +6,7 @@ import { formatRupees } from "../../common/money.ts";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshotLightAndDark } from "../fixtures.ts";
-import { it, ownShopProcessForFile, signedInPageOn } from "../shop-test.ts";
+import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 /**
  * The admin home tells the owner the business (issue 41 point 8, issue 44): today's work with counts that
@@ -20,12 +20,9 @@ let staff: TestAccount;
 let database: ShopDatabase;
 
 // A shop of its own: it adds 1,500 orders, and its counts and sums are the whole shop's.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, owner, database } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, owner, database } = started);
+});
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

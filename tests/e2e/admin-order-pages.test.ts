@@ -3,7 +3,7 @@ import { beforeAll, describe, expect } from "vitest";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /** Staff page through a shop's orders by Newer / Older, on a phone and a desktop, light and dark. */
 let shop: Shop;
@@ -12,12 +12,9 @@ let owner: TestAccount;
 let database: ShopDatabase;
 
 // A shop of its own: the list it pages through holds exactly the 120 orders it adds.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, database, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, database, owner } = started);
+});
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import type { Shop } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile, signedInPageOn } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -11,12 +11,9 @@ let owner: TestAccount;
 let shopper: TestAccount;
 
 // A shop of its own: it adds a product, changes a price and moves a product's address, which every visitor sees.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, owner } = started);
+});
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

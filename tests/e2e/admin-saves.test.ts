@@ -3,7 +3,7 @@ import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
 import { screenshotLightAndDark } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /**
  * Issue 41, point 7: on a screen of several sections, each with its own Save, no save drops another's edit.
@@ -15,12 +15,9 @@ let browser: Browser;
 let owner: TestAccount;
 
 // A shop of its own: it saves the shop's settings, slides and cash-on-delivery rules, which every visitor sees.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, owner } = started);
+});
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

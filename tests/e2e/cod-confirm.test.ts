@@ -14,7 +14,7 @@ import { type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from ".
 import { linkIn, waitForMail } from "../mail.ts";
 import { putInCart, setStock, stockOf } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /** Confirm before packing (issue 29): by the shopper's link, by staff from the list, or cancelled by the clock. */
 let shop: Shop;
@@ -54,11 +54,11 @@ const statusOf = async (number: string) =>
     ?.status;
 
 // A shop of its own: orders wait COD_CONFIRM_HOURS for confirmation, paid online through the fake Razorpay, with a reward for paying online every visitor is offered.
-ownShopProcessForFile(
+ownShopForFile(
   (started) => {
     ({ shop, database, owner } = started);
   },
-  { owner: true, env: () => ({ COD_CONFIRM_HOURS: String(HOURS), ...fake.env }) },
+  () => ({ COD_CONFIRM_HOURS: String(HOURS), ...fake.env }),
 );
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;

@@ -3,19 +3,16 @@ import sharp from "sharp";
 import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import { type Shop, screenshot, scrollThrough } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let browser: Browser;
 let owner: TestAccount;
 
 // A shop of its own: the combo's new picture is what every visitor sees.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, owner } = started);
+});
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { describe, expect } from "vitest";
 import { expectTitle, openPage, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 // Not the defaults: the pages must show what the environment says.
 const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_EMAIL: "help@vanya.example" };
@@ -10,12 +10,9 @@ let shop: Shop;
 let browser: Browser;
 
 // A shop of its own: its name, phone and e-mail come from its environment.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop } = started);
-  },
-  { env: SHOP },
-);
+ownShopForFile((started) => {
+  ({ shop } = started);
+}, SHOP);
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;
 });

@@ -4,7 +4,7 @@ import { CONTACT_TEXTS } from "../../common/contact.ts";
 import { makeAdmin, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { readMails } from "../mail.ts";
-import { contextOn, it, ownShopProcessForFile, signedInOn } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
 
 let shop: Shop;
 let database: ShopDatabase;
@@ -13,7 +13,7 @@ let admin: TestAccount;
 
 // A shop of its own: one test counts on the contact form's limit per hour, and questions and reviews show
 // to every visitor of the product page.
-ownShopProcessForFile((started) => {
+ownShopForFile((started) => {
   ({ shop, database } = started);
 });
 beforeAll(async () => {
@@ -260,7 +260,7 @@ describe("the contact form's three outcomes", () => {
 });
 
 describe("the staff pages at phone and desktop widths, light and dark", () => {
-  it("are usable at 375 and 1280 px, with nothing wider than the screen", async ({ browser }) => {
+  it("turn a customer away; a question and a review wait in the lists", async ({ browser }) => {
     const outsider = await open(browser, customer);
     const page = await outsider.newPage();
     await page.goto("/admin/reviews");
@@ -283,8 +283,13 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
     await askPage.getByRole("button", { name: "Submit review" }).click();
     await askPage.getByText("Awaiting approval").waitFor();
     await asker.close();
+  });
 
-    for (const viewport of ["phone", "desktop"] as const) {
+  // One test per width: each is a dozen screens with screenshots, more than a minute for both on a busy machine.
+  for (const viewport of ["phone", "desktop"] as const) {
+    it(`are usable at ${VIEWPORTS[viewport].width} px, with nothing wider than the screen`, async ({
+      browser,
+    }) => {
       for (const colorScheme of ["light", "dark"] as const) {
         const context = await open(browser, admin, { viewport, colorScheme });
         const staffPage = await context.newPage();
@@ -307,9 +312,7 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
         }
         await context.close();
       }
-    }
 
-    for (const viewport of ["phone", "desktop"] as const) {
       const context = await open(browser, customer, {
         viewport,
         colorScheme: viewport === "phone" ? "dark" : "light",
@@ -322,6 +325,6 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
       await customerPage.getByRole("heading", { name: "My questions" }).waitFor();
       await screenshot(customerPage, `conversation-my-questions-${viewport}`);
       await context.close();
-    }
-  });
+    });
+  }
 });

@@ -8,7 +8,7 @@ import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { type Shop, type ShopDatabase, screenshot, scrollThrough } from "../fixtures.ts";
 import { smsMentioning, waitForMail } from "../mail.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 import { measureJourney } from "./journey-measure.ts";
 
 const fake = setUpFakeRazorpay();
@@ -16,11 +16,11 @@ let shop: Shop;
 let browser: Browser;
 let database: ShopDatabase;
 // A shop of its own, paying through the fake Razorpay.
-ownShopProcessForFile(
+ownShopForFile(
   (started) => {
     ({ shop, database } = started);
   },
-  { env: () => fake.env },
+  () => fake.env,
 );
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;

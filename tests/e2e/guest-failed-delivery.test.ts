@@ -15,7 +15,7 @@ import {
 } from "../fixtures.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { TEST_ADDRESS } from "../orders.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /**
  * A guest's parcel the courier could not deliver (docs/decisions/082): the "could not deliver" mail's link
@@ -135,14 +135,14 @@ beforeAll(async () => {
   [shiprocket, razorpay] = await Promise.all([startFakeShiprocket(), startFakeRazorpay()]);
 });
 // A shop of its own, on the fake Shiprocket and Razorpay, whose every product this file weighs.
-ownShopProcessForFile(
+ownShopForFile(
   async (started) => {
     ({ shop } = started);
     db = started.database;
     owner = await signUpViaHttp(shop.url, "owner.ndr@example.in");
     await db.db.update(products).set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 });
   },
-  { env: () => ({ ADMIN_EMAILS: "owner.ndr@example.in", ...shiprocket.env, ...razorpay.env }) },
+  () => ({ ADMIN_EMAILS: "owner.ndr@example.in", ...shiprocket.env, ...razorpay.env }),
 );
 it.beforeAll(({ browser: workerBrowser }) => {
   browser = workerBrowser;

@@ -9,7 +9,7 @@ import { type Shop, type ShopDatabase, screenshot, screenshotLightAndDark } from
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
-import { it, ownShopProcessForFile, signedInPageOn } from "../shop-test.ts";
+import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 let shop: Shop;
 let owner: TestAccount;
@@ -24,12 +24,9 @@ const VIEWS = [
 ] as const;
 
 // A shop of its own: the owner saves the shop's GSTIN, which every later invoice follows.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, database, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, database, owner } = started);
+});
 beforeAll(async () => {
   meera = await signUpViaHttp(shop.url, "meera@example.in");
   const address = await request("/api/addresses", {

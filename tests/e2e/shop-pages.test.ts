@@ -4,18 +4,15 @@ import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
 import { screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
-import { contextOn, it, ownShopProcessForFile } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
 let owner: TestAccount;
 
 // A shop of its own: the policy pages and the blog it edits are what every visitor sees.
-ownShopProcessForFile(
-  (started) => {
-    ({ shop, owner } = started);
-  },
-  { owner: true },
-);
+ownShopForFile((started) => {
+  ({ shop, owner } = started);
+});
 
 /** axe's serious and critical findings on the page as it stands (evaluated, so the shop's CSP stays on). */
 async function seriousAxeFindings(page: Page) {

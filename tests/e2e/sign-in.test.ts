@@ -4,7 +4,7 @@ import { signInContext, signUpViaHttp, TEST_PASSWORD } from "../accounts.ts";
 import { type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { linkIn, readMails, waitForMail } from "../mail.ts";
 import { startOidcServer } from "../oidc-server.ts";
-import { contextOn, it, ownShopProcessForFile, signedInOn } from "../shop-test.ts";
+import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
 
 const CLIENT = { clientId: "shop-e2e", clientSecret: "shop-e2e-secret" };
 
@@ -16,18 +16,16 @@ beforeAll(async () => {
   oidc = await startOidcServer(CLIENT);
 });
 afterAll(() => oidc?.close());
-ownShopProcessForFile(
+ownShopForFile(
   (started) => {
     ({ shop } = started);
   },
-  {
-    env: () => ({
-      GOOGLE_CLIENT_ID: CLIENT.clientId,
-      GOOGLE_CLIENT_SECRET: CLIENT.clientSecret,
-      GOOGLE_ISSUER: oidc.issuer,
-      ADMIN_EMAILS: "founder@example.in",
-    }),
-  },
+  () => ({
+    GOOGLE_CLIENT_ID: CLIENT.clientId,
+    GOOGLE_CLIENT_SECRET: CLIENT.clientSecret,
+    GOOGLE_ISSUER: oidc.issuer,
+    ADMIN_EMAILS: "founder@example.in",
+  }),
 );
 
 const mailCount = async () => (await readMails(shop.dataDir)).length;
