@@ -207,7 +207,7 @@ describe("a cart left behind", () => {
         (await fetch("/api/admin/cart-reminders/report.csv")).text(),
       );
       expect(csv.split("\r\n")[1]).toMatch(
-        new RegExp(`^\\d{4}-\\d{2}-\\d{2},1,1,1,1,${((placed?.totalPaise ?? 0) / 100).toFixed(2)}$`),
+        new RegExp(`^\\d{4}-\\d{2}-\\d{2},1,1,1,0,1,${((placed?.totalPaise ?? 0) / 100).toFixed(2)}$`),
       );
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await panel.scrollIntoViewIfNeeded();
