@@ -27,6 +27,8 @@ export type ShopConfig = {
   publicUrl: string;
   /** WhatsApp is configured: checkout offers "Send order updates on WhatsApp" (docs/decisions/065). */
   whatsapp: boolean;
+  /** WhatsApp has a cart reminder template: checkout offers "Remind me on WhatsApp" (docs/decisions/096). */
+  whatsappReminders: boolean;
 };
 
 /** A tel: link wants only the digits and a leading plus: "+91 98765 43210" -> "tel:+919876543210". */

@@ -3,7 +3,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { analyticsSettingsSchema, salesQuerySchema } from "../common/analytics.ts";
-import { cartReminderSettingsSchema, marketingConsentSchema } from "../common/cart-reminders.ts";
+import {
+  cartReminderSettingsSchema,
+  marketingConsentSchema,
+  whatsAppConsentSchema,
+} from "../common/cart-reminders.ts";
 import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../common/cod.ts";
 import {
   codConfirmActionSchema,
@@ -354,10 +358,11 @@ const SHOP: Record<string, Schemas> = {
   "GET /api/admin/cart-reminders/report.csv": { query: salesQuerySchema },
   "GET /cart-back/restore.js": {},
   "GET /cart-back/:id": { query: z.object({ e: z.string(), s: z.string() }) },
-  "GET /unsubscribe": { query: z.object({ a: z.string(), s: z.string() }) },
-  "POST /unsubscribe": { query: z.object({ a: z.string(), s: z.string() }) },
+  "GET /unsubscribe": { query: z.object({ a: z.string(), m: z.string(), s: z.string() }) },
+  "POST /unsubscribe": { query: z.object({ a: z.string(), m: z.string(), s: z.string() }) },
   "GET /api/marketing-consent": {},
   "PUT /api/marketing-consent": { body: marketingConsentSchema },
+  "PUT /api/marketing-consent/whatsapp": { body: whatsAppConsentSchema },
   "GET /robots.txt": {},
   "GET /sitemap.xml": {},
   "GET /metrics": {

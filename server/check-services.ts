@@ -120,6 +120,7 @@ async function checkWhatsApp(env: Env): Promise<ServiceCheck> {
   const wanted = [
     ["WHATSAPP_TEMPLATE_COD_CONFIRM", config.templates.codConfirm],
     ["WHATSAPP_TEMPLATE_ORDER_UPDATE", config.templates.orderUpdate],
+    ["WHATSAPP_TEMPLATE_CART_REMINDER", config.templates.cartReminder],
   ].filter((pair): pair is [string, string] => Boolean(pair[1]));
   if (!wanted.length) {
     return notReady(

@@ -56,6 +56,11 @@ const envSchema = z.object({
   WHATSAPP_TEMPLATE_COD_CONFIRM: optional(z.string().min(1)),
   /** An approved template with the order number, its news and a link. */
   WHATSAPP_TEMPLATE_ORDER_UPDATE: optional(z.string().min(1)),
+  /**
+   * An approved MARKETING template for a cart left behind (docs/decisions/096): body {{1}} name, {{2}} the
+   * lines, {{3}} the shop; URL buttons <PUBLIC_URL>/cart-back/{{1}} and <PUBLIC_URL>/unsubscribe?{{1}}.
+   */
+  WHATSAPP_TEMPLATE_CART_REMINDER: optional(z.string().min(1)),
   /** The language the templates were approved in. */
   WHATSAPP_TEMPLATE_LANGUAGE: blankIsDefault(z.string().min(2).default("en")),
   RAZORPAY_KEY_ID: optional(z.string().min(1)),

@@ -5,7 +5,9 @@ import { ACCOUNT_MAIL_JOB, deliverAccountMail } from "./auth/account-mail.ts";
 import {
   CART_REMINDER_JOB,
   CART_REMINDER_SWEEP_JOB,
+  CART_WHATSAPP_REMINDER_JOB,
   sendCartReminder,
+  sendCartWhatsAppReminder,
   sweepLeftCarts,
 } from "./cart-reminders/left-carts.ts";
 import { COD_CONFIRM_REQUEST_JOB, deliverConfirmRequest } from "./cod/confirm-request.ts";
@@ -83,6 +85,9 @@ export function jobHandlers(deps: Deps): Record<string, JobHandler> {
     },
     [CART_REMINDER_JOB]: async (payload) => {
       await sendCartReminder(await named(), String(payload.id), payload.reminder === 2 ? 2 : 1);
+    },
+    [CART_WHATSAPP_REMINDER_JOB]: async (payload) => {
+      await sendCartWhatsAppReminder(await named(), String(payload.id));
     },
     [REFUND_UNAPPLIED_JOB]: (payload) => refundUnappliedPayment(deps, String(payload.paymentId)),
     [EXPIRE_UNPAID_ORDERS_JOB]: async () => {

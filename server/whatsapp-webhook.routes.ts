@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import { applyCartWhatsAppFailure } from "./cart-reminders/left-carts.ts";
 import { confirmRequestJob } from "./cod/confirm-request.ts";
 import { cancelCodOrder, confirmCodOrder } from "./cod-orders/confirmation.ts";
 import { orderEvents, orders, whatsappMessages, whatsappReplies } from "./db/schema.ts";
@@ -147,6 +148,15 @@ async function applyStatus(deps: Deps, status: MessageStatus) {
   if (!Object.hasOwn(STATUS_RANK, status.status) || status.status === "accepted") return;
   const next = status.status as StoredStatus;
   const error = status.errors?.[0];
+  // A cart reminder is kept on its left cart, not with the order messages (docs/decisions/096).
+  if (next === "failed") {
+    const reminder = await applyCartWhatsAppFailure(deps.db, {
+      messageId: status.id,
+      code: error?.code ?? null,
+      title: error?.title ?? null,
+    });
+    if (reminder) return;
+  }
   const failed = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select()

@@ -70,6 +70,8 @@ export const guestCheckoutSchema = z
     address: addressInputSchema.optional(),
     /** The guest's tick (or untick) of "remind me about my cart" (docs/decisions/089); absent: never touched. */
     remindMe: z.boolean().optional(),
+    /** The guest's tick of "remind me on WhatsApp" (docs/decisions/096), for the mobile sent with it. */
+    remindOnWhatsApp: z.boolean().optional(),
   })
   .strict();
 

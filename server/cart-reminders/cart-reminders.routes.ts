@@ -1,6 +1,11 @@
 import { Hono } from "hono";
 import { salesQuerySchema } from "../../common/analytics.ts";
-import { cartReminderSettingsSchema, marketingConsentSchema } from "../../common/cart-reminders.ts";
+import {
+  type AccountMarketingConsent,
+  cartReminderSettingsSchema,
+  marketingConsentSchema,
+  whatsAppConsentSchema,
+} from "../../common/cart-reminders.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { staffSeeSales } from "../analytics/sales.ts";
 import { requireAdmin, requireOwner, requireUser } from "../auth/session.ts";
@@ -8,7 +13,7 @@ import { csvResponse, csvRow } from "../csv.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { validate } from "../validate.ts";
-import { consentOf, recordConsent } from "./consent.ts";
+import { accountWhatsAppConsent, consentOf, recordConsent, recordWhatsAppConsent } from "./consent.ts";
 import { readReminderSettings, saveReminderSettings } from "./reminder-settings.ts";
 import { cartReminderReport } from "./report.ts";
 
@@ -37,9 +42,9 @@ export function adminCartReminderRoutes(deps: Deps) {
       await requireReader((await requireAdmin(deps, c)).role);
       const report = await cartReminderReport(deps.db, c.req.valid("query"));
       async function* lines() {
-        yield `${csvRow(["Day left", "Carts left behind", "Reminded", "Reminders sent", "Won back", "Revenue (₹, GST included)"])}\r\n`;
+        yield `${csvRow(["Day left", "Carts left behind", "Reminded", "Reminders sent (e-mail)", "Reminders sent (WhatsApp)", "Won back", "Revenue (₹, GST included)"])}\r\n`;
         for (const day of report.days) {
-          yield `${csvRow([day.date, day.leftBehind, day.reminded, day.remindersSent, day.wonBack, (day.revenuePaise / 100).toFixed(2)])}\r\n`;
+          yield `${csvRow([day.date, day.leftBehind, day.reminded, day.remindersSent, day.whatsappSent, day.wonBack, (day.revenuePaise / 100).toFixed(2)])}\r\n`;
         }
       }
       const { from, to } = report.period;
@@ -49,23 +54,37 @@ export function adminCartReminderRoutes(deps: Deps) {
 
 /** A signed-in shopper's yes or no to cart reminders and offers, recorded with where it was given. */
 export function marketingConsentRoutes(deps: Deps) {
-  return new Hono()
-    .get("/", async (c) => {
-      const user = await requireUser(deps, c);
-      return c.json(await consentOf(deps.db, user.email));
-    })
-    .put("/", validate("json", marketingConsentSchema), async (c) => {
-      const user = await requireUser(deps, c);
-      if (isMobileAccountEmail(user.email)) {
-        throw httpError(
-          422,
-          "no_email",
-          "Reminders come by e-mail, and this account has none. Add an e-mail address first.",
+  return (
+    new Hono()
+      .get("/", async (c) => {
+        const user = await requireUser(deps, c);
+        const [email, whatsapp] = await Promise.all([
+          consentOf(deps.db, user.email),
+          accountWhatsAppConsent(deps.db, user.id),
+        ]);
+        return c.json({ ...email, whatsapp } satisfies AccountMarketingConsent);
+      })
+      // WhatsApp is a consent of its own, for the number given with it (docs/decisions/096).
+      .put("/whatsapp", validate("json", whatsAppConsentSchema), async (c) => {
+        const user = await requireUser(deps, c);
+        const { consented, where, mobile } = c.req.valid("json");
+        return c.json(
+          await recordWhatsAppConsent(deps.db, { mobile, userId: user.id, consented, source: where }),
         );
-      }
-      const { consented, where } = c.req.valid("json");
-      return c.json(
-        await recordConsent(deps.db, { email: user.email, userId: user.id, consented, source: where }),
-      );
-    });
+      })
+      .put("/", validate("json", marketingConsentSchema), async (c) => {
+        const user = await requireUser(deps, c);
+        if (isMobileAccountEmail(user.email)) {
+          throw httpError(
+            422,
+            "no_email",
+            "Reminders come by e-mail, and this account has none. Add an e-mail address first.",
+          );
+        }
+        const { consented, where } = c.req.valid("json");
+        return c.json(
+          await recordConsent(deps.db, { email: user.email, userId: user.id, consented, source: where }),
+        );
+      })
+  );
 }

@@ -10,9 +10,9 @@ import { discountCodes, leftCarts } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { withOwnersShopName } from "../settings/settings.data.ts";
-import { recordConsent } from "./consent.ts";
+import { recordConsent, recordWhatsAppConsent } from "./consent.ts";
 import { namedLines } from "./left-carts.ts";
-import { checkRestoreLink, unsubscribeAddress } from "./reminder-links.ts";
+import { checkRestoreLink, unsubscribeAddress, unsubscribeMobile } from "./reminder-links.ts";
 
 /**
  * The two pages a cart reminder's links open (docs/decisions/089): the cart brought back, and the unsubscribe
@@ -111,7 +111,11 @@ ${parts.body}
 
 const restoreParams = z.object({ id: z.uuid() });
 const restoreQuery = z.object({ e: z.string().max(20).default(""), s: z.string().max(100).default("") });
-const unsubscribeQuery = z.object({ a: z.string().max(400).default(""), s: z.string().max(100).default("") });
+const unsubscribeQuery = z.object({
+  a: z.string().max(400).default(""),
+  m: z.string().max(20).default(""),
+  s: z.string().max(100).default(""),
+});
 
 /** A browser gets a page that says what went wrong; any other client the API's error shape. */
 const wantsPage = (c: Context) => c.req.header("Accept")?.includes("text/html") ?? false;
@@ -128,8 +132,19 @@ const notOurs = (deps: Deps, c: Context, what: string) => {
 };
 
 export function cartReminderPages(deps: Deps) {
-  const unsubscribe = async (c: Context) => {
+  const unsubscribe = async (c: Context): Promise<{ email: string | null; mobile?: string }> => {
     const query = unsubscribeQuery.safeParse(c.req.query());
+    // A WhatsApp reminder's link names the number, and takes back the yes given for WhatsApp (decision 096).
+    const mobile = query.success && query.data.m ? unsubscribeMobile(deps.authSecret, query.data) : null;
+    if (mobile) {
+      await recordWhatsAppConsent(deps.db, {
+        mobile,
+        userId: null,
+        consented: false,
+        source: "unsubscribe_link",
+      });
+      return { email: null, mobile };
+    }
     const email = query.success ? unsubscribeAddress(deps.authSecret, query.data) : null;
     if (!email) return { email: null };
     // The mail app's own button (List-Unsubscribe-Post) is the same no, recorded as coming from there.
@@ -212,7 +227,16 @@ ${codeBox}
       });
     })
     .get("/unsubscribe", async (c) => {
-      const { email } = await unsubscribe(c);
+      const { email, mobile } = await unsubscribe(c);
+      if (mobile) {
+        return page(deps, c, {
+          title: "Unsubscribed",
+          body: `<h1>You are unsubscribed</h1>
+<p role="status">We will send no more cart reminders or offers on WhatsApp to <strong>${escapeHtml(`${mobile.slice(0, 5)} ${mobile.slice(5)}`)}</strong>, from now on.</p>
+<p class="muted">Order updates you asked for on WhatsApp still come: they are not marketing. Changed your mind? Tick “Remind me on WhatsApp” at checkout.</p>
+<a class="button" href="/">Go to the shop</a>`,
+        });
+      }
       if (!email) return notOurs(deps, c, "It is not an unsubscribe link of ours.");
       return page(deps, c, {
         title: "Unsubscribed",
@@ -223,8 +247,8 @@ ${codeBox}
       });
     })
     .post("/unsubscribe", async (c) => {
-      const { email } = await unsubscribe(c);
-      if (!email) throw httpError(404, "not_found", "It is not an unsubscribe link of ours.");
+      const { email, mobile } = await unsubscribe(c);
+      if (!email && !mobile) throw httpError(404, "not_found", "It is not an unsubscribe link of ours.");
       return c.json({ unsubscribed: true });
     });
 }

@@ -17,8 +17,15 @@ import type { Deps } from "../deps.ts";
 import { enqueueJobs, type NewJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 import { composeMail, readMailSignature } from "../mail-templates.ts";
-import { consentOf, recordConsent } from "./consent.ts";
-import { restoreLink, unsubscribeLink } from "./reminder-links.ts";
+import { sendTemplate, type WhatsAppError, whatsAppConfig, whatsAppNumber } from "../messaging/whatsapp.ts";
+import {
+  accountWhatsAppConsent,
+  consentOf,
+  recordConsent,
+  recordWhatsAppConsent,
+  whatsAppConsentOf,
+} from "./consent.ts";
+import { restoreLink, restoreSuffix, unsubscribeLink, whatsAppUnsubscribeQuery } from "./reminder-links.ts";
 import { readReminderSettings } from "./reminder-settings.ts";
 
 /**
@@ -29,6 +36,7 @@ import { readReminderSettings } from "./reminder-settings.ts";
 
 export const CART_REMINDER_SWEEP_JOB = "cart-reminder-sweep";
 export const CART_REMINDER_JOB = "cart-reminder";
+export const CART_WHATSAPP_REMINDER_JOB = "cart-reminder-whatsapp";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -52,7 +60,13 @@ type Line = { id: string; kind: "product" | "combo"; quantity: number };
  */
 export async function recordGuestCheckout(
   db: Db,
-  checkout: { email?: string; mobile?: string; items: readonly CartEntry[]; remindMe?: boolean },
+  checkout: {
+    email?: string;
+    mobile?: string;
+    items: readonly CartEntry[];
+    remindMe?: boolean;
+    remindOnWhatsApp?: boolean;
+  },
   now = new Date(),
 ): Promise<void> {
   const email = checkout.email?.toLowerCase();
@@ -65,6 +79,18 @@ export async function recordGuestCheckout(
       // An unticked box is no answer; unticking one ticked before takes the yes back.
       if (checkout.remindMe || standing.consented) {
         await recordConsent(tx, { email, userId: null, consented: checkout.remindMe, source: "checkout" });
+      }
+    }
+    // WhatsApp's tick is its own consent (decision 096), for the mobile it came with, recorded the same way.
+    if (checkout.mobile && checkout.remindOnWhatsApp !== undefined) {
+      const standing = await whatsAppConsentOf(tx, checkout.mobile);
+      if (checkout.remindOnWhatsApp || standing.consented) {
+        await recordWhatsAppConsent(tx, {
+          mobile: checkout.mobile,
+          userId: null,
+          consented: checkout.remindOnWhatsApp,
+          source: "checkout",
+        });
       }
     }
     await tx
@@ -91,7 +117,7 @@ export async function recordGuestCheckout(
 /**
  * Finds the carts due a reminder as of `now` (the clock, so tests can move it) and queues their jobs. Every
  * instance runs it each minute; what it writes is keyed, so running it twice at once writes nothing twice.
- * Returns how many reminder jobs it offered.
+ * Returns how many mail reminder jobs it offered (each first one has its WhatsApp job beside it).
  */
 export async function sweepLeftCarts(deps: Pick<Deps, "db" | "jobs">, now = new Date()): Promise<number> {
   const { db } = deps;
@@ -128,20 +154,29 @@ export async function sweepLeftCarts(deps: Pick<Deps, "db" | "jobs">, now = new 
     : [];
   const jobs: NewJob[] = [
     ...first.map(({ id }) => reminderJob(id, 1)),
+    // WhatsApp's one reminder goes beside the first mail, as its own job: a mail refused or late holds it not.
+    ...first.map(({ id }) => whatsAppReminderJob(id)),
     ...second.map(({ id }) => reminderJob(id, 2)),
   ];
   await enqueueJobs(db, jobs);
   if (jobs.length > 0) deps.jobs.wake();
+  const offered = first.length + second.length;
   await db.execute(sql`
     delete from left_carts
      where reminders_sent = 0 and created_at < ${new Date(now.getTime() - FORGET_AFTER_MS).toISOString()}`);
-  return jobs.length;
+  return offered;
 }
 
 const reminderJob = (id: string, reminder: 1 | 2): NewJob => ({
   kind: CART_REMINDER_JOB,
   payload: { id, reminder },
   key: `${CART_REMINDER_JOB}:${id}:${reminder}`,
+});
+
+const whatsAppReminderJob = (id: string): NewJob => ({
+  kind: CART_WHATSAPP_REMINDER_JOB,
+  payload: { id },
+  key: `${CART_WHATSAPP_REMINDER_JOB}:${id}`,
 });
 
 /** The lines' names as the shop shows them, for the mail and the restore page. */
@@ -309,6 +344,153 @@ export async function sendCartReminder(deps: Deps, id: string, reminder: 1 | 2, 
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
       },
     });
+  });
+}
+
+/** A refusal the next try would not change: the message is recorded as refused and not sent again. */
+const isRefusal = (error: WhatsAppError) =>
+  error.httpStatus >= 400 && error.httpStatus < 500 && error.httpStatus !== 429 && error.metaCode !== 130429;
+
+/** Meta's code for "this user has stopped marketing messages" from the shop's number. */
+const STOPPED_MARKETING = 131050;
+
+/**
+ * Sends a left cart its one WhatsApp reminder (docs/decisions/096), to the number the shopper ticked "Remind me
+ * on WhatsApp" for, unless that yes was taken back, the shopper ordered since, emptied the cart, was reminded on
+ * WhatsApp of another cart this week, or the owner switched reminders off. The row is locked and its WhatsApp
+ * columns checked first, so it goes once whatever runs it twice. WhatsApp refusing it (the user stopped
+ * marketing messages, a number not on WhatsApp) is recorded and not retried; WhatsApp unreachable or failing
+ * throws, and the job queue tries again.
+ */
+export async function sendCartWhatsAppReminder(deps: Deps, id: string, now = new Date()) {
+  const config = whatsAppConfig(deps.env);
+  if (!config?.templates.cartReminder) return;
+  const template = config.templates.cartReminder;
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(leftCarts).where(eq(leftCarts.id, id)).for("update");
+    if (!row || row.whatsappSentAt || row.whatsappRefused) return;
+    if (row.closedReason === "ordered" || row.closedReason === "emptied") return;
+    const settings = await readReminderSettings(tx);
+    if (!settings.enabled) return;
+
+    const consent = row.userId
+      ? await accountWhatsAppConsent(tx, row.userId)
+      : row.mobile
+        ? await whatsAppConsentOf(tx, row.mobile)
+        : null;
+    if (!consent?.consented) return;
+
+    let email = row.email;
+    let name: string | null = null;
+    if (row.userId) {
+      const [user] = await tx
+        .select({ email: users.email, name: users.name })
+        .from(users)
+        .where(eq(users.id, row.userId));
+      email = user?.email.toLowerCase() ?? null;
+      name = user?.name ?? null;
+    }
+    const ordered = await tx.execute(sql`
+      select 1 from orders
+       where (${row.userId ? sql`user_id = ${row.userId} or ` : sql``}${email ? sql`lower(guest_email) = ${email} or ` : sql``}ship_phone = ${consent.mobile})
+         and created_at >= ${row.touchedAt.toISOString()}
+       limit 1`);
+    if (ordered.rows.length > 0) return;
+
+    const lines: Line[] = row.userId
+      ? await tx
+          .select({ id: cartItems.itemId, kind: cartItems.kind, quantity: cartItems.quantity })
+          .from(cartItems)
+          .where(eq(cartItems.userId, row.userId))
+      : (row.items ?? []);
+    const named = await namedLines(tx, lines);
+    if (named.length === 0) return;
+
+    const [recent] = await tx
+      .select({ id: leftCarts.id })
+      .from(leftCarts)
+      .where(
+        and(
+          eq(leftCarts.subject, row.subject),
+          sql`${leftCarts.id} <> ${id}`,
+          sql`${leftCarts.whatsappSentAt} > ${new Date(now.getTime() - REMIND_AGAIN_AFTER_MS).toISOString()}`,
+        ),
+      )
+      .limit(1);
+    if (recent) return;
+
+    // The link works at least as long as the mail's does; the code, if the mail made one, comes back with it.
+    const linkEnds = new Date(now.getTime() + LINK_DAYS * DAY_MS);
+    // WhatsApp refuses a parameter with a new line, a tab or more than four spaces in a row.
+    const lineText = named
+      .map((line) => `${line.name} × ${line.quantity}`)
+      .join(", ")
+      .replace(/\s+/g, " ")
+      .slice(0, 500);
+    try {
+      const messageId = await sendTemplate(config, {
+        to: whatsAppNumber(consent.mobile),
+        template,
+        bodyParameters: [name?.split(" ")[0] || "Hello", lineText, deps.env.SHOP_NAME],
+        urlSuffixes: [
+          restoreSuffix(deps.env, deps.authSecret, id, linkEnds),
+          whatsAppUnsubscribeQuery(deps.authSecret, consent.mobile),
+        ],
+      });
+      await tx
+        .update(leftCarts)
+        .set({ whatsappSentAt: now, whatsappMessageId: messageId })
+        .where(eq(leftCarts.id, id));
+    } catch (caught) {
+      const error = caught as WhatsAppError;
+      if (!isRefusal(error)) throw error;
+      log.warn({ leftCart: id, err: serializeError(error) }, "WhatsApp refused a cart reminder");
+      await tx
+        .update(leftCarts)
+        .set({ whatsappRefused: error.message.slice(0, 300) })
+        .where(eq(leftCarts.id, id));
+      // The shopper told WhatsApp to stop the shop's marketing: that is a no, kept as theirs.
+      if (error.metaCode === STOPPED_MARKETING) {
+        await recordWhatsAppConsent(tx, {
+          mobile: consent.mobile,
+          userId: null,
+          consented: false,
+          source: "whatsapp",
+        });
+      }
+    }
+  });
+}
+
+/**
+ * A cart reminder WhatsApp accepted and then could not deliver, as the webhook's statuses[] tell it: recorded
+ * on its left cart as refused, and Meta's "the user stopped marketing messages" (131050) kept as the shopper's
+ * no for that number. Returns whether the message was a cart reminder.
+ */
+export async function applyCartWhatsAppFailure(
+  db: Db,
+  failure: { messageId: string; code: number | null; title: string | null },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: leftCarts.id, userId: leftCarts.userId, mobile: leftCarts.mobile })
+      .from(leftCarts)
+      .where(eq(leftCarts.whatsappMessageId, failure.messageId))
+      .for("update");
+    if (!row) return false;
+    const why = `${failure.code ?? "no code"}${failure.title ? `: ${failure.title}` : ""}`;
+    await tx
+      .update(leftCarts)
+      .set({ whatsappRefused: `WhatsApp could not deliver it (${why})`.slice(0, 300) })
+      .where(eq(leftCarts.id, row.id));
+    if (failure.code === STOPPED_MARKETING) {
+      const consent = row.userId ? await accountWhatsAppConsent(tx, row.userId) : null;
+      const mobile = consent?.mobile ?? row.mobile;
+      if (mobile) {
+        await recordWhatsAppConsent(tx, { mobile, userId: null, consented: false, source: "whatsapp" });
+      }
+    }
+    return true;
   });
 }
 

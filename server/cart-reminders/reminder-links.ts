@@ -50,3 +50,20 @@ export function unsubscribeAddress(secret: string, link: { a: string; s: string 
   if (!email.includes("@") || encodeEmail(email) !== link.a) return null;
   return same(unsubscribeSignature(secret, email), link.s) ? email : null;
 }
+
+/**
+ * A WhatsApp reminder's unsubscribe link names the number (`m`, ten digits) rather than an address, signed for
+ * its channel; it is the query WhatsApp appends to the template's `/unsubscribe?{{1}}` button.
+ */
+export const whatsAppUnsubscribeQuery = (secret: string, mobile: string) =>
+  `m=${mobile}&s=${sign(secret, `unsubscribe:whatsapp:${mobile}`)}`;
+
+/** The number a WhatsApp unsubscribe link was made for, or null when it was not made by this shop. */
+export function unsubscribeMobile(secret: string, link: { m: string; s: string }): string | null {
+  if (!/^[6-9]\d{9}$/.test(link.m)) return null;
+  return same(sign(secret, `unsubscribe:whatsapp:${link.m}`), link.s) ? link.m : null;
+}
+
+/** The part of the cart's link after `/cart-back/`: what WhatsApp appends to the template's button URL. */
+export const restoreSuffix = (env: Env, secret: string, leftCartId: string, expiresAt: Date) =>
+  restoreLink(env, secret, leftCartId, expiresAt).slice(`${env.PUBLIC_URL}/cart-back/`.length);

@@ -11,7 +11,7 @@ const DAY_MS = 24 * 3_600_000;
 /**
  * Whether the reminders pay (docs/decisions/089), for the dashboard's period, by the day the cart was left:
  * the carts left behind (rested past the delay without an order, reminded or not), those reminded and the
- * reminders sent, and the carts won back: an order by the shopper reminded (the account, or an order placed
+ * reminders sent by channel (e-mail, WhatsApp; docs/decisions/096), and the carts won back: an order by the shopper reminded (the account, or an order placed
  * with the e-mail) within WON_BACK_DAYS of the first reminder, not cancelled, with its total as revenue.
  */
 export async function cartReminderReport(
@@ -27,19 +27,23 @@ export async function cartReminderReport(
     left_behind: number;
     reminded: number;
     reminders_sent: number;
+    whatsapp_sent: number;
     won_back: number;
     revenue_paise: number;
     no_consent: number;
     unsubscribed: number;
   }>(sql`
     with left_behind as (
-      select l.id, l.user_id, l.reminders_sent, l.first_reminded_at, l.closed_reason,
+      select l.id, l.user_id, l.reminders_sent, l.first_reminded_at, l.closed_reason, l.whatsapp_sent_at,
              to_char(l.touched_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD') as day,
-             coalesce(l.email, lower(u.email)) as email
+             coalesce(l.email, lower(u.email)) as email,
+             l.whatsapp_sent_at is not null and l.whatsapp_refused is null as whatsapp_delivered,
+             least(l.first_reminded_at, case when l.whatsapp_refused is null then l.whatsapp_sent_at end)
+               as reminded_at
         from left_carts l
         left join users u on u.id = l.user_id
        where l.touched_at >= ${start} and l.touched_at < ${end}
-         and (l.reminders_sent > 0
+         and (l.reminders_sent > 0 or l.whatsapp_sent_at is not null
               or l.closed_reason in ('no_consent', 'unsubscribed', 'no_email', 'recently_reminded', 'off'))
     ),
     won as (
@@ -48,17 +52,18 @@ export async function cartReminderReport(
         join lateral (
           select o.total_paise from orders o
            where (o.user_id = lb.user_id or lower(o.guest_email) = lb.email)
-             and o.created_at >= lb.first_reminded_at
-             and o.created_at < lb.first_reminded_at + ${`${WON_BACK_DAYS} days`}::interval
+             and o.created_at >= lb.reminded_at
+             and o.created_at < lb.reminded_at + ${`${WON_BACK_DAYS} days`}::interval
              and o.status not in ('awaiting_payment', 'cancelled')
            order by o.created_at
            limit 1) o on true
-       where lb.reminders_sent > 0
+       where lb.reminded_at is not null
     )
     select lb.day,
            count(*)::int as left_behind,
-           (count(*) filter (where lb.reminders_sent > 0))::int as reminded,
+           (count(*) filter (where lb.reminded_at is not null))::int as reminded,
            coalesce(sum(lb.reminders_sent), 0)::int as reminders_sent,
+           (count(*) filter (where lb.whatsapp_delivered))::int as whatsapp_sent,
            count(won.id)::int as won_back,
            coalesce(sum(won.total_paise), 0)::int as revenue_paise,
            (count(*) filter (where lb.closed_reason = 'no_consent'))::int as no_consent,
@@ -72,6 +77,7 @@ export async function cartReminderReport(
     leftBehind: row.left_behind,
     reminded: row.reminded,
     remindersSent: row.reminders_sent,
+    whatsappSent: row.whatsapp_sent,
     wonBack: row.won_back,
     revenuePaise: row.revenue_paise,
   }));
@@ -81,6 +87,7 @@ export async function cartReminderReport(
     leftBehind: sum((row) => row.left_behind),
     reminded: sum((row) => row.reminded),
     remindersSent: sum((row) => row.reminders_sent),
+    whatsappSent: sum((row) => row.whatsapp_sent),
     wonBack: sum((row) => row.won_back),
     revenuePaise: sum((row) => row.revenue_paise),
   };

@@ -35,6 +35,7 @@ export function configRoutes({ env, db, catalogue }: Deps) {
           heroSlides,
           publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
           whatsapp: whatsAppConfig(env) !== null,
+          whatsappReminders: Boolean(whatsAppConfig(env)?.templates.cartReminder),
           // The cart shows shipping before checkout; the order is priced again on the server.
           shipping: settings.shipping,
         };

@@ -27,6 +27,7 @@ const configFromEnvironment = (brand: { name: string; phone: string; email: stri
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
   publicUrl: expect.stringMatching(/^http/),
   whatsapp: false,
+  whatsappReminders: false,
 });
 
 describe("GET /api/config", () => {

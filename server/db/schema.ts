@@ -1659,7 +1659,16 @@ export const cartReminderSettings = pgTable(
   ],
 );
 
-export const CONSENT_SOURCES = ["checkout", "account", "unsubscribe_link", "mail_client"] as const;
+/** "whatsapp": the shopper stopped marketing messages in WhatsApp itself (Meta refused a send with 131050). */
+export const CONSENT_SOURCES = [
+  "checkout",
+  "account",
+  "unsubscribe_link",
+  "mail_client",
+  "whatsapp",
+] as const;
+/** Each channel is its own consent in law: a yes to e-mail is no yes to WhatsApp (docs/decisions/096). */
+export const CONSENT_CHANNELS = ["email", "whatsapp"] as const;
 
 /**
  * Every yes and no to marketing mail (cart reminders and offers), by address, with when and how it was
@@ -1670,14 +1679,25 @@ export const marketingConsents = pgTable(
   "marketing_consents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    /** Lower-cased. */
-    email: text("email").notNull(),
+    channel: text("channel", { enum: CONSENT_CHANNELS }).notNull().default("email"),
+    /** Lower-cased; the address of an e-mail consent. */
+    email: text("email"),
+    /** Ten digits; the number of a WhatsApp consent. */
+    mobile: text("mobile"),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     consented: boolean("consented").notNull(),
     source: text("source", { enum: CONSENT_SOURCES }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("marketing_consents_email_created_at").on(table.email, table.createdAt)],
+  (table) => [
+    index("marketing_consents_email_created_at").on(table.email, table.createdAt),
+    index("marketing_consents_mobile_created_at").on(table.mobile, table.createdAt),
+    index("marketing_consents_user_channel").on(table.userId, table.channel, table.createdAt),
+    check(
+      "marketing_consents_address",
+      sql`(${table.channel} = 'email' and ${table.email} is not null) or (${table.channel} = 'whatsapp' and ${table.mobile} ~ '^[6-9][0-9]{9}$')`,
+    ),
+  ],
 );
 
 export const LEFT_CART_CLOSED = [
@@ -1715,6 +1735,10 @@ export const leftCarts = pgTable(
     discountCode: text("discount_code").references(() => discountCodes.code),
     /** Why no (further) reminder goes: the shopper ordered, emptied the cart, gave no consent, ... */
     closedReason: text("closed_reason", { enum: LEFT_CART_CLOSED }),
+    /** The one WhatsApp reminder (docs/decisions/096): when WhatsApp took it and its id, or what it refused. */
+    whatsappSentAt: timestamp("whatsapp_sent_at", { withTimezone: true }),
+    whatsappMessageId: text("whatsapp_message_id"),
+    whatsappRefused: text("whatsapp_refused"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

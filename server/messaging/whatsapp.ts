@@ -11,7 +11,7 @@ export type WhatsAppConfig = {
   phoneNumberId: string;
   apiUrl: string;
   language: string;
-  templates: { codConfirm: string | null; orderUpdate: string | null };
+  templates: { codConfirm: string | null; orderUpdate: string | null; cartReminder: string | null };
 };
 
 export function whatsAppConfig(env: Env): WhatsAppConfig | null {
@@ -24,6 +24,7 @@ export function whatsAppConfig(env: Env): WhatsAppConfig | null {
     templates: {
       codConfirm: env.WHATSAPP_TEMPLATE_COD_CONFIRM ?? null,
       orderUpdate: env.WHATSAPP_TEMPLATE_ORDER_UPDATE ?? null,
+      cartReminder: env.WHATSAPP_TEMPLATE_CART_REMINDER ?? null,
     },
   };
 }
@@ -35,6 +36,11 @@ export type TemplateMessage = {
   template: string;
   bodyParameters: string[];
   quickReplyPayloads?: string[];
+  /**
+   * The text each URL button's variable takes, by the button's index: WhatsApp appends it to the URL the
+   * template was approved with (a button parameter of type "text").
+   */
+  urlSuffixes?: string[];
 };
 
 /** A failure the next try may not have: the job is retried. Meta's HTTP status and error code are kept. */
@@ -55,6 +61,12 @@ export function templateRequest(config: WhatsAppConfig, message: TemplateMessage
       sub_type: "quick_reply",
       index: String(index),
       parameters: [{ type: "payload", payload }],
+    })),
+    ...(message.urlSuffixes ?? []).map((text, index) => ({
+      type: "button",
+      sub_type: "url",
+      index: String(index),
+      parameters: [{ type: "text", text }],
     })),
   ];
   return {

@@ -93,7 +93,7 @@ export function checkoutRoutes(deps: Deps) {
       // the e-mail and mobile once typed, so the code's uses per customer are counted before Place order, and
       // with the address once used, so cash on delivery is decided for it as Place order will.
       .post("/guest", validate("json", guestCheckoutSchema), async (c) => {
-        const { items, discountCode, address, remindMe, ...typed } = c.req.valid("json");
+        const { items, discountCode, address, remindMe, remindOnWhatsApp, ...typed } = c.req.valid("json");
         markFunnelStep(c, "checkout");
         if (typed.email || typed.mobile || address) {
           await requireAllowance(
@@ -112,7 +112,7 @@ export function checkoutRoutes(deps: Deps) {
         const shipping = await shippingRule();
         const cart = await loadPricedCart(deps.db, guestCart(items, discountCode, contact), { shipping });
         // A checkout that got as far as an e-mail or a mobile is a cart that can be left behind (decision 089).
-        await recordGuestCheckout(deps.db, { ...contact, items, remindMe });
+        await recordGuestCheckout(deps.db, { ...contact, items, remindMe, remindOnWhatsApp });
         return c.json(await summarize(cart, shipping, [], { guestAddress: address ?? null }));
       })
   );

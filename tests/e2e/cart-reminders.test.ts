@@ -1,10 +1,11 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepLeftCarts } from "../../server/cart-reminders/left-carts.ts";
 import { marketingConsents, orders } from "../../server/db/schema.ts";
 import { createJobSignal } from "../../server/jobs/job-queue.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { startFakeWhatsApp, whatsAppReminderEnv } from "../fake-whatsapp.ts";
 import {
   type ColorScheme,
   newContext,
@@ -48,9 +49,19 @@ async function untilJobsDone() {
   }
 }
 
-ownShopForFile((started) => {
-  ({ shop, browser, database, owner } = started);
+let fake: Awaited<ReturnType<typeof startFakeWhatsApp>>;
+// The shop speaks to a local WhatsApp with the cart reminder template (docs/decisions/096), started first.
+beforeAll(async () => {
+  fake = await startFakeWhatsApp();
 });
+afterAll(() => fake?.close());
+
+ownShopForFile(
+  (started) => {
+    ({ shop, browser, database, owner } = started);
+  },
+  () => whatsAppReminderEnv(fake.base),
+);
 
 beforeAll(async () => {
   asha = await signUpViaHttp(shop.url, "asha.reminded@example.in");
@@ -207,7 +218,7 @@ describe("a cart left behind", () => {
         (await fetch("/api/admin/cart-reminders/report.csv")).text(),
       );
       expect(csv.split("\r\n")[1]).toMatch(
-        new RegExp(`^\\d{4}-\\d{2}-\\d{2},1,1,1,1,${((placed?.totalPaise ?? 0) / 100).toFixed(2)}$`),
+        new RegExp(`^\\d{4}-\\d{2}-\\d{2},1,1,1,0,1,${((placed?.totalPaise ?? 0) / 100).toFixed(2)}$`),
       );
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       await panel.scrollIntoViewIfNeeded();
@@ -284,5 +295,65 @@ describe("a cart left behind", () => {
       .poll(() => landing.getByLabel("Quantity of Coconut Oil", { exact: true }).inputValue())
       .toBe("3");
     await fresh.close();
+  });
+
+  it("a shopper ticks 'Remind me on WhatsApp' at checkout: the yes is kept with when, where and the address's mobile, and the cart left there gets one WhatsApp reminder", async () => {
+    const ravi = await signUpViaHttp(shop.url, "ravi.whatsapp@example.in");
+    await saveShopAddress(shop.url, ravi);
+    await putInCart(database.db, ravi.userId, [{ itemId: "coconut-oil", quantity: 1 }]);
+    for (const viewport of ["phone", "desktop"] as Viewport[]) {
+      const { page, close } = await openSignedInPage(browser, shop, ravi, "/checkout", { viewport });
+      const box = page.getByRole("checkbox", { name: /Remind me on WhatsApp too/ });
+      if (viewport === "phone") {
+        // Unticked until the shopper ticks it, and apart from the e-mail reminders' box.
+        expect(await box.isChecked()).toBe(false);
+        await box.check();
+        await expect.poll(() => page.getByText("Saved: we will remind you on WhatsApp.").count()).toBe(1);
+      } else {
+        expect(await box.isChecked()).toBe(true);
+      }
+      expect(
+        await page.getByRole("checkbox", { name: /Remind me about a cart I leave behind/ }).isChecked(),
+      ).toBe(false);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      const section = page.getByRole("region", { name: "2. Payment" });
+      await section.scrollIntoViewIfNeeded();
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.evaluate(
+          (dark) => document.documentElement.classList.toggle("dark", dark),
+          scheme === "dark",
+        );
+        await section.screenshot({
+          path: `test-results/screenshots/checkout-whatsapp-reminder-${viewport}-${scheme}.png`,
+        });
+      }
+      await close();
+    }
+    const [yes] = await database.db
+      .select()
+      .from(marketingConsents)
+      .where(and(eq(marketingConsents.channel, "whatsapp"), eq(marketingConsents.userId, ravi.userId)))
+      .orderBy(desc(marketingConsents.createdAt));
+    expect(yes).toMatchObject({ consented: true, source: "checkout", mobile: "9876543210" });
+    expect(yes?.createdAt).toBeInstanceOf(Date);
+
+    await sweepAt(2);
+    await expect
+      .poll(() => fake.messages.filter((message) => message.to === "919876543210").length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    const [message] = fake.messages.filter((message) => message.to === "919876543210");
+    expect(message).toMatchObject({
+      template: "cart_reminder",
+      body: [expect.any(String), expect.stringContaining("× 1"), expect.any(String)],
+    });
+    // Its button brings the cart back in a browser, as the mail's link does.
+    const context = await newContext(browser, shop, { viewport: "phone" });
+    const landing = await context.newPage();
+    await landing.goto(`/cart-back/${message?.urlSuffixes[0]}`);
+    await landing.getByRole("heading", { name: "Your cart is back" }).waitFor();
+    await context.close();
   });
 });

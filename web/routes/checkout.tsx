@@ -1,5 +1,5 @@
 import { Link, type LoaderFunctionArgs, redirect, useLoaderData } from "react-router";
-import type { MarketingConsent } from "../../common/cart-reminders.ts";
+import type { AccountMarketingConsent } from "../../common/cart-reminders.ts";
 import type { CheckoutSummary } from "../../common/orders.ts";
 import { buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
@@ -38,9 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<CheckoutD
   if (getCartSnapshot().userId !== user.id) await syncCartSession();
   const [summary, consent] = await Promise.all([
     api<CheckoutSummary>("/checkout"),
-    api<MarketingConsent>("/marketing-consent").catch(() => null),
+    api<AccountMarketingConsent>("/marketing-consent").catch(() => null),
   ]);
-  return { ...summary, guest: null, remindMe: consent?.consented ?? false };
+  return {
+    ...summary,
+    guest: null,
+    remindMe: consent?.consented ?? false,
+    remindOnWhatsApp: consent?.whatsapp?.consented ?? false,
+  };
 }
 
 export const ErrorBoundary = RouteError;

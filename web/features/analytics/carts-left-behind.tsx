@@ -57,7 +57,7 @@ export default function CartsLeftBehindPanel({
             <Figure
               label="Reminded"
               value={count.format(totals.reminded)}
-              note={`${count.format(totals.remindersSent)} ${totals.remindersSent === 1 ? "reminder" : "reminders"} sent`}
+              note={`${count.format(totals.remindersSent)} by e-mail, ${count.format(totals.whatsappSent)} on WhatsApp`}
             />
             <Figure
               label="Won back"
@@ -75,19 +75,20 @@ export default function CartsLeftBehindPanel({
             open
             csvHref={`/api/admin/cart-reminders/report.csv${query}`}
             caption="Carts left behind by the day they were left: reminded, won back and revenue"
-            head={["Day left", "Left", "Reminded", "Sent", "Won back", "Revenue"]}
+            head={["Day left", "Left", "Reminded", "E-mails", "WhatsApp", "Won back", "Revenue"]}
             rows={days.map((day) => [
               formatDate(day.date),
               count.format(day.leftBehind),
               count.format(day.reminded),
               count.format(day.remindersSent),
+              count.format(day.whatsappSent),
               count.format(day.wonBack),
               formatRupees(day.revenuePaise),
             ])}
           />
           <p className="mt-2 text-xs text-stone-600 dark:text-stone-400">
             Won back: the shopper reminded ordered within {WON_BACK_DAYS} days of the first reminder (an order
-            not cancelled); revenue is that order's total.
+            not cancelled); revenue is that order's total. E-mails and WhatsApp: the reminders sent on each.
           </p>
         </>
       )}

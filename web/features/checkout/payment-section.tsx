@@ -3,6 +3,7 @@ import { cardClass } from "../../components/card.tsx";
 import { ChoiceCard } from "../../components/choice-card.tsx";
 import { RemindMeChoice } from "./remind-me-choice.tsx";
 import type { Checkout, CheckoutData } from "./use-checkout.ts";
+import { WhatsAppReminderChoice } from "./whatsapp-reminder-choice.tsx";
 import { WhatsAppUpdatesChoice } from "./whatsapp-updates-choice.tsx";
 
 /** How the shopper pays: Razorpay, cash on delivery (with why not, when it cannot be), or neither yet. */
@@ -48,6 +49,11 @@ export function PaymentSection({
         checked={checkout.remindMe}
         onChange={checkout.setRemindMe}
         status={checkout.remindMeStatus}
+      />
+      <WhatsAppReminderChoice
+        checked={checkout.remindOnWhatsApp}
+        onChange={checkout.setRemindOnWhatsApp}
+        status={checkout.remindOnWhatsAppStatus}
       />
     </section>
   );

@@ -18,6 +18,8 @@ export type CheckoutData = CheckoutSummary & {
   guest: GuestCart | null;
   /** A signed-in shopper's standing yes to cart reminders; a guest's starts unticked. */
   remindMe?: boolean;
+  /** A signed-in shopper's standing yes to reminders on WhatsApp (docs/decisions/096). */
+  remindOnWhatsApp?: boolean;
 };
 
 type Navigate = (to: string, options: { replace: true }) => void;
@@ -150,7 +152,13 @@ const RECHECK_AFTER_MS = 600;
  */
 function useGuestSummary(
   loaded: CheckoutData,
-  typed: { email: string; mobile: string | null; address: AddressInput | null; remindMe?: boolean },
+  typed: {
+    email: string;
+    mobile: string | null;
+    address: AddressInput | null;
+    remindMe?: boolean;
+    remindOnWhatsApp?: boolean;
+  },
 ): CheckoutData {
   const [answer, setAnswer] = useState<{ base: CheckoutData; key: string; summary: CheckoutSummary } | null>(
     null,
@@ -161,10 +169,15 @@ function useGuestSummary(
     ...(typed.mobile ? { mobile: typed.mobile } : {}),
     ...(typed.address ? { address: typed.address } : {}),
   };
-  // The guest's tick goes with the e-mail it is for: the server records it as the guest's yes (decision 089).
-  const key = JSON.stringify(
-    email.success && typed.remindMe !== undefined ? { ...contact, remindMe: typed.remindMe } : contact,
-  );
+  // The guest's tick goes with the e-mail it is for: the server records it as the guest's yes (decision 089);
+  // the WhatsApp tick with the mobile it is for (decision 096).
+  const key = JSON.stringify({
+    ...contact,
+    ...(email.success && typed.remindMe !== undefined ? { remindMe: typed.remindMe } : {}),
+    ...((typed.mobile || typed.address) && typed.remindOnWhatsApp !== undefined
+      ? { remindOnWhatsApp: typed.remindOnWhatsApp }
+      : {}),
+  });
   const { guest } = loaded;
   useEffect(() => {
     if (!guest || key === "{}") return;
@@ -237,6 +250,45 @@ function useRemindMe(loaded: CheckoutData) {
   return { remindMe, touched, setRemindMe, status };
 }
 
+/**
+ * "Remind me on WhatsApp": a consent of its own, for a mobile. A signed-in shopper's is recorded as soon as it
+ * is ticked, for the chosen address's mobile; a guest's goes with the checkout's next check, with the mobile
+ * typed in the address.
+ */
+function useRemindOnWhatsApp(loaded: CheckoutData, accountMobile: string | null) {
+  const [checked, setChecked] = useState(loaded.remindOnWhatsApp ?? false);
+  const [touched, setTouched] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const setRemindOnWhatsApp = (consented: boolean) => {
+    setChecked(consented);
+    setTouched(true);
+    if (loaded.guest) {
+      setStatus(consented ? "We will remind you on WhatsApp at the mobile in your address." : null);
+      return;
+    }
+    if (!accountMobile) {
+      setChecked(false);
+      setStatus("Choose a delivery address first: the reminder goes to its mobile.");
+      return;
+    }
+    setStatus("Saving…");
+    api("/marketing-consent/whatsapp", {
+      method: "PUT",
+      body: { consented, where: "checkout", mobile: accountMobile },
+    }).then(
+      () =>
+        setStatus(
+          consented ? "Saved: we will remind you on WhatsApp." : "Saved: no reminders or offers on WhatsApp.",
+        ),
+      (caught: unknown) => {
+        setChecked(!consented);
+        setStatus(isApiError(caught) ? caught.message : TRY_AGAIN);
+      },
+    );
+  };
+  return { checked, touched, setRemindOnWhatsApp, status };
+}
+
 /** The checkout's state and its one submit, for a guest or an account. */
 export function useCheckout(loaded: CheckoutData) {
   const navigate = useNavigate();
@@ -246,11 +298,16 @@ export function useCheckout(loaded: CheckoutData) {
   // A guest's mobile as typed in the address form, once valid; the used address's own once there is one.
   const [typedMobile, setTypedMobile] = useState<string | null>(null);
   const reminders = useRemindMe(loaded);
+  const chosenMobile =
+    (!choice.addingAddress && loaded.addresses.find((address) => address.id === choice.addressId)?.phone) ||
+    null;
+  const whatsAppReminders = useRemindOnWhatsApp(loaded, chosenMobile);
   const summary = useGuestSummary(loaded, {
     email: guestEmail.email,
     mobile: choice.guestAddress ? null : typedMobile,
     address: choice.guestAddress,
     remindMe: reminders.touched ? reminders.remindMe : undefined,
+    remindOnWhatsApp: whatsAppReminders.touched ? whatsAppReminders.checked : undefined,
   });
   const readiness = useOrderReadiness(summary, choice);
   const [chosenMethod, setMethod] = useState<PaymentMethod | null>(() => defaultMethod(summary));
@@ -315,6 +372,9 @@ export function useCheckout(loaded: CheckoutData) {
     remindMe: reminders.remindMe,
     setRemindMe: reminders.setRemindMe,
     remindMeStatus: reminders.status,
+    remindOnWhatsApp: whatsAppReminders.checked,
+    setRemindOnWhatsApp: whatsAppReminders.setRemindOnWhatsApp,
+    remindOnWhatsAppStatus: whatsAppReminders.status,
     placing,
     error,
     canPlace,

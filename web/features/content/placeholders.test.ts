@@ -22,6 +22,7 @@ const config: ShopConfig = {
   shipping: { freeShippingMinPaise: 49900, shippingFeePaise: 4900, freeShippingBasis: "after_discount" },
   publicUrl: "https://prakritinaturals.in",
   whatsapp: false,
+  whatsappReminders: false,
 };
 
 describe("fillPlaceholders", () => {
