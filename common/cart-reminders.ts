@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Paise } from "./money.ts";
-import { addressInputSchema } from "./schemas/address.ts";
 
 /**
  * Carts left behind (issue 44, docs/decisions/089): the owner's settings, the shopper's marketing consent and
@@ -50,18 +49,6 @@ export const marketingConsentSchema = z
   .strict();
 
 export type MarketingConsent = { consented: boolean; since: string | null; source: string | null };
-
-/**
- * The shopper's answer to cart reminders and offers on WhatsApp (docs/decisions/096), a consent of its own:
- * given for one mobile (the delivery address's, at checkout), recorded with when and where.
- */
-export const whatsAppConsentSchema = z
-  .object({
-    consented: z.boolean(),
-    where: z.enum(["checkout", "account"]),
-    mobile: addressInputSchema.shape.phone,
-  })
-  .strict();
 
 export type WhatsAppConsent = MarketingConsent & { mobile: string };
 

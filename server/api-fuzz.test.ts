@@ -3,11 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { analyticsSettingsSchema, salesQuerySchema } from "../common/analytics.ts";
-import {
-  cartReminderSettingsSchema,
-  marketingConsentSchema,
-  whatsAppConsentSchema,
-} from "../common/cart-reminders.ts";
+import { cartReminderSettingsSchema, marketingConsentSchema } from "../common/cart-reminders.ts";
 import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../common/cod.ts";
 import {
   codConfirmActionSchema,
@@ -104,6 +100,7 @@ import {
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../common/schemas/shop.ts";
 import { setStaffRoleSchema } from "../common/schemas/staff.ts";
 import { addGstRateSchema, gstr1QuerySchema, updateProductTaxSchema } from "../common/schemas/tax.ts";
+import { whatsAppConsentSchema } from "../common/schemas/whatsapp-consent.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../tests/accounts.ts";
 import { createTestApp, TEST_ORIGIN } from "../tests/database.ts";
 import { type FakeRazorpay, startFakeRazorpay } from "../tests/fake-razorpay.ts";

@@ -4,9 +4,9 @@ import {
   type AccountMarketingConsent,
   cartReminderSettingsSchema,
   marketingConsentSchema,
-  whatsAppConsentSchema,
 } from "../../common/cart-reminders.ts";
 import { isMobileAccountEmail } from "../../common/mobile-account.ts";
+import { whatsAppConsentSchema } from "../../common/schemas/whatsapp-consent.ts";
 import { staffSeeSales } from "../analytics/sales.ts";
 import { requireAdmin, requireOwner, requireUser } from "../auth/session.ts";
 import { csvResponse, csvRow } from "../csv.ts";
