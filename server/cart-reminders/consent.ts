@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { MarketingConsent } from "../../common/cart-reminders.ts";
 import type { DbOrTx } from "../db/client.ts";
 import { type CONSENT_SOURCES, marketingConsents } from "../db/schema.ts";
@@ -7,7 +7,15 @@ import { type CONSENT_SOURCES, marketingConsents } from "../db/schema.ts";
  * Marketing mail needs the shopper's own yes (docs/decisions/089): every yes and no is a row, with when and
  * where it was given, and the latest one for an address is the answer that stands.
  */
-export async function consentOf(db: Pick<DbOrTx, "select">, email: string): Promise<MarketingConsent> {
+export function consentOf(db: Pick<DbOrTx, "select">, email: string): Promise<MarketingConsent> {
+  return latestAnswer(
+    db,
+    and(eq(marketingConsents.channel, "email"), eq(marketingConsents.email, email.toLowerCase())),
+  );
+}
+
+/** The latest answer among the rows matched (no row: never asked, so no). */
+async function latestAnswer(db: Pick<DbOrTx, "select">, where: SQL | undefined): Promise<MarketingConsent> {
   const [row] = await db
     .select({
       consented: marketingConsents.consented,
@@ -15,7 +23,7 @@ export async function consentOf(db: Pick<DbOrTx, "select">, email: string): Prom
       source: marketingConsents.source,
     })
     .from(marketingConsents)
-    .where(and(eq(marketingConsents.channel, "email"), eq(marketingConsents.email, email.toLowerCase())))
+    .where(where)
     .orderBy(desc(marketingConsents.createdAt))
     .limit(1);
   return {
@@ -61,22 +69,11 @@ export async function whatsAppConsentOf(
   mobile: string,
 ): Promise<MarketingConsent & { mobile: string }> {
   const number = tenDigits(mobile);
-  const [row] = await db
-    .select({
-      consented: marketingConsents.consented,
-      createdAt: marketingConsents.createdAt,
-      source: marketingConsents.source,
-    })
-    .from(marketingConsents)
-    .where(and(eq(marketingConsents.channel, "whatsapp"), eq(marketingConsents.mobile, number)))
-    .orderBy(desc(marketingConsents.createdAt))
-    .limit(1);
-  return {
-    consented: row?.consented ?? false,
-    since: row?.createdAt.toISOString() ?? null,
-    source: row?.source ?? null,
-    mobile: number,
-  };
+  const answer = await latestAnswer(
+    db,
+    and(eq(marketingConsents.channel, "whatsapp"), eq(marketingConsents.mobile, number)),
+  );
+  return { ...answer, mobile: number };
 }
 
 /** The number an account last answered for on WhatsApp, and the answer standing for it; null if never asked. */

@@ -201,6 +201,39 @@ export async function namedLines(db: Pick<DbOrTx, "select">, lines: readonly Lin
 }
 
 /** A code only this shopper can use, once, until it expires: the discounts' own rules apply it. */
+/** What a left cart holds now, named: the account's cart as it stands, or the lines a guest's checkout kept. */
+async function linesOfLeftCart(tx: Tx, row: { userId: string | null; items: Line[] | null }) {
+  const lines: Line[] = row.userId
+    ? await tx
+        .select({ id: cartItems.itemId, kind: cartItems.kind, quantity: cartItems.quantity })
+        .from(cartItems)
+        .where(eq(cartItems.userId, row.userId))
+    : (row.items ?? []);
+  return namedLines(tx, lines);
+}
+
+/** Whether the same shopper had another cart reminded (by the column's channel) within REMIND_AGAIN_AFTER_MS. */
+async function remindedLately(
+  tx: Tx,
+  subject: string,
+  id: string,
+  remindedAt: typeof leftCarts.lastRemindedAt | typeof leftCarts.whatsappSentAt,
+  now: Date,
+) {
+  const [recent] = await tx
+    .select({ id: leftCarts.id })
+    .from(leftCarts)
+    .where(
+      and(
+        eq(leftCarts.subject, subject),
+        sql`${leftCarts.id} <> ${id}`,
+        sql`${remindedAt} > ${new Date(now.getTime() - REMIND_AGAIN_AFTER_MS).toISOString()}`,
+      ),
+    )
+    .limit(1);
+  return recent !== undefined;
+}
+
 async function createReminderCode(tx: Tx, email: string, percent: number, endsAt: Date): Promise<string> {
   for (;;) {
     const code = `BACK${randomBytes(5).toString("hex").toUpperCase().slice(0, 8)}`;
@@ -259,28 +292,13 @@ export async function sendCartReminder(deps: Deps, id: string, reminder: 1 | 2, 
     const consent = await consentOf(tx, email);
     if (!consent.consented) return close(consent.source ? "unsubscribed" : "no_consent");
 
-    const lines: Line[] = row.userId
-      ? await tx
-          .select({ id: cartItems.itemId, kind: cartItems.kind, quantity: cartItems.quantity })
-          .from(cartItems)
-          .where(eq(cartItems.userId, row.userId))
-      : (row.items ?? []);
-    const named = await namedLines(tx, lines);
+    const named = await linesOfLeftCart(tx, row);
     if (named.length === 0) return close("emptied");
 
     if (reminder === 1) {
-      const [recent] = await tx
-        .select({ id: leftCarts.id })
-        .from(leftCarts)
-        .where(
-          and(
-            eq(leftCarts.subject, row.subject),
-            sql`${leftCarts.id} <> ${id}`,
-            sql`${leftCarts.lastRemindedAt} > ${new Date(now.getTime() - REMIND_AGAIN_AFTER_MS).toISOString()}`,
-          ),
-        )
-        .limit(1);
-      if (recent) return close("recently_reminded");
+      if (await remindedLately(tx, row.subject, id, leftCarts.lastRemindedAt, now)) {
+        return close("recently_reminded");
+      }
     }
 
     let code = row.discountCode;
@@ -397,27 +415,10 @@ export async function sendCartWhatsAppReminder(deps: Deps, id: string, now = new
        limit 1`);
     if (ordered.rows.length > 0) return;
 
-    const lines: Line[] = row.userId
-      ? await tx
-          .select({ id: cartItems.itemId, kind: cartItems.kind, quantity: cartItems.quantity })
-          .from(cartItems)
-          .where(eq(cartItems.userId, row.userId))
-      : (row.items ?? []);
-    const named = await namedLines(tx, lines);
+    const named = await linesOfLeftCart(tx, row);
     if (named.length === 0) return;
 
-    const [recent] = await tx
-      .select({ id: leftCarts.id })
-      .from(leftCarts)
-      .where(
-        and(
-          eq(leftCarts.subject, row.subject),
-          sql`${leftCarts.id} <> ${id}`,
-          sql`${leftCarts.whatsappSentAt} > ${new Date(now.getTime() - REMIND_AGAIN_AFTER_MS).toISOString()}`,
-        ),
-      )
-      .limit(1);
-    if (recent) return;
+    if (await remindedLately(tx, row.subject, id, leftCarts.whatsappSentAt, now)) return;
 
     // The link works at least as long as the mail's does; the code, if the mail made one, comes back with it.
     const linkEnds = new Date(now.getTime() + LINK_DAYS * DAY_MS);
