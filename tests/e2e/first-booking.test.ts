@@ -104,7 +104,9 @@ describe("the first booking on a new shop, whose products have no weight", () =>
     await dialog.getByRole("button", { name: "Price at this weight" }).click();
     await dialog.getByText(/Parcel of 900 g as weighed/).waitFor();
     await dialog.getByRole("button", { name: "Book courier" }).click();
-    await page.getByText(/Booked with .+, AWB /).waitFor();
+    // The desk's notice, not the order history's event ("Booked with … through Shiprocket, AWB …"), which the
+    // page shows too once it has read the order again.
+    await page.getByText(/Booked with .+, AWB .+\. Print the label\./).waitFor();
     const [booked] = fake.shipments.filter((each) => each.created.order_id === number);
     expect(booked?.weightKg).toBe(0.9);
     await page.context().close();
