@@ -201,6 +201,16 @@ export async function namedLines(db: Pick<DbOrTx, "select">, lines: readonly Lin
 }
 
 /** A code only this shopper can use, once, until it expires: the discounts' own rules apply it. */
+/** Whom a left cart's reminder greets and writes to: the account as it is now, else the guest's e-mail. */
+async function contactOfLeftCart(tx: Tx, row: { userId: string | null; email: string | null }) {
+  if (!row.userId) return { email: row.email, name: null };
+  const [user] = await tx
+    .select({ email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, row.userId));
+  return { email: user?.email.toLowerCase() ?? null, name: user?.name ?? null };
+}
+
 /** What a left cart holds now, named: the account's cart as it stands, or the lines a guest's checkout kept. */
 async function linesOfLeftCart(tx: Tx, row: { userId: string | null; items: Line[] | null }) {
   const lines: Line[] = row.userId
@@ -270,16 +280,7 @@ export async function sendCartReminder(deps: Deps, id: string, reminder: 1 | 2, 
     if (!settings.enabled) return close("off");
     if (reminder === 2 && !settings.secondReminder) return;
 
-    let email = row.email;
-    let name: string | null = null;
-    if (row.userId) {
-      const [user] = await tx
-        .select({ email: users.email, name: users.name })
-        .from(users)
-        .where(eq(users.id, row.userId));
-      email = user?.email.toLowerCase() ?? null;
-      name = user?.name ?? null;
-    }
+    const { email, name } = await contactOfLeftCart(tx, row);
     if (!email || isMobileAccountEmail(email)) return close("no_email");
 
     const ordered = await tx.execute(sql`
@@ -398,16 +399,7 @@ export async function sendCartWhatsAppReminder(deps: Deps, id: string, now = new
         : null;
     if (!consent?.consented) return;
 
-    let email = row.email;
-    let name: string | null = null;
-    if (row.userId) {
-      const [user] = await tx
-        .select({ email: users.email, name: users.name })
-        .from(users)
-        .where(eq(users.id, row.userId));
-      email = user?.email.toLowerCase() ?? null;
-      name = user?.name ?? null;
-    }
+    const { email, name } = await contactOfLeftCart(tx, row);
     const ordered = await tx.execute(sql`
       select 1 from orders
        where (${row.userId ? sql`user_id = ${row.userId} or ` : sql``}${email ? sql`lower(guest_email) = ${email} or ` : sql``}ship_phone = ${consent.mobile})
