@@ -1,8 +1,10 @@
 import { useShopData } from "../../lib/shop-data.ts";
+import { ConsentBox } from "./consent-box.tsx";
 
 /**
  * "Send order updates on WhatsApp" at checkout, shown only when the shop has WhatsApp: unticked unless the
- * shopper ticks it, since WhatsApp's rules ask for the shopper's own yes (docs/decisions/065).
+ * shopper ticks it, since WhatsApp's rules ask for the shopper's own yes (docs/decisions/065). It goes with
+ * the order, so it has no saving line of its own.
  */
 export function WhatsAppUpdatesChoice({
   checked,
@@ -14,20 +16,12 @@ export function WhatsAppUpdatesChoice({
   const { config } = useShopData();
   if (!config.whatsapp) return null;
   return (
-    <label className="mt-4 flex min-h-11 cursor-pointer items-start gap-3 text-sm">
-      <input
-        type="checkbox"
-        name="whatsappUpdates"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-        className="mt-0.5 size-5 accent-brand-700"
-      />
-      <span>
-        <span className="block font-medium">Send order updates on WhatsApp</span>
-        <span className="text-stone-600 dark:text-stone-400">
-          To the delivery mobile: confirming a cash-on-delivery order, shipping, delivery.
-        </span>
-      </span>
-    </label>
+    <ConsentBox
+      name="whatsappUpdates"
+      title="Send order updates on WhatsApp"
+      detail="To the delivery mobile: confirming a cash-on-delivery order, shipping, delivery."
+      checked={checked}
+      onChange={onChange}
+    />
   );
 }
