@@ -56,47 +56,122 @@ async function orderId(deps: Deps, number: string) {
   return order.id;
 }
 
+/** Orders ready for a courier: confirmed or packed, with no live parcel; oldest first, as they are packed. */
+async function ordersReadyToShip(deps: Deps) {
+  const rows = await deps.db
+    .select({
+      number: orders.number,
+      status: orders.status,
+      name: orders.shipName,
+      city: orders.shipCity,
+      pin: orders.shipPin,
+      totalPaise: orders.totalPaise,
+      paymentMethod: orders.paymentMethod,
+      placedAt: orders.createdAt,
+    })
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.status, ["confirmed", "packed"]),
+        sql`not exists (select 1 from shipments s where s.order_id = ${orders.id} and s.status <> 'cancelled')`,
+      ),
+    )
+    .orderBy(orders.createdAt)
+    .limit(100);
+  return rows.map((row) => ({ ...row, placedAt: row.placedAt.toISOString() }));
+}
+
+/** Parcels a courier could not deliver, and those on their way back or back but not yet received. */
+async function undeliveredParcels(deps: Deps) {
+  const rows = await deps.db
+    .select({
+      number: orders.number,
+      name: orders.shipName,
+      city: orders.shipCity,
+      pin: orders.shipPin,
+      phone: orders.shipPhone,
+      status: shipments.status,
+      courier: shipments.courierName,
+      awb: shipments.awb,
+      ndrState: shipments.ndrState,
+      ndrReason: shipments.ndrReason,
+      ndrNote: shipments.ndrNote,
+      requestDay: shipments.requestDay,
+      requestLine1: shipments.requestLine1,
+      requestLine2: shipments.requestLine2,
+      requestPhone: shipments.requestPhone,
+      requestedAt: shipments.requestedAt,
+      requestOutcome: shipments.requestOutcome,
+      requestCourierSaid: shipments.requestCourierSaid,
+      lastScanAt: shipments.lastScanAt,
+    })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(
+      or(
+        inArray(shipments.ndrState, ["open", "reattempt_requested", "return_requested"]),
+        and(eq(shipments.status, "rto_delivered"), sql`${shipments.receivedBackAt} is null`),
+        eq(shipments.status, "rto_initiated"),
+      ),
+    )
+    .orderBy(desc(shipments.lastScanAt))
+    .limit(200);
+  return rows.map(
+    ({
+      requestDay,
+      requestLine1,
+      requestLine2,
+      requestPhone,
+      requestedAt,
+      requestOutcome,
+      requestCourierSaid,
+      ...row
+    }) => ({
+      ...row,
+      lastScanAt: row.lastScanAt?.toISOString() ?? null,
+      // The shopper's answer to the failed delivery, as on the order's page.
+      request: deliveryRequestOf({
+        requestDay,
+        requestLine1,
+        requestLine2,
+        requestPhone,
+        requestedAt,
+        requestOutcome,
+        requestCourierSaid,
+      }),
+    }),
+  );
+}
+
+/** The desk's routes see the signed-in admin as c.get("admin"), and its id as c.get("adminId"). */
+type ShippingDesk = { Variables: { adminId: string; admin: SessionUser } };
+
 /** Staff's shipping desk: couriers for an order, booking (one or many), labels, failed deliveries, returns. */
 export function adminShippingRoutes(deps: Deps) {
+  return new Hono<ShippingDesk>()
+    .use(async (c, next) => {
+      const admin = await requireAdmin(deps, c);
+      c.set("adminId", admin.id);
+      c.set("admin", admin);
+      await next();
+    })
+    .get("/", async (c) =>
+      c.json({
+        connected: deps.courier !== null,
+        service: deps.courier?.name ?? null,
+        weights: await weightsSummary(deps.db),
+      }),
+    )
+    .route("/", parcelRoutes(deps))
+    .route("/", bookingRoutes(deps))
+    .route("/", failedDeliveryRoutes(deps));
+}
+
+/** What is ready to ship, and what each item weighs and measures boxed. */
+function parcelRoutes(deps: Deps) {
   return (
-    new Hono<{ Variables: { adminId: string; admin: SessionUser } }>()
-      .use(async (c, next) => {
-        const admin = await requireAdmin(deps, c);
-        c.set("adminId", admin.id);
-        c.set("admin", admin);
-        await next();
-      })
-      .get("/", async (c) =>
-        c.json({
-          connected: deps.courier !== null,
-          service: deps.courier?.name ?? null,
-          weights: await weightsSummary(deps.db),
-        }),
-      )
-      // Orders ready for a courier: confirmed or packed, with no live parcel; oldest first, as they are packed.
-      .get("/ready", async (c) => {
-        const rows = await deps.db
-          .select({
-            number: orders.number,
-            status: orders.status,
-            name: orders.shipName,
-            city: orders.shipCity,
-            pin: orders.shipPin,
-            totalPaise: orders.totalPaise,
-            paymentMethod: orders.paymentMethod,
-            placedAt: orders.createdAt,
-          })
-          .from(orders)
-          .where(
-            and(
-              inArray(orders.status, ["confirmed", "packed"]),
-              sql`not exists (select 1 from shipments s where s.order_id = ${orders.id} and s.status <> 'cancelled')`,
-            ),
-          )
-          .orderBy(orders.createdAt)
-          .limit(100);
-        return c.json({ orders: rows.map((row) => ({ ...row, placedAt: row.placedAt.toISOString() })) });
-      })
+    new Hono<ShippingDesk>()
+      .get("/ready", async (c) => c.json({ orders: await ordersReadyToShip(deps) }))
       .get("/parcel-sizes/:kind/:id", validate("param", parcelItemParam), async (c) => {
         const { kind, id } = c.req.valid("param");
         const table = kind === "product" ? products : combos;
@@ -132,16 +207,23 @@ export function adminShippingRoutes(deps: Deps) {
           return c.json({ size });
         },
       )
-      .get("/orders/:number", validate("param", orderNumberSchema), async (c) => {
-        return c.json({
-          shipment: await shipmentView(deps, await orderId(deps, c.req.valid("param").number)),
-        });
-      })
       // The Weights page: the default parcel and every item's weight and box, saved at once (decision 086).
       .get("/weights", async (c) => c.json(await readWeights(deps.db)))
       .put("/weights", validate("json", weightsSchema), async (c) =>
         c.json(await saveWeights(deps.db, c.req.valid("json"), c.get("admin"))),
       )
+  );
+}
+
+/** Booking an order's parcel with a courier, one order or many, and printing the labels. */
+function bookingRoutes(deps: Deps) {
+  return (
+    new Hono<ShippingDesk>()
+      .get("/orders/:number", validate("param", orderNumberSchema), async (c) => {
+        return c.json({
+          shipment: await shipmentView(deps, await orderId(deps, c.req.valid("param").number)),
+        });
+      })
       .get(
         "/orders/:number/couriers",
         validate("param", orderNumberSchema),
@@ -199,68 +281,14 @@ export function adminShippingRoutes(deps: Deps) {
       .get("/labels.pdf", validate("query", labelsQuery), async (c) => {
         return pdf(await labelsFor(deps, c.req.valid("query").orders), "labels.pdf");
       })
-      .get("/undelivered", async (c) => {
-        const rows = await deps.db
-          .select({
-            number: orders.number,
-            name: orders.shipName,
-            city: orders.shipCity,
-            pin: orders.shipPin,
-            phone: orders.shipPhone,
-            status: shipments.status,
-            courier: shipments.courierName,
-            awb: shipments.awb,
-            ndrState: shipments.ndrState,
-            ndrReason: shipments.ndrReason,
-            ndrNote: shipments.ndrNote,
-            requestDay: shipments.requestDay,
-            requestLine1: shipments.requestLine1,
-            requestLine2: shipments.requestLine2,
-            requestPhone: shipments.requestPhone,
-            requestedAt: shipments.requestedAt,
-            requestOutcome: shipments.requestOutcome,
-            requestCourierSaid: shipments.requestCourierSaid,
-            lastScanAt: shipments.lastScanAt,
-          })
-          .from(shipments)
-          .innerJoin(orders, eq(orders.id, shipments.orderId))
-          .where(
-            or(
-              inArray(shipments.ndrState, ["open", "reattempt_requested", "return_requested"]),
-              and(eq(shipments.status, "rto_delivered"), sql`${shipments.receivedBackAt} is null`),
-              eq(shipments.status, "rto_initiated"),
-            ),
-          )
-          .orderBy(desc(shipments.lastScanAt))
-          .limit(200);
-        return c.json({
-          parcels: rows.map(
-            ({
-              requestDay,
-              requestLine1,
-              requestLine2,
-              requestPhone,
-              requestedAt,
-              requestOutcome,
-              requestCourierSaid,
-              ...row
-            }) => ({
-              ...row,
-              lastScanAt: row.lastScanAt?.toISOString() ?? null,
-              // The shopper's answer to the failed delivery, as on the order's page.
-              request: deliveryRequestOf({
-                requestDay,
-                requestLine1,
-                requestLine2,
-                requestPhone,
-                requestedAt,
-                requestOutcome,
-                requestCourierSaid,
-              }),
-            }),
-          ),
-        });
-      })
+  );
+}
+
+/** Failed deliveries and the owner's answer (attempt again or return); parcels received back. */
+function failedDeliveryRoutes(deps: Deps) {
+  return (
+    new Hono<ShippingDesk>()
+      .get("/undelivered", async (c) => c.json({ parcels: await undeliveredParcels(deps) }))
       .post(
         "/orders/:number/ndr",
         validate("param", orderNumberSchema),
