@@ -35,17 +35,16 @@ const RECONNECT_MS = 1_000;
 /** What a tab refused a stream is told to wait (the browser's own retry comes sooner, and is refused cheaply). */
 const STREAM_REFUSED_RETRY_SECONDS = 30;
 
-/** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
-export function cartRoutes(deps: Deps) {
-  const { db, live, catalogue, env } = deps;
-
-  // Streams open on this instance per client address. Each holds a socket, and sockets are what a process runs
-  // out of (decision 069): the count is this instance's, as the sockets are.
+/**
+ * A slot for one more stream from a client, and how to give it back (once), or undefined past `max`. Each stream
+ * holds a socket, and sockets are what a process runs out of (decision 069): the count is this instance's, as the
+ * sockets are.
+ */
+function streamSlots(max: number) {
   const openStreams = new Map<string, number>();
-  /** A slot for one more stream from `client`, and how to give it back (once), or undefined past the cap. */
-  const takeStreamSlot = (client: string) => {
+  return (client: string) => {
     const open = openStreams.get(client) ?? 0;
-    if (open >= env.STREAMS_PER_CLIENT) return undefined;
+    if (open >= max) return undefined;
     openStreams.set(client, open + 1);
     let given = false;
     return () => {
@@ -56,37 +55,51 @@ export function cartRoutes(deps: Deps) {
       else openStreams.delete(client);
     };
   };
+}
 
-  // The version from memory when this instance has heard every change since it last read it (decision 069).
-  const cartVersion = async (userId: string) => {
-    const known = live.cartVersion(userId);
-    if (known !== undefined) return known;
-    const generation = live.generation();
-    const version = await getCartVersion(db, userId);
-    live.rememberCartVersion(userId, version, generation);
-    return version;
-  };
-  const pricedCart = async (userId: string) => {
-    // A priced cart is remembered only while catalogue changes are heard; nothing else may have started that.
-    catalogue.start();
-    const catalogueGeneration = catalogue.generation();
-    const known = live.pricedCart(userId, catalogueGeneration);
-    if (known) return known;
-    const generation = live.generation();
-    const cart = await priceCart(db, userId);
-    // A code's state (used up by an order elsewhere, ended by the owner) changes without a cart version or a
-    // catalogue change: a cart with a code is priced afresh each time.
-    if (catalogue.listening() && cart.discount === null) {
-      live.rememberPricedCart(userId, cart, generation, catalogueGeneration);
-    }
-    return cart;
-  };
+/** The version from memory when this instance has heard every change since it last read it (decision 069). */
+async function rememberedCartVersion({ db, live }: Deps, userId: string) {
+  const known = live.cartVersion(userId);
+  if (known !== undefined) return known;
+  const generation = live.generation();
+  const version = await getCartVersion(db, userId);
+  live.rememberCartVersion(userId, version, generation);
+  return version;
+}
 
+/** The priced cart from memory while neither the cart nor the catalogue has changed since it was priced. */
+async function rememberedPricedCart({ db, live, catalogue }: Deps, userId: string) {
+  // A priced cart is remembered only while catalogue changes are heard; nothing else may have started that.
+  catalogue.start();
+  const catalogueGeneration = catalogue.generation();
+  const known = live.pricedCart(userId, catalogueGeneration);
+  if (known) return known;
+  const generation = live.generation();
+  const cart = await priceCart(db, userId);
+  // A code's state (used up by an order elsewhere, ended by the owner) changes without a cart version or a
+  // catalogue change: a cart with a code is priced afresh each time.
+  if (catalogue.listening() && cart.discount === null) {
+    live.rememberPricedCart(userId, cart, generation, catalogueGeneration);
+  }
+  return cart;
+}
+
+/** The signed-in shopper's cart (one per account), changed line by line; and pricing for guests' carts. */
+export function cartRoutes(deps: Deps) {
+  return new Hono()
+    .route("/", cartReadRoutes(deps))
+    .route("/", cartEventRoutes(deps))
+    .route("/", cartChangeRoutes(deps));
+}
+
+/** The cart and its version as a tab asks for them, answered from memory where it can be. */
+function cartReadRoutes(deps: Deps) {
+  const { live, catalogue } = deps;
   return (
     new Hono()
       .get("/", async (c) => {
         const user = await requireUser(deps, c);
-        const cart = await pricedCart(user.id);
+        const cart = await rememberedPricedCart(deps, user.id);
         // Answered again from the node handler while memory still holds this very priced cart.
         markPersonal(c, {
           body: () => encoder.encode(JSON.stringify(cart)),
@@ -98,7 +111,7 @@ export function cartRoutes(deps: Deps) {
       .get("/version", async (c) => {
         const user = await currentUser(deps, c);
         if (!user) return c.json({ userId: null, version: 0 });
-        const answer = { userId: user.id, version: await cartVersion(user.id) };
+        const answer = { userId: user.id, version: await rememberedCartVersion(deps, user.id) };
         // Answered again from the node handler while the version this instance knows is still this one.
         markPersonal(c, {
           body: () => encoder.encode(JSON.stringify(answer)),
@@ -106,6 +119,15 @@ export function cartRoutes(deps: Deps) {
         });
         return c.json(answer);
       })
+  );
+}
+
+/** An open tab following its cart, a few streams per client address at most. */
+function cartEventRoutes(deps: Deps) {
+  const { live, env } = deps;
+  const takeStreamSlot = streamSlots(env.STREAMS_PER_CLIENT);
+  return (
+    new Hono()
       // An open tab follows its cart here (server-sent events): the same answer as /version first, then each
       // new version as this instance hears it, or "refetch" when it may have missed one.
       .get("/events", async (c) => {
@@ -131,7 +153,7 @@ export function cartRoutes(deps: Deps) {
             );
             wake?.();
           });
-          first = { userId, version: userId ? await cartVersion(userId) : 0 };
+          first = { userId, version: userId ? await rememberedCartVersion(deps, userId) : 0 };
         } catch (error) {
           unsubscribe();
           release();
@@ -170,6 +192,14 @@ export function cartRoutes(deps: Deps) {
           }
         });
       })
+  );
+}
+
+/** Changing the signed-in cart line by line, merging a guest's cart into it, and pricing a guest's cart. */
+function cartChangeRoutes(deps: Deps) {
+  const { db } = deps;
+  return (
+    new Hono()
       .post("/items", validate("json", addCartItemSchema), async (c) => {
         const user = await requireUser(deps, c);
         const key = optionalIdempotencyKey(c);
