@@ -834,6 +834,27 @@ export const codCashAwaited = pgTable("cod_cash_awaited", {
   totalPaise: integer("total_paise").notNull(),
 });
 
+/**
+ * Each sale order (order_is_sale) with its buyer's sale before it, for "new against returning customers"
+ * (server/analytics/sales.ts): the buyer as the dashboard counts one (the account, else the guest's e-mail,
+ * else the mobile), the order's Indian day, the day of the buyer's previous sale (null for a first sale) and
+ * its rank among the buyer's sales. A period's customers are its orders whose previous sale is before the
+ * period, so a period reads its own rows from one index instead of probing every buyer's history. Kept by a
+ * statement trigger on orders, which works out each touched buyer's sales again from the orders
+ * (docs/decisions/097); the migration backfills it.
+ */
+export const buyerSales = pgTable(
+  "buyer_sales",
+  {
+    orderId: text("order_id").primaryKey(),
+    buyer: text("buyer").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    previousDay: date("previous_day", { mode: "string" }),
+    rank: integer("rank").notNull(),
+  },
+  (table) => [index("buyer_sales_buyer_idx").on(table.buyer)],
+);
+
 export const orderSearchTerms = pgTable(
   "order_search_terms",
   {
