@@ -183,4 +183,26 @@ describe("new against returning customers, from each sale's previous sale", () =
     const after = await expectSameFigures();
     expect(after.some((figures) => figures.returning > 0)).toBe(true);
   }, 240_000);
+
+  it("stays exact when one buyer's orders are written at once by many transactions", async () => {
+    const busy = await buyer("many-at-once");
+    const source = await placeFor(busy, 12);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        shop.db.transaction(async (tx) => {
+          await tx.execute(sql`
+            insert into orders
+            select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+              'id', gen_random_uuid()::text, 'number', ${`PN-2026-9${String(index).padStart(5, "0")}`}::text,
+              'created_at', now() - make_interval(days => ${index * 2}::int)))).*
+            from orders o where o.number = ${source}`);
+          await tx.execute(sql`select pg_sleep(0.05)`);
+        }),
+      ),
+    );
+    const table = await keptAndWorkedOut();
+    expect(table.kept).toEqual(table.workedOut);
+    expect(table.kept.filter((row) => row.buyer === busy.userId)).toHaveLength(7);
+    await expectSameFigures();
+  }, 120_000);
 });
