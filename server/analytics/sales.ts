@@ -1,7 +1,13 @@
 import { format, subDays } from "date-fns";
 import { eq, sql } from "drizzle-orm";
 import type { SessionUser } from "../../common/account.ts";
-import type { SalesFigures, SalesPeriod, SalesQuery, SalesTotals } from "../../common/analytics.ts";
+import type {
+  SalesFigures,
+  SalesPeriod,
+  SalesQuery,
+  SalesTable,
+  SalesTotals,
+} from "../../common/analytics.ts";
 import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
@@ -41,30 +47,62 @@ const totalsOf = (orders: number, salesPaise: number): SalesTotals => ({
 });
 
 /**
+ * The statements the figures are made of: orders and sales per day, the per-day summary's sums (states,
+ * payments, codes, items, tax documents), the customers, the refunds. A CSV file computes only the ones its
+ * table shows (CSV_PARTS); the figures left out stay empty.
+ */
+const SALES_PARTS = ["days", "summed", "customers", "refunds"] as const;
+export type SalesPart = (typeof SALES_PARTS)[number];
+
+/** What each table's CSV file reads: its own figures, not the whole page's. */
+export const CSV_PARTS: Record<SalesTable, readonly SalesPart[]> = {
+  days: ["days"],
+  items: ["summed"],
+  states: ["summed"],
+  payments: ["summed"],
+  codes: ["summed"],
+  refunds: ["refunds", "summed"],
+};
+
+type RefundRow = { way: "online" | "byHand" | "latePayments" | "all"; orders: number; amount: string };
+
+/** A statement left out: no rows. */
+const nothing = async <Row>() => ({ rows: [] as Row[] });
+
+/**
  * "Sales at a glance" for a period (docs/decisions/080): every sum is PostgreSQL's. A sale is an order placed in
  * the period (India's days) whose status is a sale (SALE_STATUSES: not waiting for payment, cancelled, returned
  * or refunded), valued at its total as the shopper paid it, GST and delivery included, as the dashboard's
  * revenue always was; the figure net of GST is the tax documents' taxable value, invoices less credit notes
  * issued in the period, exactly as the GST returns count it. Orders and sales per day come from the
- * trigger-kept day deltas (migration 0009); the breakdowns read the sale orders of the period from their
- * covering index (migration 0044), so they cost the period's orders, not the shop's.
+ * trigger-kept day deltas (migration 0009), the breakdowns from the per-day summary (sales_day_deltas), the
+ * customers from each sale's previous sale by the same buyer (buyer_sales): each costs the period's days or
+ * sales, never every buyer's history. `parts` leaves out the statements a CSV file does not show.
  */
-export async function salesFigures(db: Db, query: SalesQuery, now = new Date()): Promise<SalesFigures> {
+export async function salesFigures(
+  db: Db,
+  query: SalesQuery,
+  now = new Date(),
+  parts: readonly SalesPart[] = SALES_PARTS,
+): Promise<SalesFigures> {
   const { period, previous } = periodOf(query, now);
   const start = startOfIndianDay(period.from).toISOString();
   const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
-  const inPeriod = sql`order_is_sale(o.status) and o.created_at >= ${start}::timestamptz and o.created_at < ${end}::timestamptz`;
+  const need = (part: SalesPart) => parts.includes(part);
 
   const [days, summed, customers, refunds] = await Promise.all([
-    db.execute<{ day: string; orders: number; sales: string }>(sql`
+    need("days")
+      ? db.execute<{ day: string; orders: number; sales: string }>(sql`
       select day::text as day, sum(orders)::int as orders, sum(revenue_paise)::bigint as sales
       from order_day_deltas where day between ${previous.from}::date and ${period.to}::date
-      group by day`),
+      group by day`)
+      : nothing<{ day: string; orders: number; sales: string }>(),
     // Sales by state, payment, code and item, and the tax documents, from the per-day deltas (migration
     // sales_day_deltas): the rows of the period's days, whatever its orders. A key whose rows sum to nothing
     // (an order cancelled, a line edited away) is no longer there, as in the orders themselves; an item's name
     // is the greatest among its lines still counted, as max(name) over the lines would give.
-    db.execute<SummedRow>(sql`
+    need("summed")
+      ? db.execute<SummedRow>(sql`
       with daily as (
         select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
           sum(other_paise) as other, count(*) - 1 as extra
@@ -79,32 +117,26 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
       select dimension, key, max(name) filter (where count <> 0) as name, sum(count)::int as count,
         sum(units)::int as units, sum(amount)::bigint as amount, sum(other)::bigint as other,
         sum(extra)::int as extra
-      from keyed group by dimension, key`),
+      from keyed group by dimension, key`)
+      : nothing<SummedRow>(),
     // A customer is the account, else the guest's e-mail, else (an account since deleted) the mobile.
-    // Returning: bought before the period; repeat: bought more than once, before or within it.
-    db.execute<{ customers: number; returning: number; repeaters: number }>(sql`
-      with buyers as (
-        select o.user_id, o.guest_email, o.ship_phone, count(*) as orders
-        from orders o where ${inPeriod}
-        group by 1, 2, 3
-      ), people as (
-        select coalesce(user_id, guest_email, ship_phone) as who, sum(orders) as orders,
-          bool_or(case
-            when user_id is not null then exists (select 1 from orders e where e.user_id = buyers.user_id
-              and e.created_at < ${start}::timestamptz and order_is_sale(e.status))
-            when guest_email is not null then exists (select 1 from orders e where e.guest_email = buyers.guest_email
-              and e.created_at < ${start}::timestamptz and order_is_sale(e.status))
-            else exists (select 1 from orders e where e.ship_phone = buyers.ship_phone and e.user_id is null
-              and e.guest_email is null and e.created_at < ${start}::timestamptz and order_is_sale(e.status))
-          end) as came_back
-        from buyers group by 1
-      )
-      select count(*)::int as customers, count(*) filter (where came_back)::int as returning,
-        count(*) filter (where came_back or orders > 1)::int as repeaters
-      from people`),
+    // Returning: bought before the period; repeat: bought more than once, before or within it. Read from
+    // buyer_sales (each sale with its buyer's sale before it, docs/decisions/097): a buyer of the period has
+    // exactly one sale in it whose previous sale is before the period or none (none: a new customer); a new
+    // customer who bought again within the period has a second sale whose previous one is in the period.
+    need("customers")
+      ? db.execute<{ customers: number; returning: number; repeaters: number }>(sql`
+      select count(*) filter (where previous_day is null or previous_day < ${period.from}::date)::int
+          as customers,
+        count(*) filter (where previous_day < ${period.from}::date)::int as returning,
+        count(*) filter (where previous_day < ${period.from}::date
+          or (rank = 2 and previous_day >= ${period.from}::date))::int as repeaters
+      from buyer_sales where day between ${period.from}::date and ${period.to}::date`)
+      : nothing<{ customers: number; returning: number; repeaters: number }>(),
     // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
     // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
-    db.execute<{ way: "online" | "byHand" | "latePayments" | "all"; orders: number; amount: string }>(sql`
+    need("refunds")
+      ? db.execute<RefundRow>(sql`
       with refunds as (
         select case when kind = 'cash_refund' then 'byHand' when applied then 'online' else 'latePayments' end
           as way, order_id, amount_paise
@@ -116,7 +148,8 @@ export async function salesFigures(db: Db, query: SalesQuery, now = new Date()):
       from refunds group by way
       union all
       select 'all', count(distinct order_id)::int, coalesce(sum(amount_paise), 0)::bigint
-      from refunds where way <> 'latePayments'`),
+      from refunds where way <> 'latePayments'`)
+      : nothing<RefundRow>(),
   ]);
 
   const perDay = new Map(days.rows.map((row) => [row.day, row]));

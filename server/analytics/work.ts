@@ -26,16 +26,18 @@ type Counts = {
  * failed deliveries nobody has answered yet, parcels on their way back and back but not yet received, cash of
  * delivered COD orders not yet recorded (and of those, delivered more than COD_OVERDUE_DAYS ago, as the Cash on
  * delivery page says), unanswered questions, reviews to moderate and unread messages. Each count reads a
- * partial index of the rows it counts, so it costs what waits, not what the shop has sold.
+ * partial index of the rows it counts, or the cash still expected as cod_cash_awaited keeps it (delivered COD
+ * orders without a remittance, docs/decisions/097), so it costs what waits, not what the shop has sold.
  */
 export async function workToDo(db: Db, now = new Date()): Promise<WorkToDo> {
   const overdueBefore = new Date(now.getTime() - COD_OVERDUE_DAYS * 24 * 3600 * 1000);
   const { rows } = await db.execute<Counts>(sql`
     with cash as (
-      select o.total_paise, o.delivered_at <= ${overdueBefore.toISOString()}::timestamptz as overdue
-      from orders o
-      where o.payment_method = 'cod' and o.delivered_at is not null
-        and not exists (select 1 from cod_remittances r where r.order_id = o.id)
+      select count(*)::int as expected, coalesce(sum(total_paise), 0)::bigint as expected_paise,
+        count(*) filter (where delivered_at <= ${overdueBefore.toISOString()}::timestamptz)::int as overdue,
+        coalesce(sum(total_paise) filter (where delivered_at <= ${overdueBefore.toISOString()}::timestamptz),
+          0)::bigint as overdue_paise
+      from cod_cash_awaited
     )
     select
       (select count(*)::int from orders where status = 'placed' and cod_confirm_by is not null) as to_confirm,
@@ -49,13 +51,14 @@ export async function workToDo(db: Db, now = new Date()): Promise<WorkToDo> {
         and not exists (select 1 from shipments s where s.order_id = r.order_id
           and s.status = 'rto_delivered')) as coming_back,
       (select count(*)::int from shipments where status = 'rto_delivered' and received_back_at is null) as to_receive,
-      (select count(*)::int from cash) as cash_expected,
-      (select coalesce(sum(total_paise), 0)::bigint from cash) as cash_expected_paise,
-      (select count(*)::int from cash where overdue) as cash_overdue,
-      (select coalesce(sum(total_paise), 0)::bigint from cash where overdue) as cash_overdue_paise,
+      cash.expected as cash_expected,
+      cash.expected_paise as cash_expected_paise,
+      cash.overdue as cash_overdue,
+      cash.overdue_paise as cash_overdue_paise,
       (select count(*)::int from questions where answer is null and not hidden) as questions,
       (select count(*)::int from reviews where status = 'pending') as reviews,
       (select count(*)::int from contact_messages where read_at is null) as messages
+    from cash
   `);
   const row = rows[0] as Counts;
   return {

@@ -809,6 +809,52 @@ export const salesDayDeltas = pgTable(
   (table) => [index("sales_day_deltas_day_idx").on(table.day, table.dimension)],
 );
 
+/**
+ * Orders that should carry a tax invoice and have none (INVOICE_DUE_STATUSES in
+ * common/schemas/missed-invoices.ts, no invoice issued): the invoices not issued, kept by triggers on orders
+ * and tax_documents in the statement that changes them (docs/decisions/097), so the admin home lists and
+ * counts what waits, not every order the shop has invoiced.
+ */
+export const ordersAwaitingInvoice = pgTable("orders_awaiting_invoice", {
+  orderId: text("order_id")
+    .primaryKey()
+    .references(() => orders.id, { onDelete: "cascade" }),
+});
+
+/**
+ * Delivered cash-on-delivery orders whose cash is not recorded yet (no row in cod_remittances), with what the
+ * work counts read of them: kept by triggers on orders and cod_remittances in the statement that changes them
+ * (docs/decisions/097), so "cash expected" costs the cash still out, not every COD order ever delivered.
+ */
+export const codCashAwaited = pgTable("cod_cash_awaited", {
+  orderId: text("order_id")
+    .primaryKey()
+    .references(() => orders.id, { onDelete: "cascade" }),
+  deliveredAt: timestamp("delivered_at", { withTimezone: true }).notNull(),
+  totalPaise: integer("total_paise").notNull(),
+});
+
+/**
+ * Each sale order (order_is_sale) with its buyer's sale before it, for "new against returning customers"
+ * (server/analytics/sales.ts): the buyer as the dashboard counts one (the account, else the guest's e-mail,
+ * else the mobile), the order's Indian day, the day of the buyer's previous sale (null for a first sale) and
+ * its rank among the buyer's sales. A period's customers are its orders whose previous sale is before the
+ * period, so a period reads its own rows from one index instead of probing every buyer's history. Kept by a
+ * statement trigger on orders, which works out each touched buyer's sales again from the orders
+ * (docs/decisions/097); the migration backfills it.
+ */
+export const buyerSales = pgTable(
+  "buyer_sales",
+  {
+    orderId: text("order_id").primaryKey(),
+    buyer: text("buyer").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    previousDay: date("previous_day", { mode: "string" }),
+    rank: integer("rank").notNull(),
+  },
+  (table) => [index("buyer_sales_buyer_idx").on(table.buyer)],
+);
+
 export const orderSearchTerms = pgTable(
   "order_search_terms",
   {
@@ -1239,6 +1285,16 @@ export const shipments = pgTable(
     uniqueIndex("shipments_one_live_per_order").on(table.orderId).where(sql`${table.status} <> 'cancelled'`),
     index("shipments_status_last_heard_idx").on(table.status, table.lastHeardAt),
     index("shipments_ndr_state_idx").on(table.ndrState).where(sql`${table.ndrState} is not null`),
+    // The admin home's work counts (server/analytics/work.ts): exactly the parcels each counts, so a count
+    // costs the parcels waiting, not every parcel sent.
+    index("shipments_failed_deliveries_idx")
+      .on(table.orderId)
+      .where(
+        sql`${table.status} <> 'cancelled' and (${table.ndrState} = 'open' or (${table.ndrState} = 'reattempt_requested' and ${table.requestOutcome} in ('asking', 'refused')))`,
+      ),
+    index("shipments_to_receive_idx")
+      .on(table.orderId)
+      .where(sql`${table.status} = 'rto_delivered' and ${table.receivedBackAt} is null`),
   ],
 );
 

@@ -1,0 +1,208 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SalesQuery } from "../../common/analytics.ts";
+import { startOfIndianDay } from "../../common/india-time.ts";
+import type { OrderDetail } from "../../common/orders.ts";
+import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
+import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { orders, users } from "../db/schema.ts";
+import { periodOf, salesFigures } from "./sales.ts";
+
+/**
+ * New against returning customers read from buyer_sales (docs/decisions/097) equal the same figures read from
+ * every order, as the dashboard read them before: after orders placed, cancelled, returned and moved in time
+ * through the shop's routes, a buyer whose first order was cancelled, and an account deleted (its orders then
+ * count by their mobile), for today, 7 days, 30 days and a range.
+ */
+const shop = setUpTestApp();
+let staff: TestAccount;
+const DAY = 86_400_000;
+
+const move = async (number: string, status: string, extra: Record<string, string> = {}) => {
+  const answer = await callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {
+    as: staff,
+    body: { status, ...extra },
+  });
+  expect(answer.status, `${number} → ${status}: ${JSON.stringify(answer.body)}`).toBe(200);
+};
+
+async function buyer(name: string) {
+  const account = await signUpViaApp(shop.app, `${name}@example.in`);
+  const addressId = await saveAddress(shop.app, account.cookie);
+  return { ...account, addressId };
+}
+
+/** An order of `who`, placed through the shop, then standing `daysAgo` days back. */
+async function placeFor(who: TestAccount & { addressId: string }, daysAgo = 0) {
+  await putInCart(shop.db, who.userId, [{ itemId: "coconut-oil" }]);
+  const response = await placeOrderRequest(shop.app, who.cookie, {
+    addressId: who.addressId,
+    paymentMethod: "cod",
+  });
+  expect(response.status).toBe(201);
+  const { number } = ((await response.json()) as { order: OrderDetail }).order;
+  if (daysAgo) {
+    await shop.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - daysAgo * DAY) })
+      .where(eq(orders.number, number));
+  }
+  return number;
+}
+
+/** The figures as the dashboard read them from every order before buyer_sales. */
+async function readFromOrders(query: SalesQuery) {
+  const { period } = periodOf(query, new Date());
+  const start = startOfIndianDay(period.from).toISOString();
+  const end = new Date(startOfIndianDay(period.to).getTime() + DAY).toISOString();
+  const { rows } = await shop.db.execute<{ customers: number; returning: number; repeaters: number }>(sql`
+    with buyers as (
+      select o.user_id, o.guest_email, o.ship_phone, count(*) as orders
+      from orders o where order_is_sale(o.status) and o.created_at >= ${start}::timestamptz
+        and o.created_at < ${end}::timestamptz
+      group by 1, 2, 3
+    ), people as (
+      select coalesce(user_id, guest_email, ship_phone) as who, sum(orders) as orders,
+        bool_or(case
+          when user_id is not null then exists (select 1 from orders e where e.user_id = buyers.user_id
+            and e.created_at < ${start}::timestamptz and order_is_sale(e.status))
+          when guest_email is not null then exists (select 1 from orders e where e.guest_email = buyers.guest_email
+            and e.created_at < ${start}::timestamptz and order_is_sale(e.status))
+          else exists (select 1 from orders e where e.ship_phone = buyers.ship_phone and e.user_id is null
+            and e.guest_email is null and e.created_at < ${start}::timestamptz and order_is_sale(e.status))
+        end) as came_back
+      from buyers group by 1
+    )
+    select count(*)::int as customers, count(*) filter (where came_back)::int as returning,
+      count(*) filter (where came_back or orders > 1)::int as repeaters
+    from people`);
+  const row = rows[0] ?? { customers: 0, returning: 0, repeaters: 0 };
+  return {
+    customers: row.customers,
+    newCustomers: row.customers - row.returning,
+    returning: row.returning,
+    repeatRatePercent: row.customers ? Math.round((row.repeaters * 100) / row.customers) : 0,
+  };
+}
+
+/** buyer_sales as kept, and as worked out from the orders now. */
+async function keptAndWorkedOut() {
+  const kept = await shop.db.execute(sql`
+    select order_id, buyer, day::text as day, previous_day::text as previous_day, rank
+    from buyer_sales order by order_id`);
+  const workedOut = await shop.db.execute(sql`
+    select id as order_id, buyer, day::text as day, (lag(day) over w)::text as previous_day,
+      (row_number() over w)::int as rank
+    from (select o.id, coalesce(o.user_id, o.guest_email, o.ship_phone) as buyer,
+      order_indian_day(o.created_at) as day, o.created_at from orders o where order_is_sale(o.status)) as sales
+    window w as (partition by buyer order by created_at, id)
+    order by order_id`);
+  return { kept: kept.rows, workedOut: workedOut.rows };
+}
+
+const PERIODS: SalesQuery[] = [{ period: "today" }, { period: "7d" }, { period: "30d" }];
+
+async function expectSameFigures() {
+  const table = await keptAndWorkedOut();
+  expect(table.kept).toEqual(table.workedOut);
+  const { period } = periodOf({ period: "today" }, new Date());
+  const ranges: SalesQuery[] = [
+    ...PERIODS,
+    {
+      period: "range",
+      from: periodOf({ period: "30d" }, new Date(Date.now() - 20 * DAY)).period.from,
+      to: period.to,
+    },
+    {
+      period: "range",
+      from: periodOf({ period: "30d" }, new Date(Date.now() - 20 * DAY)).period.from,
+      to: periodOf({ period: "today" }, new Date(Date.now() - 5 * DAY)).period.to,
+    },
+  ];
+  const seen = [];
+  for (const query of ranges) {
+    const figures = await salesFigures(shop.db, query);
+    expect(figures.customers, JSON.stringify(query)).toEqual(await readFromOrders(query));
+    seen.push(figures.customers);
+  }
+  return seen;
+}
+
+beforeAll(async () => {
+  staff = await signUpViaApp(shop.app, "buyers-desk@example.in");
+  await makeAdmin(shop, staff, "staff");
+}, 60_000);
+
+describe("new against returning customers, from each sale's previous sale", () => {
+  it("equals the figures read from every order through placing, cancelling, returning and deleting", async () => {
+    const returning = await buyer("came-back");
+    await placeFor(returning, 40);
+    await placeFor(returning, 10);
+    await placeFor(returning);
+    // Her first order was cancelled: she is new when she orders again.
+    const firstCancelled = await buyer("first-cancelled");
+    const cancelled = await placeFor(firstCancelled, 40);
+    await move(cancelled, "cancelled");
+    await placeFor(firstCancelled);
+    const twiceToday = await buyer("twice-today");
+    await placeFor(twiceToday);
+    await placeFor(twiceToday);
+    const longAgo = await buyer("long-ago");
+    await placeFor(longAgo, 45);
+    const lateReturn = await buyer("late-return");
+    const firstReturned = await placeFor(lateReturn, 20);
+    await placeFor(lateReturn, 3);
+    const deleted = await buyer("deleted-account");
+    await placeFor(deleted, 35);
+    await placeFor(deleted, 2);
+
+    const before = await expectSameFigures();
+    expect(before[0]).toMatchObject({ customers: 3, returning: 1 });
+
+    // The first order of one buyer is returned: her next order is now her first sale.
+    await move(firstReturned, "confirmed");
+    await move(firstReturned, "packed");
+    await move(firstReturned, "shipped", { courier: "Delhivery", trackingNumber: "DLV-8880001" });
+    await move(firstReturned, "delivered");
+    await move(firstReturned, "return_requested");
+    await move(firstReturned, "returned");
+    await expectSameFigures();
+
+    // A cancelled order of today, and an order moved back in time.
+    const [, second] = [await placeFor(longAgo), await placeFor(longAgo)];
+    await move(second as string, "cancelled");
+    await shop.db
+      .update(orders)
+      .set({ createdAt: new Date(Date.now() - 8 * DAY) })
+      .where(eq(orders.number, cancelled));
+    await expectSameFigures();
+
+    // An account deleted: its orders stay, counted by their mobile with any other order of that mobile.
+    await shop.db.delete(users).where(eq(users.id, deleted.userId));
+    const after = await expectSameFigures();
+    expect(after.some((figures) => figures.returning > 0)).toBe(true);
+  }, 240_000);
+
+  it("stays exact when one buyer's orders are written at once by many transactions", async () => {
+    const busy = await buyer("many-at-once");
+    const source = await placeFor(busy, 12);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        shop.db.transaction(async (tx) => {
+          await tx.execute(sql`
+            insert into orders
+            select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+              'id', gen_random_uuid()::text, 'number', ${`PN-2026-9${String(index).padStart(5, "0")}`}::text,
+              'created_at', now() - make_interval(days => ${index * 2}::int)))).*
+            from orders o where o.number = ${source}`);
+          await tx.execute(sql`select pg_sleep(0.05)`);
+        }),
+      ),
+    );
+    const table = await keptAndWorkedOut();
+    expect(table.kept).toEqual(table.workedOut);
+    expect(table.kept.filter((row) => row.buyer === busy.userId)).toHaveLength(7);
+    await expectSameFigures();
+  }, 120_000);
+});
