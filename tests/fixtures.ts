@@ -316,12 +316,15 @@ export async function scrollThrough(page: Page) {
     .catch(() => {
       throw new Error("The footer or a lower section did not load at the bottom of the page");
     });
-  // The very bottom, now that the footer has taken its room, then the top.
+  // Back up to the top a stop at a time, from the very bottom now that the footer has taken its room: a section
+  // that arrived after it was passed on the way down comes near again, and so do its pictures.
   await page.evaluate(async () => {
-    for (const top of [Number.MAX_SAFE_INTEGER, 0]) {
+    for (let top = document.documentElement.scrollHeight; top > 0; top -= 500) {
       window.scrollTo({ top, behavior: "instant" });
       for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
     }
+    window.scrollTo({ top: 0, behavior: "instant" });
+    for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
   });
 }
 
