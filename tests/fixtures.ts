@@ -288,30 +288,44 @@ export async function screenshotLightAndDark(page: Page, name: string) {
  */
 export async function scrollThrough(page: Page) {
   await page.locator("main h1").first().waitFor(); // the page itself has rendered: its length is known
-  const stop = (y: number) =>
-    page.evaluate(async (top) => {
-      window.scrollTo({ top, behavior: "instant" });
-      // Two frames at each stop, so the browser notices what is coming near.
+  // The stops are made in the page, two frames at each (so the browser notices what is coming near), in one
+  // round trip rather than one per stop.
+  await page.evaluate(async () => {
+    const frames = async () => {
       for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
-      return document.documentElement.scrollHeight;
-    }, y);
-  let height = await stop(0);
-  for (let top = 500; top < height; top += 500) height = await stop(top);
-  // Sections arriving late push the footer down again: stay at the bottom until it and every section
-  // that loads as it comes near are there.
-  const allThere = () =>
-    page.evaluate(
-      () =>
-        document.querySelector("footer") !== null && document.querySelector("[data-load-when-near]") === null,
-    );
-  for (let attempt = 1; !(await allThere()); attempt++) {
-    if (attempt > 100)
+    };
+    for (let top = 0; top < document.documentElement.scrollHeight; top += 500) {
+      window.scrollTo({ top, behavior: "instant" });
+      await frames();
+    }
+  });
+  // Sections arriving late push the footer down again: stay at the bottom, looking again every frame, until
+  // it and every section that loads as it comes near are there.
+  await page
+    .waitForFunction(
+      () => {
+        window.scrollTo({ top: Number.MAX_SAFE_INTEGER, behavior: "instant" });
+        return (
+          document.querySelector("footer") !== null &&
+          document.querySelector("[data-load-when-near]") === null
+        );
+      },
+      undefined,
+      { polling: "raf", timeout: 15_000 },
+    )
+    .catch(() => {
       throw new Error("The footer or a lower section did not load at the bottom of the page");
-    await stop(Number.MAX_SAFE_INTEGER);
-    await page.waitForTimeout(100);
-  }
-  await stop(Number.MAX_SAFE_INTEGER); // the very bottom, now that the footer has taken its room
-  await stop(0);
+    });
+  // Back up to the top a stop at a time, from the very bottom now that the footer has taken its room: a section
+  // that arrived after it was passed on the way down comes near again, and so do its pictures.
+  await page.evaluate(async () => {
+    for (let top = document.documentElement.scrollHeight; top > 0; top -= 500) {
+      window.scrollTo({ top, behavior: "instant" });
+      for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+    }
+    window.scrollTo({ top: 0, behavior: "instant" });
+    for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+  });
 }
 
 /** Scrolls a page top to bottom and back, so lazy images load before a full-page screenshot. */

@@ -256,8 +256,12 @@ describe("the cart, followed by a push across instances", () => {
         };
         return info.version === 1;
       });
-      // Reconnected (0.1 s after the loss), the listener hears the next change and the tab is told.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Reconnected (0.1 s after the loss) and listening again, the instance tells its tabs to look again (a
+      // second "refetch"); from then on it hears the next change and the tab is told.
+      await within(
+        5000,
+        async () => events.messages.filter((message) => message.event === "refetch").length >= 2,
+      );
       await call(a, phone, "PUT", "/api/cart/items/badam-mix", { quantity: 3 });
       await events.next(
         (message) => message.data === JSON.stringify({ userId: account.userId, version: 2 }),

@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { showColorScheme } from "../color-scheme.ts";
 import type { Shop } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
@@ -229,21 +230,23 @@ describe("the owner's products", () => {
   });
 
   it("is looked at on a phone and a wide screen, light and dark", async () => {
+    // Each page loaded once per width and shown in both themes (the system setting switched under it).
     for (const viewport of ["phone", "desktop"] as const) {
-      for (const scheme of ["light", "dark"] as const) {
-        for (const [path, name] of [
-          ["/admin/products", "list"],
-          ["/admin/products/natural-hair-dye", "editor"],
-        ] as const) {
-          const { page, close } = await ownerPage(path, viewport, scheme);
+      for (const [path, name] of [
+        ["/admin/products", "list"],
+        ["/admin/products/natural-hair-dye", "editor"],
+      ] as const) {
+        const { page, close } = await ownerPage(path, viewport);
+        await loadImages(page);
+        for (const scheme of ["light", "dark"] as const) {
+          await showColorScheme(page, scheme);
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - window.innerWidth,
           );
           expect(overflow, `${path} ${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
-          await loadImages(page);
           await shot(page, `admin-products-${name}-${viewport}-${scheme}`);
-          await close();
         }
+        await close();
       }
     }
   });

@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { shopDetails } from "../../server/db/schema.ts";
 import type { TestAccount } from "../accounts.ts";
+import { showColorScheme } from "../color-scheme.ts";
 import {
   newContext,
   type Shop,
@@ -148,24 +149,23 @@ describe("the owner runs the shop from /admin/shop", () => {
 
   it("warns before a blank GSTIN stops tax invoices, and saves it all the same", async () => {
     await registerShopForGst(database.db);
-    for (const [viewport, scheme] of [
-      ["phone", "light"],
-      ["phone", "dark"],
-      ["desktop", "light"],
-      ["desktop", "dark"],
-    ] as const) {
-      const { page, close } = await ownerPage("/admin/shop", viewport, scheme);
+    // A page per width, shown in both themes (the system setting switched under it).
+    for (const viewport of ["phone", "desktop"] as const) {
+      const { page, close } = await ownerPage("/admin/shop", viewport);
       const form = page.getByRole("form", { name: "Shop details" });
       const warning = form.getByRole("alert").filter({ hasText: "Tax invoices stop" });
-      expect(await form.getByLabel("GSTIN").inputValue()).toBe(TEST_GSTIN);
-      expect(await warning.count()).toBe(0);
-      await form.getByLabel("GSTIN").fill("");
-      await warning.waitFor();
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      await shot(page, `gstin-blank-${viewport}-${scheme}`);
-      // Typed back, the warning goes.
-      await form.getByLabel("GSTIN").fill(TEST_GSTIN);
-      await warning.waitFor({ state: "detached" });
+      for (const scheme of ["light", "dark"] as const) {
+        await showColorScheme(page, scheme);
+        expect(await form.getByLabel("GSTIN").inputValue()).toBe(TEST_GSTIN);
+        expect(await warning.count()).toBe(0);
+        await form.getByLabel("GSTIN").fill("");
+        await warning.waitFor();
+        expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+        await shot(page, `gstin-blank-${viewport}-${scheme}`);
+        // Typed back, the warning goes.
+        await form.getByLabel("GSTIN").fill(TEST_GSTIN);
+        await warning.waitFor({ state: "detached" });
+      }
       await close();
     }
     const { page, close } = await ownerPage("/admin/shop", "phone");
@@ -222,25 +222,27 @@ describe("the owner runs the shop from /admin/shop", () => {
   });
 
   it("is looked at on a phone and a wide screen, light and dark, the shop's pages too", async () => {
-    for (const viewport of ["phone", "desktop"] as const) {
+    // A page per width and screen, shown in both themes (the system setting switched under it).
+    const inBothThemes = async (page: Page, what: string, viewport: "phone" | "desktop") => {
       for (const scheme of ["light", "dark"] as const) {
-        const width = viewport === "phone" ? 375 : 1280;
-        const admin = await ownerPage("/admin/shop", viewport, scheme);
-        await admin.page.getByRole("form", { name: "Shop details" }).waitFor();
-        expect(await sidewaysOverflow(admin.page), `admin ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
-        await shot(admin.page, `admin-${width}-${scheme}`);
-        await admin.page.goto("/admin/combos?edit=skincare-combo");
-        await admin.page.getByRole("form", { name: "Edit Glow Skincare Combo" }).waitFor();
-        expect(await sidewaysOverflow(admin.page), `combos ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
-        await shot(admin.page, `combos-${width}-${scheme}`);
-        await admin.close();
-
-        const contact = await shopperPage("/contact", viewport, scheme);
-        await scrollThrough(contact.page);
-        expect(await sidewaysOverflow(contact.page), `contact ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
-        await shot(contact.page, `contact-${width}-${scheme}`);
-        await contact.close();
+        await showColorScheme(page, scheme);
+        expect(await sidewaysOverflow(page), `${what} ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
+        await shot(page, `${what}-${viewport === "phone" ? 375 : 1280}-${scheme}`);
       }
+    };
+    for (const viewport of ["phone", "desktop"] as const) {
+      const admin = await ownerPage("/admin/shop", viewport);
+      await admin.page.getByRole("form", { name: "Shop details" }).waitFor();
+      await inBothThemes(admin.page, "admin", viewport);
+      await admin.page.goto("/admin/combos?edit=skincare-combo");
+      await admin.page.getByRole("form", { name: "Edit Glow Skincare Combo" }).waitFor();
+      await inBothThemes(admin.page, "combos", viewport);
+      await admin.close();
+
+      const contact = await shopperPage("/contact", viewport);
+      await scrollThrough(contact.page);
+      await inBothThemes(contact.page, "contact", viewport);
+      await contact.close();
     }
   });
 });

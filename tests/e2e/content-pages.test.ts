@@ -1,5 +1,6 @@
 import type { Browser } from "playwright-core";
 import { describe, expect } from "vitest";
+import { showColorScheme } from "../color-scheme.ts";
 import { expectTitle, openPage, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
@@ -150,21 +151,25 @@ describe("content pages on every screen", () => {
       blog: "/blog",
       article: "/blog/weekly-natural-hair-care-routine",
     };
+    // A page per width, loaded once per path and shown in both themes (the system setting switched under it).
     for (const viewport of ["phone", "tablet", "desktop"] as const) {
-      for (const colorScheme of ["light", "dark"] as const) {
-        const context = await contextOn(browser, shop, { viewport, colorScheme });
-        const page = await context.newPage();
-        for (const [name, path] of Object.entries(pages)) {
-          await page.goto(path);
-          await page.locator("main h1").waitFor();
+      const context = await contextOn(browser, shop, { viewport });
+      const page = await context.newPage();
+      for (const [name, path] of Object.entries(pages)) {
+        await page.goto(path);
+        await page.locator("main h1").waitFor();
+        for (const colorScheme of ["light", "dark"] as const) {
+          await showColorScheme(page, colorScheme);
           const width = await page.evaluate(() => document.documentElement.scrollWidth);
-          expect(width, `${path} at ${viewport}`).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+          expect(width, `${path} at ${viewport}, ${colorScheme}`).toBeLessThanOrEqual(
+            VIEWPORTS[viewport].width,
+          );
           if (viewport !== "tablet") {
             await screenshot(page, `${name}-${viewport === "phone" ? 375 : 1280}-${colorScheme}`);
           }
         }
-        await context.close();
       }
+      await context.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect } from "vitest";
 import { CONTACT_TEXTS } from "../../common/contact.ts";
 import { makeAdmin, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { showColorScheme } from "../color-scheme.ts";
 import { type Shop, type ShopDatabase, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { readMails } from "../mail.ts";
 import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
@@ -290,18 +291,22 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
     it(`are usable at ${VIEWPORTS[viewport].width} px, with nothing wider than the screen`, async ({
       browser,
     }) => {
-      for (const colorScheme of ["light", "dark"] as const) {
-        const context = await open(browser, admin, { viewport, colorScheme });
-        const staffPage = await context.newPage();
-        for (const [path, heading] of [
-          ["/admin/questions", "Customer questions"],
-          ["/admin/reviews", "Product reviews"],
-          ["/admin/messages?filter=all", "Messages from the contact form"],
-        ] as const) {
-          await staffPage.goto(path);
-          await staffPage.getByRole("heading", { name: heading }).waitFor();
+      // Each screen loaded once and shown in both themes (the system setting switched under it).
+      const staff = await open(browser, admin, { viewport });
+      const staffPage = await staff.newPage();
+      for (const [path, heading] of [
+        ["/admin/questions", "Customer questions"],
+        ["/admin/reviews", "Product reviews"],
+        ["/admin/messages?filter=all", "Messages from the contact form"],
+      ] as const) {
+        await staffPage.goto(path);
+        await staffPage.getByRole("heading", { name: heading }).waitFor();
+        for (const colorScheme of ["light", "dark"] as const) {
+          await showColorScheme(staffPage, colorScheme);
           const width = await staffPage.evaluate(() => document.documentElement.scrollWidth);
-          expect(width, `${path} at ${viewport}`).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+          expect(width, `${path} at ${viewport}, ${colorScheme}`).toBeLessThanOrEqual(
+            VIEWPORTS[viewport].width,
+          );
           expect(await staffPage.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(
             colorScheme === "dark",
           );
@@ -310,8 +315,8 @@ describe("the staff pages at phone and desktop widths, light and dark", () => {
             `conversation${path.replace(/[/?=]/g, "-")}-${viewport}-${colorScheme}`,
           );
         }
-        await context.close();
       }
+      await staff.close();
 
       const context = await open(browser, customer, {
         viewport,
