@@ -1,0 +1,49 @@
+import type { Page } from "playwright-core";
+import { type ColorScheme, VIEWPORTS, type Viewport } from "./fixtures.ts";
+
+/** The four looks a screen is checked in: phone and desktop, light and dark. */
+export const EVERY_VIEW: readonly (readonly [Viewport, ColorScheme])[] = [
+  ["phone", "light"],
+  ["phone", "dark"],
+  ["desktop", "light"],
+  ["desktop", "dark"],
+];
+
+/**
+ * One loaded page shown in each of `views` in turn: the window resized to the view's width (the layout is
+ * CSS's, which follows the width live) and the system's colour scheme switched under it (`showView`),
+ * then `check` run for that view. One page load for what took a context and a load per view. Left in the
+ * last view.
+ */
+export async function inEachView(
+  page: Page,
+  views: readonly (readonly [Viewport, ColorScheme])[],
+  check: (viewport: Viewport, colorScheme: ColorScheme) => Promise<void>,
+) {
+  for (const [viewport, colorScheme] of views) {
+    await showView(page, viewport, colorScheme);
+    await check(viewport, colorScheme);
+  }
+}
+
+/**
+ * The window at `viewport`'s size and the system setting at `colorScheme`, the page showing it at rest: the
+ * theme class follows the setting (the app's listener does it, so on a page still hydrating on a busy
+ * machine this waits as long as a locator would, where tests/color-scheme.ts's check gives up after a
+ * second), and no colour transition is still running.
+ */
+export async function showView(page: Page, viewport: Viewport, colorScheme: ColorScheme) {
+  const size = VIEWPORTS[viewport];
+  const now = page.viewportSize();
+  if (now?.width !== size.width || now?.height !== size.height) await page.setViewportSize(size);
+  await page.emulateMedia({ colorScheme });
+  await page.waitForFunction(
+    (dark) => document.documentElement.classList.contains("dark") === dark,
+    colorScheme === "dark",
+  );
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((running) => !(running instanceof CSSTransition) || running.playState !== "running"),
+  );
+}
