@@ -28,14 +28,16 @@ export async function inEachView(
 
 /**
  * The window at `viewport`'s size and the system setting at `colorScheme`, the page showing it at rest: the
- * theme class follows the setting (the app's listener does it, so on a page still hydrating on a busy
- * machine this waits as long as a locator would, where tests/color-scheme.ts's check gives up after a
- * second), and no colour transition is still running.
+ * theme class follows the setting, and no colour transition is still running. The class follows through the
+ * app's listener of the setting, so the app must have started first: a setting switched before it has is
+ * never heard (page.goto stops waiting for the app after 5 s, which a busy machine can take), and the page
+ * stays in the theme it loaded in.
  */
 export async function showView(page: Page, viewport: Viewport, colorScheme: ColorScheme) {
   const size = VIEWPORTS[viewport];
   const now = page.viewportSize();
   if (now?.width !== size.width || now?.height !== size.height) await page.setViewportSize(size);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   await page.emulateMedia({ colorScheme });
   await page.waitForFunction(
     (dark) => document.documentElement.classList.contains("dark") === dark,
