@@ -1,5 +1,4 @@
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
 import type { ColorScheme } from "./fixtures.ts";
 
 /**
@@ -7,14 +6,18 @@ import type { ColorScheme } from "./fixtures.ts";
  * follows (until a visitor picks a theme, the page follows the setting live), and no colour transition is
  * still running (a transition, even of 0.01 ms with reduced motion, starts at its old colour until the next
  * frame). Checking both themes on one loaded page costs one page load, not two.
+ *
+ * The class follows through the app's listener of the setting, so the app must have started first: a setting
+ * switched before it has is never heard (page.goto stops waiting for the app after 5 s, which a busy machine
+ * can take), and the page would stay in the theme it loaded in.
  */
 export async function showColorScheme(page: Page, colorScheme: ColorScheme) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   await page.emulateMedia({ colorScheme });
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.classList.contains("dark")), {
-      message: "the theme follows the system setting",
-    })
-    .toBe(colorScheme === "dark");
+  await page.waitForFunction(
+    (dark) => document.documentElement.classList.contains("dark") === dark,
+    colorScheme === "dark",
+  );
   await page.waitForFunction(() =>
     document
       .getAnimations()

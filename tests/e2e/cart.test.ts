@@ -4,7 +4,8 @@ import { describe, expect } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, type ShopDatabase, screenshot, startShop } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { startShopInProcess } from "../in-process-shop.ts";
 import { contextOn, it, uniqueEmail } from "../shop-test.ts";
 
 let shop: Shop;
@@ -403,7 +404,9 @@ describe("a signed-in shopper's cart", () => {
   it("follows changes from another device within 5 seconds, also through another app instance", async ({
     browser,
   }) => {
-    const secondInstance = await startShop({ env: { DATABASE_URL: shop.databaseUrl ?? "" } });
+    // A second instance of the app on the same database, as behind a load balancer: served from this process
+    // (its own listeners, memo and sessions), no shop process of its own.
+    const secondInstance = await startShopInProcess({ env: { DATABASE_URL: shop.databaseUrl ?? "" } });
     try {
       const account = await newAccount();
       const phone = await contextOn(browser, shop, { viewport: "phone" });

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../server/db/schema.ts";
 import { orderWithPayment } from "../../server/money/ledger.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
@@ -10,6 +10,7 @@ import { waitForMail } from "../mail.ts";
 import { putInCart, stockOf } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView, showView } from "../views.ts";
 
 const fake = setUpFakeRazorpay();
 let shop: Shop;
@@ -61,6 +62,22 @@ async function enterAddress(page: Page) {
   await form.getByLabel("State or union territory").selectOption("Karnataka");
   await form.getByRole("button", { name: "Save address" }).click();
   await page.getByRole("radio", { name: /Meera Iyer/ }).waitFor();
+}
+
+/** The address book's one address, picked at checkout (the form is checked where it is the subject). */
+async function pickSavedAddress(page: Page) {
+  await page.getByRole("radio", { name: /Meera Iyer/ }).check();
+}
+
+/** A cash-on-delivery order of `items`, placed through the API to the account's saved address: its number. */
+async function placedCod(account: TestAccount, items: Parameters<typeof putInCart>[2]) {
+  await putInCart(database.db, account.userId, items);
+  const addressId = await saveShopAddress(shop.url, account);
+  const { order } = await callShopApi(shop.url, account, "POST", "/orders", {
+    addressId,
+    paymentMethod: "cod",
+  });
+  return order.number as string;
 }
 
 describe("checkout with cash on delivery, through to shipping", () => {
@@ -142,15 +159,17 @@ describe("checkout with cash on delivery, through to shipping", () => {
     });
     expect(failures).toEqual([]);
     await context.close();
-  });
+    // Product page to shipped, through the shopper's and the shop's screens: more than a minute at high load.
+  }, 120_000);
 });
 
 describe("paying online", () => {
   it("pays with Razorpay Checkout (the local fake) and lands on the confirmed order", async () => {
     const { account, context, page, failures } = await signedIn();
     await putInCart(database.db, account.userId, [{ itemId: "haircare-combo", kind: "combo" }]);
+    await saveShopAddress(shop.url, account);
     await page.goto("/checkout");
-    await enterAddress(page);
+    await pickSavedAddress(page);
     await page.getByRole("radio", { name: /UPI, card or netbanking/ }).check();
     await page.getByRole("button", { name: "Pay ₹1,299" }).click();
 
@@ -175,13 +194,10 @@ describe("cancelling", () => {
   it("cancels an order before it ships, and its stock comes back", async () => {
     const { account, context, page } = await signedIn();
     const before = await stockOf(database.db, "hair-growth-oil");
-    await putInCart(database.db, account.userId, [{ itemId: "hair-growth-oil", quantity: 3 }]);
-    await page.goto("/checkout");
-    await enterAddress(page);
-    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
-    await page.getByRole("button", { name: /Place order/ }).click();
-    await page.waitForURL(/\/orders\/PN-/);
+    // Placed through the API: placing through the page is the journeys' above.
+    const number = await placedCod(account, [{ itemId: "hair-growth-oil", quantity: 3 }]);
     expect(await stockOf(database.db, "hair-growth-oil")).toBe((before ?? 0) - 3);
+    await page.goto(`/orders/${number}`);
 
     await page.getByRole("button", { name: "Cancel order" }).click();
     const dialog = page.getByRole("dialog", { name: /Cancel order PN-/ });
@@ -253,66 +269,62 @@ describe("a refunded order's progress", () => {
       refundMethod: "upi",
     });
 
-    for (const viewport of ["phone", "desktop"] as const) {
-      for (const colorScheme of ["light", "dark"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
-        await signInContext(context, shop.url, shopper);
-        const page = await context.newPage();
-        await page.goto(`/orders/${order.number}`);
-        const steps = page.getByRole("list", { name: "Order progress" }).getByRole("listitem");
-        await steps.first().waitFor();
-        expect(await steps.count()).toBe(8);
-        // Each step's label and date: no two boxes share a pixel, and none leaves the screen.
-        const boxes = await steps.evaluateAll((items) =>
-          items.flatMap((item) =>
-            [...item.querySelectorAll(":scope > span:not([aria-hidden]), :scope > time")].map((part) => {
-              const range = document.createRange();
-              // The words themselves, without the label's screen-reader suffix.
-              range.selectNodeContents(part.firstChild ?? part);
-              const box = range.getBoundingClientRect();
-              return {
-                text: part.textContent,
-                left: box.left,
-                right: box.right,
-                top: box.top,
-                bottom: box.bottom,
-              };
-            }),
-          ),
-        );
-        expect(boxes).toHaveLength(16);
-        const width = page.viewportSize()?.width ?? 0;
-        for (const [index, a] of boxes.entries()) {
-          expect(a.right, `${a.text} inside the screen`).toBeLessThanOrEqual(width);
-          for (const b of boxes.slice(index + 1)) {
-            const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
-            expect(apart, `${a.text} and ${b.text}`).toBe(true);
-          }
+    // One load, shown at each width and in each theme in turn.
+    const context = await newContext(browser, shop);
+    await signInContext(context, shop.url, shopper);
+    const page = await context.newPage();
+    await page.goto(`/orders/${order.number}`);
+    const steps = page.getByRole("list", { name: "Order progress" }).getByRole("listitem");
+    await steps.first().waitFor();
+    await inEachView(page, EVERY_VIEW, async (viewport, colorScheme) => {
+      expect(await steps.count()).toBe(8);
+      // Each step's label and date: no two boxes share a pixel, and none leaves the screen.
+      const boxes = await steps.evaluateAll((items) =>
+        items.flatMap((item) =>
+          [...item.querySelectorAll(":scope > span:not([aria-hidden]), :scope > time")].map((part) => {
+            const range = document.createRange();
+            // The words themselves, without the label's screen-reader suffix.
+            range.selectNodeContents(part.firstChild ?? part);
+            const box = range.getBoundingClientRect();
+            return {
+              text: part.textContent,
+              left: box.left,
+              right: box.right,
+              top: box.top,
+              bottom: box.bottom,
+            };
+          }),
+        ),
+      );
+      expect(boxes).toHaveLength(16);
+      const width = page.viewportSize()?.width ?? 0;
+      for (const [index, a] of boxes.entries()) {
+        expect(a.right, `${a.text} inside the screen`).toBeLessThanOrEqual(width);
+        for (const b of boxes.slice(index + 1)) {
+          const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+          expect(apart, `${a.text} and ${b.text}`).toBe(true);
         }
-        await screenshot(page, `order-refunded-${viewport}-${colorScheme}`);
-        await context.close();
       }
-    }
+      await screenshot(page, `order-refunded-${viewport}-${colorScheme}`);
+    });
+    await context.close();
   });
 });
 
 describe("how the order screens look", () => {
-  let customer: { account: TestAccount; context: BrowserContext; page: Page };
+  let customer: { account: TestAccount };
+  let staff: TestAccount;
   let number: string;
 
   beforeAll(async () => {
-    customer = await signedIn();
-    await putInCart(database.db, customer.account.userId, [
+    customer = { account: await newAccount("journey") };
+    // Placed through the API: these tests look at the screens, the journeys above place through them.
+    number = await placedCod(customer.account, [
       { itemId: "bath-powder" },
       { itemId: "moringa-powder", quantity: 2 },
     ]);
-    await customer.page.goto("/checkout");
-    await enterAddress(customer.page);
-    await customer.page.getByRole("radio", { name: /Cash on delivery/ }).check();
-    await customer.page.getByRole("button", { name: /Place order/ }).click();
-    await customer.page.waitForURL(/\/orders\/PN-/);
-    number = customer.page.url().match(/PN-\d{4}-\d{6}/)?.[0] ?? "";
-    await customer.context.close();
+    staff = await newAccount("look");
+    await makeAdmin({ db: database.db, url: shop.url }, staff);
     // Spread the earlier journeys' orders over the month, so the revenue chart has days to show.
     await database.db.execute(
       sql`update orders set created_at = now() - (row_number * interval '4 days') from
@@ -321,42 +333,51 @@ describe("how the order screens look", () => {
     );
   });
 
+  /**
+   * The seven screens, each loaded once in a tab of its own by the first of the looks below to run, and
+   * shown by each look at its width and in its theme (`showView`): 7 page loads for 21 screenshots.
+   */
+  let screens: { page: Page; name: string; heading: () => Locator }[] | undefined;
+  const screenContexts: BrowserContext[] = [];
+  afterAll(async () => {
+    await Promise.all(screenContexts.map((context) => context.close()));
+  });
+
+  async function loadScreens() {
+    const shopperContext = await newContext(browser, shop);
+    await signInContext(shopperContext, shop.url, customer.account);
+    const adminContext = await newContext(browser, shop);
+    await signInContext(adminContext, shop.url, staff);
+    screenContexts.push(shopperContext, adminContext);
+    await putInCart(database.db, customer.account.userId, [{ itemId: "coconut-oil" }]);
+    const loaded = [];
+    for (const [context, url, name, heading, level] of [
+      [shopperContext, "/checkout", "checkout", "Checkout", undefined],
+      [shopperContext, "/orders", "my-orders", "My Orders", undefined],
+      [shopperContext, `/orders/${number}`, "order", `Order ${number}`, undefined],
+      [adminContext, "/admin", "admin-dashboard", "Dashboard", 1],
+      [adminContext, "/admin/orders", "admin-orders", "Orders", 1],
+      [adminContext, `/admin/orders/${number}`, "admin-order", `Order ${number}`, 1],
+      [adminContext, "/admin/stock", "admin-stock", "Stock", 1],
+    ] as const) {
+      const page = await context.newPage();
+      await page.goto(url);
+      loaded.push({ page, name, heading: () => page.getByRole("heading", { level, name: heading }) });
+    }
+    return loaded;
+  }
+
   it.each([
     ["phone", "light"],
     ["phone", "dark"],
     ["desktop", "dark"],
   ] as const)("at %s size in %s mode", async (viewport, colorScheme) => {
-    const context = await newContext(browser, shop, { viewport, colorScheme });
-    await signInContext(context, shop.url, customer.account);
-    const page = await context.newPage();
-    await putInCart(database.db, customer.account.userId, [{ itemId: "coconut-oil" }]);
-    await page.goto("/checkout");
-    await page.getByRole("heading", { name: "Checkout" }).waitFor();
-    await screenshot(page, `checkout-${viewport}-${colorScheme}`);
-    await page.goto("/orders");
-    await page.getByRole("heading", { name: "My Orders" }).waitFor();
-    await screenshot(page, `my-orders-${viewport}-${colorScheme}`);
-    await page.goto(`/orders/${number}`);
-    await page.getByRole("heading", { name: `Order ${number}` }).waitFor();
-    await screenshot(page, `order-${viewport}-${colorScheme}`);
-
-    const staff = await newAccount("look");
-    await makeAdmin({ db: database.db, url: shop.url }, staff);
-    const adminContext = await newContext(browser, shop, { viewport, colorScheme });
-    await signInContext(adminContext, shop.url, staff);
-    const admin = await adminContext.newPage();
-    for (const [url, name, heading] of [
-      ["/admin", "admin-dashboard", "Dashboard"],
-      ["/admin/orders", "admin-orders", "Orders"],
-      [`/admin/orders/${number}`, "admin-order", `Order ${number}`],
-      ["/admin/stock", "admin-stock", "Stock"],
-    ] as const) {
-      await admin.goto(url);
-      await admin.getByRole("heading", { level: 1, name: heading }).waitFor();
-      await screenshot(admin, `${name}-${viewport}-${colorScheme}`);
+    screens ??= await loadScreens();
+    for (const { page, name, heading } of screens) {
+      await showView(page, viewport, colorScheme);
+      await heading().waitFor();
+      await screenshot(page, `${name}-${viewport}-${colorScheme}`);
     }
-    await adminContext.close();
-    await context.close();
   });
 
   it("shows a customer no admin pages", async () => {

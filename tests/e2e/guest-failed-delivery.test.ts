@@ -16,6 +16,7 @@ import {
 import { linkIn, waitForMail } from "../mail.ts";
 import { TEST_ADDRESS } from "../orders.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { inEachView, showView } from "../views.ts";
 
 /**
  * A guest's parcel the courier could not deliver (docs/decisions/082): the "could not deliver" mail's link
@@ -152,33 +153,38 @@ afterAll(async () => {
   await razorpay?.stop();
 });
 
-/** The owner's order page and Shipping desk showing the guest's request, in every size and scheme. */
+/**
+ * The owner's order page and Shipping desk showing the guest's request, in every size and scheme: each page
+ * loaded once and shown at each width and in each theme in turn.
+ */
 async function ownerSees(number: string, expected: RegExp, prefix: string) {
-  for (const [viewport, colorScheme] of COMBINATIONS) {
-    const context = await contextOn(browser, shop, { viewport, colorScheme });
-    await signInContext(context, shop.url, owner);
-    const page = await context.newPage();
-    await page.goto(`/admin/orders/${number}`);
-    const parcel = page.getByRole("region", { name: "Parcel" });
+  const context = await contextOn(browser, shop, { viewport: "phone" });
+  await signInContext(context, shop.url, owner);
+  const page = await context.newPage();
+  await page.goto(`/admin/orders/${number}`);
+  const parcel = page.getByRole("region", { name: "Parcel" });
+  await inEachView(page, COMBINATIONS, async (viewport, colorScheme) => {
     await parcel.getByText(expected).waitFor();
     await parcel.getByText("Behind the temple", { exact: false }).waitFor();
     await parcel.getByText("98450 12345").waitFor();
     await parcel.scrollIntoViewIfNeeded();
     await fitsAndTappable(page, `${prefix} order`, parcel.locator("button, select, a"));
     await shot(page, `${prefix}-admin-order-${viewport}-${colorScheme}`);
+  });
 
-    await page.goto("/admin/shipping");
-    const card = page
-      .getByRole("list", { name: "Parcels needing a decision" })
-      .getByRole("listitem")
-      .filter({ hasText: number });
+  await page.goto("/admin/shipping");
+  const card = page
+    .getByRole("list", { name: "Parcels needing a decision" })
+    .getByRole("listitem")
+    .filter({ hasText: number });
+  await inEachView(page, COMBINATIONS, async (viewport, colorScheme) => {
     await card.getByText(expected).waitFor();
     await card.getByText("98450 12345").waitFor();
     await card.scrollIntoViewIfNeeded();
     await fitsAndTappable(page, `${prefix} desk`, card.locator("button, select"));
     await shot(page, `${prefix}-admin-desk-${viewport}-${colorScheme}`);
-    await context.close();
-  }
+  });
+  await context.close();
 }
 
 // Each journey is about ten screens, the owner's in four sizes and schemes: more than a minute on a busy machine.
@@ -187,25 +193,22 @@ describe("a guest answers a failed delivery from the mailed link", () => {
     const guest = await guestParcelNotDelivered("cod");
     const link = await mailedLink(guest);
 
-    // The mailed link opens the guest's page with the form first, in every size and scheme.
-    for (const [viewport, colorScheme] of COMBINATIONS) {
-      const context = await contextOn(browser, shop, { viewport, colorScheme });
-      const page = await context.newPage();
-      await page.goto(link);
-      const form = page.getByRole("form", {
-        name: "The courier could not deliver. When should they come again?",
-      });
-      await form.waitFor();
-      await fitsAndTappable(page, `guest form ${viewport}`, form.locator("input, select, button"));
-      await shot(page, `ndr-guest-form-${viewport}-${colorScheme}`);
-      await context.close();
-    }
-
+    // The mailed link opens the guest's page with the form first, in every size and scheme; the guest
+    // then answers on the phone, from the same load.
     const context = await contextOn(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
     await page.goto(link);
+    const formFirst = page.getByRole("form", {
+      name: "The courier could not deliver. When should they come again?",
+    });
+    await inEachView(page, COMBINATIONS, async (viewport, colorScheme) => {
+      await formFirst.waitFor();
+      await fitsAndTappable(page, `guest form ${viewport}`, formFirst.locator("input, select, button"));
+      await shot(page, `ndr-guest-form-${viewport}-${colorScheme}`);
+    });
+    await showView(page, "phone", "light");
     const form = page.getByRole("form", { name: /could not deliver/ });
     const day = form.getByRole("combobox", { name: "Day" });
     await day.waitFor();

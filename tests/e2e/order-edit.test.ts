@@ -10,6 +10,7 @@ import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
+import { showView } from "../views.ts";
 
 let shop: Shop;
 let owner: TestAccount;
@@ -80,9 +81,11 @@ describe("invoices missed before the GSTIN was saved", () => {
     browser,
   }) => {
     missed = await placeOrder(true);
+    // Each page loaded once, shown at each width and in each theme in turn.
+    const dashboard = await ownerPage(browser, "/admin", "phone", "light");
+    const panel = dashboard.page.getByRole("region", { name: "Tax invoices" });
     for (const [viewport, scheme] of VIEWS) {
-      const dashboard = await ownerPage(browser, "/admin", viewport, scheme);
-      const panel = dashboard.page.getByRole("region", { name: "Tax invoices" });
+      await showView(dashboard.page, viewport, scheme);
       await panel.getByText("No tax invoice can be issued").waitFor();
       expect(await panel.textContent()).toContain("GSTIN and registered address are not saved");
       expect(await panel.getByRole("link", { name: "Shop details" }).getAttribute("href")).toBe(
@@ -91,17 +94,20 @@ describe("invoices missed before the GSTIN was saved", () => {
       await panel.getByRole("link", { name: missed }).waitFor();
       expect(await sidewaysOverflow(dashboard.page)).toBeLessThanOrEqual(0);
       await screenshot(dashboard.page, `order-edit-dashboard-${viewport}-${scheme}`);
-      await dashboard.close();
+    }
+    await dashboard.close();
 
-      const order = await ownerPage(browser, `/admin/orders/${missed}`, viewport, scheme);
+    const order = await ownerPage(browser, `/admin/orders/${missed}`, "phone", "light");
+    for (const [viewport, scheme] of VIEWS) {
+      await showView(order.page, viewport, scheme);
       await order.page
         .getByRole("region", { name: "Tax invoice", exact: true })
         .getByText("No tax invoice can be issued")
         .waitFor();
       expect(await sidewaysOverflow(order.page)).toBeLessThanOrEqual(0);
       await screenshot(order.page, `order-edit-no-invoice-${viewport}-${scheme}`);
-      await order.close();
     }
+    await order.close();
   }, 240_000);
 
   it("the owner saves the GSTIN and address, then issues the missed invoice from the order page", async ({
@@ -149,18 +155,25 @@ describe("an order changed before packing", () => {
     browser,
   }) => {
     const number = await placeOrder(false);
-    for (const [viewport, scheme] of VIEWS) {
-      const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, viewport, scheme);
+    // Each editor's state shown in light and dark from one load per width (the clicks are what each width
+    // is checked on); nothing is saved, so the next width starts from the same order.
+    const inBothThemes = async (page: Page, viewport: "phone" | "desktop", name: string) => {
+      for (const scheme of ["light", "dark"] as const) {
+        await showView(page, viewport, scheme);
+        expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+        await screenshot(page, `order-edit-${name}-${viewport}-${scheme}`);
+      }
+    };
+    for (const viewport of ["phone", "desktop"] as const) {
+      const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, viewport, "light");
       const panel = page.getByRole("region", { name: "Change the order" });
       await panel.getByRole("button", { name: "Change address" }).click();
       await panel.getByRole("form", { name: "Delivery address of this order" }).waitFor();
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page, `order-edit-address-${viewport}-${scheme}`);
+      await inBothThemes(page, viewport, "address");
       await panel.getByRole("button", { name: "Cancel" }).click();
       await panel.getByRole("button", { name: "Change items" }).click();
       await panel.getByLabel("Quantity of Bath Powder", { exact: true }).waitFor();
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page, `order-edit-items-${viewport}-${scheme}`);
+      await inBothThemes(page, viewport, "items");
       // The picker offers what the shop sells, by name, and not what the order already holds.
       const search = panel.getByLabel("Add an item: find a product or combo by name");
       const found = panel.getByRole("list", { name: "Matching products and combos" });
@@ -169,13 +182,11 @@ describe("an order changed before packing", () => {
       expect(await found.getByRole("button", { name: /^Add Bath Powder,/ }).count()).toBe(0);
       await search.fill("moringa");
       await found.getByRole("button", { name: /^Add Moringa Powder, ₹/ }).waitFor();
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page, `order-edit-picker-${viewport}-${scheme}`);
+      await inBothThemes(page, viewport, "picker");
       await found.getByRole("button", { name: /^Add Moringa Powder, ₹/ }).click();
       await panel.getByText("Moringa Powder is added, 1 unit. Set its quantity, then save items.").waitFor();
       await panel.getByLabel("Quantity of Moringa Powder", { exact: true }).waitFor();
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page, `order-edit-added-${viewport}-${scheme}`);
+      await inBothThemes(page, viewport, "added");
       await close();
     }
   }, 240_000);
@@ -305,19 +316,14 @@ describe("an order changed before packing", () => {
     const [first] = await invoices();
     expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
 
-    for (const [viewport, scheme] of [
-      ["phone", "light"],
-      ["desktop", "dark"],
-    ] as const) {
-      const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, viewport, scheme);
-      const panel = page.getByRole("region", { name: "Change the order" });
+    // One load: the notice at each width (light and dark), then the change made on the phone.
+    const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, "desktop", "dark");
+    const panel = page.getByRole("region", { name: "Change the order" });
+    for (const viewport of ["desktop", "phone"] as const) {
+      await showView(page, viewport, "light");
       await panel.getByText(`Invoice ${first?.number} is issued: a change of items`).waitFor();
       await screenshotLightAndDark(page, `order-reinvoice-before-${viewport}`);
-      await close();
     }
-
-    const { page, close } = await ownerPage(browser, `/admin/orders/${number}`, "phone", "light");
-    const panel = page.getByRole("region", { name: "Change the order" });
     await panel.getByRole("button", { name: "Change address" }).click();
     const form = panel.getByRole("form", { name: "Delivery address of this order" });
     await form.getByLabel("City").fill("Kochi");

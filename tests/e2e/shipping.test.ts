@@ -1,12 +1,14 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../fake-shiprocket.ts";
-import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { ownShopForFile } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 /**
  * The owner ships through Shiprocket (a local fake): books three orders (one from its page, two together
@@ -49,10 +51,16 @@ async function packedOrder(): Promise<string> {
   return number;
 }
 
+/** One whole-page picture, kept with the run's screenshots and in SHOTS. */
 async function shot(page: Page, name: string) {
-  await screenshot(page, name);
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  const picture = await page.screenshot({ fullPage: true });
+  const folders = [path.resolve(import.meta.dirname, "../../test-results/screenshots"), SHOTS];
+  await Promise.all(
+    folders.map(async (folder) => {
+      await mkdir(folder, { recursive: true });
+      await writeFile(path.join(folder, `${name}.png`), picture);
+    }),
+  );
 }
 
 async function noSidewaysScroll(page: Page) {
@@ -183,12 +191,6 @@ describe("shipping through Shiprocket", () => {
     const number = await packedOrder();
     await apiAs(owner, "POST", `/api/admin/shipping/orders/${number}/book`, { rule: "cheapest" });
     const awb = (await apiAs(owner, "GET", `/api/admin/shipping/orders/${number}`)).shipment.awb as string;
-    const views = [
-      ["phone", "light"],
-      ["phone", "dark"],
-      ["desktop", "light"],
-      ["desktop", "dark"],
-    ] as const;
     const open = async (
       who: TestAccount,
       path: string,
@@ -213,8 +215,9 @@ describe("shipping through Shiprocket", () => {
       fake.scan(awb, label);
       expect(await fake.sendWebhook(webhookUrl(), awb)).toBe(200);
     }
-    for (const [viewport, scheme] of views) {
-      const mine = await open(shopper, `/orders/${number}`, viewport, scheme);
+    // The shopper's page and the owner's, each loaded once and shown at each width and in each theme.
+    const mine = await open(shopper, `/orders/${number}`, "phone", "light");
+    await inEachView(mine.page, EVERY_VIEW, async (viewport, scheme) => {
       const scans = mine.page.getByRole("list", { name: "Parcel scans" });
       await scans.getByText("Ready for the courier to collect").waitFor();
       expect(await scans.getByText("MANIFEST GENERATED", { exact: true }).count()).toBe(0);
@@ -224,15 +227,17 @@ describe("shipping through Shiprocket", () => {
       expect(await mine.page.getByText("Returned to origin", { exact: true }).count()).toBe(0);
       await noSidewaysScroll(mine.page);
       await shot(mine.page, `ship-coming-back-shopper-${viewport}-${scheme}`);
-      await mine.close();
-      const staff = await open(owner, `/admin/orders/${number}`, viewport, scheme);
+    });
+    await mine.close();
+    const staff = await open(owner, `/admin/orders/${number}`, "phone", "light");
+    await inEachView(staff.page, EVERY_VIEW, async (viewport, scheme) => {
       await staff.page.getByRole("list", { name: "Parcel scans" }).getByText("Returning to us").waitFor();
       await staff.page.getByText("Coming back to us", { exact: true }).first().waitFor();
       expect(await staff.page.getByText("Returned to origin", { exact: true }).count()).toBe(0);
       await noSidewaysScroll(staff.page);
       await shot(staff.page, `ship-coming-back-admin-${viewport}-${scheme}`);
-      await staff.close();
-    }
+    });
+    await staff.close();
 
     fake.scan(awb, "RTO DELIVERED", new Date(Date.now() + 1000));
     expect(await fake.sendWebhook(webhookUrl(), awb)).toBe(200);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, products, taxDocuments } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, type ShopDatabase, sidewaysOverflow, waitForApp } from "../fixtures.ts";
@@ -11,6 +11,7 @@ import { pdfText } from "../pdf-text.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { ownShopForFile } from "../shop-test.ts";
+import { showView } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -45,10 +46,16 @@ async function hsnOf(slug: string) {
 }
 
 describe("the owner's tax page", () => {
+  // The four looks of the page are one load, shown at each width and in each theme in turn (a test run
+  // alone loads it itself); closed after them.
+  let looked: Awaited<ReturnType<typeof ownerPage>> | undefined;
+  afterAll(() => looked?.close());
   for (const viewport of ["phone", "desktop"] as const) {
     for (const scheme of ["light", "dark"] as const) {
       it(`fits the screen and sets its title (${viewport}, ${scheme})`, async () => {
-        const { page, close } = await ownerPage("/admin/tax", viewport, scheme);
+        looked ??= await ownerPage("/admin/tax", viewport, scheme);
+        const { page } = looked;
+        await showView(page, viewport, scheme);
         await page.getByRole("list", { name: "Products' HSN codes and rates" }).waitFor();
         await page
           .getByRole("navigation", { name: "Admin sections" })
@@ -58,7 +65,6 @@ describe("the owner's tax page", () => {
         expect(await page.title()).toMatch(/^Admin: tax \| /);
         expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
         await shot(page, `page-${viewport}-${scheme}`);
-        await close();
       }, 60_000);
     }
   }
