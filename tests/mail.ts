@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AddressObject, simpleParser } from "mailparser";
 
@@ -23,36 +23,49 @@ export type SentMail = {
 const firstAddress = (addresses: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(addresses) ? addresses[0] : addresses)?.value[0]?.address;
 
+/**
+ * Each message parsed once: waiting for a mail polls the folder every 50 ms, and parsing every message (with
+ * its PDFs) at every poll took the CPU the shop needed to send the one awaited. A file is parsed again if its
+ * size or time changed, so one read while it was being written is not kept.
+ */
+const parsedMails = new Map<string, { size: number; mtimeMs: number; mail: SentMail }>();
+
+async function parseMail(folder: string, file: string): Promise<SentMail> {
+  const where = path.join(folder, file);
+  const { size, mtimeMs } = await stat(where);
+  const known = parsedMails.get(where);
+  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.mail;
+  const parsed = await simpleParser(await readFile(where));
+  const text = parsed.text ?? "";
+  const mail: SentMail = {
+    file,
+    to: firstAddress(parsed.to) ?? "",
+    replyTo: firstAddress(parsed.replyTo),
+    fromName: parsed.from?.value[0]?.name,
+    subject: parsed.subject ?? "",
+    text,
+    html: typeof parsed.html === "string" ? parsed.html : "",
+    links: text.match(/https?:\/\/\S+/g) ?? [],
+    listUnsubscribe: parsed.headerLines
+      .find((header) => header.key === "list-unsubscribe")
+      ?.line.replace(/^List-Unsubscribe:\s*/i, ""),
+    attachments: parsed.attachments.map((attachment) => ({
+      filename: attachment.filename ?? "",
+      contentType: attachment.contentType,
+      content: attachment.content,
+    })),
+  };
+  parsedMails.set(where, { size, mtimeMs, mail });
+  return mail;
+}
+
 /** Every message sent so far, oldest first. */
 export async function readMails(dataDir: string): Promise<SentMail[]> {
   const folder = path.join(dataDir, "mail");
   const files = (await readdir(folder).catch(() => [] as string[]))
     .filter((file) => file.endsWith(".eml"))
     .sort();
-  return Promise.all(
-    files.map(async (file) => {
-      const parsed = await simpleParser(await readFile(path.join(folder, file)));
-      const text = parsed.text ?? "";
-      return {
-        file,
-        to: firstAddress(parsed.to) ?? "",
-        replyTo: firstAddress(parsed.replyTo),
-        fromName: parsed.from?.value[0]?.name,
-        subject: parsed.subject ?? "",
-        text,
-        html: typeof parsed.html === "string" ? parsed.html : "",
-        links: text.match(/https?:\/\/\S+/g) ?? [],
-        listUnsubscribe: parsed.headerLines
-          .find((header) => header.key === "list-unsubscribe")
-          ?.line.replace(/^List-Unsubscribe:\s*/i, ""),
-        attachments: parsed.attachments.map((attachment) => ({
-          filename: attachment.filename ?? "",
-          contentType: attachment.contentType,
-          content: attachment.content,
-        })),
-      };
-    }),
-  );
+  return Promise.all(files.map((file) => parseMail(folder, file)));
 }
 
 /** The messages sent to one address, oldest first. */
