@@ -1,13 +1,85 @@
 import { sql } from "drizzle-orm";
-import type { AfterTheOrder, SalesQuery } from "../../common/analytics.ts";
-import { startOfIndianDay } from "../../common/india-time.ts";
+import type { AfterTheOrder, RtoRow, SalesQuery } from "../../common/analytics.ts";
 import type { Db } from "../db/client.ts";
+import type { AFTER_ORDER_DIMENSIONS } from "../db/schema.ts";
 import { periodOf } from "./sales.ts";
 
-const DAY_MS = 24 * 3600 * 1000;
 const GROUP_LIMIT = 15;
+/** Rows a period may hold beyond one per day and key of it before reading folds them. */
+const DELTA_ROWS_TO_FOLD = 1_000;
+
+type Dimension = (typeof AFTER_ORDER_DIMENSIONS)[number];
+type SummedRow = {
+  dimension: Dimension;
+  key: string;
+  count: number;
+  other_count: number;
+  amount: string;
+  other: string;
+  rows: number;
+};
 
 const rate = (returned: number, shipped: number) => (shipped ? Math.round((returned * 1000) / shipped) : 0);
+
+/**
+ * The period's sums per dimension and key from the per-day deltas (after_order_day_deltas, kept by triggers in
+ * the statement of each change): the rows of the period's days, whatever its orders. Places come with those
+ * that had the most parcels back first, then the costliest, then by name, as PostgreSQL orders names. One
+ * pass, no grouping by day: the period is folded once its rows pass one per day and key (as if every key had
+ * rows every day) by more than DELTA_ROWS_TO_FOLD, so what a read costs stays bounded by that.
+ */
+async function summed(db: Db, from: string, to: string, days: number, dimensions: Dimension[]) {
+  const { rows } = await db.execute<SummedRow>(sql`
+    select dimension, key, sum(count)::int as count, sum(other_count)::int as other_count,
+      sum(amount_paise)::bigint as amount, sum(other_paise)::bigint as other, count(*)::int as rows
+    from after_order_day_deltas
+    where day between ${from}::date and ${to}::date
+      and dimension in (${sql.join(
+        dimensions.map((dimension) => sql`${dimension}`),
+        sql`, `,
+      )})
+    group by dimension, key
+    order by dimension, sum(other_count) desc, sum(amount_paise) desc, key`);
+  const read = rows.reduce((total, row) => total + row.rows, 0);
+  if (read - rows.length * days > DELTA_ROWS_TO_FOLD) await foldAfterOrderDeltas(db, from, to);
+  return rows;
+}
+
+/**
+ * Replaces a period's delta rows by their sums, one row per day and key, in one statement under a
+ * transaction-level advisory lock (one fold at a time): readers see the old rows or the sums, never a mix, and
+ * rows a concurrent change writes meanwhile are not in the statement's snapshot, so they stay and still count.
+ */
+async function foldAfterOrderDeltas(db: Db, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('after_order_day_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from after_order_day_deltas where day between ${from}::date and ${to}::date
+        returning day, dimension, key, count, other_count, amount_paise, other_paise
+      )
+      insert into after_order_day_deltas (day, dimension, key, count, other_count, amount_paise, other_paise)
+      select day, dimension, key, sum(count), sum(other_count), sum(amount_paise), sum(other_paise)
+      from gone group by day, dimension, key
+      having sum(count) <> 0 or sum(other_count) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+  });
+}
+
+/** The places with parcels back (of those shipped in the period), most first, at most GROUP_LIMIT. */
+const placesOf = (rows: SummedRow[], dimension: "state" | "pin"): RtoRow[] =>
+  rows
+    .filter((row) => row.dimension === dimension && row.other_count > 0)
+    .slice(0, GROUP_LIMIT)
+    .map((row) => ({
+      key: row.key,
+      shipped: row.count,
+      returned: row.other_count,
+      ratePerMille: rate(row.other_count, row.count),
+      costPaise: Number(row.amount),
+    }));
 
 /**
  * What happens after the order, for the same period as the sales (docs/decisions/080): returns to origin by
@@ -15,78 +87,28 @@ const rate = (returned: number, shipped: number) => (shipped ? Math.round((retur
  * with what they cost both ways as recorded on each return; the COD confirmations asked for orders placed in
  * the period and how each ended (confirmed, refused by the shopper, lapsed unanswered, cancelled by staff,
  * still waiting); and the cash of COD orders delivered in the period against what is recorded as collected.
+ * Every figure is a sum of the period's days in after_order_day_deltas (migration after_order_day_deltas), so
+ * a year costs its days, not its orders.
  */
 export async function afterTheOrder(db: Db, query: SalesQuery, now = new Date()): Promise<AfterTheOrder> {
   const { period } = periodOf(query, now);
-  const start = startOfIndianDay(period.from).toISOString();
-  const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
-  const shipped = sql`o.shipped_at >= ${start}::timestamptz and o.shipped_at < ${end}::timestamptz`;
-
-  const rtoBy = (key: ReturnType<typeof sql>) =>
-    db.execute<{ key: string; shipped: number; returned: number; cost: string }>(sql`
-      select ${key} as key, count(*)::int as shipped, count(r.order_id)::int as returned,
-        coalesce(sum(r.forward_paise + r.return_paise), 0)::bigint as cost
-      from orders o left join order_rto r on r.order_id = o.id
-      where ${shipped}
-      group by 1 having count(r.order_id) > 0
-      order by returned desc, cost desc, key
-      limit ${GROUP_LIMIT}`);
-
-  const [totals, states, prefixes, confirmations, cash] = await Promise.all([
-    db.execute<{ shipped: number; returned: number; cost: string }>(sql`
-      select count(*)::int as shipped, count(r.order_id)::int as returned,
-        coalesce(sum(r.forward_paise + r.return_paise), 0)::bigint as cost
-      from orders o left join order_rto r on r.order_id = o.id
-      where ${shipped}`),
-    rtoBy(sql`o.ship_state`),
-    rtoBy(sql`left(o.ship_pin, 3)`),
-    // How each asked order ended: its first move out of "placed", if any, by whom.
-    db.execute<{ outcome: string; orders: number }>(sql`
-      select case
-          when e.to_status = 'confirmed' then 'confirmed'
-          when e.to_status = 'cancelled' and e.actor = 'customer' then 'refused'
-          when e.to_status = 'cancelled' and e.actor = 'system' then 'lapsed'
-          when e.to_status = 'cancelled' then 'cancelledByStaff'
-          when e.to_status is null then 'waiting'
-          else 'confirmed'
-        end as outcome, count(*)::int as orders
-      from orders o
-      left join lateral (
-        select to_status, actor from order_events
-        where order_id = o.id and from_status = 'placed' and to_status <> 'placed'
-        order by created_at, id limit 1
-      ) e on true
-      where o.payment_method = 'cod' and o.cod_confirm_by is not null
-        and o.created_at >= ${start}::timestamptz and o.created_at < ${end}::timestamptz
-      group by 1`),
-    db.execute<{ delivered: number; expected: string; collected_orders: number; collected: string }>(sql`
-      select count(*)::int as delivered, coalesce(sum(o.total_paise), 0)::bigint as expected,
-        count(c.id)::int as collected_orders, coalesce(sum(c.amount_paise), 0)::bigint as collected
-      from orders o left join cod_remittances c on c.order_id = o.id
-      where o.payment_method = 'cod'
-        and o.delivered_at >= ${start}::timestamptz and o.delivered_at < ${end}::timestamptz`),
-  ]);
-
-  const group = (rows: typeof states.rows) =>
-    rows.map((row) => ({
-      key: row.key,
-      shipped: row.shipped,
-      returned: row.returned,
-      ratePerMille: rate(row.returned, row.shipped),
-      costPaise: Number(row.cost),
-    }));
-  const total = totals.rows[0] ?? { shipped: 0, returned: 0, cost: "0" };
-  const outcome = (name: string) => confirmations.rows.find((row) => row.outcome === name)?.orders ?? 0;
-  const money = cash.rows[0] ?? { delivered: 0, expected: "0", collected_orders: 0, collected: "0" };
+  const rows = await summed(db, period.from, period.to, period.days, ["state", "pin", "confirm", "cash"]);
+  // Every parcel shipped has a state: the states' sums are the period's.
+  const states = rows.filter((row) => row.dimension === "state");
+  const shipped = states.reduce((total, row) => total + row.count, 0);
+  const returned = states.reduce((total, row) => total + row.other_count, 0);
+  const outcome = (name: string) =>
+    rows.find((row) => row.dimension === "confirm" && row.key === name)?.count ?? 0;
+  const cash = rows.find((row) => row.dimension === "cash");
   return {
     period,
     rto: {
-      shipped: total.shipped,
-      returned: total.returned,
-      ratePerMille: rate(total.returned, total.shipped),
-      costPaise: Number(total.cost),
-      byState: group(states.rows),
-      byPinPrefix: group(prefixes.rows),
+      shipped,
+      returned,
+      ratePerMille: rate(returned, shipped),
+      costPaise: states.reduce((total, row) => total + Number(row.amount), 0),
+      byState: placesOf(rows, "state"),
+      byPinPrefix: placesOf(rows, "pin"),
     },
     confirmations: {
       confirmed: outcome("confirmed"),
@@ -96,10 +118,16 @@ export async function afterTheOrder(db: Db, query: SalesQuery, now = new Date())
       waiting: outcome("waiting"),
     },
     cash: {
-      deliveredOrders: money.delivered,
-      expectedPaise: Number(money.expected),
-      collectedOrders: money.collected_orders,
-      collectedPaise: Number(money.collected),
+      deliveredOrders: cash?.count ?? 0,
+      expectedPaise: Number(cash?.amount ?? 0),
+      collectedOrders: cash?.other_count ?? 0,
+      collectedPaise: Number(cash?.other ?? 0),
     },
   };
+}
+
+/** The returns to origin of one CSV (by state or by PIN prefix): that table's rows alone, as the page shows them. */
+export async function cameBackBy(db: Db, query: SalesQuery, by: "state" | "pin", now = new Date()) {
+  const { period } = periodOf(query, now);
+  return { period, rows: placesOf(await summed(db, period.from, period.to, period.days, [by]), by) };
 }

@@ -14,7 +14,7 @@ import { requireAdmin, requireOwner } from "../auth/session.ts";
 import { csvResponse, csvRow } from "../csv.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
-import { afterTheOrder } from "./after-order.ts";
+import { afterTheOrder, cameBackBy } from "./after-order.ts";
 import {
   CSV_PARTS,
   requireSalesReader as requireSalesReaderOf,
@@ -125,11 +125,12 @@ export function analyticsRoutes(deps: Deps) {
       validate("query", salesQuerySchema),
       async (c) => {
         await requireSalesReader(c.get("admin"));
-        const figures = await afterTheOrder(deps.db, c.req.valid("query"));
         const byState = c.req.valid("param").file === "states.csv";
+        // Only this table's sums: a CSV costs its own rows, not the whole panel's.
+        const places = await cameBackBy(deps.db, c.req.valid("query"), byState ? "state" : "pin");
         const rows = [
           [byState ? "State" : "PIN starts", "Shipped", "Came back", "Per 1000", "Cost (₹, both ways)"],
-          ...(byState ? figures.rto.byState : figures.rto.byPinPrefix).map((row) => [
+          ...places.rows.map((row) => [
             row.key,
             row.shipped,
             row.returned,
@@ -137,7 +138,7 @@ export function analyticsRoutes(deps: Deps) {
             rupees(row.costPaise),
           ]),
         ];
-        const { from, to } = figures.period;
+        const { from, to } = places.period;
         return csvResponse(csvLines(rows), `came-back-by-${byState ? "state" : "pin"}-${from}-to-${to}.csv`);
       },
     )

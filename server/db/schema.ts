@@ -855,6 +855,35 @@ export const buyerSales = pgTable(
   (table) => [index("buyer_sales_buyer_idx").on(table.buyer)],
 );
 
+/**
+ * "After the order" per Indian day (issue 44), as deltas written by triggers in the same statement as the change
+ * they sum, like sales_day_deltas: parcels shipped by the day shipped, by state and by PIN prefix (count; those
+ * returned to origin in other_count, their cost both ways in amount_paise); COD orders asked to confirm by the
+ * day placed and how the first move out of "placed" ended (key); COD orders delivered by the day delivered
+ * (count, their totals in amount_paise; those with cash recorded collected in other_count, its sum in
+ * other_paise). Readers sum a period's rows, so a year costs its days, not its orders; reading folds them when
+ * many.
+ */
+export const AFTER_ORDER_DIMENSIONS = ["state", "pin", "confirm", "cash"] as const;
+export const afterOrderDayDeltas = pgTable(
+  "after_order_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    dimension: text("dimension", { enum: AFTER_ORDER_DIMENSIONS }).notNull(),
+    /** The state, the PIN's first three digits, or the confirmation's outcome; empty for cash. */
+    key: text("key").notNull(),
+    /** Parcels shipped, orders asked to confirm, or COD orders delivered. */
+    count: integer("count").notNull(),
+    /** Parcels returned to origin, or delivered COD orders with their cash recorded collected. */
+    otherCount: integer("other_count").notNull().default(0),
+    /** What the returns cost both ways, or the delivered COD orders' totals. */
+    amountPaise: bigint("amount_paise", { mode: "number" }).notNull().default(0),
+    /** The cash recorded collected. */
+    otherPaise: bigint("other_paise", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [index("after_order_day_deltas_day_idx").on(table.day, table.dimension)],
+);
+
 export const orderSearchTerms = pgTable(
   "order_search_terms",
   {
