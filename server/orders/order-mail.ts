@@ -220,6 +220,191 @@ const creditNoteParagraph = (document: AttachedDocument) =>
       : `Your credit note ${document.number} is attached as a PDF.`,
   );
 
+/** What the mail of each kind says above the order's summary. */
+type MailWords = { subject: string; heading: string; body: Block[] };
+type MailFacts = {
+  order: PaidOrder;
+  total: string;
+  paidOnline: boolean;
+  confirm: Block[];
+  document: AttachedDocument | null;
+  link: string;
+  returned: { amountPaise: number; soldOut: boolean } | null;
+};
+
+const ORDER_MAIL_WORDS: Record<OrderMailKind, (facts: MailFacts) => MailWords> = {
+  placed: ({ order, total, paidOnline, confirm }) => {
+    const subject = `Order ${order.number} placed`;
+    const heading = "Thank you for your order";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        paidOnline
+          ? `We have received your payment of ${total} and your order ${order.number} is confirmed.`
+          : `Your order ${order.number} is placed. Please keep ${total} ready to pay on delivery.`,
+      ),
+      ...confirm,
+      paragraph(
+        `We hand orders to the courier within 3-5 days. Estimated delivery: ${formatEstimate({
+          from: order.estimatedDeliveryFrom,
+          to: order.estimatedDeliveryTo,
+        })}.`,
+      ),
+    );
+    return { subject, heading, body };
+  },
+  shipped: ({ order, document }) => {
+    const subject = `Order ${order.number} has shipped`;
+    const heading = "Your order is on its way";
+    const body: Block[] = [];
+    body.push(
+      paragraph(`We have handed your order ${order.number} to ${order.courier ?? "the courier"}.`),
+      paragraph(`Tracking number: ${order.trackingNumber ?? "to follow"}`),
+    );
+    {
+      const tracking = trackingUrl(order.courier, order.trackingNumber, order.trackingUrl);
+      body.push(
+        tracking
+          ? linkParagraph(`Track your parcel: ${tracking}`, "Track your parcel", tracking)
+          : paragraph("You can follow the parcel on the courier's website with this number."),
+      );
+    }
+    if (document) body.push(paragraph(`Your tax invoice ${document.number} is attached as a PDF.`));
+    return { subject, heading, body };
+  },
+  invoice: ({ order, document }) => {
+    const subject = `Tax invoice for order ${order.number}`;
+    const heading = "Your tax invoice";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        document
+          ? `Your tax invoice ${document.number} for order ${order.number} is attached as a PDF.`
+          : `The tax invoice for order ${order.number} is on your order's page.`,
+      ),
+      paragraph(
+        "It is dated the day it was issued; the date of supply on it is when your order was confirmed.",
+      ),
+    );
+    return { subject, heading, body };
+  },
+  out_for_delivery: ({ order, total }) => {
+    const subject = `Order ${order.number} is out for delivery`;
+    const heading = "Your order arrives today";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        `${order.courier ?? "The courier"} is bringing your order ${order.number} today.${order.paymentMethod === "cod" ? ` Please keep ${total} ready to pay on delivery.` : ""}`,
+      ),
+    );
+    return { subject, heading, body };
+  },
+  undelivered: ({ order, link }) => {
+    // docs/decisions/052: the shopper may ask for another attempt or correct the address on the order's page.
+    const subject = `Order ${order.number}: the courier could not deliver`;
+    const heading = "We missed you";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        `${order.courier ?? "The courier"} could not deliver your order ${order.number}. Tell us a day that suits you, or correct the address, and the courier will try again.`,
+      ),
+      linkParagraph(
+        `Choose a day or correct the address: ${link}`,
+        "Choose a day or correct the address",
+        link,
+      ),
+      paragraph("If we hear nothing within two days, the parcel may be returned to us."),
+    );
+    return { subject, heading, body };
+  },
+  delivered: ({ order }) => {
+    const subject = `Order ${order.number} delivered`;
+    const heading = "Your order was delivered";
+    const body: Block[] = [];
+    body.push(
+      paragraph(`Your order ${order.number} was delivered. We hope you enjoy it.`),
+      paragraph(
+        "If anything arrived damaged, defective or not as shown, request a return from your order page within 6 days of delivery.",
+      ),
+    );
+    return { subject, heading, body };
+  },
+  cancelled: ({ order, total, paidOnline, document }) => {
+    const subject = `Order ${order.number} cancelled`;
+    const heading = "Your order is cancelled";
+    const body: Block[] = [];
+    body.push(
+      paragraph(`Your order ${order.number} is cancelled.`),
+      paragraph(
+        paidOnline
+          ? `The ${total} you paid will be refunded to your original payment method; approved refunds are processed within 6-8 days.`
+          : "Nothing was charged for this order.",
+      ),
+    );
+    if (document) body.push(creditNoteParagraph(document));
+    return { subject, heading, body };
+  },
+  returned: ({ order, total, document }) => {
+    const subject = `Return received for order ${order.number}`;
+    const heading = "We have received your return";
+    const body: Block[] = [];
+    body.push(
+      paragraph(`We have received the goods you sent back from your order ${order.number}.`),
+      paragraph(
+        order.paymentMethod === "razorpay"
+          ? `The ${total} you paid will be refunded to your original payment method; approved refunds are processed within 6-8 days.`
+          : `We will refund ${total} by UPI or bank transfer; approved refunds are processed within 6-8 days.`,
+      ),
+    );
+    if (document) body.push(creditNoteParagraph(document));
+    return { subject, heading, body };
+  },
+  refunded: ({ order, total }) => {
+    const subject = `Refund for order ${order.number}`;
+    const heading = "Your refund is processed";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        order.paymentMethod === "razorpay"
+          ? `We have refunded ${total} to your original payment method. Your bank may take a few working days to show it.`
+          : `We have refunded ${total} by UPI or bank transfer.`,
+      ),
+    );
+    if (order.refundReference) body.push(paragraph(`Refund reference: ${order.refundReference}`));
+    return { subject, heading, body };
+  },
+  payment_returned: ({ order, total, returned }) => {
+    const subject = `Order ${order.number}: your payment is refunded`;
+    const heading = "We have refunded your payment";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        returned?.soldOut
+          ? `Your payment of ${formatRupees(returned.amountPaise)} arrived after the last units of what order ${order.number} asked for had been sold, so the order has been cancelled. We are sorry. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`
+          : `Your payment of ${formatRupees(returned?.amountPaise ?? 0)} arrived after order ${order.number} had changed, so it could not be applied as it was made. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`,
+      ),
+      paragraph(
+        order.paymentMethod === "cod" && order.status !== "cancelled"
+          ? `Your order stands as cash on delivery: please keep ${total} ready to pay on delivery.`
+          : `Your order is ${STATUS_LABELS[order.status].toLowerCase()}; see it on its page.`,
+      ),
+    );
+    return { subject, heading, body };
+  },
+  link: ({ order, link }) => {
+    const subject = `Your order ${order.number}`;
+    const heading = "Here is your order";
+    const body: Block[] = [];
+    body.push(
+      paragraph(
+        `You asked for the link to your order ${order.number}. It opens the order's page, where you can follow its delivery; no sign-in is needed, so keep this e-mail to yourself.`,
+      ),
+      linkParagraph(`Open your order: ${link}`, "Open your order", link),
+    );
+    return { subject, heading, body };
+  },
+};
+
 function composeOrderMail(
   deps: Deps,
   order: PaidOrder,
@@ -238,159 +423,15 @@ function composeOrderMail(
   const total = formatRupees(order.totalPaise);
   const paidOnline = Boolean(order.paidAt);
 
-  let subject: string;
-  let heading: string;
-  const body: Block[] = [];
-  switch (kind) {
-    case "placed":
-      subject = `Order ${order.number} placed`;
-      heading = "Thank you for your order";
-      body.push(
-        paragraph(
-          paidOnline
-            ? `We have received your payment of ${total} and your order ${order.number} is confirmed.`
-            : `Your order ${order.number} is placed. Please keep ${total} ready to pay on delivery.`,
-        ),
-        ...confirm,
-        paragraph(
-          `We hand orders to the courier within 3-5 days. Estimated delivery: ${formatEstimate({
-            from: order.estimatedDeliveryFrom,
-            to: order.estimatedDeliveryTo,
-          })}.`,
-        ),
-      );
-      break;
-    case "shipped":
-      subject = `Order ${order.number} has shipped`;
-      heading = "Your order is on its way";
-      body.push(
-        paragraph(`We have handed your order ${order.number} to ${order.courier ?? "the courier"}.`),
-        paragraph(`Tracking number: ${order.trackingNumber ?? "to follow"}`),
-      );
-      {
-        const tracking = trackingUrl(order.courier, order.trackingNumber, order.trackingUrl);
-        body.push(
-          tracking
-            ? linkParagraph(`Track your parcel: ${tracking}`, "Track your parcel", tracking)
-            : paragraph("You can follow the parcel on the courier's website with this number."),
-        );
-      }
-      if (document) body.push(paragraph(`Your tax invoice ${document.number} is attached as a PDF.`));
-      break;
-    case "invoice":
-      subject = `Tax invoice for order ${order.number}`;
-      heading = "Your tax invoice";
-      body.push(
-        paragraph(
-          document
-            ? `Your tax invoice ${document.number} for order ${order.number} is attached as a PDF.`
-            : `The tax invoice for order ${order.number} is on your order's page.`,
-        ),
-        paragraph(
-          "It is dated the day it was issued; the date of supply on it is when your order was confirmed.",
-        ),
-      );
-      break;
-    case "out_for_delivery":
-      subject = `Order ${order.number} is out for delivery`;
-      heading = "Your order arrives today";
-      body.push(
-        paragraph(
-          `${order.courier ?? "The courier"} is bringing your order ${order.number} today.${order.paymentMethod === "cod" ? ` Please keep ${total} ready to pay on delivery.` : ""}`,
-        ),
-      );
-      break;
-    case "undelivered":
-      // docs/decisions/052: the shopper may ask for another attempt or correct the address on the order's page.
-      subject = `Order ${order.number}: the courier could not deliver`;
-      heading = "We missed you";
-      body.push(
-        paragraph(
-          `${order.courier ?? "The courier"} could not deliver your order ${order.number}. Tell us a day that suits you, or correct the address, and the courier will try again.`,
-        ),
-        linkParagraph(
-          `Choose a day or correct the address: ${link}`,
-          "Choose a day or correct the address",
-          link,
-        ),
-        paragraph("If we hear nothing within two days, the parcel may be returned to us."),
-      );
-      break;
-    case "delivered":
-      subject = `Order ${order.number} delivered`;
-      heading = "Your order was delivered";
-      body.push(
-        paragraph(`Your order ${order.number} was delivered. We hope you enjoy it.`),
-        paragraph(
-          "If anything arrived damaged, defective or not as shown, request a return from your order page within 6 days of delivery.",
-        ),
-      );
-      break;
-    case "cancelled":
-      subject = `Order ${order.number} cancelled`;
-      heading = "Your order is cancelled";
-      body.push(
-        paragraph(`Your order ${order.number} is cancelled.`),
-        paragraph(
-          paidOnline
-            ? `The ${total} you paid will be refunded to your original payment method; approved refunds are processed within 6-8 days.`
-            : "Nothing was charged for this order.",
-        ),
-      );
-      if (document) body.push(creditNoteParagraph(document));
-      break;
-    case "returned":
-      subject = `Return received for order ${order.number}`;
-      heading = "We have received your return";
-      body.push(
-        paragraph(`We have received the goods you sent back from your order ${order.number}.`),
-        paragraph(
-          order.paymentMethod === "razorpay"
-            ? `The ${total} you paid will be refunded to your original payment method; approved refunds are processed within 6-8 days.`
-            : `We will refund ${total} by UPI or bank transfer; approved refunds are processed within 6-8 days.`,
-        ),
-      );
-      if (document) body.push(creditNoteParagraph(document));
-      break;
-    case "refunded":
-      subject = `Refund for order ${order.number}`;
-      heading = "Your refund is processed";
-      body.push(
-        paragraph(
-          order.paymentMethod === "razorpay"
-            ? `We have refunded ${total} to your original payment method. Your bank may take a few working days to show it.`
-            : `We have refunded ${total} by UPI or bank transfer.`,
-        ),
-      );
-      if (order.refundReference) body.push(paragraph(`Refund reference: ${order.refundReference}`));
-      break;
-    case "payment_returned":
-      subject = `Order ${order.number}: your payment is refunded`;
-      heading = "We have refunded your payment";
-      body.push(
-        paragraph(
-          returned?.soldOut
-            ? `Your payment of ${formatRupees(returned.amountPaise)} arrived after the last units of what order ${order.number} asked for had been sold, so the order has been cancelled. We are sorry. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`
-            : `Your payment of ${formatRupees(returned?.amountPaise ?? 0)} arrived after order ${order.number} had changed, so it could not be applied as it was made. We have refunded all of it to your original payment method; your bank may take a few working days to show it.`,
-        ),
-        paragraph(
-          order.paymentMethod === "cod" && order.status !== "cancelled"
-            ? `Your order stands as cash on delivery: please keep ${total} ready to pay on delivery.`
-            : `Your order is ${STATUS_LABELS[order.status].toLowerCase()}; see it on its page.`,
-        ),
-      );
-      break;
-    case "link":
-      subject = `Your order ${order.number}`;
-      heading = "Here is your order";
-      body.push(
-        paragraph(
-          `You asked for the link to your order ${order.number}. It opens the order's page, where you can follow its delivery; no sign-in is needed, so keep this e-mail to yourself.`,
-        ),
-        linkParagraph(`Open your order: ${link}`, "Open your order", link),
-      );
-      break;
-  }
+  const { subject, heading, body } = ORDER_MAIL_WORDS[kind]({
+    order,
+    total,
+    paidOnline,
+    confirm,
+    document,
+    link,
+    returned,
+  });
   if (claim) body.push(claim);
 
   const itemsText = lines.map(
@@ -432,6 +473,25 @@ function composeOrderMail(
     `${SHOP_NAME}${seller} · ${phone} · ${email}`,
   ].join("\n");
 
+  const html = orderMailHtml(order, lines, { subject, heading, body }, address, link, {
+    shop: SHOP_NAME,
+    seller,
+    phone,
+    email,
+  });
+  return { subject, text, html };
+}
+
+/** The mail as HTML: the words, the order's lines and totals, where it goes, and the shop's footer. */
+function orderMailHtml(
+  order: PaidOrder,
+  lines: (typeof orderLines.$inferSelect)[],
+  { subject, heading, body }: MailWords,
+  address: string[],
+  link: string,
+  { shop, seller, phone, email }: { shop: string; seller: string; phone: string; email: string },
+) {
+  const total = formatRupees(order.totalPaise);
   const cell = "padding:6px 0;border-bottom:1px solid #e7e5e4";
   const itemsHtml = lines
     .map(
@@ -441,12 +501,12 @@ function composeOrderMail(
     .join("");
   const totalRow = (label: string, value: string, strong = false) =>
     `<tr><td style="padding:4px 0${strong ? ";font-weight:bold" : ""}">${escapeHtml(label)}</td><td style="padding:4px 0;text-align:right${strong ? ";font-weight:bold" : ""}">${escapeHtml(value)}</td></tr>`;
-  const html = `<!doctype html>
+  return `<!doctype html>
 <html lang="en-IN"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;background:#fafaf9;font-family:Segoe UI,Roboto,Arial,sans-serif;color:#1c1917">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;overflow:hidden">
-<tr><td style="background:#14532d;color:#ffffff;padding:18px 24px;font-family:Georgia,serif;font-size:22px">${escapeHtml(SHOP_NAME)}</td></tr>
+<tr><td style="background:#14532d;color:#ffffff;padding:18px 24px;font-family:Georgia,serif;font-size:22px">${escapeHtml(shop)}</td></tr>
 <tr><td style="padding:24px">
 <h1 style="margin:0 0 16px;font-family:Georgia,serif;font-size:22px;color:#14532d">${escapeHtml(heading)}</h1>
 ${body.map((block) => block.html).join("\n")}
@@ -462,10 +522,9 @@ ${totalRow("Total (incl. GST)", total, true)}
 <p style="margin:0 0 20px;font-size:14px;line-height:1.5">${address.map(escapeHtml).join("<br>")}</p>
 <p style="margin:0 0 8px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#15803d;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:6px">See your order</a></p>
 </td></tr>
-<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(`${SHOP_NAME}${seller}`)} · ${escapeHtml(phone)} · <a href="mailto:${escapeHtml(email)}" style="color:#166534">${escapeHtml(email)}</a></td></tr>
+<tr><td style="padding:16px 24px;background:#f5f5f4;font-size:12px;color:#57534e">${escapeHtml(`${shop}${seller}`)} · ${escapeHtml(phone)} · <a href="mailto:${escapeHtml(email)}" style="color:#166534">${escapeHtml(email)}</a></td></tr>
 </table></td></tr></table>
 </body></html>`;
-  return { subject, text, html };
 }
 
 /** "Free", "Free for paying online" when the prepaid incentive waived the fee, or the fee. */

@@ -96,14 +96,16 @@ async function undeliveredParcels(deps: Deps) {
       ndrState: shipments.ndrState,
       ndrReason: shipments.ndrReason,
       ndrNote: shipments.ndrNote,
-      requestDay: shipments.requestDay,
-      requestLine1: shipments.requestLine1,
-      requestLine2: shipments.requestLine2,
-      requestPhone: shipments.requestPhone,
-      requestedAt: shipments.requestedAt,
-      requestOutcome: shipments.requestOutcome,
-      requestCourierSaid: shipments.requestCourierSaid,
       lastScanAt: shipments.lastScanAt,
+      request: {
+        requestDay: shipments.requestDay,
+        requestLine1: shipments.requestLine1,
+        requestLine2: shipments.requestLine2,
+        requestPhone: shipments.requestPhone,
+        requestedAt: shipments.requestedAt,
+        requestOutcome: shipments.requestOutcome,
+        requestCourierSaid: shipments.requestCourierSaid,
+      },
     })
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))
@@ -116,31 +118,12 @@ async function undeliveredParcels(deps: Deps) {
     )
     .orderBy(desc(shipments.lastScanAt))
     .limit(200);
-  return rows.map(
-    ({
-      requestDay,
-      requestLine1,
-      requestLine2,
-      requestPhone,
-      requestedAt,
-      requestOutcome,
-      requestCourierSaid,
-      ...row
-    }) => ({
-      ...row,
-      lastScanAt: row.lastScanAt?.toISOString() ?? null,
-      // The shopper's answer to the failed delivery, as on the order's page.
-      request: deliveryRequestOf({
-        requestDay,
-        requestLine1,
-        requestLine2,
-        requestPhone,
-        requestedAt,
-        requestOutcome,
-        requestCourierSaid,
-      }),
-    }),
-  );
+  return rows.map(({ request, ...row }) => ({
+    ...row,
+    lastScanAt: row.lastScanAt?.toISOString() ?? null,
+    // The shopper's answer to the failed delivery, as on the order's page.
+    request: deliveryRequestOf(request),
+  }));
 }
 
 /** The desk's routes see the signed-in admin as c.get("admin"), and its id as c.get("adminId"). */
