@@ -1,18 +1,47 @@
 import { sql } from "drizzle-orm";
 import type { SalesQuery } from "../../common/analytics.ts";
-import { type CartReminderReport, WON_BACK_DAYS } from "../../common/cart-reminders.ts";
-import { startOfIndianDay } from "../../common/india-time.ts";
+import type { CartReminderReport } from "../../common/cart-reminders.ts";
 import { periodOf } from "../analytics/sales.ts";
 import type { Db } from "../db/client.ts";
 import { readReminderSettings } from "./reminder-settings.ts";
 
-const DAY_MS = 24 * 3_600_000;
+/** Delta rows beyond one per day at which reading a period folds its days. */
+const DELTA_ROWS_TO_FOLD = 1_000;
+
+/**
+ * Replaces a period's delta rows by their sums, one row per day, in one statement under a transaction-level
+ * advisory lock (one fold at a time), as the sales' fold does: readers see the old rows or the sums, and rows
+ * a concurrent change writes meanwhile are not in the statement's snapshot, so they stay and still count.
+ */
+async function foldLeftCartDeltas(db: Db, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('left_cart_day_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from left_cart_day_deltas where day between ${from}::date and ${to}::date
+        returning *
+      )
+      insert into left_cart_day_deltas (day, left_behind, reminded, reminders_sent, whatsapp_sent, won_back,
+        revenue_paise, no_consent, unsubscribed)
+      select day, sum(left_behind), sum(reminded), sum(reminders_sent), sum(whatsapp_sent), sum(won_back),
+        sum(revenue_paise), sum(no_consent), sum(unsubscribed)
+      from gone group by day
+      having sum(left_behind) <> 0`);
+  });
+}
 
 /**
  * Whether the reminders pay (docs/decisions/089), for the dashboard's period, by the day the cart was left:
  * the carts left behind (rested past the delay without an order, reminded or not), those reminded and the
- * reminders sent by channel (e-mail, WhatsApp; docs/decisions/096), and the carts won back: an order by the shopper reminded (the account, or an order placed
- * with the e-mail) within WON_BACK_DAYS of the first reminder, not cancelled, with its total as revenue.
+ * reminders sent by channel (e-mail, WhatsApp; docs/decisions/096), and the carts won back: an order by the
+ * shopper reminded (the account, an order placed with the e-mail, or for a guest reached only by mobile an order
+ * delivered to that mobile) within WON_BACK_DAYS of the first reminder, not cancelled, with its total as revenue.
+ *
+ * Read from left_cart_day_deltas (docs/decisions/099), which triggers keep in the statement that changes a left
+ * cart, its shopper's orders or the account's e-mail: a few rows a day, whatever the shop's size.
  */
 export async function cartReminderReport(
   db: Db,
@@ -20,8 +49,6 @@ export async function cartReminderReport(
   now = new Date(),
 ): Promise<CartReminderReport> {
   const { period } = periodOf(query, now);
-  const start = startOfIndianDay(period.from).toISOString();
-  const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
   const result = await db.execute<{
     day: string;
     left_behind: number;
@@ -29,49 +56,23 @@ export async function cartReminderReport(
     reminders_sent: number;
     whatsapp_sent: number;
     won_back: number;
-    revenue_paise: number;
+    revenue_paise: string;
     no_consent: number;
     unsubscribed: number;
+    extra: number;
   }>(sql`
-    with left_behind as (
-      select l.id, l.user_id, l.reminders_sent, l.first_reminded_at, l.closed_reason, l.whatsapp_sent_at,
-             to_char(l.touched_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD') as day,
-             coalesce(l.email, lower(u.email)) as email,
-             l.whatsapp_sent_at is not null and l.whatsapp_refused is null as whatsapp_delivered,
-             least(l.first_reminded_at, case when l.whatsapp_refused is null then l.whatsapp_sent_at end)
-               as reminded_at
-        from left_carts l
-        left join users u on u.id = l.user_id
-       where l.touched_at >= ${start} and l.touched_at < ${end}
-         and (l.reminders_sent > 0 or l.whatsapp_sent_at is not null
-              or l.closed_reason in ('no_consent', 'unsubscribed', 'no_email', 'recently_reminded', 'off'))
-    ),
-    won as (
-      select lb.id, o.total_paise
-        from left_behind lb
-        join lateral (
-          select o.total_paise from orders o
-           where (o.user_id = lb.user_id or lower(o.guest_email) = lb.email)
-             and o.created_at >= lb.reminded_at
-             and o.created_at < lb.reminded_at + ${`${WON_BACK_DAYS} days`}::interval
-             and o.status not in ('awaiting_payment', 'cancelled')
-           order by o.created_at
-           limit 1) o on true
-       where lb.reminded_at is not null
-    )
-    select lb.day,
-           count(*)::int as left_behind,
-           (count(*) filter (where lb.reminded_at is not null))::int as reminded,
-           coalesce(sum(lb.reminders_sent), 0)::int as reminders_sent,
-           (count(*) filter (where lb.whatsapp_delivered))::int as whatsapp_sent,
-           count(won.id)::int as won_back,
-           coalesce(sum(won.total_paise), 0)::int as revenue_paise,
-           (count(*) filter (where lb.closed_reason = 'no_consent'))::int as no_consent,
-           (count(*) filter (where lb.closed_reason = 'unsubscribed'))::int as unsubscribed
-      from left_behind lb
-      left join won on won.id = lb.id
-     group by lb.day
-     order by lb.day`);
+    select day::text as day, sum(left_behind)::int as left_behind, sum(reminded)::int as reminded,
+           sum(reminders_sent)::int as reminders_sent, sum(whatsapp_sent)::int as whatsapp_sent,
+           sum(won_back)::int as won_back, sum(revenue_paise)::bigint as revenue_paise,
+           sum(no_consent)::int as no_consent, sum(unsubscribed)::int as unsubscribed, (count(*) - 1)::int as extra
+      from left_cart_day_deltas
+     where day between ${period.from}::date and ${period.to}::date
+     group by day
+    having sum(left_behind) <> 0
+     order by day`);
+  if (result.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
+    await foldLeftCartDeltas(db, period.from, period.to);
+  }
   const days = result.rows.map((row) => ({
     date: row.day,
     leftBehind: row.left_behind,
@@ -79,7 +80,7 @@ export async function cartReminderReport(
     remindersSent: row.reminders_sent,
     whatsappSent: row.whatsapp_sent,
     wonBack: row.won_back,
-    revenuePaise: row.revenue_paise,
+    revenuePaise: Number(row.revenue_paise),
   }));
   const sum = (pick: (row: (typeof result.rows)[number]) => number) =>
     result.rows.reduce((total, row) => total + pick(row), 0);
@@ -89,7 +90,7 @@ export async function cartReminderReport(
     remindersSent: sum((row) => row.reminders_sent),
     whatsappSent: sum((row) => row.whatsapp_sent),
     wonBack: sum((row) => row.won_back),
-    revenuePaise: sum((row) => row.revenue_paise),
+    revenuePaise: sum((row) => Number(row.revenue_paise)),
   };
   const noConsent = sum((row) => row.no_consent);
   const unsubscribed = sum((row) => row.unsubscribed);

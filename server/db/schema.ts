@@ -1824,6 +1824,12 @@ export const leftCarts = pgTable(
     whatsappSentAt: timestamp("whatsapp_sent_at", { withTimezone: true }),
     whatsappMessageId: text("whatsapp_message_id"),
     whatsappRefused: text("whatsapp_refused"),
+    /**
+     * The total of the order that won this cart back, if one did (docs/decisions/099): the shopper's first order,
+     * not cancelled, within WON_BACK_DAYS of the first reminder. Kept by triggers (migration
+     * cart_reminder_day_deltas) as the orders, this row and the account's e-mail change; never written by the app.
+     */
+    wonPaise: integer("won_paise"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -1833,6 +1839,30 @@ export const leftCarts = pgTable(
       .where(sql`${table.remindersSent} = 0 and ${table.closedReason} is null`),
     index("left_carts_subject_touched_at").on(table.subject, table.touchedAt),
     index("left_carts_touched_at").on(table.touchedAt),
+    // An order's shopper's carts, found by its triggers to see whether the order won one back.
+    index("left_carts_user_id").on(table.userId).where(sql`${table.userId} is not null`),
+    index("left_carts_email").on(table.email).where(sql`${table.email} is not null`),
     check("left_carts_reminders", sql`${table.remindersSent} between 0 and 2`),
   ],
+);
+
+/**
+ * "Carts left behind" per day the cart was left (docs/decisions/099): what each counted left cart adds to its day,
+ * written by statement triggers on left_carts in the statement that changes the rows, and only ever inserted (as
+ * sales_day_deltas); readers sum a period's rows. Won back and revenue follow left_carts.won_paise.
+ */
+export const leftCartDayDeltas = pgTable(
+  "left_cart_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    leftBehind: integer("left_behind").notNull(),
+    reminded: integer("reminded").notNull(),
+    remindersSent: integer("reminders_sent").notNull(),
+    whatsappSent: integer("whatsapp_sent").notNull(),
+    wonBack: integer("won_back").notNull(),
+    revenuePaise: bigint("revenue_paise", { mode: "number" }).notNull(),
+    noConsent: integer("no_consent").notNull(),
+    unsubscribed: integer("unsubscribed").notNull(),
+  },
+  (table) => [index("left_cart_day_deltas_day_idx").on(table.day)],
 );

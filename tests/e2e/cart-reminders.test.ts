@@ -5,6 +5,7 @@ import { sweepLeftCarts } from "../../server/cart-reminders/left-carts.ts";
 import { marketingConsents, orders } from "../../server/db/schema.ts";
 import { createJobSignal } from "../../server/jobs/job-queue.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
+import { showColorScheme } from "../color-scheme.ts";
 import { startFakeWhatsApp, whatsAppReminderEnv } from "../fake-whatsapp.ts";
 import {
   type ColorScheme,
@@ -207,6 +208,8 @@ describe("a cart left behind", () => {
       await panel.waitFor();
       const figure = (label: string) =>
         panel
+          .locator("dl")
+          .first()
           .locator("dt")
           .filter({ hasText: new RegExp(`^${label}$`) })
           .locator("xpath=following-sibling::dd[1]");
@@ -221,12 +224,35 @@ describe("a cart left behind", () => {
         new RegExp(`^\\d{4}-\\d{2}-\\d{2},1,1,1,0,1,${((placed?.totalPaise ?? 0) / 100).toFixed(2)}$`),
       );
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      // On a phone each day is a card of label and value; from a desktop's width, the table. Nothing in the
+      // panel scrolls sideways inside its box.
+      const byDay = "Carts left behind by the day they were left: reminded, won back and revenue";
+      const cards = panel.getByRole("list", { name: byDay });
+      const table = panel.getByRole("table", { name: byDay });
+      expect(await cards.isVisible()).toBe(viewport === "phone");
+      expect(await table.isVisible()).toBe(viewport === "desktop");
+      if (viewport === "phone") {
+        const day = cards.getByRole("listitem").first();
+        const fact = (label: string) =>
+          day
+            .locator("dt")
+            .filter({ hasText: new RegExp(`^${label}$`) })
+            .locator("xpath=following-sibling::dd[1]");
+        expect(await fact("Won back").textContent()).toBe("1");
+        expect(await fact("Revenue").textContent()).toBe(rupees);
+      }
+      expect(
+        await panel.evaluate((root) =>
+          [root, ...root.querySelectorAll("*")]
+            // A screen reader's text (sr-only) is clipped to 1 px by design.
+            .filter((element) => element.clientWidth > 1 && element.scrollWidth > element.clientWidth + 1)
+            .filter((element) => getComputedStyle(element).overflowX !== "visible")
+            .map((element) => element.tagName),
+        ),
+      ).toEqual([]);
       await panel.scrollIntoViewIfNeeded();
       for (const scheme of ["light", "dark"] as const) {
-        await page.evaluate(
-          (dark) => document.documentElement.classList.toggle("dark", dark),
-          scheme === "dark",
-        );
+        await showColorScheme(page, scheme);
         await panel.screenshot({
           path: `test-results/screenshots/cart-reminder-report-${viewport}-${scheme}.png`,
         });

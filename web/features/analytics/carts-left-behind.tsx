@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { type CartReminderReport, WON_BACK_DAYS } from "../../../common/cart-reminders.ts";
 import { formatDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
@@ -15,6 +16,27 @@ function Figure({ label, value, note }: { label: string; value: string; note?: s
     </div>
   );
 }
+
+const EMPTY_DAY = {
+  date: "",
+  leftBehind: 0,
+  reminded: 0,
+  remindersSent: 0,
+  whatsappSent: 0,
+  wonBack: 0,
+  revenuePaise: 0,
+};
+const CAPTION = "Carts left behind by the day they were left: reminded, won back and revenue";
+
+/** One day's figures, labelled as the table's columns. */
+const dayFacts = (day: CartReminderReport["days"][number]): [string, string][] => [
+  ["Left", count.format(day.leftBehind)],
+  ["Reminded", count.format(day.reminded)],
+  ["E-mails", count.format(day.remindersSent)],
+  ["WhatsApp", count.format(day.whatsappSent)],
+  ["Won back", count.format(day.wonBack)],
+  ["Revenue", formatRupees(day.revenuePaise)],
+];
 
 const share = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 100)}% of them` : "");
 
@@ -71,21 +93,42 @@ export default function CartsLeftBehindPanel({
             {count.format(notReminded.unsubscribed)} unsubscribed, {count.format(notReminded.other)} for other
             reasons (no e-mail, reminded of another cart this week, reminders off).
           </p>
-          <FiguresTable
-            open
-            csvHref={`/api/admin/cart-reminders/report.csv${query}`}
-            caption="Carts left behind by the day they were left: reminded, won back and revenue"
-            head={["Day left", "Left", "Reminded", "E-mails", "WhatsApp", "Won back", "Revenue"]}
-            rows={days.map((day) => [
-              formatDate(day.date),
-              count.format(day.leftBehind),
-              count.format(day.reminded),
-              count.format(day.remindersSent),
-              count.format(day.whatsappSent),
-              count.format(day.wonBack),
-              formatRupees(day.revenuePaise),
-            ])}
-          />
+          {/* Below lg the seven columns cannot fit a phone: each day is a card of the same facts, label and
+              value, as the orders list shows its orders; the table from lg. */}
+          <ul aria-label={CAPTION} className="mt-2 max-h-96 space-y-2 overflow-y-auto lg:hidden">
+            {days.map((day) => (
+              <li
+                key={day.date}
+                className="rounded-lg border border-stone-200 bg-white p-3 text-sm dark:border-stone-700 dark:bg-stone-900"
+              >
+                <p className="font-medium">{formatDate(day.date)}</p>
+                <dl className="mt-1 grid grid-cols-2 gap-x-3 gap-y-1">
+                  {dayFacts(day).map(([label, value]) => (
+                    <Fragment key={label}>
+                      <dt className="text-stone-500 dark:text-stone-400">{label}</dt>
+                      <dd className="text-right tabular-nums">{value}</dd>
+                    </Fragment>
+                  ))}
+                </dl>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden lg:block">
+            <FiguresTable
+              open
+              caption={CAPTION}
+              head={["Day left", ...dayFacts(days[0] ?? EMPTY_DAY).map(([label]) => label)]}
+              rows={days.map((day) => [formatDate(day.date), ...dayFacts(day).map(([, value]) => value)])}
+            />
+          </div>
+          <a
+            href={`/api/admin/cart-reminders/report.csv${query}`}
+            download
+            className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline underline-offset-2 dark:text-brand-100"
+          >
+            Download CSV
+            <span className="sr-only">: {CAPTION}</span>
+          </a>
           <p className="mt-2 text-xs text-stone-600 dark:text-stone-400">
             Won back: the shopper reminded ordered within {WON_BACK_DAYS} days of the first reminder (an order
             not cancelled); revenue is that order's total. E-mails and WhatsApp: the reminders sent on each.
