@@ -1,10 +1,11 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CartReminderReport } from "../../common/cart-reminders.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { startFakeWhatsApp, whatsAppReminderEnv } from "../../tests/fake-whatsapp.ts";
+import { dueJobsSettled } from "../../tests/jobs.ts";
 import {
   asUser,
   placeOrderRequest,
@@ -13,7 +14,7 @@ import {
   setStock,
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
-import { jobs, leftCarts, orders, users } from "../db/schema.ts";
+import { leftCarts, orders, users } from "../db/schema.ts";
 import { CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB, sweepLeftCarts } from "./left-carts.ts";
 
 /**
@@ -28,24 +29,7 @@ let owner: TestAccount;
 
 const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
 
-/** Until every cart reminder job due now, mail and WhatsApp, has run. */
-async function remindersSettled() {
-  for (let tries = 0; tries < 300; tries++) {
-    const [row] = await shop.db
-      .select({ open: sql<number>`count(*)::int` })
-      .from(jobs)
-      .where(
-        and(
-          inArray(jobs.kind, [CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB]),
-          inArray(jobs.status, ["queued", "running"]),
-          sql`${jobs.runAt} <= now()`,
-        ),
-      );
-    if ((row?.open ?? 0) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("cart reminder jobs still waiting");
-}
+const remindersSettled = () => dueJobsSettled(shop.db, [CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB]);
 
 /** The summary's sums per day, and the report's own question asked of the left carts and orders. */
 async function summedAndCounted() {

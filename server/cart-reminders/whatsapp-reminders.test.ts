@@ -1,11 +1,12 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { failedStatus, startFakeWhatsApp, whatsAppReminderEnv } from "../../tests/fake-whatsapp.ts";
+import { dueJobsSettled } from "../../tests/jobs.ts";
 import { mailsTo, waitForMail } from "../../tests/mail.ts";
 import { asUser, putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
-import { jobs, leftCarts, marketingConsents } from "../db/schema.ts";
+import { leftCarts, marketingConsents } from "../db/schema.ts";
 import {
   CART_REMINDER_JOB,
   CART_WHATSAPP_REMINDER_JOB,
@@ -25,24 +26,7 @@ let owner: TestAccount;
 const HOUR = 3_600_000;
 const later = (hours: number) => new Date(Date.now() + hours * HOUR);
 
-/** Until every cart reminder job due now, mail and WhatsApp, has run (sent, or decided not to). */
-async function whatsAppJobsSettled() {
-  for (let tries = 0; tries < 300; tries++) {
-    const [row] = await shop.db
-      .select({ open: sql<number>`count(*)::int` })
-      .from(jobs)
-      .where(
-        and(
-          inArray(jobs.kind, [CART_WHATSAPP_REMINDER_JOB, CART_REMINDER_JOB]),
-          inArray(jobs.status, ["queued", "running"]),
-          sql`${jobs.runAt} <= now()`,
-        ),
-      );
-    if ((row?.open ?? 0) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("WhatsApp cart reminder jobs still waiting");
-}
+const remindersSettled = () => dueJobsSettled(shop.db, [CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB]);
 
 const sentTo = (number: string) => fake.messages.filter((message) => message.to === `91${number}`);
 
@@ -120,7 +104,7 @@ describe("a cart reminder on WhatsApp", () => {
     const before = fake.received.length;
     await sweepLeftCarts(shop.deps, later(2));
     const [message] = await fake.waitForMessages(1);
-    await whatsAppJobsSettled();
+    await remindersSettled();
     expect(fake.received.slice(before)).toEqual([
       {
         messaging_product: "whatsapp",
@@ -165,7 +149,7 @@ describe("a cart reminder on WhatsApp", () => {
     // A sweep again and the job run again by hand: still the one message.
     await sweepLeftCarts(shop.deps, later(3));
     await sendCartWhatsAppReminder(shop.deps, row?.id ?? "");
-    await whatsAppJobsSettled();
+    await remindersSettled();
     expect(sentTo("9811122334")).toHaveLength(1);
 
     // The buttons, as WhatsApp makes them from the template's URLs and these variables.
@@ -202,7 +186,7 @@ describe("a cart reminder on WhatsApp", () => {
     const before = fake.messages.length;
     await sweepLeftCarts(shop.deps, later(2));
     await waitForMail(shop.dataDir, { to: kiran.email, subject: /left something/ });
-    await whatsAppJobsSettled();
+    await remindersSettled();
     expect(fake.messages).toHaveLength(before);
   });
 
@@ -228,7 +212,7 @@ describe("a cart reminder on WhatsApp", () => {
     );
     expect(placed.status).toBe(201);
     await sweepLeftCarts(shop.deps, later(2));
-    await whatsAppJobsSettled();
+    await remindersSettled();
     expect(sentTo("9700011111")).toHaveLength(0);
     expect(await leftCartOfGuest("guest.wa.uma@example.in")).toMatchObject({
       whatsappSentAt: null,
@@ -252,7 +236,7 @@ describe("a cart reminder on WhatsApp", () => {
     expect((await consentsFor("9700033333")).map((row) => row.consented)).toEqual([false, true]);
 
     await sweepLeftCarts(shop.deps, later(2));
-    await whatsAppJobsSettled();
+    await remindersSettled();
     expect(sentTo("9700022222")).toHaveLength(0);
     expect(sentTo("9700033333")).toHaveLength(0);
   });
@@ -261,7 +245,7 @@ describe("a cart reminder on WhatsApp", () => {
     fake.stoppedMarketing.add("919700044444");
     await guestCheckout("guest.wa.neha@example.in", "97000 44444", true);
     await sweepLeftCarts(shop.deps, later(2));
-    await whatsAppJobsSettled();
+    await remindersSettled();
     const [message] = sentTo("9700044444");
     expect(fake.failed.get(message?.id ?? "")).toBe(131050);
     const status = failedStatus({
