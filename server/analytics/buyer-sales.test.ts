@@ -184,6 +184,41 @@ describe("new against returning customers, from each sale's previous sale", () =
     expect(after.some((figures) => figures.returning > 0)).toBe(true);
   }, 240_000);
 
+  it("works a buyer out again when an order inserted is not their latest sale, or one statement inserts two", async () => {
+    const backDated = await buyer("back-dated");
+    const source = await placeFor(backDated, 3);
+    /** Copies of the source order inserted by one statement, each standing `daysAgo` days back. */
+    const insertCopies = (copies: [number: string, daysAgo: number][]) =>
+      shop.db.execute(sql`
+        insert into orders
+        select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+          'id', gen_random_uuid()::text, 'number', copy.number,
+          'created_at', now() - make_interval(days => copy.days_ago)))).*
+        from orders o cross join (
+          select * from jsonb_to_recordset(${JSON.stringify(copies.map(([number, daysAgo]) => ({ number, days_ago: daysAgo })))}::jsonb)
+            as copy(number text, days_ago int)
+        ) as copy
+        where o.number = ${source}`);
+    const expectKeptExactly = async (sales: number) => {
+      const table = await keptAndWorkedOut();
+      expect(table.kept).toEqual(table.workedOut);
+      expect(table.kept.filter((row) => row.buyer === backDated.userId)).toHaveLength(sales);
+    };
+    // Placed before her latest sale (an import, a back-dated row): her later sales move up a rank.
+    await insertCopies([["PN-2026-800001", 10]]);
+    await expectKeptExactly(2);
+    // After her latest: appended.
+    await insertCopies([["PN-2026-800002", 1]]);
+    await expectKeptExactly(3);
+    // Two of hers in one statement, one of them her first sale.
+    await insertCopies([
+      ["PN-2026-800003", 0],
+      ["PN-2026-800004", 20],
+    ]);
+    await expectKeptExactly(5);
+    await expectSameFigures();
+  }, 120_000);
+
   it("stays exact when one buyer's orders are written at once by many transactions", async () => {
     const busy = await buyer("many-at-once");
     const source = await placeFor(busy, 12);
@@ -196,7 +231,7 @@ describe("new against returning customers, from each sale's previous sale", () =
               'id', gen_random_uuid()::text, 'number', ${`PN-2026-9${String(index).padStart(5, "0")}`}::text,
               'created_at', now() - make_interval(days => ${index * 2}::int)))).*
             from orders o where o.number = ${source}`);
-          await tx.execute(sql`select pg_sleep(0.05)`);
+          await tx.execute(sql`select pg_sleep(0.3)`);
         }),
       ),
     );
