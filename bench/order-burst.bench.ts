@@ -6,6 +6,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import type { Db } from "../server/db/client.ts";
 import { findFreePort } from "../server/db/embedded.ts";
 import { putInCart } from "../tests/orders.ts";
 import { makeShoppers } from "./flash-sale.bench.ts";
@@ -29,6 +30,13 @@ const TARGET_ORDERS_PER_SECOND = 300;
 const TICK = 1 / 100; // seconds per clock tick in /proc/<pid>/stat (USER_HZ is 100 on Linux)
 /** BURST_STATEMENTS=1 lists the statements of the burst's round trips, alike ones counted together. */
 const LIST_STATEMENTS = Boolean(process.env.BURST_STATEMENTS);
+/**
+ * BURST_TRACK_FUNCTIONS=1 has PostgreSQL time its functions (the triggers among them) during the burst, and lists
+ * them after it. Their times are wall-clock, waits and the other backends' turns on the cores included.
+ */
+const TRACK_FUNCTIONS = Boolean(process.env.BURST_TRACK_FUNCTIONS);
+/** A backend reports its function times once idle for this long (PostgreSQL's PGSTAT_IDLE_INTERVAL and a margin). */
+const STATS_FLUSH_MS = 11_000;
 
 /** CPU seconds PostgreSQL has used: the postmaster with its reaped children, and every child still running. */
 export function postgresCpuSeconds(clusterDir: string) {
@@ -87,6 +95,20 @@ function countRoundTrips() {
   return counter;
 }
 
+/** The functions PostgreSQL timed since the burst began, costliest first. */
+async function listFunctionTimes(db: Db) {
+  await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+  const { rows } = await db.execute<{ name: string; calls: number; total: number; self: number }>(sql`
+    select funcname as name, calls::int as calls, total_time as total, self_time as self
+    from pg_stat_user_functions order by total_time desc limit 15`);
+  console.log("  PostgreSQL's functions during the burst (ms, wall-clock): total, self, calls");
+  for (const { name, calls, total, self } of rows) {
+    console.log(
+      `    ${name.padEnd(44)} ${total.toFixed(0).padStart(7)} ${self.toFixed(0).padStart(7)} ${String(calls).padStart(6)}`,
+    );
+  }
+}
+
 function burst(plan: unknown) {
   const file = path.join(tmpdir(), `order-burst-plan-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(plan));
@@ -141,7 +163,12 @@ export default async function orderBurstBench() {
     }
     // Every pooled connection open (the pool closes idle ones after 10 s), so no order pays for a new one's
     // password exchange in the figures.
+    if (TRACK_FUNCTIONS) {
+      await db.execute(sql`alter system set track_functions = 'pl'`);
+      await db.execute(sql`select pg_reload_conf()`);
+    }
     await Promise.all(Array.from({ length: 20 }, () => db.execute(sql`select pg_sleep(0.05)`)));
+    if (TRACK_FUNCTIONS) await db.execute(sql`select pg_stat_reset()`);
     // The crowd's process starts (a second or so) before it sends: the figures count from when it sends.
     const startAt = Date.now() + 3000;
     const sent = burst({
@@ -199,6 +226,7 @@ export default async function orderBurstBench() {
     console.log(
       `  per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU (${perOrder(nodeUsage.user / 1e6).toFixed(1)} user, ${perOrder(nodeUsage.system / 1e6).toFixed(1)} system), PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / SHOPPERS).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, the crowd's client ${(result.cpuMs / 1000).toFixed(2)} s, ${roundTrips.count} round trips)`,
     );
+    if (TRACK_FUNCTIONS) await listFunctionTimes(db);
     // What issue 27's target asks of this machine: the burst's CPU, all of it on these cores, within the time
     // the target allows. Above 100 %, no scheduling of the same work on these cores can meet it.
     const cores = availableParallelism();
