@@ -64,6 +64,7 @@ export function WhatsAppConsentSwitch({ consent }: { consent: WhatsAppConsent | 
           role="switch"
           name="remindOnWhatsApp"
           checked={standing.consented}
+          aria-checked={standing.consented}
           disabled={saving}
           aria-describedby={detailId}
           onChange={(event) => change(event.target.checked)}
