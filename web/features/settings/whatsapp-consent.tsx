@@ -51,7 +51,7 @@ export function WhatsAppConsentSwitch({ consent }: { consent: WhatsAppConsent | 
       );
     } catch (caught) {
       setStanding(before);
-      setStatus(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+      setStatus(isApiError(caught) ? caught.message : "Not saved: please try again.");
     } finally {
       setSaving(false);
     }
