@@ -59,7 +59,7 @@ END $$;--> statement-breakpoint
 -- null would probe for it), and nothing more when they have no left cart.
 CREATE OR REPLACE FUNCTION "left_carts_won_on_orders"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  found boolean := false;
+  has_cart boolean := false;
   user_ids text[];
   emails text[];
   phones text[];
@@ -92,16 +92,16 @@ BEGIN
   -- Most orders are a shopper's who left no cart: an index probe per kind of name finds none, each a statement
   -- quick to plan (the recheck's union takes a millisecond or more to plan, in every session that runs it).
   IF user_ids IS NOT NULL THEN
-    found := EXISTS (SELECT 1 FROM left_carts WHERE user_id = ANY (user_ids));
+    has_cart := EXISTS (SELECT 1 FROM left_carts WHERE user_id = ANY (user_ids));
   END IF;
-  IF NOT found AND emails IS NOT NULL THEN
-    found := EXISTS (SELECT 1 FROM left_carts WHERE email = ANY (emails))
+  IF NOT has_cart AND emails IS NOT NULL THEN
+    has_cart := EXISTS (SELECT 1 FROM left_carts WHERE email = ANY (emails))
       OR EXISTS (SELECT 1 FROM users u JOIN left_carts c ON c.user_id = u.id WHERE lower(u.email) = ANY (emails));
   END IF;
-  IF NOT found AND phones IS NOT NULL THEN
-    found := EXISTS (SELECT 1 FROM left_carts WHERE mobile IS NOT NULL AND left_cart_mobile(mobile) = ANY (phones));
+  IF NOT has_cart AND phones IS NOT NULL THEN
+    has_cart := EXISTS (SELECT 1 FROM left_carts WHERE mobile IS NOT NULL AND left_cart_mobile(mobile) = ANY (phones));
   END IF;
-  IF NOT found THEN RETURN NULL; END IF;
+  IF NOT has_cart THEN RETURN NULL; END IF;
   -- Locks the carts of those shoppers, then reads them again. A cart that exists now is found by the probe
   -- above; one inserted meanwhile has not been reminded, so no order wins it back yet.
   PERFORM left_carts_recheck_won(user_ids, emails, phones);
