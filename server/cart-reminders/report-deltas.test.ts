@@ -44,8 +44,7 @@ async function summedAndCounted() {
       select l.id, l.user_id, l.reminders_sent, l.closed_reason,
              to_char(l.touched_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD') as day,
              coalesce(l.email, lower(u.email)) as email,
-             case when l.user_id is null and l.email is null then right(regexp_replace(l.mobile, '\\D', '', 'g'), 10) end
-               as mobile,
+             right(regexp_replace(l.mobile, '\\D', '', 'g'), 10) as mobile,
              l.whatsapp_sent_at is not null and l.whatsapp_refused is null as whatsapp_delivered,
              least(l.first_reminded_at, case when l.whatsapp_refused is null then l.whatsapp_sent_at end)
                as reminded_at
@@ -176,16 +175,28 @@ describe("the per-day summary of carts left behind", () => {
     await remindedAccount("chitra.summary@example.in");
     await remindedAccount("divya.summary@example.in", false);
     const esha = await remindedAccount("esha.summary@example.in");
-    // Guests: one with an e-mail and a yes to mail; one reached only by mobile, with a yes to WhatsApp.
+    // Guests: one with an e-mail and a yes to mail; one reached only by mobile, with a yes to WhatsApp; one with
+    // an e-mail and a mobile, with a yes to both.
     expect((await guestCheckout({ email: "farah.summary@example.in", remindMe: true })).status).toBe(200);
     expect((await guestCheckout({ mobile: "97000 55555", remindOnWhatsApp: true })).status).toBe(200);
+    expect(
+      (
+        await guestCheckout({
+          email: "gita.summary@example.in",
+          mobile: "97000 88888",
+          remindMe: true,
+          remindOnWhatsApp: true,
+        })
+      ).status,
+    ).toBe(200);
     await expectSummaryExact();
 
     await sweepLeftCarts(shop.deps, later(2));
     await remindersSettled();
     expect(fake.messages.filter((message) => message.to === "919700055555")).toHaveLength(1);
+    expect(fake.messages.filter((message) => message.to === "919700088888")).toHaveLength(1);
     const reminded = await expectSummaryExact();
-    expect(reminded.reduce((total, row) => total + Number(row.reminded), 0)).toBe(6);
+    expect(reminded.reduce((total, row) => total + Number(row.reminded), 0)).toBe(7);
 
     const ashaOrder = await orderFromCart(asha);
     const binaOrder = await orderFromCart(bina);
@@ -193,19 +204,23 @@ describe("the per-day summary of carts left behind", () => {
     // The guest reached only by mobile orders with an e-mail the shop never saw, to that mobile.
     const mobileOrder = await guestOrder("someone.new@example.in", "9700055555");
     const eshaOrder = await guestOrder("esha.summary@example.in", "97000 77777");
+    // The guest reminded on WhatsApp orders under another e-mail, to the same mobile: won back by the mobile.
+    const gitaOrder = await guestOrder("gita.elsewhere@example.in", "9700088888");
+    expect(await wonPaiseOf("guest:gita.summary@example.in")).toBe(gitaOrder.totalPaise);
     expect(await wonPaiseOf(`user:${asha.userId}`)).toBe(ashaOrder.totalPaise);
     expect(await wonPaiseOf("guest:farah.summary@example.in")).toBe(farahOrder.totalPaise);
     expect(await wonPaiseOf("guest:9700055555")).toBe(mobileOrder.totalPaise);
     expect(await wonPaiseOf(`user:${esha.userId}`)).toBe(eshaOrder.totalPaise);
     await expectSummaryExact();
     const won = await report();
-    expect(won.totals).toMatchObject({ leftBehind: 7, reminded: 6, wonBack: 5, whatsappSent: 1 });
+    expect(won.totals).toMatchObject({ leftBehind: 8, reminded: 7, wonBack: 6, whatsappSent: 2 });
     expect(won.totals.revenuePaise).toBe(
       ashaOrder.totalPaise +
         binaOrder.totalPaise +
         farahOrder.totalPaise +
         mobileOrder.totalPaise +
-        eshaOrder.totalPaise,
+        eshaOrder.totalPaise +
+        gitaOrder.totalPaise,
     );
     expect(won.notReminded.noConsent).toBe(1);
 
@@ -228,7 +243,7 @@ describe("the per-day summary of carts left behind", () => {
     const after = await expectSummaryExact();
     expect(after).toHaveLength(2);
     const totals = (await report("?period=30d")).totals;
-    expect(totals).toMatchObject({ leftBehind: 7, reminded: 6, wonBack: 2 });
-    expect(totals.revenuePaise).toBe(ashaOrder.totalPaise + mobileOrder.totalPaise);
+    expect(totals).toMatchObject({ leftBehind: 8, reminded: 7, wonBack: 3 });
+    expect(totals.revenuePaise).toBe(ashaOrder.totalPaise + mobileOrder.totalPaise + gitaOrder.totalPaise);
   });
 });

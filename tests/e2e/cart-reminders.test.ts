@@ -21,6 +21,7 @@ import { putInCart, setStock } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 /**
  * Carts left behind (issue 44, docs/decisions/089), as the shopper and the owner meet them: the opt-in on the
@@ -381,5 +382,62 @@ describe("a cart left behind", () => {
     await landing.goto(`/cart-back/${message?.urlSuffixes[0]}`);
     await landing.getByRole("heading", { name: "Your cart is back" }).waitFor();
     await context.close();
+  });
+
+  it("a shopper turns WhatsApp reminders off on the settings page, gets none for the cart left, and turns them on again", async () => {
+    const kiran = await signUpViaHttp(shop.url, "kiran.whatsapp@example.in");
+    await callShopApi(shop.url, kiran, "PUT", "/marketing-consent/whatsapp", {
+      consented: true,
+      where: "checkout",
+      mobile: "91234 56780",
+    });
+    await putInCart(database.db, kiran.userId, [{ itemId: "bath-powder", quantity: 1 }]);
+    const { page, close } = await openSignedInPage(browser, shop, kiran, "/settings", { viewport: "phone" });
+    const whatsapp = page.getByRole("switch", { name: "Remind me on WhatsApp, and send me offers there" });
+    expect(await whatsapp.isChecked()).toBe(true);
+    const reminders = page.getByRole("region", { name: "Cart reminders and offers" });
+    expect(
+      await reminders.getByText("On: one message per cart you leave behind, to +91 91234 56780.").count(),
+    ).toBe(1);
+    expect(await reminders.getByText(/^You said yes at checkout on /).count()).toBe(1);
+    // Off from the keyboard: the switch is reached and turned with the space bar.
+    await whatsapp.focus();
+    await page.keyboard.press("Space");
+    await expect
+      .poll(() => reminders.getByRole("status").last().textContent())
+      .toBe("Saved: no reminders or offers on WhatsApp.");
+    expect(await whatsapp.isChecked()).toBe(false);
+    expect(await reminders.getByText(/^You said no on this page on /).count()).toBe(1);
+    await inEachView(page, EVERY_VIEW, async (viewport, colorScheme) => {
+      expect(await sidewaysOverflow(page), `settings at ${viewport}`).toBeLessThanOrEqual(0);
+      await reminders.scrollIntoViewIfNeeded();
+      await reminders.screenshot({
+        path: `test-results/screenshots/settings-whatsapp-reminders-${viewport}-${colorScheme}.png`,
+      });
+    });
+
+    // The cart left behind gets no WhatsApp reminder while the answer is no.
+    await sweepAt(2);
+    await untilJobsDone();
+    expect(fake.messages.filter((message) => message.to === "919123456780")).toHaveLength(0);
+
+    await page.reload();
+    const again = page.getByRole("switch", { name: "Remind me on WhatsApp, and send me offers there" });
+    expect(await again.isChecked()).toBe(false);
+    await again.check();
+    await expect
+      .poll(() => reminders.getByRole("status").last().textContent())
+      .toBe("Saved: we will remind you on WhatsApp.");
+    await close();
+    const answers = await database.db
+      .select()
+      .from(marketingConsents)
+      .where(and(eq(marketingConsents.channel, "whatsapp"), eq(marketingConsents.userId, kiran.userId)))
+      .orderBy(desc(marketingConsents.createdAt));
+    expect(answers.map(({ consented, source, mobile }) => ({ consented, source, mobile }))).toEqual([
+      { consented: true, source: "account", mobile: "9123456780" },
+      { consented: false, source: "account", mobile: "9123456780" },
+      { consented: true, source: "checkout", mobile: "9123456780" },
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import {
   useLoaderData,
 } from "react-router";
 import type { AccountSession, SocialProviderInfo } from "../../common/account.ts";
-import type { MarketingConsent } from "../../common/cart-reminders.ts";
+import type { AccountMarketingConsent } from "../../common/cart-reminders.ts";
 import { formatDateTime } from "../../common/india-time.ts";
 import { accountLabel, isMobileAccountEmail } from "../../common/mobile-account.ts";
 import { Button } from "../components/button.tsx";
@@ -25,6 +25,7 @@ import {
   SignInMethods,
 } from "../features/settings/sign-in-methods.tsx";
 import { ThemePreference } from "../features/settings/theme-preference.tsx";
+import { WhatsAppConsentSwitch } from "../features/settings/whatsapp-consent.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api<LinkedAccount[]>("/auth/list-accounts"),
     api<{ providers: SocialProviderInfo[]; mobile: boolean }>("/account/providers"),
     api<{ user: { phoneNumber?: string | null } } | null>("/auth/get-session"),
-    api<MarketingConsent>("/marketing-consent"),
+    api<AccountMarketingConsent>("/marketing-consent"),
   ]);
   const hasPassword = linked.some((account) => account.providerId === "credential");
   const methods = linked.map((account) => account.providerId).filter((method) => method !== "credential");
@@ -215,6 +216,7 @@ export function Component() {
 
       <Section title="Cart reminders and offers" id="reminders">
         <MarketingConsentChoice consent={consent} noEmail={mobileAccount} />
+        <WhatsAppConsentSwitch consent={consent.whatsapp} />
       </Section>
 
       <Section title="Theme" id="theme">
