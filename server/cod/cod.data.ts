@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import {
   COD_OVERDUE_DAYS,
   type CodCash,
@@ -327,6 +327,42 @@ async function findOrders(
   return found;
 }
 
+/** The latest parcel's AWB of an order, else its tracking number. */
+const orderAwb = sql<
+  string | null
+>`coalesce((select ${shipments.awb} from ${shipments} where ${shipments.orderId} = ${orders.id} and ${shipments.awb} is not null order by ${shipments.createdAt} desc limit 1), ${orders.trackingNumber})`;
+
+/** Count and total of the orders whose cash is due (`where`), and the first of them, oldest delivery first. */
+async function cashDue(db: Db, where: SQL | undefined) {
+  const [totals] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      totalPaise: sql<number>`coalesce(sum(${orders.totalPaise}), 0)::int`,
+    })
+    .from(orders)
+    .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
+    .where(where);
+  const rows = await db
+    .select({
+      number: orders.number,
+      shipName: orders.shipName,
+      shipPin: orders.shipPin,
+      totalPaise: orders.totalPaise,
+      deliveredAt: orders.deliveredAt,
+      awb: orderAwb,
+    })
+    .from(orders)
+    .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
+    .where(where)
+    .orderBy(asc(orders.deliveredAt), asc(orders.id))
+    .limit(LIST_LIMIT);
+  const list: CodOrderRow[] = rows.map((row) => ({
+    ...row,
+    deliveredAt: (row.deliveredAt as Date).toISOString(),
+  }));
+  return { count: totals?.count ?? 0, totalPaise: totals?.totalPaise ?? 0, orders: list };
+}
+
 /**
  * The "Cash on delivery" page: cash expected (delivered COD orders not yet collected), overdue (of those,
  * delivered more than COD_OVERDUE_DAYS ago), and collected between two Indian days (by the remittance date).
@@ -345,39 +381,8 @@ export async function codSummary(
     isNotNull(orders.deliveredAt),
     isNull(codRemittances.id),
   );
-  const awb = sql<
-    string | null
-  >`coalesce((select ${shipments.awb} from ${shipments} where ${shipments.orderId} = ${orders.id} and ${shipments.awb} is not null order by ${shipments.createdAt} desc limit 1), ${orders.trackingNumber})`;
-  const dueList = async (overdueOnly: boolean) => {
-    const where = overdueOnly ? and(uncollected, lte(orders.deliveredAt, overdueBefore)) : uncollected;
-    const [totals] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        totalPaise: sql<number>`coalesce(sum(${orders.totalPaise}), 0)::int`,
-      })
-      .from(orders)
-      .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
-      .where(where);
-    const rows = await db
-      .select({
-        number: orders.number,
-        shipName: orders.shipName,
-        shipPin: orders.shipPin,
-        totalPaise: orders.totalPaise,
-        deliveredAt: orders.deliveredAt,
-        awb,
-      })
-      .from(orders)
-      .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
-      .where(where)
-      .orderBy(asc(orders.deliveredAt), asc(orders.id))
-      .limit(LIST_LIMIT);
-    const list: CodOrderRow[] = rows.map((row) => ({
-      ...row,
-      deliveredAt: (row.deliveredAt as Date).toISOString(),
-    }));
-    return { count: totals?.count ?? 0, totalPaise: totals?.totalPaise ?? 0, orders: list };
-  };
+  const dueList = (overdueOnly: boolean) =>
+    cashDue(db, overdueOnly ? and(uncollected, lte(orders.deliveredAt, overdueBefore)) : uncollected);
 
   const inPeriod = and(gte(codRemittances.collectedOn, from), lte(codRemittances.collectedOn, to));
   const [collectedTotals] = await db
