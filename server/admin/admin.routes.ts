@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
-import { requireAdmin } from "../auth/session.ts";
+import { adminOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { getAdminSummary } from "./admin.data.ts";
 
@@ -14,9 +14,6 @@ export type AdminEnv = { Variables: { admin: SessionUser } };
  */
 export function adminRoutes(deps: Deps) {
   return new Hono<AdminEnv>()
-    .use("*", async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
+    .use("*", adminOnly(deps))
     .get("/summary", async (c) => c.json(await getAdminSummary(deps.db)));
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { setStaffRoleSchema } from "../../common/schemas/staff.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -15,10 +15,7 @@ import { describeRoleChange, listStaff, setRole } from "./roles.ts";
 export function adminStaffRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", async (c) => c.json({ people: await listStaff(db), youId: c.get("owner").id }))
     .put("/", validate("json", setStaffRoleSchema), async (c) => {
       const { email, role } = c.req.valid("json");

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { isStaffRole, type SessionUser } from "../../common/account.ts";
 import { isClusterWorker } from "../cluster-metrics.ts";
 import { shareSessionCopies } from "../cluster-sessions.ts";
@@ -90,3 +91,17 @@ export async function requireOwner(deps: Deps, c: Context): Promise<SessionUser>
   if (user.role !== "owner") throw httpError(403, "forbidden", "Only the shop's owner can do this.");
   return user;
 }
+
+/** A router's guard for staff or owner: 401 signed out, 403 to a customer, before anything sent is read. */
+export const adminOnly = (deps: Deps) =>
+  createMiddleware<{ Variables: { admin: SessionUser } }>(async (c, next) => {
+    c.set("admin", await requireAdmin(deps, c));
+    await next();
+  });
+
+/** A router's guard for the owner only: 401 signed out, 403 to staff and customers, before anything sent is read. */
+export const ownerOnly = (deps: Deps) =>
+  createMiddleware<{ Variables: { owner: SessionUser } }>(async (c, next) => {
+    c.set("owner", await requireOwner(deps, c));
+    await next();
+  });

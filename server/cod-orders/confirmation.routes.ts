@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
-import { createMiddleware } from "hono/factory";
 import type { SessionUser } from "../../common/account.ts";
 import {
   codConfirmActionSchema,
@@ -10,7 +9,7 @@ import {
 } from "../../common/cod-confirm.ts";
 import { orderNumberSchema, verifyPaymentSchema } from "../../common/schemas/orders.ts";
 import { clientAddress } from "../auth/client-address.ts";
-import { requireAdmin, requireOwner } from "../auth/session.ts";
+import { adminOnly, requireOwner } from "../auth/session.ts";
 import { saveConfirmHours } from "../cod/confirm-request.ts";
 import { openPayOnlineInstead } from "../cod/pay-online-instead.ts";
 import { orders } from "../db/schema.ts";
@@ -86,13 +85,6 @@ export function codConfirmRoutes(deps: Deps) {
       )
   );
 }
-
-/** Every endpoint answers 401 signed out and 403 to a customer, before reading anything sent. */
-const adminOnly = (deps: Deps) =>
-  createMiddleware<{ Variables: { admin: SessionUser } }>(async (c, next) => {
-    c.set("admin", await requireAdmin(deps, c));
-    await next();
-  });
 
 /** Staff's "to confirm" list: call, confirm, cancel; the owner sets the hours (audited like other changes). */
 export function adminCodConfirmRoutes(deps: Deps) {

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { recordRtoSchema, rtoStatsQuerySchema } from "../../common/rto.ts";
 import { orderNumberSchema } from "../../common/schemas/orders.ts";
-import { requireAdmin } from "../auth/session.ts";
+import { adminOnly } from "../auth/session.ts";
 import { orders } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
@@ -26,10 +26,7 @@ export function adminRtoRoutes(deps: Deps) {
     return { rto, chargesPaise };
   };
   return new Hono<{ Variables: { admin: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
+    .use(adminOnly(deps))
     .get("/stats", validate("query", rtoStatsQuerySchema), async (c) =>
       c.json(await rtoStats(deps.db, new Date(), c.req.valid("query"))),
     )

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import {
   COD_OVERDUE_DAYS,
   type CodCash,
@@ -164,33 +164,14 @@ export async function importRemittance(
   csv: string,
   actor: AuditActor,
 ): Promise<RemittanceImportResult> {
-  const [header, ...body] = parseCsv(csv).filter((row) => row.cells.some((cell) => cell.trim() !== ""));
-  if (!header) throw httpError(400, "invalid_request", "csv: the file is empty.", { csv: "is empty" });
-  const columns = columnsOf(header.cells);
-  if (typeof columns === "string")
-    throw httpError(400, "invalid_request", `csv: ${columns}`, { csv: columns });
-  if (body.length > 20_000) throw httpError(400, "invalid_request", "csv: at most 20,000 rows at a time.");
-
-  const rows = body.map(({ line, cells }) => {
-    const cell = (index: number) => (cells[index] ?? "").trim();
-    return {
-      line,
-      key: cell(columns.key).slice(0, 100),
-      amountPaise: parseRupeesToPaise(cell(columns.amount)),
-      collectedOn: parseRemittanceDate(cell(columns.date)),
-      reference: cell(columns.reference).slice(0, 100),
-    };
-  });
-
+  const { keyKind, rows } = readRemittanceReport(csv);
   return db.transaction(async (tx) => {
-    const byKey = await findOrders(tx, columns.keyKind, [
-      ...new Set(rows.map((row) => row.key).filter(Boolean)),
-    ]);
+    const byKey = await findOrders(tx, keyKind, [...new Set(rows.map((row) => row.key).filter(Boolean))]);
     const matched: RemittanceRowResult[] = [];
     const mismatched: RemittanceRowResult[] = [];
     let recordedPaise = 0;
     for (const row of rows) {
-      const order = byKey.get(columns.keyKind === "awb" ? row.key.toUpperCase() : row.key);
+      const order = byKey.get(keyKind === "awb" ? row.key.toUpperCase() : row.key);
       const result: RemittanceRowResult = {
         line: row.line,
         key: row.key,
@@ -200,50 +181,13 @@ export async function importRemittance(
         problem: null,
         message: "Recorded.",
       };
-      const unreadable = !row.key
-        ? "no AWB or order number"
-        : row.amountPaise === null
-          ? "the amount is not in rupees"
-          : !row.collectedOn
-            ? "the date is not a date"
-            : !row.reference
-              ? "no reference"
-              : null;
-      const problem = unreadable
-        ? { problem: "invalid_row" as const, message: `Line ${row.line}: ${unreadable}.` }
-        : !order
-          ? {
-              problem: "unknown_order" as const,
-              message: `No order has ${columns.keyKind === "awb" ? "AWB" : "number"} ${row.key}.`,
-            }
-          : problemOf(order, row.amountPaise ?? 0);
+      const problem = rowProblem(row, order, keyKind);
       if (problem || !order || row.amountPaise === null || !row.collectedOn) {
         mismatched.push({ ...result, ...(problem ?? { problem: "invalid_row", message: "Not readable." }) });
         continue;
       }
-      const [inserted] = await tx
-        .insert(codRemittances)
-        .values({
-          orderId: order.id,
-          amountPaise: row.amountPaise,
-          collectedOn: row.collectedOn,
-          reference: row.reference,
-          source: "import",
-          recordedBy: actor.id,
-        })
-        .onConflictDoNothing({ target: codRemittances.orderId })
-        .returning({ id: codRemittances.id });
-      if (inserted) {
-        await recordMoney(tx, {
-          orderId: order.id,
-          kind: "cod_remittance",
-          amountPaise: row.amountPaise,
-          reference: row.reference,
-          recordedBy: actor.id,
-          note: `Remitted by the courier, collected ${row.collectedOn} (imported)`,
-        });
-      }
-      if (!inserted) {
+      const recorded = { ...row, amountPaise: row.amountPaise, collectedOn: row.collectedOn };
+      if (!(await recordRemittance(tx, order, recorded, actor))) {
         mismatched.push({
           ...result,
           problem: "already_collected",
@@ -268,6 +212,86 @@ export async function importRemittance(
     });
     return { matched, mismatched, recordedPaise };
   });
+}
+
+type RemittanceRow = ReturnType<typeof readRemittanceReport>["rows"][number];
+
+/** A report's rows as read, each cell trimmed; 400 for an empty file, unnamed columns or over 20,000 rows. */
+function readRemittanceReport(csv: string) {
+  const [header, ...body] = parseCsv(csv).filter((row) => row.cells.some((cell) => cell.trim() !== ""));
+  if (!header) throw httpError(400, "invalid_request", "csv: the file is empty.", { csv: "is empty" });
+  const columns = columnsOf(header.cells);
+  if (typeof columns === "string")
+    throw httpError(400, "invalid_request", `csv: ${columns}`, { csv: columns });
+  if (body.length > 20_000) throw httpError(400, "invalid_request", "csv: at most 20,000 rows at a time.");
+
+  const rows = body.map(({ line, cells }) => {
+    const cell = (index: number) => (cells[index] ?? "").trim();
+    return {
+      line,
+      key: cell(columns.key).slice(0, 100),
+      amountPaise: parseRupeesToPaise(cell(columns.amount)),
+      collectedOn: parseRemittanceDate(cell(columns.date)),
+      reference: cell(columns.reference).slice(0, 100),
+    };
+  });
+  return { keyKind: columns.keyKind, rows };
+}
+
+/** Why a row's cash cannot be recorded: unreadable, no such order, or what problemOf finds; null when it can. */
+function rowProblem(
+  row: RemittanceRow,
+  order: CandidateOrder | undefined,
+  keyKind: Columns["keyKind"],
+): { problem: RemittanceProblem; message: string } | null {
+  const unreadable = !row.key
+    ? "no AWB or order number"
+    : row.amountPaise === null
+      ? "the amount is not in rupees"
+      : !row.collectedOn
+        ? "the date is not a date"
+        : !row.reference
+          ? "no reference"
+          : null;
+  return unreadable
+    ? { problem: "invalid_row" as const, message: `Line ${row.line}: ${unreadable}.` }
+    : !order
+      ? {
+          problem: "unknown_order" as const,
+          message: `No order has ${keyKind === "awb" ? "AWB" : "number"} ${row.key}.`,
+        }
+      : problemOf(order, row.amountPaise ?? 0);
+}
+
+/** Records one row's cash and its ledger row; false when the order's cash was already recorded. */
+async function recordRemittance(
+  tx: Tx,
+  order: CandidateOrder,
+  row: { amountPaise: number; collectedOn: string; reference: string },
+  actor: AuditActor,
+): Promise<boolean> {
+  const [inserted] = await tx
+    .insert(codRemittances)
+    .values({
+      orderId: order.id,
+      amountPaise: row.amountPaise,
+      collectedOn: row.collectedOn,
+      reference: row.reference,
+      source: "import",
+      recordedBy: actor.id,
+    })
+    .onConflictDoNothing({ target: codRemittances.orderId })
+    .returning({ id: codRemittances.id });
+  if (!inserted) return false;
+  await recordMoney(tx, {
+    orderId: order.id,
+    kind: "cod_remittance",
+    amountPaise: row.amountPaise,
+    reference: row.reference,
+    recordedBy: actor.id,
+    note: `Remitted by the courier, collected ${row.collectedOn} (imported)`,
+  });
+  return true;
 }
 
 /** The orders a report's keys name: by number, or by AWB (the aggregator's parcel, else the tracking number). */
@@ -303,6 +327,42 @@ async function findOrders(
   return found;
 }
 
+/** The latest parcel's AWB of an order, else its tracking number. */
+const orderAwb = sql<
+  string | null
+>`coalesce((select ${shipments.awb} from ${shipments} where ${shipments.orderId} = ${orders.id} and ${shipments.awb} is not null order by ${shipments.createdAt} desc limit 1), ${orders.trackingNumber})`;
+
+/** Count and total of the orders whose cash is due (`where`), and the first of them, oldest delivery first. */
+async function cashDue(db: Db, where: SQL | undefined) {
+  const [totals] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      totalPaise: sql<number>`coalesce(sum(${orders.totalPaise}), 0)::int`,
+    })
+    .from(orders)
+    .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
+    .where(where);
+  const rows = await db
+    .select({
+      number: orders.number,
+      shipName: orders.shipName,
+      shipPin: orders.shipPin,
+      totalPaise: orders.totalPaise,
+      deliveredAt: orders.deliveredAt,
+      awb: orderAwb,
+    })
+    .from(orders)
+    .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
+    .where(where)
+    .orderBy(asc(orders.deliveredAt), asc(orders.id))
+    .limit(LIST_LIMIT);
+  const list: CodOrderRow[] = rows.map((row) => ({
+    ...row,
+    deliveredAt: (row.deliveredAt as Date).toISOString(),
+  }));
+  return { count: totals?.count ?? 0, totalPaise: totals?.totalPaise ?? 0, orders: list };
+}
+
 /**
  * The "Cash on delivery" page: cash expected (delivered COD orders not yet collected), overdue (of those,
  * delivered more than COD_OVERDUE_DAYS ago), and collected between two Indian days (by the remittance date).
@@ -321,39 +381,8 @@ export async function codSummary(
     isNotNull(orders.deliveredAt),
     isNull(codRemittances.id),
   );
-  const awb = sql<
-    string | null
-  >`coalesce((select ${shipments.awb} from ${shipments} where ${shipments.orderId} = ${orders.id} and ${shipments.awb} is not null order by ${shipments.createdAt} desc limit 1), ${orders.trackingNumber})`;
-  const dueList = async (overdueOnly: boolean) => {
-    const where = overdueOnly ? and(uncollected, lte(orders.deliveredAt, overdueBefore)) : uncollected;
-    const [totals] = await db
-      .select({
-        count: sql<number>`count(*)::int`,
-        totalPaise: sql<number>`coalesce(sum(${orders.totalPaise}), 0)::int`,
-      })
-      .from(orders)
-      .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
-      .where(where);
-    const rows = await db
-      .select({
-        number: orders.number,
-        shipName: orders.shipName,
-        shipPin: orders.shipPin,
-        totalPaise: orders.totalPaise,
-        deliveredAt: orders.deliveredAt,
-        awb,
-      })
-      .from(orders)
-      .leftJoin(codRemittances, eq(codRemittances.orderId, orders.id))
-      .where(where)
-      .orderBy(asc(orders.deliveredAt), asc(orders.id))
-      .limit(LIST_LIMIT);
-    const list: CodOrderRow[] = rows.map((row) => ({
-      ...row,
-      deliveredAt: (row.deliveredAt as Date).toISOString(),
-    }));
-    return { count: totals?.count ?? 0, totalPaise: totals?.totalPaise ?? 0, orders: list };
-  };
+  const dueList = (overdueOnly: boolean) =>
+    cashDue(db, overdueOnly ? and(uncollected, lte(orders.deliveredAt, overdueBefore)) : uncollected);
 
   const inPeriod = and(gte(codRemittances.collectedOn, from), lte(codRemittances.collectedOn, to));
   const [collectedTotals] = await db

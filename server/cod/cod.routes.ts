@@ -1,19 +1,11 @@
 import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
 import type { SessionUser } from "../../common/account.ts";
 import { codSummaryQuerySchema, importRemittanceSchema, recordCashSchema } from "../../common/cod.ts";
 import { orderNumberSchema } from "../../common/schemas/orders.ts";
-import { requireAdmin } from "../auth/session.ts";
+import { adminOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
 import { codSummary, importRemittance, recordCash } from "./cod.data.ts";
-
-/** Every endpoint answers 401 signed out and 403 to a customer, before reading anything sent. */
-const adminOnly = (deps: Deps) =>
-  createMiddleware<{ Variables: { admin: SessionUser } }>(async (c, next) => {
-    c.set("admin", await requireAdmin(deps, c));
-    await next();
-  });
 
 /** Cash on delivery counted (docs/decisions/059): the page's figures, cash recorded by hand, reports imported. */
 export function adminCodRoutes(deps: Deps) {

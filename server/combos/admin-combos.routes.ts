@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { comboParamSchema, createComboSchema, updateComboSchema } from "../../common/schemas/combos.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -14,10 +14,7 @@ import { createCombo, getAdminCombo, listAdminCombos, updateCombo } from "./admi
 export function adminComboRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", async (c) => c.json({ items: await listAdminCombos(db) }))
     .post("/", validate("json", createComboSchema), async (c) =>
       c.json(await createCombo(db, c.req.valid("json"), c.get("owner")), 201),

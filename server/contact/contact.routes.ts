@@ -11,7 +11,7 @@ import {
 } from "../../common/schemas/contact.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import type { SessionUser } from "../auth/session.ts";
-import { requireAdmin } from "../auth/session.ts";
+import { adminOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
@@ -95,10 +95,7 @@ type AdminOnly = { Variables: { admin: SessionUser } };
 export function adminMessageRoutes(deps: Deps) {
   const { db, env, mailer } = deps;
   return new Hono<AdminOnly>()
-    .use(async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
+    .use(adminOnly(deps))
     .get("/", validate("query", adminMessageQuerySchema), async (c) => {
       return c.json(await listMessages(db, c.req.valid("query")));
     })

@@ -7,7 +7,7 @@ import {
   slugParamSchema,
   updateContentSchema,
 } from "../../common/schemas/content-pages.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -46,10 +46,7 @@ export function contentRoutes({ db, catalogue }: Deps) {
 export function adminContentRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", async (c) => c.json({ items: await listAllContent(db) }))
     .post("/", validate("json", createPostSchema), async (c) =>
       c.json(await createPost(db, c.req.valid("json"), c.get("owner")), 201),

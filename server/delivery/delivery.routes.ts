@@ -10,7 +10,7 @@ import {
   deliveryRuleParamSchema,
   pinParamSchema,
 } from "../../common/schemas/delivery.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import { cachedCodRules } from "../cod/cod-rules.ts";
 import { combos, products } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
@@ -91,10 +91,7 @@ export function deliveryCheckRoutes(deps: Deps) {
 export function adminDeliveryRuleRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", validate("query", deliveryRuleListQuerySchema), async (c) =>
       c.json(await listDeliveryRules(db, c.req.valid("query"))),
     )

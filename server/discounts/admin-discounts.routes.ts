@@ -6,7 +6,7 @@ import {
   discountCodeParamSchema,
   updateDiscountCodeSchema,
 } from "../../common/schemas/discount-codes.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -24,10 +24,7 @@ import {
 export function adminDiscountCodeRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", validate("query", discountCodeListQuerySchema), async (c) =>
       c.json(await listDiscountCodes(db, c.req.valid("query"))),
     )

@@ -12,7 +12,7 @@ import {
   updateProductTaxSchema,
 } from "../../common/schemas/tax.ts";
 import { recordAudit } from "../audit/audit.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import { csvResponse } from "../csv.ts";
 import type { Db } from "../db/client.ts";
 import { gstRates, products } from "../db/schema.ts";
@@ -57,10 +57,7 @@ const notInList = (rates: number[]) =>
 export function adminTaxRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", async (c) => c.json(await taxSettings(db)))
     .get("/gstr1.csv", validate("query", gstr1QuerySchema), async (c) => {
       const query = c.req.valid("query");

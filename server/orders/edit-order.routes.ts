@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { editOrderAddressSchema, editOrderItemsSchema } from "../../common/schemas/order-edit.ts";
 import { orderNumberSchema } from "../../common/schemas/orders.ts";
-import { requireAdmin } from "../auth/session.ts";
+import { adminOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
 import { getAdminOrderDetail } from "./admin-orders.data.ts";
@@ -14,14 +14,8 @@ import { editOrderAddress, editOrderItems } from "./edit-order.ts";
  */
 export function adminOrderEditRoutes(deps: Deps) {
   return new Hono<{ Variables: { admin: SessionUser } }>()
-    .use("/:number/address", async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
-    .use("/:number/items", async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
+    .use("/:number/address", adminOnly(deps))
+    .use("/:number/items", adminOnly(deps))
     .put(
       "/:number/address",
       validate("param", orderNumberSchema),

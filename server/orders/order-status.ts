@@ -156,20 +156,8 @@ export async function changeOrderStatus(
   change: StatusChange,
 ): Promise<PaidOrder> {
   const now = change.now ?? new Date();
-  const condition =
-    "orderId" in where
-      ? eq(orders.id, where.orderId)
-      : where.userId
-        ? and(eq(orders.number, where.number), eq(orders.userId, where.userId))
-        : eq(orders.number, where.number);
-  if (change.to === "cancelled") {
-    // A parcel booked with a courier is cancelled at the aggregator first (docs/decisions/052), and only for
-    // an order that may be cancelled now; the transaction below checks again under the lock.
-    const [current] = await deps.db.select(orderWithPayment).from(orders).where(condition);
-    if (current && checkTransition(lifecycleOf(current), "cancelled", change.actor, now).ok) {
-      await cancelShipmentFirst(deps, current.id);
-    }
-  }
+  const condition = orderCondition(where);
+  if (change.to === "cancelled") await cancelShipmentIfCancellable(deps, condition, change, now);
   const updated = await deps.db.transaction(async (tx) => {
     const [order] = await tx
       .select(orderWithPayment)
@@ -178,44 +166,15 @@ export async function changeOrderStatus(
       .for("update", { of: orders });
     if (!order) throw notFound("There is no such order.");
 
-    const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
-    if (!check.ok) throw httpError(409, "invalid_transition", check.reason);
-    if (change.to === "returned_to_origin" && !change.rto) {
-      throw httpError(
-        409,
-        "invalid_transition",
-        "Record a return to origin with what the parcel cost both ways (Returned to origin, on the order page).",
-      );
-    }
-    if (change.onlyIf && !change.onlyIf(order)) {
-      throw httpError(409, "invalid_transition", "The order changed in the meantime.");
-    }
+    checkChange(order, change, now);
 
     const set: Partial<typeof orders.$inferInsert> = { status: change.to, updatedAt: now };
     let note = (change.noteFor?.(order) ?? change.note)?.trim() || null;
-    if (change.to === "shipped") {
-      if (!change.courier || !change.trackingNumber) {
-        throw httpError(400, "invalid_request", "courier and trackingNumber are required to ship an order.");
-      }
-      set.courier = change.courier;
-      set.trackingNumber = change.trackingNumber;
-      set.trackingUrl = change.trackingUrl ?? null;
-      set.shippedAt = now;
-      note = [`${change.courier}, tracking ${change.trackingNumber}`, note].filter(Boolean).join(". ");
-    }
+    if (change.to === "shipped") note = shipWith(change, set, note, now);
     if (change.to === "delivered" && order.status === "shipped") {
       set.deliveredAt = now;
       // The courier took the cash at the door: what it owes the shop until its remittance comes.
-      if (order.paymentMethod === "cod") {
-        await recordMoney(tx, {
-          orderId: order.id,
-          kind: "cash_collected",
-          amountPaise: order.totalPaise,
-          reference: order.trackingNumber,
-          note: `Collected by ${order.courier ?? "the courier"} on delivery`,
-          createdAt: now,
-        });
-      }
+      if (order.paymentMethod === "cod") await recordCashCollected(tx, order, now);
     }
     if (change.to === "confirmed" || change.to === "cancelled") {
       await settleOpenSwitch(
@@ -234,57 +193,10 @@ export async function changeOrderStatus(
     if ((change.to === "cancelled" || change.restock) && order.status !== "awaiting_payment") {
       await restock(tx, order.id);
     }
-    if (change.to === "refunded") {
-      // Cash came in by hand, so it goes back by hand too: the books need to say how (UPI, bank, cash, credit).
-      if (order.paymentMethod === "cod" && !change.refundMethod) {
-        throw httpError(
-          400,
-          "invalid_request",
-          "refundMethod: say how the cash-on-delivery refund was paid",
-          {
-            refundMethod: "say how the cash-on-delivery refund was paid",
-          },
-        );
-      }
-      const reference = await refund(deps, order, change.refundReference);
-      set.refundReference = reference;
-      const online = order.paymentMethod === "razorpay";
-      await recordMoney(tx, {
-        orderId: order.id,
-        kind: online ? "online_refund" : "cash_refund",
-        amountPaise: online ? (await orderMoney(tx, order.id)).paidOnlinePaise : order.totalPaise,
-        razorpayPaymentId: online ? order.razorpayPaymentId : null,
-        razorpayRefundId: online ? reference : null,
-        reference: online ? null : reference,
-        recordedBy: change.actorUserId,
-        note: online ? "Refunded through Razorpay" : `Refunded by ${change.refundMethod ?? "hand"}`,
-        createdAt: now,
-      });
-      if (order.paymentMethod === "cod") set.refundMethod = change.refundMethod;
-      const method = set.refundMethod ? `${COD_REFUND_METHOD_LABELS[set.refundMethod]} ` : "";
-      note = [`Refund ${method}${reference}`, note].filter(Boolean).join(". ");
-    }
+    if (change.to === "refunded") note = await refundWith(deps, tx, order, change, set, note, now);
 
     const [row] = await tx.update(orders).set(set).where(eq(orders.id, order.id)).returning(orderWithPayment);
-    if (change.to === "returned_to_origin" && change.rto) {
-      await tx.insert(orderRto).values({
-        orderId: order.id,
-        source: change.rto.source,
-        forwardPaise: change.rto.forwardPaise,
-        returnPaise: change.rto.returnPaise,
-        recordedAt: now,
-        recordedBy: change.actorUserId,
-      });
-      await recordMoney(tx, {
-        orderId: order.id,
-        kind: "courier_charge",
-        amountPaise: change.rto.forwardPaise + change.rto.returnPaise,
-        reference: order.trackingNumber,
-        recordedBy: change.actorUserId,
-        note: "Return to origin, both ways",
-        createdAt: now,
-      });
-    }
+    if (change.to === "returned_to_origin" && change.rto) await recordRto(tx, order, change.rto, change, now);
     // The tax invoice is issued when the order is confirmed, and reversed by a credit note when an invoiced
     // order is cancelled or its goods come back (docs/decisions/038), in this transaction.
     if (change.to === "confirmed") await issueInvoice(tx, order, now);
@@ -300,25 +212,7 @@ export async function changeOrderStatus(
       createdAt: now,
     });
     if (!row) throw notFound("There is no such order.");
-    if (change.audit) {
-      const { status, courier, trackingNumber, trackingUrl, refundReference, refundMethod } = order;
-      await recordAudit(tx, {
-        actor: change.audit,
-        entityType: "order",
-        entityId: order.number,
-        action: "status",
-        before: { status, courier, trackingNumber, trackingUrl, refundReference, refundMethod },
-        after: {
-          status: row.status,
-          courier: row.courier,
-          trackingNumber: row.trackingNumber,
-          trackingUrl: row.trackingUrl,
-          refundReference: row.refundReference,
-          refundMethod: row.refundMethod,
-          note,
-        },
-      });
-    }
+    if (change.audit) await auditStatusChange(tx, change.audit, order, row, note);
     const mail = MAIL_ON[change.to];
     if (mail) await enqueueOrderMail(tx, order.id, mail);
     return row;
@@ -326,6 +220,165 @@ export async function changeOrderStatus(
 
   if (MAIL_ON[change.to]) deps.jobs.wake();
   return updated;
+}
+
+/** The order `where` picks: by id, or by number (and owner, for a customer). */
+function orderCondition(where: { orderId: string } | { number: string; userId?: string }) {
+  return "orderId" in where
+    ? eq(orders.id, where.orderId)
+    : where.userId
+      ? and(eq(orders.number, where.number), eq(orders.userId, where.userId))
+      : eq(orders.number, where.number);
+}
+
+/**
+ * A parcel booked with a courier is cancelled at the aggregator first (docs/decisions/052), and only for an
+ * order that may be cancelled now; changeOrderStatus's transaction checks again under the lock.
+ */
+async function cancelShipmentIfCancellable(
+  deps: Deps,
+  condition: ReturnType<typeof orderCondition>,
+  change: StatusChange,
+  now: Date,
+) {
+  const [current] = await deps.db.select(orderWithPayment).from(orders).where(condition);
+  if (current && checkTransition(lifecycleOf(current), "cancelled", change.actor, now).ok) {
+    await cancelShipmentFirst(deps, current.id);
+  }
+}
+
+function recordCashCollected(tx: Tx, order: PaidOrder, now: Date) {
+  return recordMoney(tx, {
+    orderId: order.id,
+    kind: "cash_collected",
+    amountPaise: order.totalPaise,
+    reference: order.trackingNumber,
+    note: `Collected by ${order.courier ?? "the courier"} on delivery`,
+    createdAt: now,
+  });
+}
+
+/** The lifecycle's rules, a return to origin's costs, and the caller's own condition: 409 when one fails. */
+function checkChange(order: PaidOrder, change: StatusChange, now: Date) {
+  const check = checkTransition(lifecycleOf(order), change.to, change.actor, now);
+  if (!check.ok) throw httpError(409, "invalid_transition", check.reason);
+  if (change.to === "returned_to_origin" && !change.rto) {
+    throw httpError(
+      409,
+      "invalid_transition",
+      "Record a return to origin with what the parcel cost both ways (Returned to origin, on the order page).",
+    );
+  }
+  if (change.onlyIf && !change.onlyIf(order)) {
+    throw httpError(409, "invalid_transition", "The order changed in the meantime.");
+  }
+}
+
+/** A shipped order's courier and tracking number; the note names them. */
+function shipWith(
+  change: StatusChange,
+  set: Partial<typeof orders.$inferInsert>,
+  note: string | null,
+  now: Date,
+): string {
+  if (!change.courier || !change.trackingNumber) {
+    throw httpError(400, "invalid_request", "courier and trackingNumber are required to ship an order.");
+  }
+  set.courier = change.courier;
+  set.trackingNumber = change.trackingNumber;
+  set.trackingUrl = change.trackingUrl ?? null;
+  set.shippedAt = now;
+  note = [`${change.courier}, tracking ${change.trackingNumber}`, note].filter(Boolean).join(". ");
+  return note;
+}
+
+/** A refund paid (through Razorpay, or by hand for cash) and booked in the ledger; the note names it. */
+async function refundWith(
+  deps: Deps,
+  tx: Tx,
+  order: PaidOrder,
+  change: StatusChange,
+  set: Partial<typeof orders.$inferInsert>,
+  note: string | null,
+  now: Date,
+): Promise<string> {
+  // Cash came in by hand, so it goes back by hand too: the books need to say how (UPI, bank, cash, credit).
+  if (order.paymentMethod === "cod" && !change.refundMethod) {
+    throw httpError(400, "invalid_request", "refundMethod: say how the cash-on-delivery refund was paid", {
+      refundMethod: "say how the cash-on-delivery refund was paid",
+    });
+  }
+  const reference = await refund(deps, order, change.refundReference);
+  set.refundReference = reference;
+  const online = order.paymentMethod === "razorpay";
+  await recordMoney(tx, {
+    orderId: order.id,
+    kind: online ? "online_refund" : "cash_refund",
+    amountPaise: online ? (await orderMoney(tx, order.id)).paidOnlinePaise : order.totalPaise,
+    razorpayPaymentId: online ? order.razorpayPaymentId : null,
+    razorpayRefundId: online ? reference : null,
+    reference: online ? null : reference,
+    recordedBy: change.actorUserId,
+    note: online ? "Refunded through Razorpay" : `Refunded by ${change.refundMethod ?? "hand"}`,
+    createdAt: now,
+  });
+  if (order.paymentMethod === "cod") set.refundMethod = change.refundMethod;
+  const method = set.refundMethod ? `${COD_REFUND_METHOD_LABELS[set.refundMethod]} ` : "";
+  note = [`Refund ${method}${reference}`, note].filter(Boolean).join(". ");
+  return note;
+}
+
+/** A parcel returned to origin: what it cost both ways, recorded and booked as the courier's charge. */
+async function recordRto(
+  tx: Tx,
+  order: PaidOrder,
+  rto: NonNullable<StatusChange["rto"]>,
+  change: StatusChange,
+  now: Date,
+) {
+  await tx.insert(orderRto).values({
+    orderId: order.id,
+    source: rto.source,
+    forwardPaise: rto.forwardPaise,
+    returnPaise: rto.returnPaise,
+    recordedAt: now,
+    recordedBy: change.actorUserId,
+  });
+  await recordMoney(tx, {
+    orderId: order.id,
+    kind: "courier_charge",
+    amountPaise: rto.forwardPaise + rto.returnPaise,
+    reference: order.trackingNumber,
+    recordedBy: change.actorUserId,
+    note: "Return to origin, both ways",
+    createdAt: now,
+  });
+}
+
+async function auditStatusChange(
+  tx: Tx,
+  actor: NonNullable<StatusChange["audit"]>,
+  order: PaidOrder,
+  row: PaidOrder,
+  note: string | null,
+) {
+  const { status, courier, trackingNumber, trackingUrl, refundReference, refundMethod } = order;
+  await recordAudit(tx, {
+    actor,
+    entityType: "order",
+    entityId: order.number,
+    action: "status",
+    before: { status, courier, trackingNumber, trackingUrl, refundReference, refundMethod },
+    after: {
+      status: row.status,
+      courier: row.courier,
+      trackingNumber: row.trackingNumber,
+      trackingUrl: row.trackingUrl,
+      refundReference: row.refundReference,
+      refundMethod: row.refundMethod,
+      note,
+    },
+  });
 }
 
 /**

@@ -68,92 +68,129 @@ export async function takeRazorpayPayment(
     // paid first had it, and this order is cancelled and its payment refunded like any that cannot apply.
     const soldOut = !refusal && made.purpose === "checkout" && !(await takeStockOnPayment(tx, order.id));
     if (soldOut) refusal = SOLD_OUT_BEFORE_PAYMENT;
-    // Everything that happens here is told in the order's history by the payment.
-    const tellHistory = (kind: "status" | "payment", toStatus: OrderStatus, note: string) =>
-      tx.insert(orderEvents).values({
-        orderId: order.id,
-        fromStatus: order.status,
-        toStatus,
-        kind,
-        actor: "payment",
-        actorUserId: null,
-        note,
-        createdAt: now,
-      });
+    const taken: Taken = { order, made, paymentId: payment.paymentId, amountPaise, source, now };
     if (refusal) {
-      if (soldOut) {
-        await tx
-          .update(orders)
-          .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
-          .where(eq(orders.id, order.id));
-        await closeRazorpayOrders(tx, order.id, "sold out before payment", now);
-        await tellHistory("status", "cancelled", `Cancelled: ${SOLD_OUT_BEFORE_PAYMENT}`);
-      }
-      await recordMoney(tx, {
-        orderId: order.id,
-        kind: "online_payment",
-        amountPaise,
-        applied: false,
-        razorpayOrderId: made.id,
-        razorpayPaymentId: payment.paymentId,
-        note: refusal,
-        createdAt: now,
-      });
-      await tellHistory(
-        "payment",
-        order.status,
-        `Payment ${payment.paymentId} of ${formatRupees(amountPaise)} ${source}, but ${refusal}: it is refunded in full automatically`,
-      );
-      await enqueueJob(tx, {
-        kind: REFUND_UNAPPLIED_JOB,
-        payload: { paymentId: payment.paymentId },
-        key: `${REFUND_UNAPPLIED_JOB}:${payment.paymentId}`,
-      });
-      log.warn(
-        { paymentId: payment.paymentId, order: order.number, refusal },
-        "payment refunded: not applicable",
-      );
+      await refusePayment(tx, taken, refusal, soldOut);
       return { order, outcome: "refunding" as const, wake: true };
     }
-
-    const switched = made.purpose === "switch" ? await switchedFigures(tx, order) : null;
-    await recordMoney(tx, {
-      orderId: order.id,
-      kind: "online_payment",
-      amountPaise,
-      applied: true,
-      razorpayOrderId: made.id,
-      razorpayPaymentId: payment.paymentId,
-      createdAt: now,
-    });
-    const [row] = await tx
-      .update(orders)
-      .set({
-        razorpayOrderId: made.id,
-        updatedAt: now,
-        status: "confirmed",
-        ...(switched ? { ...switched, paymentMethod: "razorpay" as const, codConfirmBy: null } : {}),
-      })
-      .where(eq(orders.id, order.id))
-      .returning(orderWithPayment);
-    if (!row) throw new Error(`order ${order.number} vanished under its lock`);
-    // Every other Razorpay order of this one (a second tab's Checkout) can no longer be applied.
-    await closeRazorpayOrders(tx, order.id, "paid by another payment", now);
-    await tellHistory(
-      "status",
-      "confirmed",
-      switched
-        ? `Paid online instead of cash on delivery, payment ${payment.paymentId} ${source}: no confirmation needed`
-        : `Paid online, payment ${payment.paymentId} ${source}`,
-    );
-    await issueInvoice(tx, row, now);
-    // The shopper of a switched order already has its "placed" mail.
-    if (!switched) await enqueueOrderMail(tx, order.id, "placed");
-    return { order: row, outcome: "applied" as const, wake: true };
+    return { order: await applyPayment(tx, taken), outcome: "applied" as const, wake: true };
   });
   if (!result) return null;
   if (result.wake) deps.jobs.wake();
   return { order: result.order, outcome: result.outcome };
+}
+
+/** A verified payment under its order's lock, as takeRazorpayPayment read it. */
+type Taken = {
+  order: PaidOrder;
+  made: typeof razorpayOrders.$inferSelect;
+  paymentId: string;
+  amountPaise: number;
+  /** "confirmed by the browser" or "confirmed by Razorpay". */
+  source: string;
+  now: Date;
+};
+
+/** Everything that happens to a payment is told in the order's history by the payment. */
+const tellHistory = (
+  tx: Tx,
+  { order, now }: Taken,
+  kind: "status" | "payment",
+  toStatus: OrderStatus,
+  note: string,
+) =>
+  tx.insert(orderEvents).values({
+    orderId: order.id,
+    fromStatus: order.status,
+    toStatus,
+    kind,
+    actor: "payment",
+    actorUserId: null,
+    note,
+    createdAt: now,
+  });
+
+/**
+ * A payment that cannot apply: recorded unapplied, told, and refunded in full by a job; an order sold out
+ * before its payment is cancelled first.
+ */
+async function refusePayment(tx: Tx, taken: Taken, refusal: string, soldOut: boolean) {
+  const { order, made, paymentId, amountPaise, source, now } = taken;
+  if (soldOut) {
+    await tx
+      .update(orders)
+      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+      .where(eq(orders.id, order.id));
+    await closeRazorpayOrders(tx, order.id, "sold out before payment", now);
+    await tellHistory(tx, taken, "status", "cancelled", `Cancelled: ${SOLD_OUT_BEFORE_PAYMENT}`);
+  }
+  await recordMoney(tx, {
+    orderId: order.id,
+    kind: "online_payment",
+    amountPaise,
+    applied: false,
+    razorpayOrderId: made.id,
+    razorpayPaymentId: paymentId,
+    note: refusal,
+    createdAt: now,
+  });
+  await tellHistory(
+    tx,
+    taken,
+    "payment",
+    order.status,
+    `Payment ${paymentId} of ${formatRupees(amountPaise)} ${source}, but ${refusal}: it is refunded in full automatically`,
+  );
+  await enqueueJob(tx, {
+    kind: REFUND_UNAPPLIED_JOB,
+    payload: { paymentId },
+    key: `${REFUND_UNAPPLIED_JOB}:${paymentId}`,
+  });
+  log.warn({ paymentId, order: order.number, refusal }, "payment refunded: not applicable");
+}
+
+/**
+ * A payment that pays its order: recorded applied, the order confirmed (a cash-on-delivery order switched to
+ * online with its new figures), its other Razorpay orders closed, its invoice issued and its mail sent.
+ */
+async function applyPayment(tx: Tx, taken: Taken): Promise<PaidOrder> {
+  const { order, made, paymentId, amountPaise, source, now } = taken;
+  const switched = made.purpose === "switch" ? await switchedFigures(tx, order) : null;
+  await recordMoney(tx, {
+    orderId: order.id,
+    kind: "online_payment",
+    amountPaise,
+    applied: true,
+    razorpayOrderId: made.id,
+    razorpayPaymentId: paymentId,
+    createdAt: now,
+  });
+  const [row] = await tx
+    .update(orders)
+    .set({
+      razorpayOrderId: made.id,
+      updatedAt: now,
+      status: "confirmed",
+      ...(switched ? { ...switched, paymentMethod: "razorpay" as const, codConfirmBy: null } : {}),
+    })
+    .where(eq(orders.id, order.id))
+    .returning(orderWithPayment);
+  if (!row) throw new Error(`order ${order.number} vanished under its lock`);
+  // Every other Razorpay order of this one (a second tab's Checkout) can no longer be applied.
+  await closeRazorpayOrders(tx, order.id, "paid by another payment", now);
+  await tellHistory(
+    tx,
+    taken,
+    "status",
+    "confirmed",
+    switched
+      ? `Paid online instead of cash on delivery, payment ${paymentId} ${source}: no confirmation needed`
+      : `Paid online, payment ${paymentId} ${source}`,
+  );
+  await issueInvoice(tx, row, now);
+  // The shopper of a switched order already has its "placed" mail.
+  if (!switched) await enqueueOrderMail(tx, order.id, "placed");
+  return row;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   updateProductSchema,
   uploadProductImageSchema,
 } from "../../common/schemas/admin-products.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { validate } from "../validate.ts";
@@ -19,12 +19,9 @@ import { imageTooLarge, storeProductImage } from "./product-images.ts";
 /** A 10 MB photo in base64 (four characters per three bytes) with room for the JSON around it. */
 export const PRODUCT_IMAGE_BODY_LIMIT = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 1024;
 
-/** The owner's guard, run before anything sent is read: 401 signed out, 403 for staff and customers. */
-function ownerOnly(deps: Deps) {
-  return new Hono<{ Variables: { owner: SessionUser } }>().use(async (c, next) => {
-    c.set("owner", await requireOwner(deps, c));
-    await next();
-  });
+/** A router behind the owner's guard, run before anything sent is read: 401 signed out, 403 for staff and customers. */
+function ownerRouter(deps: Deps) {
+  return new Hono<{ Variables: { owner: SessionUser } }>().use(ownerOnly(deps));
 }
 
 /**
@@ -33,7 +30,7 @@ function ownerOnly(deps: Deps) {
  */
 export function adminProductRoutes(deps: Deps) {
   const { db } = deps;
-  return ownerOnly(deps)
+  return ownerRouter(deps)
     .get("/", validate("query", adminProductListQuerySchema), async (c) =>
       c.json(await listAdminProducts(db, c.req.valid("query").q || undefined)),
     )
@@ -74,7 +71,7 @@ export function adminProductImageRoutes(deps: Deps) {
       throw imageTooLarge();
     },
   });
-  return ownerOnly(deps).post("/", photoLimit, validate("json", uploadProductImageSchema), async (c) => {
+  return ownerRouter(deps).post("/", photoLimit, validate("json", uploadProductImageSchema), async (c) => {
     const { image, purpose } = c.req.valid("json");
     // Checked before decoding, so an oversized file is refused without holding its bytes twice.
     if (Math.floor((image.length * 3) / 4) - (image.match(/=+$/)?.[0].length ?? 0) > MAX_IMAGE_BYTES) {

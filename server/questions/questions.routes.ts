@@ -9,7 +9,7 @@ import {
   questionVisibilitySchema,
 } from "../../common/schemas/questions.ts";
 import type { SessionUser } from "../auth/session.ts";
-import { requireAdmin, requireUser } from "../auth/session.ts";
+import { adminOnly, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
@@ -58,10 +58,7 @@ type AdminOnly = { Variables: { admin: SessionUser } };
 export function adminQuestionRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<AdminOnly>()
-    .use(async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
+    .use(adminOnly(deps))
     .get("/", validate("query", adminQuestionQuerySchema), async (c) => {
       return c.json(await listQuestionsForAdmin(db, c.req.valid("query")));
     })

@@ -11,7 +11,7 @@ import {
   writeReviewSchema,
 } from "../../common/schemas/reviews.ts";
 import type { SessionUser } from "../auth/session.ts";
-import { requireAdmin, requireUser } from "../auth/session.ts";
+import { adminOnly, requireUser } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { httpError, notFound } from "../errors.ts";
 import { log, serializeError } from "../log.ts";
@@ -88,10 +88,7 @@ type AdminOnly = { Variables: { admin: SessionUser } };
 export function adminReviewRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<AdminOnly>()
-    .use(async (c, next) => {
-      c.set("admin", await requireAdmin(deps, c));
-      await next();
-    })
+    .use(adminOnly(deps))
     .get("/", validate("query", adminReviewQuerySchema), async (c) => {
       return c.json(await listReviewsForAdmin(db, c.req.valid("query")));
     })

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { updateHeroSlidesSchema } from "../../common/schemas/hero-slides.ts";
 import { guestDeliverySmsSchema, updateShopSettingsSchema } from "../../common/schemas/settings.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
 import { readHeroSlides, updateHeroSlides } from "./hero-slides.data.ts";
@@ -16,10 +16,7 @@ import { readGuestDeliverySms, readSettings, saveGuestDeliverySms, updateSetting
 export function adminSettingsRoutes(deps: Deps) {
   const { db, env } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/", async (c) => c.json(await readSettings(db, env)))
     .put("/", validate("json", updateShopSettingsSchema), async (c) =>
       c.json(await updateSettings(db, env, c.req.valid("json"), c.get("owner"))),

@@ -430,12 +430,8 @@ export function guestOrderShippingRoutes(deps: Deps) {
       validate("param", orderNumberSchema),
       validate("query", guestOrderTokenSchema),
       async (c) => {
-        const order = await openGuestOrderLink(
-          deps,
-          c,
-          c.req.valid("param").number,
-          c.req.valid("query").token,
-        );
+        const { number } = c.req.valid("param");
+        const order = await openGuestOrderLink(deps, c, number, c.req.valid("query").token);
         return c.json({ shipment: await shopperShipment(deps, order.id) });
       },
     )
@@ -445,12 +441,8 @@ export function guestOrderShippingRoutes(deps: Deps) {
       validate("query", guestOrderTokenSchema),
       validate("json", shopperAttemptSchema),
       async (c) => {
-        const order = await openGuestOrderLink(
-          deps,
-          c,
-          c.req.valid("param").number,
-          c.req.valid("query").token,
-        );
+        const { number } = c.req.valid("param");
+        const order = await openGuestOrderLink(deps, c, number, c.req.valid("query").token);
         const answer = await answerFailedDelivery(deps, order.id, c.req.valid("json"));
         return c.json(answer.body, answer.status);
       },

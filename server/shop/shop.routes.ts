@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { SessionUser } from "../../common/account.ts";
 import { updatePromoBannerSchema, updateShopDetailsSchema } from "../../common/schemas/shop.ts";
-import { requireOwner } from "../auth/session.ts";
+import { ownerOnly } from "../auth/session.ts";
 import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
 import { getPromoBanner, getShopDetails, updatePromoBanner, updateShopDetails } from "./shop.data.ts";
@@ -13,10 +13,7 @@ import { getPromoBanner, getShopDetails, updatePromoBanner, updateShopDetails } 
 export function adminShopRoutes(deps: Deps) {
   const { db } = deps;
   return new Hono<{ Variables: { owner: SessionUser } }>()
-    .use(async (c, next) => {
-      c.set("owner", await requireOwner(deps, c));
-      await next();
-    })
+    .use(ownerOnly(deps))
     .get("/details", async (c) => c.json(await getShopDetails(db)))
     .put("/details", validate("json", updateShopDetailsSchema), async (c) =>
       c.json(await updateShopDetails(db, c.req.valid("json"), c.get("owner"))),
