@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createDb } from "../server/db/client.ts";
 import { findFreePort } from "../server/db/embedded.ts";
@@ -265,16 +265,31 @@ export async function expectTitle(page: Page, title: string) {
 export const sidewaysOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/**
+ * Whether the browser tests take their screenshots: only when asked, `SCREENSHOTS=1 npx vitest run <file>`
+ * (README). They are for people to look at and no test reads them, and a full-page picture costs Chromium
+ * more CPU than the checks around it (docs/decisions/092), so a run that only checks takes none.
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS === "1";
+
 /** Screenshots land in test-results/screenshots/, for people to look at; tests never compare pixels. */
 export async function screenshot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
   const folder = path.join(root, "test-results", "screenshots");
   await mkdir(folder, { recursive: true });
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
 }
 
+/** A picture of a part of a page (or of the window) at a path of its own: taken only with SCREENSHOTS=1. */
+export async function shoot(target: Page | Locator, options: { path: string; fullPage?: boolean }) {
+  if (!SCREENSHOTS) return;
+  await target.screenshot({ ...options, path: path.resolve(root, options.path) });
+}
+
 /** The screen at the context's width in light, then dark, after checking nothing is wider than the window. */
 export async function screenshotLightAndDark(page: Page, name: string) {
   expect(await sidewaysOverflow(page), `${name} overflows`).toBeLessThanOrEqual(0);
+  if (!SCREENSHOTS) return;
   await page.emulateMedia({ colorScheme: "light" });
   await screenshot(page, `${name}-light`);
   await page.emulateMedia({ colorScheme: "dark" });

@@ -6,7 +6,7 @@ import type { AfterTheOrder } from "../../common/analytics.ts";
 import { formatRupees } from "../../common/money.ts";
 import { codRemittances, orderEvents, orderRto, orders } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, type ShopDatabase, screenshot, sidewaysOverflow } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot, shoot, sidewaysOverflow } from "../fixtures.ts";
 import { it, signedInPageOn, uniqueEmail } from "../shop-test.ts";
 
 /**
@@ -127,7 +127,7 @@ async function screenshots(page: Page, name: string) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await panel.scrollIntoViewIfNeeded();
-    await panel.screenshot({ path: `test-results/screenshots/${name}-${scheme}.png` });
+    await shoot(panel, { path: `test-results/screenshots/${name}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
   await screenshot(page, `${name}-page`);

@@ -3,7 +3,14 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { FunnelFigures } from "../../common/funnel.ts";
 import type { TestAccount } from "../accounts.ts";
-import { newContext, type Shop, type ShopDatabase, screenshot, sidewaysOverflow } from "../fixtures.ts";
+import {
+  newContext,
+  type Shop,
+  type ShopDatabase,
+  screenshot,
+  shoot,
+  sidewaysOverflow,
+} from "../fixtures.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
 
@@ -86,7 +93,7 @@ async function screenshots(page: Page, name: string) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await panel.scrollIntoViewIfNeeded();
-    await panel.screenshot({ path: `test-results/screenshots/${name}-${scheme}.png` });
+    await shoot(panel, { path: `test-results/screenshots/${name}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
   await screenshot(page, `${name}-page`);
@@ -160,7 +167,7 @@ describe("the funnel on the admin home", () => {
     await section.getByText("Saved: no visit is counted from now on.").waitFor();
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await section.screenshot({
+      await shoot(section, {
         path: `test-results/screenshots/admin-funnel-switch-off-phone-${scheme}.png`,
       });
     }
@@ -183,7 +190,7 @@ describe("the funnel on the admin home", () => {
     await page.goto("/admin?period=today");
     const panel = page.getByRole("region", { name: "The funnel" });
     await panel.getByText("Counting is off: visits are not being counted.").waitFor();
-    await panel.screenshot({ path: "test-results/screenshots/admin-funnel-off-phone-light.png" });
+    await shoot(panel, { path: "test-results/screenshots/admin-funnel-off-phone-light.png" });
     await panel.getByRole("link", { name: "Turn it on in Settings" }).click();
     await page.getByRole("checkbox", { name: "Count visits for the funnel" }).check();
     await page.getByText("Saved: visits are counted for the funnel from now on.").waitFor();

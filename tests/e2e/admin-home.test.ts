@@ -5,7 +5,7 @@ import { indianDate } from "../../common/india-time.ts";
 import { formatRupees } from "../../common/money.ts";
 import { fillBigShop } from "../../scripts/big-shop.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, type ShopDatabase, screenshotLightAndDark } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshotLightAndDark, shoot } from "../fixtures.ts";
 import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 /**
@@ -125,7 +125,7 @@ describe("the admin home", () => {
       const after = page.getByRole("region", { name: "After the order" });
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await after.screenshot({
+        await shoot(after, {
           path: `test-results/screenshots/admin-home-after-order-${viewport}-${scheme}.png`,
         });
       }

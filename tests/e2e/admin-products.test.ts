@@ -4,6 +4,7 @@ import { beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { showColorScheme } from "../color-scheme.ts";
 import type { Shop } from "../fixtures.ts";
+import { shoot } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 
 let shop: Shop;
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 
 /** Screenshots of these pages, for a person to look at (never compared by the test). */
-const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) => shoot(page, { path: `/tmp/${name}.png`, fullPage: true });
 
 async function ownerPage(
   path: string,
@@ -201,7 +202,7 @@ describe("the owner's products", () => {
     expect(await form.getByLabel("Description").inputValue()).toBe(
       "Almonds, saffron and cardamom: typed while someone else saved.",
     );
-    await second.page.screenshot({ path: "/tmp/admin-product-conflict-desktop-light.png" });
+    await shoot(second.page, { path: "/tmp/admin-product-conflict-desktop-light.png" });
     await second.page.getByRole("button", { name: "Save mine over theirs" }).click();
     await second.page.getByText("Saved. The shop shows the change now.").waitFor();
     const product = await (await fetch(`${shop.url}/api/products/badam-mix`)).json();

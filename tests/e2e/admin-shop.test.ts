@@ -8,6 +8,7 @@ import {
   type Shop,
   type ShopDatabase,
   scrollThrough,
+  shoot,
   sidewaysOverflow,
   waitForApp,
 } from "../fixtures.ts";
@@ -26,7 +27,7 @@ ownShopForFile((started) => {
 
 /** Looked at by a person after the run: /tmp/admin-shop-<name>.png. */
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `/tmp/admin-shop-${name}.png`, fullPage: true });
+  shoot(page, { path: `/tmp/admin-shop-${name}.png`, fullPage: true });
 
 async function ownerPage(
   path: string,

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
+import { shoot } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
 const START = new Date("2025-03-01T10:00:00+05:30");
@@ -77,7 +78,7 @@ describe("the promo banner", () => {
     expect(await banner.count()).toBe(0);
     // Keyboard users keep their place.
     expect(await compact.evaluate((element) => element === document.activeElement)).toBe(true);
-    await page.screenshot({ path: "test-results/screenshots/home-banner-minimised-desktop.png" });
+    await shoot(page, { path: "test-results/screenshots/home-banner-minimised-desktop.png" });
 
     await page.clock.runFor(9999);
     expect(await compact.isVisible()).toBe(true);
@@ -183,7 +184,7 @@ describe("the hero", () => {
         return about.isVisible();
       })
       .toBe(true);
-    await page.screenshot({ path: "test-results/screenshots/home-about-dialog-desktop-dark.png" });
+    await shoot(page, { path: "test-results/screenshots/home-about-dialog-desktop-dark.png" });
     // Focus stays inside: Tab cycles within the dialog.
     for (let press = 0; press < 4; press++) {
       await page.keyboard.press("Tab");

@@ -13,6 +13,7 @@ import {
   type Shop,
   type ShopDatabase,
   screenshot,
+  shoot,
   sidewaysOverflow,
   type Viewport,
 } from "../fixtures.ts";
@@ -117,7 +118,7 @@ describe("a cart left behind", () => {
           (dark) => document.documentElement.classList.toggle("dark", dark),
           scheme === "dark",
         );
-        await form.screenshot({
+        await shoot(form, {
           path: `test-results/screenshots/cart-reminder-settings-${viewport}-${scheme}.png`,
         });
       }
@@ -254,7 +255,7 @@ describe("a cart left behind", () => {
       await panel.scrollIntoViewIfNeeded();
       for (const scheme of ["light", "dark"] as const) {
         await showColorScheme(page, scheme);
-        await panel.screenshot({
+        await shoot(panel, {
           path: `test-results/screenshots/cart-reminder-report-${viewport}-${scheme}.png`,
         });
       }
@@ -351,7 +352,7 @@ describe("a cart left behind", () => {
           (dark) => document.documentElement.classList.toggle("dark", dark),
           scheme === "dark",
         );
-        await section.screenshot({
+        await shoot(section, {
           path: `test-results/screenshots/checkout-whatsapp-reminder-${viewport}-${scheme}.png`,
         });
       }

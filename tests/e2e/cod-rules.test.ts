@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import type { Browser, Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, type ShopDatabase, VIEWPORTS } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, shoot, VIEWPORTS } from "../fixtures.ts";
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
@@ -33,7 +33,7 @@ async function lookAt(page: Page, name: string, show?: Locator) {
   const width = page.viewportSize()?.width;
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png` });
+    await shoot(page, { path: `${SHOTS}/${name}-${width}-${scheme}.png` });
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
-import { type Shop, screenshot, scrollThrough } from "../fixtures.ts";
+import { type Shop, screenshot, scrollThrough, shoot } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
@@ -59,7 +59,7 @@ describe("a combo's own picture", () => {
         expect(await card.getByRole("list", { name: "In this combo" }).count()).toBe(0);
         await card.scrollIntoViewIfNeeded();
         expect(await sidewaysOverflow(home)).toBeLessThanOrEqual(0);
-        await card.screenshot({ path: `/tmp/owner-rest-shots/combo-card-${viewport}-${scheme}.png` });
+        await shoot(card, { path: `/tmp/owner-rest-shots/combo-card-${viewport}-${scheme}.png` });
         await home.goto("/combo/skincare-combo");
         const large = preview?.replace("-400.webp", "-800.webp");
         await home.locator(`main img[src="${large}"]`).waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { loadLazyImages, screenshot, scrollThrough } from "../fixtures.ts";
+import { loadLazyImages, screenshot, scrollThrough, shoot } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
 describe("the combos and gifting section", () => {
@@ -48,7 +48,7 @@ describe("the combos and gifting section", () => {
 
     await section.scrollIntoViewIfNeeded();
     await loadLazyImages(page);
-    await section.screenshot({ path: "test-results/screenshots/home-combos-desktop.png" });
+    await shoot(section, { path: "test-results/screenshots/home-combos-desktop.png" });
 
     // A click anywhere on the card opens the combo.
     const hair = cards.filter({ has: page.getByRole("heading", { name: "Hair Growth Combo" }) });

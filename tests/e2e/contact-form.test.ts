@@ -1,5 +1,6 @@
 import type { Page, Route } from "playwright-core";
 import { describe, expect } from "vitest";
+import { shoot } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
 async function fillForm(page: Page, email = "asha@example.in") {
@@ -48,9 +49,7 @@ describe("the contact form on the home page", () => {
     expect(sent?.headers["content-type"]).toContain("application/json");
     expect(await form.getByRole("textbox", { name: "Name" }).inputValue()).toBe("");
     expect(await form.getByRole("textbox", { name: "Name" }).isDisabled()).toBe(false);
-    await page
-      .locator("#contact")
-      .screenshot({ path: "test-results/screenshots/home-contact-sent-desktop.png" });
+    await shoot(page.locator("#contact"), { path: "test-results/screenshots/home-contact-sent-desktop.png" });
     await context.close();
   });
 
@@ -97,9 +96,9 @@ describe("the contact form on the home page", () => {
     await expect
       .poll(() => alert.textContent())
       .toBe("Your message must be at most 5000 characters long (it has 5001).");
-    await page
-      .locator("#contact")
-      .screenshot({ path: "test-results/screenshots/home-contact-error-desktop-dark.png" });
+    await shoot(page.locator("#contact"), {
+      path: "test-results/screenshots/home-contact-error-desktop-dark.png",
+    });
 
     await page.route("**/api/contact", (route) => route.fulfill({ status: 500, json: { ok: false } }));
     await send();

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
-import { screenshot } from "../fixtures.ts";
+import { screenshot, shoot } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 import { appStarted, slowDown, slowPhonePage } from "../slow-phone.ts";
 
@@ -131,7 +131,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
     expect((await taps()).map((tap) => tap.beforeApp)).toEqual([true, true]);
     expect(await isDark(page)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
-    await page.screenshot({ path: "test-results/screenshots/early-tap-menu-desktop-dark.png" });
+    await shoot(page, { path: "test-results/screenshots/early-tap-menu-desktop-dark.png" });
     releaseApp();
 
     await page.locator("html[data-hydrated]").waitFor({ state: "attached", ...SLOW });
@@ -153,7 +153,7 @@ describe("a tap before the app has started, on a slow phone (CPU 4x slower, 1.6 
       { beforeApp: true, shownTaken: true },
       { beforeApp: true, shownTaken: true },
     ]);
-    await page.screenshot({ path: "test-results/screenshots/early-tap-hero-banner-phone-light.png" });
+    await shoot(page, { path: "test-results/screenshots/early-tap-hero-banner-phone-light.png" });
     releaseApp();
     await page.getByRole("button", { name: "20% OFF - Click to expand" }).waitFor(SLOW);
     expect(await page.getByRole("button", { name: /^Slide 2:/ }).getAttribute("aria-current")).toBe("true");

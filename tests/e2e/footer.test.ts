@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { newContext, type Shop, scrollThrough } from "../fixtures.ts";
+import { newContext, type Shop, scrollThrough, shoot } from "../fixtures.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
@@ -44,7 +44,7 @@ describe("the footer", () => {
     expect(await shipping.getByRole("link", { name: "help@example-shop.in" }).getAttribute("href")).toBe(
       "mailto:help@example-shop.in",
     );
-    await page.screenshot({ path: "test-results/screenshots/home-shipping-dialog-desktop.png" });
+    await shoot(page, { path: "test-results/screenshots/home-shipping-dialog-desktop.png" });
     await shipping.getByRole("button", { name: "Close" }).click();
     await shipping.waitFor({ state: "hidden" });
     // Focus goes back to the button that opened it.
@@ -106,7 +106,7 @@ describe("the footer", () => {
 
     await foot.getByRole("button", { name: "Returns" }).click();
     await page.getByRole("dialog", { name: "Returns and cancellations" }).waitFor();
-    await page.screenshot({ path: "test-results/screenshots/home-returns-dialog-phone-dark.png" });
+    await shoot(page, { path: "test-results/screenshots/home-returns-dialog-phone-dark.png" });
     await page.keyboard.press("Escape");
 
     // Category links open the grid filtered to that category.

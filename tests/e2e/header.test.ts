@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
+import { shoot } from "../fixtures.ts";
 import { it, uniqueEmail } from "../shop-test.ts";
 
 const header = (page: Page) => page.getByRole("banner");
@@ -56,7 +57,7 @@ describe("the header of a signed-in shopper", () => {
           for (const [b, boxB] of entries.slice(i + 1))
             expect(overlaps(boxA, boxB), `${a} and ${b}`).toBe(false);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await page.screenshot({
+        await shoot(page, {
           path: `test-results/screenshots/header-signed-in-${viewport}-${colorScheme}.png`,
         });
         await context.close();
@@ -93,7 +94,7 @@ describe("the header on a desktop", () => {
       "Face Wash Powder₹499",
       "Skin Brightening Pack₹499",
     ]);
-    await page.screenshot({ path: "test-results/screenshots/home-header-menu-desktop.png" });
+    await shoot(page, { path: "test-results/screenshots/home-header-menu-desktop.png" });
     await page.keyboard.press("Escape");
     expect(await face.getAttribute("aria-expanded")).toBe("false");
     expect(await face.evaluate((element) => element === document.activeElement)).toBe(true);

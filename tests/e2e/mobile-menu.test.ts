@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
+import { shoot } from "../fixtures.ts";
 import { it, uniqueEmail } from "../shop-test.ts";
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
@@ -54,7 +55,7 @@ describe("the mobile menu at 375 px", () => {
       const contact = menu(page).getByRole("button", { name: "Contact Us" });
       const box = await contact.boundingBox();
       expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(812);
-      await page.screenshot({ path: `test-results/screenshots/mobile-menu-signed-in-${colorScheme}.png` });
+      await shoot(page, { path: `test-results/screenshots/mobile-menu-signed-in-${colorScheme}.png` });
       await context.close();
     }
   });
@@ -84,7 +85,7 @@ describe("the mobile menu at 375 px", () => {
       for (const name of ["About Us", "Contact Us"]) await menu(page).getByRole("button", { name }).waitFor();
       expect(await menu(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
       expect(await menu(page).getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/login");
-      await page.screenshot({ path: `test-results/screenshots/home-mobile-menu-${colorScheme}.png` });
+      await shoot(page, { path: `test-results/screenshots/home-mobile-menu-${colorScheme}.png` });
 
       await menu(page).getByRole("button", { name: "Contact Us" }).click();
       await menu(page).waitFor({ state: "hidden" });

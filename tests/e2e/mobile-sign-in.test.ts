@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, users } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../fake-sms-provider.ts";
-import { newContext, type Shop, type ShopDatabase, VIEWPORTS } from "../fixtures.ts";
+import { newContext, type Shop, type ShopDatabase, shoot, VIEWPORTS } from "../fixtures.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
 let sms: FakeSmsProvider;
@@ -26,7 +26,7 @@ ownShopForFile(
 
 /** Screenshots of this journey go to /tmp, for a person to look at. */
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: `/tmp/mobile-sign-in-${name}.png`, fullPage: true });
+  shoot(page, { path: `/tmp/mobile-sign-in-${name}.png`, fullPage: true });
 
 async function signInWithMobile(page: Page, mobile: string, name: string) {
   await page.getByRole("link", { name: "Sign in with mobile" }).click();

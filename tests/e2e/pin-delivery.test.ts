@@ -4,7 +4,7 @@ import { describe, expect } from "vitest";
 import { estimateDelivery, formatEstimateDate } from "../../common/delivery-estimate.ts";
 import { codPlaceRules, deliveryRules } from "../../server/db/schema.ts";
 import { makeAdmin, signInContext, signUpViaHttp } from "../accounts.ts";
-import { type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { type Shop, type ShopDatabase, screenshot, shoot } from "../fixtures.ts";
 import { putInCart } from "../orders.ts";
 import { contextOn, it, uniqueEmail } from "../shop-test.ts";
 
@@ -48,7 +48,7 @@ async function lookAt(page: Page, name: string, show?: Locator) {
     await show?.scrollIntoViewIfNeeded();
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: false });
+      await shoot(page, { path: `${SHOTS}/${name}-${width}-${scheme}.png`, fullPage: false });
     }
   }
   await page.emulateMedia({ colorScheme: "light" });

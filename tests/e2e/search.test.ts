@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
-import { screenshot } from "../fixtures.ts";
+import { screenshot, shoot } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
 const START = new Date("2025-03-01T10:00:00+05:30");
@@ -121,7 +121,7 @@ describe("searching products", () => {
     await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
     await input.pressSequentially("face");
     await expect.poll(() => dialog.getByRole("option").count()).toBe(3);
-    await page.screenshot({ path: "test-results/screenshots/home-search-overlay-phone.png" });
+    await shoot(page, { path: "test-results/screenshots/home-search-overlay-phone.png" });
 
     // Escape closes the list first, then the dialog.
     await input.press("Escape");

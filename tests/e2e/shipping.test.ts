@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { products } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../fake-shiprocket.ts";
-import { newContext, type Shop, type ShopDatabase } from "../fixtures.ts";
+import { newContext, SCREENSHOTS, type Shop, type ShopDatabase } from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { EVERY_VIEW, inEachView } from "../views.ts";
@@ -53,6 +53,7 @@ async function packedOrder(): Promise<string> {
 
 /** One whole-page picture, kept with the run's screenshots and in SHOTS. */
 async function shot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
   const picture = await page.screenshot({ fullPage: true });
   const folders = [path.resolve(import.meta.dirname, "../../test-results/screenshots"), SHOTS];
   await Promise.all(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { showColorScheme } from "../color-scheme.ts";
 import { type FakeProvider, type FakeProviderKind, startFakeProviders } from "../fake-social-providers.ts";
-import { VIEWPORTS } from "../fixtures.ts";
+import { shoot, VIEWPORTS } from "../fixtures.ts";
 import { it, ownShopForFile } from "../shop-test.ts";
 
 const CLIENTS = {
@@ -109,7 +109,7 @@ describe("signing in with Facebook, GitHub and X: from the Login button to the a
         );
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: `${SHOTS}/${kind}-signed-in-${VIEWPORTS[viewport].width}.png` });
+        await shoot(page, { path: `${SHOTS}/${kind}-signed-in-${VIEWPORTS[viewport].width}.png` });
         await context.close();
       }
       // The shop's own output carries no code, access token or client secret of the provider.
@@ -268,10 +268,10 @@ describe("the provider messages and the ways to sign in at 375 and 1280 px, ligh
           if (name.startsWith("settings")) {
             const section = page.getByRole("region", { name: "Ways to sign in" });
             await section.scrollIntoViewIfNeeded();
-            await section.screenshot({ path: shot });
+            await shoot(section, { path: shot });
           } else {
             await page.getByRole("alert").waitFor();
-            await page.screenshot({ path: shot, fullPage: true });
+            await shoot(page, { path: shot, fullPage: true });
           }
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - window.innerWidth,

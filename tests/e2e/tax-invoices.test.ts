@@ -5,7 +5,14 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, products, taxDocuments } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { newContext, type Shop, type ShopDatabase, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import {
+  newContext,
+  type Shop,
+  type ShopDatabase,
+  shoot,
+  sidewaysOverflow,
+  waitForApp,
+} from "../fixtures.ts";
 import { putInCart, TEST_ADDRESS } from "../orders.ts";
 import { pdfText } from "../pdf-text.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
@@ -26,7 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 
 /** Looked at by a person after the run: /tmp/tax-<name>.png. */
-const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/tax-${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) => shoot(page, { path: `/tmp/tax-${name}.png`, fullPage: true });
 
 async function ownerPage(path: string, viewport: "phone" | "desktop", colorScheme: "light" | "dark") {
   const context = await newContext(browser, shop, { viewport, colorScheme });
