@@ -412,7 +412,7 @@ describe("a cart left behind", () => {
     await inEachView(page, EVERY_VIEW, async (viewport, colorScheme) => {
       expect(await sidewaysOverflow(page), `settings at ${viewport}`).toBeLessThanOrEqual(0);
       await reminders.scrollIntoViewIfNeeded();
-      await reminders.screenshot({
+      await shoot(reminders, {
         path: `test-results/screenshots/settings-whatsapp-reminders-${viewport}-${colorScheme}.png`,
       });
     });
