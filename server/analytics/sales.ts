@@ -119,20 +119,7 @@ export async function salesFigures(
         sum(extra)::int as extra
       from keyed group by dimension, key`)
       : nothing<SummedRow>(),
-    // A customer is the account, else the guest's e-mail, else (an account since deleted) the mobile.
-    // Returning: bought before the period; repeat: bought more than once, before or within it. Read from
-    // buyer_sales (each sale with its buyer's sale before it, docs/decisions/097): a buyer of the period has
-    // exactly one sale in it whose previous sale is before the period or none (none: a new customer); a new
-    // customer who bought again within the period has a second sale whose previous one is in the period.
-    need("customers")
-      ? db.execute<{ customers: number; returning: number; repeaters: number }>(sql`
-      select count(*) filter (where previous_day is null or previous_day < ${period.from}::date)::int
-          as customers,
-        count(*) filter (where previous_day < ${period.from}::date)::int as returning,
-        count(*) filter (where previous_day < ${period.from}::date
-          or (rank = 2 and previous_day >= ${period.from}::date))::int as repeaters
-      from buyer_sales where day between ${period.from}::date and ${period.to}::date`)
-      : nothing<{ customers: number; returning: number; repeaters: number }>(),
+    need("customers") ? customersOf(db, period.from, period.to, indianDate(now)) : nothing<CustomersRow>(),
     // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
     // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
     need("refunds")
@@ -183,7 +170,8 @@ export async function salesFigures(
     const row = refunds.rows.find((each) => each.way === way);
     return { orders: row?.orders ?? 0, amountPaise: Number(row?.amount ?? 0) };
   };
-  const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0 };
+  const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0, extra: 0 };
+  if (people.extra > DELTA_ROWS_TO_FOLD) await foldBuyerSaleDeltas(db);
 
   return {
     period,
@@ -238,6 +226,70 @@ export async function salesFigures(
       totalPaise: Number(document("credit_note")?.other ?? 0),
     },
   };
+}
+
+type CustomersRow = { customers: number; returning: number; repeaters: number; extra: number };
+
+/**
+ * A period's customers, returning customers and repeaters. A customer is the account, else the guest's e-mail,
+ * else (an account since deleted) the mobile. Returning: bought before the period; repeat: bought more than
+ * once, before or within it. From buyer_sales (each sale with its buyer's sale before it, docs/decisions/097):
+ * a buyer of the period has exactly one sale in it whose previous sale is before the period or none (none: a
+ * new customer); a new customer who bought again within the period has a second sale whose previous one is in
+ * the period. Those counts need not read the period's sales (docs/decisions/100): the sales whose previous
+ * sale is before the period and who are on or after its first day are, summed per day, the sales following a
+ * day before it less the later sales of a day before it (buyer_sale_day_deltas); less those after its last
+ * day, read from buyer_sales, none for a period ending today. A period further back than it is long reads its
+ * own sales instead, whichever is fewer days.
+ */
+function customersOf(db: Db, from: string, to: string, today: string) {
+  if (daysBetween(to, today) - 1 > daysBetween(from, to)) {
+    return db.execute<CustomersRow>(sql`
+      select count(*) filter (where previous_day is null or previous_day < ${from}::date)::int as customers,
+        count(*) filter (where previous_day < ${from}::date)::int as returning,
+        count(*) filter (where previous_day < ${from}::date
+          or (rank = 2 and previous_day >= ${from}::date))::int as repeaters,
+        0 as extra
+      from buyer_sales where day between ${from}::date and ${to}::date`);
+  }
+  return db.execute<CustomersRow>(sql`
+    with days as (
+      select coalesce(sum(firsts) filter (where day >= ${from}::date), 0) as firsts,
+        coalesce(sum(seconds) filter (where day >= ${from}::date), 0) as seconds,
+        coalesce(sum(nexts - later) filter (where day < ${from}::date), 0) as open,
+        coalesce(sum(second_nexts - seconds) filter (where day < ${from}::date), 0) as open_seconds,
+        count(*) - count(distinct day) as extra
+      from buyer_sale_day_deltas where day <= ${to}::date
+    ), beyond as (
+      select count(*) filter (where previous_day < ${from}::date) as open,
+        count(*) filter (where rank = 2 and previous_day < ${from}::date) as open_seconds
+      from buyer_sales where day > ${to}::date
+    )
+    select (days.firsts + days.open - beyond.open)::int as customers,
+      (days.open - beyond.open)::int as returning,
+      (days.open - beyond.open + days.seconds - (days.open_seconds - beyond.open_seconds))::int as repeaters,
+      days.extra::int as extra
+    from days, beyond`);
+}
+
+/** Replaces buyer_sale_day_deltas' rows by their sums, one row per day, as foldSalesDeltas does a period's. */
+export async function foldBuyerSaleDeltas(db: Db) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('buyer_sale_day_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from buyer_sale_day_deltas
+        returning day, firsts, later, seconds, nexts, second_nexts
+      )
+      insert into buyer_sale_day_deltas (day, firsts, later, seconds, nexts, second_nexts)
+      select day, sum(firsts), sum(later), sum(seconds), sum(nexts), sum(second_nexts)
+      from gone group by day
+      having sum(firsts) <> 0 or sum(later) <> 0 or sum(seconds) <> 0 or sum(nexts) <> 0
+        or sum(second_nexts) <> 0`);
+  });
 }
 
 type SummedRow = {

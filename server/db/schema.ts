@@ -856,6 +856,28 @@ export const buyerSales = pgTable(
 );
 
 /**
+ * buyer_sales counted per Indian day, as deltas written by a statement trigger on buyer_sales in the statement
+ * that changes it (only inserted, like sales_day_deltas, so concurrent orders never wait on a counter row):
+ * on each day, the sales with no sale before them (firsts), those with one (later), the buyers' second sales
+ * (seconds), and the sales whose buyer's previous sale was that day (nexts; second_nexts for second sales). A
+ * period's customers are then sums over days (server/analytics/sales.ts, docs/decisions/100): those who bought
+ * before the period and in it are the sales whose previous sale is before it and who are on or after its first
+ * day, less those after its last day, so a period ending today reads the days' sums, not its sales.
+ */
+export const buyerSaleDayDeltas = pgTable(
+  "buyer_sale_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    firsts: integer("firsts").notNull().default(0),
+    later: integer("later").notNull().default(0),
+    seconds: integer("seconds").notNull().default(0),
+    nexts: integer("nexts").notNull().default(0),
+    secondNexts: integer("second_nexts").notNull().default(0),
+  },
+  (table) => [index("buyer_sale_day_deltas_day_idx").on(table.day)],
+);
+
+/**
  * "After the order" per Indian day (issue 44), as deltas written by triggers in the same statement as the change
  * they sum, like sales_day_deltas: parcels shipped by the day shipped, by state and by PIN prefix (count; those
  * returned to origin in other_count, their cost both ways in amount_paise); COD orders asked to confirm by the
