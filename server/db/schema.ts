@@ -1631,7 +1631,9 @@ export const moneyLedger = pgTable(
     index("money_ledger_order_id_idx").on(table.orderId),
     index("money_ledger_created_at_idx").on(table.createdAt),
     // "Sales at a glance" sums a period's refunds (docs/decisions/088): only refund rows, so a year's range reads
-    // the year's refunds, not every payment, collection and remittance of it.
+    // the year's refunds, not every payment, collection and remittance of it. Migration 0058 rebuilds it with
+    // the columns the sums read INCLUDEd (kind, applied, order_id, amount_paise), so they come from the index
+    // alone, not from one ledger page per refund (docs/decisions/100).
     index("money_ledger_refunds_created_at_idx")
       .on(table.createdAt)
       .where(sql`${table.kind} in ('online_refund', 'cash_refund')`),
