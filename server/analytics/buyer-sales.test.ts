@@ -11,7 +11,7 @@ import { foldBuyerSaleDeltas, periodOf, salesFigures } from "./sales.ts";
 
 /**
  * New against returning customers read from buyer_sales (docs/decisions/097) and its per-day counts
- * (buyer_sale_day_deltas, docs/decisions/100) equal the same figures read from every order, as the dashboard
+ * (buyer_sale_day_deltas) equal the same figures read from every order, as the dashboard
  * read them before: after orders placed, cancelled, returned and moved in time through the shop's routes, a
  * buyer whose first order was cancelled, and an account deleted (its orders then count by their mobile), for
  * today, 7 days, 30 days and ranges ending today, a few days back (read from the day counts) and long ago (read

@@ -236,7 +236,7 @@ type CustomersRow = { customers: number; returning: number; repeaters: number; e
  * once, before or within it. From buyer_sales (each sale with its buyer's sale before it, docs/decisions/097):
  * a buyer of the period has exactly one sale in it whose previous sale is before the period or none (none: a
  * new customer); a new customer who bought again within the period has a second sale whose previous one is in
- * the period. Those counts need not read the period's sales (docs/decisions/100): the sales whose previous
+ * the period. Those counts need not read the period's sales (docs/decisions/097): the sales whose previous
  * sale is before the period and who are on or after its first day are, summed per day, the sales following a
  * day before it less the later sales of a day before it (buyer_sale_day_deltas); less those after its last
  * day, read from buyer_sales, none for a period ending today. A period further back than it is long reads its

@@ -860,7 +860,7 @@ export const buyerSales = pgTable(
  * that changes it (only inserted, like sales_day_deltas, so concurrent orders never wait on a counter row):
  * on each day, the sales with no sale before them (firsts), those with one (later), the buyers' second sales
  * (seconds), and the sales whose buyer's previous sale was that day (nexts; second_nexts for second sales). A
- * period's customers are then sums over days (server/analytics/sales.ts, docs/decisions/100): those who bought
+ * period's customers are then sums over days (server/analytics/sales.ts, docs/decisions/097): those who bought
  * before the period and in it are the sales whose previous sale is before it and who are on or after its first
  * day, less those after its last day, so a period ending today reads the days' sums, not its sales.
  */
@@ -1633,7 +1633,7 @@ export const moneyLedger = pgTable(
     // "Sales at a glance" sums a period's refunds (docs/decisions/088): only refund rows, so a year's range reads
     // the year's refunds, not every payment, collection and remittance of it. Migration 0058 rebuilds it with
     // the columns the sums read INCLUDEd (kind, applied, order_id, amount_paise), so they come from the index
-    // alone, not from one ledger page per refund (docs/decisions/100).
+    // alone, not from one ledger page per refund (docs/decisions/097).
     index("money_ledger_refunds_created_at_idx")
       .on(table.createdAt)
       .where(sql`${table.kind} in ('online_refund', 'cash_refund')`),
