@@ -89,6 +89,7 @@ export async function salesFigures(
   const start = startOfIndianDay(period.from).toISOString();
   const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
   const need = (part: SalesPart) => parts.includes(part);
+  const span = monthsWithin(period.from, period.to);
 
   const [days, summed, customers, refunds] = await Promise.all([
     need("days")
@@ -98,25 +99,34 @@ export async function salesFigures(
       group by day`)
       : nothing<{ day: string; orders: number; sales: string }>(),
     // Sales by state, payment, code and item, and the tax documents, from the per-day deltas (migration
-    // sales_day_deltas): the rows of the period's days, whatever its orders. A key whose rows sum to nothing
+    // sales_day_deltas) for the days at the period's edges and their sums per month (sales_month_deltas) for
+    // the whole months within it: the rows of the period's days and months, whatever its orders. A key whose rows sum to nothing
     // (an order cancelled, a line edited away) is no longer there, as in the orders themselves; an item's name
     // is the greatest among its lines still counted, as max(name) over the lines would give.
     need("summed")
       ? db.execute<SummedRow>(sql`
       with daily as (
         select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
-          sum(other_paise) as other, count(*) - 1 as extra
+          sum(other_paise) as other, count(*) - 1 as extra, 0 as month_extra
         from sales_day_deltas
-        where day between ${period.from}::date and ${period.to}::date
+        where day between ${span.headFrom}::date and ${span.headTo}::date
+          or day between ${span.tailFrom}::date and ${span.tailTo}::date
         group by day, dimension, key, name
+        union all
+        select dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise), 0,
+          count(*) - 1
+        from sales_month_deltas
+        where month between ${span.monthFrom}::date and ${span.monthTo}::date
+        group by month, dimension, key, name
       ), keyed as (
         select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
-          sum(amount)::bigint as amount, sum(other)::bigint as other, sum(extra)::int as extra
+          sum(amount)::bigint as amount, sum(other)::bigint as other, sum(extra)::int as extra,
+          sum(month_extra)::int as month_extra
         from daily group by dimension, key, name
       )
       select dimension, key, max(name) filter (where count <> 0) as name, sum(count)::int as count,
         sum(units)::int as units, sum(amount)::bigint as amount, sum(other)::bigint as other,
-        sum(extra)::int as extra
+        sum(extra)::int as extra, sum(month_extra)::int as month_extra
       from keyed group by dimension, key`)
       : nothing<SummedRow>(),
     need("customers") ? customersOf(db, period.from, period.to, indianDate(now)) : nothing<CustomersRow>(),
@@ -159,6 +169,9 @@ export async function salesFigures(
   const groups = summed.rows.filter((row) => row.count !== 0);
   if (summed.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
     await foldSalesDeltas(db, period.from, period.to);
+  }
+  if (summed.rows.reduce((total, row) => total + row.month_extra, 0) > DELTA_ROWS_TO_FOLD) {
+    await foldSalesMonthDeltas(db, span.monthFrom, span.monthTo);
   }
   const of = (dimension: string) => groups.filter((row) => row.dimension === dimension);
   const bySales = (a: SummedRow, b: SummedRow) =>
@@ -302,7 +315,42 @@ type SummedRow = {
   other: string;
   /** Rows beyond one per day and key: what a fold would remove. */
   extra: number;
+  /** Rows beyond one per month and key. */
+  month_extra: number;
 };
+
+/** The first day of the month `months` after a day's. */
+const monthStart = (day: string, months: number) => {
+  const [year, month] = day.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, month - 1 + months, 1)).toISOString().slice(0, 10);
+};
+
+/**
+ * A period cut into the whole months within it (monthFrom..monthTo, their first days) and the days before and
+ * after them (head and tail); a period within one month, or without a whole one, is all head.
+ */
+export function monthsWithin(from: string, to: string) {
+  const first = from.endsWith("-01") ? from : monthStart(from, 1);
+  const lastMonth = shift(to, 1).endsWith("-01") ? monthStart(to, 0) : monthStart(to, -1);
+  if (first > lastMonth) {
+    return {
+      headFrom: from,
+      headTo: to,
+      tailFrom: shift(to, 1),
+      tailTo: to,
+      monthFrom: first,
+      monthTo: lastMonth,
+    };
+  }
+  return {
+    headFrom: from,
+    headTo: shift(first, -1),
+    tailFrom: monthStart(lastMonth, 1),
+    tailTo: to,
+    monthFrom: first,
+    monthTo: lastMonth,
+  };
+}
 
 /** Text compared as PostgreSQL's "C" collation would: by code point, as the keys are plain names. */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -329,6 +377,25 @@ async function foldSalesDeltas(db: Db, from: string, to: string) {
       insert into sales_day_deltas (day, dimension, key, name, count, units, amount_paise, other_paise)
       select day, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
       from gone group by day, dimension, key, name
+      having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+  });
+}
+
+/** Replaces whole months' rows of sales_month_deltas by their sums, one row per month and key, as above. */
+async function foldSalesMonthDeltas(db: Db, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('sales_month_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from sales_month_deltas where month between ${from}::date and ${to}::date
+        returning month, dimension, key, name, count, units, amount_paise, other_paise
+      )
+      insert into sales_month_deltas (month, dimension, key, name, count, units, amount_paise, other_paise)
+      select month, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
+      from gone group by month, dimension, key, name
       having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
   });
 }

@@ -810,6 +810,27 @@ export const salesDayDeltas = pgTable(
 );
 
 /**
+ * sales_day_deltas summed per month, as deltas written by a statement trigger on sales_day_deltas in the
+ * statement that writes it (a fold of days writes its sums and their opposite, which cancel): a period reads
+ * its whole months here and only the days at its edges from sales_day_deltas (docs/decisions/097).
+ */
+export const salesMonthDeltas = pgTable(
+  "sales_month_deltas",
+  {
+    /** The month's first day. */
+    month: date("month", { mode: "string" }).notNull(),
+    dimension: text("dimension", { enum: SALES_DIMENSIONS }).notNull(),
+    key: text("key").notNull(),
+    name: text("name").notNull().default(""),
+    count: integer("count").notNull(),
+    units: integer("units").notNull().default(0),
+    amountPaise: bigint("amount_paise", { mode: "number" }).notNull(),
+    otherPaise: bigint("other_paise", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [index("sales_month_deltas_month_idx").on(table.month, table.dimension)],
+);
+
+/**
  * Orders that should carry a tax invoice and have none (INVOICE_DUE_STATUSES in
  * common/schemas/missed-invoices.ts, no invoice issued): the invoices not issued, kept by triggers on orders
  * and tax_documents in the statement that changes them (docs/decisions/097), so the admin home lists and
