@@ -7,13 +7,15 @@ import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.
 import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { orders, users } from "../db/schema.ts";
-import { periodOf, salesFigures } from "./sales.ts";
+import { foldBuyerSaleDeltas, periodOf, salesFigures } from "./sales.ts";
 
 /**
- * New against returning customers read from buyer_sales (docs/decisions/097) equal the same figures read from
- * every order, as the dashboard read them before: after orders placed, cancelled, returned and moved in time
- * through the shop's routes, a buyer whose first order was cancelled, and an account deleted (its orders then
- * count by their mobile), for today, 7 days, 30 days and a range.
+ * New against returning customers read from buyer_sales (docs/decisions/097) and its per-day counts
+ * (buyer_sale_day_deltas) equal the same figures read from every order, as the dashboard
+ * read them before: after orders placed, cancelled, returned and moved in time through the shop's routes, a
+ * buyer whose first order was cancelled, and an account deleted (its orders then count by their mobile), for
+ * today, 7 days, 30 days and ranges ending today, a few days back (read from the day counts) and long ago (read
+ * from the period's sales); the day counts equal buyer_sales counted per day, before and after a fold.
  */
 const shop = setUpTestApp();
 let staff: TestAccount;
@@ -101,11 +103,35 @@ async function keptAndWorkedOut() {
   return { kept: kept.rows, workedOut: workedOut.rows };
 }
 
+/** buyer_sale_day_deltas summed per day, and the same counts worked out from buyer_sales. */
+async function dayCountsKeptAndWorkedOut() {
+  const kept = await shop.db.execute(sql`
+    select day::text as day, sum(firsts)::int as firsts, sum(later)::int as later, sum(seconds)::int as seconds,
+      sum(nexts)::int as nexts, sum(second_nexts)::int as second_nexts
+    from buyer_sale_day_deltas group by day
+    having sum(firsts) <> 0 or sum(later) <> 0 or sum(seconds) <> 0 or sum(nexts) <> 0 or sum(second_nexts) <> 0
+    order by day`);
+  const workedOut = await shop.db.execute(sql`
+    select day::text as day, sum(firsts)::int as firsts, sum(later)::int as later, sum(seconds)::int as seconds,
+      sum(nexts)::int as nexts, sum(second_nexts)::int as second_nexts
+    from (
+      select day, (previous_day is null)::int as firsts, (previous_day is not null)::int as later,
+        (rank = 2)::int as seconds, 0 as nexts, 0 as second_nexts
+      from buyer_sales
+      union all
+      select previous_day, 0, 0, 0, 1, (rank = 2)::int from buyer_sales where previous_day is not null
+    ) as counted
+    group by day order by day`);
+  return { kept: kept.rows, workedOut: workedOut.rows };
+}
+
 const PERIODS: SalesQuery[] = [{ period: "today" }, { period: "7d" }, { period: "30d" }];
 
 async function expectSameFigures() {
   const table = await keptAndWorkedOut();
   expect(table.kept).toEqual(table.workedOut);
+  const days = await dayCountsKeptAndWorkedOut();
+  expect(days.kept).toEqual(days.workedOut);
   const { period } = periodOf({ period: "today" }, new Date());
   const ranges: SalesQuery[] = [
     ...PERIODS,
@@ -118,6 +144,16 @@ async function expectSameFigures() {
       period: "range",
       from: periodOf({ period: "30d" }, new Date(Date.now() - 20 * DAY)).period.from,
       to: periodOf({ period: "today" }, new Date(Date.now() - 5 * DAY)).period.to,
+    },
+    {
+      period: "range",
+      from: periodOf({ period: "today" }, new Date(Date.now() - 40 * DAY)).period.from,
+      to: periodOf({ period: "today" }, new Date(Date.now() - 15 * DAY)).period.to,
+    },
+    {
+      period: "range",
+      from: periodOf({ period: "today" }, new Date(Date.now() - 42 * DAY)).period.from,
+      to: periodOf({ period: "today" }, new Date(Date.now() - 36 * DAY)).period.to,
     },
   ];
   const seen = [];
@@ -182,6 +218,13 @@ describe("new against returning customers, from each sale's previous sale", () =
     await shop.db.delete(users).where(eq(users.id, deleted.userId));
     const after = await expectSameFigures();
     expect(after.some((figures) => figures.returning > 0)).toBe(true);
+
+    // Folded into one row per day, the counts and the figures are the same.
+    await foldBuyerSaleDeltas(shop.db);
+    const folded = await shop.db.execute<{ rows: number; days: number }>(sql`
+      select count(*)::int as rows, count(distinct day)::int as days from buyer_sale_day_deltas`);
+    expect(folded.rows[0]?.rows).toBe(folded.rows[0]?.days);
+    expect(await expectSameFigures()).toEqual(after);
   }, 240_000);
 
   it("works a buyer out again when an order inserted is not their latest sale, or one statement inserts two", async () => {

@@ -1,18 +1,21 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { indianDate } from "../../common/india-time.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { registerShopForGst } from "../../tests/shop-details.ts";
 import { orders } from "../db/schema.ts";
-import { salesFigures } from "./sales.ts";
+import { monthsWithin, salesFigures } from "./sales.ts";
 
 /**
  * The per-day sales summary (sales_day_deltas, docs/decisions/094) is exact: after orders placed, confirmed
  * (invoiced), edited, cancelled, returned and refunded, paid online and left unpaid, through the shop's own
  * routes, its sums per day and key equal the same sums over the orders, their lines and the tax documents,
- * and "Sales at a glance" read from it equals the figures read from the orders.
+ * and "Sales at a glance" read from it equals the figures read from the orders; its sums per month
+ * (sales_month_deltas) equal its days summed per month, and a period's whole months read from them give the
+ * figures read from the orders, before and after a fold.
  */
 const shop = setUpTestApp();
 let staff: TestAccount;
@@ -167,5 +170,87 @@ describe("the per-day sales summary", () => {
     expect(rowsAfter.rows[0]?.rows).toBeLessThan(100);
     const check = await summedAndCounted();
     expect(check.summed).toEqual(check.counted);
+  }, 180_000);
+
+  it("reads a period's whole months from their sums per month, the same as the orders", async () => {
+    const placed = [
+      await placeOrder([{ itemId: "coconut-oil", quantity: 2 }]),
+      await placeOrder([{ itemId: "face-glow-oil" }]),
+      await placeOrder([{ itemId: "coconut-oil" }, { itemId: "face-glow-oil" }]),
+    ];
+    for (const [number, days] of [
+      [placed[0], 40],
+      [placed[1], 40],
+      [placed[2], 75],
+    ] as const) {
+      await shop.db
+        .update(orders)
+        .set({ createdAt: new Date(Date.now() - days * 86_400_000) })
+        .where(eq(orders.number, number as string));
+    }
+    const from = indianDate(new Date(Date.now() - 100 * 86_400_000));
+    const to = indianDate(new Date());
+    const span = monthsWithin(from, to);
+    expect(span.monthFrom < span.monthTo).toBe(true);
+    const perMonth = async () => {
+      const summed = await shop.db.execute(sql`
+        select month::text as month, dimension, key, name, sum(count)::int as count, sum(units)::int as units,
+          sum(amount_paise)::bigint::text as amount, sum(other_paise)::bigint::text as other
+        from sales_month_deltas group by 1, 2, 3, 4
+        having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0
+        order by 1, 2, 3, 4`);
+      const fromDays = await shop.db.execute(sql`
+        select date_trunc('month', day)::date::text as month, dimension, key, name, sum(count)::int as count,
+          sum(units)::int as units, sum(amount_paise)::bigint::text as amount,
+          sum(other_paise)::bigint::text as other
+        from sales_day_deltas group by 1, 2, 3, 4
+        having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0
+        order by 1, 2, 3, 4`);
+      expect(summed.rows).toEqual(fromDays.rows);
+    };
+    const expectFigures = async () => {
+      const { rows: truth } = await shop.db.execute<{ item_id: string; units: number; revenue: string }>(sql`
+        select l.item_id, sum(l.quantity)::int as units, sum(l.line_total_paise)::bigint::text as revenue
+        from orders o join order_lines l on l.order_id = o.id
+        where order_is_sale(o.status) and order_indian_day(o.created_at) between ${from}::date and ${to}::date
+        group by 1 order by sum(l.line_total_paise) desc, 2 desc, 1`);
+      const { rows: states } = await shop.db.execute<{ state: string; orders: number; sales: string }>(sql`
+        select ship_state as state, count(*)::int as orders, sum(total_paise)::bigint::text as sales
+        from orders where order_is_sale(status)
+          and order_indian_day(created_at) between ${from}::date and ${to}::date
+        group by 1 order by sum(total_paise) desc, 1`);
+      const { rows: months } = await shop.db.execute<{ orders: number }>(sql`
+        select count(*)::int as orders from orders where order_is_sale(status)
+          and order_indian_day(created_at) between ${span.monthFrom}::date and ${span.monthTo}::date`);
+      expect(months[0]?.orders).toBeGreaterThan(0);
+      const figures = await salesFigures(shop.db, { period: "range", from, to });
+      expect(figures.items.map((item) => [item.itemId, item.units, String(item.revenuePaise)])).toEqual(
+        truth.map((row) => [row.item_id, row.units, row.revenue]),
+      );
+      expect(figures.states.map((row) => [row.state, row.orders, String(row.salesPaise)])).toEqual(
+        states.map((row) => [row.state, row.orders, row.sales]),
+      );
+      return figures;
+    };
+    await perMonth();
+    const before = await expectFigures();
+    // Many changes to an order of a whole month leave many month rows: reading folds them.
+    for (let index = 0; index < 600; index++) {
+      await shop.db.execute(sql`update orders set ship_state = case when ship_state = 'Karnataka' then 'Kerala'
+        else 'Karnataka' end where number = ${placed[0]}`);
+    }
+    const rowsBefore = await shop.db.execute<{ rows: number }>(
+      sql`select count(*)::int as rows from sales_month_deltas
+        where month between ${span.monthFrom}::date and ${span.monthTo}::date`,
+    );
+    expect(rowsBefore.rows[0]?.rows).toBeGreaterThan(1_000);
+    const after = await expectFigures();
+    expect(after.items).toEqual(before.items);
+    const rowsAfter = await shop.db.execute<{ rows: number }>(
+      sql`select count(*)::int as rows from sales_month_deltas
+        where month between ${span.monthFrom}::date and ${span.monthTo}::date`,
+    );
+    expect(rowsAfter.rows[0]?.rows).toBeLessThan(100);
+    await perMonth();
   }, 180_000);
 });

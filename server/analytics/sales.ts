@@ -89,6 +89,7 @@ export async function salesFigures(
   const start = startOfIndianDay(period.from).toISOString();
   const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
   const need = (part: SalesPart) => parts.includes(part);
+  const span = monthsWithin(period.from, period.to);
 
   const [days, summed, customers, refunds] = await Promise.all([
     need("days")
@@ -98,41 +99,37 @@ export async function salesFigures(
       group by day`)
       : nothing<{ day: string; orders: number; sales: string }>(),
     // Sales by state, payment, code and item, and the tax documents, from the per-day deltas (migration
-    // sales_day_deltas): the rows of the period's days, whatever its orders. A key whose rows sum to nothing
+    // sales_day_deltas) for the days at the period's edges and their sums per month (sales_month_deltas) for
+    // the whole months within it: the rows of the period's days and months, whatever its orders. A key whose rows sum to nothing
     // (an order cancelled, a line edited away) is no longer there, as in the orders themselves; an item's name
     // is the greatest among its lines still counted, as max(name) over the lines would give.
     need("summed")
       ? db.execute<SummedRow>(sql`
       with daily as (
         select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
-          sum(other_paise) as other, count(*) - 1 as extra
+          sum(other_paise) as other, count(*) - 1 as extra, 0 as month_extra
         from sales_day_deltas
-        where day between ${period.from}::date and ${period.to}::date
+        where day between ${span.headFrom}::date and ${span.headTo}::date
+          or day between ${span.tailFrom}::date and ${span.tailTo}::date
         group by day, dimension, key, name
+        union all
+        select dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise), 0,
+          count(*) - 1
+        from sales_month_deltas
+        where month between ${span.monthFrom}::date and ${span.monthTo}::date
+        group by month, dimension, key, name
       ), keyed as (
         select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
-          sum(amount)::bigint as amount, sum(other)::bigint as other, sum(extra)::int as extra
+          sum(amount)::bigint as amount, sum(other)::bigint as other, sum(extra)::int as extra,
+          sum(month_extra)::int as month_extra
         from daily group by dimension, key, name
       )
       select dimension, key, max(name) filter (where count <> 0) as name, sum(count)::int as count,
         sum(units)::int as units, sum(amount)::bigint as amount, sum(other)::bigint as other,
-        sum(extra)::int as extra
+        sum(extra)::int as extra, sum(month_extra)::int as month_extra
       from keyed group by dimension, key`)
       : nothing<SummedRow>(),
-    // A customer is the account, else the guest's e-mail, else (an account since deleted) the mobile.
-    // Returning: bought before the period; repeat: bought more than once, before or within it. Read from
-    // buyer_sales (each sale with its buyer's sale before it, docs/decisions/097): a buyer of the period has
-    // exactly one sale in it whose previous sale is before the period or none (none: a new customer); a new
-    // customer who bought again within the period has a second sale whose previous one is in the period.
-    need("customers")
-      ? db.execute<{ customers: number; returning: number; repeaters: number }>(sql`
-      select count(*) filter (where previous_day is null or previous_day < ${period.from}::date)::int
-          as customers,
-        count(*) filter (where previous_day < ${period.from}::date)::int as returning,
-        count(*) filter (where previous_day < ${period.from}::date
-          or (rank = 2 and previous_day >= ${period.from}::date))::int as repeaters
-      from buyer_sales where day between ${period.from}::date and ${period.to}::date`)
-      : nothing<{ customers: number; returning: number; repeaters: number }>(),
+    need("customers") ? customersOf(db, period.from, period.to, indianDate(now)) : nothing<CustomersRow>(),
     // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
     // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
     need("refunds")
@@ -173,6 +170,9 @@ export async function salesFigures(
   if (summed.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
     await foldSalesDeltas(db, period.from, period.to);
   }
+  if (summed.rows.reduce((total, row) => total + row.month_extra, 0) > DELTA_ROWS_TO_FOLD) {
+    await foldSalesMonthDeltas(db, span.monthFrom, span.monthTo);
+  }
   const of = (dimension: string) => groups.filter((row) => row.dimension === dimension);
   const bySales = (a: SummedRow, b: SummedRow) =>
     Number(b.amount) - Number(a.amount) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -183,7 +183,8 @@ export async function salesFigures(
     const row = refunds.rows.find((each) => each.way === way);
     return { orders: row?.orders ?? 0, amountPaise: Number(row?.amount ?? 0) };
   };
-  const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0 };
+  const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0, extra: 0 };
+  if (people.extra > DELTA_ROWS_TO_FOLD) await foldBuyerSaleDeltas(db);
 
   return {
     period,
@@ -240,6 +241,70 @@ export async function salesFigures(
   };
 }
 
+type CustomersRow = { customers: number; returning: number; repeaters: number; extra: number };
+
+/**
+ * A period's customers, returning customers and repeaters. A customer is the account, else the guest's e-mail,
+ * else (an account since deleted) the mobile. Returning: bought before the period; repeat: bought more than
+ * once, before or within it. From buyer_sales (each sale with its buyer's sale before it, docs/decisions/097):
+ * a buyer of the period has exactly one sale in it whose previous sale is before the period or none (none: a
+ * new customer); a new customer who bought again within the period has a second sale whose previous one is in
+ * the period. Those counts need not read the period's sales (docs/decisions/097): the sales whose previous
+ * sale is before the period and who are on or after its first day are, summed per day, the sales following a
+ * day before it less the later sales of a day before it (buyer_sale_day_deltas); less those after its last
+ * day, read from buyer_sales, none for a period ending today. A period further back than it is long reads its
+ * own sales instead, whichever is fewer days.
+ */
+function customersOf(db: Db, from: string, to: string, today: string) {
+  if (daysBetween(to, today) - 1 > daysBetween(from, to)) {
+    return db.execute<CustomersRow>(sql`
+      select count(*) filter (where previous_day is null or previous_day < ${from}::date)::int as customers,
+        count(*) filter (where previous_day < ${from}::date)::int as returning,
+        count(*) filter (where previous_day < ${from}::date
+          or (rank = 2 and previous_day >= ${from}::date))::int as repeaters,
+        0 as extra
+      from buyer_sales where day between ${from}::date and ${to}::date`);
+  }
+  return db.execute<CustomersRow>(sql`
+    with days as (
+      select coalesce(sum(firsts) filter (where day >= ${from}::date), 0) as firsts,
+        coalesce(sum(seconds) filter (where day >= ${from}::date), 0) as seconds,
+        coalesce(sum(nexts - later) filter (where day < ${from}::date), 0) as open,
+        coalesce(sum(second_nexts - seconds) filter (where day < ${from}::date), 0) as open_seconds,
+        count(*) - count(distinct day) as extra
+      from buyer_sale_day_deltas where day <= ${to}::date
+    ), beyond as (
+      select count(*) filter (where previous_day < ${from}::date) as open,
+        count(*) filter (where rank = 2 and previous_day < ${from}::date) as open_seconds
+      from buyer_sales where day > ${to}::date
+    )
+    select (days.firsts + days.open - beyond.open)::int as customers,
+      (days.open - beyond.open)::int as returning,
+      (days.open - beyond.open + days.seconds - (days.open_seconds - beyond.open_seconds))::int as repeaters,
+      days.extra::int as extra
+    from days, beyond`);
+}
+
+/** Replaces buyer_sale_day_deltas' rows by their sums, one row per day, as foldSalesDeltas does a period's. */
+export async function foldBuyerSaleDeltas(db: Db) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('buyer_sale_day_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from buyer_sale_day_deltas
+        returning day, firsts, later, seconds, nexts, second_nexts
+      )
+      insert into buyer_sale_day_deltas (day, firsts, later, seconds, nexts, second_nexts)
+      select day, sum(firsts), sum(later), sum(seconds), sum(nexts), sum(second_nexts)
+      from gone group by day
+      having sum(firsts) <> 0 or sum(later) <> 0 or sum(seconds) <> 0 or sum(nexts) <> 0
+        or sum(second_nexts) <> 0`);
+  });
+}
+
 type SummedRow = {
   dimension: string;
   key: string;
@@ -250,7 +315,42 @@ type SummedRow = {
   other: string;
   /** Rows beyond one per day and key: what a fold would remove. */
   extra: number;
+  /** Rows beyond one per month and key. */
+  month_extra: number;
 };
+
+/** The first day of the month `months` after a day's. */
+const monthStart = (day: string, months: number) => {
+  const [year, month] = day.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, month - 1 + months, 1)).toISOString().slice(0, 10);
+};
+
+/**
+ * A period cut into the whole months within it (monthFrom..monthTo, their first days) and the days before and
+ * after them (head and tail); a period within one month, or without a whole one, is all head.
+ */
+export function monthsWithin(from: string, to: string) {
+  const first = from.endsWith("-01") ? from : monthStart(from, 1);
+  const lastMonth = shift(to, 1).endsWith("-01") ? monthStart(to, 0) : monthStart(to, -1);
+  if (first > lastMonth) {
+    return {
+      headFrom: from,
+      headTo: to,
+      tailFrom: shift(to, 1),
+      tailTo: to,
+      monthFrom: first,
+      monthTo: lastMonth,
+    };
+  }
+  return {
+    headFrom: from,
+    headTo: shift(first, -1),
+    tailFrom: monthStart(lastMonth, 1),
+    tailTo: to,
+    monthFrom: first,
+    monthTo: lastMonth,
+  };
+}
 
 /** Text compared as PostgreSQL's "C" collation would: by code point, as the keys are plain names. */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -277,6 +377,25 @@ async function foldSalesDeltas(db: Db, from: string, to: string) {
       insert into sales_day_deltas (day, dimension, key, name, count, units, amount_paise, other_paise)
       select day, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
       from gone group by day, dimension, key, name
+      having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+  });
+}
+
+/** Replaces whole months' rows of sales_month_deltas by their sums, one row per month and key, as above. */
+async function foldSalesMonthDeltas(db: Db, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('sales_month_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from sales_month_deltas where month between ${from}::date and ${to}::date
+        returning month, dimension, key, name, count, units, amount_paise, other_paise
+      )
+      insert into sales_month_deltas (month, dimension, key, name, count, units, amount_paise, other_paise)
+      select month, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
+      from gone group by month, dimension, key, name
       having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
   });
 }

@@ -810,6 +810,27 @@ export const salesDayDeltas = pgTable(
 );
 
 /**
+ * sales_day_deltas summed per month, as deltas written by a statement trigger on sales_day_deltas in the
+ * statement that writes it (a fold of days writes its sums and their opposite, which cancel): a period reads
+ * its whole months here and only the days at its edges from sales_day_deltas (docs/decisions/097).
+ */
+export const salesMonthDeltas = pgTable(
+  "sales_month_deltas",
+  {
+    /** The month's first day. */
+    month: date("month", { mode: "string" }).notNull(),
+    dimension: text("dimension", { enum: SALES_DIMENSIONS }).notNull(),
+    key: text("key").notNull(),
+    name: text("name").notNull().default(""),
+    count: integer("count").notNull(),
+    units: integer("units").notNull().default(0),
+    amountPaise: bigint("amount_paise", { mode: "number" }).notNull(),
+    otherPaise: bigint("other_paise", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [index("sales_month_deltas_month_idx").on(table.month, table.dimension)],
+);
+
+/**
  * Orders that should carry a tax invoice and have none (INVOICE_DUE_STATUSES in
  * common/schemas/missed-invoices.ts, no invoice issued): the invoices not issued, kept by triggers on orders
  * and tax_documents in the statement that changes them (docs/decisions/097), so the admin home lists and
@@ -853,6 +874,28 @@ export const buyerSales = pgTable(
     rank: integer("rank").notNull(),
   },
   (table) => [index("buyer_sales_buyer_idx").on(table.buyer)],
+);
+
+/**
+ * buyer_sales counted per Indian day, as deltas written by a statement trigger on buyer_sales in the statement
+ * that changes it (only inserted, like sales_day_deltas, so concurrent orders never wait on a counter row):
+ * on each day, the sales with no sale before them (firsts), those with one (later), the buyers' second sales
+ * (seconds), and the sales whose buyer's previous sale was that day (nexts; second_nexts for second sales). A
+ * period's customers are then sums over days (server/analytics/sales.ts, docs/decisions/097): those who bought
+ * before the period and in it are the sales whose previous sale is before it and who are on or after its first
+ * day, less those after its last day, so a period ending today reads the days' sums, not its sales.
+ */
+export const buyerSaleDayDeltas = pgTable(
+  "buyer_sale_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    firsts: integer("firsts").notNull().default(0),
+    later: integer("later").notNull().default(0),
+    seconds: integer("seconds").notNull().default(0),
+    nexts: integer("nexts").notNull().default(0),
+    secondNexts: integer("second_nexts").notNull().default(0),
+  },
+  (table) => [index("buyer_sale_day_deltas_day_idx").on(table.day)],
 );
 
 /**
@@ -1609,7 +1652,9 @@ export const moneyLedger = pgTable(
     index("money_ledger_order_id_idx").on(table.orderId),
     index("money_ledger_created_at_idx").on(table.createdAt),
     // "Sales at a glance" sums a period's refunds (docs/decisions/088): only refund rows, so a year's range reads
-    // the year's refunds, not every payment, collection and remittance of it.
+    // the year's refunds, not every payment, collection and remittance of it. Migration 0058 rebuilds it with
+    // the columns the sums read INCLUDEd (kind, applied, order_id, amount_paise), so they come from the index
+    // alone, not from one ledger page per refund (docs/decisions/097).
     index("money_ledger_refunds_created_at_idx")
       .on(table.createdAt)
       .where(sql`${table.kind} in ('online_refund', 'cash_refund')`),
