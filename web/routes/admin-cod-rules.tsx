@@ -74,43 +74,13 @@ export function Component() {
         {isOwner && <PlaceForm onDone={done} onFailed={failed} />}
         <ul className="mt-3 divide-y divide-stone-200 dark:divide-stone-700" aria-label="Place rules">
           {rules.places.map((place) => (
-            <li
+            <PlaceRow
               key={`${place.kind}:${place.value}`}
-              className="flex flex-wrap items-center justify-between gap-2 py-2"
-            >
-              <div>
-                <p className="font-medium">
-                  {KIND_LABELS[place.kind]}: {place.value}
-                </p>
-                <p className="text-sm text-stone-600 dark:text-stone-400">
-                  {place.maxPaise === null
-                    ? "No cash on delivery"
-                    : `Cash on delivery up to ${formatRupees(place.maxPaise)}`}
-                  {place.note && ` · ${place.note}`}
-                </p>
-              </div>
-              {isOwner && (
-                <Button
-                  variant="secondary"
-                  aria-label={`Remove the rule for ${place.value}`}
-                  onClick={async () => {
-                    try {
-                      await api(
-                        `/admin/cod-rules/places${toQuery({ kind: place.kind, value: place.value })}`,
-                        {
-                          method: "DELETE",
-                        },
-                      );
-                      done(`Rule for ${place.value} removed.`);
-                    } catch (caught) {
-                      failed(caught);
-                    }
-                  }}
-                >
-                  Remove
-                </Button>
-              )}
-            </li>
+              place={place}
+              isOwner={isOwner}
+              onDone={done}
+              onFailed={failed}
+            />
           ))}
           {rules.places.length === 0 && (
             <li className="py-2 text-sm text-stone-600 dark:text-stone-400">None.</li>
@@ -118,6 +88,115 @@ export function Component() {
         </ul>
       </section>
     </UnsavedSections>
+  );
+}
+
+/** One place's rule, and for the owner its Remove button. */
+function PlaceRow({
+  place,
+  isOwner,
+  onDone,
+  onFailed,
+}: {
+  place: AdminCodRules["places"][number];
+  isOwner: boolean;
+  onDone: (text: string) => void;
+  onFailed: (caught: unknown) => void;
+}) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 py-2">
+      <div>
+        <p className="font-medium">
+          {KIND_LABELS[place.kind]}: {place.value}
+        </p>
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          {place.maxPaise === null
+            ? "No cash on delivery"
+            : `Cash on delivery up to ${formatRupees(place.maxPaise)}`}
+          {place.note && ` · ${place.note}`}
+        </p>
+      </div>
+      {isOwner && (
+        <Button
+          variant="secondary"
+          aria-label={`Remove the rule for ${place.value}`}
+          onClick={async () => {
+            try {
+              await api(`/admin/cod-rules/places${toQuery({ kind: place.kind, value: place.value })}`, {
+                method: "DELETE",
+              });
+              onDone(`Rule for ${place.value} removed.`);
+            } catch (caught) {
+              onFailed(caught);
+            }
+          }}
+        >
+          Remove
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/** The caps in rupees and the count of returned parcels after which only online payment is offered. */
+function LimitFields({ settings }: { settings: AdminCodRules["settings"] }) {
+  return (
+    <>
+      <Field label="Largest order paid in cash (₹)">
+        <Input
+          name="maxOrder"
+          type="number"
+          min="0"
+          step="1"
+          required
+          defaultValue={settings.maxOrderPaise / 100}
+        />
+      </Field>
+      <Field label="Largest first order paid in cash (₹, empty for no separate limit)">
+        <Input
+          name="firstOrder"
+          type="number"
+          min="0"
+          step="1"
+          defaultValue={settings.firstOrderMaxPaise === null ? "" : settings.firstOrderMaxPaise / 100}
+        />
+      </Field>
+      <Field
+        label="Pay online only after this many parcels returned to origin (by account, mobile or address; empty for never)"
+        className="sm:col-span-2"
+      >
+        <Input
+          name="afterRtos"
+          type="number"
+          min="1"
+          max="100"
+          step="1"
+          defaultValue={settings.prepaidOnlyAfterRtos ?? ""}
+        />
+      </Field>
+    </>
+  );
+}
+
+/** The place itself: a state chosen from the list, or a PIN (prefix) or district typed. */
+function PlaceValueField({ kind }: { kind: CodPlaceKind }) {
+  return kind === "state" ? (
+    <Field label={VALUE_LABELS[kind]}>
+      <Select name="value" required>
+        {INDIAN_STATE_NAMES.map((state) => (
+          <option key={state}>{state}</option>
+        ))}
+      </Select>
+    </Field>
+  ) : (
+    <Field label={VALUE_LABELS[kind]}>
+      <Input
+        name="value"
+        required
+        maxLength={kind === "pin" ? 6 : 80}
+        inputMode={kind === "pin" ? "numeric" : "text"}
+      />
+    </Field>
   );
 }
 
@@ -177,38 +256,7 @@ function SettingsForm({
           <input type="checkbox" name="enabled" defaultChecked={settings.enabled} className="h-5 w-5" />
           Offer cash on delivery
         </label>
-        <Field label="Largest order paid in cash (₹)">
-          <Input
-            name="maxOrder"
-            type="number"
-            min="0"
-            step="1"
-            required
-            defaultValue={settings.maxOrderPaise / 100}
-          />
-        </Field>
-        <Field label="Largest first order paid in cash (₹, empty for no separate limit)">
-          <Input
-            name="firstOrder"
-            type="number"
-            min="0"
-            step="1"
-            defaultValue={settings.firstOrderMaxPaise === null ? "" : settings.firstOrderMaxPaise / 100}
-          />
-        </Field>
-        <Field
-          label="Pay online only after this many parcels returned to origin (by account, mobile or address; empty for never)"
-          className="sm:col-span-2"
-        >
-          <Input
-            name="afterRtos"
-            type="number"
-            min="1"
-            max="100"
-            step="1"
-            defaultValue={settings.prepaidOnlyAfterRtos ?? ""}
-          />
-        </Field>
+        <LimitFields settings={settings} />
         {isOwner && (
           <div className="sm:col-span-2">
             <Button type="submit">Save settings</Button> <NotSavedYet unsaved={section.unsaved} />
@@ -275,24 +323,7 @@ function PlaceForm({
           ))}
         </Select>
       </Field>
-      {kind === "state" ? (
-        <Field label={VALUE_LABELS[kind]}>
-          <Select name="value" required>
-            {INDIAN_STATE_NAMES.map((state) => (
-              <option key={state}>{state}</option>
-            ))}
-          </Select>
-        </Field>
-      ) : (
-        <Field label={VALUE_LABELS[kind]}>
-          <Input
-            name="value"
-            required
-            maxLength={kind === "pin" ? 6 : 80}
-            inputMode={kind === "pin" ? "numeric" : "text"}
-          />
-        </Field>
-      )}
+      <PlaceValueField kind={kind} />
       <Field label="Cap (₹, empty for no cash)">
         <Input name="cap" type="number" min="0" step="1" />
       </Field>

@@ -173,6 +173,30 @@ function CollectedList({ rows, count }: { rows: CodCollectedRow[]; count: number
   );
 }
 
+/** What an import recorded, and each row it did not apply with its reason. */
+function ImportResult({ result }: { result: RemittanceImportResult }) {
+  return (
+    <div role="status" className="mt-3 text-sm">
+      <p className="font-medium">
+        {result.matched.length} recorded ({formatRupees(result.recordedPaise)}), {result.mismatched.length}{" "}
+        not applied.
+      </p>
+      {result.mismatched.length > 0 && (
+        <ul className="mt-2 space-y-1" aria-label="Rows not applied">
+          {result.mismatched.map((row) => (
+            <li key={row.line} className="rounded bg-amber-50 p-2 break-words dark:bg-amber-900/30">
+              <span className="font-medium">
+                Line {row.line}: {row.problem ? REMITTANCE_PROBLEM_LABELS[row.problem] : ""}
+              </span>{" "}
+              — {row.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** The courier's remittance report: read in the browser and sent as text; the answer lists every row. */
 function ImportForm() {
   const revalidator = useRevalidator();
@@ -232,26 +256,7 @@ function ImportForm() {
           {error}
         </p>
       )}
-      {result && (
-        <div role="status" className="mt-3 text-sm">
-          <p className="font-medium">
-            {result.matched.length} recorded ({formatRupees(result.recordedPaise)}),{" "}
-            {result.mismatched.length} not applied.
-          </p>
-          {result.mismatched.length > 0 && (
-            <ul className="mt-2 space-y-1" aria-label="Rows not applied">
-              {result.mismatched.map((row) => (
-                <li key={row.line} className="rounded bg-amber-50 p-2 break-words dark:bg-amber-900/30">
-                  <span className="font-medium">
-                    Line {row.line}: {row.problem ? REMITTANCE_PROBLEM_LABELS[row.problem] : ""}
-                  </span>{" "}
-                  — {row.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      {result && <ImportResult result={result} />}
     </section>
   );
 }

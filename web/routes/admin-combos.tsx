@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, useState } from "react";
+import { type ChangeEvent, type Dispatch, type FormEvent, type SetStateAction, useState } from "react";
 import { Link, type LoaderFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
@@ -104,14 +104,17 @@ const slugFrom = (title: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 80);
 
-function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () => void }) {
-  const { products } = useShopData();
-  const [chosen, setChosen] = useState<string[]>(combo?.products.map((product) => product.slug) ?? []);
-  const [title, setTitle] = useState(combo?.title ?? "");
-  const [sale, setSale] = useState(combo ? String(combo.salePricePaise / 100) : "");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+type ComboErrors = Record<string, string>;
+type Choice = { slug: string; name: string; pricePaise: number };
+
+const comboError = (errors: ComboErrors, name: string) => (
+  <FieldError id={`combo-${name}-error`} error={errors[name]} alert />
+);
+const describedBy = (errors: ComboErrors, name: string) =>
+  errors[name] ? { "aria-describedby": `combo-${name}-error`, "aria-invalid": true } : {};
+
+/** The combo's own picture: uploaded as it is chosen, a refusal said beside the field. */
+function useComboPicture(combo: AdminCombo | null, setErrors: Dispatch<SetStateAction<ComboErrors>>) {
   const [picture, setPicture] = useState<AdminCombo["picture"]>(combo?.picture ?? null);
   const [uploading, setUploading] = useState(false);
 
@@ -129,38 +132,16 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
       setUploading(false);
     }
   }
+  return { picture, setPicture, uploading, choosePicture };
+}
 
-  // The catalogue as the shop shows it (products on sale), and any hidden product the combo still holds.
-  const choices = [
-    ...products.map((product) => ({
-      slug: product.slug,
-      name: product.name,
-      pricePaise: product.pricePaise,
-    })),
-    ...(combo?.products.filter((member) => !products.some((product) => product.slug === member.slug)) ?? []),
-  ];
-  const priceOf = (slug: string) => choices.find((choice) => choice.slug === slug)?.pricePaise ?? 0;
-  const original = chosen.reduce((sum, slug) => sum + priceOf(slug), 0);
-  const salePaise = Math.round(Number(sale || "0") * 100);
+/** Sends the combo (a new one, or changes to one), then closes the editor; a refusal's messages by their fields. */
+function useComboSave(combo: AdminCombo | null, onDone: () => void) {
+  const [errors, setErrors] = useState<ComboErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? "").trim();
-    const body: Record<string, unknown> = {
-      title: title.trim(),
-      description: text("description"),
-      badge: text("badge"),
-      benefits: [text("benefit1"), text("benefit2"), text("benefit3")],
-      productSlugs: chosen,
-      salePricePaise: salePaise,
-      active: form.get("active") === "on",
-      picture: picture?.key ?? null,
-    };
-    if (!combo) {
-      body.id = text("id") || slugFrom(title);
-      body.stock = Number(text("stock") || "0");
-    }
+  async function send(body: Record<string, unknown>) {
     setSaving(true);
     setErrors({});
     setMessage(null);
@@ -185,21 +166,173 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
       setSaving(false);
     }
   }
+  return { errors, setErrors, message, saving, send };
+}
 
-  const error = (name: string) => <FieldError id={`combo-${name}-error`} error={errors[name]} alert />;
-  const described = (name: string) =>
-    errors[name] ? { "aria-describedby": `combo-${name}-error`, "aria-invalid": true } : {};
-
+function BenefitsField({ combo, errors }: { combo: AdminCombo | null; errors: ComboErrors }) {
   return (
-    <EditorForm
-      title={combo ? `Edit ${combo.title}` : "New combo"}
-      message={message}
-      onSubmit={submit}
-      submitLabel={combo ? "Save changes" : "Create combo"}
-      saving={saving}
-      busy={saving || uploading}
-      onCancel={onDone}
-    >
+    <fieldset className="sm:col-span-2" {...describedBy(errors, "benefits")}>
+      <legend className="text-sm font-medium">Three benefits</legend>
+      <div className="mt-1 grid gap-2 sm:grid-cols-3">
+        {[0, 1, 2].map((index) => (
+          <Input
+            key={index}
+            name={`benefit${index + 1}`}
+            aria-label={`Benefit ${index + 1}`}
+            defaultValue={combo?.benefits[index]}
+          />
+        ))}
+      </div>
+      {comboError(errors, "benefits")}
+    </fieldset>
+  );
+}
+
+function ProductChoices({
+  choices,
+  chosen,
+  setChosen,
+  errors,
+}: {
+  choices: Choice[];
+  chosen: string[];
+  setChosen: (chosen: string[]) => void;
+  errors: ComboErrors;
+}) {
+  return (
+    <fieldset className="sm:col-span-2" {...describedBy(errors, "productSlugs")}>
+      <legend className="text-sm font-medium">Products (2 or 3)</legend>
+      <div className="mt-1 grid max-h-72 gap-1 overflow-y-auto rounded-md border border-stone-200 p-2 sm:grid-cols-2 dark:border-stone-700">
+        {choices.map((choice) => (
+          <label key={choice.slug} className="flex min-h-11 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={chosen.includes(choice.slug)}
+              onChange={(event) =>
+                setChosen(
+                  event.target.checked
+                    ? [...chosen, choice.slug]
+                    : chosen.filter((slug) => slug !== choice.slug),
+                )
+              }
+            />
+            <span className="flex-1">{choice.name}</span>
+            <span className="text-stone-500 dark:text-stone-400">{formatRupees(choice.pricePaise)}</span>
+          </label>
+        ))}
+      </div>
+      {comboError(errors, "productSlugs")}
+    </fieldset>
+  );
+}
+
+function PriceFields({
+  sale,
+  setSale,
+  original,
+  salePaise,
+  error,
+}: {
+  sale: string;
+  setSale: (sale: string) => void;
+  original: number;
+  salePaise: number;
+  error?: string;
+}) {
+  return (
+    <>
+      <Field id="combo-salePricePaise" label="Sale price (₹)" error={error} alert>
+        <Input
+          name="sale"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          value={sale}
+          onChange={(event) => setSale(event.target.value)}
+        />
+      </Field>
+      <dl className="grid grid-cols-2 gap-x-3 gap-y-1 self-end text-sm" aria-label="Worked out">
+        <dt className="text-stone-500 dark:text-stone-400">Original price</dt>
+        <dd data-testid="combo-original">{formatRupees(original)}</dd>
+        <dt className="text-stone-500 dark:text-stone-400">Savings</dt>
+        <dd data-testid="combo-savings">
+          {salePaise > 0 ? formatRupees(Math.max(0, original - salePaise)) : "–"}
+        </dd>
+      </dl>
+    </>
+  );
+}
+
+function PictureField({
+  upload,
+  errors,
+}: {
+  upload: ReturnType<typeof useComboPicture>;
+  errors: ComboErrors;
+}) {
+  const { picture, setPicture, uploading, choosePicture } = upload;
+  return (
+    <fieldset className="sm:col-span-2" aria-describedby="combo-picture-hint">
+      <legend className="text-sm font-medium">Picture (optional)</legend>
+      <p id="combo-picture-hint" className="mt-1 text-xs text-stone-500 dark:text-stone-400">
+        A photo of the combo itself: JPEG, PNG or WebP, up to 10 MB, cropped square. Without one, the card
+        shows its products' pictures.
+      </p>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        {picture && (
+          <Thumbnail
+            src={picture.small}
+            alt="Shown for this combo"
+            className="size-24 rounded-md border border-stone-200 bg-white object-cover dark:border-stone-700"
+            size={400}
+          />
+        )}
+        <label className={`${buttonClass({ variant: "secondary" })} cursor-pointer`}>
+          {uploading ? "Uploading…" : picture ? "Replace picture" : "Upload a picture"}
+          <input
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            className="sr-only"
+            disabled={uploading}
+            onChange={choosePicture}
+            {...describedBy(errors, "picture")}
+          />
+        </label>
+        {picture && (
+          <Button type="button" variant="secondary" onClick={() => setPicture(null)}>
+            Remove picture
+          </Button>
+        )}
+      </div>
+      {comboError(errors, "picture")}
+    </fieldset>
+  );
+}
+
+/** The catalogue as the shop shows it (products on sale), and any hidden product the combo still holds. */
+const choicesFor = (products: Choice[], combo: AdminCombo | null): Choice[] => [
+  ...products.map((product) => ({
+    slug: product.slug,
+    name: product.name,
+    pricePaise: product.pricePaise,
+  })),
+  ...(combo?.products.filter((member) => !products.some((product) => product.slug === member.slug)) ?? []),
+];
+
+function AboutTheCombo({
+  combo,
+  title,
+  setTitle,
+  errors,
+}: {
+  combo: AdminCombo | null;
+  title: string;
+  setTitle: (title: string) => void;
+  errors: ComboErrors;
+}) {
+  return (
+    <>
       <Field id="combo-title" label="Title" error={errors.title} alert>
         <Input name="title" value={title} onChange={(event) => setTitle(event.target.value)} />
       </Field>
@@ -230,62 +363,64 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           ))}
         </Select>
       </Field>
-      <fieldset className="sm:col-span-2" {...described("benefits")}>
-        <legend className="text-sm font-medium">Three benefits</legend>
-        <div className="mt-1 grid gap-2 sm:grid-cols-3">
-          {[0, 1, 2].map((index) => (
-            <Input
-              key={index}
-              name={`benefit${index + 1}`}
-              aria-label={`Benefit ${index + 1}`}
-              defaultValue={combo?.benefits[index]}
-            />
-          ))}
-        </div>
-        {error("benefits")}
-      </fieldset>
-      <fieldset className="sm:col-span-2" {...described("productSlugs")}>
-        <legend className="text-sm font-medium">Products (2 or 3)</legend>
-        <div className="mt-1 grid max-h-72 gap-1 overflow-y-auto rounded-md border border-stone-200 p-2 sm:grid-cols-2 dark:border-stone-700">
-          {choices.map((choice) => (
-            <label key={choice.slug} className="flex min-h-11 items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={chosen.includes(choice.slug)}
-                onChange={(event) =>
-                  setChosen(
-                    event.target.checked
-                      ? [...chosen, choice.slug]
-                      : chosen.filter((slug) => slug !== choice.slug),
-                  )
-                }
-              />
-              <span className="flex-1">{choice.name}</span>
-              <span className="text-stone-500 dark:text-stone-400">{formatRupees(choice.pricePaise)}</span>
-            </label>
-          ))}
-        </div>
-        {error("productSlugs")}
-      </fieldset>
-      <Field id="combo-salePricePaise" label="Sale price (₹)" error={errors.salePricePaise} alert>
-        <Input
-          name="sale"
-          type="number"
-          min={1}
-          step={1}
-          inputMode="numeric"
-          value={sale}
-          onChange={(event) => setSale(event.target.value)}
-        />
-      </Field>
-      <dl className="grid grid-cols-2 gap-x-3 gap-y-1 self-end text-sm" aria-label="Worked out">
-        <dt className="text-stone-500 dark:text-stone-400">Original price</dt>
-        <dd data-testid="combo-original">{formatRupees(original)}</dd>
-        <dt className="text-stone-500 dark:text-stone-400">Savings</dt>
-        <dd data-testid="combo-savings">
-          {salePaise > 0 ? formatRupees(Math.max(0, original - salePaise)) : "–"}
-        </dd>
-      </dl>
+    </>
+  );
+}
+
+function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () => void }) {
+  const { products } = useShopData();
+  const [chosen, setChosen] = useState<string[]>(combo?.products.map((product) => product.slug) ?? []);
+  const [title, setTitle] = useState(combo?.title ?? "");
+  const [sale, setSale] = useState(combo ? String(combo.salePricePaise / 100) : "");
+  const { errors, setErrors, message, saving, send } = useComboSave(combo, onDone);
+  const upload = useComboPicture(combo, setErrors);
+
+  const choices = choicesFor(products, combo);
+  const priceOf = (slug: string) => choices.find((choice) => choice.slug === slug)?.pricePaise ?? 0;
+  const original = chosen.reduce((sum, slug) => sum + priceOf(slug), 0);
+  const salePaise = Math.round(Number(sale || "0") * 100);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim();
+    const body: Record<string, unknown> = {
+      title: title.trim(),
+      description: text("description"),
+      badge: text("badge"),
+      benefits: [text("benefit1"), text("benefit2"), text("benefit3")],
+      productSlugs: chosen,
+      salePricePaise: salePaise,
+      active: form.get("active") === "on",
+      picture: upload.picture?.key ?? null,
+    };
+    if (!combo) {
+      body.id = text("id") || slugFrom(title);
+      body.stock = Number(text("stock") || "0");
+    }
+    return send(body);
+  }
+
+  return (
+    <EditorForm
+      title={combo ? `Edit ${combo.title}` : "New combo"}
+      message={message}
+      onSubmit={submit}
+      submitLabel={combo ? "Save changes" : "Create combo"}
+      saving={saving}
+      busy={saving || upload.uploading}
+      onCancel={onDone}
+    >
+      <AboutTheCombo combo={combo} title={title} setTitle={setTitle} errors={errors} />
+      <BenefitsField combo={combo} errors={errors} />
+      <ProductChoices choices={choices} chosen={chosen} setChosen={setChosen} errors={errors} />
+      <PriceFields
+        sale={sale}
+        setSale={setSale}
+        original={original}
+        salePaise={salePaise}
+        error={errors.salePricePaise}
+      />
       {!combo && (
         <Field
           id="combo-stock"
@@ -297,40 +432,7 @@ function ComboEditor({ combo, onDone }: { combo: AdminCombo | null; onDone: () =
           <Input name="stock" type="number" min={0} step={1} inputMode="numeric" defaultValue={0} />
         </Field>
       )}
-      <fieldset className="sm:col-span-2" aria-describedby="combo-picture-hint">
-        <legend className="text-sm font-medium">Picture (optional)</legend>
-        <p id="combo-picture-hint" className="mt-1 text-xs text-stone-500 dark:text-stone-400">
-          A photo of the combo itself: JPEG, PNG or WebP, up to 10 MB, cropped square. Without one, the card
-          shows its products' pictures.
-        </p>
-        <div className="mt-2 flex flex-wrap items-center gap-3">
-          {picture && (
-            <Thumbnail
-              src={picture.small}
-              alt="Shown for this combo"
-              className="size-24 rounded-md border border-stone-200 bg-white object-cover dark:border-stone-700"
-              size={400}
-            />
-          )}
-          <label className={`${buttonClass({ variant: "secondary" })} cursor-pointer`}>
-            {uploading ? "Uploading…" : picture ? "Replace picture" : "Upload a picture"}
-            <input
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              className="sr-only"
-              disabled={uploading}
-              onChange={choosePicture}
-              {...described("picture")}
-            />
-          </label>
-          {picture && (
-            <Button type="button" variant="secondary" onClick={() => setPicture(null)}>
-              Remove picture
-            </Button>
-          )}
-        </div>
-        {error("picture")}
-      </fieldset>
+      <PictureField upload={upload} errors={errors} />
       <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
         <input type="checkbox" name="active" defaultChecked={combo ? combo.active : true} /> Shown in the shop
       </label>

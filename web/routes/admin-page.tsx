@@ -14,7 +14,7 @@ import { proseClass } from "../features/content/content-article.tsx";
 import { fillHtmlPlaceholders } from "../features/content/placeholders.ts";
 import { api, isApiError } from "../lib/api.ts";
 import { useShopData } from "../lib/shop-data.ts";
-import { useFormSave } from "../lib/use-form-save.ts";
+import { type FieldErrors, useFormSave } from "../lib/use-form-save.ts";
 
 /** Where the shop shows a page or an article. */
 export const shopPath = (item: Pick<ContentListItem, "kind" | "slug">) =>
@@ -129,10 +129,11 @@ function useKeptDraft(page: ContentDetail | null, draft: Draft, unsaved: boolean
   }, [unsaved]);
 }
 
-/** The editor of one page or article (/admin/pages/:id), or of a new article (/admin/pages/new). */
-export function PageEditor({ page }: { page: ContentDetail | null }) {
+type Change = (patch: Partial<Draft>) => void;
+
+/** The draft of one page and how it travels: typed changes, the saves that publish or keep it, and its deletion. */
+function usePageDraft(page: ContentDetail | null) {
   const navigate = useNavigate();
-  const location = useLocation();
   const [saved, setSaved] = useState(page);
   const [restored] = useState(() => {
     const kept = readKept(page);
@@ -140,16 +141,13 @@ export function PageEditor({ page }: { page: ContentDetail | null }) {
   });
   const [draft, setDraft] = useState(() => restored ?? draftOf(page));
   const [slugEdited, setSlugEdited] = useState(Boolean(page));
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const { errors, setErrors, message, setMessage, saving, save } = useFormSave();
-  const preview = usePreview(draft.body);
+  const form = useFormSave();
+  const { setErrors, save } = form;
   const isPost = !saved || saved.kind === "post";
-  const fixed = saved?.fixed ?? false;
-  const arrived = (location.state as { said?: ResultMessageState } | null)?.said ?? null;
   const unsaved = JSON.stringify(draft) !== JSON.stringify(draftOf(saved));
   useKeptDraft(saved, draft, unsaved);
 
-  const change = (patch: Partial<Draft>) => {
+  const change: Change = (patch) => {
     setDraft((current) => {
       const next = { ...current, ...patch };
       if (!slugEdited && patch.title !== undefined) next.slug = slugFrom(patch.title);
@@ -194,23 +192,24 @@ export function PageEditor({ page }: { page: ContentDetail | null }) {
     setDraft(draftOf(result));
   }
 
-  const where = (result: ContentDetail) => shopPath(result);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const published = saved?.published ?? false;
-    void send(published, (result) =>
-      result.published
-        ? `Saved. Shoppers see it now at ${where(result)}.`
-        : "Draft saved. Shoppers do not see it.",
-    );
+  return {
+    ...form,
+    saved,
+    restored,
+    draft,
+    unsaved,
+    isPost,
+    change,
+    send,
+    discard: () => setDraft(draftOf(saved)),
+    editSlug: () => setSlugEdited(true),
   };
-  const publish = () =>
-    void send(
-      true,
-      (result) => `Published. Shoppers see it now at ${where(result)}, and it is in the sitemap.`,
-    );
-  const unpublish = () => void send(false, () => "Taken off the shop: it is a draft again, seen only here.");
+}
 
+/** Deleting a saved page: asked first, then gone back to the list; a refusal said in the form's message. */
+function usePageDelete(saved: ContentDetail | null, setMessage: (message: ResultMessageState) => void) {
+  const navigate = useNavigate();
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   async function remove() {
     if (!saved) return;
     try {
@@ -224,14 +223,12 @@ export function PageEditor({ page }: { page: ContentDetail | null }) {
       });
     }
   }
+  return { confirmingDelete, setConfirmingDelete, remove };
+}
 
-  const slugProblem =
-    draft.slug && !SLUG_PATTERN.test(draft.slug)
-      ? "Use small letters, digits and single hyphens."
-      : undefined;
-
+function EditorHeading({ saved }: { saved: ContentDetail | null }) {
   return (
-    <div>
+    <>
       <p className="text-sm">
         <Link to="/admin/pages" className="underline underline-offset-2">
           Blog and pages
@@ -259,161 +256,290 @@ export function PageEditor({ page }: { page: ContentDetail | null }) {
           )}
         </p>
       )}
+    </>
+  );
+}
 
-      <form onSubmit={submit} aria-label="Page" className="mt-4 grid gap-4" noValidate>
-        <ResultMessage message={message ?? arrived} />
-        {restored && unsaved && !message && (
-          <p
-            role="status"
-            className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
-          >
-            Your changes from before, not yet saved, are back in the form: save them, or discard them.
+/** A page's address: fixed where the footer links to it, otherwise typed (or following the title until typed). */
+function AddressField({
+  slug,
+  change,
+  error,
+  fixed,
+  editSlug,
+}: {
+  slug: string;
+  change: Change;
+  error?: string;
+  fixed: boolean;
+  editSlug: () => void;
+}) {
+  if (fixed) {
+    return (
+      <div>
+        <p className="text-sm font-medium text-stone-800 dark:text-stone-200">Address</p>
+        <p className="mt-1 py-2.5">{shopPath({ kind: "page", slug })}</p>
+        <p className="text-sm text-stone-600 dark:text-stone-400">The footer links here: it stays.</p>
+      </div>
+    );
+  }
+  const slugProblem =
+    slug && !SLUG_PATTERN.test(slug) ? "Use small letters, digits and single hyphens." : undefined;
+  return (
+    <TextField
+      label="Address"
+      hint={`Shown at /blog/${slug || "…"}`}
+      value={slug}
+      onChange={(event) => {
+        editSlug();
+        change({ slug: event.target.value.toLowerCase() });
+      }}
+      error={error ?? slugProblem}
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={80}
+    />
+  );
+}
+
+function AboutThePage({
+  draft,
+  change,
+  errors,
+  fixed,
+  isPost,
+  editSlug,
+}: {
+  draft: Draft;
+  change: Change;
+  errors: FieldErrors;
+  fixed: boolean;
+  isPost: boolean;
+  editSlug: () => void;
+}) {
+  return (
+    <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-label="About the page">
+      <TextField
+        label="Title"
+        value={draft.title}
+        onChange={(event) => change({ title: event.target.value })}
+        error={errors.title}
+        className="sm:col-span-2"
+        maxLength={140}
+      />
+      <AddressField slug={draft.slug} change={change} error={errors.slug} fixed={fixed} editSlug={editSlug} />
+      {isPost && (
+        <TextField
+          label="Date"
+          type="date"
+          hint="Left empty, the day it is published."
+          value={draft.publishedOn}
+          onChange={(event) => change({ publishedOn: event.target.value })}
+          error={errors.publishedOn}
+        />
+      )}
+      {isPost && (
+        <TextField
+          label="Author"
+          hint="Write {shopName} and the shop fills in its name."
+          value={draft.author}
+          onChange={(event) => change({ author: event.target.value })}
+          error={errors.author}
+          maxLength={80}
+        />
+      )}
+      <Field
+        label="Summary"
+        hint="Under the title in the blog's list, and in search results and link previews."
+        error={errors.description}
+        className="sm:col-span-2"
+      >
+        <Textarea
+          rows={2}
+          value={draft.description}
+          onChange={(event) => change({ description: event.target.value })}
+          maxLength={300}
+        />
+      </Field>
+    </section>
+  );
+}
+
+function TextAndPreview({ draft, change, error }: { draft: Draft; change: Change; error?: string }) {
+  const preview = usePreview(draft.body);
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <Field
+        label="Text"
+        hint="## at the start of a line makes a heading, **words** bold, - a list, [words](/privacy) a link. Write {shopName}, {phone} or {email} and the shop fills in its name, phone or e-mail."
+        error={error}
+      >
+        <Textarea
+          rows={12}
+          value={draft.body}
+          onChange={(event) => change({ body: event.target.value })}
+          className="font-mono text-sm lg:min-h-[36rem]"
+          spellCheck
+        />
+      </Field>
+      <section aria-labelledby="page-preview" className="min-w-0">
+        <h2 id="page-preview" className="text-sm font-medium text-stone-800 dark:text-stone-200">
+          Preview, as shoppers will see it
+        </h2>
+        {preview.problem && (
+          <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
+            {preview.problem}
           </p>
         )}
-        <section className={`${cardClass} grid gap-4 sm:grid-cols-2`} aria-label="About the page">
-          <TextField
-            label="Title"
-            value={draft.title}
-            onChange={(event) => change({ title: event.target.value })}
-            error={errors.title}
-            className="sm:col-span-2"
-            maxLength={140}
+        <div className={`${cardClass} mt-1 overflow-hidden lg:max-h-[36rem] lg:overflow-y-auto`}>
+          <h3 className="font-serif text-2xl font-semibold sm:text-3xl">{draft.title || "Title"}</h3>
+          <div
+            data-testid="page-preview"
+            className={`${proseClass} mt-4`}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: rendered and made safe by the server, as the shop's pages are
+            dangerouslySetInnerHTML={{ __html: preview.html }}
           />
-          {fixed ? (
-            <div>
-              <p className="text-sm font-medium text-stone-800 dark:text-stone-200">Address</p>
-              <p className="mt-1 py-2.5">{shopPath({ kind: "page", slug: draft.slug })}</p>
-              <p className="text-sm text-stone-600 dark:text-stone-400">The footer links here: it stays.</p>
-            </div>
-          ) : (
-            <TextField
-              label="Address"
-              hint={`Shown at /blog/${draft.slug || "…"}`}
-              value={draft.slug}
-              onChange={(event) => {
-                setSlugEdited(true);
-                change({ slug: event.target.value.toLowerCase() });
-              }}
-              error={errors.slug ?? slugProblem}
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={80}
-            />
-          )}
-          {isPost && (
-            <TextField
-              label="Date"
-              type="date"
-              hint="Left empty, the day it is published."
-              value={draft.publishedOn}
-              onChange={(event) => change({ publishedOn: event.target.value })}
-              error={errors.publishedOn}
-            />
-          )}
-          {isPost && (
-            <TextField
-              label="Author"
-              hint="Write {shopName} and the shop fills in its name."
-              value={draft.author}
-              onChange={(event) => change({ author: event.target.value })}
-              error={errors.author}
-              maxLength={80}
-            />
-          )}
-          <Field
-            label="Summary"
-            hint="Under the title in the blog's list, and in search results and link previews."
-            error={errors.description}
-            className="sm:col-span-2"
-          >
-            <Textarea
-              rows={2}
-              value={draft.description}
-              onChange={(event) => change({ description: event.target.value })}
-              maxLength={300}
-            />
-          </Field>
-        </section>
-
-        <div className="grid gap-4 lg:grid-cols-2">
-          <Field
-            label="Text"
-            hint="## at the start of a line makes a heading, **words** bold, - a list, [words](/privacy) a link. Write {shopName}, {phone} or {email} and the shop fills in its name, phone or e-mail."
-            error={errors.body}
-          >
-            <Textarea
-              rows={12}
-              value={draft.body}
-              onChange={(event) => change({ body: event.target.value })}
-              className="font-mono text-sm lg:min-h-[36rem]"
-              spellCheck
-            />
-          </Field>
-          <section aria-labelledby="page-preview" className="min-w-0">
-            <h2 id="page-preview" className="text-sm font-medium text-stone-800 dark:text-stone-200">
-              Preview, as shoppers will see it
-            </h2>
-            {preview.problem && (
-              <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {preview.problem}
-              </p>
-            )}
-            <div className={`${cardClass} mt-1 overflow-hidden lg:max-h-[36rem] lg:overflow-y-auto`}>
-              <h3 className="font-serif text-2xl font-semibold sm:text-3xl">{draft.title || "Title"}</h3>
-              <div
-                data-testid="page-preview"
-                className={`${proseClass} mt-4`}
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: rendered and made safe by the server, as the shop's pages are
-                dangerouslySetInnerHTML={{ __html: preview.html }}
-              />
-            </div>
-          </section>
         </div>
+      </section>
+    </div>
+  );
+}
 
-        <div className="flex flex-wrap items-center gap-3">
-          {!saved?.published && (
-            <Button onClick={publish} pending={saving} pendingLabel="Saving…">
-              Publish
-            </Button>
-          )}
-          <Button
-            type="submit"
-            variant={saved?.published ? "primary" : "secondary"}
-            pending={saving}
-            pendingLabel="Saving…"
-          >
-            {saved?.published ? "Save" : "Save draft"}
-          </Button>
-          {saved?.published && !fixed && (
-            <Button variant="secondary" onClick={unpublish} pending={saving}>
-              Unpublish
-            </Button>
-          )}
-          {unsaved && (
-            <Button variant="secondary" onClick={() => setDraft(draftOf(saved))}>
-              Discard changes
-            </Button>
-          )}
-          {saved && !fixed && !confirmingDelete && (
-            <Button variant="danger-outline" onClick={() => setConfirmingDelete(true)} className="sm:ml-auto">
-              Delete
-            </Button>
-          )}
-        </div>
+function DeleteQuestion({ title, remove, keep }: { title?: string; remove: () => void; keep: () => void }) {
+  return (
+    <div role="alertdialog" aria-labelledby="delete-question" className={`${cardClass} grid gap-3`}>
+      <p id="delete-question">
+        Delete “{title}” for good? Its address will show “We couldn't find that article”.
+      </p>
+      <div className="flex flex-wrap gap-3">
+        <Button variant="danger" onClick={remove}>
+          Yes, delete it
+        </Button>
+        <Button variant="secondary" onClick={keep}>
+          Keep it
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Publish, save, unpublish, discard and delete: each shown only where it applies. */
+function EditorActions({
+  saved,
+  saving,
+  publish,
+  unpublish,
+  discard,
+  askDelete,
+}: {
+  saved: ContentDetail | null;
+  saving: boolean;
+  publish: () => void;
+  unpublish: () => void;
+  discard?: () => void;
+  askDelete?: () => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      {!saved?.published && (
+        <Button onClick={publish} pending={saving} pendingLabel="Saving…">
+          Publish
+        </Button>
+      )}
+      <Button
+        type="submit"
+        variant={saved?.published ? "primary" : "secondary"}
+        pending={saving}
+        pendingLabel="Saving…"
+      >
+        {saved?.published ? "Save" : "Save draft"}
+      </Button>
+      {saved?.published && !saved.fixed && (
+        <Button variant="secondary" onClick={unpublish} pending={saving}>
+          Unpublish
+        </Button>
+      )}
+      {discard && (
+        <Button variant="secondary" onClick={discard}>
+          Discard changes
+        </Button>
+      )}
+      {askDelete && (
+        <Button variant="danger-outline" onClick={askDelete} className="sm:ml-auto">
+          Delete
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function RestoredNote() {
+  return (
+    <p
+      role="status"
+      className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
+    >
+      Your changes from before, not yet saved, are back in the form: save them, or discard them.
+    </p>
+  );
+}
+
+/** The editor of one page or article (/admin/pages/:id), or of a new article (/admin/pages/new). */
+export function PageEditor({ page }: { page: ContentDetail | null }) {
+  const location = useLocation();
+  const editor = usePageDraft(page);
+  const { saved, draft, unsaved, saving, send } = editor;
+  const { confirmingDelete, setConfirmingDelete, remove } = usePageDelete(saved, editor.setMessage);
+  const fixed = saved?.fixed ?? false;
+  const arrived = (location.state as { said?: ResultMessageState } | null)?.said ?? null;
+
+  const where = (result: ContentDetail) => shopPath(result);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const published = saved?.published ?? false;
+    void send(published, (result) =>
+      result.published
+        ? `Saved. Shoppers see it now at ${where(result)}.`
+        : "Draft saved. Shoppers do not see it.",
+    );
+  };
+  const publish = () =>
+    void send(
+      true,
+      (result) => `Published. Shoppers see it now at ${where(result)}, and it is in the sitemap.`,
+    );
+  const unpublish = () => void send(false, () => "Taken off the shop: it is a draft again, seen only here.");
+
+  return (
+    <div>
+      <EditorHeading saved={saved} />
+      <form onSubmit={submit} aria-label="Page" className="mt-4 grid gap-4" noValidate>
+        <ResultMessage message={editor.message ?? arrived} />
+        {editor.restored && unsaved && !editor.message && <RestoredNote />}
+        <AboutThePage
+          draft={draft}
+          change={editor.change}
+          errors={editor.errors}
+          fixed={fixed}
+          isPost={editor.isPost}
+          editSlug={editor.editSlug}
+        />
+        <TextAndPreview draft={draft} change={editor.change} error={editor.errors.body} />
+
+        <EditorActions
+          saved={saved}
+          saving={saving}
+          publish={publish}
+          unpublish={unpublish}
+          discard={unsaved ? editor.discard : undefined}
+          askDelete={saved && !fixed && !confirmingDelete ? () => setConfirmingDelete(true) : undefined}
+        />
         {confirmingDelete && (
-          <div role="alertdialog" aria-labelledby="delete-question" className={`${cardClass} grid gap-3`}>
-            <p id="delete-question">
-              Delete “{saved?.title}” for good? Its address will show “We couldn't find that article”.
-            </p>
-            <div className="flex flex-wrap gap-3">
-              <Button variant="danger" onClick={() => void remove()}>
-                Yes, delete it
-              </Button>
-              <Button variant="secondary" onClick={() => setConfirmingDelete(false)}>
-                Keep it
-              </Button>
-            </div>
-          </div>
+          <DeleteQuestion
+            title={saved?.title}
+            remove={() => void remove()}
+            keep={() => setConfirmingDelete(false)}
+          />
         )}
       </form>
     </div>

@@ -269,6 +269,29 @@ export function Component() {
   );
 }
 
+/** The parcel's order, status, shopper, place, courier and AWB. */
+function WaitingParcelHeading({ parcel }: { parcel: WaitingParcel }) {
+  return (
+    <>
+      <p className="flex flex-wrap items-center justify-between gap-2">
+        <Link
+          to={`/admin/orders/${parcel.number}`}
+          className="font-medium text-brand-700 underline dark:text-brand-100"
+        >
+          {parcel.number}
+        </Link>
+        <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
+          {SHIPMENT_STATUS_LABELS[parcel.status]}
+        </span>
+      </p>
+      <p className="mt-1 break-words">
+        {parcel.name} · {parcel.city} {parcel.pin} · {parcel.courier}{" "}
+        <span className="font-mono break-all">{parcel.awb}</span>
+      </p>
+    </>
+  );
+}
+
 function WaitingCard({
   parcel,
   service,
@@ -286,21 +309,7 @@ function WaitingCard({
     (parcel.ndrState === "open" || parcel.ndrState === "reattempt_requested");
   return (
     <li className={`${cardClass} text-sm`}>
-      <p className="flex flex-wrap items-center justify-between gap-2">
-        <Link
-          to={`/admin/orders/${parcel.number}`}
-          className="font-medium text-brand-700 underline dark:text-brand-100"
-        >
-          {parcel.number}
-        </Link>
-        <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900 dark:bg-amber-900/50 dark:text-amber-100">
-          {SHIPMENT_STATUS_LABELS[parcel.status]}
-        </span>
-      </p>
-      <p className="mt-1 break-words">
-        {parcel.name} · {parcel.city} {parcel.pin} · {parcel.courier}{" "}
-        <span className="font-mono break-all">{parcel.awb}</span>
-      </p>
+      <WaitingParcelHeading parcel={parcel} />
       {parcel.ndrReason && <p className="mt-1">Courier: {parcel.ndrReason}</p>}
       {/* The shopper's answer says itself below; the note stands for a choice made since. */}
       {parcel.ndrNote && (!parcel.request || parcel.request.outcome === "passed_on") && (

@@ -49,6 +49,24 @@ export function Component() {
   );
 }
 
+/** The item's name, kind, and whether it is sold and running low. */
+function StockItemLabel({ item }: { item: StockItem }) {
+  return (
+    <div className="min-w-0 flex-1 basis-48">
+      <p className="font-medium break-words">{item.name}</p>
+      <p className="mt-0.5 flex flex-wrap gap-x-2 gap-y-1 text-xs text-stone-600 dark:text-stone-400">
+        <span className="capitalize">{item.kind}</span>
+        {!item.active && <span>not sold</span>}
+        {item.low && (
+          <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
+            {item.stock === 0 ? "Out of stock" : "Low stock"}
+          </span>
+        )}
+      </p>
+    </div>
+  );
+}
+
 function StockRow({ item }: { item: StockItem }) {
   const revalidator = useRevalidator();
   const [value, setValue] = useState(String(item.stock));
@@ -81,18 +99,7 @@ function StockRow({ item }: { item: StockItem }) {
 
   return (
     <li className="flex flex-wrap items-start gap-x-3 gap-y-2 p-3">
-      <div className="min-w-0 flex-1 basis-48">
-        <p className="font-medium break-words">{item.name}</p>
-        <p className="mt-0.5 flex flex-wrap gap-x-2 gap-y-1 text-xs text-stone-600 dark:text-stone-400">
-          <span className="capitalize">{item.kind}</span>
-          {!item.active && <span>not sold</span>}
-          {item.low && (
-            <span className="rounded-full bg-amber-100 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
-              {item.stock === 0 ? "Out of stock" : "Low stock"}
-            </span>
-          )}
-        </p>
-      </div>
+      <StockItemLabel item={item} />
       <div className="flex items-start gap-2">
         <div>
           <label htmlFor={inputId} className="sr-only">

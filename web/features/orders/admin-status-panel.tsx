@@ -214,6 +214,20 @@ function RefundForm({
  * Shipping in one step: the courier from the list and its tracking number go with the status change in one
  * request (POST /admin/orders/:number/ship), so an order is never shipped without them.
  */
+function CourierField({ courier, setCourier }: { courier: Courier; setCourier: (courier: Courier) => void }) {
+  return (
+    <Field label="Courier">
+      <Select required value={courier} onChange={(event) => setCourier(event.target.value as Courier)}>
+        {COURIERS.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+}
+
 function ShipDialog({
   open,
   number,
@@ -253,15 +267,7 @@ function ShipDialog({
   return (
     <Dialog open={open} title={`Ship order ${number}`} onClose={onClose}>
       <form onSubmit={submit} className="space-y-3" aria-label="Ship the order">
-        <Field label="Courier">
-          <Select required value={courier} onChange={(event) => setCourier(event.target.value as Courier)}>
-            {COURIERS.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <CourierField courier={courier} setCourier={setCourier} />
         <Field label="Tracking number" hint="4-40 letters, digits or hyphens, as on the waybill.">
           <Input
             required
