@@ -72,24 +72,7 @@ export function Component() {
       >
         Skip to content
       </a>
-      <header className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-900">
-        <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
-          <div className="min-w-0 flex-1">
-            <p className="font-serif text-lg font-semibold">Shop admin</p>
-            <p className="truncate text-sm text-stone-600 dark:text-stone-400" title={admin.email}>
-              {admin.email}
-            </p>
-          </div>
-          <Link
-            to="/"
-            aria-label="Back to the shop"
-            className="inline-flex min-h-11 shrink-0 items-center rounded-lg px-3 text-sm font-medium text-stone-700 underline-offset-4 hover:underline dark:text-stone-200"
-          >
-            <span aria-hidden="true">←&nbsp;</span>Shop
-          </Link>
-          <ThemeToggle className="min-h-11 min-w-11 shrink-0 justify-center" />
-        </div>
-      </header>
+      <AdminBar email={admin.email} />
       <div className="mx-auto grid max-w-7xl gap-4 px-4 py-4 lg:grid-cols-[12rem_1fr] lg:gap-8 lg:py-6">
         <nav aria-label="Admin sections" className="min-w-0">
           <button
@@ -140,6 +123,30 @@ export function Component() {
         </main>
       </div>
     </div>
+  );
+}
+
+/** The bar above every admin page: whose admin it is, the way back to the shop and the theme switch. */
+function AdminBar({ email }: { email: string }) {
+  return (
+    <header className="border-b border-stone-200 bg-white dark:border-stone-800 dark:bg-stone-900">
+      <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
+        <div className="min-w-0 flex-1">
+          <p className="font-serif text-lg font-semibold">Shop admin</p>
+          <p className="truncate text-sm text-stone-600 dark:text-stone-400" title={email}>
+            {email}
+          </p>
+        </div>
+        <Link
+          to="/"
+          aria-label="Back to the shop"
+          className="inline-flex min-h-11 shrink-0 items-center rounded-lg px-3 text-sm font-medium text-stone-700 underline-offset-4 hover:underline dark:text-stone-200"
+        >
+          <span aria-hidden="true">←&nbsp;</span>Shop
+        </Link>
+        <ThemeToggle className="min-h-11 min-w-11 shrink-0 justify-center" />
+      </div>
+    </header>
   );
 }
 

@@ -36,29 +36,7 @@ type Outcome = { ok: boolean; text: string } | null;
  */
 export function Component() {
   const { people, youId } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function change(email: string, role: Role): Promise<boolean> {
-    setBusy(true);
-    setOutcome(null);
-    setFieldError(null);
-    try {
-      const answer = await api<StaffRoleAnswer>("/admin/staff", { method: "PUT", body: { email, role } });
-      setOutcome({ ok: true, text: answer.message });
-      revalidator.revalidate();
-      return true;
-    } catch (caught) {
-      if (!isApiError(caught)) throw caught;
-      if (caught.fields?.email) setFieldError(caught.fields.email);
-      setOutcome({ ok: false, text: caught.fields?.email ?? caught.message });
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { change, outcome, fieldError, busy } = useRoleChange();
 
   async function grant(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -75,19 +53,7 @@ export function Component() {
         Owners can do everything here. Staff work on orders, stock, questions, reviews and messages. The
         person must have an account in the shop first (signed up with that e-mail).
       </p>
-      <p aria-live="polite" className="mt-3 min-h-6 text-sm">
-        {outcome && (
-          <span
-            role={outcome.ok ? "status" : "alert"}
-            className={
-              outcome.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-700 dark:text-red-400"
-            }
-          >
-            {outcome.text}
-          </span>
-        )}
-      </p>
-
+      <OutcomeLine outcome={outcome} />
       <form
         onSubmit={grant}
         className={`${cardClass} mt-2 grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end`}
@@ -120,6 +86,49 @@ export function Component() {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** Giving, changing or taking away a role: the server's sentence or refusal, and the field it refused. */
+function useRoleChange() {
+  const revalidator = useRevalidator();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function change(email: string, role: Role): Promise<boolean> {
+    setBusy(true);
+    setOutcome(null);
+    setFieldError(null);
+    try {
+      const answer = await api<StaffRoleAnswer>("/admin/staff", { method: "PUT", body: { email, role } });
+      setOutcome({ ok: true, text: answer.message });
+      revalidator.revalidate();
+      return true;
+    } catch (caught) {
+      if (!isApiError(caught)) throw caught;
+      if (caught.fields?.email) setFieldError(caught.fields.email);
+      setOutcome({ ok: false, text: caught.fields?.email ?? caught.message });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { change, outcome, fieldError, busy };
+}
+
+function OutcomeLine({ outcome }: { outcome: Outcome }) {
+  return (
+    <p aria-live="polite" className="mt-3 min-h-6 text-sm">
+      {outcome && (
+        <span
+          role={outcome.ok ? "status" : "alert"}
+          className={outcome.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-700 dark:text-red-400"}
+        >
+          {outcome.text}
+        </span>
+      )}
+    </p>
   );
 }
 

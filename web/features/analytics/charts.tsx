@@ -175,7 +175,52 @@ export function FiguresTable({
   /** Smaller type on a phone, for a table of many columns that must fit its width. */
   dense?: boolean;
 }) {
-  const table = (
+  const table = <Figures caption={caption} head={head} rows={rows} dense={dense} />;
+  const csv = csvHref ? (
+    <a
+      href={csvHref}
+      download
+      className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline underline-offset-2 dark:text-brand-100"
+    >
+      Download CSV
+      {/* Each table's link is told apart by what it downloads, for whoever lists a page's links. */}
+      <span className="sr-only">: {caption}</span>
+    </a>
+  ) : null;
+  if (open) {
+    return (
+      <div>
+        {table}
+        {csv}
+      </div>
+    );
+  }
+  return (
+    // The CSV link sits on the toggle's line, out of the flow, so the open table takes the panel's whole width
+    // and its last column lines up with the chart's figures above it.
+    <div className="relative mt-2">
+      <details className="text-sm">
+        <summary className="inline-flex min-h-11 cursor-pointer items-center">Show figures</summary>
+        {table}
+      </details>
+      {csv ? <div className="absolute top-0 right-0">{csv}</div> : null}
+    </div>
+  );
+}
+
+/** The table itself: a header row, then each row headed by its first cell, figures aligned right. */
+function Figures({
+  caption,
+  head,
+  rows,
+  dense,
+}: {
+  caption: string;
+  head: string[];
+  rows: ReactNode[][];
+  dense: boolean;
+}) {
+  return (
     <div className="mt-2 max-h-72 overflow-auto">
       <table className={`w-full text-left ${dense ? "text-xs sm:text-sm" : "text-sm"}`}>
         <caption className="sr-only">{caption}</caption>
@@ -213,36 +258,6 @@ export function FiguresTable({
           ))}
         </tbody>
       </table>
-    </div>
-  );
-  const csv = csvHref ? (
-    <a
-      href={csvHref}
-      download
-      className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline underline-offset-2 dark:text-brand-100"
-    >
-      Download CSV
-      {/* Each table's link is told apart by what it downloads, for whoever lists a page's links. */}
-      <span className="sr-only">: {caption}</span>
-    </a>
-  ) : null;
-  if (open) {
-    return (
-      <div>
-        {table}
-        {csv}
-      </div>
-    );
-  }
-  return (
-    // The CSV link sits on the toggle's line, out of the flow, so the open table takes the panel's whole width
-    // and its last column lines up with the chart's figures above it.
-    <div className="relative mt-2">
-      <details className="text-sm">
-        <summary className="inline-flex min-h-11 cursor-pointer items-center">Show figures</summary>
-        {table}
-      </details>
-      {csv ? <div className="absolute top-0 right-0">{csv}</div> : null}
     </div>
   );
 }
