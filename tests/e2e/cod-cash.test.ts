@@ -1,5 +1,3 @@
-import { copyFile, mkdir } from "node:fs/promises";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -79,13 +77,6 @@ describe("the Cash on delivery page", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await screenshot(page, `admin-cod-${viewport}`);
-      const shots = "/tmp/cod-shots";
-      await mkdir(shots, { recursive: true });
-      const root = path.resolve(import.meta.dirname, "../..");
-      await copyFile(
-        path.join(root, "test-results", "screenshots", `admin-cod-${viewport}.png`),
-        path.join(shots, `admin-cod-${viewport}.png`),
-      );
 
       await page.goto(`/admin/orders/${overdue.number}`);
       await page.getByText("Cash to collect").waitFor();
@@ -94,10 +85,6 @@ describe("the Cash on delivery page", () => {
       await page.getByRole("button", { name: "Record", exact: true }).click();
       await page.getByText(/Cash collected: ₹/).waitFor();
       await screenshot(page, `admin-order-cash-${viewport}`);
-      await copyFile(
-        path.join(root, "test-results", "screenshots", `admin-order-cash-${viewport}.png`),
-        path.join(shots, `admin-order-cash-${viewport}.png`),
-      );
       await context.close();
     }, 60_000);
   }
