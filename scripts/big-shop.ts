@@ -394,12 +394,33 @@ async function insertCustomersAndOrders(tx: Tx, run: Run, n: number, log: (line:
   if (n >= 10_000) {
     for (const each of setAside) await tx.execute(sql.raw(each.drop));
     log(`  set aside ${setAside.length} indexes and foreign keys`);
+    // buyer_sales' insert trigger finds each sale's previous one through orders_buyer_sales_idx, set aside
+    // here: without it, every sale would scan all the orders. It is worked out once, from every sale, after.
+    await run("buyer sales trigger off", "alter table orders disable trigger orders_buyer_sales_insert");
   }
   await insertOrderRows(run);
   if (n >= 10_000) {
     await run("settings", "set local maintenance_work_mem = '512MB'");
     for (const each of setAside) await run(each.restore.slice(0, 60), each.restore);
+    await run("buyer sales trigger on", "alter table orders enable trigger orders_buyer_sales_insert");
+    await rebuildBuyerSales(run);
   }
+}
+
+/** Every sale with its buyer's sale before it, as migration 0055 backfilled them (docs/decisions/097). */
+async function rebuildBuyerSales(run: Run) {
+  await run("buyer sales cleared", "truncate buyer_sales");
+  await run(
+    "buyer sales",
+    `insert into buyer_sales (order_id, buyer, day, previous_day, rank)
+     select id, buyer, day, lag(day) over w, row_number() over w
+     from (
+       select o.id, order_buyer(o.user_id, o.guest_email, o.ship_phone) as buyer,
+         order_indian_day(o.created_at) as day, o.created_at
+       from orders o where order_is_sale(o.status)
+     ) as sales
+     window w as (partition by buyer order by created_at, id)`,
+  );
 }
 
 /** The planned orders, their lines and their events. */
