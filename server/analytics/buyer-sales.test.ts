@@ -283,4 +283,69 @@ describe("new against returning customers, from each sale's previous sale", () =
     expect(table.kept.filter((row) => row.buyer === busy.userId)).toHaveLength(7);
     await expectSameFigures();
   }, 120_000);
+
+  it("stays exact when one buyer's orders, each their latest, are placed at once by many transactions", async () => {
+    const eager = await buyer("eager-at-once");
+    const source = await placeFor(eager);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        shop.db.transaction(async (tx) => {
+          await tx.execute(sql`
+            insert into orders
+            select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+              'id', gen_random_uuid()::text, 'number', ${`PN-2026-7${String(index).padStart(5, "0")}`}::text,
+              'created_at', clock_timestamp()))).*
+            from orders o where o.number = ${source}`);
+          await tx.execute(sql`select pg_sleep(0.2)`);
+        }),
+      ),
+    );
+    const table = await keptAndWorkedOut();
+    expect(table.kept).toEqual(table.workedOut);
+    const ranks = table.kept.filter((row) => row.buyer === eager.userId).map((row) => row.rank);
+    expect(ranks.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await expectSameFigures();
+  }, 120_000);
+
+  it("does not hold one buyer's order until another buyer's transaction commits", async () => {
+    const someone = await buyer("two-guests-source");
+    const source = await placeFor(someone);
+    // Two guests whose buyers' hashes agree in their low 8 bits, as any two buyers' often do.
+    const { rows } = await shop.db.execute<{ emails: string[] }>(sql`
+      select (array_agg(email order by email))[1:2] as emails
+      from (select 'guest-' || i || '@example.in' as email from generate_series(1, 2000) as i) as candidates
+      group by hashtext(email) & 255 having count(distinct hashtext(email)) > 1 limit 1`);
+    const [first, second] = rows[0]?.emails ?? [];
+    const guestOrder = (email: string | undefined, number: string) => sql`
+      insert into orders
+      select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+        'id', gen_random_uuid()::text, 'number', ${number}::text, 'user_id', null, 'guest_email', ${email}::text))).*
+      from orders o where o.number = ${source}`;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let placed = () => {};
+    const firstPlaced = new Promise<void>((resolve) => {
+      placed = resolve;
+    });
+    const open = shop.db.transaction(async (tx) => {
+      await tx.execute(guestOrder(first, "PN-2026-600001"));
+      placed();
+      await held;
+    });
+    try {
+      await firstPlaced;
+      await shop.db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '3s'`);
+        await tx.execute(guestOrder(second, "PN-2026-600002"));
+      });
+    } finally {
+      release();
+      await open;
+    }
+    const table = await keptAndWorkedOut();
+    expect(table.kept).toEqual(table.workedOut);
+    expect(table.kept.filter((row) => row.buyer === first || row.buyer === second)).toHaveLength(2);
+  }, 60_000);
 });
