@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   makeAdmin,
   signInViaApp,
+  signUpOwnerStaffAndCustomer,
   signUpViaApp,
   signUpWithRole,
   type TestAccount,
@@ -11,14 +12,10 @@ import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, users } from "../db/schema.ts";
 
 const shop = setUpTestApp();
-let owner: TestAccount;
-let staff: TestAccount;
-let customer: TestAccount;
+let owner: TestAccount, staff: TestAccount, customer: TestAccount;
 
 beforeAll(async () => {
-  owner = await signUpWithRole(shop, "staff-page-owner@example.in", "owner");
-  staff = await signUpWithRole(shop, "staff-page-staff@example.in", "staff");
-  customer = await signUpViaApp(shop.app, "staff-page-customer@example.in");
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "staff-page"));
 });
 
 const api = (method: string, body?: unknown, as: TestAccount | null = owner) =>

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { AfterTheOrder, RtoRow, SalesQuery } from "../../common/analytics.ts";
 import type { Db } from "../db/client.ts";
+import { foldDeltaRows } from "../db/fold-deltas.ts";
 import type { AFTER_ORDER_DIMENSIONS } from "../db/schema.ts";
 import { periodOf } from "./sales.ts";
 
@@ -45,28 +46,14 @@ async function summed(db: Db, from: string, to: string, days: number, dimensions
   return rows;
 }
 
-/**
- * Replaces a period's delta rows by their sums, one row per day and key, in one statement under a
- * transaction-level advisory lock (one fold at a time): readers see the old rows or the sums, never a mix, and
- * rows a concurrent change writes meanwhile are not in the statement's snapshot, so they stay and still count.
- */
-async function foldAfterOrderDeltas(db: Db, from: string, to: string) {
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtext('after_order_day_deltas')) as locked`,
-    );
-    if (!rows[0]?.locked) return;
-    await tx.execute(sql`
-      with gone as (
-        delete from after_order_day_deltas where day between ${from}::date and ${to}::date
-        returning day, dimension, key, count, other_count, amount_paise, other_paise
-      )
-      insert into after_order_day_deltas (day, dimension, key, count, other_count, amount_paise, other_paise)
-      select day, dimension, key, sum(count), sum(other_count), sum(amount_paise), sum(other_paise)
-      from gone group by day, dimension, key
-      having sum(count) <> 0 or sum(other_count) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+/** Replaces a period's rows of after_order_day_deltas by their sums, one row per day and key. */
+const foldAfterOrderDeltas = (db: Db, from: string, to: string) =>
+  foldDeltaRows(db, {
+    table: "after_order_day_deltas",
+    keys: ["day", "dimension", "key"],
+    sums: ["count", "other_count", "amount_paise", "other_paise"],
+    within: { column: "day", from, to },
   });
-}
 
 /** The places with parcels back (of those shipped in the period), most first, at most GROUP_LIMIT. */
 const placesOf = (rows: SummedRow[], dimension: "state" | "pin"): RtoRow[] =>

@@ -11,6 +11,7 @@ import type {
 import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
+import { foldDeltaRows } from "../db/fold-deltas.ts";
 import { analyticsSettings } from "../db/schema.ts";
 import { httpError } from "../errors.ts";
 
@@ -168,10 +169,10 @@ export async function salesFigures(
   });
   const groups = summed.rows.filter((row) => row.count !== 0);
   if (summed.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
-    await foldSalesDeltas(db, period.from, period.to);
+    await foldSalesDeltas(db, "day", period.from, period.to);
   }
   if (summed.rows.reduce((total, row) => total + row.month_extra, 0) > DELTA_ROWS_TO_FOLD) {
-    await foldSalesMonthDeltas(db, span.monthFrom, span.monthTo);
+    await foldSalesDeltas(db, "month", span.monthFrom, span.monthTo);
   }
   const of = (dimension: string) => groups.filter((row) => row.dimension === dimension);
   const bySales = (a: SummedRow, b: SummedRow) =>
@@ -285,23 +286,12 @@ function customersOf(db: Db, from: string, to: string, today: string) {
     from days, beyond`);
 }
 
-/** Replaces buyer_sale_day_deltas' rows by their sums, one row per day, as foldSalesDeltas does a period's. */
+/** Replaces buyer_sale_day_deltas' rows by their sums, one row per day. */
 export async function foldBuyerSaleDeltas(db: Db) {
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtext('buyer_sale_day_deltas')) as locked`,
-    );
-    if (!rows[0]?.locked) return;
-    await tx.execute(sql`
-      with gone as (
-        delete from buyer_sale_day_deltas
-        returning day, firsts, later, seconds, nexts, second_nexts
-      )
-      insert into buyer_sale_day_deltas (day, firsts, later, seconds, nexts, second_nexts)
-      select day, sum(firsts), sum(later), sum(seconds), sum(nexts), sum(second_nexts)
-      from gone group by day
-      having sum(firsts) <> 0 or sum(later) <> 0 or sum(seconds) <> 0 or sum(nexts) <> 0
-        or sum(second_nexts) <> 0`);
+  await foldDeltaRows(db, {
+    table: "buyer_sale_day_deltas",
+    keys: ["day"],
+    sums: ["firsts", "later", "seconds", "nexts", "second_nexts"],
   });
 }
 
@@ -359,46 +349,16 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const DELTA_ROWS_TO_FOLD = 1_000;
 
 /**
- * Replaces a period's delta rows by their sums, one row per day and key, in one statement under a
- * transaction-level advisory lock (one fold at a time): readers see the old rows or the sums, never a mix, and
- * rows a concurrent change writes meanwhile are not in the statement's snapshot, so they stay and still count.
+ * Replaces a period's rows of sales_day_deltas, or whole months' rows of sales_month_deltas, by their sums: one
+ * row per day (or month) and key.
  */
-async function foldSalesDeltas(db: Db, from: string, to: string) {
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtext('sales_day_deltas')) as locked`,
-    );
-    if (!rows[0]?.locked) return;
-    await tx.execute(sql`
-      with gone as (
-        delete from sales_day_deltas where day between ${from}::date and ${to}::date
-        returning day, dimension, key, name, count, units, amount_paise, other_paise
-      )
-      insert into sales_day_deltas (day, dimension, key, name, count, units, amount_paise, other_paise)
-      select day, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
-      from gone group by day, dimension, key, name
-      having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+const foldSalesDeltas = (db: Db, unit: "day" | "month", from: string, to: string) =>
+  foldDeltaRows(db, {
+    table: `sales_${unit}_deltas`,
+    keys: [unit, "dimension", "key", "name"],
+    sums: ["count", "units", "amount_paise", "other_paise"],
+    within: { column: unit, from, to },
   });
-}
-
-/** Replaces whole months' rows of sales_month_deltas by their sums, one row per month and key, as above. */
-async function foldSalesMonthDeltas(db: Db, from: string, to: string) {
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtext('sales_month_deltas')) as locked`,
-    );
-    if (!rows[0]?.locked) return;
-    await tx.execute(sql`
-      with gone as (
-        delete from sales_month_deltas where month between ${from}::date and ${to}::date
-        returning month, dimension, key, name, count, units, amount_paise, other_paise
-      )
-      insert into sales_month_deltas (month, dimension, key, name, count, units, amount_paise, other_paise)
-      select month, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
-      from gone group by month, dimension, key, name
-      having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
-  });
-}
 
 /**
  * Who reads the sales' tables and the figures beside them (after the order, the funnel): the owner, and staff

@@ -1,19 +1,16 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuditPage } from "../../common/schemas/audit.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { auditLog, discountCodes, jobs } from "../db/schema.ts";
 
 const shop = setUpTestApp();
-let owner: TestAccount;
-let staff: TestAccount;
-let customer: TestAccount;
+let owner: TestAccount, staff: TestAccount, customer: TestAccount;
 beforeAll(async () => {
-  owner = await signUpWithRole(shop, "owner@example.in", "owner");
-  staff = await signUpWithRole(shop, "Staff@Example.in", "staff");
-  customer = await signUpViaApp(shop.app, "shopper@example.in");
+  // In mixed case: the log names each person by the address as the shop keeps it, in lower case.
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "Audit"));
 });
 
 const api = (as: TestAccount | null, method: string, path: string, body?: unknown) =>
@@ -70,7 +67,7 @@ describe("the audit log", () => {
     const { items } = await auditPage(owner, "?entityType=stock");
     expect(items[0]).toMatchObject({
       actorId: staff.userId,
-      actorEmail: "staff@example.in",
+      actorEmail: "audit-staff@example.in",
       entityType: "stock",
       entityId: "product:bath-powder",
       action: "edit",
@@ -153,7 +150,7 @@ describe("the audit log", () => {
       ["create", 10],
     ]);
     expect(items[0]?.before).toMatchObject({ percent: 10 });
-    expect(items.every((entry) => entry.actorEmail === "owner@example.in")).toBe(true);
+    expect(items.every((entry) => entry.actorEmail === "audit-owner@example.in")).toBe(true);
   });
 
   it("filters by staff member and pages by keyset both ways", async () => {
@@ -162,8 +159,8 @@ describe("the audit log", () => {
     expect(mine.items.every((entry) => entry.actorId === staff.userId)).toBe(true);
     expect(mine.actors).toEqual(
       expect.arrayContaining([
-        { id: owner.userId, email: "owner@example.in" },
-        { id: staff.userId, email: "staff@example.in" },
+        { id: owner.userId, email: "audit-owner@example.in" },
+        { id: staff.userId, email: "audit-staff@example.in" },
       ]),
     );
 

@@ -278,10 +278,15 @@ function envSource(): Record<string, string> {
   );
 }
 
-describe("codes sent per number and per client address, across two instances", () => {
-  let instances: { app: App; stop: () => Promise<void> }[];
-  beforeAll(() => {
-    const env = parseEnv({ ...envSource(), AUTH_SMS_PER_NUMBER: "3", AUTH_SMS_PER_CLIENT: "4" });
+/**
+ * Two instances of the test app's shop on its database, built with `changes` to its configuration after
+ * `first` has run, for the tests of one describe block: `at(n)` answers them in turn.
+ */
+function twoInstances(changes: Record<string, string>, first?: () => Promise<unknown>) {
+  let instances: { app: App; stop: () => Promise<void> }[] = [];
+  beforeAll(async () => {
+    await first?.();
+    const env = parseEnv({ ...envSource(), ...changes });
     instances = [0, 1].map(() => {
       const deps = createDeps({ db: shop.db, env });
       return {
@@ -296,7 +301,11 @@ describe("codes sent per number and per client address, across two instances", (
   afterAll(async () => {
     for (const instance of instances) await instance.stop();
   });
-  const at = (n: number) => (instances[n % 2] as { app: App }).app;
+  return (n: number) => (instances[n % 2] as { app: App }).app;
+}
+
+describe("codes sent per number and per client address, across two instances", () => {
+  const at = twoInstances({ AUTH_SMS_PER_NUMBER: "3", AUTH_SMS_PER_CLIENT: "4" });
 
   it("sends one number 3 codes in the window, whichever instance and client asks", async () => {
     const mobile = freshMobile();
@@ -328,26 +337,8 @@ describe("codes sent per number and per client address, across two instances", (
 });
 
 describe("the shop's hourly cap on sign-in codes, across two instances", () => {
-  let instances: { app: App; stop: () => Promise<void> }[];
-  beforeAll(async () => {
-    // The codes the tests above sent count towards the same hour: start this one from none.
-    await shop.db.delete(authThrottles);
-    const env = parseEnv({ ...envSource(), SMS_MAX_PER_HOUR: "5" });
-    instances = [0, 1].map(() => {
-      const deps = createDeps({ db: shop.db, env });
-      return {
-        app: createApp(deps),
-        stop: async () => {
-          await deps.catalogue.stop();
-          await deps.live.stop();
-        },
-      };
-    });
-  });
-  afterAll(async () => {
-    for (const instance of instances) await instance.stop();
-  });
-  const at = (n: number) => (instances[n % 2] as { app: App }).app;
+  // The codes the tests above sent count towards the same hour: start this one from none.
+  const at = twoInstances({ SMS_MAX_PER_HOUR: "5" }, () => shop.db.delete(authThrottles));
 
   it("sends 5 codes in the hour to any numbers from any clients on either instance, then refuses with 503", async () => {
     const answers = await Promise.all(

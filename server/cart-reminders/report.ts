@@ -3,35 +3,33 @@ import type { SalesQuery } from "../../common/analytics.ts";
 import type { CartReminderReport } from "../../common/cart-reminders.ts";
 import { periodOf } from "../analytics/sales.ts";
 import type { Db } from "../db/client.ts";
+import { foldDeltaRows } from "../db/fold-deltas.ts";
 import { readReminderSettings } from "./reminder-settings.ts";
 
 /** Delta rows beyond one per day at which reading a period folds its days. */
 const DELTA_ROWS_TO_FOLD = 1_000;
 
 /**
- * Replaces a period's delta rows by their sums, one row per day, in one statement under a transaction-level
- * advisory lock (one fold at a time), as the sales' fold does: readers see the old rows or the sums, and rows
- * a concurrent change writes meanwhile are not in the statement's snapshot, so they stay and still count.
+ * Replaces a period's rows of left_cart_day_deltas by their sums, one row per day; a day whose carts left
+ * behind sum to 0 goes.
  */
-async function foldLeftCartDeltas(db: Db, from: string, to: string) {
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtext('left_cart_day_deltas')) as locked`,
-    );
-    if (!rows[0]?.locked) return;
-    await tx.execute(sql`
-      with gone as (
-        delete from left_cart_day_deltas where day between ${from}::date and ${to}::date
-        returning *
-      )
-      insert into left_cart_day_deltas (day, left_behind, reminded, reminders_sent, whatsapp_sent, won_back,
-        revenue_paise, no_consent, unsubscribed)
-      select day, sum(left_behind), sum(reminded), sum(reminders_sent), sum(whatsapp_sent), sum(won_back),
-        sum(revenue_paise), sum(no_consent), sum(unsubscribed)
-      from gone group by day
-      having sum(left_behind) <> 0`);
+const foldLeftCartDeltas = (db: Db, from: string, to: string) =>
+  foldDeltaRows(db, {
+    table: "left_cart_day_deltas",
+    keys: ["day"],
+    sums: [
+      "left_behind",
+      "reminded",
+      "reminders_sent",
+      "whatsapp_sent",
+      "won_back",
+      "revenue_paise",
+      "no_consent",
+      "unsubscribed",
+    ],
+    within: { column: "day", from, to },
+    keptWhile: ["left_behind"],
   });
-}
 
 /**
  * Whether the reminders pay (docs/decisions/089), for the dashboard's period, by the day the cart was left:

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodConfirmPage, ToConfirmList } from "../../common/cod-confirm.ts";
 import type { OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { linkIn, waitForMail } from "../../tests/mail.ts";
 import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
@@ -45,10 +45,8 @@ const statusOf = async (id: string) =>
 
 beforeAll(async () => {
   shop = await createTestApp({ COD_CONFIRM_HOURS: "6" });
-  owner = await signUpViaApp(shop.app, "owner@prakriti.example");
-  await makeAdmin(shop, owner, "owner");
-  staff = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop, staff, "staff");
+  owner = await signUpWithRole(shop, "owner@prakriti.example", "owner");
+  staff = await signUpWithRole(shop, "staff@prakriti.example", "staff");
   const account = await signUpViaApp(shop.app, "meera@example.in");
   meera = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
   await setStock(shop.db, "coconut-oil", 50);

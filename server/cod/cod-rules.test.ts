@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminCodRules } from "../../common/cod-rules.ts";
 import type { CheckoutSummary, OrderDetail } from "../../common/orders.ts";
 import type { RtoStats } from "../../common/rto.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
 import { auditLog, cartItems, orderEvents, orderRto, orders } from "../db/schema.ts";
@@ -78,10 +78,8 @@ const checkoutCodProblem = async (buyer: TestAccount & { addressId: string }) =>
 
 beforeAll(async () => {
   shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "owner@prakriti.example");
-  await makeAdmin(shop, owner, "owner");
-  staff = await signUpViaApp(shop.app, "staff@prakriti.example");
-  await makeAdmin(shop, staff, "staff");
+  owner = await signUpWithRole(shop, "owner@prakriti.example", "owner");
+  staff = await signUpWithRole(shop, "staff@prakriti.example", "staff");
   const a = await signUpViaApp(shop.app, "meera@example.in");
   meera = { ...a, addressId: await saveAddress(shop.app, a.cookie) };
   const b = await signUpViaApp(shop.app, "ravi@example.in");

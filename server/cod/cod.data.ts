@@ -81,14 +81,7 @@ export async function recordCash(
       .onConflictDoNothing({ target: codRemittances.orderId })
       .returning();
     if (!row) throw httpError(409, "already_collected", `The cash of ${number} is already recorded.`);
-    await recordMoney(tx, {
-      orderId: order.id,
-      kind: "cod_remittance",
-      amountPaise: row.amountPaise,
-      reference: row.reference,
-      recordedBy: actor.id,
-      note: `Remitted by the courier, collected ${row.collectedOn}`,
-    });
+    await ledgerRemittance(tx, order.id, row, actor, "");
     await recordAudit(tx, {
       actor,
       entityType: "order",
@@ -283,15 +276,26 @@ async function recordRemittance(
     .onConflictDoNothing({ target: codRemittances.orderId })
     .returning({ id: codRemittances.id });
   if (!inserted) return false;
-  await recordMoney(tx, {
-    orderId: order.id,
+  await ledgerRemittance(tx, order.id, row, actor, " (imported)");
+  return true;
+}
+
+/** The courier's remittance of an order's cash, as the money ledger records it; `how` ends its note. */
+function ledgerRemittance(
+  tx: Tx,
+  orderId: string,
+  row: { amountPaise: number; collectedOn: string; reference: string },
+  actor: AuditActor,
+  how: "" | " (imported)",
+) {
+  return recordMoney(tx, {
+    orderId,
     kind: "cod_remittance",
     amountPaise: row.amountPaise,
     reference: row.reference,
     recordedBy: actor.id,
-    note: `Remitted by the courier, collected ${row.collectedOn} (imported)`,
+    note: `Remitted by the courier, collected ${row.collectedOn}${how}`,
   });
-  return true;
 }
 
 /** The orders a report's keys name: by number, or by AWB (the aggregator's parcel, else the tracking number). */

@@ -50,18 +50,18 @@ async function checkPicture(tx: Tx, picture: string | null | undefined) {
   if (!stored.has(id)) throw badField("picture", "The picture must be one uploaded here.");
 }
 
+/** What a combo's editor shows and checks of each product in it. */
+const MEMBER_COLUMNS = {
+  slug: products.slug,
+  name: products.name,
+  pricePaise: products.pricePaise,
+  active: products.active,
+  images: products.images,
+};
+
 async function membersOf(db: Pick<Db, "select">, slugs: string[]): Promise<Map<string, Member>> {
   if (slugs.length === 0) return new Map();
-  const rows = await db
-    .select({
-      slug: products.slug,
-      name: products.name,
-      pricePaise: products.pricePaise,
-      active: products.active,
-      images: products.images,
-    })
-    .from(products)
-    .where(inArray(products.slug, slugs));
+  const rows = await db.select(MEMBER_COLUMNS).from(products).where(inArray(products.slug, slugs));
   return new Map(rows.map((row) => [row.slug, row]));
 }
 
@@ -82,13 +82,7 @@ export async function getAdminCombo(db: Db, id: string): Promise<AdminCombo | nu
  */
 async function pricedMembers(tx: Tx, slugs: string[], shown: boolean) {
   const rows = await tx
-    .select({
-      slug: products.slug,
-      name: products.name,
-      pricePaise: products.pricePaise,
-      active: products.active,
-      images: products.images,
-    })
+    .select(MEMBER_COLUMNS)
     .from(products)
     .where(inArray(products.slug, slugs))
     .for("share");

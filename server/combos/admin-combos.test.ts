@@ -6,9 +6,7 @@ import { apiCaller, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, combos, products } from "../db/schema.ts";
 
 const shop = setUpTestApp();
-let owner: TestAccount;
-let staff: TestAccount;
-let customer: TestAccount;
+let owner: TestAccount, staff: TestAccount, customer: TestAccount;
 beforeAll(async () => {
   ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "combo"));
 });

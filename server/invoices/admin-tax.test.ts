@@ -1,19 +1,15 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TaxSettings } from "../../common/schemas/tax.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { auditLog, products } from "../db/schema.ts";
 
 const shop = setUpTestApp();
-let owner: TestAccount;
-let staff: TestAccount;
-let customer: TestAccount;
+let owner: TestAccount, staff: TestAccount, customer: TestAccount;
 
 beforeAll(async () => {
-  owner = await signUpWithRole(shop, "owner@example.in", "owner");
-  staff = await signUpWithRole(shop, "staff@example.in", "staff");
-  customer = await signUpViaApp(shop.app, "customer@example.in");
+  ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "tax"));
 });
 
 describe("the owner's tax settings", () => {
@@ -54,7 +50,7 @@ describe("the owner's tax settings", () => {
     const [entry] = await shop.db.select().from(auditLog).where(eq(auditLog.entityId, "bath-powder"));
     expect(entry).toMatchObject({
       entityType: "tax",
-      actorEmail: "owner@example.in",
+      actorEmail: "tax-owner@example.in",
       before: { hsnCode: "33073090", gstRate: 18 },
       after: { hsnCode: "330730", gstRate: 5 },
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indianDate } from "../../common/india-time.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { mailsTo, waitForMail } from "../../tests/mail.ts";
 import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
@@ -20,10 +20,8 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "owner@example.in");
-  await makeAdmin(shop, owner, "owner");
-  staff = await signUpViaApp(shop.app, "desk@example.in");
-  await makeAdmin(shop, staff, "staff");
+  owner = await signUpWithRole(shop, "owner@example.in", "owner");
+  staff = await signUpWithRole(shop, "desk@example.in", "staff");
   const account = await signUpViaApp(shop.app, "buyer@example.in");
   buyer = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
 });

@@ -22,18 +22,10 @@ export type CourierOption = {
 };
 
 /** What the aggregator needs to book one order's parcel. */
-export type ShipmentRequest = {
+export type ShipmentRequest = DeliveryAddress & {
   /** The shop's order number: the aggregator's own "order id" on its side, unique per account. */
   reference: string;
   orderedAt: Date;
-  name: string;
-  phone: string;
-  email: string | null;
-  line1: string;
-  line2: string;
-  city: string;
-  state: string;
-  pin: string;
   cod: boolean;
   items: { name: string; sku: string; units: number; unitPricePaise: number; hsn: string | null }[];
   /**

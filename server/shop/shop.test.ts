@@ -7,9 +7,7 @@ import { auditLog } from "../db/schema.ts";
 import { getShopDetails, seedShopDetails } from "./shop.data.ts";
 
 const shop = setUpTestApp();
-let owner: TestAccount;
-let staff: TestAccount;
-let customer: TestAccount;
+let owner: TestAccount, staff: TestAccount, customer: TestAccount;
 beforeAll(async () => {
   ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "shop"));
 });
