@@ -117,6 +117,24 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
   return <textarea {...useFieldWiring(props)} className={withControlClass(className)} />;
 }
 
+/**
+ * A Select's options, one for each value of a list, each shown by its label (or as the value itself when
+ * there are no labels).
+ */
+export function Options<V extends string>({
+  values,
+  labels,
+}: {
+  values: readonly V[];
+  labels?: Readonly<Record<V, string>>;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {labels ? labels[value] : value}
+    </option>
+  ));
+}
+
 type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   hint?: ReactNode;

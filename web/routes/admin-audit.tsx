@@ -9,7 +9,7 @@ import {
 } from "../../common/schemas/audit.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Field, Select } from "../components/field.tsx";
+import { Field, Options, Select } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -144,11 +144,7 @@ export function Component() {
         <Field id="audit-entity" label="What changed" className="min-w-40 flex-1">
           <Select name="entityType" defaultValue={search.get("entityType") ?? ""}>
             <option value="">Everything</option>
-            {AUDIT_ENTITY_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {AUDIT_ENTITY_LABELS[type]}
-              </option>
-            ))}
+            <Options values={AUDIT_ENTITY_TYPES} labels={AUDIT_ENTITY_LABELS} />
           </Select>
         </Field>
         <Field id="audit-actor" label="By" className="min-w-40 flex-1">

@@ -11,7 +11,7 @@ import {
 } from "../../common/rto.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Field, Input, Select } from "../components/field.tsx";
+import { Field, Input, Options, Select } from "../components/field.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -47,11 +47,7 @@ export function Component() {
         </Field>
         <Field label="By">
           <Select name="by" defaultValue={stats.by}>
-            {RTO_GROUPS.map((group) => (
-              <option key={group} value={group}>
-                {RTO_GROUP_LABELS[group]}
-              </option>
-            ))}
+            <Options values={RTO_GROUPS} labels={RTO_GROUP_LABELS} />
           </Select>
         </Field>
         <Button type="submit" variant="secondary">

@@ -5,7 +5,7 @@ import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import { formatRupees, rupeesToPaise } from "../../common/money.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Field, Input, Select } from "../components/field.tsx";
+import { Field, Input, Options, Select } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
@@ -183,9 +183,7 @@ function PlaceValueField({ kind }: { kind: CodPlaceKind }) {
   return kind === "state" ? (
     <Field label={VALUE_LABELS[kind]}>
       <Select name="value" required>
-        {INDIAN_STATE_NAMES.map((state) => (
-          <option key={state}>{state}</option>
-        ))}
+        <Options values={INDIAN_STATE_NAMES} />
       </Select>
     </Field>
   ) : (
@@ -316,11 +314,7 @@ function PlaceForm({
     >
       <Field label="Kind">
         <Select value={kind} onChange={(event) => setKind(event.target.value as CodPlaceKind)}>
-          {COD_PLACE_KINDS.map((each) => (
-            <option key={each} value={each}>
-              {KIND_LABELS[each]}
-            </option>
-          ))}
+          <Options values={COD_PLACE_KINDS} labels={KIND_LABELS} />
         </Select>
       </Field>
       <PlaceValueField kind={kind} />

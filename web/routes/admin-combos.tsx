@@ -4,7 +4,7 @@ import { formatRupees } from "../../common/money.ts";
 import { type AdminCombo, COMBO_BADGES } from "../../common/schemas/combos.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass, Thumbnail } from "../components/card.tsx";
-import { Field, FieldError, Input, Select, Textarea } from "../components/field.tsx";
+import { Field, FieldError, Input, Options, Select, Textarea } from "../components/field.tsx";
 import { EditorForm } from "../features/admin/editor-form.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { uploadPhoto } from "../features/admin/upload-photo.ts";
@@ -358,9 +358,7 @@ function AboutTheCombo({
       </Field>
       <Field id="combo-badge" label="Badge" error={errors.badge} alert>
         <Select name="badge" defaultValue={combo?.badge ?? COMBO_BADGES[0]}>
-          {COMBO_BADGES.map((badge) => (
-            <option key={badge}>{badge}</option>
-          ))}
+          <Options values={COMBO_BADGES} />
         </Select>
       </Field>
     </>

@@ -8,7 +8,7 @@ import {
 import type { AdminDeliveryRule, AdminDeliveryRulePage } from "../../common/schemas/delivery.ts";
 import { Button, buttonClass } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Field, Input, Select } from "../components/field.tsx";
+import { Field, Input, Options, Select } from "../components/field.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -122,11 +122,7 @@ function RuleForm() {
       </Field>
       <Field id="rule-rule" label="Rule" error={errors.rule} alert>
         <Select name="rule">
-          {DELIVERY_RULE_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {DELIVERY_RULE_LABELS[kind]}
-            </option>
-          ))}
+          <Options values={DELIVERY_RULE_KINDS} labels={DELIVERY_RULE_LABELS} />
         </Select>
       </Field>
       <Field id="rule-note" label="Note (optional)" error={errors.note} alert>

@@ -6,7 +6,7 @@ import { formatRupees } from "../../common/money.ts";
 import { ORDER_STATUSES, STATUS_LABELS } from "../../common/order-lifecycle.ts";
 import type { AdminOrderPage } from "../../common/orders.ts";
 import { Button, buttonClass } from "../components/button.tsx";
-import { Field, Input, Select } from "../components/field.tsx";
+import { Field, Input, Options, Select } from "../components/field.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { StatusBadge } from "../features/orders/status-badge.tsx";
 import { api, toQuery } from "../lib/api.ts";
@@ -60,11 +60,7 @@ export function Component() {
         <Field id="filter-status" label="Status">
           <Select name="status" defaultValue={filters.status}>
             <option value="">Any status</option>
-            {ORDER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
+            <Options values={ORDER_STATUSES} labels={STATUS_LABELS} />
           </Select>
         </Field>
         <Field id="filter-from" label="From">

@@ -4,7 +4,7 @@ import { INDIAN_STATE_NAMES } from "../../common/india.ts";
 import type { PromoBanner, ShopDetails } from "../../common/schemas/shop.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Field, Input, Select } from "../components/field.tsx";
+import { Field, Input, Options, Select } from "../components/field.tsx";
 import { ResultMessage } from "../components/result-message.tsx";
 import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
 import { OwnerOnlyError } from "../features/admin/owner-only.tsx";
@@ -151,9 +151,7 @@ function AddressFields({ details, errors }: { details: ShopDetails; errors: Fiel
           <option value="" disabled>
             Choose a state
           </option>
-          {INDIAN_STATE_NAMES.map((state) => (
-            <option key={state}>{state}</option>
-          ))}
+          <Options values={INDIAN_STATE_NAMES} />
         </Select>
       </Field>
     </>

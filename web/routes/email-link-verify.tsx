@@ -1,7 +1,7 @@
-import { Link, type LoaderFunctionArgs, useLoaderData } from "react-router";
+import { type LoaderFunctionArgs, useLoaderData } from "react-router";
 import { buttonClass } from "../components/button.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
+import { AuthCard, NextStepLink } from "../features/auth/auth-card.tsx";
 import { redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 
@@ -20,9 +20,7 @@ export function Component() {
     return (
       <AuthCard title="Sign in with an e-mail link">
         <Notice tone="error">{redirectErrorMessage("INVALID_TOKEN")}</Notice>
-        <Link to="/login/email-link" className={`block text-center ${buttonClass({ variant: "link" })}`}>
-          Send me a new link
-        </Link>
+        <NextStepLink to="/login/email-link">Send me a new link</NextStepLink>
       </AuthCard>
     );
   }

@@ -1,16 +1,7 @@
-import {
-  type ActionFunctionArgs,
-  Form,
-  Link,
-  type LoaderFunctionArgs,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, useActionData, useLoaderData } from "react-router";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Button, buttonClass } from "../components/button.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard, EmailField } from "../features/auth/auth-card.tsx";
+import { AuthCard, AuthForm, EmailField, NextStepLink, OtherWay } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -53,8 +44,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export function Component() {
   const { admin, redirectTo, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const signInPage = withRedirect(admin ? "/admin/login" : "/login", redirectTo);
 
   if (result && "sentTo" in result) {
@@ -67,9 +56,7 @@ export function Component() {
           Open it on this device. It works once, for the next 10 minutes. Nothing after a few minutes? Check
           your spam folder, or ask for another link.
         </p>
-        <Link to={signInPage} className={`block text-center ${buttonClass({ variant: "link" })}`}>
-          Back to sign in
-        </Link>
+        <NextStepLink to={signInPage}>Back to sign in</NextStepLink>
       </AuthCard>
     );
   }
@@ -81,22 +68,16 @@ export function Component() {
     >
       {result && "error" in result && <Notice tone="error">{result.error}</Notice>}
       {!result && redirectErrorMessage(error) && <Notice tone="error">{redirectErrorMessage(error)}</Notice>}
-      <Form method="post" className="space-y-4">
+      <AuthForm submit="E-mail me a link" pendingLabel="Sending…">
         <EmailField
           // The page's one field: a shopper sent here from a provider that gave no address types at once.
           autoFocus
           defaultValue={result && "email" in result ? result.email : undefined}
         />
-        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Sending…">
-          E-mail me a link
-        </Button>
-      </Form>
-      <p className="text-center text-sm text-stone-600 dark:text-stone-300">
-        Prefer your password?{" "}
-        <Link to={signInPage} className={buttonClass({ variant: "link" })}>
-          Sign in with it
-        </Link>
-      </p>
+      </AuthForm>
+      <OtherWay question="Prefer your password?" to={signInPage}>
+        Sign in with it
+      </OtherWay>
     </AuthCard>
   );
 }

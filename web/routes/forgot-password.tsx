@@ -1,16 +1,7 @@
-import {
-  type ActionFunctionArgs,
-  Form,
-  Link,
-  type LoaderFunctionArgs,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, useActionData, useLoaderData } from "react-router";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Button, buttonClass } from "../components/button.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard, EmailField } from "../features/auth/auth-card.tsx";
+import { AuthCard, AuthForm, EmailField, OtherWay } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -30,15 +21,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export function Component() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const backToSignIn = (
-    <p className="text-center text-sm text-stone-600 dark:text-stone-300">
-      Remembered it?{" "}
-      <Link to={withRedirect("/login", redirectTo)} className={buttonClass({ variant: "link" })}>
-        Back to sign in
-      </Link>
-    </p>
+    <OtherWay question="Remembered it?" to={withRedirect("/login", redirectTo)}>
+      Back to sign in
+    </OtherWay>
   );
 
   if (result && "sentTo" in result) {
@@ -63,12 +49,9 @@ export function Component() {
       intro="Enter the e-mail address of your account and we will send you a link to choose a new password."
     >
       {result && "error" in result && <Notice tone="error">{result.error}</Notice>}
-      <Form method="post" className="space-y-4">
+      <AuthForm submit="Send me a link" pendingLabel="Sending…">
         <EmailField defaultValue={result && "email" in result ? result.email : undefined} />
-        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Sending…">
-          Send me a link
-        </Button>
-      </Form>
+      </AuthForm>
       {backToSignIn}
     </AuthCard>
   );

@@ -19,7 +19,7 @@ import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.t
 import { Button, buttonClass } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard } from "../features/auth/auth-card.tsx";
+import { AuthCard, NextStepLink, OtherWay } from "../features/auth/auth-card.tsx";
 import { showSignedInToast } from "../features/auth/signed-in-toast.ts";
 import { api } from "../lib/api.ts";
 import { authClient } from "../lib/auth-client.ts";
@@ -84,9 +84,7 @@ export function Component() {
     return (
       <AuthCard title="Sign in with your mobile">
         <Notice tone="info">Signing in with a mobile number is not available at the moment.</Notice>
-        <Link to={signInPage} className={`block text-center ${buttonClass({ variant: "link" })}`}>
-          Sign in another way
-        </Link>
+        <NextStepLink to={signInPage}>Sign in another way</NextStepLink>
       </AuthCard>
     );
   }
@@ -174,12 +172,9 @@ export function Component() {
           Send code
         </Button>
       </Form>
-      <p className="text-center text-sm text-stone-600 dark:text-stone-300">
-        Prefer your e-mail?{" "}
-        <Link to={signInPage} className={buttonClass({ variant: "link" })}>
-          Sign in with it
-        </Link>
-      </p>
+      <OtherWay question="Prefer your e-mail?" to={signInPage}>
+        Sign in with it
+      </OtherWay>
     </AuthCard>
   );
 }

@@ -1,15 +1,6 @@
-import {
-  type ActionFunctionArgs,
-  Form,
-  Link,
-  type LoaderFunctionArgs,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-} from "react-router";
-import { Button, buttonClass } from "../components/button.tsx";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, useActionData, useLoaderData } from "react-router";
 import { Notice } from "../components/notice.tsx";
-import { AuthCard, NewPasswordPair } from "../features/auth/auth-card.tsx";
+import { AuthCard, AuthForm, NewPasswordPair, NextStepLink } from "../features/auth/auth-card.tsx";
 import { authClient } from "../lib/auth-client.ts";
 import { attemptAuth, redirectErrorMessage } from "../lib/auth-errors.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -38,8 +29,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export function Component() {
   const { token, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
 
   if (result && "done" in result) {
     return (
@@ -47,9 +36,7 @@ export function Component() {
         <Notice tone="success">
           You can now sign in with your new password. Every other session has been signed out.
         </Notice>
-        <Link to="/login" className={`block text-center ${buttonClass({ variant: "link" })}`}>
-          Sign in
-        </Link>
+        <NextStepLink to="/login">Sign in</NextStepLink>
       </AuthCard>
     );
   }
@@ -60,9 +47,7 @@ export function Component() {
     return (
       <AuthCard title="Choose a new password">
         <Notice tone="error">{failed?.field === "token" ? failed.error : linkProblem}</Notice>
-        <Link to="/forgot-password" className={`block text-center ${buttonClass({ variant: "link" })}`}>
-          Send me a new link
-        </Link>
+        <NextStepLink to="/forgot-password">Send me a new link</NextStepLink>
       </AuthCard>
     );
   }
@@ -73,12 +58,9 @@ export function Component() {
       intro="Choosing a new password signs you out on every other device."
     >
       {failed && <Notice tone="error">{failed.error}</Notice>}
-      <Form method="post" className="space-y-4">
+      <AuthForm submit="Save new password" pendingLabel="Saving…">
         <NewPasswordPair names={["password", "confirm"]} className="space-y-4" />
-        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Saving…">
-          Save new password
-        </Button>
-      </Form>
+      </AuthForm>
     </AuthCard>
   );
 }

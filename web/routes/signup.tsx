@@ -1,20 +1,17 @@
 import {
   type ActionFunctionArgs,
-  Form,
-  Link,
   type LoaderFunctionArgs,
   redirect,
   useActionData,
   useFetcher,
   useLoaderData,
-  useNavigation,
 } from "react-router";
 import type { SocialProviderInfo } from "../../common/account.ts";
 import { safeRedirectTarget, withRedirect } from "../../common/redirect-target.ts";
-import { Button, buttonClass } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
 import { TextField } from "../components/field.tsx";
 import { Divider, Notice } from "../components/notice.tsx";
-import { AuthCard, EmailField, NewPasswordField } from "../features/auth/auth-card.tsx";
+import { AuthCard, AuthForm, EmailField, NewPasswordField, OtherWay } from "../features/auth/auth-card.tsx";
 import { SocialButtons } from "../features/auth/social-buttons.tsx";
 import { api } from "../lib/api.ts";
 import { authClient } from "../lib/auth-client.ts";
@@ -62,8 +59,6 @@ export async function action({ request }: ActionFunctionArgs): Promise<Result> {
 export function Component() {
   const { providers, redirectTo, email } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const here = withRedirect("/login", redirectTo);
 
   if (result && "sentTo" in result) return <CheckInbox email={result.sentTo} />;
@@ -72,7 +67,7 @@ export function Component() {
   return (
     <AuthCard title="Create an account" intro="Save your cart on every device and follow your orders.">
       {failed && <Notice tone="error">{failed.error}</Notice>}
-      <Form method="post" className="space-y-4">
+      <AuthForm submit="Create account" pendingLabel="Creating your account…">
         <TextField
           label="Name"
           name="name"
@@ -87,10 +82,7 @@ export function Component() {
           name="password"
           hint="8 to 128 characters. A short sentence is easy to remember and hard to guess."
         />
-        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Creating your account…">
-          Create account
-        </Button>
-      </Form>
+      </AuthForm>
       {providers.length > 0 && (
         <>
           <Divider label="or" />
@@ -101,12 +93,9 @@ export function Component() {
           />
         </>
       )}
-      <p className="text-center text-sm text-stone-600 dark:text-stone-300">
-        Already have an account?{" "}
-        <Link to={here} className={buttonClass({ variant: "link" })}>
-          Sign in
-        </Link>
-      </p>
+      <OtherWay question="Already have an account?" to={here}>
+        Sign in
+      </OtherWay>
     </AuthCard>
   );
 }

@@ -7,7 +7,7 @@ import {
 } from "../../../common/schemas/hero-slides.ts";
 import { Button, buttonClass } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { Field, FieldError, Input, Select, Textarea } from "../../components/field.tsx";
+import { Field, FieldError, Input, Options, Select, Textarea } from "../../components/field.tsx";
 import { ResultMessage } from "../../components/result-message.tsx";
 import { NotSavedYet, useUnsavedSection } from "../../components/unsaved-sections.tsx";
 import { api } from "../../lib/api.ts";
@@ -187,9 +187,7 @@ export function HeroSlidesEditor({ slides: saved }: { slides: HeroSlide[] }) {
                   value={slide.tone}
                   onChange={(event) => update(slide.id, { tone: event.target.value as DraftSlide["tone"] })}
                 >
-                  {HERO_TONES.map((tone) => (
-                    <option key={tone}>{tone}</option>
-                  ))}
+                  <Options values={HERO_TONES} />
                 </Select>
               </Field>
             </li>

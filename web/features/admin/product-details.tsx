@@ -1,7 +1,7 @@
 import { BADGES, CATEGORIES, CATEGORY_FILTERS, type Category, MENUS } from "../../../common/catalogue.ts";
 import type { AdminProduct } from "../../../common/schemas/admin-products.ts";
 import { cardClass } from "../../components/card.tsx";
-import { Field, FieldError, Input, Select, Textarea } from "../../components/field.tsx";
+import { Field, FieldError, Input, Options, Select, Textarea } from "../../components/field.tsx";
 import { HEADER_MENUS } from "../../lib/header-menus.ts";
 import type { Draft } from "./product-draft.ts";
 import type { ProductEditorState } from "./use-product-editor.ts";
@@ -164,11 +164,7 @@ function ProductPlacement({ editor }: { editor: ProductEditorState }) {
       <Field label="Badge" {...fieldProps(editor, "badge")}>
         <Select value={draft.badge} onChange={(event) => set("badge", event.currentTarget.value)}>
           <option value="">None</option>
-          {BADGES.map((badge) => (
-            <option key={badge} value={badge}>
-              {badge}
-            </option>
-          ))}
+          <Options values={BADGES} />
         </Select>
       </Field>
       <fieldset>

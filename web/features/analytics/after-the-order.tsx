@@ -3,22 +3,12 @@ import { formatDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { cardClass } from "../../components/card.tsx";
 import { toQuery } from "../../lib/api.ts";
-import { BarRows, FiguresTable } from "./charts.tsx";
+import { BarRows, Figure, FiguresTable } from "./charts.tsx";
 
 const count = new Intl.NumberFormat("en-IN");
 
 /** Tables show the ten places with the most parcels back; the API sends a few more. */
 const TOP = 10;
-
-function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-sm text-stone-600 dark:text-stone-400">{label}</dt>
-      <dd className="text-xl font-semibold tabular-nums">{value}</dd>
-      {note ? <dd className="text-xs text-stone-600 dark:text-stone-400">{note}</dd> : null}
-    </div>
-  );
-}
 
 function Panel({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (

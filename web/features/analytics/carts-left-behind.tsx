@@ -3,19 +3,9 @@ import { type CartReminderReport, WON_BACK_DAYS } from "../../../common/cart-rem
 import { formatDate } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { cardClass } from "../../components/card.tsx";
-import { FiguresTable } from "./charts.tsx";
+import { Figure, FiguresTable } from "./charts.tsx";
 
 const count = new Intl.NumberFormat("en-IN");
-
-function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-sm text-stone-600 dark:text-stone-400">{label}</dt>
-      <dd className="text-xl font-semibold tabular-nums">{value}</dd>
-      {note ? <dd className="text-xs text-stone-600 dark:text-stone-400">{note}</dd> : null}
-    </div>
-  );
-}
 
 const EMPTY_DAY = {
   date: "",

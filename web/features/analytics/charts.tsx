@@ -158,6 +158,17 @@ export function BarRows({
   );
 }
 
+/** One headline figure of a report card, inside its <dl>: what it counts, the number, and a note under it. */
+export function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-sm text-stone-600 dark:text-stone-400">{label}</dt>
+      <dd className="text-xl font-semibold tabular-nums">{value}</dd>
+      {note ? <dd className="text-xs text-stone-600 dark:text-stone-400">{note}</dd> : null}
+    </div>
+  );
+}
+
 /** A chart's numbers as a table, behind "Show figures" or open beside it: for screen readers and copying. */
 export function FiguresTable({
   caption,

@@ -1,5 +1,7 @@
 /** The frame of the sign-in, sign-up and password screens, and the fields they share. */
 import type { ComponentProps, ReactNode } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { Button, buttonClass } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 
 type TextFieldProps = ComponentProps<typeof TextField>;
@@ -24,6 +26,52 @@ export function AuthCard({
         <div className="mt-6 space-y-5">{children}</div>
       </div>
     </section>
+  );
+}
+
+/**
+ * A screen's one form, posted to its route's action, and the wide button that sends it and says so while
+ * the answer is awaited.
+ */
+export function AuthForm({
+  submit,
+  pendingLabel,
+  children,
+}: {
+  submit: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <Form method="post" className="space-y-4">
+      {children}
+      <Button size="lg" block type="submit" pending={submitting} pendingLabel={pendingLabel}>
+        {submit}
+      </Button>
+    </Form>
+  );
+}
+
+/** The other way in, under the form: a question and its link ("New here? Create an account"). */
+export function OtherWay({ question, to, children }: { question: string; to: string; children: ReactNode }) {
+  return (
+    <p className="text-center text-sm text-stone-600 dark:text-stone-300">
+      {question}{" "}
+      <Link to={to} className={buttonClass({ variant: "link" })}>
+        {children}
+      </Link>
+    </p>
+  );
+}
+
+/** The one way on from a card that has said its piece (a link sent, a link expired), centred below it. */
+export function NextStepLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className={`block text-center ${buttonClass({ variant: "link" })}`}>
+      {children}
+    </Link>
   );
 }
 

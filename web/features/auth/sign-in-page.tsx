@@ -1,14 +1,14 @@
-import { Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { Link, redirect, useActionData, useLoaderData } from "react-router";
 import { isStaffRole, type SessionUser, type SocialProviderInfo } from "../../../common/account.ts";
 import { safeRedirectTarget, withRedirect } from "../../../common/redirect-target.ts";
-import { Button, buttonClass } from "../../components/button.tsx";
+import { buttonClass } from "../../components/button.tsx";
 import { TextField } from "../../components/field.tsx";
 import { Divider, Notice } from "../../components/notice.tsx";
 import { api } from "../../lib/api.ts";
 import { authClient } from "../../lib/auth-client.ts";
 import { attemptAuth, NO_ADMIN_ACCESS, redirectErrorMessage } from "../../lib/auth-errors.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
-import { AuthCard, EmailField } from "./auth-card.tsx";
+import { AuthCard, AuthForm, EmailField, OtherWay } from "./auth-card.tsx";
 import { showSignedInToast } from "./signed-in-toast.ts";
 import { SocialButtons } from "./social-buttons.tsx";
 
@@ -118,8 +118,6 @@ export function SignInPage() {
   const { mode, providers, mobile, redirectTo, error, providerName, providerId, notice, signedInAs } =
     useLoaderData() as LoaderData;
   const action = useActionData() as ActionData | undefined;
-  const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const here = withRedirect(PAGE[mode], redirectTo);
   const admin = mode === "admin";
   // After an attempt by a customer, the page reloads with them signed in: one message covers both.
@@ -170,7 +168,7 @@ export function SignInPage() {
       )}
       {failure && <Notice tone="error">{failure}</Notice>}
 
-      <Form method="post" className="space-y-4">
+      <AuthForm submit="Sign in" pendingLabel="Signing in…">
         <EmailField defaultValue={action?.email} />
         <TextField
           label="Password"
@@ -188,68 +186,44 @@ export function SignInPage() {
             Forgot your password?
           </Link>
         </div>
-        <Button size="lg" block type="submit" pending={submitting} pendingLabel="Signing in…">
-          Sign in
-        </Button>
-      </Form>
+      </AuthForm>
 
       <Divider label="or" />
       <div className="space-y-3">
-        <Link
-          to={emailLinkPage(mode, redirectTo)}
-          className={buttonClass({ variant: "secondary", size: "lg", block: true })}
-        >
-          <svg
-            viewBox="0 0 24 24"
-            width="20"
-            height="20"
-            aria-hidden="true"
-            className="text-brand-700 dark:text-brand-100"
-          >
-            <path
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinejoin="round"
-              d="M3 6h18v12H3zM3 6l9 7 9-7"
-            />
-          </svg>
+        <WayInLink to={emailLinkPage(mode, redirectTo)} icon="M3 6h18v12H3zM3 6l9 7 9-7">
           E-mail me a sign-in link
-        </Link>
+        </WayInLink>
         {mobile && !admin && (
-          <Link
-            to={withRedirect("/login/mobile", redirectTo)}
-            className={buttonClass({ variant: "secondary", size: "lg", block: true })}
-          >
-            <svg
-              viewBox="0 0 24 24"
-              width="20"
-              height="20"
-              aria-hidden="true"
-              className="text-brand-700 dark:text-brand-100"
-            >
-              <path
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinejoin="round"
-                d="M7 2h10v20H7zM11 18h2"
-              />
-            </svg>
+          <WayInLink to={withRedirect("/login/mobile", redirectTo)} icon="M7 2h10v20H7zM11 18h2">
             Sign in with mobile
-          </Link>
+          </WayInLink>
         )}
         <SocialButtons providers={providers} returnTo={here} errorTo={here} />
       </div>
 
       {!admin && (
-        <p className="text-center text-sm text-stone-600 dark:text-stone-300">
-          New here?{" "}
-          <Link to={withRedirect("/signup", redirectTo)} className={buttonClass({ variant: "link" })}>
-            Create an account
-          </Link>
-        </p>
+        <OtherWay question="New here?" to={withRedirect("/signup", redirectTo)}>
+          Create an account
+        </OtherWay>
       )}
     </AuthCard>
+  );
+}
+
+/** A way in without the password, as a wide button with its outline icon (`icon`: the path's drawing). */
+function WayInLink({ to, icon, children }: { to: string; icon: string; children: string }) {
+  return (
+    <Link to={to} className={buttonClass({ variant: "secondary", size: "lg", block: true })}>
+      <svg
+        viewBox="0 0 24 24"
+        width="20"
+        height="20"
+        aria-hidden="true"
+        className="text-brand-700 dark:text-brand-100"
+      >
+        <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" d={icon} />
+      </svg>
+      {children}
+    </Link>
   );
 }

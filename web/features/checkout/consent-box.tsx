@@ -1,5 +1,13 @@
 import type { ReactNode } from "react";
 
+/** What a checkout consent's box gets from the form: its state, and the line about its last save. */
+export type ConsentChoiceProps = {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** What became of the last change; absent where the choice goes with the order instead. */
+  status?: string | null;
+};
+
 /**
  * One consent at checkout: a box the shopper ticks herself (never ticked for her), what she agrees to in
  * bold, what comes of it beneath, and, where the choice is saved as it changes, a line saying how that went.
@@ -12,15 +20,7 @@ export function ConsentBox({
   checked,
   onChange,
   status,
-}: {
-  name: string;
-  title: string;
-  detail: ReactNode;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  /** What became of the last change; absent where the choice goes with the order instead. */
-  status?: string | null;
-}) {
+}: ConsentChoiceProps & { name: string; title: string; detail: ReactNode }) {
   return (
     <div className="mt-3">
       <label className="flex min-h-11 cursor-pointer items-start gap-3 text-sm">

@@ -1,19 +1,11 @@
-import { ConsentBox } from "./consent-box.tsx";
+import { ConsentBox, type ConsentChoiceProps } from "./consent-box.tsx";
 
 /**
  * "Remind me about my cart" at checkout (docs/decisions/089): unticked until the shopper ticks it, in the same
  * words as the account page's (web/features/settings/marketing-consent.tsx). Not shared with that page, so no
  * chunk is added to what every page's router lists. `status` says what became of the last change.
  */
-export function RemindMeChoice({
-  checked,
-  onChange,
-  status,
-}: {
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  status: string | null;
-}) {
+export function RemindMeChoice({ checked, onChange, status }: ConsentChoiceProps) {
   return (
     <ConsentBox
       name="remindMe"

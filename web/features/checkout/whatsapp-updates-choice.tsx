@@ -1,18 +1,12 @@
 import { useShopData } from "../../lib/shop-data.ts";
-import { ConsentBox } from "./consent-box.tsx";
+import { ConsentBox, type ConsentChoiceProps } from "./consent-box.tsx";
 
 /**
  * "Send order updates on WhatsApp" at checkout, shown only when the shop has WhatsApp: unticked unless the
  * shopper ticks it, since WhatsApp's rules ask for the shopper's own yes (docs/decisions/065). It goes with
  * the order, so it has no saving line of its own.
  */
-export function WhatsAppUpdatesChoice({
-  checked,
-  onChange,
-}: {
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}) {
+export function WhatsAppUpdatesChoice({ checked, onChange }: Omit<ConsentChoiceProps, "status">) {
   const { config } = useShopData();
   if (!config.whatsapp) return null;
   return (

@@ -3,6 +3,7 @@ import type { Combo } from "../../../common/catalogue.ts";
 import { formatRupees } from "../../../common/money.ts";
 import { Thumbnail } from "../../components/card.tsx";
 import { CheckIcon, GiftIcon } from "../../components/info-icons.tsx";
+import { ScrollSection } from "../../components/scroll-section.tsx";
 import { SectionHeading } from "../../components/section-heading.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 
@@ -69,12 +70,7 @@ function ComboCard({ combo }: { combo: Combo }) {
 /** The four bundles from GET /api/combos; each opens its combo page. */
 export function CombosSection({ combos }: { combos: Combo[] }) {
   return (
-    <section
-      id={SECTION_IDS.combos}
-      tabIndex={-1}
-      aria-labelledby="combos-heading"
-      className="bg-stone-100 focus:outline-none dark:bg-stone-900/50"
-    >
+    <ScrollSection id={SECTION_IDS.combos} className="bg-stone-100 focus:outline-none dark:bg-stone-900/50">
       <div className="mx-auto max-w-7xl px-4 py-12 sm:py-16">
         <SectionHeading id="combos-heading" eyebrow="Better together" title="Combos & Gifting">
           Complete routines in one box, for yourself or someone you love, at a better price.
@@ -91,6 +87,6 @@ export function CombosSection({ combos }: { combos: Combo[] }) {
           All combos come in eco-friendly packaging. Free gift wrapping is available on request.
         </p>
       </div>
-    </section>
+    </ScrollSection>
   );
 }

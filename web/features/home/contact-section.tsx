@@ -1,5 +1,6 @@
 import { phoneHref, type ShopConfig } from "../../../common/shop-config.ts";
 import { HeartIcon, LeafIcon, MailIcon, ShieldIcon, TruckIcon } from "../../components/info-icons.tsx";
+import { ScrollSection } from "../../components/scroll-section.tsx";
 import { SectionHeading } from "../../components/section-heading.tsx";
 import { SECTION_IDS } from "../../lib/go-to-section.ts";
 import { ContactForm } from "../contact/contact-form.tsx";
@@ -30,12 +31,7 @@ const BENEFITS = [
 /** Four reasons to get in touch, and the contact form. */
 export function ContactSection({ config }: { config: ShopConfig }) {
   return (
-    <section
-      id={SECTION_IDS.contact}
-      tabIndex={-1}
-      aria-labelledby="contact-heading"
-      className="bg-brand-50 focus:outline-none dark:bg-stone-900/60"
-    >
+    <ScrollSection id={SECTION_IDS.contact} className="bg-brand-50 focus:outline-none dark:bg-stone-900/60">
       <div className="mx-auto max-w-7xl px-4 py-12 sm:py-16">
         <SectionHeading id="contact-heading" eyebrow="We are listening" title="Get in touch">
           A question about an ingredient, an order or a gift? Send us a message.
@@ -72,6 +68,6 @@ export function ContactSection({ config }: { config: ShopConfig }) {
           </div>
         </div>
       </div>
-    </section>
+    </ScrollSection>
   );
 }

@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { INDIAN_STATE_NAMES } from "../../../common/india.ts";
 import { type AddressInput, addressInputSchema, type SavedAddress } from "../../../common/schemas/address.ts";
 import { Button } from "../../components/button.tsx";
-import { controlClass, FieldError } from "../../components/field.tsx";
+import { controlClass, FieldError, Options } from "../../components/field.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { cityForPin, completePin, lookUpPin } from "../../lib/pin-lookup.ts";
 
@@ -231,11 +231,7 @@ export function AddressForm({
             className={controlClass}
           >
             <option value="">Choose…</option>
-            {INDIAN_STATE_NAMES.map((state) => (
-              <option key={state} value={state}>
-                {state}
-              </option>
-            ))}
+            <Options values={INDIAN_STATE_NAMES} />
           </select>
           <FieldError id={`${id}-state-error`} error={errors.state} />
         </div>

@@ -8,7 +8,7 @@ import type { AdminOrderDetail } from "../../../common/orders.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Dialog } from "../../components/dialog.tsx";
-import { Field, Input, Select } from "../../components/field.tsx";
+import { Field, Input, Options, Select } from "../../components/field.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { api } from "../../lib/api.ts";
 import { useRequest } from "../../lib/use-request.ts";
@@ -179,11 +179,7 @@ function RefundForm({
                 onChange={(event) => setRefundMethod(event.target.value as CodRefundMethod | "")}
               >
                 <option value="">Choose…</option>
-                {COD_REFUND_METHODS.map((method) => (
-                  <option key={method} value={method}>
-                    {COD_REFUND_METHOD_LABELS[method]}
-                  </option>
-                ))}
+                <Options values={COD_REFUND_METHODS} labels={COD_REFUND_METHOD_LABELS} />
               </Select>
             </Field>
           )}
@@ -218,11 +214,7 @@ function CourierField({ courier, setCourier }: { courier: Courier; setCourier: (
   return (
     <Field label="Courier">
       <Select required value={courier} onChange={(event) => setCourier(event.target.value as Courier)}>
-        {COURIERS.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
+        <Options values={COURIERS} />
       </Select>
     </Field>
   );

@@ -14,7 +14,7 @@ import {
 } from "../../../common/reviews.ts";
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
-import { errorTextClass, hintClass } from "../../components/field.tsx";
+import { errorTextClass, hintClass, Options } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { api, isApiError } from "../../lib/api.ts";
 import { fetchSessionUser } from "../../lib/session-user.ts";
@@ -97,11 +97,7 @@ export function ProductReviews({ slug }: { slug: string }) {
                 onChange={(event) => setSort(event.target.value as ReviewSort)}
                 className="min-h-11 rounded-md border border-stone-300 bg-white px-2 py-1 dark:border-stone-600 dark:bg-stone-900"
               >
-                {REVIEW_SORTS.map((option) => (
-                  <option key={option} value={option}>
-                    {REVIEW_SORT_LABELS[option]}
-                  </option>
-                ))}
+                <Options values={REVIEW_SORTS} labels={REVIEW_SORT_LABELS} />
               </select>
             </div>
           </div>
