@@ -8,7 +8,7 @@ import type {
   SalesTable,
   SalesTotals,
 } from "../../common/analytics.ts";
-import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
+import { indianDate } from "../../common/india-time.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { analyticsSettings } from "../db/schema.ts";
@@ -64,7 +64,13 @@ export const CSV_PARTS: Record<SalesTable, readonly SalesPart[]> = {
   refunds: ["refunds", "summed"],
 };
 
-type RefundRow = { way: "online" | "byHand" | "latePayments" | "all"; orders: number; amount: string };
+type RefundRow = {
+  way: "online" | "byHand" | "latePayments" | "all";
+  orders: number;
+  amount: string;
+  /** Rows beyond one per day and previous day: what a fold would remove. */
+  extra: number;
+};
 
 /** A statement left out: no rows. */
 const nothing = async <Row>() => ({ rows: [] as Row[] });
@@ -86,8 +92,6 @@ export async function salesFigures(
   parts: readonly SalesPart[] = SALES_PARTS,
 ): Promise<SalesFigures> {
   const { period, previous } = periodOf(query, now);
-  const start = startOfIndianDay(period.from).toISOString();
-  const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
   const need = (part: SalesPart) => parts.includes(part);
   const span = monthsWithin(period.from, period.to);
 
@@ -131,21 +135,18 @@ export async function salesFigures(
       : nothing<SummedRow>(),
     need("customers") ? customersOf(db, period.from, period.to, indianDate(now)) : nothing<CustomersRow>(),
     // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
-    // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
+    // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way:
+    // from the per-day summary (refund_day_deltas, docs/decisions/094), its one refund in the period whose
+    // previous refund of that way is before the period or none.
     need("refunds")
       ? db.execute<RefundRow>(sql`
-      with refunds as (
-        select case when kind = 'cash_refund' then 'byHand' when applied then 'online' else 'latePayments' end
-          as way, order_id, amount_paise
-        from money_ledger
-        where kind in ('online_refund', 'cash_refund')
-          and created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz
-      )
-      select way, count(distinct order_id)::int as orders, sum(amount_paise)::bigint as amount
-      from refunds group by way
-      union all
-      select 'all', count(distinct order_id)::int, coalesce(sum(amount_paise), 0)::bigint
-      from refunds where way <> 'latePayments'`)
+      select way, (sum(refunds) filter (where previous_day is null or previous_day < ${period.from}::date)
+          )::int as orders,
+        sum(amount_paise)::bigint as amount,
+        (count(*) - count(distinct (day, coalesce(previous_day, '-infinity'::date))))::int as extra
+      from refund_day_deltas
+      where day between ${period.from}::date and ${period.to}::date
+      group by way`)
       : nothing<RefundRow>(),
   ]);
 
@@ -183,6 +184,9 @@ export async function salesFigures(
     const row = refunds.rows.find((each) => each.way === way);
     return { orders: row?.orders ?? 0, amountPaise: Number(row?.amount ?? 0) };
   };
+  if (refunds.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
+    await foldRefundDeltas(db, period.from, period.to);
+  }
   const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0, extra: 0 };
   if (people.extra > DELTA_ROWS_TO_FOLD) await foldBuyerSaleDeltas(db);
 
@@ -378,6 +382,25 @@ async function foldSalesDeltas(db: Db, from: string, to: string) {
       select day, dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise)
       from gone group by day, dimension, key, name
       having sum(count) <> 0 or sum(units) <> 0 or sum(amount_paise) <> 0 or sum(other_paise) <> 0`);
+  });
+}
+
+/** Replaces a period's rows of refund_day_deltas by their sums, one row per day, way and previous day, as above. */
+async function foldRefundDeltas(db: Db, from: string, to: string) {
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtext('refund_day_deltas')) as locked`,
+    );
+    if (!rows[0]?.locked) return;
+    await tx.execute(sql`
+      with gone as (
+        delete from refund_day_deltas where day between ${from}::date and ${to}::date
+        returning day, way, previous_day, refunds, amount_paise
+      )
+      insert into refund_day_deltas (day, way, previous_day, refunds, amount_paise)
+      select day, way, previous_day, sum(refunds), sum(amount_paise)
+      from gone group by day, way, previous_day
+      having sum(refunds) <> 0 or sum(amount_paise) <> 0`);
   });
 }
 

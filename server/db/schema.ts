@@ -1674,6 +1674,26 @@ export const moneyLedger = pgTable(
   ],
 );
 
+/**
+ * The ledger's refunds per Indian day, as deltas written by a statement trigger on money_ledger in the statement
+ * that writes, changes or removes a refund (only inserted, like sales_day_deltas): per day, way (online, byHand,
+ * latePayments, and all = online and byHand together) and the day of the same order's previous refund of that
+ * way (null for its first), how many refunds and their amount. A period counts an order once per way: its refunds
+ * in the period whose previous refund of the way is before the period or none are exactly one per order
+ * (docs/decisions/094), so the period's days are read, never its refunds.
+ */
+export const refundDayDeltas = pgTable(
+  "refund_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    way: text("way", { enum: ["online", "byHand", "latePayments", "all"] }).notNull(),
+    previousDay: date("previous_day", { mode: "string" }),
+    refunds: integer("refunds").notNull(),
+    amountPaise: bigint("amount_paise", { mode: "number" }).notNull(),
+  },
+  (table) => [index("refund_day_deltas_day_idx").on(table.day)],
+);
+
 // ---- What the owner sees of the business (docs/decisions/080)
 
 /**
