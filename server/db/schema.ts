@@ -1754,6 +1754,21 @@ export const funnelOrders = pgTable(
   (table) => [index("funnel_orders_day_idx").on(table.day)],
 );
 
+/**
+ * funnel_visits counted per day and step, kept by statement triggers on funnel_visits in the statement that
+ * writes or deletes its rows (docs/decisions/094): the admin's funnel reads today's and yesterday's sessions
+ * from a few rows instead of counting every visitor. Only the instances' flushes write it, never a request.
+ */
+export const funnelVisitCounts = pgTable(
+  "funnel_visit_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    step: text("step", { enum: FUNNEL_STEPS }).notNull(),
+    sessions: integer("sessions").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.step] })],
+);
+
 /** Sessions per step per day once the visitors are forgotten: five rows a day, whatever the shop's traffic. */
 export const funnelDays = pgTable(
   "funnel_days",
