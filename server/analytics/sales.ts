@@ -64,6 +64,19 @@ export const CSV_PARTS: Record<SalesTable, readonly SalesPart[]> = {
   refunds: ["refunds", "summed"],
 };
 
+/**
+ * The per-day summary's dimensions each CSV file's table shows (the refunds' table shows the credit notes): a
+ * file reads only those rows.
+ */
+export const CSV_DIMENSIONS: Record<SalesTable, readonly string[]> = {
+  days: [],
+  items: ["product", "combo"],
+  states: ["state"],
+  payments: ["payment"],
+  codes: ["code"],
+  refunds: ["credit_note"],
+};
+
 type RefundRow = {
   way: "online" | "byHand" | "latePayments" | "all";
   orders: number;
@@ -83,17 +96,25 @@ const nothing = async <Row>() => ({ rows: [] as Row[] });
  * issued in the period, exactly as the GST returns count it. Orders and sales per day come from the
  * trigger-kept day deltas (migration 0009), the breakdowns from the per-day summary (sales_day_deltas), the
  * customers from each sale's previous sale by the same buyer (buyer_sales): each costs the period's days or
- * sales, never every buyer's history. `parts` leaves out the statements a CSV file does not show.
+ * sales, never every buyer's history. `parts` leaves out the statements a CSV file does not show, `dimensions`
+ * the summary's rows it does not show.
  */
 export async function salesFigures(
   db: Db,
   query: SalesQuery,
   now = new Date(),
   parts: readonly SalesPart[] = SALES_PARTS,
+  dimensions?: readonly string[],
 ): Promise<SalesFigures> {
   const { period, previous } = periodOf(query, now);
   const need = (part: SalesPart) => parts.includes(part);
   const span = monthsWithin(period.from, period.to);
+  const only = dimensions?.length
+    ? sql`and dimension in (${sql.join(
+        dimensions.map((dimension) => sql`${dimension}`),
+        sql`, `,
+      )})`
+    : sql``;
 
   const [days, summed, customers, refunds] = await Promise.all([
     need("days")
@@ -113,14 +134,14 @@ export async function salesFigures(
         select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
           sum(other_paise) as other, count(*) - 1 as extra, 0 as month_extra
         from sales_day_deltas
-        where day between ${span.headFrom}::date and ${span.headTo}::date
-          or day between ${span.tailFrom}::date and ${span.tailTo}::date
+        where (day between ${span.headFrom}::date and ${span.headTo}::date
+          or day between ${span.tailFrom}::date and ${span.tailTo}::date) ${only}
         group by day, dimension, key, name
         union all
         select dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise), 0,
           count(*) - 1
         from sales_month_deltas
-        where month between ${span.monthFrom}::date and ${span.monthTo}::date
+        where month between ${span.monthFrom}::date and ${span.monthTo}::date ${only}
         group by month, dimension, key, name
       ), keyed as (
         select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
