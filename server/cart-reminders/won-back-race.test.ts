@@ -209,9 +209,10 @@ describe("the left-cart sweep beside an order's won-back recheck", () => {
       await holder.query("begin");
       await holder.query("select id from left_carts where id = $1 for update", [low]);
       await desk.query("begin");
-      const recheck = desk.query("update orders set created_at = created_at - interval '1 minute' where id = any($1)", [
-        orderIds,
-      ]);
+      const recheck = desk.query(
+        "update orders set created_at = created_at - interval '1 minute' where id = any($1)",
+        [orderIds],
+      );
       await waitingFor(1);
       const sweep = sweepLeftCarts(shop.deps, new Date(Date.now() + 2 * 3_600_000));
       await waitingFor(2);
