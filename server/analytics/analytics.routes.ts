@@ -16,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import { validate } from "../validate.ts";
 import { afterTheOrder, cameBackBy } from "./after-order.ts";
 import {
+  CSV_DIMENSIONS,
   CSV_PARTS,
   requireSalesReader as requireSalesReaderOf,
   salesFigures,
@@ -109,7 +110,13 @@ export function analyticsRoutes(deps: Deps) {
       async (c) => {
         await requireSalesReader(c.get("admin"));
         const table = c.req.valid("param").file.replace(/\.csv$/, "") as SalesTable;
-        const figures = await salesFigures(deps.db, c.req.valid("query"), new Date(), CSV_PARTS[table]);
+        const figures = await salesFigures(
+          deps.db,
+          c.req.valid("query"),
+          new Date(),
+          CSV_PARTS[table],
+          CSV_DIMENSIONS[table],
+        );
         const rows = csvRowsOf(figures, table);
         const { from, to } = figures.period;
         return csvResponse(csvLines(rows), `sales-${table}-${from}-to-${to}.csv`);

@@ -40,8 +40,22 @@ async function listen(deps: Deps): Promise<string> {
 
 const flushBoth = () => Promise.all([shop.deps.funnel.flush(), second.deps.funnel.flush()]);
 
-/** The raw rows of today, step by step: what the instances wrote. */
+/**
+ * The counts the dashboard reads for the days still held visitor by visitor (funnel_visit_counts) equal the
+ * visitors' rows counted, every day and step.
+ */
+async function expectCountsKept() {
+  const kept = await shop.db.execute(sql`
+    select day::text as day, step, sessions from funnel_visit_counts order by day, step`);
+  const counted = await shop.db.execute(sql`
+    select day::text as day, step, count(*)::int as sessions from funnel_visits group by day, step
+    order by day, step`);
+  expect(kept.rows).toEqual(counted.rows);
+}
+
+/** The raw rows of today, step by step: what the instances wrote (and the counts kept beside them agree). */
 async function today() {
+  await expectCountsKept();
   const rows = await shop.db.execute<{ step: string; sessions: number }>(sql`
     select step, count(*)::int as sessions from funnel_visits where day = ${indianDate(new Date())}::date
     group by step`);
@@ -201,7 +215,9 @@ describe("the roll-up", () => {
     const before = await funnelFigures(shop.db, week, NOW);
     expect(before.totals).toEqual({ viewed: 6, added: 3, checkout: 2, ordered: 2, paid: 1 });
 
+    await expectCountsKept();
     expect(await rollUpFunnel(shop.db, NOW)).toBe(1);
+    await expectCountsKept();
     // Run again (another instance, a retried job): nothing moves twice.
     expect(await rollUpFunnel(shop.db, NOW)).toBe(0);
     const after = await funnelFigures(shop.db, week, NOW);

@@ -33,7 +33,8 @@ const zero = (): FunnelCounts => ({ viewed: 0, added: 0, checkout: 0, ordered: 0
 
 /**
  * Sessions at each step for each day of the period: the rolled-up days' counts, and for the days still held
- * visitor by visitor (today and yesterday) the count of their rows, "paid" read from their orders now.
+ * visitor by visitor (today and yesterday) their rows' counts kept beside them (funnel_visit_counts), "paid"
+ * read from their orders now.
  */
 export async function funnelFigures(
   db: Db,
@@ -47,8 +48,7 @@ export async function funnelFigures(
       select day::text as day, step, sum(sessions)::int as sessions from (
         select day, step, sessions from funnel_days where day between ${from}::date and ${to}::date
         union all
-        select day, step, count(*)::int from funnel_visits where day between ${from}::date and ${to}::date
-         group by day, step
+        select day, step, sessions from funnel_visit_counts where day between ${from}::date and ${to}::date
         union all
         select g.day, 'paid', count(distinct g.visitor)::int
           from funnel_orders g join orders o on o.id = g.order_id

@@ -8,7 +8,7 @@ import type {
   SalesTable,
   SalesTotals,
 } from "../../common/analytics.ts";
-import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
+import { indianDate } from "../../common/india-time.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db } from "../db/client.ts";
 import { foldDeltaRows } from "../db/fold-deltas.ts";
@@ -65,7 +65,26 @@ export const CSV_PARTS: Record<SalesTable, readonly SalesPart[]> = {
   refunds: ["refunds", "summed"],
 };
 
-type RefundRow = { way: "online" | "byHand" | "latePayments" | "all"; orders: number; amount: string };
+/**
+ * The per-day summary's dimensions each CSV file's table shows (the refunds' table shows the credit notes): a
+ * file reads only those rows.
+ */
+export const CSV_DIMENSIONS: Record<SalesTable, readonly string[]> = {
+  days: [],
+  items: ["product", "combo"],
+  states: ["state"],
+  payments: ["payment"],
+  codes: ["code"],
+  refunds: ["credit_note"],
+};
+
+type RefundRow = {
+  way: "online" | "byHand" | "latePayments" | "all";
+  orders: number;
+  amount: string;
+  /** Rows beyond one per day and previous day: what a fold would remove. */
+  extra: number;
+};
 
 /** A statement left out: no rows. */
 const nothing = async <Row>() => ({ rows: [] as Row[] });
@@ -78,19 +97,25 @@ const nothing = async <Row>() => ({ rows: [] as Row[] });
  * issued in the period, exactly as the GST returns count it. Orders and sales per day come from the
  * trigger-kept day deltas (migration 0009), the breakdowns from the per-day summary (sales_day_deltas), the
  * customers from each sale's previous sale by the same buyer (buyer_sales): each costs the period's days or
- * sales, never every buyer's history. `parts` leaves out the statements a CSV file does not show.
+ * sales, never every buyer's history. `parts` leaves out the statements a CSV file does not show, `dimensions`
+ * the summary's rows it does not show.
  */
 export async function salesFigures(
   db: Db,
   query: SalesQuery,
   now = new Date(),
   parts: readonly SalesPart[] = SALES_PARTS,
+  dimensions?: readonly string[],
 ): Promise<SalesFigures> {
   const { period, previous } = periodOf(query, now);
-  const start = startOfIndianDay(period.from).toISOString();
-  const end = new Date(startOfIndianDay(period.to).getTime() + DAY_MS).toISOString();
   const need = (part: SalesPart) => parts.includes(part);
   const span = monthsWithin(period.from, period.to);
+  const only = dimensions?.length
+    ? sql`and dimension in (${sql.join(
+        dimensions.map((dimension) => sql`${dimension}`),
+        sql`, `,
+      )})`
+    : sql``;
 
   const [days, summed, customers, refunds] = await Promise.all([
     need("days")
@@ -110,14 +135,14 @@ export async function salesFigures(
         select dimension, key, name, sum(count) as count, sum(units) as units, sum(amount_paise) as amount,
           sum(other_paise) as other, count(*) - 1 as extra, 0 as month_extra
         from sales_day_deltas
-        where day between ${span.headFrom}::date and ${span.headTo}::date
-          or day between ${span.tailFrom}::date and ${span.tailTo}::date
+        where (day between ${span.headFrom}::date and ${span.headTo}::date
+          or day between ${span.tailFrom}::date and ${span.tailTo}::date) ${only}
         group by day, dimension, key, name
         union all
         select dimension, key, name, sum(count), sum(units), sum(amount_paise), sum(other_paise), 0,
           count(*) - 1
         from sales_month_deltas
-        where month between ${span.monthFrom}::date and ${span.monthTo}::date
+        where month between ${span.monthFrom}::date and ${span.monthTo}::date ${only}
         group by month, dimension, key, name
       ), keyed as (
         select dimension, key, name, sum(count)::int as count, sum(units)::int as units,
@@ -132,21 +157,18 @@ export async function salesFigures(
       : nothing<SummedRow>(),
     need("customers") ? customersOf(db, period.from, period.to, indianDate(now)) : nothing<CustomersRow>(),
     // Refunds as the ledger records them (decision 088): what went back, when it went back, whatever the
-    // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way.
+    // order's status now says; an edit's partial refund counts too. A refund's order is counted once per way:
+    // from the per-day summary (refund_day_deltas, docs/decisions/094), its one refund in the period whose
+    // previous refund of that way is before the period or none.
     need("refunds")
       ? db.execute<RefundRow>(sql`
-      with refunds as (
-        select case when kind = 'cash_refund' then 'byHand' when applied then 'online' else 'latePayments' end
-          as way, order_id, amount_paise
-        from money_ledger
-        where kind in ('online_refund', 'cash_refund')
-          and created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz
-      )
-      select way, count(distinct order_id)::int as orders, sum(amount_paise)::bigint as amount
-      from refunds group by way
-      union all
-      select 'all', count(distinct order_id)::int, coalesce(sum(amount_paise), 0)::bigint
-      from refunds where way <> 'latePayments'`)
+      select way, (sum(refunds) filter (where previous_day is null or previous_day < ${period.from}::date)
+          )::int as orders,
+        sum(amount_paise)::bigint as amount,
+        (count(*) - count(distinct (day, coalesce(previous_day, '-infinity'::date))))::int as extra
+      from refund_day_deltas
+      where day between ${period.from}::date and ${period.to}::date
+      group by way`)
       : nothing<RefundRow>(),
   ]);
 
@@ -184,6 +206,9 @@ export async function salesFigures(
     const row = refunds.rows.find((each) => each.way === way);
     return { orders: row?.orders ?? 0, amountPaise: Number(row?.amount ?? 0) };
   };
+  if (refunds.rows.reduce((total, row) => total + row.extra, 0) > DELTA_ROWS_TO_FOLD) {
+    await foldRefundDeltas(db, period.from, period.to);
+  }
   const people = customers.rows[0] ?? { customers: 0, returning: 0, repeaters: 0, extra: 0 };
   if (people.extra > DELTA_ROWS_TO_FOLD) await foldBuyerSaleDeltas(db);
 
@@ -358,6 +383,15 @@ const foldSalesDeltas = (db: Db, unit: "day" | "month", from: string, to: string
     keys: [unit, "dimension", "key", "name"],
     sums: ["count", "units", "amount_paise", "other_paise"],
     within: { column: unit, from, to },
+  });
+
+/** Replaces a period's rows of refund_day_deltas by their sums, one row per day, way and previous day. */
+const foldRefundDeltas = (db: Db, from: string, to: string) =>
+  foldDeltaRows(db, {
+    table: "refund_day_deltas",
+    keys: ["day", "way", "previous_day"],
+    sums: ["refunds", "amount_paise"],
+    within: { column: "day", from, to },
   });
 
 /**

@@ -124,17 +124,28 @@ export async function sweepLeftCarts(deps: Pick<Deps, "db" | "jobs">, now = new 
   const settings = await readReminderSettings(db);
   const due = new Date(now.getTime() - settings.delayMinutes * 60_000);
   const oldest = new Date(now.getTime() - OLDEST_CART_MS);
-  // Signed-in carts resting past the delay, each as of its last touch (a cart touched again is a new rest).
-  await db.execute(sql`
-    insert into left_carts (subject, user_id, touched_at)
-    select 'user:' || c.user_id, c.user_id, c.updated_at
+  // Signed-in carts resting past the delay, each as of its last touch (a cart touched again is a new rest). The
+  // left carts it moves are locked first in the order of their ids, the order an order's won-back recheck locks
+  // them in (migration won_back_cheaper), so the two never wait on each other in a circle.
+  const resting = sql`
+    select 'user:' || c.user_id as subject, c.user_id, c.updated_at
       from carts c
      where c.updated_at <= ${due.toISOString()} and c.updated_at > ${oldest.toISOString()}
        and exists (select 1 from cart_items i where i.user_id = c.user_id)
        and not exists (
-         select 1 from left_carts l where l.subject = 'user:' || c.user_id and l.touched_at >= c.updated_at)
-    on conflict (subject) where reminders_sent = 0 and closed_reason is null
-    do update set touched_at = excluded.touched_at`);
+         select 1 from left_carts l where l.subject = 'user:' || c.user_id and l.touched_at >= c.updated_at)`;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      select l.id from left_carts l
+       where l.subject in (select subject from (${resting}) as r)
+         and l.reminders_sent = 0 and l.closed_reason is null
+       order by l.id for update of l`);
+    await tx.execute(sql`
+      insert into left_carts (subject, user_id, touched_at)
+      select subject, user_id, updated_at from (${resting}) as r
+      on conflict (subject) where reminders_sent = 0 and closed_reason is null
+      do update set touched_at = excluded.touched_at`);
+  });
   const first = await db
     .select({ id: leftCarts.id })
     .from(leftCarts)
@@ -163,7 +174,10 @@ export async function sweepLeftCarts(deps: Pick<Deps, "db" | "jobs">, now = new 
   const offered = first.length + second.length;
   await db.execute(sql`
     delete from left_carts
-     where reminders_sent = 0 and created_at < ${new Date(now.getTime() - FORGET_AFTER_MS).toISOString()}`);
+     where id in (
+       select id from left_carts
+        where reminders_sent = 0 and created_at < ${new Date(now.getTime() - FORGET_AFTER_MS).toISOString()}
+        order by id for update)`);
   return offered;
 }
 

@@ -1,10 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { eq, inArray, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
+import { signUpViaApp } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
-import { setStock, TEST_ADDRESS } from "../../tests/orders.ts";
-import { leftCarts, orders } from "../db/schema.ts";
+import { putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
+import { carts, leftCarts, orders } from "../db/schema.ts";
+import { sweepLeftCarts } from "./left-carts.ts";
 
 /**
  * A left cart's won-back answer (left_carts.won_paise, docs/decisions/099) stays exact when two transactions
@@ -123,5 +126,109 @@ describe("a left cart's won-back order under concurrent orders", () => {
       (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
     );
     expect(await wonPaiseOf(cart)).toBe(earlier?.totalPaise);
+  });
+});
+
+/** Resolves once `count` statements of this database wait for a lock (or throws after about ten seconds). */
+async function waitingFor(count: number) {
+  for (let tries = 0; tries < 500; tries++) {
+    const waiting = await shop.db.execute<{ n: number }>(sql`
+      select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`);
+    if ((waiting.rows[0]?.n ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`fewer than ${count} statements waiting for a lock`);
+}
+
+describe("the left-cart sweep beside an order's won-back recheck", () => {
+  it("locks the carts it moves in the order of their ids, as the recheck does, so neither deadlocks", async () => {
+    // Two shoppers with an order each, carts touched again after they were left: the sweep moves both left
+    // carts, and one statement changing both orders rechecks both carts.
+    const shoppers = [
+      await signUpViaApp(shop.app, "sweep.one@example.in"),
+      await signUpViaApp(shop.app, "sweep.two@example.in"),
+    ];
+    const orderIds: string[] = [];
+    for (const [index, shopper] of shoppers.entries()) {
+      const id = randomUUID();
+      orderIds.push(id);
+      await shop.db.insert(orders).values({
+        id,
+        number: `PN-SWEEP-${index}`,
+        userId: shopper.userId,
+        status: "placed",
+        paymentMethod: "cod",
+        subtotalPaise: 50_000,
+        shippingPaise: 0,
+        totalPaise: 50_000,
+        shipName: "Sweep",
+        shipPhone: "9876543210",
+        shipLine1: "1 Main Road",
+        shipCity: "Somewhere",
+        shipState: "Karnataka",
+        shipPin: "560038",
+        estimatedDeliveryFrom: "2026-03-20",
+        estimatedDeliveryTo: "2026-03-22",
+      });
+      await putInCart(shop.db, shopper.userId, [{ itemId: "bath-powder" }]);
+    }
+    await shop.db
+      .update(carts)
+      .set({ updatedAt: sql`now()` })
+      .where(
+        inArray(
+          carts.userId,
+          shoppers.map((shopper) => shopper.userId),
+        ),
+      );
+    // The cart the sweep reaches first gets the higher id: without a fixed order it locks that one first.
+    const scanned = await shop.db.execute<{ user_id: string }>(sql`
+      select user_id from carts where user_id in (${shoppers[0]?.userId}, ${shoppers[1]?.userId}) order by ctid`);
+    const [first, second] = scanned.rows.map((row) => row.user_id);
+    const high = "ffffffff-0000-4000-8000-000000000000";
+    const low = "00000000-0000-4000-8000-000000000000";
+    for (const [id, userId] of [
+      [high, first],
+      [low, second],
+    ] as const) {
+      await shop.db.insert(leftCarts).values({
+        id,
+        subject: `user:${userId}`,
+        userId,
+        touchedAt: sql`now() - interval '1 hour'`,
+      });
+    }
+
+    // The cart with the lower id is held, so the recheck waits on it first; then the sweep starts.
+    const holder = new pg.Client({ connectionString: shop.env.DATABASE_URL });
+    const desk = new pg.Client({ connectionString: shop.env.DATABASE_URL });
+    await holder.connect();
+    await desk.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select id from left_carts where id = $1 for update", [low]);
+      await desk.query("begin");
+      const recheck = desk.query(
+        "update orders set created_at = created_at - interval '1 minute' where id = any($1)",
+        [orderIds],
+      );
+      await waitingFor(1);
+      const sweep = sweepLeftCarts(shop.deps, new Date(Date.now() + 2 * 3_600_000));
+      await waitingFor(2);
+      await holder.query("commit");
+      const outcomes = await Promise.allSettled([recheck.then(() => desk.query("commit")), sweep]);
+      expect(
+        outcomes.map((outcome) => (outcome.status === "rejected" ? String(outcome.reason) : "ok")),
+      ).toEqual(["ok", "ok"]);
+    } finally {
+      await holder.end();
+      await desk.end();
+    }
+    const moved = await shop.db
+      .select({ touchedAt: leftCarts.touchedAt })
+      .from(leftCarts)
+      .where(inArray(leftCarts.id, [high, low]));
+    expect(moved.every((row) => row.touchedAt.getTime() > Date.now() - 30 * 60_000)).toBe(true);
   });
 });

@@ -1674,6 +1674,26 @@ export const moneyLedger = pgTable(
   ],
 );
 
+/**
+ * The ledger's refunds per Indian day, as deltas written by a statement trigger on money_ledger in the statement
+ * that writes, changes or removes a refund (only inserted, like sales_day_deltas): per day, way (online, byHand,
+ * latePayments, and all = online and byHand together) and the day of the same order's previous refund of that
+ * way (null for its first), how many refunds and their amount. A period counts an order once per way: its refunds
+ * in the period whose previous refund of the way is before the period or none are exactly one per order
+ * (docs/decisions/094), so the period's days are read, never its refunds.
+ */
+export const refundDayDeltas = pgTable(
+  "refund_day_deltas",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    way: text("way", { enum: ["online", "byHand", "latePayments", "all"] }).notNull(),
+    previousDay: date("previous_day", { mode: "string" }),
+    refunds: integer("refunds").notNull(),
+    amountPaise: bigint("amount_paise", { mode: "number" }).notNull(),
+  },
+  (table) => [index("refund_day_deltas_day_idx").on(table.day)],
+);
+
 // ---- What the owner sees of the business (docs/decisions/080)
 
 /**
@@ -1732,6 +1752,21 @@ export const funnelOrders = pgTable(
     visitor: text("visitor").notNull(),
   },
   (table) => [index("funnel_orders_day_idx").on(table.day)],
+);
+
+/**
+ * funnel_visits counted per day and step, kept by statement triggers on funnel_visits in the statement that
+ * writes or deletes its rows (docs/decisions/094): the admin's funnel reads today's and yesterday's sessions
+ * from a few rows instead of counting every visitor. Only the instances' flushes write it, never a request.
+ */
+export const funnelVisitCounts = pgTable(
+  "funnel_visit_counts",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    step: text("step", { enum: FUNNEL_STEPS }).notNull(),
+    sessions: integer("sessions").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.step] })],
 );
 
 /** Sessions per step per day once the visitors are forgotten: five rows a day, whatever the shop's traffic. */
