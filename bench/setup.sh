@@ -7,6 +7,7 @@ missing=()
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 [ -x /usr/bin/wrk ] || missing+=(wrk)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "bench set-up: nginx, wrk and chromium are installed"
   exit 0

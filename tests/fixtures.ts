@@ -117,8 +117,17 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
+/**
+ * The browser the tests drive: Debian's headless shell of Chromium (`chromium-headless-shell`, the same build
+ * as `/usr/bin/chromium` in Chromium's old headless mode, the one Playwright itself runs headless tests in). A
+ * new context with its first page cost about 2.3 CPU-s in the full browser's headless mode (its browser process
+ * sets up a whole profile for each context, and each page's renderer starts a browser window's worth of
+ * services) and about 0.4 in the shell (docs/decisions/092): contexts are what every test makes. A run that
+ * takes pictures for a person to look at (SCREENSHOTS=1) draws them in the full browser, `/usr/bin/chromium`.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const executablePath = SCREENSHOTS ? "/usr/bin/chromium" : "/usr/bin/chromium-headless-shell";
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
 /**
