@@ -56,6 +56,49 @@ export async function putInCart(db: Db, userId: string, entries: CartEntry[], di
     await db.insert(discountUses).values({ userId, code: discountCode }).onConflictDoNothing();
 }
 
+type OrderRow = typeof orders.$inferInsert;
+
+/**
+ * An order row written straight into the orders table, for tests about what reads orders (figures, sweeps,
+ * the ledger) rather than about placing one: a placeholder delivery address and window, nothing shipped, and
+ * the subtotal equal to the total unless `row` says otherwise (a field given as undefined keeps the
+ * placeholder). Answers its id.
+ */
+export async function insertOrderRow(
+  db: Db,
+  row: Omit<OrderRow, "id" | "subtotalPaise" | "shippingPaise" | "totalPaise" | OrderAddressField> &
+    Partial<OrderRow>,
+): Promise<string> {
+  const id = row.id ?? randomUUID();
+  const totalPaise = row.totalPaise ?? 50_000;
+  await db.insert(orders).values({
+    subtotalPaise: totalPaise,
+    shippingPaise: 0,
+    shipName: "Test",
+    shipPhone: "9876543210",
+    shipLine1: "1 Main Road",
+    shipCity: "Somewhere",
+    shipState: "Karnataka",
+    shipPin: "560038",
+    estimatedDeliveryFrom: "2026-03-20",
+    estimatedDeliveryTo: "2026-03-22",
+    ...(Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined)) as typeof row),
+    id,
+    totalPaise,
+  });
+  return id;
+}
+
+type OrderAddressField =
+  | "shipName"
+  | "shipPhone"
+  | "shipLine1"
+  | "shipCity"
+  | "shipState"
+  | "shipPin"
+  | "estimatedDeliveryFrom"
+  | "estimatedDeliveryTo";
+
 export async function setStock(db: Db, slug: string, stock: number) {
   await db.update(products).set({ stock }).where(eq(products.slug, slug));
 }
