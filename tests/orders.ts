@@ -134,6 +134,38 @@ export function placeOrderRequest(
   );
 }
 
+type GuestOrder = {
+  email: string;
+  /** The delivery mobile, in place of TEST_ADDRESS's. */
+  phone?: string;
+  [field: string]: unknown;
+};
+
+/**
+ * A guest's order through the API (POST /api/guest-orders) under a new Idempotency-Key, unless `headers`
+ * names one: delivered to TEST_ADDRESS (at `phone`, when given), one bath powder, cash on delivery, unless
+ * `order` says otherwise; any other field of `order` goes into the body as it is.
+ */
+export function placeGuestOrderRequest(
+  app: Hono,
+  { phone, ...order }: GuestOrder,
+  headers: Record<string, string> = {},
+) {
+  return app.request(
+    "/api/guest-orders",
+    jsonRequest({
+      method: "POST",
+      headers: { "Idempotency-Key": randomUUID(), ...headers },
+      body: {
+        address: phone ? { ...TEST_ADDRESS, phone } : TEST_ADDRESS,
+        items: [{ id: "bath-powder", kind: "product", quantity: 1 }],
+        paymentMethod: "cod",
+        ...order,
+      },
+    }),
+  );
+}
+
 /**
  * A cash-on-delivery order of `shopper`'s for one of `itemId`, placed through the API and moved by `staff`
  * through `statuses` (confirmed, then packed, unless told otherwise): ready to ship. Answers its number.

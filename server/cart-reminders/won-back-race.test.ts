@@ -3,8 +3,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
-import { insertOrderRow, putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
+import { createTestApp } from "../../tests/database.ts";
+import { insertOrderRow, placeGuestOrderRequest, putInCart, setStock } from "../../tests/orders.ts";
 import { carts, leftCarts, orders } from "../db/schema.ts";
 import { sweepLeftCarts } from "./left-carts.ts";
 
@@ -25,19 +25,11 @@ afterAll(async () => {
 
 /** A guest's order of `quantity` bath powders, with its row's id and when it was placed. */
 async function guestOrder(email: string, phone: string, quantity: number) {
-  const placed = await shop.app.request(
-    "/api/guest-orders",
-    jsonRequest({
-      method: "POST",
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: {
-        email,
-        address: { ...TEST_ADDRESS, phone },
-        items: [{ id: "bath-powder", kind: "product", quantity }],
-        paymentMethod: "cod",
-      },
-    }),
-  );
+  const placed = await placeGuestOrderRequest(shop.app, {
+    email,
+    phone,
+    items: [{ id: "bath-powder", kind: "product", quantity }],
+  });
   expect(placed.status).toBe(201);
   const { order } = (await placed.json()) as { order: OrderDetail };
   const [row] = await shop.db
