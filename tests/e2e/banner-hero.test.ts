@@ -63,9 +63,7 @@ describe("the promo banner", () => {
     await context.close();
   });
 
-  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async ({ page }) => {
     await openHome(page);
     const banner = page.getByRole("region", { name: "Offer" });
     expect(await banner.textContent()).toContain(
@@ -85,7 +83,6 @@ describe("the promo banner", () => {
     await page.clock.runFor(1);
     await banner.waitFor();
     expect(await compact.count()).toBe(0);
-    await context.close();
   });
 
   it("expands at once on click, and cannot be dismissed for good", async ({ openContext }) => {
@@ -104,9 +101,7 @@ describe("the promo banner", () => {
 });
 
 describe("the hero", () => {
-  it("has 5 slides that rotate every 8000 ms", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("has 5 slides that rotate every 8000 ms", async ({ page }) => {
     await openHome(page);
     expect(await page.locator("[aria-roledescription=slide]").count()).toBe(5);
     expect(await currentSlide(page)).toBe("1 of 5");
@@ -119,16 +114,14 @@ describe("the hero", () => {
       await page.clock.runFor(8000);
       await expect.poll(() => currentSlide(page)).toBe(next);
     }
-    await context.close();
   });
 
   it("pauses while hovered or focused, and when reduced motion is asked for", async ({
     shop,
     browser,
-    openContext,
+    context,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await openHome(page);
     const hero = page.getByRole("region", { name: "Highlights" });
 

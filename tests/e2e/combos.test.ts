@@ -4,10 +4,8 @@ import { it } from "../shop-test.ts";
 
 describe("the combos and gifting section", () => {
   it("shows the four bundles with their products, prices and savings, and opens each one", async ({
-    openContext,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await page.goto("/");
     await scrollThrough(page); // the section loads as it comes near
     const section = page.locator("#combos");
@@ -57,7 +55,6 @@ describe("the combos and gifting section", () => {
     await page.goBack();
     await section.getByRole("link", { name: "Family Bath Combo" }).click();
     await page.waitForURL("**/combo/body-combo");
-    await context.close();
   });
 
   it("stacks the cards on a phone, in the dark too", async ({ openContext }) => {

@@ -9,10 +9,8 @@ const options = (page: Page) =>
 /** Issue 41: "hair oil" found nothing; every typed word now counts, in any order, when the name's substring finds nothing. */
 describe("searching by words", () => {
   it("finds Hair Growth Oil and Coconut Oil for 'hair oil', and answers the substring's queries as before", async ({
-    openContext,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await page.goto("/");
     const input = page.getByRole("main").getByRole("combobox", { name: "Search products" });
     await input.waitFor();
@@ -48,7 +46,6 @@ describe("searching by words", () => {
       expect.arrayContaining(["Hair Growth Oil", "Coconut Oil"]),
     );
     expect(body.total).toBe(4);
-    await context.close();
   });
 
   it("finds by words in the phone's search overlay", async ({ openContext }) => {
