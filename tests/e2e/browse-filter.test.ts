@@ -126,9 +126,8 @@ describe("browsing and filtering the featured products", () => {
     expect(search(page).toString()).toBe("");
   });
 
-  it("shows 4 per page below 768 px, with at most 5 page buttons", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("shows 4 per page below 768 px, with at most 5 page buttons", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await grid(page).getByText("Showing 1–4 of 21 products").waitFor();
     await expect
@@ -152,7 +151,6 @@ describe("browsing and filtering the featured products", () => {
       .toEqual(["Hair Wash Powder", "Immunity Booster", "Kids Bath Powder", "Moringa Powder"]);
     await loadLazyImages(page);
     await screenshot(page, "home-phone-light");
-    await context.close();
   });
 
   it("brings the product named by ?buy= into view on its page and highlights it", async ({ page }) => {

@@ -57,9 +57,8 @@ describe("the combos and gifting section", () => {
     await page.waitForURL("**/combo/body-combo");
   });
 
-  it("stacks the cards on a phone, in the dark too", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone", colorScheme: "dark" });
-    const page = await context.newPage();
+  it("stacks the cards on a phone, in the dark too", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone", colorScheme: "dark" });
     await page.goto("/#combos");
     const section = page.locator("#combos");
     await section.getByRole("heading", { name: "Combos & Gifting" }).waitFor();
@@ -71,6 +70,5 @@ describe("the combos and gifting section", () => {
     expect(widths.every((width) => width > 300)).toBe(true);
     await loadLazyImages(page);
     await screenshot(page, "home-phone-dark");
-    await context.close();
   });
 });

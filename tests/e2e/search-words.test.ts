@@ -48,9 +48,8 @@ describe("searching by words", () => {
     expect(body.total).toBe(4);
   });
 
-  it("finds by words in the phone's search overlay", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("finds by words in the phone's search overlay", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     await page.getByRole("button", { name: "Search products" }).click();
@@ -59,6 +58,5 @@ describe("searching by words", () => {
     await expect.poll(() => dialog.getByRole("option").count()).toBe(4);
     await dialog.getByRole("option", { name: /Coconut Oil/ }).waitFor();
     await screenshotLightAndDark(page, "search-words-hair-oil-phone");
-    await context.close();
   });
 });

@@ -94,10 +94,9 @@ describe("searching products", () => {
   });
 
   it("opens from the header's search button on a phone, where the inline bar is hidden", async ({
-    openContext,
+    openPage,
   }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     expect(await page.getByRole("main").getByRole("combobox", { name: "Search products" }).isVisible()).toBe(
@@ -123,6 +122,5 @@ describe("searching products", () => {
     await dialog.getByRole("option", { name: /Moringa Powder/ }).click();
     await page.waitForURL("**/product/moringa-powder");
     await dialog.waitFor({ state: "hidden" });
-    await context.close();
   });
 });
