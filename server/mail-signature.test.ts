@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ShopDetails } from "../common/schemas/shop.ts";
 import { signUpWithRole, type TestAccount } from "../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../tests/database.ts";
+import { callApi, createTestApp } from "../tests/database.ts";
 import { readMails, type SentMail, waitForMail } from "../tests/mail.ts";
-import { TEST_ADDRESS } from "../tests/orders.ts";
+import { placeGuestOrderRequest } from "../tests/orders.ts";
 import { parseEnv } from "./env.ts";
 import { mailSignature } from "./mail-templates.ts";
 
@@ -54,19 +53,10 @@ describe("order and account mails sign with the shop's details", () => {
   async function orderMail(): Promise<SentMail> {
     guests += 1;
     const email = `signature-guest${guests}@example.in`;
-    const response = await shop.app.request(
-      "/api/guest-orders",
-      jsonRequest({
-        method: "POST",
-        headers: { "Idempotency-Key": randomUUID() },
-        body: {
-          email,
-          address: { ...TEST_ADDRESS, phone: `9${String(600_000_000 + guests).padStart(9, "0")}` },
-          items: [{ id: "bath-powder", kind: "product", quantity: 1 }],
-          paymentMethod: "cod",
-        },
-      }),
-    );
+    const response = await placeGuestOrderRequest(shop.app, {
+      email,
+      phone: `9${String(600_000_000 + guests).padStart(9, "0")}`,
+    });
     expect(response.status).toBe(201);
     return waitForMail(shop.dataDir, { to: email, subject: /placed/ });
   }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createApp } from "../server/app.ts";
@@ -161,6 +162,36 @@ export function startSecondInstance(shop: TestApp) {
       await pool.end();
     },
   };
+}
+
+/**
+ * Hands every statement `instance`'s pool sends to `intercept`, with its text (trimmed), the client sending it,
+ * and `send`, which sends it (what pg's query returns for a pipelined message is no promise: such a message is
+ * answered through its own callback). For tests that cut a connection at a chosen statement.
+ */
+export function interceptStatements(
+  instance: { deps: { db: Db } },
+  intercept: (text: string, client: pg.PoolClient, send: () => unknown) => unknown,
+) {
+  const wrapped = new WeakSet<object>();
+  instance.deps.db.$client.on("acquire", (client) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      const first = args[0] as string | { text?: string };
+      const text = (typeof first === "string" ? first : (first?.text ?? "")).trim();
+      return intercept(text, client, () => query(...args));
+    }) as typeof client.query;
+  });
+}
+
+/** The process id of `client`'s backend. */
+export const backendPid = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
+
+/** Ends `client`'s backend from another connection, as an administrator or a failover does (waiting up to 5 s). */
+export function terminateBackend(db: Db, client: pg.PoolClient) {
+  return db.execute(sql`select pg_terminate_backend(${backendPid(client)}::int, 5000)`);
 }
 
 /**

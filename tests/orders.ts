@@ -56,6 +56,49 @@ export async function putInCart(db: Db, userId: string, entries: CartEntry[], di
     await db.insert(discountUses).values({ userId, code: discountCode }).onConflictDoNothing();
 }
 
+type OrderRow = typeof orders.$inferInsert;
+
+/**
+ * An order row written straight into the orders table, for tests about what reads orders (figures, sweeps,
+ * the ledger) rather than about placing one: a placeholder delivery address and window, nothing shipped, and
+ * the subtotal equal to the total unless `row` says otherwise (a field given as undefined keeps the
+ * placeholder). Answers its id.
+ */
+export async function insertOrderRow(
+  db: Db,
+  row: Omit<OrderRow, "id" | "subtotalPaise" | "shippingPaise" | "totalPaise" | OrderAddressField> &
+    Partial<OrderRow>,
+): Promise<string> {
+  const id = row.id ?? randomUUID();
+  const totalPaise = row.totalPaise ?? 50_000;
+  await db.insert(orders).values({
+    subtotalPaise: totalPaise,
+    shippingPaise: 0,
+    shipName: "Test",
+    shipPhone: "9876543210",
+    shipLine1: "1 Main Road",
+    shipCity: "Somewhere",
+    shipState: "Karnataka",
+    shipPin: "560038",
+    estimatedDeliveryFrom: "2026-03-20",
+    estimatedDeliveryTo: "2026-03-22",
+    ...(Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined)) as typeof row),
+    id,
+    totalPaise,
+  });
+  return id;
+}
+
+type OrderAddressField =
+  | "shipName"
+  | "shipPhone"
+  | "shipLine1"
+  | "shipCity"
+  | "shipState"
+  | "shipPin"
+  | "estimatedDeliveryFrom"
+  | "estimatedDeliveryTo";
+
 export async function setStock(db: Db, slug: string, stock: number) {
   await db.update(products).set({ stock }).where(eq(products.slug, slug));
 }
@@ -88,6 +131,38 @@ export function placeOrderRequest(
   return app.request(
     "/api/orders",
     asUser(cookie, { method: "POST", body, headers: { "Idempotency-Key": key } }),
+  );
+}
+
+type GuestOrder = {
+  email: string;
+  /** The delivery mobile, in place of TEST_ADDRESS's. */
+  phone?: string;
+  [field: string]: unknown;
+};
+
+/**
+ * A guest's order through the API (POST /api/guest-orders) under a new Idempotency-Key, unless `headers`
+ * names one: delivered to TEST_ADDRESS (at `phone`, when given), one bath powder, cash on delivery, unless
+ * `order` says otherwise; any other field of `order` goes into the body as it is.
+ */
+export function placeGuestOrderRequest(
+  app: Hono,
+  { phone, ...order }: GuestOrder,
+  headers: Record<string, string> = {},
+) {
+  return app.request(
+    "/api/guest-orders",
+    jsonRequest({
+      method: "POST",
+      headers: { "Idempotency-Key": randomUUID(), ...headers },
+      body: {
+        address: phone ? { ...TEST_ADDRESS, phone } : TEST_ADDRESS,
+        items: [{ id: "bath-powder", kind: "product", quantity: 1 }],
+        paymentMethod: "cod",
+        ...order,
+      },
+    }),
   );
 }
 

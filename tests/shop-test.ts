@@ -23,6 +23,7 @@ type ContextOptions = Parameters<typeof newContext>[2];
  *   account, signed up once per worker.
  * - `context` and `page`: a desktop, light context of the test's own and a page in it.
  * - `openContext(options)`: more contexts (a phone, the dark theme, a second device), all closed after the test.
+ * - `openPage(options)`: a page in a context of its own opened so, for a test that needs nothing of the context.
  * - `signedIn(account, options)`: a context carrying the account's session cookie, for every test where
  *   signing in is not what is tested.
  */
@@ -58,6 +59,9 @@ export const test = base
       contexts.push(context);
       return context;
     };
+  })
+  .extend("openPage", ({ openContext }) => {
+    return async (options: ContextOptions = {}): Promise<Page> => (await openContext(options)).newPage();
   })
   .extend("signedIn", ({ openContext, shop }) => {
     return async (account: TestAccount, options: ContextOptions = {}) => {

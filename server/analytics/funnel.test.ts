@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
@@ -7,8 +6,9 @@ import type { FunnelFigures } from "../../common/funnel.ts";
 import { indianDate } from "../../common/india-time.ts";
 import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
 import { apiCaller, setUpTestApp, startSecondInstance, TEST_ORIGIN } from "../../tests/database.ts";
+import { insertOrderRow } from "../../tests/orders.ts";
 import { createShop } from "../app.ts";
-import { orderEvents, orders } from "../db/schema.ts";
+import { orderEvents } from "../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { funnelFigures, rollUpFunnel } from "./funnel.ts";
 
@@ -158,23 +158,10 @@ describe("the roll-up", () => {
   let sequence = 0;
 
   async function order(status: "placed" | "confirmed" | "cancelled", confirmed = false) {
-    const id = randomUUID();
-    await shop.db.insert(orders).values({
-      id,
+    const id = await insertOrderRow(shop.db, {
       number: `PN-FUNNEL-${++sequence}`,
       status,
       paymentMethod: "cod",
-      subtotalPaise: 50_000,
-      shippingPaise: 0,
-      totalPaise: 50_000,
-      shipName: "Test",
-      shipPhone: "9876543210",
-      shipLine1: "1 Main Road",
-      shipCity: "Somewhere",
-      shipState: "Karnataka",
-      shipPin: "560038",
-      estimatedDeliveryFrom: "2026-03-20",
-      estimatedDeliveryTo: "2026-03-22",
       createdAt: ist("2026-03-12"),
     });
     if (confirmed) {

@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { indianDate } from "../../common/india-time.ts";
 import { setUpTestApp } from "../../tests/database.ts";
-import { moneyLedger, orders } from "../db/schema.ts";
+import { insertOrderRow } from "../../tests/orders.ts";
+import { moneyLedger } from "../db/schema.ts";
 import { salesFigures } from "./sales.ts";
 
 /**
@@ -22,27 +22,15 @@ let sequence = 0;
 
 /** An online order refunded whole, placed 500 days ago, as the shop stores one. */
 async function refundedOrder(totalPaise: number) {
-  const id = randomUUID();
-  await shop.db.insert(orders).values({
-    id,
+  return insertOrderRow(shop.db, {
     number: `PN-REFUND-${String(++sequence).padStart(4, "0")}`,
     status: "refunded",
     paymentMethod: "razorpay",
-    subtotalPaise: totalPaise,
-    shippingPaise: 0,
     totalPaise,
     shipName: "Refunded",
-    shipPhone: "9876543210",
-    shipLine1: "1 Main Road",
-    shipCity: "Somewhere",
-    shipState: "Karnataka",
-    shipPin: "560038",
-    estimatedDeliveryFrom: "2026-03-20",
-    estimatedDeliveryTo: "2026-03-22",
     createdAt: daysAgo(500),
     updatedAt: daysAgo(500),
   });
-  return id;
 }
 
 const paid = (orderId: string, payment: string, amountPaise: number, days: number, applied = true) => ({

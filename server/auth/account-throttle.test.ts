@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { signUpThroughApp, TEST_PASSWORD } from "../../tests/accounts.ts";
-import { jsonRequest, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
+import {
+  interceptStatements,
+  jsonRequest,
+  setUpTestApp,
+  startSecondInstance,
+  terminateBackend,
+} from "../../tests/database.ts";
 import { mailsTo, readMails, waitForMail } from "../../tests/mail.ts";
 import { authThrottles } from "../db/schema.ts";
 import { throttleKey } from "../throttles/throttle.ts";
@@ -155,21 +161,10 @@ describe("a password sign-in while the database's connections are cut", () => {
   function instanceCutAt(matches: (text: string) => boolean) {
     const instance = startSecondInstance(shop);
     let armed = true;
-    const wrapped = new WeakSet<object>();
-    instance.deps.db.$client.on("acquire", (client) => {
-      if (wrapped.has(client)) return;
-      wrapped.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
-        const first = args[0] as string | { text?: string };
-        const text = (typeof first === "string" ? first : (first?.text ?? "")).trim();
-        if (!armed || !matches(text)) return query(...args);
-        armed = false;
-        const pid = (client as unknown as { processID: number }).processID;
-        return shop.db
-          .execute(sql`select pg_terminate_backend(${pid}::int, 5000)`)
-          .then(() => query(...args));
-      }) as typeof client.query;
+    interceptStatements(instance, (text, client, send) => {
+      if (!armed || !matches(text)) return send();
+      armed = false;
+      return terminateBackend(shop.db, client).then(send);
     });
     return { ...instance, cut: () => !armed };
   }

@@ -5,11 +5,11 @@ import { createTestApp, jsonRequest, startSecondInstance } from "../../tests/dat
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import {
   asUser,
+  placeGuestOrderRequest,
   placeOrderRequest,
   putInCart,
   saveAddress,
   setStock,
-  TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { jobs, leftCarts, marketingConsents } from "../db/schema.ts";
 import { jobHandlers } from "../job-handlers.ts";
@@ -296,14 +296,7 @@ describe("a guest's checkout left behind", () => {
       jsonRequest({ method: "POST", body: { items, email: "guest.uma@example.in", remindMe: true } }),
     );
     expect(checked.status).toBe(200);
-    const placed = await shop.app.request(
-      "/api/guest-orders",
-      jsonRequest({
-        method: "POST",
-        headers: { "Idempotency-Key": crypto.randomUUID() },
-        body: { email: "guest.uma@example.in", address: TEST_ADDRESS, items, paymentMethod: "cod" },
-      }),
-    );
+    const placed = await placeGuestOrderRequest(shop.app, { email: "guest.uma@example.in", items });
     expect(placed.status).toBe(201);
     await sweepLeftCarts(shop.deps, later(2));
     await remindersSettled();

@@ -8,11 +8,11 @@ import { startFakeWhatsApp, whatsAppReminderEnv } from "../../tests/fake-whatsap
 import { dueJobsSettled } from "../../tests/jobs.ts";
 import {
   asUser,
+  placeGuestOrderRequest,
   placeOrderRequest,
   putInCart,
   saveAddress,
   setStock,
-  TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { leftCarts, orders, users } from "../db/schema.ts";
 import { CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB, sweepLeftCarts } from "./left-carts.ts";
@@ -109,19 +109,11 @@ async function orderFromCart(account: { cookie: string; addressId: string }) {
 }
 
 async function guestOrder(email: string, phone: string) {
-  const placed = await shop.app.request(
-    "/api/guest-orders",
-    jsonRequest({
-      method: "POST",
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: {
-        email,
-        address: { ...TEST_ADDRESS, phone },
-        items: [{ id: "bath-powder", kind: "product", quantity: 3 }],
-        paymentMethod: "cod",
-      },
-    }),
-  );
+  const placed = await placeGuestOrderRequest(shop.app, {
+    email,
+    phone,
+    items: [{ id: "bath-powder", kind: "product", quantity: 3 }],
+  });
   expect(placed.status).toBe(201);
   return ((await placed.json()) as { order: OrderDetail }).order;
 }

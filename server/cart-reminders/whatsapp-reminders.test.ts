@@ -5,7 +5,7 @@ import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { failedStatus, startFakeWhatsApp, whatsAppReminderEnv } from "../../tests/fake-whatsapp.ts";
 import { dueJobsSettled } from "../../tests/jobs.ts";
 import { mailsTo, waitForMail } from "../../tests/mail.ts";
-import { asUser, putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
+import { asUser, placeGuestOrderRequest, putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
 import { leftCarts, marketingConsents } from "../db/schema.ts";
 import {
   CART_REMINDER_JOB,
@@ -197,19 +197,11 @@ describe("a cart reminder on WhatsApp", () => {
       source: "checkout",
       userId: null,
     });
-    const placed = await shop.app.request(
-      "/api/guest-orders",
-      jsonRequest({
-        method: "POST",
-        headers: { "Idempotency-Key": crypto.randomUUID() },
-        body: {
-          email: "guest.wa.uma@example.in",
-          address: { ...TEST_ADDRESS, phone: "97000 11111" },
-          items: [{ id: "bath-powder", kind: "product", quantity: 2 }],
-          paymentMethod: "cod",
-        },
-      }),
-    );
+    const placed = await placeGuestOrderRequest(shop.app, {
+      email: "guest.wa.uma@example.in",
+      phone: "97000 11111",
+      items: [{ id: "bath-powder", kind: "product", quantity: 2 }],
+    });
     expect(placed.status).toBe(201);
     await sweepLeftCarts(shop.deps, later(2));
     await remindersSettled();

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
-import { putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
+import { createTestApp } from "../../tests/database.ts";
+import { insertOrderRow, placeGuestOrderRequest, putInCart, setStock } from "../../tests/orders.ts";
 import { carts, leftCarts, orders } from "../db/schema.ts";
 import { sweepLeftCarts } from "./left-carts.ts";
 
@@ -26,19 +25,11 @@ afterAll(async () => {
 
 /** A guest's order of `quantity` bath powders, with its row's id and when it was placed. */
 async function guestOrder(email: string, phone: string, quantity: number) {
-  const placed = await shop.app.request(
-    "/api/guest-orders",
-    jsonRequest({
-      method: "POST",
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: {
-        email,
-        address: { ...TEST_ADDRESS, phone },
-        items: [{ id: "bath-powder", kind: "product", quantity }],
-        paymentMethod: "cod",
-      },
-    }),
-  );
+  const placed = await placeGuestOrderRequest(shop.app, {
+    email,
+    phone,
+    items: [{ id: "bath-powder", kind: "product", quantity }],
+  });
   expect(placed.status).toBe(201);
   const { order } = (await placed.json()) as { order: OrderDetail };
   const [row] = await shop.db
@@ -151,26 +142,15 @@ describe("the left-cart sweep beside an order's won-back recheck", () => {
     ];
     const orderIds: string[] = [];
     for (const [index, shopper] of shoppers.entries()) {
-      const id = randomUUID();
-      orderIds.push(id);
-      await shop.db.insert(orders).values({
-        id,
-        number: `PN-SWEEP-${index}`,
-        userId: shopper.userId,
-        status: "placed",
-        paymentMethod: "cod",
-        subtotalPaise: 50_000,
-        shippingPaise: 0,
-        totalPaise: 50_000,
-        shipName: "Sweep",
-        shipPhone: "9876543210",
-        shipLine1: "1 Main Road",
-        shipCity: "Somewhere",
-        shipState: "Karnataka",
-        shipPin: "560038",
-        estimatedDeliveryFrom: "2026-03-20",
-        estimatedDeliveryTo: "2026-03-22",
-      });
+      orderIds.push(
+        await insertOrderRow(shop.db, {
+          number: `PN-SWEEP-${index}`,
+          userId: shopper.userId,
+          status: "placed",
+          paymentMethod: "cod",
+          shipName: "Sweep",
+        }),
+      );
       await putInCart(shop.db, shopper.userId, [{ itemId: "bath-powder" }]);
     }
     await shop.db

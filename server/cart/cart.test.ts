@@ -1,10 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PricedCart } from "../../common/cart.ts";
 import { signInViaApp, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { jsonRequest, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
+import {
+  interceptStatements,
+  jsonRequest,
+  setUpTestApp,
+  startSecondInstance,
+  terminateBackend,
+} from "../../tests/database.ts";
 import { placeOrderRequest, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { createApp } from "../app.ts";
 import { cartItems, combos, discountUses, products } from "../db/schema.ts";
@@ -342,30 +348,18 @@ describe("the signed-in cart", () => {
     // in the database, the cart read for the answer fails, the shopper is told 503.
     const instance = startSecondInstance(shop);
     let cut: "off" | "armed" | "committed" = "off";
-    const wrapped = new WeakSet<object>();
-    instance.deps.db.$client.on("acquire", (client) => {
-      if (wrapped.has(client)) return;
-      wrapped.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-      client.query = ((...args: unknown[]) => {
-        const first = args[0] as string | { text?: string };
-        const text = typeof first === "string" ? first : first?.text;
-        if (cut === "committed") {
-          cut = "off";
-          return shop.db
-            .execute(
-              sql`select pg_terminate_backend(${(client as unknown as { processID: number }).processID}::int, 5000)`,
-            )
-            .then(() => query(...args));
-        }
-        const result = query(...args);
-        if (cut === "armed" && text?.trim().toLowerCase() === "commit") {
-          void result.then(() => {
-            cut = "committed";
-          });
-        }
-        return result;
-      }) as typeof client.query;
+    interceptStatements(instance, (text, client, send) => {
+      if (cut === "committed") {
+        cut = "off";
+        return terminateBackend(shop.db, client).then(send);
+      }
+      const result = send() as Promise<unknown>;
+      if (cut === "armed" && text.toLowerCase() === "commit") {
+        void result.then(() => {
+          cut = "committed";
+        });
+      }
+      return result;
     });
     try {
       const key = randomUUID();

@@ -1,11 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
-import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
+import {
+  placeGuestOrderRequest,
+  placeOrderRequest,
+  putInCart,
+  saveAddress,
+  TEST_ADDRESS,
+} from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
 import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
 import { orders, shopDetails, taxDocumentLines, taxDocuments } from "../db/schema.ts";
@@ -385,19 +390,7 @@ describe("the invoice beyond the account's order page", () => {
 
   it("downloads from the guest order page with its signed link, and no other order's", async () => {
     const placeGuest = async (email: string, phone: string) => {
-      const response = await shop.app.request(
-        "/api/guest-orders",
-        jsonRequest({
-          method: "POST",
-          body: {
-            email,
-            address: { ...TEST_ADDRESS, phone },
-            items: [{ id: "bath-powder", kind: "product", quantity: 1 }],
-            paymentMethod: "cod",
-          },
-          headers: { "Idempotency-Key": randomUUID() },
-        }),
-      );
+      const response = await placeGuestOrderRequest(shop.app, { email, phone });
       expect(response.status).toBe(201);
       return (await response.json()) as { order: OrderDetail; token: string };
     };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { setUpTestApp } from "../../tests/database.ts";
+import { insertOrderRow } from "../../tests/orders.ts";
 import { moneyLedger, orders } from "../db/schema.ts";
 import { orderMoney, orderWithPayment } from "./ledger.ts";
 
@@ -10,25 +11,15 @@ let sequence = 0;
 
 /** An order written directly, as the shop's own paths would leave it before any money moved. */
 async function order(paymentMethod: "cod" | "razorpay", status: "placed" | "awaiting_payment" = "placed") {
-  const id = randomUUID();
-  await shop.db.insert(orders).values({
-    id,
+  return insertOrderRow(shop.db, {
     number: `PN-LEDGER-${String(++sequence).padStart(4, "0")}`,
     status,
     paymentMethod,
-    subtotalPaise: 50_000,
-    shippingPaise: 0,
-    totalPaise: 50_000,
     shipName: "Asha Rao",
-    shipPhone: "9876543210",
-    shipLine1: "1 Main Road",
     shipCity: "Bengaluru",
-    shipState: "Karnataka",
-    shipPin: "560038",
     estimatedDeliveryFrom: "2026-12-10",
     estimatedDeliveryTo: "2026-12-12",
   });
-  return id;
 }
 
 const capture = (orderId: string, amountPaise: number, paymentId = `pay_${randomUUID().slice(0, 14)}`) => ({

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
 import { signUpOwnerStaffAndCustomer } from "../../tests/accounts.ts";
-import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
 import { smsMentioning, waitForMail } from "../../tests/mail.ts";
-import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
+import { placeGuestOrderRequest, placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
 import { auditLog, orders } from "../db/schema.ts";
 import { changeOrderStatus } from "./order-status.ts";
 
@@ -16,20 +15,12 @@ let guests = 0;
 async function guestOrder(extra: Record<string, unknown> = {}) {
   guests += 1;
   const phone = `97${String(guests).padStart(8, "0")}`;
-  const response = await shop.app.request(
-    "/api/guest-orders",
-    jsonRequest({
-      method: "POST",
-      headers: { "Idempotency-Key": randomUUID() },
-      body: {
-        email: `parcel-news-${guests}@example.in`,
-        address: { ...TEST_ADDRESS, phone },
-        items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
-        paymentMethod: "cod",
-        ...extra,
-      },
-    }),
-  );
+  const response = await placeGuestOrderRequest(shop.app, {
+    email: `parcel-news-${guests}@example.in`,
+    phone,
+    items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
+    ...extra,
+  });
   expect(response.status).toBe(201);
   const { order } = (await response.json()) as { order: OrderDetail };
   return { number: order.number, phone, email: `parcel-news-${guests}@example.in` };

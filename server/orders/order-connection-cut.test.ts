@@ -3,7 +3,13 @@ import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { signUpViaApp } from "../../tests/accounts.ts";
-import { setUpTestApp, startSecondInstance } from "../../tests/database.ts";
+import {
+  backendPid,
+  interceptStatements,
+  setUpTestApp,
+  startSecondInstance,
+  terminateBackend,
+} from "../../tests/database.ts";
 import { placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
 import { cartItems, orderRequests, orders } from "../db/schema.ts";
 
@@ -34,9 +40,7 @@ const isLook = (text: string) =>
 const isOpening = (text: string) => text.startsWith("begin;");
 const isClosing = (text: string) => /;\s*commit$/.test(text);
 
-const pidOf = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
-const terminate = (client: pg.PoolClient) =>
-  shop.db.execute(sql`select pg_terminate_backend(${pidOf(client)}::int, 5000)`);
+const terminate = (client: pg.PoolClient) => terminateBackend(shop.db, client);
 
 /** The backend ended (and gone) just before the message is sent. */
 const terminateBefore = async (client: pg.PoolClient, send: () => unknown) => {
@@ -61,7 +65,7 @@ async function holdProductRow() {
 async function untilWaitingOnLock(client: pg.PoolClient) {
   for (let tries = 0; tries < 250; tries++) {
     const { rows } = await shop.db.execute<{ waiting: boolean }>(
-      sql`select wait_event_type = 'Lock' as waiting from pg_stat_activity where pid = ${pidOf(client)}::int`,
+      sql`select wait_event_type = 'Lock' as waiting from pg_stat_activity where pid = ${backendPid(client)}::int`,
     );
     if (rows[0]?.waiting) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -124,7 +128,7 @@ const cuts: { name: string; answered: "503"; placed: boolean; plan: () => Plan }
         const lock = await holdProductRow();
         send();
         await untilWaitingOnLock(client);
-        const pid = pidOf(client);
+        const pid = backendPid(client);
         (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         await lock.release();
         // The backend runs the rest of the message, COMMIT included, and ends when it cannot answer.
@@ -149,22 +153,12 @@ describe("placing an order while its connection is lost", () => {
     // What the cut does after the connection is gone (the lock let go, the backend's end) goes on after the
     // shop has answered: the database is read once it is done, not while the lost backend may still commit.
     let acting: Promise<unknown> = Promise.resolve();
-    const wrapped = new WeakSet<object>();
-    instance.deps.db.$client.on("acquire", (client) => {
-      if (wrapped.has(client)) return;
-      wrapped.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
-        const first = args[0] as string | { text?: string };
-        const text = (typeof first === "string" ? first : (first?.text ?? "")).trim();
-        if (plan?.matches(text)) {
-          const { act } = plan;
-          plan = null;
-          acting = act(client, () => query(...args));
-          return acting;
-        }
-        return query(...args);
-      }) as typeof client.query;
+    interceptStatements(instance, (text, client, send) => {
+      if (!plan?.matches(text)) return send();
+      const { act } = plan;
+      plan = null;
+      acting = act(client, send);
+      return acting;
     });
 
     const key = randomUUID();

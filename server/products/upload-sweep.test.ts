@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminProduct } from "../../common/schemas/admin-products.ts";
 import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { TEST_ADDRESS } from "../../tests/orders.ts";
+import { callApi, setUpTestApp } from "../../tests/database.ts";
+import { placeGuestOrderRequest } from "../../tests/orders.ts";
 import { combos, jobs, orderLines, orders, productImageFiles } from "../db/schema.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { SWEEP_UPLOADS_JOB, scheduleUploadSweep, sweepUnusedUploads } from "./product-images.ts";
@@ -90,19 +89,10 @@ describe("photos uploaded but never saved", () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((await api("PATCH", "/admin/combos/body-combo", { picture: onCombo })).status).toBe(200);
     // An order placed when a product showed a photo keeps the photo's key on its line.
-    const placed = await shop.app.request(
-      "/api/guest-orders",
-      jsonRequest({
-        method: "POST",
-        headers: { "Idempotency-Key": randomUUID() },
-        body: {
-          email: "sweep-guest@example.in",
-          address: TEST_ADDRESS,
-          items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
-          paymentMethod: "cod",
-        },
-      }),
-    );
+    const placed = await placeGuestOrderRequest(shop.app, {
+      email: "sweep-guest@example.in",
+      items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
+    });
     expect(placed.status).toBe(201);
     const [order] = await shop.db
       .select({ id: orders.id })

@@ -87,32 +87,27 @@ type AdminOnly = { Variables: { admin: SessionUser } };
 /** Staff: approve, reject with a reason the author sees, reply in public. */
 export function adminReviewRoutes(deps: Deps) {
   const { db } = deps;
+  const moderate = async (
+    id: string,
+    admin: SessionUser,
+    decision: { status: "approved" } | { status: "rejected"; reason: string },
+  ) => {
+    const review = await moderateReview(db, { id, adminId: admin.id, actor: admin, ...decision });
+    if (!review) throw noSuchReview();
+    return review;
+  };
   return new Hono<AdminOnly>()
     .use(adminOnly(deps))
     .get("/", validate("query", adminReviewQuerySchema), async (c) => {
       return c.json(await listReviewsForAdmin(db, c.req.valid("query")));
     })
     .post("/:id/approve", idParam, async (c) => {
-      const admin = c.get("admin");
-      const review = await moderateReview(db, {
-        id: c.req.valid("param").id,
-        adminId: admin.id,
-        actor: admin,
-        status: "approved",
-      });
-      if (!review) throw noSuchReview();
+      const review = await moderate(c.req.valid("param").id, c.get("admin"), { status: "approved" });
       return c.json({ review });
     })
     .post("/:id/reject", idParam, validate("json", rejectReviewSchema), async (c) => {
-      const admin = c.get("admin");
-      const review = await moderateReview(db, {
-        id: c.req.valid("param").id,
-        adminId: admin.id,
-        actor: admin,
-        status: "rejected",
-        reason: c.req.valid("json").reason,
-      });
-      if (!review) throw noSuchReview();
+      const { reason } = c.req.valid("json");
+      const review = await moderate(c.req.valid("param").id, c.get("admin"), { status: "rejected", reason });
       return c.json({ review, authorNotified: await notifyRejection(deps, review) });
     })
     .put("/:id/reply", idParam, validate("json", replyToReviewSchema), async (c) => {

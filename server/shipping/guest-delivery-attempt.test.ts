@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryRequest, ShipmentView } from "../../common/shipping.ts";
@@ -6,7 +5,7 @@ import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { type FakeShiprocket, startFakeShiprocket } from "../../tests/fake-shiprocket.ts";
 import { linkIn, waitForMail } from "../../tests/mail.ts";
-import { TEST_ADDRESS } from "../../tests/orders.ts";
+import { placeGuestOrderRequest } from "../../tests/orders.ts";
 import { orderEvents, orders, products, shipments } from "../db/schema.ts";
 
 /**
@@ -47,17 +46,13 @@ const attempt = (guest: Pick<Guest, "number" | "token">, body: unknown, client =
 async function guestWithFailedDelivery(): Promise<Guest> {
   guests += 1;
   const email = `ndr-guest${guests}@example.in`;
-  const placed = await callApi(shop.app, "POST", "/api/guest-orders", {
-    headers: { "Idempotency-Key": randomUUID() },
-    body: {
-      email,
-      address: { ...TEST_ADDRESS, phone: `9${String(810_000_000 + guests).padStart(9, "0")}` },
-      items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
-      paymentMethod: "cod",
-    },
+  const placed = await placeGuestOrderRequest(shop.app, {
+    email,
+    phone: `9${String(810_000_000 + guests).padStart(9, "0")}`,
+    items: [{ id: "coconut-oil", kind: "product", quantity: 1 }],
   });
   expect(placed.status).toBe(201);
-  const { order, token } = placed.body as { order: { number: string }; token: string };
+  const { order, token } = (await placed.json()) as { order: { number: string }; token: string };
   for (const status of ["confirmed", "packed"]) {
     const moved = await callApi(shop.app, "POST", `/api/admin/orders/${order.number}/status`, {
       as: owner,

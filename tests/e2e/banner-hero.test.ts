@@ -18,23 +18,18 @@ const currentSlide = (page: Page) =>
   page.locator("[aria-roledescription=slide][data-active]").getAttribute("aria-label");
 
 describe("the promo banner", () => {
-  it("has a minimise button a thumb can hit at 375 px: at least 44 x 44 (issue 30)", async ({
-    openContext,
-  }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("has a minimise button a thumb can hit at 375 px: at least 44 x 44 (issue 30)", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     const box = await page.getByRole("button", { name: "Minimise offer banner" }).boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(44);
     expect(box?.height).toBeGreaterThanOrEqual(44);
-    await context.close();
   });
 
   it("puts every header and hero control in a thumb's reach at 375 px: 44 px tall, 44 wide but the slide dots", async ({
-    openContext,
+    openPage,
   }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     const header = page.getByRole("banner");
@@ -60,12 +55,9 @@ describe("the promo banner", () => {
       expect(box?.height).toBeGreaterThanOrEqual(44);
       expect(box?.width).toBeGreaterThanOrEqual(36);
     }
-    await context.close();
   });
 
-  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("announces GLOW20, minimises to a button, and comes back after 10 seconds", async ({ page }) => {
     await openHome(page);
     const banner = page.getByRole("region", { name: "Offer" });
     expect(await banner.textContent()).toContain(
@@ -85,12 +77,10 @@ describe("the promo banner", () => {
     await page.clock.runFor(1);
     await banner.waitFor();
     expect(await compact.count()).toBe(0);
-    await context.close();
   });
 
-  it("expands at once on click, and cannot be dismissed for good", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("expands at once on click, and cannot be dismissed for good", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await openHome(page);
     const banner = page.getByRole("region", { name: "Offer" });
     for (let round = 0; round < 2; round++) {
@@ -99,14 +89,11 @@ describe("the promo banner", () => {
       await banner.waitFor();
     }
     expect(await page.getByRole("button", { name: /close|dismiss/i }).count()).toBe(0);
-    await context.close();
   });
 });
 
 describe("the hero", () => {
-  it("has 5 slides that rotate every 8000 ms", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("has 5 slides that rotate every 8000 ms", async ({ page }) => {
     await openHome(page);
     expect(await page.locator("[aria-roledescription=slide]").count()).toBe(5);
     expect(await currentSlide(page)).toBe("1 of 5");
@@ -119,16 +106,14 @@ describe("the hero", () => {
       await page.clock.runFor(8000);
       await expect.poll(() => currentSlide(page)).toBe(next);
     }
-    await context.close();
   });
 
   it("pauses while hovered or focused, and when reduced motion is asked for", async ({
     shop,
     browser,
-    openContext,
+    context,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await openHome(page);
     const hero = page.getByRole("region", { name: "Highlights" });
 
@@ -166,11 +151,8 @@ describe("the hero", () => {
     await still.close();
   });
 
-  it("Shop Now scrolls to the featured products; Learn More opens the About dialog", async ({
-    openContext,
-  }) => {
-    const context = await openContext({ colorScheme: "dark" });
-    const page = await context.newPage();
+  it("Shop Now scrolls to the featured products; Learn More opens the About dialog", async ({ openPage }) => {
+    const page = await openPage({ colorScheme: "dark" });
     await openHome(page);
     const hero = page.getByRole("region", { name: "Highlights" });
     const slide = hero.locator("[data-active]");
@@ -203,6 +185,5 @@ describe("the hero", () => {
         }),
       )
       .toBe(true);
-    await context.close();
   });
 });

@@ -10,10 +10,9 @@ const search = (page: Page) => new URL(page.url()).searchParams;
 
 describe("browsing and filtering the featured products", () => {
   it("filters by category and subcategory, sorts, pages, and keeps it all in the URL", async ({
-    openContext,
+    context,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await page.goto("/");
     await grid(page).getByRole("heading", { name: "Featured products" }).waitFor();
 
@@ -91,12 +90,9 @@ describe("browsing and filtering the featured products", () => {
     await expect.poll(() => cardNames(other)).toEqual(["Hair Conditioning Pack", "Hair Wash Powder"]);
     expect(await grid(other).getByLabel("Sort by").inputValue()).toBe("price-high");
     expect(await grid(other).getByRole("radio", { name: "Hair Pack" }).isChecked()).toBe(true);
-    await context.close();
   });
 
-  it("limits the price with the slider and the editable upper bound", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("limits the price with the slider and the editable upper bound", async ({ page }) => {
     await page.goto("/?page=2");
     await grid(page).getByRole("button", { name: "Filters" }).click();
     const slider = grid(page).getByRole("slider", { name: "Highest price" });
@@ -118,12 +114,9 @@ describe("browsing and filtering the featured products", () => {
       .poll(() => cardNames(page))
       .toEqual(["Coconut Oil", "Curry Leaves Powder", "Moringa Powder"]);
     await expect.poll(() => slider.inputValue()).toBe("360");
-    await context.close();
   });
 
-  it("says so when nothing matches, and clearing brings everything back", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("says so when nothing matches, and clearing brings everything back", async ({ page }) => {
     await page.goto("/?category=nutrition&subcategory=Supplements&maxPrice=300");
     await grid(page).getByText("No products found", { exact: true }).waitFor();
     await grid(page).getByText("Try adjusting your filters or check back later").waitFor();
@@ -131,12 +124,10 @@ describe("browsing and filtering the featured products", () => {
     await grid(page).getByRole("button", { name: "Clear filters" }).click();
     await grid(page).getByText("Showing 1–8 of 21 products").waitFor();
     expect(search(page).toString()).toBe("");
-    await context.close();
   });
 
-  it("shows 4 per page below 768 px, with at most 5 page buttons", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("shows 4 per page below 768 px, with at most 5 page buttons", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await grid(page).getByText("Showing 1–4 of 21 products").waitFor();
     await expect
@@ -160,12 +151,9 @@ describe("browsing and filtering the featured products", () => {
       .toEqual(["Hair Wash Powder", "Immunity Booster", "Kids Bath Powder", "Moringa Powder"]);
     await loadLazyImages(page);
     await screenshot(page, "home-phone-light");
-    await context.close();
   });
 
-  it("brings the product named by ?buy= into view on its page and highlights it", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("brings the product named by ?buy= into view on its page and highlights it", async ({ page }) => {
     await page.goto("/?buy=Sathu%20Maavu");
     await page.waitForURL((url) => url.searchParams.get("page") === "3" && !url.searchParams.has("buy"));
     const card = page.locator("#product-sathu-maavu");
@@ -186,12 +174,9 @@ describe("browsing and filtering the featured products", () => {
     await page.goto("/?category=skincare&buy=moringa%20powder");
     await page.waitForURL((url) => !url.searchParams.has("buy") && !url.searchParams.has("category"));
     await page.locator("#product-moringa-powder[data-highlighted]").waitFor();
-    await context.close();
   });
 
-  it("reserves room for every image, so nothing shifts as they load", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("reserves room for every image, so nothing shifts as they load", async ({ page }) => {
     await page.addInitScript(() => {
       (window as unknown as { shifts: number }).shifts = 0;
       new PerformanceObserver((list) => {
@@ -214,6 +199,5 @@ describe("browsing and filtering the featured products", () => {
     expect(unsized).toEqual([]);
     const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
     expect(shifts).toBeLessThan(0.01);
-    await context.close();
   });
 });

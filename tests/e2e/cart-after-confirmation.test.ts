@@ -6,9 +6,8 @@ import { it, uniqueEmail } from "../shop-test.ts";
 // Issue 15: just after confirming a new account, /checkout said "Your cart is empty" while the header said
 // "Cart, 1 item", because its loader asked for the saved cart before the guest cart had been merged into it.
 describe("the guest cart survives signing up from checkout", () => {
-  it.for(["phone", "desktop"] as const)("at %s size", async (viewport, { shop, openContext }) => {
-    const context = await openContext({ viewport });
-    const page = await context.newPage();
+  it.for(["phone", "desktop"] as const)("at %s size", async (viewport, { shop, openPage }) => {
+    const page = await openPage({ viewport });
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
     const email = uniqueEmail(`confirm-${viewport}`);
@@ -42,6 +41,5 @@ describe("the guest cart survives signing up from checkout", () => {
     await expect(page.getByText("Your cart is empty").count()).resolves.toBe(0);
     await screenshot(page, `checkout-after-confirmation-${viewport}`);
     expect(failures).toEqual([]);
-    await context.close();
   });
 });

@@ -4,10 +4,8 @@ import { it } from "../shop-test.ts";
 
 describe("the combos and gifting section", () => {
   it("shows the four bundles with their products, prices and savings, and opens each one", async ({
-    openContext,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await page.goto("/");
     await scrollThrough(page); // the section loads as it comes near
     const section = page.locator("#combos");
@@ -57,12 +55,10 @@ describe("the combos and gifting section", () => {
     await page.goBack();
     await section.getByRole("link", { name: "Family Bath Combo" }).click();
     await page.waitForURL("**/combo/body-combo");
-    await context.close();
   });
 
-  it("stacks the cards on a phone, in the dark too", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone", colorScheme: "dark" });
-    const page = await context.newPage();
+  it("stacks the cards on a phone, in the dark too", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone", colorScheme: "dark" });
     await page.goto("/#combos");
     const section = page.locator("#combos");
     await section.getByRole("heading", { name: "Combos & Gifting" }).waitFor();
@@ -74,6 +70,5 @@ describe("the combos and gifting section", () => {
     expect(widths.every((width) => width > 300)).toBe(true);
     await loadLazyImages(page);
     await screenshot(page, "home-phone-dark");
-    await context.close();
   });
 });

@@ -14,11 +14,7 @@ async function fillForm(page: Page, email = "asha@example.in") {
 }
 
 describe("the contact form on the home page", () => {
-  it("sends the message, disabling the fields meanwhile, then thanks the visitor", async ({
-    openContext,
-  }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("sends the message, disabling the fields meanwhile, then thanks the visitor", async ({ page }) => {
     await page.goto("/#contact");
     const form = await fillForm(page);
 
@@ -50,12 +46,10 @@ describe("the contact form on the home page", () => {
     expect(await form.getByRole("textbox", { name: "Name" }).inputValue()).toBe("");
     expect(await form.getByRole("textbox", { name: "Name" }).isDisabled()).toBe(false);
     await shoot(page.locator("#contact"), { path: "test-results/screenshots/home-contact-sent-desktop.png" });
-    await context.close();
   });
 
-  it("requires every field and a real e-mail address before sending", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("requires every field and a real e-mail address before sending", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     let requests = 0;
     page.on("request", (request) => {
       if (request.url().endsWith("/api/contact")) requests++;
@@ -76,12 +70,10 @@ describe("the contact form on the home page", () => {
         .evaluate((input: HTMLInputElement) => input.validity.typeMismatch),
     ).toBe(true);
     expect(requests).toBe(0);
-    await context.close();
   });
 
-  it("shows the server's first error, the general failure, or the network error", async ({ openContext }) => {
-    const context = await openContext({ colorScheme: "dark" });
-    const page = await context.newPage();
+  it("shows the server's first error, the general failure, or the network error", async ({ openPage }) => {
+    const page = await openPage({ colorScheme: "dark" });
     await page.goto("/#contact");
     const form = await fillForm(page);
     const send = () => form.getByRole("button", { name: "Send message" }).click();
@@ -108,6 +100,5 @@ describe("the contact form on the home page", () => {
     await page.route("**/api/contact", (route) => route.abort("internetdisconnected"));
     await send();
     await expect.poll(() => alert.textContent()).toBe("Network error. Please try again.");
-    await context.close();
   });
 });

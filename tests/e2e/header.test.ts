@@ -68,10 +68,8 @@ describe("the header of a signed-in shopper", () => {
 
 describe("the header on a desktop", () => {
   it("lists each category's products in its menu, and closes on Escape or a click elsewhere", async ({
-    openContext,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await page.goto("/");
     const categories = header(page).getByRole("navigation", { name: "Shop by category" });
     await categories.waitFor();
@@ -109,12 +107,9 @@ describe("the header on a desktop", () => {
     await categories.getByRole("button", { name: "Bestsellers" }).click();
     await categories.getByRole("link", { name: /Natural Hair Dye/ }).click();
     await page.waitForURL("**/product/natural-hair-dye");
-    await context.close();
   });
 
-  it("says 'No products' for a menu with nothing in it", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("says 'No products' for a menu with nothing in it", async ({ page }) => {
     // A catalogue in which no product is in the Combos & Gifting menu. The cart page is rendered in the
     // browser, whose catalogue request can be rewritten (public pages carry theirs in the server's HTML).
     await page.route("**/api/catalogue", async (route) => {
@@ -127,12 +122,9 @@ describe("the header on a desktop", () => {
     await page.goto("/cart");
     await header(page).getByRole("button", { name: "Combos & Gifting" }).click();
     await header(page).getByText("No products", { exact: true }).waitFor();
-    await context.close();
   });
 
-  it("About Us scrolls to the about section, from home and from another page", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("About Us scrolls to the about section, from home and from another page", async ({ page }) => {
     await page.goto("/");
     await header(page).getByRole("button", { name: "About Us" }).click();
     await expect.poll(() => inView(page, "#about"), { timeout: 5000 }).toBe(true);
@@ -143,12 +135,9 @@ describe("the header on a desktop", () => {
     await page.waitForURL((url) => url.pathname === "/" && url.hash === "#about");
     await expect.poll(() => inView(page, "#about"), { timeout: 5000 }).toBe(true);
     expect(await header(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
-    await context.close();
   });
 
-  it("has a Login button and a cart button whose badge counts the items", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("has a Login button and a cart button whose badge counts the items", async ({ page }) => {
     await page.goto("/");
     const cart = header(page).getByRole("link", { name: /^Cart/ });
     expect(await cart.getAttribute("aria-label")).toBe("Cart, empty");
@@ -172,12 +161,9 @@ describe("the header on a desktop", () => {
 
     await cart.click();
     await page.waitForURL("**/cart");
-    await context.close();
   });
 
-  it("can be used with the keyboard alone, with a visible focus ring", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("can be used with the keyboard alone, with a visible focus ring", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     // The server HTML has no Login: it appears once the browser knows nobody is signed in.
@@ -205,6 +191,5 @@ describe("the header on a desktop", () => {
         "Hair",
       ]),
     );
-    await context.close();
   });
 });

@@ -3,9 +3,7 @@ import { loadLazyImages, screenshot, scrollThrough } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
 describe("the landing page's layout", () => {
-  it("has the spec's sections in the spec's order", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("has the spec's sections in the spec's order", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     // The lower sections and the footer load as they come near.
@@ -42,7 +40,6 @@ describe("the landing page's layout", () => {
       "contact",
       "footer",
     ]);
-    await context.close();
   });
 
   it("fits 375, 768 and 1280 px without sideways scrolling, in light and dark", async ({ openContext }) => {

@@ -95,9 +95,8 @@ describe("the mobile menu at 375 px", () => {
     }
   });
 
-  it("closes with Escape, keeps focus inside while open, and follows links", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("closes with Escape, keeps focus inside while open, and follows links", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/product/bath-powder");
     const opener = page.getByRole("button", { name: "Open menu" });
     await opener.click();
@@ -123,12 +122,10 @@ describe("the mobile menu at 375 px", () => {
     await menu(page).getByRole("link", { name: "Hair Growth Serum" }).click();
     await page.waitForURL("**/product/hair-growth-serum");
     await menu(page).waitFor({ state: "hidden" });
-    await context.close();
   });
 
-  it("says 'No products available' for a menu with nothing in it", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("says 'No products available' for a menu with nothing in it", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     // The cart page is rendered in the browser, whose catalogue request can be rewritten (public pages
     // carry theirs in the server's HTML).
     await page.route("**/api/catalogue", async (route) => {
@@ -142,6 +139,5 @@ describe("the mobile menu at 375 px", () => {
     await page.getByRole("button", { name: "Open menu" }).click();
     await menu(page).locator("summary", { hasText: "Bestsellers" }).click();
     await menu(page).getByText("No products available", { exact: true }).waitFor();
-    await context.close();
   });
 });

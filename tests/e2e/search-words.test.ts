@@ -9,10 +9,8 @@ const options = (page: Page) =>
 /** Issue 41: "hair oil" found nothing; every typed word now counts, in any order, when the name's substring finds nothing. */
 describe("searching by words", () => {
   it("finds Hair Growth Oil and Coconut Oil for 'hair oil', and answers the substring's queries as before", async ({
-    openContext,
+    page,
   }) => {
-    const context = await openContext();
-    const page = await context.newPage();
     await page.goto("/");
     const input = page.getByRole("main").getByRole("combobox", { name: "Search products" });
     await input.waitFor();
@@ -48,12 +46,10 @@ describe("searching by words", () => {
       expect.arrayContaining(["Hair Growth Oil", "Coconut Oil"]),
     );
     expect(body.total).toBe(4);
-    await context.close();
   });
 
-  it("finds by words in the phone's search overlay", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+  it("finds by words in the phone's search overlay", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     await page.getByRole("button", { name: "Search products" }).click();
@@ -62,6 +58,5 @@ describe("searching by words", () => {
     await expect.poll(() => dialog.getByRole("option").count()).toBe(4);
     await dialog.getByRole("option", { name: /Coconut Oil/ }).waitFor();
     await screenshotLightAndDark(page, "search-words-hair-oil-phone");
-    await context.close();
   });
 });

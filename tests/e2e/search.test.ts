@@ -21,11 +21,7 @@ const options = (page: Page) =>
   page.getByRole("main").getByRole("listbox", { name: "Matching products" }).getByRole("option");
 
 describe("searching products", () => {
-  it("shows at most 8 matches, says how many there are, and says when there are none", async ({
-    openContext,
-  }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("shows at most 8 matches, says how many there are, and says when there are none", async ({ page }) => {
     const input = await openHome(page);
 
     await input.fill("  ER ");
@@ -47,12 +43,9 @@ describe("searching products", () => {
     // Empty text matches nothing: no list at all.
     await input.fill("   ");
     expect(await input.getAttribute("aria-expanded")).toBe("false");
-    await context.close();
   });
 
-  it("is driven from the keyboard: arrows move, Enter opens, Escape closes", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("is driven from the keyboard: arrows move, Enter opens, Escape closes", async ({ page }) => {
     const input = await openHome(page);
     await input.fill("hair");
     await expect.poll(() => options(page).count()).toBe(5);
@@ -77,12 +70,9 @@ describe("searching products", () => {
     await input.press("ArrowDown");
     await input.press("Enter");
     await page.waitForURL("**/product/face-glow-oil");
-    await context.close();
   });
 
-  it("opens on focus and closes 200 ms after the input loses focus", async ({ openContext }) => {
-    const context = await openContext();
-    const page = await context.newPage();
+  it("opens on focus and closes 200 ms after the input loses focus", async ({ page }) => {
     const input = await openHome(page);
     await input.fill("mix");
     await expect.poll(() => options(page).count()).toBe(2);
@@ -101,14 +91,12 @@ describe("searching products", () => {
     // A click on a result lands before the list closes.
     await options(page).filter({ hasText: "Protein Mix" }).click();
     await page.waitForURL("**/product/protein-mix");
-    await context.close();
   });
 
   it("opens from the header's search button on a phone, where the inline bar is hidden", async ({
-    openContext,
+    openPage,
   }) => {
-    const context = await openContext({ viewport: "phone" });
-    const page = await context.newPage();
+    const page = await openPage({ viewport: "phone" });
     await page.goto("/");
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     expect(await page.getByRole("main").getByRole("combobox", { name: "Search products" }).isVisible()).toBe(
@@ -134,6 +122,5 @@ describe("searching products", () => {
     await dialog.getByRole("option", { name: /Moringa Powder/ }).click();
     await page.waitForURL("**/product/moringa-powder");
     await dialog.waitFor({ state: "hidden" });
-    await context.close();
   });
 });

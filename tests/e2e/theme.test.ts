@@ -18,9 +18,8 @@ describe("light and dark themes", () => {
     }
   });
 
-  it("toggles from the header and remembers the choice across reloads", async ({ openContext }) => {
-    const context = await openContext({ colorScheme: "light" });
-    const page = await context.newPage();
+  it("toggles from the header and remembers the choice across reloads", async ({ openPage }) => {
+    const page = await openPage({ colorScheme: "light" });
     await page.goto("/");
     const toggle = page.getByRole("banner").getByRole("button", { name: "Switch to dark theme" });
     await toggle.click();
@@ -41,14 +40,12 @@ describe("light and dark themes", () => {
     await page.getByRole("heading", { name: "Best sellers" }).waitFor();
     expect(await isDark(page)).toBe(false);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
-    await context.close();
   });
 
   it("never flashes the wrong theme: the class is set before any of the app's scripts run", async ({
-    openContext,
+    openPage,
   }) => {
-    const context = await openContext({ colorScheme: "light" });
-    const page = await context.newPage();
+    const page = await openPage({ colorScheme: "light" });
     await page.goto("/");
     await page.evaluate(() => localStorage.setItem("theme", "dark"));
 
@@ -76,12 +73,10 @@ describe("light and dark themes", () => {
     expect(await isDark(page)).toBe(true);
     // The app really did not run (the page itself is there: the server rendered it).
     expect(await page.locator("html[data-hydrated]").count()).toBe(0);
-    await context.close();
   });
 
-  it("offers the toggle in the mobile menu", async ({ openContext }) => {
-    const context = await openContext({ viewport: "phone", colorScheme: "dark" });
-    const page = await context.newPage();
+  it("offers the toggle in the mobile menu", async ({ openPage }) => {
+    const page = await openPage({ viewport: "phone", colorScheme: "dark" });
     await page.goto("/");
     expect(await isDark(page)).toBe(true);
     await page.getByRole("button", { name: "Open menu" }).click();
@@ -91,6 +86,5 @@ describe("light and dark themes", () => {
       .click();
     expect(await isDark(page)).toBe(false);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
-    await context.close();
   });
 });
