@@ -4,8 +4,10 @@ import { shoot } from "../fixtures.ts";
 import { it } from "../shop-test.ts";
 
 const START = new Date("2025-03-01T10:00:00+05:30");
-// The clock stands still from here on: only runFor() moves it, so every timer is exact.
-const PAUSED = new Date(START.getTime() + 1000);
+// The clock stands still from here on: only runFor() moves it, so every timer is exact. It is a minute after
+// START, not a second: the installed clock runs from START until paused, and on a busy machine more than a second
+// can pass before the pause, which then lies in the clock's past and is refused.
+const PAUSED = new Date(START.getTime() + 60_000);
 
 async function openHome(page: Page) {
   await page.clock.install({ time: START });
