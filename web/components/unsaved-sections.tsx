@@ -48,6 +48,31 @@ export function useUnsavedSection(name: string) {
   };
 }
 
+/** What a section's form reports: what its save came to, or the failure for the screen to explain. */
+export type SectionSaveProps = { onDone: (text: string) => void; onFailed: (caught: unknown) => void };
+
+/**
+ * A section's Save: `saving` while `send` runs; then the section is saved and `onDone` gets what `send` said,
+ * with the sections still holding changes named after it, or `onFailed` gets the failure.
+ */
+export function useSectionSave(name: string, { onDone, onFailed }: SectionSaveProps) {
+  const section = useUnsavedSection(name);
+  const [saving, setSaving] = useState(false);
+  async function save(send: () => Promise<string>) {
+    setSaving(true);
+    try {
+      const said = await send();
+      section.saved();
+      onDone(`${said}${section.stillUnsaved}`);
+    } catch (caught) {
+      onFailed(caught);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return { section, saving, save };
+}
+
 /** "Not saved yet" beside a section's Save while it holds changes. */
 export function NotSavedYet({ unsaved }: { unsaved: boolean }) {
   if (!unsaved) return null;

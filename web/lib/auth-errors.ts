@@ -1,3 +1,5 @@
+import { useState } from "react";
+
 /**
  * Every sign-in failure the shopper can meet, in the shop's words, in one place. Better Auth answers with
  * error codes (API calls) or `?error=` parameters (links and provider redirects); both come through here.
@@ -139,4 +141,28 @@ export async function attemptAuth<T>(
   } catch {
     return { ok: false, code: "network_error", message: NETWORK };
   }
+}
+
+type ProviderCall = Parameters<typeof attemptAuth>[0];
+
+/**
+ * Sending the browser to a sign-in provider (to sign in, or to connect it to the account): which provider
+ * is on its way, and why it could not go. On success the browser is already leaving for the provider, so
+ * the page is left as it is.
+ */
+export function useProviderRedirect() {
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function goTo(provider: string, call: ProviderCall) {
+    setPending(provider);
+    setError(null);
+    const result = await attemptAuth(call);
+    if (!result.ok) {
+      setPending(null);
+      setError(result.message);
+    }
+  }
+
+  return { pending, error, goTo };
 }

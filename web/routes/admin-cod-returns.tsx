@@ -11,8 +11,8 @@ import {
 } from "../../common/rto.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
-import { Field, Input, Options, Select } from "../components/field.tsx";
-import { CodTabs } from "../features/cod/cod-tabs.tsx";
+import { Field, Options, Select } from "../components/field.tsx";
+import { CodTabs, PeriodFields } from "../features/cod/cod-tabs.tsx";
 import { api, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -39,12 +39,7 @@ export function Component() {
         Parcels shipped {period} that came back refused or undeliverable, and the shipping paid both ways.
       </p>
       <Form method="get" className="mt-3 flex flex-wrap items-end gap-2" aria-label="Period and grouping">
-        <Field label="From">
-          <Input type="date" name="from" defaultValue={stats.from} />
-        </Field>
-        <Field label="To">
-          <Input type="date" name="to" defaultValue={stats.to} />
-        </Field>
+        <PeriodFields period={stats} />
         <Field label="By">
           <Select name="by" defaultValue={stats.by}>
             <Options values={RTO_GROUPS} labels={RTO_GROUP_LABELS} />

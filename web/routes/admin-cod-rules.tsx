@@ -7,7 +7,12 @@ import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Input, Options, Select } from "../components/field.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
-import { NotSavedYet, UnsavedSections, useUnsavedSection } from "../components/unsaved-sections.tsx";
+import {
+  NotSavedYet,
+  type SectionSaveProps,
+  UnsavedSections,
+  useSectionSave,
+} from "../components/unsaved-sections.tsx";
 import { CodTabs } from "../features/cod/cod-tabs.tsx";
 import { PrepaidIncentiveForm } from "../features/cod/prepaid-incentive-form.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
@@ -206,11 +211,8 @@ function SettingsForm({
 }: {
   rules: AdminCodRules;
   isOwner: boolean;
-  onDone: (text: string) => void;
-  onFailed: (caught: unknown) => void;
-}) {
-  const [saving, setSaving] = useState(false);
-  const section = useUnsavedSection("For every order");
+} & SectionSaveProps) {
+  const { section, saving, save } = useSectionSave("For every order", { onDone, onFailed });
   const { settings } = rules;
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -220,8 +222,7 @@ function SettingsForm({
       return value === "" ? null : Number(value);
     };
     const firstOrder = optional("firstOrder");
-    setSaving(true);
-    try {
+    await save(async () => {
       await api("/admin/cod-rules/settings", {
         method: "PUT",
         body: {
@@ -231,13 +232,8 @@ function SettingsForm({
           prepaidOnlyAfterRtos: optional("afterRtos"),
         },
       });
-      section.saved();
-      onDone(`Cash-on-delivery settings saved; checkout follows them now.${section.stillUnsaved}`);
-    } catch (caught) {
-      onFailed(caught);
-    } finally {
-      setSaving(false);
-    }
+      return "Cash-on-delivery settings saved; checkout follows them now.";
+    });
   }
   return (
     <form
@@ -270,23 +266,15 @@ function SettingsForm({
   );
 }
 
-function PlaceForm({
-  onDone,
-  onFailed,
-}: {
-  onDone: (text: string) => void;
-  onFailed: (caught: unknown) => void;
-}) {
+function PlaceForm(props: SectionSaveProps) {
   const [kind, setKind] = useState<CodPlaceKind>("pin");
-  const [saving, setSaving] = useState(false);
-  const section = useUnsavedSection("The new place rule");
+  const { section, saving, save } = useSectionSave("The new place rule", props);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
     const cap = String(data.get("cap") ?? "").trim();
-    setSaving(true);
-    try {
+    await save(async () => {
       await api("/admin/cod-rules/places", {
         method: "PUT",
         body: {
@@ -297,13 +285,8 @@ function PlaceForm({
         },
       });
       form.reset();
-      section.saved();
-      onDone(`Rule for ${data.get("value")} saved; checkout follows it now.${section.stillUnsaved}`);
-    } catch (caught) {
-      onFailed(caught);
-    } finally {
-      setSaving(false);
-    }
+      return `Rule for ${data.get("value")} saved; checkout follows it now.`;
+    });
   }
   return (
     <form

@@ -12,7 +12,7 @@ import { formatRupees } from "../../common/money.ts";
 import { Button } from "../components/button.tsx";
 import { cardClass } from "../components/card.tsx";
 import { Field, Input } from "../components/field.tsx";
-import { CodTabs } from "../features/cod/cod-tabs.tsx";
+import { CodTabs, PeriodFields } from "../features/cod/cod-tabs.tsx";
 import { api, isApiError, toQuery } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -62,12 +62,7 @@ export function Component() {
             Collected
           </h2>
           <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Collected in a period">
-            <Field label="From">
-              <Input type="date" name="from" defaultValue={summary.from} />
-            </Field>
-            <Field label="To">
-              <Input type="date" name="to" defaultValue={summary.to} />
-            </Field>
+            <PeriodFields period={summary} />
             <Button type="submit" variant="secondary">
               Show
             </Button>

@@ -12,7 +12,7 @@ import { Notice } from "../components/notice.tsx";
 import { ResultMessage, type ResultMessageState } from "../components/result-message.tsx";
 import { RouteError } from "../components/route-error.tsx";
 import { DeliveryRequestNote } from "../features/shipping/delivery-request-note.tsx";
-import { ReattemptDaySelect, useReattemptDay } from "../features/shipping/reattempt-day.tsx";
+import { StaffNdrChoice } from "../features/shipping/reattempt-day.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
 import { requireAdminUser } from "../lib/session.ts";
@@ -303,7 +303,6 @@ function WaitingCard({
   busy: boolean;
   act: (number: string, path: string, body: Record<string, unknown>, done: string) => void;
 }) {
-  const [date, setDate] = useReattemptDay(parcel.request?.day);
   const decidable =
     parcel.status === "undelivered" &&
     (parcel.ndrState === "open" || parcel.ndrState === "reattempt_requested");
@@ -325,31 +324,15 @@ function WaitingCard({
       )}
       {decidable && (
         <div className="mt-2">
-          <ReattemptDaySelect
+          <StaffNdrChoice
             id={`date-${parcel.number}`}
-            label="Try again on"
-            value={date}
-            onChange={setDate}
+            busy={busy}
+            preferred={parcel.request?.day}
+            onReattempt={(date) =>
+              act(parcel.number, "ndr", { action: "reattempt", date }, "another attempt asked.")
+            }
+            onReturn={() => act(parcel.number, "ndr", { action: "return" }, "return to us asked.")}
           />
-          <div className="mt-2 flex flex-wrap gap-2">
-            <Button
-              type="button"
-              disabled={busy}
-              onClick={() =>
-                act(parcel.number, "ndr", { action: "reattempt", date }, "another attempt asked.")
-              }
-            >
-              Ask for another attempt
-            </Button>
-            <Button
-              type="button"
-              disabled={busy}
-              variant="secondary"
-              onClick={() => act(parcel.number, "ndr", { action: "return" }, "return to us asked.")}
-            >
-              Return to us
-            </Button>
-          </div>
         </div>
       )}
       {parcel.status === "rto_delivered" && (

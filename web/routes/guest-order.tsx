@@ -9,11 +9,8 @@ import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { payOnlineOffer } from "../features/cod-confirm/pay-online-offer.ts";
 import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
-import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
-import { DeliveryCard } from "../features/orders/delivery-card.tsx";
-import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
-import { OrderHelpCard } from "../features/orders/order-help-card.tsx";
 import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
+import { ShopperOrderPage } from "../features/orders/shopper-order-page.tsx";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -108,26 +105,19 @@ export function Component() {
       body: reason ? { reason } : {},
     });
     setCancelling(false);
-    setNotice("Your order is cancelled.");
+    noted("Your order is cancelled.");
+  }
+
+  function noted(said: string) {
+    setNotice(said);
     revalidator.revalidate();
   }
 
-  // A failed delivery waits for the shopper (the mail links here): the parcel comes first, above the items.
-  const parcelFirst = shipment?.status === "undelivered";
-  const parcelCard = shipment && (
-    <ShopperParcelCard
-      attemptPath={withToken(`/guest-orders/${order.number}/delivery-attempt`)}
-      shipment={shipment}
-      wide={parcelFirst}
-      onChanged={() => revalidator.revalidate()}
-    />
-  );
-
   return (
-    <div>
-      <OrderHeading
-        order={order}
-        said={
+    <ShopperOrderPage
+      order={order}
+      heading={{
+        said:
           notice ??
           (placedNow && order.status !== "awaiting_payment" && (
             <>
@@ -135,108 +125,93 @@ export function Component() {
               confirmation with a link to this page to <strong>{email}</strong>.
               {order.codConfirm && " One more step: please confirm it below."}
             </>
-          ))
-        }
-        payNote=", so keep this page open until you have paid"
-        onPay={pay}
-        paying={busy}
-        error={error}
-      />
-      {order.codConfirm && (
-        <WaitingCodCard
-          number={order.number}
-          token={order.codConfirm.token}
-          confirmBy={order.codConfirm.confirmBy}
-          payOnline={payOnlineInstead}
-          onAnswered={(said) => {
-            setNotice(said);
-            revalidator.revalidate();
-          }}
+          )),
+        payNote: ", so keep this page open until you have paid",
+        onPay: pay,
+        paying: busy,
+        error,
+      }}
+      codCard={<WaitingCodCard order={order} payOnline={payOnlineInstead} onAnswered={noted} />}
+      shipment={shipment}
+      parcelCard={(parcel, wide) => (
+        <ShopperParcelCard
+          attemptPath={withToken(`/guest-orders/${order.number}/delivery-attempt`)}
+          shipment={parcel}
+          wide={wide}
+          onChanged={() => revalidator.revalidate()}
         />
       )}
-
-      {shipment && parcelFirst && <div className="mt-4">{parcelCard}</div>}
-
-      <OrderBody
-        order={order}
-        aside={
-          <>
-            <DeliveryCard order={order}>
-              <TaxDocumentLinks
-                base={`/api/guest-orders/${order.number}`}
-                search={`?${new URLSearchParams({ token: search.get("token") ?? "" })}`}
-                documents={order.documents}
-              />
-            </DeliveryCard>
-            {shipment && !parcelFirst && parcelCard}
-            <section aria-labelledby="account-heading" className={cardClass}>
-              <h2 id="account-heading" className="font-serif text-xl font-semibold">
-                {inAccount ? "In your account" : "Keep your orders together"}
-              </h2>
-              {inAccount ? (
-                <>
-                  <p className="mt-2 text-sm">This order is in My Orders of the account for {email}.</p>
-                  <Link to="/orders" className={`${buttonClass({ variant: "secondary" })} mt-3`}>
-                    My Orders
-                  </Link>
-                </>
-              ) : canAddToAccount || claim ? (
-                <>
-                  <p className="mt-2 text-sm">
-                    Add this order to your account for {email}: it joins My Orders, with the rest.
-                  </p>
-                  <Button type="button" className="mt-3" onClick={addToAccount} disabled={adding}>
-                    Add to my account
-                  </Button>
-                  {addError && (
-                    <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
-                      {addError.message}
-                    </p>
-                  )}
-                  {addError?.code === "no_account" && (
-                    <Link to={signUp} className={`${buttonClass({ variant: "secondary" })} mt-3`}>
-                      Create an account
-                    </Link>
-                  )}
-                </>
-              ) : (
-                <>
-                  <p className="mt-2 text-sm">
-                    Have an account with {email}? The e-mail we sent about this order has a link that adds it
-                    to your account, or sign in with that address and come back to this page. No account yet?
-                    Create one with {email}, and checkout will remember your address.
-                  </p>
-                  <div className="mt-3 flex flex-wrap gap-2">
-                    <Link to={withRedirect("/login", here)} className={buttonClass({ variant: "secondary" })}>
-                      Sign in
-                    </Link>
-                    <Link to={signUp} className={buttonClass()}>
-                      Create an account
-                    </Link>
-                  </div>
-                </>
+      documents={
+        <TaxDocumentLinks
+          base={`/api/guest-orders/${order.number}`}
+          search={`?${new URLSearchParams({ token: search.get("token") ?? "" })}`}
+          documents={order.documents}
+        />
+      }
+      account={
+        <section aria-labelledby="account-heading" className={cardClass}>
+          <h2 id="account-heading" className="font-serif text-xl font-semibold">
+            {inAccount ? "In your account" : "Keep your orders together"}
+          </h2>
+          {inAccount ? (
+            <>
+              <p className="mt-2 text-sm">This order is in My Orders of the account for {email}.</p>
+              <Link to="/orders" className={`${buttonClass({ variant: "secondary" })} mt-3`}>
+                My Orders
+              </Link>
+            </>
+          ) : canAddToAccount || claim ? (
+            <>
+              <p className="mt-2 text-sm">
+                Add this order to your account for {email}: it joins My Orders, with the rest.
+              </p>
+              <Button type="button" className="mt-3" onClick={addToAccount} disabled={adding}>
+                Add to my account
+              </Button>
+              {addError && (
+                <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+                  {addError.message}
+                </p>
               )}
-            </section>
-            <OrderHelpCard actions={order.actions} onCancel={() => setCancelling(true)} />
-            <p className="text-sm text-stone-600 dark:text-stone-400">
-              To change this order or return it,{" "}
-              <Link to="/contact" className="underline">
-                contact us
-              </Link>{" "}
-              with its number. Keep the e-mail with this page's link: anyone who has it can see and cancel the
-              order, and tell the courier when and where to deliver it.
-            </p>
-          </>
-        }
-      />
-
-      <CancelOrderDialog
-        order={order}
-        open={cancelling}
-        onClose={() => setCancelling(false)}
-        cancel={cancel}
-      />
-    </div>
+              {addError?.code === "no_account" && (
+                <Link to={signUp} className={`${buttonClass({ variant: "secondary" })} mt-3`}>
+                  Create an account
+                </Link>
+              )}
+            </>
+          ) : (
+            <>
+              <p className="mt-2 text-sm">
+                Have an account with {email}? The e-mail we sent about this order has a link that adds it to
+                your account, or sign in with that address and come back to this page. No account yet? Create
+                one with {email}, and checkout will remember your address.
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <Link to={withRedirect("/login", here)} className={buttonClass({ variant: "secondary" })}>
+                  Sign in
+                </Link>
+                <Link to={signUp} className={buttonClass()}>
+                  Create an account
+                </Link>
+              </div>
+            </>
+          )}
+        </section>
+      }
+      note={
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          To change this order or return it,{" "}
+          <Link to="/contact" className="underline">
+            contact us
+          </Link>{" "}
+          with its number. Keep the e-mail with this page's link: anyone who has it can see and cancel the
+          order, and tell the courier when and where to deliver it.
+        </p>
+      }
+      cancelling={cancelling}
+      setCancelling={setCancelling}
+      cancel={cancel}
+    />
   );
 }
 

@@ -9,11 +9,8 @@ import { RouteError } from "../components/route-error.tsx";
 import { TaxDocumentLinks } from "../components/tax-document-links.tsx";
 import { payOnlineOffer } from "../features/cod-confirm/pay-online-offer.ts";
 import { WaitingCodCard } from "../features/cod-confirm/waiting-cod-card.tsx";
-import { CancelOrderDialog } from "../features/orders/cancel-order-dialog.tsx";
-import { DeliveryCard } from "../features/orders/delivery-card.tsx";
-import { OrderBody, OrderHeading } from "../features/orders/order-body.tsx";
-import { OrderHelpCard } from "../features/orders/order-help-card.tsx";
 import { PAYMENT_REFUNDED_NOTICE, payOnline } from "../features/orders/pay-online.ts";
+import { ShopperOrderPage } from "../features/orders/shopper-order-page.tsx";
 import { ShopperParcelCard } from "../features/shipping/shopper-parcel-card.tsx";
 import { api, isApiError } from "../lib/api.ts";
 import { privatePage, type RouteHandle } from "../lib/document-head.ts";
@@ -63,7 +60,11 @@ export function Component() {
       body: cancelReason ? { reason: cancelReason } : {},
     });
     setDialog(null);
-    setNotice("Your order is cancelled.");
+    noted("Your order is cancelled.");
+  }
+
+  function noted(said: string) {
+    setNotice(said);
     revalidator.revalidate();
   }
 
@@ -88,77 +89,45 @@ export function Component() {
   }
 
   const placedNow = search.get("placed") === "1";
-  // A failed delivery waits for the shopper (the mail links here): the parcel comes first, above the items.
-  const parcelFirst = shipment?.status === "undelivered";
-  const parcelCard = shipment && (
-    <ShopperParcelCard
-      attemptPath={`/orders/${order.number}/delivery-attempt`}
-      shipment={shipment}
-      wide={parcelFirst}
-      onChanged={() => revalidator.revalidate()}
-    />
-  );
   return (
-    <div>
-      <p className="text-sm">
-        <Link to="/orders" className="underline">
-          ← My Orders
-        </Link>
-      </p>
-      <OrderHeading
-        order={order}
-        said={
+    <ShopperOrderPage
+      order={order}
+      above={
+        <p className="text-sm">
+          <Link to="/orders" className="underline">
+            ← My Orders
+          </Link>
+        </p>
+      }
+      heading={{
+        said:
           (placedNow || notice) &&
           (notice ??
             (order.codConfirm
               ? "Thank you! Your order is placed. One more step: please confirm it below."
               : order.status === "placed"
                 ? "Thank you! Your order is placed. We have e-mailed you a confirmation."
-                : "Thank you! Your payment is received and your order is confirmed."))
-        }
-        onPay={pay}
-        paying={busy}
-        error={dialog ? null : error}
-      />
-      {order.codConfirm && (
-        <WaitingCodCard
-          number={order.number}
-          token={order.codConfirm.token}
-          confirmBy={order.codConfirm.confirmBy}
-          payOnline={payOnlineInstead}
-          onAnswered={(said) => {
-            setNotice(said);
-            revalidator.revalidate();
-          }}
+                : "Thank you! Your payment is received and your order is confirmed.")),
+        onPay: pay,
+        paying: busy,
+        error: dialog ? null : error,
+      }}
+      codCard={<WaitingCodCard order={order} payOnline={payOnlineInstead} onAnswered={noted} />}
+      shipment={shipment}
+      parcelCard={(parcel, wide) => (
+        <ShopperParcelCard
+          attemptPath={`/orders/${order.number}/delivery-attempt`}
+          shipment={parcel}
+          wide={wide}
+          onChanged={() => revalidator.revalidate()}
         />
       )}
-
-      {shipment && parcelFirst && <div className="mt-4">{parcelCard}</div>}
-
-      <OrderBody
-        order={order}
-        aside={
-          <>
-            <DeliveryCard order={order}>
-              <TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />
-            </DeliveryCard>
-            {shipment && !parcelFirst && parcelCard}
-            <OrderHelpCard
-              actions={order.actions}
-              onCancel={() => setDialog("cancel")}
-              onReturn={() => setDialog("return")}
-            />
-          </>
-        }
-      />
-
-      <CancelOrderDialog
-        order={order}
-        open={dialog === "cancel"}
-        onClose={() => setDialog(null)}
-        cancel={cancel}
-      />
-
+      documents={<TaxDocumentLinks base={`/api/orders/${order.number}`} documents={order.documents} />}
+      cancelling={dialog === "cancel"}
+      setCancelling={(open) => setDialog(open ? "cancel" : null)}
+      cancel={cancel}
+      onReturn={() => setDialog("return")}
+    >
       <Dialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
         <Field
           id="return-reason"
@@ -187,7 +156,7 @@ export function Component() {
           </Button>
         </div>
       </Dialog>
-    </div>
+    </ShopperOrderPage>
   );
 }
 

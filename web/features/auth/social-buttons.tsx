@@ -1,9 +1,8 @@
-import { useState } from "react";
 import type { SocialProviderInfo } from "../../../common/account.ts";
 import { Button } from "../../components/button.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { authClient } from "../../lib/auth-client.ts";
-import { attemptAuth } from "../../lib/auth-errors.ts";
+import { useProviderRedirect } from "../../lib/auth-errors.ts";
 
 // Brand marks from Simple Icons (CC0), drawn in each brand's colour.
 const MARKS: Record<SocialProviderInfo["id"], { path: string; className: string }> = {
@@ -38,25 +37,16 @@ export function SocialButtons({
   returnTo: string;
   errorTo: string;
 }) {
-  const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, error, goTo } = useProviderRedirect();
   if (providers.length === 0) return null;
 
-  async function signInWith(provider: SocialProviderInfo["id"]) {
-    setPending(provider);
-    setError(null);
-    const result = await attemptAuth((fetchOptions) =>
+  const signInWith = (provider: SocialProviderInfo["id"]) =>
+    goTo(provider, (fetchOptions) =>
       authClient.signIn.social(
         { provider, callbackURL: returnTo, errorCallbackURL: withProvider(errorTo, provider) },
         fetchOptions,
       ),
     );
-    // On success the client is already on its way to the provider; the page is left as it is.
-    if (!result.ok) {
-      setPending(null);
-      setError(result.message);
-    }
-  }
 
   return (
     <div className="space-y-3">

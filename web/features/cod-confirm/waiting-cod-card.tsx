@@ -1,6 +1,7 @@
 import type { CodConfirmPage } from "../../../common/cod-confirm.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { formatRupees } from "../../../common/money.ts";
+import type { OrderDetail } from "../../../common/orders.ts";
 import { Button } from "../../components/button.tsx";
 import { Notice } from "../../components/notice.tsx";
 import { useCodAnswers } from "./use-cod-answers.ts";
@@ -8,9 +9,32 @@ import { useCodAnswers } from "./use-cod-answers.ts";
 /**
  * On the order's own page (the thank-you page straight after "Place order", later My Orders or a guest's link):
  * a cash-on-delivery order that waits for the shopper's confirmation says so, with the deadline, and is
- * confirmed, or paid online instead, right there through the confirmation link's calls (issue 41).
+ * confirmed, or paid online instead, right there through the confirmation link's calls (issue 41). Nothing is
+ * drawn for an order that waits for no answer.
  */
 export function WaitingCodCard({
+  order,
+  payOnline,
+  onAnswered,
+}: {
+  order: Pick<OrderDetail, "number" | "codConfirm">;
+  /** The confirmation page's offer to pay online instead; null when online payment is off. */
+  payOnline: CodConfirmPage["payOnline"];
+  onAnswered: (said: string) => void;
+}) {
+  if (!order.codConfirm) return null;
+  return (
+    <CodQuestion
+      number={order.number}
+      token={order.codConfirm.token}
+      confirmBy={order.codConfirm.confirmBy}
+      payOnline={payOnline}
+      onAnswered={onAnswered}
+    />
+  );
+}
+
+function CodQuestion({
   number,
   token,
   confirmBy,
@@ -20,7 +44,6 @@ export function WaitingCodCard({
   number: string;
   token: string;
   confirmBy: string;
-  /** The confirmation page's offer to pay online instead; null when online payment is off. */
   payOnline: CodConfirmPage["payOnline"];
   onAnswered: (said: string) => void;
 }) {

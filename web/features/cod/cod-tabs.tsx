@@ -1,4 +1,5 @@
 import { NavLink } from "react-router";
+import { Field, Input } from "../../components/field.tsx";
 
 const TABS = [
   { to: "/admin/cod", label: "Cash counted" },
@@ -30,5 +31,19 @@ export function CodTabs() {
         </NavLink>
       ))}
     </nav>
+  );
+}
+
+/** The period a COD page reports on, as the date fields of its GET form (the cash counted, the returns). */
+export function PeriodFields({ period }: { period: { from: string; to: string } }) {
+  return (
+    <>
+      <Field label="From">
+        <Input type="date" name="from" defaultValue={period.from} />
+      </Field>
+      <Field label="To">
+        <Input type="date" name="to" defaultValue={period.to} />
+      </Field>
+    </>
   );
 }

@@ -4,7 +4,7 @@ import { describePrepaidIncentive, type PrepaidIncentive } from "../../../common
 import { Button } from "../../components/button.tsx";
 import { cardClass } from "../../components/card.tsx";
 import { Field, Input } from "../../components/field.tsx";
-import { NotSavedYet, useUnsavedSection } from "../../components/unsaved-sections.tsx";
+import { NotSavedYet, type SectionSaveProps, useSectionSave } from "../../components/unsaved-sections.tsx";
 import { api } from "../../lib/api.ts";
 
 type Kind = PrepaidIncentive["kind"];
@@ -28,12 +28,9 @@ export function PrepaidIncentiveForm({
 }: {
   incentive: PrepaidIncentive;
   isOwner: boolean;
-  onDone: (text: string) => void;
-  onFailed: (caught: unknown) => void;
-}) {
+} & SectionSaveProps) {
   const [kind, setKind] = useState<Kind>(incentive.kind);
-  const [saving, setSaving] = useState(false);
-  const section = useUnsavedSection("Reward for paying online");
+  const { section, saving, save } = useSectionSave("Reward for paying online", { onDone, onFailed });
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -47,21 +44,13 @@ export function PrepaidIncentiveForm({
         : kind === "flat"
           ? { kind, amountPaise: rupees("amount") ?? 0 }
           : { kind };
-    setSaving(true);
-    try {
+    await save(async () => {
       const saved = await api<{ prepaidIncentive: PrepaidIncentive }>("/admin/cod-rules/prepaid-incentive", {
         method: "PUT",
         body,
       });
-      section.saved();
-      onDone(
-        `Saved: ${describePrepaidIncentive(saved.prepaidIncentive)}. Checkout shows it now.${section.stillUnsaved}`,
-      );
-    } catch (caught) {
-      onFailed(caught);
-    } finally {
-      setSaving(false);
-    }
+      return `Saved: ${describePrepaidIncentive(saved.prepaidIncentive)}. Checkout shows it now.`;
+    });
   }
   return (
     <form

@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { CONTACT_MESSAGE_MAX_LENGTH, type ContactMessage } from "../../../common/contact.ts";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { Button } from "../../components/button.tsx";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Pill } from "../../components/card.tsx";
 import { errorTextClass, Field, Textarea } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
@@ -34,15 +34,7 @@ export function AdminMessageCard({ message }: { message: ContactMessage }) {
             {message.forwardError && ` · forwarding failed (${message.forwardError})`}
           </p>
         </div>
-        <span
-          className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${
-            message.read
-              ? "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100"
-              : "bg-brand-100 text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-          }`}
-        >
-          {message.read ? "Read" : "Unread"}
-        </span>
+        <Pill tone={message.read ? "stone" : "brand"}>{message.read ? "Read" : "Unread"}</Pill>
       </header>
       <p className="mt-3 whitespace-pre-line break-words">{message.message}</p>
 

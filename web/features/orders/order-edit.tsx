@@ -15,21 +15,16 @@ import { AddressForm } from "./address-form.tsx";
 
 type Done = (message: ResultMessageState) => void;
 
+/** Each editor's part: the order, what to say when it saved, and closing it. */
+type EditorProps = { order: AdminOrderDetail; onDone: Done; onClose: () => void };
+
 const said = (result: OrderEditResult): ResultMessageState => ({
   kind: "ok",
   text: result.changed ? `${result.summary} The customer is being told what changed.` : result.summary,
 });
 
 /** The order's address, corrected by staff: the checkout's form, checked by the server as checkout is. */
-function AddressEditor({
-  order,
-  onDone,
-  onClose,
-}: {
-  order: AdminOrderDetail;
-  onDone: Done;
-  onClose: () => void;
-}) {
+function AddressEditor({ order, onDone, onClose }: EditorProps) {
   const initial: AddressInput = {
     name: order.address.name,
     phone: order.address.phone,
@@ -74,15 +69,7 @@ const lineKey = (line: { kind: string; itemId: string }) => `${line.kind}:${line
  * Quantities of the order's lines, a line removed with its button, a product or combo added from the
  * catalogue; sent as the whole list.
  */
-function ItemsEditor({
-  order,
-  onDone,
-  onClose,
-}: {
-  order: AdminOrderDetail;
-  onDone: Done;
-  onClose: () => void;
-}) {
+function ItemsEditor({ order, onDone, onClose }: EditorProps) {
   const [lines, setLines] = useState<EditedLine[]>(
     order.lines.map(({ itemId, kind, name, quantity, unitPricePaise }) => ({
       itemId,

@@ -3,7 +3,7 @@ import { Form, Link } from "react-router";
 import { formatDateTime } from "../../../common/india-time.ts";
 import { type AdminQuestion, ANSWER_MAX_LENGTH, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
 import { Button } from "../../components/button.tsx";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Pill } from "../../components/card.tsx";
 import { errorTextClass, Field, Textarea } from "../../components/field.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
 
@@ -36,20 +36,10 @@ export function AdminQuestionCard({ question }: { question: AdminQuestion }) {
           </p>
         </div>
         <div className="flex flex-wrap gap-1.5">
-          <span
-            className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${
-              question.status === "answered"
-                ? "bg-brand-100 text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-                : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-            }`}
-          >
+          <Pill tone={question.status === "answered" ? "brand" : "amber"}>
             {QUESTION_STATUS_LABELS[question.status]}
-          </span>
-          {question.hidden && (
-            <span className="rounded-full bg-stone-200 px-2.5 py-0.5 text-xs font-semibold text-stone-800 dark:bg-stone-700 dark:text-stone-100">
-              Hidden
-            </span>
-          )}
+          </Pill>
+          {question.hidden && <Pill tone="stone">Hidden</Pill>}
         </div>
       </header>
       <p className="mt-3 whitespace-pre-line break-words">{question.question}</p>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatDate } from "../../../common/india-time.ts";
 import { type MyQuestion, QUESTION_STATUS_LABELS } from "../../../common/questions.ts";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Pill } from "../../components/card.tsx";
 
 /** The customer's own questions with where each stands, and the answers. */
 export function MyQuestionList({ questions }: { questions: MyQuestion[] }) {
@@ -28,15 +28,9 @@ export function MyQuestionList({ questions }: { questions: MyQuestion[] }) {
                   Asked on {formatDate(question.askedAt)}
                 </p>
               </div>
-              <span
-                className={`rounded-full px-2.5 py-0.5 text-sm font-semibold ${
-                  question.status === "answered"
-                    ? "bg-brand-100 text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-                    : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-                }`}
-              >
+              <Pill tone={question.status === "answered" ? "brand" : "amber"} size="text-sm">
                 {QUESTION_STATUS_LABELS[question.status]}
-              </span>
+              </Pill>
             </header>
             <p className="mt-3 whitespace-pre-line break-words">{question.question}</p>
             {question.answer !== null && question.answeredAt !== null && (

@@ -7,7 +7,7 @@ import {
   REVIEW_REPLY_MAX_LENGTH,
 } from "../../../common/reviews.ts";
 import { Button } from "../../components/button.tsx";
-import { cardClass } from "../../components/card.tsx";
+import { cardClass, Pill } from "../../components/card.tsx";
 import { errorTextClass, Field, Textarea } from "../../components/field.tsx";
 import { Stars } from "../../components/stars.tsx";
 import { useAdminAction } from "../../lib/admin-data.ts";
@@ -59,17 +59,9 @@ export function AdminReviewCard({ review }: { review: AdminReview }) {
             {review.verifiedPurchase && " · Verified purchase"}
           </p>
         </div>
-        <span
-          className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${
-            review.status === "approved"
-              ? "bg-brand-100 text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-              : review.status === "rejected"
-                ? "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200"
-                : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-          }`}
-        >
+        <Pill tone={review.status === "approved" ? "brand" : review.status === "rejected" ? "red" : "amber"}>
           {STATUS_LABELS[review.status]}
-        </span>
+        </Pill>
       </header>
       <p className="mt-3 whitespace-pre-line break-words">{review.body}</p>
       {review.status === "rejected" && review.rejectionReason && (

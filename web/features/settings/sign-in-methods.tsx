@@ -1,9 +1,8 @@
-import { useState } from "react";
 import { useFetcher } from "react-router";
 import type { SocialProviderInfo } from "../../../common/account.ts";
 import { Notice } from "../../components/notice.tsx";
 import { authClient } from "../../lib/auth-client.ts";
-import { attemptAuth } from "../../lib/auth-errors.ts";
+import { attemptAuth, useProviderRedirect } from "../../lib/auth-errors.ts";
 
 export type LinkedAccount = { id: string; providerId: string };
 export type SignInMethodsResult = { intent: "disconnect"; ok: boolean; message: string };
@@ -30,17 +29,14 @@ export function SignInMethods({
   notice: { tone: "success" | "error"; message: string } | null;
 }) {
   const fetcher = useFetcher<SignInMethodsResult>();
-  const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, error, goTo } = useProviderRedirect();
   const hasPassword = linked.some((account) => account.providerId === "credential");
   // Better Auth keeps the last connected account whatever else signs in (an account's mobile number is not
   // in its list), so the rule is the same for every account; only the explanation differs.
   const onlyOne = linked.length <= 1;
 
-  async function connect(provider: SocialProviderInfo["id"]) {
-    setPending(provider);
-    setError(null);
-    const result = await attemptAuth((fetchOptions) =>
+  const connect = (provider: SocialProviderInfo["id"]) =>
+    goTo(provider, (fetchOptions) =>
       authClient.linkSocial(
         {
           provider,
@@ -50,12 +46,6 @@ export function SignInMethods({
         fetchOptions,
       ),
     );
-    // On success the browser is already on its way to the provider.
-    if (!result.ok) {
-      setPending(null);
-      setError(result.message);
-    }
-  }
 
   return (
     <div className="space-y-3">

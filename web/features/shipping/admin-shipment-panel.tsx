@@ -14,7 +14,7 @@ import { api, isApiError } from "../../lib/api.ts";
 import { useRequest } from "../../lib/use-request.ts";
 import { DeliveryRequestNote } from "./delivery-request-note.tsx";
 import { ParcelJourney } from "./parcel-journey.tsx";
-import { ReattemptDaySelect, useReattemptDay } from "./reattempt-day.tsx";
+import { StaffNdrChoice } from "./reattempt-day.tsx";
 
 type Choices = { couriers: CourierChoice[]; parcel: Parcel; byDefault: string[] };
 
@@ -40,7 +40,6 @@ export function AdminShipmentPanel({
   const [booking, setBooking] = useState(false);
   const [choices, setChoices] = useState<Choices | null>(null);
   const { busy, error, run } = useRequest(errorText);
-  const [date, setDate] = useReattemptDay(shipment?.request?.day);
 
   if (!connected && !shipment) return null;
   const bookable = !shipment && (status === "confirmed" || status === "packed");
@@ -133,33 +132,17 @@ export function AdminShipmentPanel({
                     awb={shipment.awb}
                   />
                 )}
-                <ReattemptDaySelect
+                <StaffNdrChoice
                   id="reattempt-date"
-                  label="Try again on"
-                  value={date}
-                  onChange={setDate}
+                  busy={busy}
+                  preferred={shipment.request?.day}
+                  onReattempt={(date) =>
+                    act("ndr", { action: "reattempt", date }, "Another attempt asked of the courier.")
+                  }
+                  onReturn={() =>
+                    act("ndr", { action: "return" }, "The courier is asked to bring the parcel back.")
+                  }
                 />
-                <div className="mt-2 flex flex-wrap gap-2">
-                  <Button
-                    type="button"
-                    disabled={busy}
-                    onClick={() =>
-                      act("ndr", { action: "reattempt", date }, "Another attempt asked of the courier.")
-                    }
-                  >
-                    Ask for another attempt
-                  </Button>
-                  <Button
-                    type="button"
-                    disabled={busy}
-                    variant="secondary"
-                    onClick={() =>
-                      act("ndr", { action: "return" }, "The courier is asked to bring the parcel back.")
-                    }
-                  >
-                    Return to us
-                  </Button>
-                </div>
               </div>
             )}
           {shipment.status === "rto_delivered" && !shipment.receivedBack && (

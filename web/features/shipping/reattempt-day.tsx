@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { formatEstimateDate } from "../../../common/delivery-estimate.ts";
 import { indianDate } from "../../../common/india-time.ts";
+import { Button } from "../../components/button.tsx";
 import { Field, Select } from "../../components/field.tsx";
 
 /** The next days in India, as YYYY-MM-DD: when a courier may be asked to try a parcel again. */
@@ -39,5 +40,39 @@ export function ReattemptDaySelect({
         ))}
       </Select>
     </Field>
+  );
+}
+
+/**
+ * Staff's answer to a failed delivery, on the order's page and in the shipping list alike: the day to try
+ * again, then another attempt or the parcel back to the shop.
+ */
+export function StaffNdrChoice({
+  id,
+  busy,
+  preferred,
+  onReattempt,
+  onReturn,
+}: {
+  id: string;
+  busy: boolean;
+  /** The day the shopper asked for, where there is one. */
+  preferred?: string | null;
+  onReattempt: (date: string) => void;
+  onReturn: () => void;
+}) {
+  const [date, setDate] = useReattemptDay(preferred);
+  return (
+    <>
+      <ReattemptDaySelect id={id} label="Try again on" value={date} onChange={setDate} />
+      <div className="mt-2 flex flex-wrap gap-2">
+        <Button type="button" disabled={busy} onClick={() => onReattempt(date)}>
+          Ask for another attempt
+        </Button>
+        <Button type="button" disabled={busy} variant="secondary" onClick={onReturn}>
+          Return to us
+        </Button>
+      </div>
+    </>
   );
 }
