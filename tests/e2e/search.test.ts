@@ -1,18 +1,12 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { screenshot, shoot } from "../fixtures.ts";
+import { pauseClock } from "../paused-clock.ts";
 import { it } from "../shop-test.ts";
-
-const START = new Date("2025-03-01T10:00:00+05:30");
-// The clock stands still from here on: only runFor() moves it, so every timer is exact. It is a minute after
-// START, not a second: the installed clock runs from START until paused, and on a busy machine more than a second
-// can pass before the pause, which then lies in the clock's past and is refused.
-const PAUSED = new Date(START.getTime() + 60_000);
 
 /** The inline search bar of the home page (medium screens and up). */
 async function openHome(page: Page) {
-  await page.clock.install({ time: START });
-  await page.clock.pauseAt(PAUSED);
+  await pauseClock(page);
   await page.goto("/");
   const input = page.getByRole("main").getByRole("combobox", { name: "Search products" });
   await input.waitFor();
