@@ -217,6 +217,57 @@ describe("cancelling", () => {
   });
 });
 
+describe("asking for a return", () => {
+  it("keeps a refused request's reason in its dialog, and sends it once the window allows", async () => {
+    const { account, context, page } = await signedIn();
+    const owner = await newAccount("owner");
+    await makeAdmin({ db: database.db, url: shop.url }, owner);
+    const number = await placedCod(account, [{ itemId: "coconut-oil" }]);
+    const admin = `/admin/orders/${number}`;
+    const call = (method: string, path: string, body: unknown) =>
+      callShopApi(shop.url, owner, method, path, body);
+    for (const status of ["confirmed", "packed"]) await call("POST", `${admin}/status`, { status });
+    await call("POST", `${admin}/ship`, { courier: "Delhivery", trackingNumber: "DLV7654321098" });
+    await call("POST", `${admin}/status`, { status: "delivered" });
+    const deliveredDaysAgo = (days: number) =>
+      database.db
+        .update(orders)
+        .set({ deliveredAt: new Date(Date.now() - days * 24 * 3600 * 1000) })
+        .where(eq(orders.number, number));
+    await page.goto(`/orders/${number}`);
+
+    // The page was opened in time; the six days ran out while the shopper wrote.
+    await page.getByRole("button", { name: "Request return" }).click();
+    const dialog = page.getByRole("dialog", { name: "Request a return" });
+    await dialog.getByLabel("What is wrong with the order?").fill("The jar arrived cracked");
+    await deliveredDaysAgo(7);
+    await dialog.getByRole("button", { name: "Send request" }).click();
+    const refusal = "Returns can be requested within 6 days of delivery. Please contact us.";
+    await dialog.getByRole("alert").getByText(refusal).waitFor();
+    await screenshot(page, "order-return-refused-desktop-light");
+    // The rest on a phone in the dark theme.
+    await showView(page, "phone", "dark");
+    await screenshot(page, "order-return-refused-phone-dark");
+    // Closed, the refusal goes with the dialog: the line under the heading is the payment's.
+    await dialog.getByRole("button", { name: "Close" }).last().click(); // the footer's, beside Send request
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    await expect(page.getByText(refusal).filter({ visible: true }).count()).resolves.toBe(0);
+
+    // Opened again, the reason typed is still there and the old refusal is not.
+    await deliveredDaysAgo(2);
+    await page.getByRole("button", { name: "Request return" }).click();
+    await expect(dialog.getByLabel("What is wrong with the order?").inputValue()).resolves.toBe(
+      "The jar arrived cracked",
+    );
+    await expect(dialog.getByRole("alert").count()).resolves.toBe(0);
+    await dialog.getByRole("button", { name: "Send request" }).click();
+    await page.getByText("Your return request is sent. We will e-mail you.").waitFor();
+    await expect(page.getByText(refusal).filter({ visible: true }).count()).resolves.toBe(0);
+    await page.getByText("Return requested", { exact: true }).first().waitFor();
+    await context.close();
+  });
+});
+
 describe("signed out", () => {
   it("takes a guest from checkout to sign-in, to come back after", async () => {
     const context = await newContext(browser, shop);

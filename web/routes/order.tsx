@@ -37,10 +37,14 @@ export function Component() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The return dialog keeps its own answer: a refusal belongs beside the reason typed, not under the
+  // heading where a payment's is said once the dialog is closed.
+  const [sendingReturn, setSendingReturn] = useState(false);
+  const [returnError, setReturnError] = useState<string | null>(null);
 
   async function requestReturn() {
-    setBusy(true);
-    setError(null);
+    setSendingReturn(true);
+    setReturnError(null);
     try {
       await api(`/orders/${order.number}/return`, { method: "POST", body: { reason: reason.trim() } });
       setDialog(null);
@@ -48,10 +52,15 @@ export function Component() {
       setNotice("Your return request is sent. We will e-mail you.");
       revalidator.revalidate();
     } catch (caught) {
-      setError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
+      setReturnError(isApiError(caught) ? caught.message : "Something went wrong. Please try again.");
     } finally {
-      setBusy(false);
+      setSendingReturn(false);
     }
+  }
+
+  function openReturn() {
+    setReturnError(null);
+    setDialog("return");
   }
 
   async function cancel(cancelReason: string | undefined) {
@@ -110,7 +119,7 @@ export function Component() {
                 : "Thank you! Your payment is received and your order is confirmed.")),
         onPay: pay,
         paying: busy,
-        error: dialog ? null : error,
+        error,
       }}
       codCard={<WaitingCodCard order={order} payOnline={payOnlineInstead} onAnswered={noted} />}
       shipment={shipment}
@@ -126,7 +135,7 @@ export function Component() {
       cancelling={dialog === "cancel"}
       setCancelling={(open) => setDialog(open ? "cancel" : null)}
       cancel={cancel}
-      onReturn={() => setDialog("return")}
+      onReturn={openReturn}
     >
       <Dialog open={dialog === "return"} title="Request a return" onClose={() => setDialog(null)}>
         <Field
@@ -142,17 +151,17 @@ export function Component() {
             required
           />
         </Field>
-        {error && (
+        {returnError && (
           <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
-            {error}
+            {returnError}
           </p>
         )}
         <div className="mt-4 flex flex-wrap justify-end gap-2">
           <Button type="button" variant="secondary" onClick={() => setDialog(null)}>
             Close
           </Button>
-          <Button type="button" disabled={busy || reason.trim().length < 10} onClick={requestReturn}>
-            {busy ? "Sending…" : "Send request"}
+          <Button type="button" disabled={sendingReturn || reason.trim().length < 10} onClick={requestReturn}>
+            {sendingReturn ? "Sending…" : "Send request"}
           </Button>
         </div>
       </Dialog>
