@@ -1,15 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
-import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
+import type { AdminOrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import {
-  placeOrderRequest,
-  putInCart,
-  saveAddress,
+  placeCodOrder,
   setStock,
+  signUpWithAddress,
   standAsPaidOnline,
   stockOf,
 } from "../../tests/orders.ts";
@@ -42,13 +41,9 @@ async function placeOrder(
   entries = [{ itemId: "bath-powder", quantity: 2 }],
   code: string | undefined = "GLOW20",
 ) {
-  const account = await signUpViaApp(shop.app, `buyer${++buyers}@example.in`);
-  const addressId = await saveAddress(shop.app, account.cookie);
-  await putInCart(shop.db, account.userId, entries, code);
-  const response = await placeOrderRequest(shop.app, account.cookie, { addressId, paymentMethod: "cod" });
-  expect(response.status).toBe(201);
-  const { order } = (await response.json()) as { order: OrderDetail };
-  return { number: order.number, buyer: account };
+  const buyer = await signUpWithAddress(shop.app, `buyer${++buyers}@example.in`);
+  const { number } = await placeCodOrder(shop, buyer, entries, code);
+  return { number, buyer };
 }
 
 const editAddress = (number: string, body: unknown, as: TestAccount = staff) =>
