@@ -11,6 +11,8 @@ import {
   shoot,
   sidewaysOverflow,
 } from "../fixtures.ts";
+import { enterGuestAddress } from "../forms.ts";
+import { TEST_ADDRESS } from "../orders.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
 
@@ -51,20 +53,7 @@ async function guestOrdersCashOnDelivery(page: Page): Promise<string> {
   await page.getByRole("link", { name: "Checkout" }).click();
   await page.getByRole("link", { name: "Check out as a guest" }).click();
   await page.getByRole("heading", { name: "Checkout" }).waitFor();
-  await page.getByLabel("E-mail").fill("funnel-guest@example.in");
-  const form = page.getByRole("form", { name: "New delivery address" });
-  for (const [label, value] of [
-    ["Full name", "Meera Iyer"],
-    ["Mobile number", "98765 43210"],
-    ["House, flat, building", "12, Lotus Apartments"],
-    ["City or town", "Bengaluru"],
-    ["PIN code", "560038"],
-  ] as const) {
-    await form.getByLabel(label).fill(value);
-  }
-  await form.getByLabel("State or union territory").selectOption("Karnataka");
-  await form.getByRole("button", { name: "Use this address" }).click();
-  await page.getByRole("button", { name: "Change" }).waitFor();
+  await enterGuestAddress(page, "funnel-guest@example.in", TEST_ADDRESS);
   const cash = page.getByRole("radio", { name: /Cash on delivery/ });
   if ((await cash.count()) > 0) await cash.check();
   await page.getByRole("button", { name: /^Place order/ }).click();
