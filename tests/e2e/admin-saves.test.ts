@@ -18,10 +18,7 @@ let owner: TestAccount;
 
 // A shop of its own: it saves the shop's settings, slides and cash-on-delivery rules, which every visitor sees.
 ownShopForFile((started) => {
-  ({ shop, owner } = started);
-});
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
+  ({ shop, browser, owner } = started);
 });
 
 async function ownerAt(path: string, heading: string, viewport: Viewport, colorScheme: ColorScheme) {

@@ -18,13 +18,10 @@ let database: ShopDatabase;
 // A shop of its own, paying through the fake Razorpay.
 ownShopForFile(
   (started) => {
-    ({ shop, database } = started);
+    ({ shop, browser, database } = started);
   },
   () => fake.env,
 );
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
-});
 
 describe("a guest orders with cash on delivery", () => {
   it.each([
