@@ -2,6 +2,13 @@ import type { Locator, Page } from "playwright-core";
 
 /** The shop's forms as a person fills them in, for browser tests whose subject is what comes after. */
 
+/** A shopper opens the page of the product `slug` and adds one to the cart: the page says `name` was added. */
+export async function addToCart(page: Page, slug: string, name: string) {
+  await page.goto(`/product/${slug}`);
+  await page.getByRole("button", { name: "Add to cart" }).click();
+  await page.getByText(`${name} was added to cart!`).waitFor();
+}
+
 /** Types each value into the field its label names, in order; a field without a value (or empty) is not touched. */
 async function typeByLabel(form: Locator, fields: [label: string, value: string | undefined][]) {
   for (const [label, value] of fields) if (value) await form.getByLabel(label).fill(value);

@@ -3,15 +3,9 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { FunnelFigures } from "../../common/funnel.ts";
 import type { TestAccount } from "../accounts.ts";
-import {
-  newContext,
-  type Shop,
-  type ShopDatabase,
-  screenshot,
-  shoot,
-  sidewaysOverflow,
-} from "../fixtures.ts";
-import { enterGuestAddress } from "../forms.ts";
+import { shootRegionLightAndDark } from "../color-scheme.ts";
+import { newContext, type Shop, type ShopDatabase, shoot } from "../fixtures.ts";
+import { addToCart, enterGuestAddress } from "../forms.ts";
 import { TEST_ADDRESS } from "../orders.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
@@ -41,11 +35,7 @@ async function shopperContext(build: number, headers: Record<string, string> = {
   return context;
 }
 
-async function viewAndAdd(page: Page) {
-  await page.goto("/product/face-glow-oil");
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await page.getByText("Face Glow Oil was added to cart!").waitFor();
-}
+const viewAndAdd = (page: Page) => addToCart(page, "face-glow-oil", "Face Glow Oil");
 
 async function guestOrdersCashOnDelivery(page: Page): Promise<string> {
   await viewAndAdd(page);
@@ -74,18 +64,6 @@ async function funnelToday(page: Page, expected: FunnelFigures["totals"]) {
     if (JSON.stringify(answer.totals) === JSON.stringify(expected) || attempt > 20) return answer;
     await page.waitForTimeout(500);
   }
-}
-
-async function screenshots(page: Page, name: string) {
-  expect(await sidewaysOverflow(page), `${name} overflows`).toBeLessThanOrEqual(0);
-  const panel = page.getByRole("region", { name: "The funnel" });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await panel.scrollIntoViewIfNeeded();
-    await shoot(panel, { path: `test-results/screenshots/${name}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, `${name}-page`);
 }
 
 describe("the funnel on the admin home", () => {
@@ -138,12 +116,12 @@ describe("the funnel on the admin home", () => {
     );
     expect(csv.status()).toBe(200);
     expect((await csv.text()).split("\r\n")[1]).toMatch(/^\d{4}-\d{2}-\d{2},1,1,1,1,1,0,0,0,0$/);
-    await screenshots(page, "admin-funnel-desktop");
+    await shootRegionLightAndDark(page, "The funnel", "admin-funnel-desktop");
     await close();
 
     const phone = await openSignedInPage(browser, shop, owner, "/admin?period=today", { viewport: "phone" });
     await phone.page.getByRole("region", { name: "The funnel" }).waitFor();
-    await screenshots(phone.page, "admin-funnel-phone");
+    await shootRegionLightAndDark(phone.page, "The funnel", "admin-funnel-phone");
     await phone.close();
   });
 

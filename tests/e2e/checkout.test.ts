@@ -6,7 +6,7 @@ import { orderWithPayment } from "../../server/money/ledger.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
-import { typeAddress } from "../forms.ts";
+import { addToCart, typeAddress } from "../forms.ts";
 import { waitForMail } from "../mail.ts";
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
@@ -225,9 +225,7 @@ describe("signed out", () => {
   it("tells a guest who left everything empty what each field needs, the e-mail too (issue 30)", async () => {
     const context = await newContext(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
-    await page.goto("/product/face-glow-oil");
-    await page.getByRole("button", { name: "Add to cart" }).click();
-    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await addToCart(page, "face-glow-oil", "Face Glow Oil");
     await page.goto("/checkout?as=guest");
     await page.getByRole("heading", { name: "Checkout" }).waitFor();
     const form = page.getByRole("form", { name: "New delivery address" });

@@ -6,7 +6,7 @@ import { orderWithPayment } from "../../server/money/ledger.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
-import { enterGuestAddress } from "../forms.ts";
+import { addToCart, enterGuestAddress } from "../forms.ts";
 import { putInCart, setStock, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, requestShop, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
@@ -55,9 +55,7 @@ describe("the thank-you page asks for the COD confirmation", () => {
     it(`for a guest, who confirms with one tap (${viewport})`, async () => {
       const context = await newContext(browser, shop, { viewport });
       const page = await context.newPage();
-      await page.goto("/product/bath-powder");
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await page.getByText("Bath Powder was added to cart!").waitFor();
+      await addToCart(page, "bath-powder", "Bath Powder");
       await page.goto("/checkout?as=guest");
       await page.getByRole("heading", { name: "Checkout" }).waitFor();
       await enterGuestAddress(page, `guest-cod-${viewport}@example.in`, {
