@@ -261,3 +261,29 @@ export async function standAsPaidOnline(
   });
   return paymentId;
 }
+
+/**
+ * A money ledger row: `amountPaise` paid online for `orderId` through Razorpay's payment `paymentId` at `at`,
+ * applied to the order unless `applied` is false (a payment that came too late).
+ */
+export const onlinePaymentEntry = (
+  orderId: string,
+  paymentId: string,
+  amountPaise: number,
+  at: Date,
+  applied = true,
+) => ({
+  orderId,
+  kind: "online_payment" as const,
+  amountPaise,
+  applied,
+  razorpayPaymentId: paymentId,
+  createdAt: at,
+});
+
+/** A money ledger row: `amountPaise` of the payment `paymentId` refunded online at `at`, under a refund id of its own. */
+export const onlineRefundEntry = (...entry: Parameters<typeof onlinePaymentEntry>) => ({
+  ...onlinePaymentEntry(...entry),
+  kind: "online_refund" as const,
+  razorpayRefundId: `rfnd_${randomBytes(7).toString("hex")}`,
+});
