@@ -12,6 +12,7 @@ import {
   moneyLedger,
   orders,
   products,
+  taxDocuments,
 } from "../server/db/schema.ts";
 import { signUpViaApp, type TestAccount } from "./accounts.ts";
 import { jsonRequest } from "./database.ts";
@@ -157,6 +158,17 @@ export async function orderRowOf(db: Db, number: string) {
   const [row] = await db.select().from(orders).where(eq(orders.number, number));
   if (!row) throw new Error(`no order ${number}`);
   return row;
+}
+
+/** The tax documents of the order numbered `number`, invoices and credit notes, in the order they were issued. */
+export async function taxDocumentsOf(db: Db, number: string) {
+  const rows = await db
+    .select({ document: taxDocuments })
+    .from(taxDocuments)
+    .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+    .where(eq(orders.number, number))
+    .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+  return rows.map((row) => row.document);
 }
 
 export function placeOrderRequest(

@@ -11,23 +11,17 @@ import {
   signUpWithAddress,
   standAsPaidOnline,
   stockOf,
+  TEST_ADDRESS,
+  taxDocumentsOf,
 } from "../../tests/orders.ts";
 import { registerShopForGst } from "../../tests/shop-details.ts";
-import { auditLog, orderLines, orders, shopDetails, taxDocuments } from "../db/schema.ts";
+import { auditLog, orderLines, orders, shopDetails } from "../db/schema.ts";
 import { findTaxDocument } from "../invoices/tax-documents.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let staff: TestAccount;
 let buyers = 0;
-const NEW_ADDRESS = {
-  name: "Meera Iyer",
-  phone: "98765 43210",
-  line1: "7, Palm Grove, 5th Main",
-  line2: "Jayanagar",
-  city: "Bengaluru",
-  state: "Karnataka",
-  pin: "560041",
-};
+const NEW_ADDRESS = { ...TEST_ADDRESS, line1: "7, Palm Grove, 5th Main", line2: "Jayanagar", pin: "560041" };
 
 beforeAll(async () => {
   shop = await createTestApp();
@@ -120,17 +114,7 @@ describe("staff correct an order's address", () => {
     await registerShopForGst(shop.db);
     const { number } = await placeOrder();
     expect((await move(number, "confirmed")).status).toBe(200);
-    const documents = async () =>
-      shop.db
-        .select({
-          kind: taxDocuments.kind,
-          number: taxDocuments.number,
-          placeOfSupply: taxDocuments.placeOfSupply,
-        })
-        .from(taxDocuments)
-        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
-        .where(eq(orders.number, number))
-        .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+    const documents = () => taxDocumentsOf(shop.db, number);
     const [first] = await documents();
     expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
 

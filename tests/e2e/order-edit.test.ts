@@ -7,7 +7,7 @@ import { orderLines, orders, taxDocuments } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshot, screenshotLightAndDark } from "../fixtures.ts";
 import { typeShopDetails } from "../forms.ts";
-import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
+import { putInCart, stockOf, TEST_ADDRESS, taxDocumentsOf } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
 import { REGISTERED_SHOP, registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
@@ -301,17 +301,7 @@ describe("an order changed before packing", () => {
   }) => {
     await registerShopForGst(database.db);
     const number = await placeOrder(true);
-    const invoices = async () =>
-      database.db
-        .select({
-          kind: taxDocuments.kind,
-          number: taxDocuments.number,
-          placeOfSupply: taxDocuments.placeOfSupply,
-        })
-        .from(taxDocuments)
-        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
-        .where(eq(orders.number, number))
-        .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+    const invoices = () => taxDocumentsOf(database.db, number);
     const [first] = await invoices();
     expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
 
