@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
-import type { ColorScheme } from "./fixtures.ts";
+import { expect } from "vitest";
+import { type ColorScheme, screenshot, shoot, sidewaysOverflow } from "./fixtures.ts";
 
 /**
  * Switches the system setting under a loaded page and waits until the page shows it at rest: the theme class
@@ -23,4 +24,21 @@ export async function showColorScheme(page: Page, colorScheme: ColorScheme) {
       .getAnimations()
       .every((running) => !(running instanceof CSSTransition) || running.playState !== "running"),
   );
+}
+
+/**
+ * Once nothing on the page sticks out sideways, pictures of its region named `region` in the light and the
+ * dark theme (test-results/screenshots/`name`-light.png, -dark.png) and of the whole page, for a person to look
+ * at; the page is left light.
+ */
+export async function shootRegionLightAndDark(page: Page, region: string, name: string) {
+  expect(await sidewaysOverflow(page), `${name} overflows`).toBeLessThanOrEqual(0);
+  const panel = page.getByRole("region", { name: region });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await panel.scrollIntoViewIfNeeded();
+    await shoot(panel, { path: `test-results/screenshots/${name}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await screenshot(page, `${name}-page`);
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Hono } from "hono";
 import type { OrderStatus } from "../common/order-lifecycle.ts";
+import type { OrderDetail } from "../common/orders.ts";
 import type { Db } from "../server/db/client.ts";
 import {
   cartItems,
@@ -11,7 +12,9 @@ import {
   moneyLedger,
   orders,
   products,
+  taxDocuments,
 } from "../server/db/schema.ts";
+import { signUpViaApp, type TestAccount } from "./accounts.ts";
 import { jsonRequest } from "./database.ts";
 
 export const ORIGIN = "http://localhost:3000";
@@ -122,6 +125,52 @@ export async function saveAddress(app: Hono, cookie: string, address = TEST_ADDR
   return ((await response.json()) as { address: { id: string } }).address.id;
 }
 
+/** A signed-in customer with an address in their address book, ready to place an order. */
+export type Customer = TestAccount & { addressId: string };
+
+/** A new account, signed up through the API, with `address` saved in its address book. */
+export async function signUpWithAddress(app: Hono, email: string, address = TEST_ADDRESS): Promise<Customer> {
+  const account = await signUpViaApp(app, email);
+  return { ...account, addressId: await saveAddress(app, account.cookie, address) };
+}
+
+/**
+ * `who`'s cash-on-delivery order of `items` (with `discountCode`, when given) to their saved address, placed
+ * through the API; fails unless it is placed. Answers the order as the API returns it.
+ */
+export async function placeCodOrder(
+  shop: { app: Hono; db: Db },
+  who: { cookie: string; userId: string; addressId: string },
+  items: CartEntry[],
+  discountCode?: string,
+): Promise<OrderDetail> {
+  await putInCart(shop.db, who.userId, items, discountCode);
+  const placed = await placeOrderRequest(shop.app, who.cookie, {
+    addressId: who.addressId,
+    paymentMethod: "cod",
+  });
+  if (placed.status !== 201) throw new Error(`order: ${placed.status} ${await placed.text()}`);
+  return ((await placed.json()) as { order: OrderDetail }).order;
+}
+
+/** The orders row of the order numbered `number`. */
+export async function orderRowOf(db: Db, number: string) {
+  const [row] = await db.select().from(orders).where(eq(orders.number, number));
+  if (!row) throw new Error(`no order ${number}`);
+  return row;
+}
+
+/** The tax documents of the order numbered `number`, invoices and credit notes, in the order they were issued. */
+export async function taxDocumentsOf(db: Db, number: string) {
+  const rows = await db
+    .select({ document: taxDocuments })
+    .from(taxDocuments)
+    .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
+    .where(eq(orders.number, number))
+    .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+  return rows.map((row) => row.document);
+}
+
 export function placeOrderRequest(
   app: Hono,
   cookie: string,
@@ -180,13 +229,9 @@ export async function placeMovedCodOrder(
     statuses?: string[];
   },
 ): Promise<string> {
-  await putInCart(shop.db, order.shopper.userId, [{ itemId: order.itemId }]);
-  const placed = await placeOrderRequest(shop.app, order.shopper.cookie, {
-    addressId: order.addressId,
-    paymentMethod: "cod",
-  });
-  if (placed.status !== 201) throw new Error(`order: ${placed.status} ${await placed.text()}`);
-  const { number } = ((await placed.json()) as { order: { number: string } }).order;
+  const { number } = await placeCodOrder(shop, { ...order.shopper, addressId: order.addressId }, [
+    { itemId: order.itemId },
+  ]);
   for (const status of order.statuses ?? ["confirmed", "packed"]) {
     const moved = await shop.app.request(
       `/api/admin/orders/${number}/status`,
@@ -228,3 +273,29 @@ export async function standAsPaidOnline(
   });
   return paymentId;
 }
+
+/**
+ * A money ledger row: `amountPaise` paid online for `orderId` through Razorpay's payment `paymentId` at `at`,
+ * applied to the order unless `applied` is false (a payment that came too late).
+ */
+export const onlinePaymentEntry = (
+  orderId: string,
+  paymentId: string,
+  amountPaise: number,
+  at: Date,
+  applied = true,
+) => ({
+  orderId,
+  kind: "online_payment" as const,
+  amountPaise,
+  applied,
+  razorpayPaymentId: paymentId,
+  createdAt: at,
+});
+
+/** A money ledger row: `amountPaise` of the payment `paymentId` refunded online at `at`, under a refund id of its own. */
+export const onlineRefundEntry = (...entry: Parameters<typeof onlinePaymentEntry>) => ({
+  ...onlinePaymentEntry(...entry),
+  kind: "online_refund" as const,
+  razorpayRefundId: `rfnd_${randomBytes(7).toString("hex")}`,
+});

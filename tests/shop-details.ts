@@ -23,21 +23,22 @@ export const detailsFromEnvironment = (shop: {
 /** A valid GSTIN of a shop registered in Tamil Nadu (state code 33). */
 export const TEST_GSTIN = `33AABCP1234Q1Z${gstinCheckCharacter("33AABCP1234Q1Z")}`;
 
+/** The shop's legal name and registered address in Chennai, where TEST_GSTIN is registered. */
+export const REGISTERED_SHOP = {
+  legalName: "Prakriti Naturals Private Limited",
+  addressLine1: "14, Kamaraj Salai",
+  city: "Chennai",
+  pin: "600017",
+  state: "Tamil Nadu",
+};
+
 /**
- * Saves what a tax invoice needs in the shop's details, as the owner would: its legal name, its address in
- * Chennai and TEST_GSTIN; `changes` sets other values (`gstin: null` for an unregistered shop).
+ * Saves what a tax invoice needs in the shop's details, as the owner would: REGISTERED_SHOP and TEST_GSTIN;
+ * `changes` sets other values (`gstin: null` for an unregistered shop).
  */
 export async function registerShopForGst(db: Db, changes: Partial<typeof shopDetails.$inferInsert> = {}) {
   await db
     .update(shopDetails)
-    .set({
-      legalName: "Prakriti Naturals Private Limited",
-      addressLine1: "14, Kamaraj Salai",
-      city: "Chennai",
-      pin: "600017",
-      state: "Tamil Nadu",
-      gstin: TEST_GSTIN,
-      ...changes,
-    })
+    .set({ ...REGISTERED_SHOP, gstin: TEST_GSTIN, ...changes })
     .where(eq(shopDetails.id, 1));
 }

@@ -2,10 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AfterTheOrder } from "../../common/analytics.ts";
 import { indianDate, startOfIndianDay } from "../../common/india-time.ts";
-import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { orderRowOf, placeCodOrder, signUpWithAddress } from "../../tests/orders.ts";
 import { codConfirmToken } from "../cod/confirm-link.ts";
 import { lapseUnconfirmedOrders } from "../cod-orders/confirmation.ts";
 import { codRemittances, orders } from "../db/schema.ts";
@@ -33,14 +32,9 @@ const PATNA = {
 };
 
 async function placeCod(address?: typeof PATNA) {
-  const account = await signUpViaApp(shop.app, `after${++buyers}@example.in`);
-  const addressId = await saveAddress(shop.app, account.cookie, address);
-  await putInCart(shop.db, account.userId, [{ itemId: "coconut-oil" }]);
-  const response = await placeOrderRequest(shop.app, account.cookie, { addressId, paymentMethod: "cod" });
-  expect(response.status).toBe(201);
-  const { number } = ((await response.json()) as { order: OrderDetail }).order;
-  const [row] = await shop.db.select().from(orders).where(eq(orders.number, number));
-  if (!row) throw new Error("no order row");
+  const account = await signUpWithAddress(shop.app, `after${++buyers}@example.in`, address);
+  const { number } = await placeCodOrder(shop, account, [{ itemId: "coconut-oil" }]);
+  const row = await orderRowOf(shop.db, number);
   expect(row.codConfirmBy).not.toBeNull();
   return row;
 }

@@ -2,10 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SalesQuery } from "../../common/analytics.ts";
 import { startOfIndianDay } from "../../common/india-time.ts";
-import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { type Customer, placeCodOrder, signUpWithAddress } from "../../tests/orders.ts";
 import { orders, users } from "../db/schema.ts";
 import { foldBuyerSaleDeltas, periodOf, salesFigures } from "./sales.ts";
 
@@ -29,21 +28,11 @@ const move = async (number: string, status: string, extra: Record<string, string
   expect(answer.status, `${number} → ${status}: ${JSON.stringify(answer.body)}`).toBe(200);
 };
 
-async function buyer(name: string) {
-  const account = await signUpViaApp(shop.app, `${name}@example.in`);
-  const addressId = await saveAddress(shop.app, account.cookie);
-  return { ...account, addressId };
-}
+const buyer = (name: string) => signUpWithAddress(shop.app, `${name}@example.in`);
 
 /** An order of `who`, placed through the shop, then standing `daysAgo` days back. */
-async function placeFor(who: TestAccount & { addressId: string }, daysAgo = 0) {
-  await putInCart(shop.db, who.userId, [{ itemId: "coconut-oil" }]);
-  const response = await placeOrderRequest(shop.app, who.cookie, {
-    addressId: who.addressId,
-    paymentMethod: "cod",
-  });
-  expect(response.status).toBe(201);
-  const { number } = ((await response.json()) as { order: OrderDetail }).order;
+async function placeFor(who: Customer, daysAgo = 0) {
+  const { number } = await placeCodOrder(shop, who, [{ itemId: "coconut-oil" }]);
   if (daysAgo) {
     await shop.db
       .update(orders)

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { indianDate } from "../../common/india-time.ts";
 import { setUpTestApp } from "../../tests/database.ts";
-import { insertOrderRow } from "../../tests/orders.ts";
+import { insertOrderRow, onlinePaymentEntry, onlineRefundEntry } from "../../tests/orders.ts";
 import { moneyLedger } from "../db/schema.ts";
 import { salesFigures } from "./sales.ts";
 
@@ -33,23 +33,10 @@ async function refundedOrder(totalPaise: number) {
   });
 }
 
-const paid = (orderId: string, payment: string, amountPaise: number, days: number, applied = true) => ({
-  orderId,
-  kind: "online_payment" as const,
-  amountPaise,
-  applied,
-  razorpayPaymentId: payment,
-  createdAt: daysAgo(days),
-});
-const refunded = (orderId: string, payment: string, amountPaise: number, days: number, applied = true) => ({
-  orderId,
-  kind: "online_refund" as const,
-  amountPaise,
-  applied,
-  razorpayPaymentId: payment,
-  razorpayRefundId: `rfnd_${++sequence}`,
-  createdAt: daysAgo(days),
-});
+const paid = (orderId: string, payment: string, amountPaise: number, days: number, applied = true) =>
+  onlinePaymentEntry(orderId, payment, amountPaise, daysAgo(days), applied);
+const refunded = (orderId: string, payment: string, amountPaise: number, days: number, applied = true) =>
+  onlineRefundEntry(orderId, payment, amountPaise, daysAgo(days), applied);
 const byHand = (orderId: string, amountPaise: number, days: number) => ({
   orderId,
   kind: "cash_refund" as const,

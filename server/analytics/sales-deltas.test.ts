@@ -1,10 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { indianDate } from "../../common/india-time.ts";
-import type { OrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { placeCodOrder, signUpWithAddress } from "../../tests/orders.ts";
 import { registerShopForGst } from "../../tests/shop-details.ts";
 import { orders } from "../db/schema.ts";
 import { monthsWithin, salesFigures } from "./sales.ts";
@@ -32,12 +31,8 @@ const CHENNAI = {
 };
 
 async function placeOrder(entries: { itemId: string; quantity?: number }[], code?: string) {
-  const account = await signUpViaApp(shop.app, `summed${++buyers}@example.in`);
-  const addressId = await saveAddress(shop.app, account.cookie);
-  await putInCart(shop.db, account.userId, entries, code);
-  const response = await placeOrderRequest(shop.app, account.cookie, { addressId, paymentMethod: "cod" });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { order: OrderDetail }).order.number;
+  const account = await signUpWithAddress(shop.app, `summed${++buyers}@example.in`);
+  return (await placeCodOrder(shop, account, entries, code)).number;
 }
 
 const move = async (number: string, status: string, extra: Record<string, string> = {}) => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { SalesAnswer, SalesFigures } from "../../common/analytics.ts";
 import { signUpOwnerStaffAndCustomer, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { apiCaller, setUpTestApp } from "../../tests/database.ts";
-import { asUser, insertOrderRow } from "../../tests/orders.ts";
+import { asUser, insertOrderRow, onlinePaymentEntry, onlineRefundEntry } from "../../tests/orders.ts";
 import { type DocumentParty, moneyLedger, orderLines, type orders, taxDocuments } from "../db/schema.ts";
 import { periodOf, salesFigures } from "./sales.ts";
 
@@ -218,37 +218,20 @@ beforeAll(async () => {
   });
   const e = ids.get("E") as string;
   const i = ids.get("I") as string;
-  const paid = (orderId: string, payment: string, amountPaise: number, at: Date, applied = true) => ({
-    orderId,
-    kind: "online_payment" as const,
-    amountPaise,
-    applied,
-    razorpayPaymentId: payment,
-    createdAt: at,
-  });
-  const refunded = (orderId: string, payment: string, amountPaise: number, at: Date, applied = true) => ({
-    orderId,
-    kind: "online_refund" as const,
-    amountPaise,
-    applied,
-    razorpayPaymentId: payment,
-    razorpayRefundId: `rfnd_${++sequence}`,
-    createdAt: at,
-  });
   // One statement, so the ledger's check (at commit) sees each order's payments with their refunds.
   await shop.db.insert(moneyLedger).values([
     // B paid 1,450 and an edit lowered it to 1,350 on the 11th: 100 refunded online in the period.
-    paid(b, "pay_B", 145_000, ist("2026-03-10")),
-    refunded(b, "pay_B", 10_000, ist("2026-03-11")),
+    onlinePaymentEntry(b, "pay_B", 145_000, ist("2026-03-10")),
+    onlineRefundEntry(b, "pay_B", 10_000, ist("2026-03-11")),
     // F paid on 1 March and refunded whole on the 14th: 400 refunded online in the period.
-    paid(f, "pay_F", 40_000, ist("2026-03-01")),
-    refunded(f, "pay_F", 40_000, ist("2026-03-14")),
+    onlinePaymentEntry(f, "pay_F", 40_000, ist("2026-03-01")),
+    onlineRefundEntry(f, "pay_F", 40_000, ist("2026-03-14")),
     // I paid 1,050, lowered to 1,000 on the 6th: a refund in the period before, not in this one.
-    paid(i, "pay_I", 105_000, ist("2026-03-05")),
-    refunded(i, "pay_I", 5_000, ist("2026-03-06")),
+    onlinePaymentEntry(i, "pay_I", 105_000, ist("2026-03-05")),
+    onlineRefundEntry(i, "pay_I", 5_000, ist("2026-03-06")),
     // A payment for the cancelled cash order E arrived too late and went back whole: never a sale.
-    paid(e, "pay_E_late", 50_000, ist("2026-03-11"), false),
-    refunded(e, "pay_E_late", 50_000, ist("2026-03-12"), false),
+    onlinePaymentEntry(e, "pay_E_late", 50_000, ist("2026-03-11"), false),
+    onlineRefundEntry(e, "pay_E_late", 50_000, ist("2026-03-12"), false),
     { orderId: k, kind: "cash_collected", amountPaise: 30_000, createdAt: ist("2026-02-25") },
     {
       orderId: k,

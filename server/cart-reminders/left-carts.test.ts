@@ -1,7 +1,14 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest, startSecondInstance } from "../../tests/database.ts";
+import { signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import {
+  hoursFromNow,
+  saveReminderSettings,
+  signUpForReminders,
+  startReminderShop,
+} from "../../tests/cart-reminders.ts";
+import { type createTestApp, jsonRequest, startSecondInstance } from "../../tests/database.ts";
+import { dueJobsSettled } from "../../tests/jobs.ts";
 import { linkIn, mailsTo, waitForMail } from "../../tests/mail.ts";
 import {
   asUser,
@@ -9,7 +16,6 @@ import {
   placeOrderRequest,
   putInCart,
   saveAddress,
-  setStock,
 } from "../../tests/orders.ts";
 import { jobs, leftCarts, marketingConsents } from "../db/schema.ts";
 import { jobHandlers } from "../job-handlers.ts";
@@ -20,61 +26,17 @@ import { CART_REMINDER_JOB, sendCartReminder, sweepLeftCarts } from "./left-cart
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
 
-const HOUR = 3_600_000;
-const later = (hours: number) => new Date(Date.now() + hours * HOUR);
+const shopper = (email: string, consent: boolean) => signUpForReminders(shop.app, email, consent);
 
-async function shopper(email: string, consent: boolean) {
-  const account = await signUpViaApp(shop.app, email);
-  if (consent) {
-    const answer = await shop.app.request(
-      "/api/marketing-consent",
-      asUser(account.cookie, { method: "PUT", body: { consented: true, where: "checkout" } }),
-    );
-    expect(answer.status).toBe(200);
-  }
-  return account;
-}
-
-/** Until every cart reminder job queued so far has run (sent, or decided not to). */
-async function remindersSettled() {
-  for (let tries = 0; tries < 200; tries++) {
-    const [row] = await shop.db
-      .select({ open: sql<number>`count(*)::int` })
-      .from(jobs)
-      .where(and(eq(jobs.kind, CART_REMINDER_JOB), inArray(jobs.status, ["queued", "running"])));
-    if ((row?.open ?? 0) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("cart reminder jobs still waiting");
-}
+const remindersSettled = () => dueJobsSettled(shop.db, [CART_REMINDER_JOB]);
 
 const leftCartOf = async (userId: string) =>
   shop.db.select().from(leftCarts).where(eq(leftCarts.userId, userId));
 
-async function saveSettings(settings: Record<string, unknown>) {
-  const answer = await shop.app.request(
-    "/api/admin/cart-reminders/settings",
-    asUser(owner.cookie, {
-      method: "PUT",
-      body: {
-        enabled: true,
-        delayMinutes: 60,
-        secondReminder: false,
-        codePercent: 0,
-        codeDays: 3,
-        ...settings,
-      },
-    }),
-  );
-  expect(answer.status).toBe(200);
-}
+const saveSettings = (settings: Record<string, unknown>) => saveReminderSettings(shop.app, owner, settings);
 
 beforeAll(async () => {
-  shop = await createTestApp();
-  owner = await signUpViaApp(shop.app, "owner@prakriti.example");
-  await makeAdmin(shop, owner, "owner");
-  await setStock(shop.db, "coconut-oil", 100);
-  await setStock(shop.db, "bath-powder", 100);
+  ({ shop, owner } = await startReminderShop("owner@prakriti.example"));
 });
 afterAll(() => shop.close());
 
@@ -89,7 +51,7 @@ describe("a signed-in shopper's cart left behind", () => {
     await remindersSettled();
     expect(await mailsTo(shop.dataDir, "asha@example.in")).toHaveLength(0);
 
-    expect(await sweepLeftCarts(shop.deps, later(2))).toBe(1);
+    expect(await sweepLeftCarts(shop.deps, hoursFromNow(2))).toBe(1);
     const mail = await waitForMail(shop.dataDir, { to: "asha@example.in", subject: /left something/ });
     expect(mail.text).toContain("× 2");
     const code = /code (BACK[0-9A-F]{8}) for 10% off/.exec(mail.text)?.[1];
@@ -106,7 +68,7 @@ describe("a signed-in shopper's cart left behind", () => {
     expect(row?.discountCode).toBe(code);
 
     // A sweep again, and the same job run again by hand: still the one mail.
-    await sweepLeftCarts(shop.deps, later(3));
+    await sweepLeftCarts(shop.deps, hoursFromNow(3));
     await sendCartReminder(shop.deps, row?.id ?? "", 1);
     await remindersSettled();
     expect(await mailsTo(shop.dataDir, "asha@example.in")).toHaveLength(1);
@@ -134,7 +96,7 @@ describe("a signed-in shopper's cart left behind", () => {
   it("gets no reminder without the shopper's opt-in, and the cart is counted as left behind for want of it", async () => {
     const kiran = await shopper("kiran@example.in", false);
     await putInCart(shop.db, kiran.userId, [{ itemId: "bath-powder", quantity: 1 }]);
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await remindersSettled();
     expect(await mailsTo(shop.dataDir, "kiran@example.in")).toHaveLength(0);
     const [row] = await leftCartOf(kiran.userId);
@@ -146,11 +108,11 @@ describe("a signed-in shopper's cart left behind", () => {
     const meera = await shopper("meera@example.in", true);
     const addressId = await saveAddress(shop.app, meera.cookie);
     await putInCart(shop.db, meera.userId, [{ itemId: "coconut-oil", quantity: 1 }]);
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await waitForMail(shop.dataDir, { to: "meera@example.in", subject: /left something/ });
     const placed = await placeOrderRequest(shop.app, meera.cookie, { addressId, paymentMethod: "cod" });
     expect(placed.status).toBe(201);
-    await sweepLeftCarts(shop.deps, later(27));
+    await sweepLeftCarts(shop.deps, hoursFromNow(27));
     await remindersSettled();
     const reminders = (await mailsTo(shop.dataDir, "meera@example.in")).filter((mail) =>
       /cart/.test(mail.subject),
@@ -164,7 +126,7 @@ describe("a signed-in shopper's cart left behind", () => {
     await saveSettings({ secondReminder: true });
     const neha = await shopper("neha@example.in", true);
     await putInCart(shop.db, neha.userId, [{ itemId: "bath-powder", quantity: 3 }]);
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     const mail = await waitForMail(shop.dataDir, { to: "neha@example.in", subject: /left something/ });
 
     const page = await shop.app.request(
@@ -181,7 +143,7 @@ describe("a signed-in shopper's cart left behind", () => {
     expect(answer).toMatchObject({ consented: false, source: "unsubscribe_link" });
 
     // A day and more later the second reminder is due, and is not sent.
-    await sweepLeftCarts(shop.deps, later(27));
+    await sweepLeftCarts(shop.deps, hoursFromNow(27));
     await remindersSettled();
     expect(await mailsTo(shop.dataDir, "neha@example.in")).toHaveLength(1);
     expect((await leftCartOf(neha.userId))[0]).toMatchObject({
@@ -210,7 +172,7 @@ describe("a signed-in shopper's cart left behind", () => {
       );
       for (const racer of racers)
         await putInCart(shop.db, racer.userId, [{ itemId: "coconut-oil", quantity: 1 }]);
-      const at = later(2);
+      const at = hoursFromNow(2);
       await Promise.all(
         Array.from({ length: 24 }, (_, index) => sweepLeftCarts(index % 2 ? second.deps : shop.deps, at)),
       );
@@ -274,7 +236,7 @@ describe("a guest's checkout left behind", () => {
       .where(eq(marketingConsents.email, "guest.lata@example.in"));
     expect(yes).toMatchObject({ consented: true, source: "checkout", userId: null });
 
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     const mail = await waitForMail(shop.dataDir, { to: "guest.lata@example.in", subject: /left something/ });
     const link = new URL(linkIn(mail, "/cart-back/"));
     const landing = await shop.app.request(link.pathname + link.search);
@@ -298,7 +260,7 @@ describe("a guest's checkout left behind", () => {
     expect(checked.status).toBe(200);
     const placed = await placeGuestOrderRequest(shop.app, { email: "guest.uma@example.in", items });
     expect(placed.status).toBe(201);
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await remindersSettled();
     const mails = await mailsTo(shop.dataDir, "guest.uma@example.in");
     expect(mails.filter((mail) => /cart/.test(mail.subject))).toHaveLength(0);

@@ -2,8 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CartReminderReport } from "../../common/cart-reminders.ts";
 import type { OrderDetail } from "../../common/orders.ts";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
+import type { TestAccount } from "../../tests/accounts.ts";
+import {
+  hoursFromNow,
+  saveReminderSettings,
+  signUpForReminders,
+  startReminderShop,
+} from "../../tests/cart-reminders.ts";
+import { callApi, type createTestApp, jsonRequest } from "../../tests/database.ts";
 import { startFakeWhatsApp, whatsAppReminderEnv } from "../../tests/fake-whatsapp.ts";
 import { dueJobsSettled } from "../../tests/jobs.ts";
 import {
@@ -12,7 +18,6 @@ import {
   placeOrderRequest,
   putInCart,
   saveAddress,
-  setStock,
 } from "../../tests/orders.ts";
 import { leftCarts, orders, users } from "../db/schema.ts";
 import { CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB, sweepLeftCarts } from "./left-carts.ts";
@@ -26,8 +31,6 @@ import { CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB, sweepLeftCarts } from ".
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let fake: Awaited<ReturnType<typeof startFakeWhatsApp>>;
 let owner: TestAccount;
-
-const later = (hours: number) => new Date(Date.now() + hours * 3_600_000);
 
 const remindersSettled = () => dueJobsSettled(shop.db, [CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB]);
 
@@ -86,14 +89,7 @@ async function expectSummaryExact() {
 
 /** An account that said yes to reminders by e-mail, with a saved address and a cart left behind. */
 async function remindedAccount(email: string, consent = true) {
-  const account = await signUpViaApp(shop.app, email);
-  if (consent) {
-    const answer = await shop.app.request(
-      "/api/marketing-consent",
-      asUser(account.cookie, { method: "PUT", body: { consented: true, where: "checkout" } }),
-    );
-    expect(answer.status).toBe(200);
-  }
+  const account = await signUpForReminders(shop.app, email, consent);
   const addressId = await saveAddress(shop.app, account.cookie);
   await putInCart(shop.db, account.userId, [{ itemId: "coconut-oil", quantity: 2 }]);
   return { ...account, addressId };
@@ -139,19 +135,11 @@ async function report(query = "") {
 
 beforeAll(async () => {
   fake = await startFakeWhatsApp();
-  shop = await createTestApp(whatsAppReminderEnv(fake.base));
-  owner = await signUpViaApp(shop.app, "owner.summary@prakriti.example");
-  await makeAdmin(shop, owner, "owner");
-  await setStock(shop.db, "coconut-oil", 100);
-  await setStock(shop.db, "bath-powder", 100);
-  const saved = await shop.app.request(
-    "/api/admin/cart-reminders/settings",
-    asUser(owner.cookie, {
-      method: "PUT",
-      body: { enabled: true, delayMinutes: 60, secondReminder: false, codePercent: 0, codeDays: 3 },
-    }),
-  );
-  expect(saved.status).toBe(200);
+  ({ shop, owner } = await startReminderShop(
+    "owner.summary@prakriti.example",
+    whatsAppReminderEnv(fake.base),
+  ));
+  await saveReminderSettings(shop.app, owner);
 });
 afterAll(async () => {
   await shop?.close();
@@ -183,7 +171,7 @@ describe("the per-day summary of carts left behind", () => {
     ).toBe(200);
     await expectSummaryExact();
 
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await remindersSettled();
     expect(fake.messages.filter((message) => message.to === "919700055555")).toHaveLength(1);
     expect(fake.messages.filter((message) => message.to === "919700088888")).toHaveLength(1);

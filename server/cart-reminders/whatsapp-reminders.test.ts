@@ -1,11 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { createTestApp, jsonRequest } from "../../tests/database.ts";
+import { signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
+import { hoursFromNow, signUpForReminders, startReminderShop } from "../../tests/cart-reminders.ts";
+import { type createTestApp, jsonRequest } from "../../tests/database.ts";
 import { failedStatus, startFakeWhatsApp, whatsAppReminderEnv } from "../../tests/fake-whatsapp.ts";
 import { dueJobsSettled } from "../../tests/jobs.ts";
 import { mailsTo, waitForMail } from "../../tests/mail.ts";
-import { asUser, placeGuestOrderRequest, putInCart, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
+import { asUser, placeGuestOrderRequest, putInCart, TEST_ADDRESS } from "../../tests/orders.ts";
 import { leftCarts, marketingConsents } from "../db/schema.ts";
 import {
   CART_REMINDER_JOB,
@@ -22,9 +23,6 @@ import {
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let fake: Awaited<ReturnType<typeof startFakeWhatsApp>>;
 let owner: TestAccount;
-
-const HOUR = 3_600_000;
-const later = (hours: number) => new Date(Date.now() + hours * HOUR);
 
 const remindersSettled = () => dueJobsSettled(shop.db, [CART_REMINDER_JOB, CART_WHATSAPP_REMINDER_JOB]);
 
@@ -70,11 +68,7 @@ const leftCartOfGuest = async (email: string) =>
 
 beforeAll(async () => {
   fake = await startFakeWhatsApp();
-  shop = await createTestApp(whatsAppReminderEnv(fake.base));
-  owner = await signUpViaApp(shop.app, "owner.wa@prakriti.example");
-  await makeAdmin(shop, owner, "owner");
-  await setStock(shop.db, "coconut-oil", 100);
-  await setStock(shop.db, "bath-powder", 100);
+  ({ shop, owner } = await startReminderShop("owner.wa@prakriti.example", whatsAppReminderEnv(fake.base)));
 });
 afterAll(async () => {
   await shop?.close();
@@ -102,7 +96,7 @@ describe("a cart reminder on WhatsApp", () => {
 
     await putInCart(shop.db, asha.userId, [{ itemId: "coconut-oil", quantity: 2 }]);
     const before = fake.received.length;
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     const [message] = await fake.waitForMessages(1);
     await remindersSettled();
     expect(fake.received.slice(before)).toEqual([
@@ -147,7 +141,7 @@ describe("a cart reminder on WhatsApp", () => {
     expect(row?.whatsappSentAt).toBeInstanceOf(Date);
 
     // A sweep again and the job run again by hand: still the one message.
-    await sweepLeftCarts(shop.deps, later(3));
+    await sweepLeftCarts(shop.deps, hoursFromNow(3));
     await sendCartWhatsAppReminder(shop.deps, row?.id ?? "");
     await remindersSettled();
     expect(sentTo("9811122334")).toHaveLength(1);
@@ -176,15 +170,10 @@ describe("a cart reminder on WhatsApp", () => {
   });
 
   it("does not go to a shopper without the WhatsApp opt-in, though the e-mail one goes", async () => {
-    const kiran = await signUpViaApp(shop.app, "kiran.wa@example.in");
-    const yes = await shop.app.request(
-      "/api/marketing-consent",
-      asUser(kiran.cookie, { method: "PUT", body: { consented: true, where: "checkout" } }),
-    );
-    expect(yes.status).toBe(200);
+    const kiran = await signUpForReminders(shop.app, "kiran.wa@example.in");
     await putInCart(shop.db, kiran.userId, [{ itemId: "bath-powder", quantity: 1 }]);
     const before = fake.messages.length;
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await waitForMail(shop.dataDir, { to: kiran.email, subject: /left something/ });
     await remindersSettled();
     expect(fake.messages).toHaveLength(before);
@@ -203,7 +192,7 @@ describe("a cart reminder on WhatsApp", () => {
       items: [{ id: "bath-powder", kind: "product", quantity: 2 }],
     });
     expect(placed.status).toBe(201);
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await remindersSettled();
     expect(sentTo("9700011111")).toHaveLength(0);
     expect(await leftCartOfGuest("guest.wa.uma@example.in")).toMatchObject({
@@ -227,7 +216,7 @@ describe("a cart reminder on WhatsApp", () => {
     await guestCheckout("guest.wa.ravi@example.in", "97000 33333", false);
     expect((await consentsFor("9700033333")).map((row) => row.consented)).toEqual([false, true]);
 
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await remindersSettled();
     expect(sentTo("9700022222")).toHaveLength(0);
     expect(sentTo("9700033333")).toHaveLength(0);
@@ -236,7 +225,7 @@ describe("a cart reminder on WhatsApp", () => {
   it("keeps WhatsApp's 'stopped marketing messages' (131050) as the shopper's no, and does not try again", async () => {
     fake.stoppedMarketing.add("919700044444");
     await guestCheckout("guest.wa.neha@example.in", "97000 44444", true);
-    await sweepLeftCarts(shop.deps, later(2));
+    await sweepLeftCarts(shop.deps, hoursFromNow(2));
     await remindersSettled();
     const [message] = sentTo("9700044444");
     expect(fake.failed.get(message?.id ?? "")).toBe(131050);
@@ -262,7 +251,7 @@ describe("a cart reminder on WhatsApp", () => {
   it("throws while WhatsApp is down, so the job queue tries again, and sends once it is back", async () => {
     await guestCheckout("guest.wa.divya@example.in", "97000 55555", true);
     const row = await leftCartOfGuest("guest.wa.divya@example.in");
-    const at = later(2);
+    const at = hoursFromNow(2);
     fake.state.outage = "500";
     try {
       await expect(sendCartWhatsAppReminder(shop.deps, row?.id ?? "", at)).rejects.toThrow(/500/);

@@ -3,11 +3,18 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodConfirmPage, ToConfirmList } from "../../common/cod-confirm.ts";
-import type { OrderDetail } from "../../common/orders.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { linkIn, waitForMail } from "../../tests/mail.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import {
+  asUser,
+  type Customer,
+  orderRowOf,
+  placeCodOrder,
+  setStock,
+  signUpWithAddress,
+  stockOf,
+} from "../../tests/orders.ts";
 import { readCodRules } from "../cod/cod-rules.ts";
 import { codConfirmToken } from "../cod/confirm-link.ts";
 import { auditLog, orderEvents, orders } from "../db/schema.ts";
@@ -16,21 +23,13 @@ import { lapseUnconfirmedOrders } from "./confirmation.ts";
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
 let staff: TestAccount;
-let meera: TestAccount & { addressId: string };
+let meera: Customer;
 
 const HOUR = 3_600_000;
 
 async function placeCod(item = "coconut-oil", quantity = 1) {
-  await putInCart(shop.db, meera.userId, [{ itemId: item, quantity }]);
-  const response = await placeOrderRequest(shop.app, meera.cookie, {
-    addressId: meera.addressId,
-    paymentMethod: "cod",
-  });
-  expect(response.status).toBe(201);
-  const { order } = (await response.json()) as { order: OrderDetail };
-  const [row] = await shop.db.select().from(orders).where(eq(orders.number, order.number));
-  if (!row) throw new Error("no order row");
-  return row;
+  const order = await placeCodOrder(shop, meera, [{ itemId: item, quantity }]);
+  return orderRowOf(shop.db, order.number);
 }
 
 const linkPath = (row: { id: string; number: string }, action = "") =>
@@ -47,8 +46,7 @@ beforeAll(async () => {
   shop = await createTestApp({ COD_CONFIRM_HOURS: "6" });
   owner = await signUpWithRole(shop, "owner@prakriti.example", "owner");
   staff = await signUpWithRole(shop, "staff@prakriti.example", "staff");
-  const account = await signUpViaApp(shop.app, "meera@example.in");
-  meera = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
+  meera = await signUpWithAddress(shop.app, "meera@example.in");
   await setStock(shop.db, "coconut-oil", 50);
 });
 afterAll(() => shop.close());

@@ -2,27 +2,24 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CodSummary, RemittanceImportResult } from "../../common/cod.ts";
-import type { OrderDetail } from "../../common/orders.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, standAsPaidOnline } from "../../tests/orders.ts";
+import {
+  asUser,
+  type Customer,
+  placeCodOrder,
+  signUpWithAddress,
+  standAsPaidOnline,
+} from "../../tests/orders.ts";
 import { auditLog, codRemittances, orders, shipments } from "../db/schema.ts";
 
 const shop = setUpTestApp();
 let admin: TestAccount;
-let meera: TestAccount & { addressId: string };
+let meera: Customer;
 
 const asAdmin = (init?: Parameters<typeof asUser>[1]) => asUser(admin.cookie, init);
 
-async function placeCod() {
-  await putInCart(shop.db, meera.userId, [{ itemId: "coconut-oil" }]);
-  const response = await placeOrderRequest(shop.app, meera.cookie, {
-    addressId: meera.addressId,
-    paymentMethod: "cod",
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { order: OrderDetail }).order;
-}
+const placeCod = () => placeCodOrder(shop, meera, [{ itemId: "coconut-oil" }]);
 
 async function move(number: string, body: Record<string, unknown>) {
   const response = await shop.app.request(
@@ -73,8 +70,7 @@ async function remittancesOf(number: string) {
 
 beforeAll(async () => {
   admin = await signUpWithRole(shop, "staff@prakriti.example", "owner");
-  const account = await signUpViaApp(shop.app, "meera@example.in");
-  meera = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
+  meera = await signUpWithAddress(shop.app, "meera@example.in");
 });
 
 describe("cash on delivery is staff's", () => {

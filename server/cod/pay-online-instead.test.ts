@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CodConfirmPage, ToConfirmList } from "../../common/cod-confirm.ts";
-import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
+import type { RazorpayCheckout } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp, jsonRequest } from "../../tests/database.ts";
 import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
+import { asUser, orderRowOf, placeCodOrder, setStock, signUpWithAddress } from "../../tests/orders.ts";
 import { codPaymentSwitches, orderEvents, orders, razorpayOrders } from "../db/schema.ts";
 import { orderMoney, orderWithPayment } from "../money/ledger.ts";
 import { savePrepaidIncentive } from "./cod-rules.ts";
@@ -16,15 +16,9 @@ let owner: TestAccount;
 let accounts = 0;
 
 async function placeCod(app = shop) {
-  const account = await signUpViaApp(app.app, `switch${++accounts}@example.in`);
-  const addressId = await saveAddress(app.app, account.cookie);
-  await putInCart(app.db, account.userId, [{ itemId: "badam-mix" }]);
-  const response = await placeOrderRequest(app.app, account.cookie, { addressId, paymentMethod: "cod" });
-  expect(response.status).toBe(201);
-  const { order } = (await response.json()) as { order: OrderDetail };
-  const [row] = await app.db.select().from(orders).where(eq(orders.number, order.number));
-  if (!row) throw new Error("no order row");
-  return row;
+  const account = await signUpWithAddress(app.app, `switch${++accounts}@example.in`);
+  const { number } = await placeCodOrder(app, account, [{ itemId: "badam-mix" }]);
+  return orderRowOf(app.db, number);
 }
 
 const linkPath = (app: typeof shop, row: { id: string; number: string }, action = "") =>

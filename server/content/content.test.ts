@@ -7,27 +7,22 @@ import type {
   PublishedContent,
 } from "../../common/schemas/content-pages.ts";
 import { signUpOwnerStaffAndCustomer, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, startSecondInstance, type TestApp } from "../../tests/database.ts";
+import { apiCaller, callApi, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
 import { auditLog } from "../db/schema.ts";
 
 // Two instances on one database, each with its own pool and listener, as two processes would be.
-let shop: TestApp;
+const shop = setUpTestApp();
 let second: ReturnType<typeof startSecondInstance>;
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
-  shop = await createTestApp();
   second = startSecondInstance(shop);
   ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "pages"));
 });
-afterAll(async () => {
-  await second?.end();
-  await shop?.close();
-});
+afterAll(() => second?.end());
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 const pageAudit = async () =>
   (await shop.db.select().from(auditLog)).filter((entry) => entry.entityType === "page");

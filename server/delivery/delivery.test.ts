@@ -5,7 +5,14 @@ import { estimateDelivery, formatEstimateDate } from "../../common/delivery-esti
 import type { CheckoutSummary } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { apiCaller, jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress, stockOf, TEST_ADDRESS } from "../../tests/orders.ts";
+import {
+  placeOrderRequest,
+  putInCart,
+  saveAddress,
+  signUpWithAddress,
+  stockOf,
+  TEST_ADDRESS,
+} from "../../tests/orders.ts";
 import { addresses, auditLog, codPlaceRules, deliveryRules, orders } from "../db/schema.ts";
 
 const shop = setUpTestApp();
@@ -23,10 +30,9 @@ const CHENNAI = { ...TEST_ADDRESS, city: "Chennai", state: "Tamil Nadu", pin: "6
 
 /** A shopper with face-glow-oil in the cart and a saved Chennai address. */
 async function shopperInChennai() {
-  const account = await signUpViaApp(shop.app, `delivery-shopper-${++accounts}@example.in`);
+  const account = await signUpWithAddress(shop.app, `delivery-shopper-${++accounts}@example.in`, CHENNAI);
   await putInCart(shop.db, account.userId, [{ itemId: "face-glow-oil" }]);
-  const addressId = await saveAddress(shop.app, account.cookie, CHENNAI);
-  return { account, addressId };
+  return { account, addressId: account.addressId };
 }
 
 const byDate = () => formatEstimateDate(estimateDelivery(new Date()).to);

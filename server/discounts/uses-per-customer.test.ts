@@ -2,9 +2,15 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminDiscountCode } from "../../common/schemas/discount-codes.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { apiCaller, jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress, setStock, TEST_ADDRESS } from "../../tests/orders.ts";
+import {
+  placeOrderRequest,
+  putInCart,
+  setStock,
+  signUpWithAddress,
+  TEST_ADDRESS,
+} from "../../tests/orders.ts";
 import { auditLog, discountCodes, discountUses, guestDiscountUses, orders } from "../db/schema.ts";
 
 const shop = setUpTestApp();
@@ -46,10 +52,7 @@ async function placeAsGuest(body: Record<string, unknown>) {
   return { status: response.status, error: answer.error };
 }
 
-async function shopper() {
-  const account = await signUpViaApp(shop.app, `per-customer-${++shoppers}@example.in`);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
-}
+const shopper = () => signUpWithAddress(shop.app, `per-customer-${++shoppers}@example.in`);
 
 async function applyAndOrder(account: Awaited<ReturnType<typeof shopper>>, code: string) {
   await putInCart(shop.db, account.userId, [{ itemId: "bath-powder" }]);

@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress, TEST_ADDRESS } from "../../tests/orders.ts";
+import { orderRowOf, placeCodOrder, signUpWithAddress, TEST_ADDRESS } from "../../tests/orders.ts";
 import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
-import { type DocumentParty, orders, taxDocumentLines, taxDocuments } from "../db/schema.ts";
+import { type DocumentParty, taxDocumentLines, taxDocuments } from "../db/schema.ts";
 import { exportGstr1 } from "./gstr1.ts";
 
 const shop = setUpTestApp();
@@ -24,14 +23,9 @@ const SUPPLIER: DocumentParty = {
 
 /** A cash-on-delivery order, placed and not confirmed, so it has no document until a test writes one. */
 async function placeOrder(address = TEST_ADDRESS) {
-  const buyer = await signUpViaApp(shop.app, `filer${++accounts}@example.in`);
-  const addressId = await saveAddress(shop.app, buyer.cookie, address);
-  await putInCart(shop.db, buyer.userId, [{ itemId: "bath-powder" }]);
-  const response = await placeOrderRequest(shop.app, buyer.cookie, { addressId, paymentMethod: "cod" });
-  expect(response.status).toBe(201);
-  const { order } = (await response.json()) as { order: OrderDetail };
-  const [row] = await shop.db.select({ id: orders.id }).from(orders).where(eq(orders.number, order.number));
-  return { ...buyer, number: order.number, id: row?.id ?? "" };
+  const buyer = await signUpWithAddress(shop.app, `filer${++accounts}@example.in`, address);
+  const { number } = await placeCodOrder(shop, buyer, [{ itemId: "bath-powder" }]);
+  return { ...buyer, number, id: (await orderRowOf(shop.db, number)).id };
 }
 
 type Line = {

@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import {
+  type Customer,
+  placeCodOrder,
   placeGuestOrderRequest,
   placeOrderRequest,
   putInCart,
-  saveAddress,
+  signUpWithAddress,
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
@@ -27,29 +29,20 @@ beforeAll(async () => {
   staff = await signUpWithRole(shop, "desk@example.in", "staff");
 });
 
-async function customer(address: typeof TEST_ADDRESS & { district?: string } = TEST_ADDRESS) {
-  const account = await signUpViaApp(shop.app, `buyer${++accounts}@example.in`);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie, address) };
-}
+const customer = (address: typeof TEST_ADDRESS & { district?: string } = TEST_ADDRESS) =>
+  signUpWithAddress(shop.app, `buyer${++accounts}@example.in`, address);
 
 /** A cash-on-delivery order of a product and a combo with GLOW20: placed, not yet confirmed. */
-async function placeOrder(who: { cookie: string; userId: string; addressId: string }) {
-  await putInCart(
-    shop.db,
-    who.userId,
+const placeOrder = (who: Customer) =>
+  placeCodOrder(
+    shop,
+    who,
     [
       { itemId: "bath-powder", quantity: 2 },
       { itemId: "haircare-combo", kind: "combo" },
     ],
     "GLOW20",
   );
-  const response = await placeOrderRequest(shop.app, who.cookie, {
-    addressId: who.addressId,
-    paymentMethod: "cod",
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { order: OrderDetail }).order;
-}
 
 const confirm = (number: string) =>
   callApi(shop.app, "POST", `/api/admin/orders/${number}/status`, {

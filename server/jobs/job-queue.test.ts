@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUpViaApp, signUpWithRole } from "../../tests/accounts.ts";
+import { signUpWithRole } from "../../tests/accounts.ts";
 import { callApi, createTestApp, createTestDatabase } from "../../tests/database.ts";
-import { placeOrderRequest, putInCart, saveAddress, setStock } from "../../tests/orders.ts";
+import { placeOrderRequest, putInCart, setStock, signUpWithAddress } from "../../tests/orders.ts";
 import { findFreePort } from "../db/embedded.ts";
 import { jobs, orders } from "../db/schema.ts";
 import { createMailer } from "../mail.ts";
@@ -58,15 +57,12 @@ afterAll(async () => {
 
 let count = 0;
 async function placeCodOrder() {
-  const account = await signUpViaApp(shop.app, `queue${++count}@example.in`);
-  const addressId = await saveAddress(shop.app, account.cookie);
+  const account = await signUpWithAddress(shop.app, `queue${++count}@example.in`);
   await putInCart(shop.db, account.userId, [{ itemId: "bath-powder" }]);
-  const response = await placeOrderRequest(
-    shop.app,
-    account.cookie,
-    { addressId, paymentMethod: "cod" },
-    randomUUID(),
-  );
+  const response = await placeOrderRequest(shop.app, account.cookie, {
+    addressId: account.addressId,
+    paymentMethod: "cod",
+  });
   const body = (await response.json()) as { order: { number: string } };
   return { account, status: response.status, number: body.order?.number, started: Date.now() };
 }
@@ -118,16 +114,13 @@ describe("order mails through the job queue", () => {
     refuse = 0;
     const orderMails = () => shop.db.$count(jobs, eq(jobs.kind, ORDER_MAIL_JOB));
     const before = await orderMails();
-    const account = await signUpViaApp(shop.app, `queue${++count}@example.in`);
-    const addressId = await saveAddress(shop.app, account.cookie);
+    const account = await signUpWithAddress(shop.app, `queue${++count}@example.in`);
     await putInCart(shop.db, account.userId, [{ itemId: "wax-powder" }]);
     await setStock(shop.db, "wax-powder", 0);
-    const response = await placeOrderRequest(
-      shop.app,
-      account.cookie,
-      { addressId, paymentMethod: "cod" },
-      randomUUID(),
-    );
+    const response = await placeOrderRequest(shop.app, account.cookie, {
+      addressId: account.addressId,
+      paymentMethod: "cod",
+    });
     expect(response.status).toBe(409);
     await setStock(shop.db, "wax-powder", 50);
     expect(await orderMails()).toBe(before);

@@ -7,30 +7,24 @@ import type {
   OrderDetail,
   StockList,
 } from "../../common/orders.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
+import {
+  asUser,
+  type Customer,
+  placeCodOrder,
+  type putInCart,
+  signUpWithAddress,
+  stockOf,
+} from "../../tests/orders.ts";
 import { orders } from "../db/schema.ts";
 
 const shop = setUpTestApp();
 let admin: TestAccount;
-let meera: TestAccount & { addressId: string };
-let ravi: TestAccount & { addressId: string };
+let meera: Customer;
+let ravi: Customer;
 
-async function customer(email: string, address?: Parameters<typeof saveAddress>[2]) {
-  const account = await signUpViaApp(shop.app, email);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie, address) };
-}
-
-async function placeCod(who: typeof meera, items: Parameters<typeof putInCart>[2]) {
-  await putInCart(shop.db, who.userId, items);
-  const response = await placeOrderRequest(shop.app, who.cookie, {
-    addressId: who.addressId,
-    paymentMethod: "cod",
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { order: OrderDetail }).order;
-}
+const placeCod = (who: Customer, items: Parameters<typeof putInCart>[2]) => placeCodOrder(shop, who, items);
 
 const asAdmin = (init?: Parameters<typeof asUser>[1]) => asUser(admin.cookie, init);
 const setStatus = (number: string, body: Record<string, unknown>) =>
@@ -38,8 +32,8 @@ const setStatus = (number: string, body: Record<string, unknown>) =>
 
 beforeAll(async () => {
   admin = await signUpWithRole(shop, "staff@prakriti.example", "owner");
-  meera = await customer("meera@example.in");
-  ravi = await customer("ravi@example.in", {
+  meera = await signUpWithAddress(shop.app, "meera@example.in");
+  ravi = await signUpWithAddress(shop.app, "ravi@example.in", {
     name: "Ravi Kumar",
     phone: "+91 91234 56789",
     line1: "4 Gandhi Road",
@@ -183,7 +177,7 @@ describe("the order desk", () => {
   });
 
   it("exports the filtered orders as CSV, spreadsheet-safe", async () => {
-    const evil = await customer("evil@example.in", {
+    const evil = await signUpWithAddress(shop.app, "evil@example.in", {
       name: '=HYPERLINK("http://x")',
       phone: "9000000001",
       line1: '1, "Quoted" House',

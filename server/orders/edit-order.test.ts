@@ -1,34 +1,27 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate.ts";
-import type { AdminOrderDetail, OrderDetail } from "../../common/orders.ts";
+import type { AdminOrderDetail } from "../../common/orders.ts";
 import { makeAdmin, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import {
-  placeOrderRequest,
-  putInCart,
-  saveAddress,
+  placeCodOrder,
   setStock,
+  signUpWithAddress,
   standAsPaidOnline,
   stockOf,
+  TEST_ADDRESS,
+  taxDocumentsOf,
 } from "../../tests/orders.ts";
 import { registerShopForGst } from "../../tests/shop-details.ts";
-import { auditLog, orderLines, orders, shopDetails, taxDocuments } from "../db/schema.ts";
+import { auditLog, orderLines, orders, shopDetails } from "../db/schema.ts";
 import { findTaxDocument } from "../invoices/tax-documents.ts";
 
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let staff: TestAccount;
 let buyers = 0;
-const NEW_ADDRESS = {
-  name: "Meera Iyer",
-  phone: "98765 43210",
-  line1: "7, Palm Grove, 5th Main",
-  line2: "Jayanagar",
-  city: "Bengaluru",
-  state: "Karnataka",
-  pin: "560041",
-};
+const NEW_ADDRESS = { ...TEST_ADDRESS, line1: "7, Palm Grove, 5th Main", line2: "Jayanagar", pin: "560041" };
 
 beforeAll(async () => {
   shop = await createTestApp();
@@ -42,13 +35,9 @@ async function placeOrder(
   entries = [{ itemId: "bath-powder", quantity: 2 }],
   code: string | undefined = "GLOW20",
 ) {
-  const account = await signUpViaApp(shop.app, `buyer${++buyers}@example.in`);
-  const addressId = await saveAddress(shop.app, account.cookie);
-  await putInCart(shop.db, account.userId, entries, code);
-  const response = await placeOrderRequest(shop.app, account.cookie, { addressId, paymentMethod: "cod" });
-  expect(response.status).toBe(201);
-  const { order } = (await response.json()) as { order: OrderDetail };
-  return { number: order.number, buyer: account };
+  const buyer = await signUpWithAddress(shop.app, `buyer${++buyers}@example.in`);
+  const { number } = await placeCodOrder(shop, buyer, entries, code);
+  return { number, buyer };
 }
 
 const editAddress = (number: string, body: unknown, as: TestAccount = staff) =>
@@ -125,17 +114,7 @@ describe("staff correct an order's address", () => {
     await registerShopForGst(shop.db);
     const { number } = await placeOrder();
     expect((await move(number, "confirmed")).status).toBe(200);
-    const documents = async () =>
-      shop.db
-        .select({
-          kind: taxDocuments.kind,
-          number: taxDocuments.number,
-          placeOfSupply: taxDocuments.placeOfSupply,
-        })
-        .from(taxDocuments)
-        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
-        .where(eq(orders.number, number))
-        .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+    const documents = () => taxDocumentsOf(shop.db, number);
     const [first] = await documents();
     expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
 

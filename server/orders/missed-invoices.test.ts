@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indianDate } from "../../common/india-time.ts";
 import type { OrderDetail } from "../../common/orders.ts";
 import type { MissedInvoices } from "../../common/schemas/missed-invoices.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { mailsTo, waitForMail } from "../../tests/mail.ts";
-import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { type Customer, placeOrderRequest, putInCart, signUpWithAddress } from "../../tests/orders.ts";
 import { pdfText } from "../../tests/pdf-text.ts";
 import { registerShopForGst, TEST_GSTIN } from "../../tests/shop-details.ts";
 import { auditLog, jobs, orderEvents, orders, shopDetails, taxDocuments } from "../db/schema.ts";
@@ -15,15 +15,14 @@ import { ORDER_MAIL_JOB } from "./order-mail.ts";
 let shop: Awaited<ReturnType<typeof createTestApp>>;
 let owner: TestAccount;
 let staff: TestAccount;
-let buyer: TestAccount & { addressId: string };
+let buyer: Customer;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
   shop = await createTestApp();
   owner = await signUpWithRole(shop, "owner@example.in", "owner");
   staff = await signUpWithRole(shop, "desk@example.in", "staff");
-  const account = await signUpViaApp(shop.app, "buyer@example.in");
-  buyer = { ...account, addressId: await saveAddress(shop.app, account.cookie) };
+  buyer = await signUpWithAddress(shop.app, "buyer@example.in");
 });
 afterAll(() => shop.close());
 

@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrderDetail } from "../../common/orders.ts";
 import { signUpViaApp } from "../../tests/accounts.ts";
 import { callApi, createTestApp, jsonRequest } from "../../tests/database.ts";
 import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../../tests/fake-sms-provider.ts";
 import { readMails } from "../../tests/mail.ts";
-import { placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import { placeCodOrder, saveAddress } from "../../tests/orders.ts";
 import { orders, users } from "../db/schema.ts";
 import { orderWithPayment } from "../money/ledger.ts";
 import { orderNotice } from "./order-sms.ts";
@@ -57,11 +56,8 @@ async function smsTo(mobile: string, text: RegExp): Promise<string> {
 }
 
 async function placeCod(who: { cookie: string; userId: string }, itemId: string) {
-  await putInCart(shop.db, who.userId, [{ itemId }]);
   const addressId = await saveAddress(shop.app, who.cookie);
-  const placed = await placeOrderRequest(shop.app, who.cookie, { addressId, paymentMethod: "cod" });
-  expect(placed.status).toBe(201);
-  return ((await placed.json()) as { order: OrderDetail }).order;
+  return placeCodOrder(shop, { ...who, addressId }, [{ itemId }]);
 }
 
 describe("order notices for an account made with a mobile number", () => {

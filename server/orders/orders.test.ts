@@ -2,16 +2,14 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { CheckoutSummary, OrderDetail, OrderPage } from "../../common/orders.ts";
-import type { TestAccount } from "../../tests/accounts.ts";
-import { signUpViaApp } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import { waitForMail } from "../../tests/mail.ts";
 import {
   asUser,
   placeOrderRequest,
   putInCart,
-  saveAddress,
   setStock,
+  signUpWithAddress,
   stockOf,
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
@@ -31,11 +29,7 @@ import { changeOrderStatus } from "./order-status.ts";
 const shop = setUpTestApp();
 let accountCount = 0;
 
-/** A new customer with a saved address. */
-async function customer(): Promise<TestAccount & { addressId: string }> {
-  const account = await signUpViaApp(shop.app, `shopper${++accountCount}@example.in`);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
-}
+const customer = () => signUpWithAddress(shop.app, `shopper${++accountCount}@example.in`);
 
 async function placeCod(who: { cookie: string; addressId: string }, key: string = randomUUID()) {
   const response = await placeOrderRequest(

@@ -3,10 +3,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminCodRules } from "../../common/cod-rules.ts";
 import type { CheckoutSummary, OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
 import type { PrepaidIncentive } from "../../common/prepaid-incentive.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { callApi } from "../../tests/database.ts";
 import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress } from "../../tests/orders.ts";
+import {
+  asUser,
+  type Customer,
+  placeOrderRequest,
+  putInCart,
+  signUpWithAddress,
+} from "../../tests/orders.ts";
 import { auditLog, orders } from "../db/schema.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();
@@ -19,10 +25,7 @@ beforeAll(async () => {
   staff = await signUpWithRole(shop, "prepaid-staff@example.in", "staff");
 });
 
-async function customer(): Promise<TestAccount & { addressId: string }> {
-  const account = await signUpViaApp(shop.app, `prepaid${++accounts}@example.in`);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
-}
+const customer = () => signUpWithAddress(shop.app, `prepaid${++accounts}@example.in`);
 
 const setIncentive = (incentive: PrepaidIncentive, as: TestAccount = owner) =>
   callApi(shop.app, "PUT", "/api/admin/cod-rules/prepaid-incentive", { as, body: incentive });
@@ -39,7 +42,7 @@ async function checkoutWith(who: TestAccount, online: Partial<CheckoutSummary["o
   return summary as CheckoutSummary;
 }
 
-async function place(who: TestAccount & { addressId: string }, paymentMethod: "cod" | "razorpay") {
+async function place(who: Customer, paymentMethod: "cod" | "razorpay") {
   const response = await placeOrderRequest(shop.app, who.cookie, { addressId: who.addressId, paymentMethod });
   const body = (await response.json()) as { order: OrderDetail };
   expect(response.status).toBe(201);

@@ -3,14 +3,13 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
-import { signUpViaApp } from "../../tests/accounts.ts";
 import { jsonRequest, setUpTestApp } from "../../tests/database.ts";
 import {
   asUser,
   placeOrderRequest,
   putInCart,
-  saveAddress,
   setStock,
+  signUpWithAddress,
   stockOf,
   TEST_ADDRESS,
 } from "../../tests/orders.ts";
@@ -31,9 +30,9 @@ const SOLD_OUT = "Face Glow Oil is out of stock. Please remove it from your cart
 let count = 0;
 
 async function customer() {
-  const account = await signUpViaApp(shop.app, `sold-out-${++count}@example.in`);
-  await putInCart(shop.db, account.userId, [{ itemId: PRODUCT }]);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
+  const who = await signUpWithAddress(shop.app, `sold-out-${++count}@example.in`);
+  await putInCart(shop.db, who.userId, [{ itemId: PRODUCT }]);
+  return who;
 }
 
 async function place(who: { cookie: string; addressId: string }, key: string = randomUUID()) {

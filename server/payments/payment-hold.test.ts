@@ -2,24 +2,25 @@ import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { OrderDetail } from "../../common/orders.ts";
-import { signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
 import { setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, stockOf } from "../../tests/orders.ts";
+import {
+  asUser,
+  type Customer,
+  placeOrderRequest,
+  putInCart,
+  signUpWithAddress,
+  stockOf,
+} from "../../tests/orders.ts";
 import { cartItems, orderEvents, orders } from "../db/schema.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
 
 const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;
 
-type Shopper = TestAccount & { addressId: string };
+const shopper = () => signUpWithAddress(shop.app, `holder${++accounts}@example.in`);
 
-async function shopper(): Promise<Shopper> {
-  const account = await signUpViaApp(shop.app, `holder${++accounts}@example.in`);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
-}
-
-async function place(who: Shopper, paymentMethod: "razorpay" | "cod", key: string = randomUUID()) {
+async function place(who: Customer, paymentMethod: "razorpay" | "cod", key: string = randomUUID()) {
   const response = await placeOrderRequest(
     shop.app,
     who.cookie,
@@ -30,7 +31,7 @@ async function place(who: Shopper, paymentMethod: "razorpay" | "cod", key: strin
 }
 type ErrorBody = { error: { code: string; message: string } };
 
-const openCheckout = (who: Shopper, number: string) =>
+const openCheckout = (who: Customer, number: string) =>
   shop.app.request(`/api/orders/${number}/payment`, asUser(who.cookie, { method: "POST" }));
 
 const statusOf = async (number: string) =>
@@ -104,8 +105,7 @@ describe("how long an unpaid online order waits", () => {
   it("follows PAYMENT_HOLD_MINUTES", async () => {
     const other = await createTestApp({ ...fake.env, PAYMENT_HOLD_MINUTES: "3" });
     try {
-      const account = await signUpViaApp(other.app, "quick@example.in");
-      const who = { ...account, addressId: await saveAddress(other.app, account.cookie) };
+      const who = await signUpWithAddress(other.app, "quick@example.in");
       await putInCart(other.db, who.userId, [{ itemId: "wax-powder" }]);
       const placed = await placeOrderRequest(other.app, who.cookie, {
         addressId: who.addressId,

@@ -1,11 +1,19 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import type { OrderDetail, RazorpayCheckout } from "../../common/orders.ts";
-import { signUpViaApp, signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
+import { signUpWithRole, type TestAccount } from "../../tests/accounts.ts";
 import { createTestApp } from "../../tests/database.ts";
 import { type FakeRazorpay, setUpTestAppWithRazorpay } from "../../tests/fake-razorpay.ts";
 import { waitForMail } from "../../tests/mail.ts";
-import { asUser, placeOrderRequest, putInCart, saveAddress, setStock, stockOf } from "../../tests/orders.ts";
+import {
+  asUser,
+  type Customer,
+  placeOrderRequest,
+  putInCart,
+  setStock,
+  signUpWithAddress,
+  stockOf,
+} from "../../tests/orders.ts";
 import { orderEvents, orders } from "../db/schema.ts";
 import { moneyEntriesOf, orderMoney, orderWithPayment } from "../money/ledger.ts";
 import { expireUnpaidOrders } from "../orders/order-status.ts";
@@ -13,13 +21,10 @@ import { expireUnpaidOrders } from "../orders/order-status.ts";
 const { shop, fake } = setUpTestAppWithRazorpay();
 let accounts = 0;
 
-async function customer(): Promise<TestAccount & { addressId: string }> {
-  const account = await signUpViaApp(shop.app, `payer${++accounts}@example.in`);
-  return { ...account, addressId: await saveAddress(shop.app, account.cookie) };
-}
+const customer = () => signUpWithAddress(shop.app, `payer${++accounts}@example.in`);
 
 /** An order placed for online payment, and the Razorpay Checkout options the page would open. */
-async function orderAwaitingPayment(who: TestAccount & { addressId: string }, itemId = "face-glow-oil") {
+async function orderAwaitingPayment(who: Customer, itemId = "face-glow-oil") {
   await putInCart(shop.db, who.userId, [{ itemId, quantity: 2 }]);
   const placed = await placeOrderRequest(shop.app, who.cookie, {
     addressId: who.addressId,

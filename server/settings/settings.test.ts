@@ -5,7 +5,7 @@ import type { HeroSlide } from "../../common/schemas/hero-slides.ts";
 import type { ShopSettings, UpdateShopSettings } from "../../common/schemas/settings.ts";
 import type { ShopConfig } from "../../common/shop-config.ts";
 import { signUpOwnerStaffAndCustomer, signUpViaApp, type TestAccount } from "../../tests/accounts.ts";
-import { callApi, createTestApp, startSecondInstance, type TestApp } from "../../tests/database.ts";
+import { apiCaller, callApi, setUpTestApp, startSecondInstance } from "../../tests/database.ts";
 import { readMails, waitForMail } from "../../tests/mail.ts";
 import { putInCart } from "../../tests/orders.ts";
 import { auditLog } from "../db/schema.ts";
@@ -13,23 +13,18 @@ import { sweepUnusedUploads } from "../products/product-images.ts";
 import { readSettings } from "./settings.data.ts";
 
 // Two instances of the shop on one database, each with its own pool and listener, as two processes would be.
-let shop: TestApp;
+const shop = setUpTestApp({ SHIPPING_FEE_PAISE: "5900", FREE_SHIPPING_MIN_PAISE: "69900" });
 let second: ReturnType<typeof startSecondInstance>;
 let owner: TestAccount;
 let staff: TestAccount;
 let customer: TestAccount;
 beforeAll(async () => {
-  shop = await createTestApp({ SHIPPING_FEE_PAISE: "5900", FREE_SHIPPING_MIN_PAISE: "69900" });
   second = startSecondInstance(shop);
   ({ owner, staff, customer } = await signUpOwnerStaffAndCustomer(shop, "settings"));
 });
-afterAll(async () => {
-  await second?.end();
-  await shop?.close();
-});
+afterAll(() => second?.end());
 
-const api = (method: string, path: string, body?: unknown, as: TestAccount | null = owner) =>
-  callApi(shop.app, method, `/api${path}`, { body, ...(as ? { as } : {}) });
+const api = apiCaller(shop, () => owner);
 
 const SETTINGS: UpdateShopSettings = {
   shopName: "Vanya Herbals",

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { beforeAll, describe, expect } from "vitest";
 import type { AfterTheOrder } from "../../common/analytics.ts";
 import { formatRupees } from "../../common/money.ts";
 import { codRemittances, orderEvents, orderRto, orders } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { type Shop, type ShopDatabase, screenshot, shoot, sidewaysOverflow } from "../fixtures.ts";
+import { shootRegionLightAndDark } from "../color-scheme.ts";
+import type { Shop, ShopDatabase } from "../fixtures.ts";
 import { it, signedInPageOn, uniqueEmail } from "../shop-test.ts";
 
 /**
@@ -121,18 +122,6 @@ async function collectCash(orderNumber: string, amountPaise: number) {
   });
 }
 
-async function screenshots(page: Page, name: string) {
-  expect(await sidewaysOverflow(page), `${name} overflows`).toBeLessThanOrEqual(0);
-  const panel = page.getByRole("region", { name: "After the order" });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await panel.scrollIntoViewIfNeeded();
-    await shoot(panel, { path: `test-results/screenshots/${name}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, `${name}-page`);
-}
-
 describe("after the order on the admin home", () => {
   beforeAll(async () => {
     // One of the two delivered COD orders is recorded collected: ₹400 of ₹650.50 expected.
@@ -228,7 +217,7 @@ describe("after the order on the admin home", () => {
         formatRupees(65_050 - 40_000),
       );
 
-      await screenshots(page, `admin-after-order-${viewport}`);
+      await shootRegionLightAndDark(page, "After the order", `admin-after-order-${viewport}`);
       await close();
     }, 120_000);
   }

@@ -21,10 +21,7 @@ const call = (as: TestAccount, method: string, path: string, body?: unknown) =>
 
 // A shop of its own: the audit log it reads counts every change made on the shop.
 ownShopForFile((started) => {
-  ({ shop, owner } = started);
-});
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
+  ({ shop, browser, owner } = started);
 });
 beforeAll(async () => {
   staff = await signUpViaHttp(shop.url, "packer@example.in");

@@ -3,14 +3,10 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { FunnelFigures } from "../../common/funnel.ts";
 import type { TestAccount } from "../accounts.ts";
-import {
-  newContext,
-  type Shop,
-  type ShopDatabase,
-  screenshot,
-  shoot,
-  sidewaysOverflow,
-} from "../fixtures.ts";
+import { shootRegionLightAndDark } from "../color-scheme.ts";
+import { newContext, type Shop, type ShopDatabase, shoot } from "../fixtures.ts";
+import { addToCart, enterGuestAddress } from "../forms.ts";
+import { TEST_ADDRESS } from "../orders.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
 
@@ -39,11 +35,7 @@ async function shopperContext(build: number, headers: Record<string, string> = {
   return context;
 }
 
-async function viewAndAdd(page: Page) {
-  await page.goto("/product/face-glow-oil");
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await page.getByText("Face Glow Oil was added to cart!").waitFor();
-}
+const viewAndAdd = (page: Page) => addToCart(page, "face-glow-oil", "Face Glow Oil");
 
 async function guestOrdersCashOnDelivery(page: Page): Promise<string> {
   await viewAndAdd(page);
@@ -51,20 +43,7 @@ async function guestOrdersCashOnDelivery(page: Page): Promise<string> {
   await page.getByRole("link", { name: "Checkout" }).click();
   await page.getByRole("link", { name: "Check out as a guest" }).click();
   await page.getByRole("heading", { name: "Checkout" }).waitFor();
-  await page.getByLabel("E-mail").fill("funnel-guest@example.in");
-  const form = page.getByRole("form", { name: "New delivery address" });
-  for (const [label, value] of [
-    ["Full name", "Meera Iyer"],
-    ["Mobile number", "98765 43210"],
-    ["House, flat, building", "12, Lotus Apartments"],
-    ["City or town", "Bengaluru"],
-    ["PIN code", "560038"],
-  ] as const) {
-    await form.getByLabel(label).fill(value);
-  }
-  await form.getByLabel("State or union territory").selectOption("Karnataka");
-  await form.getByRole("button", { name: "Use this address" }).click();
-  await page.getByRole("button", { name: "Change" }).waitFor();
+  await enterGuestAddress(page, "funnel-guest@example.in", TEST_ADDRESS);
   const cash = page.getByRole("radio", { name: /Cash on delivery/ });
   if ((await cash.count()) > 0) await cash.check();
   await page.getByRole("button", { name: /^Place order/ }).click();
@@ -85,18 +64,6 @@ async function funnelToday(page: Page, expected: FunnelFigures["totals"]) {
     if (JSON.stringify(answer.totals) === JSON.stringify(expected) || attempt > 20) return answer;
     await page.waitForTimeout(500);
   }
-}
-
-async function screenshots(page: Page, name: string) {
-  expect(await sidewaysOverflow(page), `${name} overflows`).toBeLessThanOrEqual(0);
-  const panel = page.getByRole("region", { name: "The funnel" });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await panel.scrollIntoViewIfNeeded();
-    await shoot(panel, { path: `test-results/screenshots/${name}-${scheme}.png` });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, `${name}-page`);
 }
 
 describe("the funnel on the admin home", () => {
@@ -149,12 +116,12 @@ describe("the funnel on the admin home", () => {
     );
     expect(csv.status()).toBe(200);
     expect((await csv.text()).split("\r\n")[1]).toMatch(/^\d{4}-\d{2}-\d{2},1,1,1,1,1,0,0,0,0$/);
-    await screenshots(page, "admin-funnel-desktop");
+    await shootRegionLightAndDark(page, "The funnel", "admin-funnel-desktop");
     await close();
 
     const phone = await openSignedInPage(browser, shop, owner, "/admin?period=today", { viewport: "phone" });
     await phone.page.getByRole("region", { name: "The funnel" }).waitFor();
-    await screenshots(phone.page, "admin-funnel-phone");
+    await shootRegionLightAndDark(phone.page, "The funnel", "admin-funnel-phone");
     await phone.close();
   });
 

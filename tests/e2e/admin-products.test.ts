@@ -14,10 +14,7 @@ let shopper: TestAccount;
 
 // A shop of its own: it adds a product, changes a price and moves a product's address, which every visitor sees.
 ownShopForFile((started) => {
-  ({ shop, owner } = started);
-});
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
+  ({ shop, browser, owner } = started);
 });
 beforeAll(async () => {
   shopper = await signUpViaHttp(shop.url, "products-shopper@example.in");

@@ -3,6 +3,8 @@ import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import type { ColorScheme, Shop, Viewport } from "../fixtures.ts";
 import { screenshotLightAndDark } from "../fixtures.ts";
+import { typeShopDetails } from "../forms.ts";
+import { REGISTERED_SHOP } from "../shop-details.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 
 /**
@@ -16,10 +18,7 @@ let owner: TestAccount;
 
 // A shop of its own: it saves the shop's settings, slides and cash-on-delivery rules, which every visitor sees.
 ownShopForFile((started) => {
-  ({ shop, owner } = started);
-});
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
+  ({ shop, browser, owner } = started);
 });
 
 async function ownerAt(path: string, heading: string, viewport: Viewport, colorScheme: ColorScheme) {
@@ -105,12 +104,11 @@ describe("an admin screen with two Saves", () => {
     const { page, close } = await ownerAt("/admin/shop", "The shop", "phone", "light");
     const banner = page.getByRole("form", { name: "Promo banner" });
     const details = page.getByRole("form", { name: "Shop details" });
-    await details.getByLabel("Legal name").fill("Vanya Naturals Private Limited");
-    await details.getByLabel("Registered address").fill("14, Kamaraj Salai");
-    await details.getByLabel("City").fill("Chennai");
-    await details.getByLabel("PIN code").fill("600017");
-    await details.getByLabel("State").selectOption("Tamil Nadu");
-    await details.getByLabel("Grievance officer's e-mail").fill("grievance@vanya.in");
+    await typeShopDetails(details, {
+      ...REGISTERED_SHOP,
+      legalName: "Vanya Naturals Private Limited",
+      grievanceOfficerEmail: "grievance@vanya.in",
+    });
     await banner.getByLabel("Headline").fill("Monsoon care: 10% off oils");
 
     await banner.getByRole("button", { name: "Save banner" }).click();

@@ -1,5 +1,6 @@
 import { describe, expect } from "vitest";
 import { screenshot } from "../fixtures.ts";
+import { addToCart } from "../forms.ts";
 import { linkIn, waitForMail } from "../mail.ts";
 import { it, uniqueEmail } from "../shop-test.ts";
 
@@ -12,9 +13,7 @@ describe("the guest cart survives signing up from checkout", () => {
     page.on("pageerror", (error) => failures.push(error.message));
     const email = uniqueEmail(`confirm-${viewport}`);
 
-    await page.goto("/product/face-glow-oil");
-    await page.getByRole("button", { name: "Add to cart" }).click();
-    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await addToCart(page, "face-glow-oil", "Face Glow Oil");
     await page.goto("/cart");
     await page.getByRole("link", { name: "Checkout" }).click();
 

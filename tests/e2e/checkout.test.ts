@@ -6,8 +6,9 @@ import { orderWithPayment } from "../../server/money/ledger.ts";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshot } from "../fixtures.ts";
+import { addToCart, typeAddress } from "../forms.ts";
 import { waitForMail } from "../mail.ts";
-import { putInCart, stockOf } from "../orders.ts";
+import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { EVERY_VIEW, inEachView, showView } from "../views.ts";
@@ -43,12 +44,7 @@ async function signedIn(options: Parameters<typeof newContext>[2] = {}) {
 /** The checkout form as a shopper fills it in. */
 async function enterAddress(page: Page) {
   const form = page.getByRole("form", { name: "New delivery address" });
-  await form.getByLabel("Full name").fill("Meera Iyer");
-  await form.getByLabel("Mobile number").fill("98765 43210");
-  await form.getByLabel("House, flat, building").fill("12, Lotus Apartments");
-  await form.getByLabel("Street, area, landmark (optional)").fill("Indiranagar");
-  await form.getByLabel("City or town").fill("Bengaluru");
-  await form.getByLabel("PIN code").fill("560038");
+  await typeAddress(form, TEST_ADDRESS);
   // The PIN fills district and state from India Post's directory; the city typed stays.
   await form.getByText("Bangalore, Karnataka", { exact: true }).waitFor();
   // And, before anything is saved or placed, Check delivery's answer for this order.
@@ -280,9 +276,7 @@ describe("signed out", () => {
   it("tells a guest who left everything empty what each field needs, the e-mail too (issue 30)", async () => {
     const context = await newContext(browser, shop, { viewport: "phone" });
     const page = await context.newPage();
-    await page.goto("/product/face-glow-oil");
-    await page.getByRole("button", { name: "Add to cart" }).click();
-    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await addToCart(page, "face-glow-oil", "Face Glow Oil");
     await page.goto("/checkout?as=guest");
     await page.getByRole("heading", { name: "Checkout" }).waitFor();
     const form = page.getByRole("form", { name: "New delivery address" });

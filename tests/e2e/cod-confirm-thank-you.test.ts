@@ -6,7 +6,8 @@ import { orderWithPayment } from "../../server/money/ledger.ts";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { newContext, type Shop, type ShopDatabase, screenshotLightAndDark as shoot } from "../fixtures.ts";
-import { putInCart, setStock } from "../orders.ts";
+import { addToCart, enterGuestAddress } from "../forms.ts";
+import { putInCart, setStock, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, requestShop, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
@@ -54,25 +55,13 @@ describe("the thank-you page asks for the COD confirmation", () => {
     it(`for a guest, who confirms with one tap (${viewport})`, async () => {
       const context = await newContext(browser, shop, { viewport });
       const page = await context.newPage();
-      await page.goto("/product/bath-powder");
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await page.getByText("Bath Powder was added to cart!").waitFor();
+      await addToCart(page, "bath-powder", "Bath Powder");
       await page.goto("/checkout?as=guest");
       await page.getByRole("heading", { name: "Checkout" }).waitFor();
-      await page.getByLabel("E-mail").fill(`guest-cod-${viewport}@example.in`);
-      const form = page.getByRole("form", { name: "New delivery address" });
-      for (const [label, value] of [
-        ["Full name", "Meera Iyer"],
-        ["Mobile number", viewport === "phone" ? "98765 43001" : "98765 43002"],
-        ["House, flat, building", "12, Lotus Apartments"],
-        ["City or town", "Bengaluru"],
-        ["PIN code", "560038"],
-      ] as const) {
-        await form.getByLabel(label).fill(value);
-      }
-      await form.getByLabel("State or union territory").selectOption("Karnataka");
-      await form.getByRole("button", { name: "Use this address" }).click();
-      await page.getByRole("button", { name: "Change" }).waitFor();
+      await enterGuestAddress(page, `guest-cod-${viewport}@example.in`, {
+        ...TEST_ADDRESS,
+        phone: viewport === "phone" ? "98765 43001" : "98765 43002",
+      });
       await page.getByRole("radio", { name: /Cash on delivery/ }).check();
       await page.getByRole("button", { name: /^Place order/ }).click();
 

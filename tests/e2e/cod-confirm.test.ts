@@ -56,13 +56,10 @@ const statusOf = async (number: string) =>
 // A shop of its own: orders wait COD_CONFIRM_HOURS for confirmation, paid online through the fake Razorpay, with a reward for paying online every visitor is offered.
 ownShopForFile(
   (started) => {
-    ({ shop, database, owner } = started);
+    ({ shop, browser, database, owner } = started);
   },
   () => ({ COD_CONFIRM_HOURS: String(HOURS), ...fake.env }),
 );
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
-});
 beforeAll(async () => {
   await setStock(database.db, "bath-powder", 40);
   // ₹40 off for paying online: what "Pay online instead" offers (docs/decisions/072).

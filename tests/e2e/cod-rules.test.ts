@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, type ShopDatabase, shoot, VIEWPORTS } from "../fixtures.ts";
+import { addToCart } from "../forms.ts";
 import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
 import { callShopApi, saveShopAddress } from "../shop-api-call.ts";
 import { ownShopForFile } from "../shop-test.ts";
@@ -155,9 +156,7 @@ describe("a guest at checkout, before Place order", () => {
     const page = await context.newPage();
     const failures: string[] = [];
     page.on("pageerror", (error) => failures.push(error.message));
-    await page.goto(`/product/${GUEST_ITEM}`);
-    await page.getByRole("button", { name: "Add to cart" }).click();
-    await page.getByText("Face Glow Oil was added to cart!").waitFor();
+    await addToCart(page, GUEST_ITEM, "Face Glow Oil");
     if (code) {
       await page.goto("/cart");
       await page.getByPlaceholder("e.g. GLOW20").fill(code);

@@ -11,10 +11,7 @@ let owner: TestAccount;
 
 // A shop of its own: the combo's new picture is what every visitor sees.
 ownShopForFile((started) => {
-  ({ shop, owner } = started);
-});
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
+  ({ shop, browser, owner } = started);
 });
 
 const sidewaysOverflow = (page: import("playwright-core").Page) =>

@@ -12,11 +12,8 @@ let browser: Browser;
 
 // A shop of its own: its name, phone and e-mail come from its environment.
 ownShopForFile((started) => {
-  ({ shop } = started);
+  ({ shop, browser } = started);
 }, SHOP);
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
-});
 
 const POLICY_PAGES = [
   ["/contact", "Contact Us"],

@@ -7,6 +7,7 @@ import { orderWithPayment } from "../../server/money/ledger.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { setUpFakeRazorpay } from "../fake-razorpay.ts";
 import { type Shop, type ShopDatabase, screenshot, scrollThrough } from "../fixtures.ts";
+import { addToCart } from "../forms.ts";
 import { smsMentioning, waitForMail } from "../mail.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 import { measureJourney } from "./journey-measure.ts";
@@ -18,13 +19,10 @@ let database: ShopDatabase;
 // A shop of its own, paying through the fake Razorpay.
 ownShopForFile(
   (started) => {
-    ({ shop, database } = started);
+    ({ shop, browser, database } = started);
   },
   () => fake.env,
 );
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
-});
 
 describe("a guest orders with cash on delivery", () => {
   it.each([
@@ -40,9 +38,7 @@ describe("a guest orders with cash on delivery", () => {
       const email = `guest-${viewport}@example.in`;
       const journey = measureJourney(page);
 
-      await page.goto("/product/face-glow-oil");
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await page.getByText("Face Glow Oil was added to cart!").waitFor();
+      await addToCart(page, "face-glow-oil", "Face Glow Oil");
       await page.goto("/cart");
       await page.getByRole("link", { name: "Checkout" }).click();
       await page.waitForURL("**/login?redirectTo=%2Fcheckout");
@@ -252,9 +248,7 @@ describe("a guest pays online and cancels", () => {
       page.on("pageerror", (error) => failures.push(error.message));
       const email = `paying-guest-${viewport}@example.in`;
 
-      await page.goto("/product/face-glow-oil");
-      await page.getByRole("button", { name: "Add to cart" }).click();
-      await page.getByText("Face Glow Oil was added to cart!").waitFor();
+      await addToCart(page, "face-glow-oil", "Face Glow Oil");
       await page.goto("/checkout?as=guest");
       await page.getByRole("heading", { name: "Checkout" }).waitFor();
       await page.getByLabel("E-mail").fill(email);

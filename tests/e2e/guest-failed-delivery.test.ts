@@ -138,16 +138,13 @@ beforeAll(async () => {
 // A shop of its own, on the fake Shiprocket and Razorpay, whose every product this file weighs.
 ownShopForFile(
   async (started) => {
-    ({ shop } = started);
+    ({ shop, browser } = started);
     db = started.database;
     owner = await signUpViaHttp(shop.url, "owner.ndr@example.in");
     await db.db.update(products).set({ weightGrams: 220, lengthCm: 6, breadthCm: 6, heightCm: 16 });
   },
   () => ({ ADMIN_EMAILS: "owner.ndr@example.in", ...shiprocket.env, ...razorpay.env }),
 );
-it.beforeAll(({ browser: workerBrowser }) => {
-  browser = workerBrowser;
-});
 afterAll(async () => {
   await shiprocket?.stop();
   await razorpay?.stop();

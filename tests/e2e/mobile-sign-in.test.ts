@@ -5,6 +5,7 @@ import { orders, users } from "../../server/db/schema.ts";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../fake-sms-provider.ts";
 import { newContext, type Shop, type ShopDatabase, shoot, VIEWPORTS } from "../fixtures.ts";
+import { typeAddress } from "../forms.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
 let sms: FakeSmsProvider;
@@ -92,12 +93,14 @@ describe("signing in with a mobile number", () => {
     await page.goto("/checkout");
     await page.getByRole("heading", { name: "Checkout" }).waitFor();
     const form = page.getByRole("form", { name: "New delivery address" });
-    await form.getByLabel("Full name").fill("Ravi Kumar");
-    await form.getByLabel("Mobile number").fill("98450 12345");
-    await form.getByLabel("House, flat, building").fill("4, Temple Street");
-    await form.getByLabel("City or town").fill("Bengaluru");
+    await typeAddress(form, {
+      name: "Ravi Kumar",
+      phone: "98450 12345",
+      line1: "4, Temple Street",
+      city: "Bengaluru",
+      pin: "560004",
+    });
     await form.getByLabel("State or union territory").selectOption("Karnataka");
-    await form.getByLabel("PIN code").fill("560004");
     await form.getByRole("button", { name: "Save address" }).click();
     await page.getByRole("radio", { name: /Ravi Kumar/ }).waitFor();
     await page.getByRole("radio", { name: /Cash on delivery/ }).check();

@@ -6,9 +6,10 @@ import { estimateDelivery, formatEstimate } from "../../common/delivery-estimate
 import { orderLines, orders, taxDocuments } from "../../server/db/schema.ts";
 import { signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { type Shop, type ShopDatabase, screenshot, screenshotLightAndDark } from "../fixtures.ts";
-import { putInCart, stockOf, TEST_ADDRESS } from "../orders.ts";
+import { typeShopDetails } from "../forms.ts";
+import { putInCart, stockOf, TEST_ADDRESS, taxDocumentsOf } from "../orders.ts";
 import { requestShop, type ShopRequestInit } from "../shop-api-call.ts";
-import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
+import { REGISTERED_SHOP, registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
 import { showView } from "../views.ts";
 
@@ -115,13 +116,11 @@ describe("invoices missed before the GSTIN was saved", () => {
   }) => {
     const { page, close } = await ownerPage(browser, "/admin/shop", "phone", "light");
     const form = page.getByRole("form", { name: "Shop details" });
-    await form.getByLabel("Legal name").fill("Prakriti Naturals Private Limited");
-    await form.getByLabel("Registered address").fill("14, Kamaraj Salai");
-    await form.getByLabel("City").fill("Chennai");
-    await form.getByLabel("PIN code").fill("600017");
-    await form.getByLabel("State").selectOption("Tamil Nadu");
-    await form.getByLabel("GSTIN").fill(TEST_GSTIN);
-    await form.getByLabel("Grievance officer's name").fill("Meera Kulkarni");
+    await typeShopDetails(form, {
+      ...REGISTERED_SHOP,
+      gstin: TEST_GSTIN,
+      grievanceOfficerName: "Meera Kulkarni",
+    });
     await form.getByRole("button", { name: "Save details" }).click();
     await form.getByText("Saved. The shop shows the new details now.").waitFor();
 
@@ -302,17 +301,7 @@ describe("an order changed before packing", () => {
   }) => {
     await registerShopForGst(database.db);
     const number = await placeOrder(true);
-    const invoices = async () =>
-      database.db
-        .select({
-          kind: taxDocuments.kind,
-          number: taxDocuments.number,
-          placeOfSupply: taxDocuments.placeOfSupply,
-        })
-        .from(taxDocuments)
-        .innerJoin(orders, eq(orders.id, taxDocuments.orderId))
-        .where(eq(orders.number, number))
-        .orderBy(taxDocuments.issuedAt, taxDocuments.number);
+    const invoices = () => taxDocumentsOf(database.db, number);
     const [first] = await invoices();
     expect(first).toMatchObject({ kind: "invoice", placeOfSupply: "Karnataka" });
 

@@ -5,6 +5,7 @@ import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { showColorScheme } from "../color-scheme.ts";
 import { type FakeProvider, type FakeProviderKind, startFakeProviders } from "../fake-social-providers.ts";
 import { shoot, VIEWPORTS } from "../fixtures.ts";
+import { addToCart } from "../forms.ts";
 import { it, ownShopForFile } from "../shop-test.ts";
 
 const CLIENTS = {
@@ -43,12 +44,6 @@ function atProvider(kind: FakeProviderKind, email: string, name: string, id: str
 const badge = (page: Page, count: number) =>
   page.getByRole("link", { name: count === 1 ? "Cart, 1 item" : `Cart, ${count} items` });
 
-async function addToCart(page: Page, path: string, name: string) {
-  await page.goto(path);
-  await page.getByRole("button", { name: "Add to cart" }).click();
-  await page.getByText(`${name} was added to cart!`).waitFor();
-}
-
 /** The Login button: in the header from 640 px, in the menu sheet on a phone. */
 async function clickLogin(page: Page, phone: boolean) {
   if (phone) {
@@ -77,8 +72,8 @@ describe("signing in with Facebook, GitHub and X: from the Login button to the a
         const context = await own.openContext({ viewport });
         const page = await context.newPage();
         // A guest's cart: one product on the phone, another (and the first again) at the desk.
-        await addToCart(page, "/product/face-glow-oil", "Face Glow Oil");
-        if (!phone) await addToCart(page, "/product/badam-mix", "Badam Mix");
+        await addToCart(page, "face-glow-oil", "Face Glow Oil");
+        if (!phone) await addToCart(page, "badam-mix", "Badam Mix");
         await page.goto("/");
         await clickLogin(page, phone);
         await page.getByRole("button", { name: `Continue with ${NAMES[kind]}` }).click();
