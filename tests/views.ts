@@ -2,13 +2,14 @@ import type { Page } from "playwright-core";
 import { showColorScheme } from "./color-scheme.ts";
 import { type ColorScheme, VIEWPORTS, type Viewport } from "./fixtures.ts";
 
+type View = readonly [Viewport, ColorScheme];
+
+/** Each of `viewports` in light, then dark: the order a loaded page is best shown in (a resize per width). */
+export const viewsAt = (viewports: readonly Viewport[]): readonly View[] =>
+  viewports.flatMap((viewport) => [[viewport, "light"] as const, [viewport, "dark"] as const]);
+
 /** The four looks a screen is checked in: phone and desktop, light and dark. */
-export const EVERY_VIEW: readonly (readonly [Viewport, ColorScheme])[] = [
-  ["phone", "light"],
-  ["phone", "dark"],
-  ["desktop", "light"],
-  ["desktop", "dark"],
-];
+export const EVERY_VIEW = viewsAt(["phone", "desktop"]);
 
 /**
  * One loaded page shown in each of `views` in turn: the window resized to the view's width (the layout is
@@ -18,7 +19,7 @@ export const EVERY_VIEW: readonly (readonly [Viewport, ColorScheme])[] = [
  */
 export async function inEachView(
   page: Page,
-  views: readonly (readonly [Viewport, ColorScheme])[],
+  views: readonly View[],
   check: (viewport: Viewport, colorScheme: ColorScheme) => Promise<void>,
 ) {
   for (const [viewport, colorScheme] of views) {

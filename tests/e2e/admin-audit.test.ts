@@ -7,6 +7,7 @@ import { makeAdmin, signInContext, signUpViaHttp, type TestAccount } from "../ac
 import { jsonRequest } from "../database.ts";
 import { expectTitle, type Shop, screenshot } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView, viewsAt } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -132,9 +133,10 @@ describe("the owner's audit log", () => {
       after: { ...product, images: ["catalogue/face-glow-oil-1", ...keys], imageAlts: ["", "", ""] },
     });
     await pool.end();
-    for (const scheme of ["light", "dark"] as const) {
-      const { page, close } = await pageAs(owner, "phone", scheme);
-      await page.goto("/admin/audit?entityType=product");
+    // One page shown in each theme.
+    const { page, close } = await pageAs(owner, "phone", "light");
+    await page.goto("/admin/audit?entityType=product");
+    await inEachView(page, viewsAt(["phone"]), async (_, scheme) => {
       const changes = page.getByRole("list", { name: "Changes, newest first" }).getByRole("listitem");
       const edit = changes.filter({ hasText: "Products: update" });
       await edit.waitFor();
@@ -150,21 +152,20 @@ describe("the owner's audit log", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await screenshot(page, `admin-audit-product-375-${scheme}`);
-      await close();
-    }
+    });
+    await close();
   });
 
   it("is looked at on a phone and a wide screen, light and dark", async () => {
-    for (const viewport of ["phone", "desktop"] as const) {
-      for (const scheme of ["light", "dark"] as const) {
-        const { page, close } = await pageAs(owner, viewport, scheme);
-        await page.goto("/admin/audit");
-        await page.getByRole("heading", { name: "Audit log" }).waitFor();
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
-        await screenshot(page, `admin-audit-${viewport}-${scheme}`);
-        await close();
-      }
-    }
+    // One page shown at each width and in each theme.
+    const { page, close } = await pageAs(owner, "phone", "light");
+    await page.goto("/admin/audit");
+    await inEachView(page, EVERY_VIEW, async (viewport, scheme) => {
+      await page.getByRole("heading", { name: "Audit log" }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
+      await screenshot(page, `admin-audit-${viewport}-${scheme}`);
+    });
+    await close();
   });
 });

@@ -2,10 +2,10 @@ import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
-import { showColorScheme } from "../color-scheme.ts";
 import type { Shop } from "../fixtures.ts";
 import { shoot } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile, signedInPageOn } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -228,24 +228,20 @@ describe("the owner's products", () => {
   });
 
   it("is looked at on a phone and a wide screen, light and dark", async () => {
-    // Each page loaded once per width and shown in both themes (the system setting switched under it).
-    for (const viewport of ["phone", "desktop"] as const) {
-      for (const [path, name] of [
-        ["/admin/products", "list"],
-        ["/admin/products/natural-hair-dye", "editor"],
-      ] as const) {
-        const { page, close } = await ownerPage(path, viewport);
+    // Each page loaded once and shown at each width and in each theme (the window resized and the system
+    // setting switched under it); a new width may show more thumbnails, so each view loads them first.
+    for (const [path, name] of [
+      ["/admin/products", "list"],
+      ["/admin/products/natural-hair-dye", "editor"],
+    ] as const) {
+      const { page, close } = await ownerPage(path, "phone");
+      await inEachView(page, EVERY_VIEW, async (viewport, scheme) => {
         await loadImages(page);
-        for (const scheme of ["light", "dark"] as const) {
-          await showColorScheme(page, scheme);
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - window.innerWidth,
-          );
-          expect(overflow, `${path} ${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
-          await shot(page, `admin-products-${name}-${viewport}-${scheme}`);
-        }
-        await close();
-      }
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${path} ${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
+        await shot(page, `admin-products-${name}-${viewport}-${scheme}`);
+      });
+      await close();
     }
   });
 });

@@ -15,6 +15,7 @@ import {
 import { registerShopForGst, TEST_GSTIN } from "../shop-details.ts";
 import { ownShopForFile } from "../shop-test.ts";
 import { openSignedInPage } from "../signed-in-page.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -223,27 +224,27 @@ describe("the owner runs the shop from /admin/shop", () => {
   });
 
   it("is looked at on a phone and a wide screen, light and dark, the shop's pages too", async () => {
-    // A page per width and screen, shown in both themes (the system setting switched under it).
-    const inBothThemes = async (page: Page, what: string, viewport: "phone" | "desktop") => {
-      for (const scheme of ["light", "dark"] as const) {
-        await showColorScheme(page, scheme);
+    // Each screen loaded once and shown at each width and in each theme (the window resized and the system
+    // setting switched under it).
+    const inEveryView = (page: Page, what: string, ready: () => Promise<unknown>) =>
+      inEachView(page, EVERY_VIEW, async (viewport, scheme) => {
+        await ready();
         expect(await sidewaysOverflow(page), `${what} ${viewport} ${scheme}`).toBeLessThanOrEqual(0);
         await shot(page, `${what}-${viewport === "phone" ? 375 : 1280}-${scheme}`);
-      }
-    };
-    for (const viewport of ["phone", "desktop"] as const) {
-      const admin = await ownerPage("/admin/shop", viewport);
-      await admin.page.getByRole("form", { name: "Shop details" }).waitFor();
-      await inBothThemes(admin.page, "admin", viewport);
-      await admin.page.goto("/admin/combos?edit=skincare-combo");
-      await admin.page.getByRole("form", { name: "Edit Glow Skincare Combo" }).waitFor();
-      await inBothThemes(admin.page, "combos", viewport);
-      await admin.close();
+      });
+    const admin = await ownerPage("/admin/shop", "phone");
+    await inEveryView(admin.page, "admin", () =>
+      admin.page.getByRole("form", { name: "Shop details" }).waitFor(),
+    );
+    await admin.page.goto("/admin/combos?edit=skincare-combo");
+    await inEveryView(admin.page, "combos", () =>
+      admin.page.getByRole("form", { name: "Edit Glow Skincare Combo" }).waitFor(),
+    );
+    await admin.close();
 
-      const contact = await shopperPage("/contact", viewport);
-      await scrollThrough(contact.page);
-      await inBothThemes(contact.page, "contact", viewport);
-      await contact.close();
-    }
+    // The contact page's lower parts load as they come near, at each width again.
+    const contact = await shopperPage("/contact", "phone");
+    await inEveryView(contact.page, "contact", () => scrollThrough(contact.page));
+    await contact.close();
   });
 });

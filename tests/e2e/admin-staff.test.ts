@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { signInContext, signUpViaHttp, type TestAccount } from "../accounts.ts";
 import { newContext, type Shop, screenshot } from "../fixtures.ts";
 import { ownShopForFile } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -68,15 +69,14 @@ describe("the owner's staff page", () => {
   });
 
   it("is looked at on a phone and a wide screen, light and dark, without sideways scrolling", async () => {
-    for (const viewport of ["phone", "desktop"] as const) {
-      for (const scheme of ["light", "dark"] as const) {
-        const { page, close } = await ownerPage(viewport, scheme);
-        await card(page, "owner@example.in").waitFor();
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
-        await screenshot(page, `admin-staff-${viewport}-${scheme}`);
-        await close();
-      }
-    }
+    // One page shown at each width and in each theme.
+    const { page, close } = await ownerPage("phone", "light");
+    await inEachView(page, EVERY_VIEW, async (viewport, scheme) => {
+      await card(page, "owner@example.in").waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${viewport} ${scheme} scrolls sideways`).toBeLessThanOrEqual(0);
+      await screenshot(page, `admin-staff-${viewport}-${scheme}`);
+    });
+    await close();
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, TEST_PASSWORD, type TestAccount } from "../accounts.ts";
 import { type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { contextOn, it, uniqueEmail } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -69,18 +70,17 @@ describe("the admin side", () => {
   });
 
   it("shows the dashboard at 375 and 1280 px, light and dark", async () => {
-    for (const colorScheme of ["light", "dark"] as const) {
-      for (const viewport of ["phone", "desktop"] as const) {
-        const context = await contextOn(browser, shop, { viewport, colorScheme });
-        await signInContext(context, shop.url, owner);
-        const page = await context.newPage();
-        await page.goto("/admin");
-        await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow).toBeLessThanOrEqual(0);
-        await screenshot(page, `admin-dashboard-${VIEWPORTS[viewport].width}-${colorScheme}`);
-        await context.close();
-      }
-    }
+    // One page shown at each width and in each theme.
+    const context = await contextOn(browser, shop, { viewport: "phone" });
+    await signInContext(context, shop.url, owner);
+    const page = await context.newPage();
+    await page.goto("/admin");
+    await inEachView(page, EVERY_VIEW, async (viewport, colorScheme) => {
+      await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `admin-dashboard-${VIEWPORTS[viewport].width}-${colorScheme}`);
+    });
+    await context.close();
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect } from "vitest";
 import { signInContext, type TestAccount } from "../accounts.ts";
 import { type Shop, screenshot, scrollThrough, shoot } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 let shop: Shop;
 let browser: Browser;
@@ -42,27 +43,28 @@ describe("a combo's own picture", () => {
     await form.waitFor({ state: "detached" });
     await context.close();
 
-    for (const viewport of ["phone", "desktop"] as const) {
-      for (const scheme of ["light", "dark"] as const) {
-        const shopper = await contextOn(browser, shop, { viewport, colorScheme: scheme });
-        const home = await shopper.newPage();
-        await home.goto("/");
-        await scrollThrough(home);
-        const card = home.locator("#combos article").filter({ hasText: "Skincare" }).first();
-        await card.waitFor();
-        await expect
-          .poll(async () => card.locator("img").first().getAttribute("src"), { timeout: 10_000 })
-          .toBe(preview);
-        expect(await card.getByRole("list", { name: "In this combo" }).count()).toBe(0);
-        await card.scrollIntoViewIfNeeded();
-        expect(await sidewaysOverflow(home)).toBeLessThanOrEqual(0);
-        await shoot(card, { path: `/tmp/owner-rest-shots/combo-card-${viewport}-${scheme}.png` });
-        await home.goto("/combo/skincare-combo");
-        const large = preview?.replace("-400.webp", "-800.webp");
-        await home.locator(`main img[src="${large}"]`).waitFor();
-        await screenshot(home, `combo-picture-page-${viewport}-${scheme}`);
-        await shopper.close();
-      }
-    }
+    // The home page loaded once and the combo's page once, each shown at each width and in each theme.
+    const shopper = await contextOn(browser, shop, { viewport: "phone" });
+    const home = await shopper.newPage();
+    await home.goto("/");
+    await inEachView(home, EVERY_VIEW, async (viewport, scheme) => {
+      await scrollThrough(home);
+      const card = home.locator("#combos article").filter({ hasText: "Skincare" }).first();
+      await card.waitFor();
+      await expect
+        .poll(async () => card.locator("img").first().getAttribute("src"), { timeout: 10_000 })
+        .toBe(preview);
+      expect(await card.getByRole("list", { name: "In this combo" }).count()).toBe(0);
+      await card.scrollIntoViewIfNeeded();
+      expect(await sidewaysOverflow(home)).toBeLessThanOrEqual(0);
+      await shoot(card, { path: `/tmp/owner-rest-shots/combo-card-${viewport}-${scheme}.png` });
+    });
+    await home.goto("/combo/skincare-combo");
+    const large = preview?.replace("-400.webp", "-800.webp");
+    await inEachView(home, EVERY_VIEW, async (viewport, scheme) => {
+      await home.locator(`main img[src="${large}"]`).waitFor();
+      await screenshot(home, `combo-picture-page-${viewport}-${scheme}`);
+    });
+    await shopper.close();
   }, 120_000);
 });

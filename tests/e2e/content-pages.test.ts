@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
 import { describe, expect } from "vitest";
-import { showColorScheme } from "../color-scheme.ts";
 import { expectTitle, openPage, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
+import { inEachView, viewsAt } from "../views.ts";
 
 // Not the defaults: the pages must show what the environment says.
 const SHOP = { SHOP_NAME: "Vanya Herbals", SHOP_PHONE: "+91 90000 11111", SHOP_EMAIL: "help@vanya.example" };
@@ -148,25 +148,23 @@ describe("content pages on every screen", () => {
       blog: "/blog",
       article: "/blog/weekly-natural-hair-care-routine",
     };
-    // A page per width, loaded once per path and shown in both themes (the system setting switched under it).
-    for (const viewport of ["phone", "tablet", "desktop"] as const) {
-      const context = await contextOn(browser, shop, { viewport });
-      const page = await context.newPage();
-      for (const [name, path] of Object.entries(pages)) {
-        await page.goto(path);
-        await page.locator("main h1").waitFor();
-        for (const colorScheme of ["light", "dark"] as const) {
-          await showColorScheme(page, colorScheme);
-          const width = await page.evaluate(() => document.documentElement.scrollWidth);
-          expect(width, `${path} at ${viewport}, ${colorScheme}`).toBeLessThanOrEqual(
-            VIEWPORTS[viewport].width,
-          );
-          if (viewport !== "tablet") {
-            await screenshot(page, `${name}-${viewport === "phone" ? 375 : 1280}-${colorScheme}`);
-          }
+    // Each page loaded once and shown at each width and in each theme (the window resized and the system
+    // setting switched under it).
+    const context = await contextOn(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    for (const [name, path] of Object.entries(pages)) {
+      await page.goto(path);
+      await page.locator("main h1").waitFor();
+      await inEachView(page, viewsAt(["phone", "tablet", "desktop"]), async (viewport, colorScheme) => {
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, `${path} at ${viewport}, ${colorScheme}`).toBeLessThanOrEqual(
+          VIEWPORTS[viewport].width,
+        );
+        if (viewport !== "tablet") {
+          await screenshot(page, `${name}-${viewport === "phone" ? 375 : 1280}-${colorScheme}`);
         }
-      }
-      await context.close();
+      });
     }
+    await context.close();
   });
 });

@@ -2,11 +2,11 @@ import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { showColorScheme } from "../color-scheme.ts";
 import { type FakeProvider, type FakeProviderKind, startFakeProviders } from "../fake-social-providers.ts";
 import { shoot, VIEWPORTS } from "../fixtures.ts";
 import { addToCart } from "../forms.ts";
 import { it, ownShopForFile } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 const CLIENTS = {
   facebook: { clientId: "4099887766554433", clientSecret: "fb-e2e-secret-0123456789abcdef" },
@@ -249,34 +249,28 @@ describe("the provider messages and the ways to sign in at 375 and 1280 px, ligh
       ["login-provider-down", "/login?error=unable_to_get_user_info&provider=github"],
       ["settings-ways-to-sign-in", "/settings"],
     ] as const;
-    // A page per width, loaded once per screen and shown in both themes (the system setting switched under it).
-    for (const viewport of ["phone", "desktop"] as const) {
-      const context = await own.openContext({ viewport });
-      const page = await context.newPage();
-      for (const [name, path] of screens) {
-        if (name.startsWith("settings")) await signInContext(context, own.shop.url, account);
-        await page.goto(path);
-        await page.getByRole("heading", { level: 1 }).first().waitFor();
-        for (const colorScheme of ["light", "dark"] as const) {
-          await showColorScheme(page, colorScheme);
-          const shot = `${SHOTS}/${name}-${VIEWPORTS[viewport].width}-${colorScheme}.png`;
-          if (name.startsWith("settings")) {
-            const section = page.getByRole("region", { name: "Ways to sign in" });
-            await section.scrollIntoViewIfNeeded();
-            await shoot(section, { path: shot });
-          } else {
-            await page.getByRole("alert").waitFor();
-            await shoot(page, { path: shot, fullPage: true });
-          }
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - window.innerWidth,
-          );
-          expect(overflow, `${name} at ${VIEWPORTS[viewport].width} px, ${colorScheme}`).toBeLessThanOrEqual(
-            0,
-          );
+    // Each screen loaded once and shown at each width and in each theme (the window resized and the system
+    // setting switched under it).
+    const context = await own.openContext({ viewport: "phone" });
+    const page = await context.newPage();
+    for (const [name, path] of screens) {
+      if (name.startsWith("settings")) await signInContext(context, own.shop.url, account);
+      await page.goto(path);
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
+      await inEachView(page, EVERY_VIEW, async (viewport, colorScheme) => {
+        const shot = `${SHOTS}/${name}-${VIEWPORTS[viewport].width}-${colorScheme}.png`;
+        if (name.startsWith("settings")) {
+          const section = page.getByRole("region", { name: "Ways to sign in" });
+          await section.scrollIntoViewIfNeeded();
+          await shoot(section, { path: shot });
+        } else {
+          await page.getByRole("alert").waitFor();
+          await shoot(page, { path: shot, fullPage: true });
         }
-      }
-      await context.close();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} at ${VIEWPORTS[viewport].width} px, ${colorScheme}`).toBeLessThanOrEqual(0);
+      });
     }
+    await context.close();
   });
 });

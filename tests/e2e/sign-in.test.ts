@@ -1,11 +1,11 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { signInContext, signUpViaHttp, TEST_PASSWORD } from "../accounts.ts";
-import { showColorScheme } from "../color-scheme.ts";
 import { type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
 import { linkIn, readMails, waitForMail } from "../mail.ts";
 import { startOidcServer } from "../oidc-server.ts";
 import { contextOn, it, ownShopForFile, signedInOn } from "../shop-test.ts";
+import { EVERY_VIEW, inEachView } from "../views.ts";
 
 const CLIENT = { clientId: "shop-e2e", clientSecret: "shop-e2e-secret" };
 
@@ -338,7 +338,7 @@ describe("settings", () => {
 });
 
 describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
-  // Thirty-six screenshots of eighteen page loads: about a minute on a busy two-core machine.
+  // Thirty-six screenshots of nine page loads.
   it("renders each screen without horizontal scrolling", async ({ browser }) => {
     const account = await signUpViaHttp(shop.url, "looks@example.in");
     const screens = [
@@ -352,26 +352,20 @@ describe("the sign-in pages at 375 and 1280 px, light and dark", () => {
       ["admin-login", "/admin/login"],
       ["settings", "/settings"],
     ] as const;
-    // A page per width, loaded once per screen and shown in both themes (the system setting switched under it).
-    for (const viewport of ["phone", "desktop"] as const) {
-      const context = await contextOn(browser, shop, { viewport });
-      const page = await context.newPage();
-      for (const [name, path] of screens) {
-        if (name === "settings") await signInContext(context, shop.url, account);
-        await page.goto(path);
-        await page.getByRole("heading", { level: 1 }).first().waitFor();
-        for (const colorScheme of ["light", "dark"] as const) {
-          await showColorScheme(page, colorScheme);
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - window.innerWidth,
-          );
-          expect(overflow, `${name} at ${VIEWPORTS[viewport].width} px, ${colorScheme}`).toBeLessThanOrEqual(
-            0,
-          );
-          await screenshot(page, `auth-${name}-${VIEWPORTS[viewport].width}-${colorScheme}`);
-        }
-      }
-      await context.close();
+    // Each screen loaded once and shown at each width and in each theme (the window resized and the system
+    // setting switched under it).
+    const context = await contextOn(browser, shop, { viewport: "phone" });
+    const page = await context.newPage();
+    for (const [name, path] of screens) {
+      if (name === "settings") await signInContext(context, shop.url, account);
+      await page.goto(path);
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
+      await inEachView(page, EVERY_VIEW, async (viewport, colorScheme) => {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} at ${VIEWPORTS[viewport].width} px, ${colorScheme}`).toBeLessThanOrEqual(0);
+        await screenshot(page, `auth-${name}-${VIEWPORTS[viewport].width}-${colorScheme}`);
+      });
     }
+    await context.close();
   }, 120_000);
 });
