@@ -18,9 +18,6 @@ import type { LoadPlan, LoadResult } from "./load.ts";
 export async function startBenchShop(envOverrides: Record<string, string> = {}, keptDir?: string) {
   const dataDir = keptDir ?? (await mkdtemp(path.join(tmpdir(), "shop-bench-")));
   const postgres = await startEmbeddedPostgres(dataDir);
-  const { db, pool } = createDb(postgres.url, { max: 20 });
-  await migrateDatabase(db);
-  await seedCatalogue(db);
   // Production settings (rate limits, secure defaults), as the shop runs for shoppers.
   const env = parseEnv({
     NODE_ENV: "production",
@@ -32,6 +29,9 @@ export async function startBenchShop(envOverrides: Record<string, string> = {}, 
     PUBLIC_URL: "http://localhost:3000",
     ...envOverrides,
   });
+  const { db, pool } = createDb(postgres.url, { max: 20, idleTimeoutMs: env.DB_IDLE_TIMEOUT_MS });
+  await migrateDatabase(db);
+  await seedCatalogue(db);
   const deps = createDeps({ db, env });
   const shop = createShop(deps);
   return {

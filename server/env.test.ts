@@ -9,6 +9,8 @@ describe("parseEnv", () => {
     expect(env.DATA_DIR).toBe("./data");
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.PUBLIC_URL).toBe("http://localhost:3000");
+    // Database connections outlive a quiet spell, so a sale does not start on new ones (decision 069).
+    expect(env.DB_IDLE_TIMEOUT_MS).toBe(300_000);
   });
 
   it("treats empty strings as unset", () => {

@@ -202,6 +202,11 @@ const envSchema = z.object({
   // ---- Operations
   /** Connections each instance keeps to PostgreSQL at most. */
   DB_POOL_MAX: blankIsDefault(z.coerce.number().int().min(2).default(10)),
+  /**
+   * How long a database connection nobody uses stays open: a kept one has the order triggers compiled and their
+   * plans made, so a sale after a quiet spell does not start on cold connections.
+   */
+  DB_IDLE_TIMEOUT_MS: blankIsDefault(z.coerce.number().int().min(1_000).default(300_000)),
   /** Longest wait for a database connection before the request is answered 503. */
   DB_CONNECT_TIMEOUT_MS: blankIsDefault(z.coerce.number().int().min(100).default(5_000)),
   /** Longest a statement may run; a database that does not answer (frozen) is given up 2 s later. */

@@ -72,6 +72,7 @@ export function startShopWork(env: Env, databaseUrl: string) {
   const { db, pool } = createDb(databaseUrl, {
     max: env.DB_POOL_MAX,
     connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: env.DB_IDLE_TIMEOUT_MS,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
   });
   const lifecycle = createLifecycle();

@@ -37,3 +37,17 @@ it("is needed: drizzle's transaction() still sends BEGIN before the try that rel
   expect(begin).toBeGreaterThan(-1);
   expect(begin).toBeLessThan(source.indexOf("try {"));
 });
+
+it("keeps an unused connection open for idleTimeoutMs, then closes it", async () => {
+  // 1.2 s here; the shop's default (DB_IDLE_TIMEOUT_MS) is five minutes, pg's own would be 10 s.
+  const { db, pool } = createDb(database.url, { max: 2, idleTimeoutMs: 1_200 });
+  try {
+    await db.execute(sql`select 1`);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(pool.idleCount).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect(pool.totalCount).toBe(0);
+  } finally {
+    await pool.end();
+  }
+});
