@@ -170,15 +170,15 @@ async function measuredBurst(
   const windowSeconds = (performance.now() - windowStarted) / 1000;
   const nodeUsage = process.cpuUsage(nodeBefore);
   roundTrips.restore();
-  return { result, postgresSeconds, windowSeconds, nodeUsage, roundTrips };
+  const nodeSeconds = (nodeUsage.user + nodeUsage.system) / 1e6;
+  return { result, postgresSeconds, windowSeconds, nodeUsage, nodeSeconds, roundTrips };
 }
 
 /** A burst's cost per order answered: CPU of the shop's process and of PostgreSQL, and round trips. */
 function costLine(
-  { result, postgresSeconds, windowSeconds, nodeUsage, roundTrips }: Measured,
+  { result, postgresSeconds, windowSeconds, nodeUsage, nodeSeconds, roundTrips }: Measured,
   answered: number,
 ) {
-  const nodeSeconds = (nodeUsage.user + nodeUsage.system) / 1e6;
   const perOrder = (value: number) => (value / answered) * 1000;
   return `per order answered: node ${perOrder(nodeSeconds).toFixed(1)} ms CPU (${perOrder(nodeUsage.user / 1e6).toFixed(1)} user, ${perOrder(nodeUsage.system / 1e6).toFixed(1)} system), PostgreSQL ${perOrder(postgresSeconds).toFixed(1)} ms CPU, ${(roundTrips.count / answered).toFixed(1)} round trips (in ${windowSeconds.toFixed(2)} s: node ${nodeSeconds.toFixed(2)} s, PostgreSQL ${postgresSeconds.toFixed(2)} s, the crowd's client ${(result.cpuMs / 1000).toFixed(2)} s, ${roundTrips.count} round trips)`;
 }
@@ -207,9 +207,9 @@ export default async function orderBurstBench() {
     await new Promise((resolve) => setTimeout(resolve, (SESSION_CACHE_SECONDS + 3) * 1000));
 
     if (earlier.length > 0) {
-      // The shop's first orders, all at once on plenty of stock: what a shop that has taken none pays (its
-      // code not yet compiled hot, its connections' first use of the order triggers, its order and summary
-      // tables empty). They stand for the orders a shop on its sale day has taken before the sale.
+      // The shop's first orders, all at once on plenty of stock: what a shop that has taken none pays, mostly
+      // each database connection's first use of the order triggers (compiled, their statements planned), and
+      // code not yet compiled hot. They stand for the orders a shop on its sale day has taken before the sale.
       await refreshSessionCopies(url, earlier);
       const first = await measuredBurst(url, clusterDir, earlier);
       const placed = first.result.statuses["201"] ?? 0;
@@ -236,13 +236,12 @@ export default async function orderBurstBench() {
     await Promise.all(Array.from({ length: 20 }, () => db.execute(sql`select pg_sleep(0.05)`)));
     if (TRACK_FUNCTIONS) await db.execute(sql`select pg_stat_reset()`);
     const measured = await measuredBurst(url, clusterDir, shoppers);
-    const { result, postgresSeconds, nodeUsage, roundTrips } = measured;
+    const { result, postgresSeconds, nodeSeconds, roundTrips } = measured;
     if (inspector && profile) {
       const { profile: taken } = await inspector.post("Profiler.stop");
       writeFileSync(profile, JSON.stringify(taken));
       inspector.disconnect();
     }
-    const nodeSeconds = (nodeUsage.user + nodeUsage.system) / 1e6;
 
     const [left] = (
       await db.execute<{ stock: number }>(sql`select stock from products where slug = ${PRODUCT}`)
