@@ -37,11 +37,13 @@ export default defineConfig({
         root: import.meta.dirname,
         test: {
           // Several shop processes per test (faults, starting together, shutdown, behind nginx): slow, so
-          // gathered here and run one file at a time, each once.
+          // gathered here and each run once. Vitest queues the projects by name, so these files follow the
+          // browser files and run beside the last of them and the unit files, not alone at the end of the run
+          // with the other worker idle (their processes wait on starts and restarts for a fifth of the time).
           name: "production",
           include: ["tests/production/**/*.test.ts"],
           globalSetup: ["tests/global-setup.ts"],
-          fileParallelism: false,
+          maxWorkers: 2,
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },
