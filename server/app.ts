@@ -330,7 +330,7 @@ export function serveWebApp(app: Hono, root = distDir, cache?: CatalogueCache) {
   const renderPage = createPageHandler(app, indexFile, cache);
   // Once built, the web app stays built: the disk is asked until then, not on every page.
   let built = false;
-  app.get("*", (c) => {
+  app.get("*", (c): Response | Promise<Response> => {
     // A missing file (an old hashed asset, a typo'd image) is a real 404; page paths are the SPA's.
     if (path.extname(c.req.path)) throw notFound("No such file.");
     built ||= existsSync(indexFile);
