@@ -35,8 +35,10 @@ const PATHS = [
 
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
 
-// One context for every page, as one visitor going from page to page.
+// One tab for every page, as one visitor going from page to page: each path is loaded into it from the server
+// (a new document, not the app's own navigation), and the renderer and what it has compiled are kept.
 let context: BrowserContext;
+let tab: Page;
 it.beforeAll(async ({ browser, shop }) => {
   context = await browser.newContext({
     baseURL: shop.url,
@@ -47,25 +49,25 @@ it.beforeAll(async ({ browser, shop }) => {
   });
   // axe is sent to the browser once, and is in every page from its start.
   await context.addInitScript({ content: axe.source });
+  tab = await context.newPage();
 });
 it.afterAll(() => context?.close());
 
 describe.each(PATHS)("accessibility of %s", (path) => {
   // The page is loaded once and checked in both themes: the dark check switches the system setting under
   // the page the light check loaded (the page follows it live), so the two see the same page, once loaded.
-  let loaded: Page | undefined;
+  let loaded = false;
   const page = async () => {
-    if (loaded) return loaded;
-    loaded = await context.newPage();
-    await loaded.goto(path);
+    if (loaded) return tab;
+    await tab.goto(path);
     // Checked once the app has started on the page and its heading is drawn (a page that sends a signed-out
     // visitor elsewhere has arrived there by then), not after a wait for the network to fall quiet.
-    await loaded.locator("html[data-hydrated]").waitFor({ state: "attached" });
-    await loaded.locator("main h1").first().waitFor();
-    await scrollThrough(loaded); // the footer and the home page's lower sections load as they come near
-    return loaded;
+    await tab.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await tab.locator("main h1").first().waitFor();
+    await scrollThrough(tab); // the footer and the home page's lower sections load as they come near
+    loaded = true;
+    return tab;
   };
-  it.afterAll(() => loaded?.close());
 
   it.each(["light", "dark"] as const)(
     "has no serious or critical axe violations in the %s theme",
