@@ -29,6 +29,8 @@ type Kept = {
   page?: Page;
   cdp?: CDPSession;
   held: boolean;
+  /** The reset under way since the holder closed it. */
+  givingBack?: Promise<void>;
   /** Whether the holder already has the kept page (a second newPage opens another, closed on release). */
   pageHandedOut: boolean;
   /** Something was done to the context that a reset cannot undo. */
@@ -136,8 +138,10 @@ function keep(context: BrowserContext, browser: Browser, origin: string, setting
     }
     return page;
   };
-  context.close = async () => {
-    if (entry.held) await giveBack(entry);
+  // A second close while the first is still resetting waits for the same reset; one after it does nothing.
+  context.close = () => {
+    if (entry.held) entry.givingBack ??= giveBack(entry);
+    return entry.givingBack ?? Promise.resolve();
   };
   return entry;
 }
@@ -180,19 +184,18 @@ function forget(entry: Kept) {
   if (index >= 0) kept.splice(index, 1);
 }
 
+/** Resets the context for the next holder (held until it is done, so none gets it half reset) or closes it. */
 async function giveBack(entry: Kept) {
-  entry.held = false;
   const page = entry.page;
-  if (entry.spoilt || !page || page.isClosed()) {
-    forget(entry);
-    await entry.close();
-    return;
-  }
   try {
+    if (entry.spoilt || !page || page.isClosed()) throw new Error("cannot be reset");
     await withinTime(reset(entry, page), RESET_MS);
   } catch {
     forget(entry);
     await entry.close().catch(() => undefined);
+  } finally {
+    entry.held = false;
+    entry.givingBack = undefined;
   }
 }
 
