@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core"
 
 /**
  * Browser contexts a worker keeps from test to test, each with one page that stays warm (docs/decisions/092,
- * "A warm page per worker: how it works, kept"). A fresh page costs Chromium about 1.3 CPU-s for its first load of the home page
+ * "A warm page per worker"). A fresh page costs Chromium about 1.3 CPU-s for its first load of the home page
  * and a page loaded again about 0.5: the difference is the page's renderer process (its V8 isolate, compile
  * and font caches) and Playwright's set-up of a page, not the context. A page left on about:blank between
  * tests loses its renderer and costs as much as a fresh one, so a released page is left on the shop's own
