@@ -12,7 +12,6 @@ import {
   knowAccountDatabase,
   TEST_AUTH_SECRET,
 } from "./database.ts";
-import { heldContext } from "./warm-contexts.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -197,30 +196,10 @@ export const VIEWPORTS = {
 export type Viewport = keyof typeof VIEWPORTS;
 export type ColorScheme = "light" | "dark";
 
-type ContextOptions = { viewport?: Viewport; colorScheme?: ColorScheme };
-
-/**
- * A context on `shop` at `viewport`'s size (desktop by default) and in `colorScheme` (light), with a page the
- * worker keeps warm from test to test (tests/warm-contexts.ts): its `close()` gives it back, reset to what a
- * new one is. A test that needs a context Chromium has never used asks for `freshContext`.
- */
-export function newContext(
+export async function newContext(
   browser: Browser,
   shop: Shop,
-  options: ContextOptions = {},
-): Promise<BrowserContext> {
-  const settings = {
-    viewport: VIEWPORTS[options.viewport ?? "desktop"],
-    colorScheme: options.colorScheme ?? "light",
-  };
-  return heldContext(browser, new URL(shop.url).origin, settings, () => freshContext(browser, shop, options));
-}
-
-/** A new context on `shop`, closed for good by its `close()`. */
-export async function freshContext(
-  browser: Browser,
-  shop: Shop,
-  options: ContextOptions = {},
+  options: { viewport?: Viewport; colorScheme?: ColorScheme } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: shop.url,

@@ -11,9 +11,8 @@ type ContextOptions = Parameters<typeof newContext>[2];
 
 /**
  * Browser tests on shared fixtures: one shop and one Chromium per test worker (the e2e project runs its
- * files without isolation, so a worker keeps them from one file to the next), and a browser context of its
- * own for every test, closed after it: one the worker keeps with its page warm, reset to a new one's state
- * when it is closed (`newContext`, tests/warm-contexts.ts).
+ * files without isolation, so a worker keeps them from one file to the next), and a fresh browser context
+ * for every test, closed after it.
  *
  * - `shop`: the real server on its own cloned database, with ADMIN_EMAILS naming OWNER_EMAIL, served from the
  *   worker's process (tests/in-process-shop.ts). Each fixture starts when a test (or a `beforeAll`) of the
