@@ -109,8 +109,18 @@ describe("the product page", () => {
     const { rows } = await db.query<{ stock: number }>(
       "select stock from products where slug = 'coconut-oil'",
     );
+    // The shop forgets its copy of the catalogue when the NOTIFY of the change arrives, a moment after the
+    // commit: the page is asked for once the shop answers that it is out of stock, not in a race with the NOTIFY.
+    const inStockAnswered = (inStock: boolean) =>
+      expect
+        .poll(async () => {
+          const answer = await fetch(`${shop.url}/api/products/coconut-oil`);
+          return ((await answer.json()) as { inStock: boolean }).inStock;
+        })
+        .toBe(inStock);
     await db.query("update products set stock = 0 where slug = 'coconut-oil'");
     try {
+      await inStockAnswered(false);
       const { page, close } = await openPage(browser, shop, "/product/coconut-oil");
       const details = await page.locator("main > article").innerText();
       expect(details).toContain("Out of stock");
@@ -121,6 +131,7 @@ describe("the product page", () => {
     } finally {
       await db.query("update products set stock = $1 where slug = 'coconut-oil'", [rows[0]?.stock ?? 100]);
       await db.end();
+      await inStockAnswered(true); // the next test sees the shelf as it was
     }
   });
 
