@@ -70,7 +70,7 @@ function nameOf(node: AstNode, parent: AstNode | undefined, text: string): strin
 function stringIn(node: AstNode): string | undefined {
   if (node.type === "Literal" && typeof node.value === "string") return node.value;
   if (node.type === "TemplateLiteral" && (node.expressions as unknown[]).length === 0) {
-    return ((node.quasis as { value: { cooked: string } }[])[0]?.value.cooked ?? "") as string;
+    return (node.quasis as { value: { cooked: string } }[])[0]?.value.cooked ?? "";
   }
   return undefined;
 }
