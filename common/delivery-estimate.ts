@@ -1,4 +1,7 @@
-import { addDays, format, isSunday, parseISO } from "date-fns";
+import { addDays } from "date-fns/addDays";
+import { format } from "date-fns/format";
+import { isSunday } from "date-fns/isSunday";
+import { parseISO } from "date-fns/parseISO";
 import { indianWallClock } from "./india-time.ts";
 
 /** The policy: handed to the courier within 3-5 days of ordering. */

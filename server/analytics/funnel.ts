@@ -1,4 +1,5 @@
-import { format, subDays } from "date-fns";
+import { format } from "date-fns/format";
+import { subDays } from "date-fns/subDays";
 import { eq, sql } from "drizzle-orm";
 import type { SalesQuery } from "../../common/analytics.ts";
 import { FUNNEL_STEPS, type FunnelCounts, type FunnelFigures, type FunnelStep } from "../../common/funnel.ts";

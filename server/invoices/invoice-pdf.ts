@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { create, type Font } from "fontkit";
-import PDFDocument from "pdfkit";
+import type { Font } from "fontkit";
+import type PDFKitDocument from "pdfkit";
 import { amountInWords } from "../../common/amount-in-words.ts";
 import { formatRate } from "../../common/gst.ts";
 import { formatDate } from "../../common/india-time.ts";
@@ -16,25 +16,34 @@ const RULE = "#d6d3d1";
 /**
  * Noto Sans (SIL Open Font License), embedded and subset by pdfkit: the PDF's standard fonts have no rupee
  * sign and print Latin-1 only (docs/decisions/044). Parsed once, on the first document, and shared: parsing
- * the files for each document made every PDF several times slower.
+ * the files for each document made every PDF several times slower. pdfkit and fontkit (about 1.5 MB of code
+ * with their compression tables) are loaded then too, not when the shop starts: most starts print nothing,
+ * and importing them was a tenth of a start's CPU.
  */
 const BODY = "NotoSans";
 const BOLD = "NotoSans-Bold";
-let parsedFonts: { regular: Font; bold: Font } | undefined;
-function fonts() {
-  if (!parsedFonts) {
+type PdfToolkit = { PDFDocument: typeof PDFKitDocument; regular: Font; bold: Font };
+let toolkit: Promise<PdfToolkit> | undefined;
+function pdfToolkit() {
+  toolkit ??= (async () => {
+    const [{ default: PDFDocument }, { create }] = await Promise.all([import("pdfkit"), import("fontkit")]);
     const require = createRequire(import.meta.url);
     const parse = (name: string) => {
       const font = create(readFileSync(require.resolve(`@expo-google-fonts/noto-sans/${name}`)));
       if (!("layout" in font)) throw new Error(`${name} is a font collection, not one font.`);
       return font;
     };
-    parsedFonts = {
+    return {
+      PDFDocument,
       regular: parse("400Regular/NotoSans_400Regular.ttf"),
       bold: parse("700Bold/NotoSans_700Bold.ttf"),
     };
-  }
-  return parsedFonts;
+  })().catch((error: unknown) => {
+    // Not remembered: the next document tries again.
+    toolkit = undefined;
+    throw error;
+  });
+  return toolkit;
 }
 
 /** Amounts as the columns print them: 1,19,900.50 in Indian grouping, always with paise. */
@@ -66,7 +75,8 @@ type Line = TaxDocumentView["lines"][number];
  * description, HSN, quantity, unit, taxable value, rate and tax, the totals, the amount in words, the reverse
  * charge statement and a signature line.
  */
-export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
+export async function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
+  const { PDFDocument, regular, bold } = await pdfToolkit();
   const { document, lines, invoice, orderNumber } = view;
   const credit = document.kind === "credit_note";
   const title = credit ? "Credit Note" : "Tax Invoice";
@@ -76,8 +86,8 @@ export function renderTaxDocumentPdf(view: TaxDocumentView): Promise<Buffer> {
     info: { Title: `${title} ${document.number}`, Author: latin1(document.supplier.name) },
   });
   // pdfkit takes a font fontkit has parsed as it takes a file (its font factory checks for layout()).
-  doc.registerFont(BODY, fonts().regular as unknown as Buffer);
-  doc.registerFont(BOLD, fonts().bold as unknown as Buffer);
+  doc.registerFont(BODY, regular as unknown as Buffer);
+  doc.registerFont(BOLD, bold as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -1,4 +1,7 @@
-import { addDays, format, startOfWeek, subDays } from "date-fns";
+import { addDays } from "date-fns/addDays";
+import { format } from "date-fns/format";
+import { startOfWeek } from "date-fns/startOfWeek";
+import { subDays } from "date-fns/subDays";
 import { and, asc, type Column, eq, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { normalizeMobile } from "../../common/india.ts";
 import { INDIA_TIME_ZONE, indianDate, startOfIndianDay } from "../../common/india-time.ts";

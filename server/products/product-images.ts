@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { imageFor } from "../../common/catalogue.ts";
 import { MAX_IMAGE_BYTES, type UploadedProductImage } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
@@ -24,10 +24,26 @@ export const MAX_INPUT_PIXELS = 50_000_000;
 /** Photos waiting behind the one being processed; more are told to come back (429). */
 export const IMAGE_QUEUE_WAITING = 4;
 
-// One libvips thread per operation: with the queue below, photo processing holds one thread of libuv's
-// pool (four by default) and one core, never all of them. Password sign-in hashes with scrypt on that same
-// pool, and four large uploads at once once made it wait 23 s.
-sharp.concurrency(1);
+/**
+ * sharp and its libvips, loaded with the first photo rather than when the shop starts (a start that handles
+ * no upload, most of them, does not pay for it). One libvips thread per operation: with the queue below,
+ * photo processing holds one thread of libuv's pool (four by default) and one core, never all of them.
+ * Password sign-in hashes with scrypt on that same pool, and four large uploads at once once made it wait 23 s.
+ */
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+function loadSharp() {
+  sharpLoaded ??= import("sharp").then(
+    ({ default: sharp }) => {
+      sharp.concurrency(1);
+      return sharp;
+    },
+    (error: unknown) => {
+      sharpLoaded = undefined;
+      throw error;
+    },
+  );
+  return sharpLoaded;
+}
 const OG_WIDTH = 1200;
 const OG_HEIGHT = 630;
 const OG_BACKGROUND = { r: 250, g: 250, b: 249 }; // stone-50, as the build's previews of bundled images
@@ -84,6 +100,7 @@ export async function processInTurn<T>(work: () => Promise<T>): Promise<T> {
  * large to decode: cheap, so done before the photo waits its turn.
  */
 async function checkPhoto(bytes: Buffer) {
+  const sharp = await loadSharp();
   let format: string | undefined;
   let pixels = 0;
   try {
@@ -103,6 +120,7 @@ async function checkPhoto(bytes: Buffer) {
  * upload is decoded once, to the 800 px square, and the rest are made from that, one after the other.
  */
 async function renditions(bytes: Buffer, purpose: ImagePurpose) {
+  const sharp = await loadSharp();
   try {
     const decoded = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).rotate();
     // A logo sits on the header's light or dark background: its transparency is kept (a white square would
