@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { describe, expect } from "vitest";
 import { expectTitle, openPage, type Shop, screenshot, VIEWPORTS } from "../fixtures.ts";
+import { fetchPage, h1Of, mainOf, metaOf, titleOf, visibleText } from "../page-html.ts";
 import { contextOn, it, ownShopForFile } from "../shop-test.ts";
 import { inEachView, viewsAt } from "../views.ts";
 
@@ -26,36 +27,28 @@ const POLICY_PAGES = [
 
 describe("the policy pages", () => {
   it.each(POLICY_PAGES)("%s shows %s with the shop's own name, phone and e-mail", async (path, heading) => {
-    const { page, close } = await openPage(browser, shop, path);
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(heading);
-    await expectTitle(page, `${heading} | Vanya Herbals`);
-    await expect(page.getByRole("heading", { level: 1 }).count()).resolves.toBe(1);
+    const page = await fetchPage(shop, path);
+    expect(h1Of(page)).toEqual([heading]);
+    expect(titleOf(page)).toBe(`${heading} | Vanya Herbals`);
 
-    const text = await page.locator("main").innerText();
+    const main = mainOf(page);
+    const text = visibleText(main);
     expect(text).not.toMatch(/\{(phone|email|shopName)\}/);
     expect(text).not.toContain("Prakriti");
     expect(text).toContain(SHOP.SHOP_EMAIL);
-    const email = page.locator(`main a[href="mailto:${SHOP.SHOP_EMAIL}"]`).first();
-    await expect(email.textContent()).resolves.toBe(SHOP.SHOP_EMAIL);
+    const email = main.querySelector(`a[href="mailto:${SHOP.SHOP_EMAIL}"]`);
+    expect(email?.textContent).toBe(SHOP.SHOP_EMAIL);
     expect(text).toContain(SHOP.SHOP_PHONE);
-    await expect(page.locator('main a[href="tel:+919000011111"]').first().textContent()).resolves.toBe(
-      SHOP.SHOP_PHONE,
-    );
-    await close();
+    expect(main.querySelector('a[href="tel:+919000011111"]')?.textContent).toBe(SHOP.SHOP_PHONE);
   });
 
   it("states the specification's numbers on the shipping and refund pages", async () => {
-    const { page, close } = await openPage(browser, shop, "/shipping-delivery");
-    await expect(page.locator("main").innerText()).resolves.toContain(
-      "We hand your order to the courier or speed post within 3-5 days",
-    );
-    await page.goto("/cancellation-refund");
-    await page.getByRole("heading", { name: "Cancellation and Refund Policy" }).waitFor();
-    const refunds = await page.locator("main").innerText();
+    const shipping = visibleText(mainOf(await fetchPage(shop, "/shipping-delivery")));
+    expect(shipping).toContain("We hand your order to the courier or speed post within 3-5 days");
+    const refunds = visibleText(mainOf(await fetchPage(shop, "/cancellation-refund")));
     expect(refunds).toContain("within 6-8 days of placing it, as long as it has not yet been shipped");
     expect(refunds).toContain("report it within 6-8 days of receipt");
     expect(refunds).toContain("it is processed within 6-8 days");
-    await close();
   });
 
   it("links one policy to another without reloading the app", async () => {
@@ -71,39 +64,35 @@ describe("the policy pages", () => {
   });
 
   it("sets each page's meta description from its first paragraph, with placeholders filled", async () => {
-    const { page, close } = await openPage(browser, shop, "/privacy");
-    await expectTitle(page, "Privacy Policy | Vanya Herbals"); // set together with the description
-    const description = await page
-      .locator('meta[name="description"]')
-      .evaluate((meta: HTMLMetaElement) => meta.content);
-    expect(description).toMatch(/^This policy explains what personal data Vanya Herbals collects/);
-    await close();
+    const page = await fetchPage(shop, "/privacy");
+    expect(titleOf(page)).toBe("Privacy Policy | Vanya Herbals");
+    expect(metaOf(page, "description")).toMatch(
+      /^This policy explains what personal data Vanya Herbals collects/,
+    );
   });
 });
 
 describe("the blog", () => {
   it("lists the four articles, newest first, with their dates and descriptions", async () => {
-    const { page, close } = await openPage(browser, shop, "/blog");
-    await expectTitle(page, "Blog | Vanya Herbals");
-    const articles = page.locator("main li article");
-    await expect(articles.count()).resolves.toBe(4);
-    await expect(articles.locator("h2").allTextContents()).resolves.toEqual([
+    const page = await fetchPage(shop, "/blog");
+    expect(titleOf(page)).toBe("Blog | Vanya Herbals");
+    const main = mainOf(page);
+    expect(main.querySelectorAll("li article")).toHaveLength(4);
+    expect(main.querySelectorAll("li article h2").map((h2) => h2.textContent)).toEqual([
       "Ubtan and herbal bath powders for children and adults",
       "How to use a henna and indigo hair dye at home",
       "A simple weekly natural hair-care routine with oil, hair pack and wash powder",
       "Moringa, curry leaves and sathu maavu in everyday Indian cooking",
     ]);
-    await expect(articles.locator("time").allTextContents()).resolves.toEqual([
+    expect(main.querySelectorAll("li article time").map((time) => time.textContent)).toEqual([
       "20 October 2026",
       "14 September 2026",
       "22 July 2026",
       "18 June 2026",
     ]);
-    await expect(articles.first().innerText()).resolves.toContain(
-      "How to use gram flour, turmeric and herbal bath powders in place of soap",
-    );
-    await expect(articles.first().innerText()).resolves.toContain("The Vanya Herbals team");
-    await close();
+    const [first] = main.querySelectorAll("li article").map(visibleText);
+    expect(first).toContain("How to use gram flour, turmeric and herbal bath powders in place of soap");
+    expect(first).toContain("The Vanya Herbals team");
   });
 
   it("opens an article from the index and moves on to another", async () => {
@@ -131,13 +120,10 @@ describe("the blog", () => {
   });
 
   it("answers an unknown article with the list of articles", async () => {
-    const { page, close } = await openPage(browser, shop, "/blog/how-to-grow-a-beard");
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
-      "We couldn't find that article",
-    );
-    await expectTitle(page, "Article not found | Vanya Herbals");
-    await expect(page.locator('main a[href^="/blog/"]').count()).resolves.toBe(4);
-    await close();
+    const page = await fetchPage(shop, "/blog/how-to-grow-a-beard");
+    expect(h1Of(page)).toEqual(["We couldn't find that article"]);
+    expect(titleOf(page)).toBe("Article not found | Vanya Herbals");
+    expect(mainOf(page).querySelectorAll('a[href^="/blog/"]')).toHaveLength(4);
   });
 });
 
