@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { signUpThroughApp, TEST_PASSWORD } from "../../tests/accounts.ts";
 import {
   interceptStatements,
@@ -203,6 +203,34 @@ describe("a password sign-in while the database's connections are cut", () => {
       });
     } finally {
       await instance.end();
+    }
+  });
+});
+
+describe("finished throttles", () => {
+  it("are cleared now and then by a sign-in attempt, never by the session read every page load makes", async () => {
+    const account = await signUpThroughApp(shop.app, "housekeeping@example.in");
+    const old = { key: "finished-a-day-ago", count: 3 };
+    const insertOld = () =>
+      shop.db.execute(sql`insert into auth_throttles (key, count, window_started_at, last_attempt_at)
+        values (${old.key}, ${old.count}, now() - interval '2 days', now() - interval '2 days')
+        on conflict (key) do nothing`);
+    const stillThere = async () =>
+      (await shop.db.execute(sql`select 1 from auth_throttles where key = ${old.key}`)).rows.length === 1;
+    await insertOld();
+    // Every request would clear them if it could: the 1 in 100 chance made certain.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0);
+    try {
+      const session = await shop.app.request("/api/auth/get-session", {
+        headers: { Cookie: account.cookie },
+      });
+      expect(session.status).toBe(200);
+      expect(await stillThere()).toBe(true);
+
+      expect((await signIn(60, "housekeeping@example.in")).status).toBe(401);
+      await expect.poll(stillThere).toBe(false);
+    } finally {
+      random.mockRestore();
     }
   });
 });
