@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { showColorScheme } from "../color-scheme.ts";
-import { newContext, type Shop, screenshot, waitForApp } from "../fixtures.ts";
+import { newContext, type Shop, screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
@@ -345,15 +345,21 @@ describe("hydration", () => {
     await context.close();
   });
 
-  // A page per width and path, loaded once without JavaScript and once hydrated, each shown in both themes
-  // (the system setting switched under it): eight page loads for the sixteen screenshots.
+  /** The page shows its heading and fits the window: nothing reaches past its right edge. */
+  async function fitsTheWindow(page: Page, view: string) {
+    await expect(page.locator("main h1").first().isVisible(), view).resolves.toBe(true);
+    expect(await sidewaysOverflow(page), view).toBeLessThanOrEqual(0);
+  }
+
+  // A page per width and path, loaded once without JavaScript and once hydrated, each looked at in both themes
+  // (the system setting switched under it): eight page loads for sixteen views (and screenshots, when asked).
   it.each([
     ["phone", "/"],
     ["phone", "/product/badam-mix"],
     ["desktop", "/"],
     ["desktop", "/product/badam-mix"],
   ] as const)(
-    "screenshots at %s of %s, light and dark, without JavaScript and hydrated",
+    "fits the %s width at %s, light and dark, without JavaScript and hydrated",
     async (viewport, path) => {
       const name = (colorScheme: string) =>
         `ssr-${path === "/" ? "home" : "product"}-${viewport}-${colorScheme}`;
@@ -367,6 +373,7 @@ describe("hydration", () => {
       for (const colorScheme of ["light", "dark"] as const) {
         // Nothing runs without JavaScript: the page is the server's HTML in either setting.
         await page.emulateMedia({ colorScheme });
+        await fitsTheWindow(page, `${name(colorScheme)}-no-js`);
         await screenshot(page, `${name(colorScheme)}-no-js`);
       }
       await plain.close();
@@ -377,6 +384,7 @@ describe("hydration", () => {
       await waitForApp(hydrated);
       for (const colorScheme of ["light", "dark"] as const) {
         await showColorScheme(hydrated, colorScheme);
+        await fitsTheWindow(hydrated, `${name(colorScheme)}-hydrated`);
         await screenshot(hydrated, `${name(colorScheme)}-hydrated`);
       }
       await context.close();
