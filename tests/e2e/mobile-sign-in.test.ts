@@ -7,6 +7,7 @@ import { type FakeSmsProvider, fakeTwilioEnv, startFakeSmsProvider } from "../fa
 import { newContext, type Shop, type ShopDatabase, shoot, VIEWPORTS } from "../fixtures.ts";
 import { typeAddress } from "../forms.ts";
 import { ownShopForFile } from "../shop-test.ts";
+import { inEachView, viewsAt } from "../views.ts";
 
 let sms: FakeSmsProvider;
 let shop: Shop;
@@ -29,16 +30,29 @@ ownShopForFile(
 const shot = (page: Page, name: string) =>
   shoot(page, { path: `/tmp/mobile-sign-in-${name}.png`, fullPage: true });
 
-async function signInWithMobile(page: Page, mobile: string, name: string) {
+/**
+ * Signs in with `mobile` from the sign-in page; each step is pictured as `name`-step, or, given `looks`, in each
+ * of them as `name`-scheme-step (the theme switched under the page).
+ */
+async function signInWithMobile(
+  page: Page,
+  mobile: string,
+  name: string,
+  looks?: ReturnType<typeof viewsAt>,
+) {
+  const look = async (step: string) => {
+    if (!looks) return shot(page, `${name}-${step}`);
+    await inEachView(page, looks, (_, scheme) => shot(page, `${name}-${scheme}-${step}`));
+  };
   await page.getByRole("link", { name: "Sign in with mobile" }).click();
   await page.getByRole("heading", { name: "Sign in with your mobile" }).waitFor();
   await page.getByLabel("Mobile number").fill(mobile);
-  await shot(page, `${name}-number`);
+  await look("number");
   const before = sms.messages.length;
   await page.getByRole("button", { name: "Send code" }).click();
   await page.getByRole("heading", { name: "Enter the code" }).waitFor();
   const code = await sms.codeFor(`+91${mobile.replace(/\D/g, "").slice(-10)}`, { after: before });
-  await shot(page, `${name}-code`);
+  await look("code");
   await page.getByLabel("Code from the SMS").fill(code);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
@@ -174,27 +188,30 @@ describe("signing in with a mobile number", () => {
     await fresh.close();
   });
 
+  // The sign-in once per width; each of its screens is looked at in both themes, switched under the loaded page
+  // (the theme changes how they look, not what signing in does).
   it("shows the sign-in page with the mobile button at 375 and 1280 px, light and dark", async () => {
     for (const viewport of ["phone", "desktop"] as const) {
-      for (const colorScheme of ["light", "dark"] as const) {
-        const context = await newContext(browser, shop, { viewport, colorScheme });
-        const page = await context.newPage();
-        await page.goto("/login");
-        const button = page.getByRole("link", { name: "Sign in with mobile" });
-        await button.waitFor();
+      const looks = viewsAt([viewport]);
+      const context = await newContext(browser, shop, { viewport, colorScheme: "light" });
+      const page = await context.newPage();
+      await page.goto("/login");
+      const button = page.getByRole("link", { name: "Sign in with mobile" });
+      await button.waitFor();
+      const width = VIEWPORTS[viewport].width;
+      await inEachView(page, looks, async (_, colorScheme) => {
         const box = await button.boundingBox();
-        expect(box?.width).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
-        expect(box?.height).toBeGreaterThanOrEqual(44);
-        const width = VIEWPORTS[viewport].width;
+        expect(box?.width, colorScheme).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+        expect(box?.height, colorScheme).toBeGreaterThanOrEqual(44);
         await shot(page, `login-${width}-${colorScheme}`);
-        await signInWithMobile(page, "+91 70000 12345", `${width}-${colorScheme}`);
-        await page.waitForURL((url) => url.pathname === "/");
-        if (viewport === "desktop") {
-          // The header names a mobile account by its number, not by the stand-in address it has.
-          await page.getByRole("button", { name: "Account menu for +91 70000 12345" }).waitFor();
-        }
-        await context.close();
+      });
+      await signInWithMobile(page, "+91 70000 12345", `${width}`, looks);
+      await page.waitForURL((url) => url.pathname === "/");
+      if (viewport === "desktop") {
+        // The header names a mobile account by its number, not by the stand-in address it has.
+        await page.getByRole("button", { name: "Account menu for +91 70000 12345" }).waitFor();
       }
+      await context.close();
     }
   });
 });
