@@ -3,6 +3,11 @@ import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
 import { shoot } from "../fixtures.ts";
 import { it, uniqueEmail } from "../shop-test.ts";
+import { inEachView, viewsAt } from "../views.ts";
+
+// Each walk runs once; the open menu is looked at in light and dark, switched under the loaded page (the
+// theme changes how the menu looks, not how it opens or what it holds).
+const LOOKS = viewsAt(["phone"]);
 
 const menu = (page: Page) => page.getByRole("dialog", { name: "Menu" });
 const inView = (page: Page, selector: string) =>
@@ -14,22 +19,22 @@ const inView = (page: Page, selector: string) =>
   });
 
 describe("the mobile menu at 375 px", () => {
-  it("signed in, shows Contact Us whole: nothing is cut off by a scroller of its own (issue 30)", async ({
+  it("signed in, shows Contact Us whole in light and dark: nothing is cut off by a scroller of its own (issue 30)", async ({
     shop,
     openContext,
   }) => {
     const account = await signUpViaHttp(shop.url, uniqueEmail("kavya.menu"));
-    for (const colorScheme of ["light", "dark"] as const) {
-      const context = await openContext({ viewport: "phone", colorScheme });
-      await signInContext(context, shop.url, account);
-      const page = await context.newPage();
-      await page.goto("/");
-      await page
-        .getByRole("banner")
-        .getByRole("button", { name: /^Account menu/ })
-        .waitFor();
-      await page.getByRole("button", { name: "Open menu" }).click();
-      await menu(page).getByRole("navigation", { name: "Your account" }).waitFor();
+    const context = await openContext({ viewport: "phone", colorScheme: "light" });
+    await signInContext(context, shop.url, account);
+    const page = await context.newPage();
+    await page.goto("/");
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /^Account menu/ })
+      .waitFor();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await menu(page).getByRole("navigation", { name: "Your account" }).waitFor();
+    await inEachView(page, LOOKS, async (_, colorScheme) => {
       // Each row of the menu is whole inside whatever scrolls it: the list used to end in "Contact U…".
       const cut = await menu(page)
         .getByRole("navigation", { name: "Mobile" })
@@ -51,48 +56,51 @@ describe("the mobile menu at 375 px", () => {
               .map((row) => row.textContent)
           );
         });
-      expect(cut).toEqual([]);
+      expect(cut, colorScheme).toEqual([]);
       const contact = menu(page).getByRole("button", { name: "Contact Us" });
       const box = await contact.boundingBox();
-      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(812);
+      expect((box?.y ?? 0) + (box?.height ?? 0), colorScheme).toBeLessThanOrEqual(812);
       await shoot(page, { path: `test-results/screenshots/mobile-menu-signed-in-${colorScheme}.png` });
-      await context.close();
-    }
+    });
+    await context.close();
   });
 
-  it("holds the category menus, About Us, Blog, Contact Us and Login; Contact Us scrolls to the form", async ({
+  it("holds the category menus, About Us, Blog, Contact Us and Login, in light and dark; Contact Us scrolls to the form", async ({
     openContext,
   }) => {
-    for (const colorScheme of ["light", "dark"] as const) {
-      const context = await openContext({ viewport: "phone", colorScheme });
-      const page = await context.newPage();
-      await page.goto("/");
-      // The desktop menus are hidden; the menu button takes their place.
-      expect(await page.getByRole("navigation", { name: "Shop by category" }).isVisible()).toBe(false);
-      await page.getByRole("button", { name: "Open menu" }).click();
-      await menu(page).waitFor();
-      const summaries = menu(page).locator("summary");
-      expect(await summaries.allTextContents()).toEqual([
-        "Bestsellers",
-        "Hair",
-        "Face",
-        "Body",
-        "Milk Range",
-        "Combos & Gifting",
-      ]);
-      await summaries.filter({ hasText: "Body" }).click();
-      expect(await menu(page).getByRole("link", { name: "Wax Powder" }).isVisible()).toBe(true);
-      for (const name of ["About Us", "Contact Us"]) await menu(page).getByRole("button", { name }).waitFor();
-      expect(await menu(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
-      expect(await menu(page).getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/login");
+    const context = await openContext({ viewport: "phone", colorScheme: "light" });
+    const page = await context.newPage();
+    await page.goto("/");
+    // The desktop menus are hidden; the menu button takes their place.
+    expect(await page.getByRole("navigation", { name: "Shop by category" }).isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await menu(page).waitFor();
+    const summaries = menu(page).locator("summary");
+    expect(await summaries.allTextContents()).toEqual([
+      "Bestsellers",
+      "Hair",
+      "Face",
+      "Body",
+      "Milk Range",
+      "Combos & Gifting",
+    ]);
+    await summaries.filter({ hasText: "Body" }).click();
+    for (const name of ["About Us", "Contact Us"]) await menu(page).getByRole("button", { name }).waitFor();
+    expect(await menu(page).getByRole("link", { name: "Blog" }).getAttribute("href")).toBe("/blog");
+    expect(await menu(page).getByRole("link", { name: "Login" }).getAttribute("href")).toBe("/login");
+    await inEachView(page, LOOKS, async (_, colorScheme) => {
+      expect(await page.getByRole("navigation", { name: "Shop by category" }).isVisible(), colorScheme).toBe(
+        false,
+      );
+      expect(await menu(page).getByRole("link", { name: "Wax Powder" }).isVisible(), colorScheme).toBe(true);
       await shoot(page, { path: `test-results/screenshots/home-mobile-menu-${colorScheme}.png` });
+    });
 
-      await menu(page).getByRole("button", { name: "Contact Us" }).click();
-      await menu(page).waitFor({ state: "hidden" });
-      await expect.poll(() => inView(page, "#contact"), { timeout: 5000 }).toBe(true);
-      await page.getByRole("textbox", { name: "Name" }).waitFor();
-      await context.close();
-    }
+    await menu(page).getByRole("button", { name: "Contact Us" }).click();
+    await menu(page).waitFor({ state: "hidden" });
+    await expect.poll(() => inView(page, "#contact"), { timeout: 5000 }).toBe(true);
+    await page.getByRole("textbox", { name: "Name" }).waitFor();
+    await context.close();
   });
 
   it("closes with Escape, keeps focus inside while open, and follows links", async ({ openPage }) => {
