@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Font } from "fontkit";
-import type PDFKitDocument from "pdfkit";
 import { amountInWords } from "../../common/amount-in-words.ts";
 import { formatRate } from "../../common/gst.ts";
 import { formatDate } from "../../common/india-time.ts";
+import { onFirstUse } from "../first-use.ts";
 import type { TaxDocumentView } from "./tax-documents.ts";
 
 const PAGE = { width: 595.28, margin: 40 };
@@ -22,29 +21,20 @@ const RULE = "#d6d3d1";
  */
 const BODY = "NotoSans";
 const BOLD = "NotoSans-Bold";
-type PdfToolkit = { PDFDocument: typeof PDFKitDocument; regular: Font; bold: Font };
-let toolkit: Promise<PdfToolkit> | undefined;
-function pdfToolkit() {
-  toolkit ??= (async () => {
-    const [{ default: PDFDocument }, { create }] = await Promise.all([import("pdfkit"), import("fontkit")]);
-    const require = createRequire(import.meta.url);
-    const parse = (name: string) => {
-      const font = create(readFileSync(require.resolve(`@expo-google-fonts/noto-sans/${name}`)));
-      if (!("layout" in font)) throw new Error(`${name} is a font collection, not one font.`);
-      return font;
-    };
-    return {
-      PDFDocument,
-      regular: parse("400Regular/NotoSans_400Regular.ttf"),
-      bold: parse("700Bold/NotoSans_700Bold.ttf"),
-    };
-  })().catch((error: unknown) => {
-    // Not remembered: the next document tries again.
-    toolkit = undefined;
-    throw error;
-  });
-  return toolkit;
-}
+const pdfToolkit = onFirstUse(async () => {
+  const [{ default: PDFDocument }, { create }] = await Promise.all([import("pdfkit"), import("fontkit")]);
+  const require = createRequire(import.meta.url);
+  const parse = (name: string) => {
+    const font = create(readFileSync(require.resolve(`@expo-google-fonts/noto-sans/${name}`)));
+    if (!("layout" in font)) throw new Error(`${name} is a font collection, not one font.`);
+    return font;
+  };
+  return {
+    PDFDocument,
+    regular: parse("400Regular/NotoSans_400Regular.ttf"),
+    bold: parse("700Bold/NotoSans_700Bold.ttf"),
+  };
+});
 
 /** Amounts as the columns print them: 1,19,900.50 in Indian grouping, always with paise. */
 const indian = new Intl.NumberFormat("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

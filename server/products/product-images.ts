@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import type Sharp from "sharp";
 import { imageFor } from "../../common/catalogue.ts";
 import { MAX_IMAGE_BYTES, type UploadedProductImage } from "../../common/schemas/admin-products.ts";
 import { type AuditActor, recordAudit } from "../audit/audit.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { productImageFiles } from "../db/schema.ts";
 import { httpError, notFound, tooManyRequests } from "../errors.ts";
+import { onFirstUse } from "../first-use.ts";
 import { enqueueJob } from "../jobs/job-queue.ts";
 import { log, serializeError } from "../log.ts";
 
@@ -30,20 +30,11 @@ export const IMAGE_QUEUE_WAITING = 4;
  * photo processing holds one thread of libuv's pool (four by default) and one core, never all of them.
  * Password sign-in hashes with scrypt on that same pool, and four large uploads at once once made it wait 23 s.
  */
-let sharpLoaded: Promise<typeof Sharp> | undefined;
-function loadSharp() {
-  sharpLoaded ??= import("sharp").then(
-    ({ default: sharp }) => {
-      sharp.concurrency(1);
-      return sharp;
-    },
-    (error: unknown) => {
-      sharpLoaded = undefined;
-      throw error;
-    },
-  );
-  return sharpLoaded;
-}
+const loadSharp = onFirstUse(async () => {
+  const { default: sharp } = await import("sharp");
+  sharp.concurrency(1);
+  return sharp;
+});
 const OG_WIDTH = 1200;
 const OG_HEIGHT = 630;
 const OG_BACKGROUND = { r: 250, g: 250, b: 249 }; // stone-50, as the build's previews of bundled images
