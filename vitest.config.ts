@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["common/**/*.test.ts", "server/**/*.test.ts", "web/**/*.test.ts", "scripts/**/*.test.ts"],
-          globalSetup: ["tests/global-setup.ts"],
+          globalSetup: ["tests/global-setup.ts", "tests/build-setup.ts"],
           // A worker runs file after file in one process, so the server's modules are imported once per
           // worker, not once per API file (about 1.5 s each).
           isolate: false,
@@ -27,7 +27,7 @@ export default defineConfig({
           // A worker runs file after file in one process, so the shop and Chromium of tests/shop-test.ts start
           // once per worker, not once per file. A file started the old way still starts and stops its own.
           isolate: false,
-          globalSetup: ["tests/global-setup.ts", "tests/e2e/build-setup.ts"],
+          globalSetup: ["tests/global-setup.ts", "tests/build-setup.ts"],
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -42,7 +42,7 @@ export default defineConfig({
           // with the other worker idle (their processes wait on starts and restarts for a fifth of the time).
           name: "production",
           include: ["tests/production/**/*.test.ts"],
-          globalSetup: ["tests/global-setup.ts"],
+          globalSetup: ["tests/global-setup.ts", "tests/build-setup.ts"],
           maxWorkers: 2,
           testTimeout: 180_000,
           hookTimeout: 120_000,

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Hono } from "hono";
+import { runServer } from "../scripts/build-server.ts";
 import type { Db } from "../server/db/client.ts";
 import { findFreePort } from "../server/db/embedded.ts";
 import { sessions, users } from "../server/db/schema.ts";
@@ -226,30 +227,26 @@ async function startWorkerShop(
   const logFile = path.resolve("bench-results", `flash-sale-workers-${workers}.log`);
   mkdirSync(path.dirname(logFile), { recursive: true });
   rmSync(logFile, { force: true });
-  const shop = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(import.meta.dirname, "../server/main.ts")],
-    {
-      // Its log goes to LOG_FILE; stdout carries only the file SMS provider's echo of every order's SMS
-      // (each is also a file under DATA_DIR/sms), which would bury the bench's table.
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        LOG_LEVEL: "info",
-        LOG_FILE: logFile,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
-        ...GENEROUS_RATE_LIMITS,
-        PUBLIC_URL: "http://localhost:3000",
-        SHOP_WORKERS: String(workers),
-        ...env,
-      },
+  const shop = spawn(process.execPath, runServer, {
+    // Its log goes to LOG_FILE; stdout carries only the file SMS provider's echo of every order's SMS
+    // (each is also a file under DATA_DIR/sms), which would bury the bench's table.
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "info",
+      LOG_FILE: logFile,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
+      ...GENEROUS_RATE_LIMITS,
+      PUBLIC_URL: "http://localhost:3000",
+      SHOP_WORKERS: String(workers),
+      ...env,
     },
-  );
+  });
   const lines = () =>
     (existsSync(logFile) ? readFileSync(logFile, "utf8") : "")
       .split("\n")

@@ -15,9 +15,9 @@ process.env.NODE_ENV = "production";
 process.env.LOG_FILE ||= path.resolve(import.meta.dirname, "../bench-results/shop.log");
 mkdirSync(path.dirname(process.env.LOG_FILE), { recursive: true });
 const folder = import.meta.dirname;
-// The shop in a bench serves dist/ as it finds it: rebuilt first if any source is newer, as `npm start` and
-// the browser tests do, so a figure is never that of an older build.
-execFileSync(process.execPath, ["--import", "tsx", "scripts/ensure-web-build.ts"], {
+// The shop in a bench runs the built server and serves dist/: rebuilt first if any source is newer, as
+// `npm start` and the tests do, so a figure is never that of an older build.
+execFileSync(process.execPath, ["--import", "tsx", "scripts/ensure-build.ts"], {
   cwd: path.resolve(folder, ".."),
   stdio: "inherit",
 });

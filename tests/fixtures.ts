@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
+import { runServer } from "../scripts/build-server.ts";
 import { createDb } from "../server/db/client.ts";
 import { findFreePort } from "../server/db/embedded.ts";
 import {
@@ -27,7 +28,7 @@ export type Shop = {
 };
 
 /**
- * Starts the real server (server/main.ts, the built web app) on a free port with a throwaway
+ * Starts the real server (built as `npm start` runs it, with the built web app) on a free port with a throwaway
  * data directory. By default it gets a cloned test database; `embedded: true` makes it start
  * its own embedded PostgreSQL the way `npm start` does on a fresh machine. `readyWithinMs` (45 s by
  * default) is how long it may take to answer /api/ready.
@@ -51,7 +52,7 @@ export async function startShop(
     ...options.env,
   };
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env });
+  const child = spawn(process.execPath, runServer, { cwd: root, env });
   child.stdout?.on("data", (chunk) => {
     output += chunk;
   });

@@ -2,12 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { runServer } from "../../scripts/build-server.ts";
 import { findFreePort } from "../../server/db/embedded.ts";
 import { GENEROUS_RATE_LIMITS, jsonRequest, TEST_AUTH_SECRET } from "../database.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** One shop process (server/main.ts) of several sharing a database, as production runs them. */
+/** One shop process (the built server, as `npm start` runs it) of several sharing a database, as production runs them. */
 export type Instance = {
   name: string;
   url: string;
@@ -31,7 +32,7 @@ export async function startInstance(
   const port = options.port ?? (await findFreePort());
   const dataDir = await mkdtemp(path.join(tmpdir(), `shop-${name}-`));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, runServer, {
     cwd: root,
     env: {
       ...process.env,
