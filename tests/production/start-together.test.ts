@@ -2,7 +2,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { UNKNOWN_PIN_MESSAGE } from "../../common/delivery-check.ts";
 import { migrationsFolder } from "../../server/db/client.ts";
+import { loadPinDirectory } from "../../server/delivery/pin-directory.ts";
 import { createTestDatabase } from "../database.ts";
 import { withDatabase } from "../database-url.ts";
 import { type Instance, startInstance } from "./instances.ts";
@@ -56,9 +58,10 @@ describe("instances started together on an empty database", () => {
 });
 
 // Browser tests serve their shops from the test worker's process (tests/in-process-shop.ts), without
-// server/serve.ts's ready line; a shop process's own line is checked here.
-describe("a shop process's ready line", () => {
-  it("names PUBLIC_URL, not a guessed localhost (issue 30)", async () => {
+// server/serve.ts's ready line; a shop process's own line is checked here, and the built server's own copy
+// of the PIN directory (made when it was built, scripts/build-server.ts).
+describe("a shop process's ready line and PIN directory", () => {
+  it("names PUBLIC_URL, not a guessed localhost (issue 30), and knows the PINs the source's directory knows", async () => {
     const PUBLIC_URL = "https://shop.example.in";
     const database = await createTestDatabase();
     const shop = await startInstance("ready-line", { DATABASE_URL: database.url, PUBLIC_URL });
@@ -70,6 +73,23 @@ describe("a shop process's ready line", () => {
       }
       expect(shop.output()).toContain(`Shop ready on ${PUBLIC_URL} (`);
       expect(shop.output()).not.toContain("Shop ready on http://localhost");
+
+      // Every thousandth PIN, and the border PINs that reach two states, answered as the source's map has them.
+      const directory = await loadPinDirectory();
+      const pins = [...directory.keys()].filter(
+        (pin, index) => index % 1000 === 0 || (directory.get(pin)?.states.length ?? 0) > 1,
+      );
+      expect(pins.length).toBeGreaterThan(40);
+      for (const pin of pins) {
+        const answer = await fetch(`${shop.url}/api/pincodes/${pin}`);
+        expect(await answer.json()).toEqual(directory.get(pin));
+      }
+      const unlisted = Array.from({ length: 1000 }, (_, step) => String(110001 + step)).find(
+        (pin) => !directory.has(pin),
+      );
+      const refused = await fetch(`${shop.url}/api/pincodes/${unlisted}`);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { fields: { pin: UNKNOWN_PIN_MESSAGE } } });
     } finally {
       await shop.stop();
       await database.drop();
