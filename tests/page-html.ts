@@ -18,6 +18,9 @@ export async function fetchPage(shop: { url: string }, path: string): Promise<Se
   return { status: response.status, url: response.url, document: parse(await response.text()) };
 }
 
+/** HTML already fetched (with headers of the test's own, say), read as `fetchPage` reads it. */
+export const readHtml = (html: string): Pick<ServerPage, "document"> => ({ document: parse(html) });
+
 /** The page's `<main>`: the page itself, without the header, the footer or the data the app hydrates from. */
 export function mainOf(page: ServerPage): HTMLElement {
   const main = page.document.querySelector("main");
@@ -26,11 +29,18 @@ export function mainOf(page: ServerPage): HTMLElement {
 }
 
 /** The page's `<title>`, as the browser shows it in its tab. */
-export const titleOf = (page: ServerPage) => page.document.querySelector("title")?.textContent;
+export const titleOf = (page: Pick<ServerPage, "document">) =>
+  page.document.querySelector("title")?.textContent;
 
-/** The content of `<meta name="...">`, entities decoded. */
-export const metaOf = (page: ServerPage, name: string) =>
-  page.document.querySelector(`meta[name="${name}"]`)?.getAttribute("content");
+/** The content of `<meta name="...">` or, for Open Graph's tags, `<meta property="...">`; entities decoded. */
+export const metaOf = (page: Pick<ServerPage, "document">, key: string) =>
+  page.document.querySelector(`meta[name="${key}"], meta[property="${key}"]`)?.getAttribute("content");
+
+/** The page's JSON-LD blocks, parsed. */
+export const structuredDataOf = (page: Pick<ServerPage, "document">) =>
+  page.document
+    .querySelectorAll('script[type="application/ld+json"]')
+    .map((script) => JSON.parse(script.textContent) as Record<string, unknown>);
 
 /** The texts of the page's `<h1>` elements (a page should have one). */
 export const h1Of = (page: ServerPage) => page.document.querySelectorAll("h1").map((h1) => h1.textContent);

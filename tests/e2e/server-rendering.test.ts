@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { showColorScheme } from "../color-scheme.ts";
 import { newContext, type Shop, screenshot, sidewaysOverflow, waitForApp } from "../fixtures.ts";
+import { metaOf, readHtml, structuredDataOf } from "../page-html.ts";
 import { ownShopForFile } from "../shop-test.ts";
 
 let shop: Shop;
@@ -18,41 +19,28 @@ ownShopForFile(
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${shop.url}${path}`, { headers });
 
-/** The content of <meta name|property="key"> in server HTML, or undefined. */
-function meta(html: string, key: string): string | undefined {
-  const tag = html.match(
-    new RegExp(`<meta (?:name|property)="${key.replace(/[:]/g, "\\$&")}" content="([^"]*)"`),
-  );
-  return tag?.[1]?.replace(/&amp;/g, "&").replace(/&quot;/g, '"');
-}
-
-function structuredData(html: string): Record<string, unknown>[] {
-  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([^<]*)<\/script>/g)].map(
-    (match) => JSON.parse(match[1] ?? "") as Record<string, unknown>,
-  );
-}
-
 describe("the server HTML of a product page", () => {
   it("carries the page itself, its title, description, canonical, link-preview tags and JSON-LD", async () => {
     const response = await get("/product/badam-mix");
     expect(response.status).toBe(200);
     const html = await response.text();
+    const page = readHtml(html);
 
     expect(html).toContain("<title>Badam Mix | Prakriti Naturals</title>");
-    expect(meta(html, "description")).toMatch(/^A rich milk mix of roasted almonds/);
+    expect(metaOf(page, "description")).toMatch(/^A rich milk mix of roasted almonds/);
     expect(html).toContain(`<link rel="canonical" href="${PUBLIC_URL}/product/badam-mix"`);
-    expect(meta(html, "og:title")).toBe("Badam Mix | Prakriti Naturals");
-    expect(meta(html, "og:description")).toMatch(/^A rich milk mix/);
-    expect(meta(html, "og:url")).toBe(`${PUBLIC_URL}/product/badam-mix`);
-    expect(meta(html, "og:type")).toBe("product");
-    expect(meta(html, "og:image")).toBe(`${PUBLIC_URL}/images/og/badam-mix-1.jpg`);
+    expect(metaOf(page, "og:title")).toBe("Badam Mix | Prakriti Naturals");
+    expect(metaOf(page, "og:description")).toMatch(/^A rich milk mix/);
+    expect(metaOf(page, "og:url")).toBe(`${PUBLIC_URL}/product/badam-mix`);
+    expect(metaOf(page, "og:type")).toBe("product");
+    expect(metaOf(page, "og:image")).toBe(`${PUBLIC_URL}/images/og/badam-mix-1.jpg`);
     // The preview names the shop (issue 30): the card's brand line and the picture's description.
-    expect(meta(html, "og:site_name")).toBe("Prakriti Naturals");
-    expect(meta(html, "og:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
-    expect(meta(html, "twitter:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
-    expect(meta(html, "twitter:card")).toBe("summary_large_image");
-    expect(meta(html, "product:price:amount")).toBe("399.00");
-    expect(meta(html, "product:price:currency")).toBe("INR");
+    expect(metaOf(page, "og:site_name")).toBe("Prakriti Naturals");
+    expect(metaOf(page, "og:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
+    expect(metaOf(page, "twitter:image:alt")).toBe("Badam Mix, by Prakriti Naturals");
+    expect(metaOf(page, "twitter:card")).toBe("summary_large_image");
+    expect(metaOf(page, "product:price:amount")).toBe("399.00");
+    expect(metaOf(page, "product:price:currency")).toBe("INR");
 
     // The page's content is in the HTML, not filled in later.
     const root = html.slice(html.indexOf('<div id="root">'));
@@ -64,7 +52,7 @@ describe("the server HTML of a product page", () => {
       /<link rel="preload" as="image" type="image\/webp" href="\/images\/catalogue\/badam-mix-1-800.webp" imagesrcset="\/images\/catalogue\/badam-mix-1-400.webp 400w, \/images\/catalogue\/badam-mix-1-800.webp 800w" imagesizes="[^"]+" fetchpriority="high"/,
     );
 
-    const data = structuredData(html);
+    const data = structuredDataOf(page);
     const product = data.find((item) => item["@type"] === "Product");
     expect(product).toMatchObject({
       "@context": "https://schema.org",
@@ -161,10 +149,11 @@ describe("the server HTML of a product page", () => {
 describe("the head of other pages", () => {
   it("gives the home page Organization and WebSite data, and any other path the home page filed under /", async () => {
     const home = await (await get("/")).text();
-    const types = structuredData(home).map((item) => item["@type"]);
+    const homePage = readHtml(home);
+    const types = structuredDataOf(homePage).map((item) => item["@type"]);
     expect(types).toEqual(expect.arrayContaining(["Organization", "WebSite"]));
     expect(home).toContain(`<link rel="canonical" href="${PUBLIC_URL}/"`);
-    expect(meta(home, "og:image")).toMatch(/^https:\/\/shop\.example\.in\/images\/og\/.+\.jpg$/);
+    expect(metaOf(homePage, "og:image")).toMatch(/^https:\/\/shop\.example\.in\/images\/og\/.+\.jpg$/);
 
     const elsewhere = await get("/no/such/page");
     expect(elsewhere.status).toBe(200);
@@ -172,10 +161,10 @@ describe("the head of other pages", () => {
   });
 
   it("describes a combo as a Product with its offer", async () => {
-    const html = await (await get("/combo/nutrition-combo")).text();
-    const product = structuredData(html).find((item) => item["@type"] === "Product");
+    const combo = readHtml(await (await get("/combo/nutrition-combo")).text());
+    const product = structuredDataOf(combo).find((item) => item["@type"] === "Product");
     expect(product).toMatchObject({ offers: { priceCurrency: "INR", availability: expect.any(String) } });
-    expect(meta(html, "product:price:currency")).toBe("INR");
+    expect(metaOf(combo, "product:price:currency")).toBe("INR");
   });
 
   it("renders blog and policy pages with their own title", async () => {
