@@ -240,6 +240,19 @@ function waitForHydrationAfterLoads(page: Page) {
   page.reload = afterLoad(page.reload.bind(page));
 }
 
+/**
+ * The catalogue as the page's app gets it, with no product in the menu `menu` (a menu with nothing in it).
+ * Only for pages rendered in the browser (the cart): public pages carry their catalogue in the server's HTML.
+ */
+export function catalogueWithoutMenu(page: Page, menu: string) {
+  return page.route("**/api/catalogue", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { products: { menus: string[] }[] };
+    for (const product of body.products) product.menus = product.menus.filter((name) => name !== menu);
+    await route.fulfill({ response, json: body });
+  });
+}
+
 /** Opens `path` in a new context and waits for its main heading and for the page to respond; close() ends the context. */
 export async function openPage(
   browser: Browser,

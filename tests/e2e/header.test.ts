@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { shoot } from "../fixtures.ts";
+import { catalogueWithoutMenu, shoot } from "../fixtures.ts";
 import { it, uniqueEmail } from "../shop-test.ts";
 import { EVERY_VIEW, inEachView } from "../views.ts";
 
@@ -110,15 +110,7 @@ describe("the header on a desktop", () => {
   });
 
   it("says 'No products' for a menu with nothing in it", async ({ page }) => {
-    // A catalogue in which no product is in the Combos & Gifting menu. The cart page is rendered in the
-    // browser, whose catalogue request can be rewritten (public pages carry theirs in the server's HTML).
-    await page.route("**/api/catalogue", async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      for (const product of body.products)
-        product.menus = product.menus.filter((menu: string) => menu !== "combos");
-      await route.fulfill({ response, json: body });
-    });
+    await catalogueWithoutMenu(page, "combos");
     await page.goto("/cart");
     await header(page).getByRole("button", { name: "Combos & Gifting" }).click();
     await header(page).getByText("No products", { exact: true }).waitFor();

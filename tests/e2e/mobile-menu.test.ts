@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import { signInContext, signUpViaHttp } from "../accounts.ts";
-import { shoot } from "../fixtures.ts";
+import { catalogueWithoutMenu, shoot } from "../fixtures.ts";
 import { it, uniqueEmail } from "../shop-test.ts";
 import { inEachView, viewsAt } from "../views.ts";
 
@@ -134,15 +134,7 @@ describe("the mobile menu at 375 px", () => {
 
   it("says 'No products available' for a menu with nothing in it", async ({ openPage }) => {
     const page = await openPage({ viewport: "phone" });
-    // The cart page is rendered in the browser, whose catalogue request can be rewritten (public pages
-    // carry theirs in the server's HTML).
-    await page.route("**/api/catalogue", async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      for (const product of body.products)
-        product.menus = product.menus.filter((name: string) => name !== "bestsellers");
-      await route.fulfill({ response, json: body });
-    });
+    await catalogueWithoutMenu(page, "bestsellers");
     await page.goto("/cart");
     await page.getByRole("button", { name: "Open menu" }).click();
     await menu(page).locator("summary", { hasText: "Bestsellers" }).click();
