@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -81,6 +83,32 @@ describe("the embedded cluster's address", () => {
       expect(await serverAddress(cluster.url)).toBe("127.0.0.1");
     } finally {
       await cluster.stop();
+    }
+  });
+});
+
+describe("a cluster that cannot start", () => {
+  it("fails with what PostgreSQL said, not with nothing", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "shop-no-start-"));
+    // Another program holds the port the cluster is told to listen on.
+    const holder = createServer().listen(0, "127.0.0.1");
+    await once(holder, "listening");
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const failure = await startEmbeddedPostgres(dataDir, () => {}, { port }).then(
+        async (started) => {
+          await started.stop();
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toMatch(
+        new RegExp(`did not start on port ${port}: [^]*could not (bind|create listen socket)`),
+      );
+    } finally {
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

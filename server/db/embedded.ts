@@ -29,6 +29,9 @@ export function releaseSignalHooks() {
 const DATABASE = "shop";
 const USER = "shop";
 
+// How many of PostgreSQL's last log lines a failed start reports.
+const SAID_KEPT = 20;
+
 // The longest path a Unix socket may have: sun_path holds 108 bytes on Linux and 104 on macOS, its final NUL
 // included.
 const SOCKET_PATH_LIMIT = 103;
@@ -72,6 +75,8 @@ export async function startEmbeddedPostgres(
     : (await readFile(passwordFile, "utf8")).trim();
   const port = options.port ?? (await findFreePort());
   const socketDir = socketFits(clusterDir, port) ? clusterDir : "";
+  // PostgreSQL's last lines, for the error when it does not start.
+  const said: string[] = [];
 
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -84,7 +89,11 @@ export async function startEmbeddedPostgres(
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socketDir}`],
-    onLog: log,
+    onLog: (line) => {
+      log(line);
+      said.push(...line.split("\n").filter((text) => text.trim()));
+      said.splice(0, said.length - SAID_KEPT);
+    },
     onError: (error) => log(`[error] ${String(error)}`),
   });
 
@@ -93,7 +102,14 @@ export async function startEmbeddedPostgres(
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   }
   if (!firstStart) await stopOrphanedPostmaster(clusterDir);
-  await cluster.start();
+  // The library rejects with nothing when PostgreSQL exits before it is ready: the reason is in its own log.
+  await cluster.start().catch((error: unknown) => {
+    throw new Error(
+      `PostgreSQL in ${clusterDir} did not start on port ${port}${error ? ` (${String(error)})` : ""}: ` +
+        (said.join("\n") || "it said nothing"),
+      { cause: error },
+    );
+  });
   if (firstStart) await cluster.createDatabase(DATABASE);
 
   return {
