@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { isPostmasterOf, startEmbeddedPostgres } from "./embedded.ts";
+import { findFreePort, isPostmasterOf, startEmbeddedPostgres } from "./embedded.ts";
 
 describe("a stale postmaster.pid", () => {
   const folders: string[] = [];
@@ -88,6 +88,35 @@ describe("the embedded cluster's address", () => {
 });
 
 describe("a cluster that cannot start", () => {
+  it("tries another port when the one found free is taken before PostgreSQL binds it", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "shop-port-taken-"));
+    const holder = createServer().listen(0, "127.0.0.1");
+    await once(holder, "listening");
+    const { port: taken } = holder.address() as AddressInfo;
+    const offered: number[] = [];
+    const freePort = async () => {
+      const port = offered.length === 0 ? taken : await findFreePort();
+      offered.push(port);
+      return port;
+    };
+    try {
+      const cluster = await startEmbeddedPostgres(dataDir, () => {}, { freePort });
+      try {
+        expect(offered[0]).toBe(taken);
+        expect(cluster.port).toBe(offered[1]);
+        const client = new pg.Client({ connectionString: cluster.url });
+        await client.connect();
+        expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+        await client.end();
+      } finally {
+        await cluster.stop();
+      }
+    } finally {
+      holder.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it("fails with what PostgreSQL said, not with nothing", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "shop-no-start-"));
     // Another program holds the port the cluster is told to listen on.

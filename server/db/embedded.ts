@@ -31,6 +31,8 @@ const USER = "shop";
 
 // How many of PostgreSQL's last log lines a failed start reports.
 const SAID_KEPT = 20;
+// How many ports a start tries when the one found free is taken before PostgreSQL binds it.
+const PORT_ATTEMPTS = 3;
 
 // The longest path a Unix socket may have: sun_path holds 108 bytes on Linux and 104 on macOS, its final NUL
 // included.
@@ -50,6 +52,30 @@ function socketFits(clusterDir: string, port: number) {
   return path.join(clusterDir, `.s.PGSQL.${port}`).length <= SOCKET_PATH_LIMIT;
 }
 
+const socketDirOf = (clusterDir: string, port: number) => (socketFits(clusterDir, port) ? clusterDir : "");
+
+function embeddedCluster(clusterDir: string, password: string, port: number, onLog: (line: string) => void) {
+  return new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    authMethod: "scram-sha-256",
+    // PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `unix_socket_directories=${socketDirOf(clusterDir, port)}`,
+    ],
+    onLog,
+    onError: (error) => onLog(`[error] ${String(error)}`),
+  });
+}
+
 /**
  * Starts (initialising on first use) a PostgreSQL cluster inside `dataDir/postgres`.
  * Listens on 127.0.0.1 only, on a free port, and on a Unix socket in the cluster's folder (only its owner may
@@ -59,7 +85,7 @@ function socketFits(clusterDir: string, port: number) {
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void = () => {},
-  options: { port?: number } = {},
+  options: { port?: number; freePort?: () => Promise<number> } = {},
 ) {
   const root = path.resolve(dataDir);
   const clusterDir = path.join(root, "postgres");
@@ -73,44 +99,47 @@ export async function startEmbeddedPostgres(
   const password = firstStart
     ? randomBytes(18).toString("base64url")
     : (await readFile(passwordFile, "utf8")).trim();
-  const port = options.port ?? (await findFreePort());
-  const socketDir = socketFits(clusterDir, port) ? clusterDir : "";
   // PostgreSQL's last lines, for the error when it does not start.
   const said: string[] = [];
+  const onLog = (line: string) => {
+    log(line);
+    said.push(...line.split("\n").filter((text) => text.trim()));
+    said.splice(0, said.length - SAID_KEPT);
+  };
+  const clusterOn = (port: number) => embeddedCluster(clusterDir, password, port, onLog);
+  const freePort = options.freePort ?? findFreePort;
 
-  const cluster = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: USER,
-    password,
-    port,
-    persistent: true,
-    authMethod: "scram-sha-256",
-    // PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
-    createPostgresUser: asRoot,
-    initdbFlags: ["--encoding=UTF8", "--no-sync"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${socketDir}`],
-    onLog: (line) => {
-      log(line);
-      said.push(...line.split("\n").filter((text) => text.trim()));
-      said.splice(0, said.length - SAID_KEPT);
-    },
-    onError: (error) => log(`[error] ${String(error)}`),
-  });
-
+  let port = options.port ?? (await freePort());
+  let cluster = clusterOn(port);
   if (firstStart) {
     await cluster.initialise();
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   }
   if (!firstStart) await stopOrphanedPostmaster(clusterDir);
-  // The library rejects with nothing when PostgreSQL exits before it is ready: the reason is in its own log.
-  await cluster.start().catch((error: unknown) => {
-    throw new Error(
-      `PostgreSQL in ${clusterDir} did not start on port ${port}${error ? ` (${String(error)})` : ""}: ` +
-        (said.join("\n") || "it said nothing"),
-      { cause: error },
-    );
-  });
+  for (let attempt = 1; ; attempt++) {
+    said.length = 0;
+    try {
+      await cluster.start();
+      break;
+    } catch (error) {
+      // A port found free can be taken before PostgreSQL binds it (by another program, or as the local end of
+      // a client's connection): unless the port was asked for, another is tried.
+      const portTaken = said.some((line) => line.includes("could not bind"));
+      if (portTaken && options.port === undefined && attempt < PORT_ATTEMPTS) {
+        port = await freePort();
+        cluster = clusterOn(port);
+        continue;
+      }
+      // The library rejects with nothing when PostgreSQL exits before it is ready: the reason is in its log.
+      throw new Error(
+        `PostgreSQL in ${clusterDir} did not start on port ${port}${error ? ` (${String(error)})` : ""}: ` +
+          (said.join("\n") || "it said nothing"),
+        { cause: error },
+      );
+    }
+  }
   if (firstStart) await cluster.createDatabase(DATABASE);
+  const socketDir = socketDirOf(clusterDir, port);
 
   return {
     url: embeddedUrl(password, port, DATABASE, socketDir),
