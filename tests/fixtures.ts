@@ -240,6 +240,9 @@ function waitForHydrationAfterLoads(page: Page) {
   page.reload = afterLoad(page.reload.bind(page));
 }
 
+/** The header's menus, in the spec's order and words: the desktop bar and the phone menu both list them. */
+export const HEADER_MENUS = ["Bestsellers", "Hair", "Face", "Body", "Milk Range", "Combos & Gifting"];
+
 /**
  * The catalogue as the page's app gets it, with no product in the menu `menu` (a menu with nothing in it).
  * Only for pages rendered in the browser (the cart): public pages carry their catalogue in the server's HTML.
