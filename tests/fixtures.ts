@@ -13,6 +13,7 @@ import {
   knowAccountDatabase,
   TEST_AUTH_SECRET,
 } from "./database.ts";
+import { keepWhenClosed, takeKeptContext } from "./kept-contexts.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -197,17 +198,25 @@ export const VIEWPORTS = {
 export type Viewport = keyof typeof VIEWPORTS;
 export type ColorScheme = "light" | "dark";
 
+/**
+ * A context on `shop` at a width and in a theme (desktop and light unless asked): one a test before this one
+ * closed and that was reset for the next (tests/kept-contexts.ts), or a new one; `fresh` asks for a new one,
+ * for a test of what a first visit downloads.
+ */
 export async function newContext(
   browser: Browser,
   shop: Shop,
-  options: { viewport?: Viewport; colorScheme?: ColorScheme } = {},
+  options: { viewport?: Viewport; colorScheme?: ColorScheme; fresh?: boolean } = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    baseURL: shop.url,
+  const view = {
     viewport: VIEWPORTS[options.viewport ?? "desktop"],
     colorScheme: options.colorScheme ?? "light",
-  });
+  };
+  const kept = options.fresh ? undefined : await takeKeptContext(browser, shop.url, view);
+  if (kept) return kept;
+  const context = await browser.newContext({ baseURL: shop.url, ...view });
   context.on("page", waitForHydrationAfterLoads);
+  if (!options.fresh) await keepWhenClosed(browser, context, shop.url, view);
   return context;
 }
 

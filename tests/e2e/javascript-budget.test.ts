@@ -32,7 +32,7 @@ describe("the JavaScript / loads", () => {
   it.for(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
     "stays within 120 kB of gzip on a first visit at the %s width",
     async (viewport, { openContext }) => {
-      const context = await openContext({ viewport });
+      const context = await openContext({ viewport, fresh: true });
       const page = await context.newPage();
       const scripts = recordScripts(page);
       await page.goto("/");
@@ -69,7 +69,7 @@ describe("the JavaScript / loads", () => {
       body: JSON.stringify({ id: "coconut-oil", kind: "product" }),
     });
     expect(added.status).toBe(200);
-    const context = await openContext();
+    const context = await openContext({ fresh: true });
     await signInContext(context, shop.url, account);
     const page = await context.newPage();
     const scripts = recordScripts(page);
