@@ -32,7 +32,7 @@ export function logLostConnections<T extends pg.Client | pg.Pool>(connection: T)
   const warn = (error: Error) => log.warn({ err: serializeError(error) }, "database connection lost");
   if (connection instanceof pg.Pool) {
     connection.on("error", warn);
-    // A pool's checked-out clients (drizzle's migrator holds one for its transaction) emit on their own.
+    // A pool's checked-out clients emit on their own.
     connection.on("connect", (client) => client.on("error", warn));
   } else {
     connection.on("error", warn);
@@ -128,9 +128,13 @@ export async function copyBackup(url: string, file: string): Promise<{ tables: n
 
 /** Migrates `url` to the first `count` of the shop's migrations: the schema the backup's rows were taken from. */
 async function migrateTo(url: string, count?: number) {
-  const pool = logLostConnections(new pg.Pool({ connectionString: url, max: 1 }));
+  // A client, not a pool: drizzle's transaction() (0.45) leaks a pool's client when its BEGIN fails (a
+  // connection cut as it was handed out; server/db/client.ts's releaseClientOnFailedBegin), and pool.end()
+  // then waits for that client forever: a restore that hung instead of failing.
+  const client = scriptClient(url);
   let folder = migrationsFolder;
   try {
+    await client.connect();
     if (count !== undefined) {
       folder = await mkdtemp(path.join(tmpdir(), "shop-migrations-"));
       await cp(migrationsFolder, folder, { recursive: true });
@@ -144,10 +148,17 @@ async function migrateTo(url: string, count?: number) {
       journal.entries = journal.entries.slice(0, count);
       await writeFile(journalPath, JSON.stringify(journal));
     }
-    await migrate(drizzle(pool), { migrationsFolder: folder });
+    await migrate(drizzle(client), { migrationsFolder: folder });
   } finally {
-    await pool.end();
+    await client.end();
     if (folder !== migrationsFolder) await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** A table's rows from a backup, each with its newline, up to the `\\.` that ends them. */
+async function* tableRows(lines: AsyncIterator<string>) {
+  for (let row = await lines.next(); !row.done && row.value !== "\\."; row = await lines.next()) {
+    yield `${row.value}\n`;
   }
 }
 
@@ -196,12 +207,9 @@ export async function copyRestore(url: string, file: string): Promise<{ rows: nu
       if (line.startsWith("COPY ")) {
         const target = line.slice("COPY ".length, line.length - " FROM stdin;".length);
         const input = client.query(copyFrom(`COPY ${target} FROM STDIN`));
-        const finished = once(input, "finish");
-        for (let row = await iterator.next(); !row.done && row.value !== "\\."; row = await iterator.next()) {
-          if (!input.write(`${row.value}\n`)) await once(input, "drain");
-        }
-        input.end();
-        await finished;
+        // pipeline, not writes awaiting "drain": a connection cut before the COPY starts errors the stream
+        // while the next line is being read, and a wait for "drain" begun after that would never end.
+        await pipeline(tableRows(iterator), input);
         rows += input.rowCount ?? 0;
       } else if (line.startsWith("SELECT setval(")) {
         await client.query(line);
