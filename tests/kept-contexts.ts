@@ -35,7 +35,7 @@ type Kept = {
   shopUrl: string;
   /** What this test asked for: pages it opens are set to it too, as a new context's would be. */
   view: ContextView;
-  /** The page not yet handed out in this test: a test's first `newPage()` gets it. */
+  /** Whether this test has had the kept page: its first `newPage()` gets it, later ones new pages. */
   pageGiven: boolean;
   inUse: boolean;
   beyondReset: boolean;
