@@ -31,7 +31,7 @@ export type ContextView = {
 
 type Kept = {
   context: BrowserContext;
-  page: Page | undefined;
+  page: Page;
   shopUrl: string;
   /** What this test asked for: pages it opens are set to it too, as a new context's would be. */
   view: ContextView;
@@ -115,7 +115,7 @@ export async function takeKeptContext(
   if (!KEEP) return undefined;
   const list = idle.get(browser) ?? [];
   const kept = list.find((candidate) => candidate.shopUrl === shopUrl);
-  if (!kept?.page) return undefined;
+  if (!kept) return undefined;
   list.splice(list.indexOf(kept), 1);
   try {
     await showView(kept.page, view);
@@ -156,22 +156,22 @@ export async function keepWhenClosed(
   view: ContextView,
 ): Promise<void> {
   if (!KEEP) return;
+  const reallyNewPage = context.newPage.bind(context);
+  // The kept page is made now, so the DevTools session the reset uses is the fixture's, not a test's.
+  const page = await reallyNewPage();
   const kept: Kept = {
     context,
-    page: undefined,
+    page,
     shopUrl,
     view,
     pageGiven: false,
     inUse: true,
     beyondReset: false,
-    cdp: undefined as unknown as CDPSession,
+    cdp: await context.newCDPSession(page),
     ownListeners: new Map(),
     reallyClose: context.close.bind(context),
-    reallyNewPage: context.newPage.bind(context),
+    reallyNewPage,
   };
-  // The kept page is made now, so the DevTools session the reset uses is the fixture's, not a test's.
-  kept.page = await kept.reallyNewPage();
-  kept.cdp = await context.newCDPSession(kept.page);
   markBeyondReset(kept, context, CONTEXT_BEYOND_RESET);
   markBeyondReset(kept, kept.page, PAGE_BEYOND_RESET);
   markBeyondReset(kept, context.clock, CLOCK_METHODS);
@@ -181,7 +181,7 @@ export async function keepWhenClosed(
   }
 
   context.newPage = async () => {
-    if (!kept.pageGiven && kept.page && !kept.page.isClosed()) {
+    if (!kept.pageGiven && !kept.page.isClosed()) {
       kept.pageGiven = true;
       return kept.page;
     }
@@ -211,14 +211,14 @@ function watchKeptPage(kept: Kept) {
   const lost = () => {
     kept.beyondReset = true;
   };
-  kept.page?.once("close", lost);
-  kept.page?.once("crash", lost);
+  kept.page.once("close", lost);
+  kept.page.once("crash", lost);
 }
 
 /** Puts a kept context back to what a new one is to a shopper; false when it could not. */
 async function resetKept(kept: Kept): Promise<boolean> {
   const { context, page, cdp, shopUrl } = kept;
-  if (!page || page.isClosed()) return false;
+  if (page.isClosed()) return false;
   try {
     await Promise.all(
       context

@@ -31,6 +31,8 @@ const USER = "shop";
 
 // How many of PostgreSQL's last log lines a failed start reports.
 const SAID_KEPT = 20;
+// PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
+const AS_ROOT = process.getuid?.() === 0;
 // How many ports a start tries when the one found free is taken before PostgreSQL binds it.
 const PORT_ATTEMPTS = 3;
 
@@ -62,8 +64,7 @@ function embeddedCluster(clusterDir: string, password: string, port: number, onL
     port,
     persistent: true,
     authMethod: "scram-sha-256",
-    // PostgreSQL refuses to run as root; as root the package runs it as a "postgres" user it creates.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: AS_ROOT,
     initdbFlags: ["--encoding=UTF8", "--no-sync"],
     postgresFlags: [
       "-c",
@@ -91,9 +92,8 @@ export async function startEmbeddedPostgres(
   const clusterDir = path.join(root, "postgres");
   const passwordFile = path.join(root, "postgres-password");
   await mkdir(root, { recursive: true });
-  const asRoot = process.getuid?.() === 0;
   // As root, PostgreSQL runs as the "postgres" user, which must be able to pass through this folder.
-  if (asRoot) await chmod(root, 0o711);
+  if (AS_ROOT) await chmod(root, 0o711);
 
   const firstStart = !existsSync(path.join(clusterDir, "PG_VERSION"));
   const password = firstStart
